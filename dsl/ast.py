@@ -1,0 +1,213 @@
+"""The effect language's syntax tree: frozen attrs nodes, each with its place in a file.
+
+The Lark tree stops in :mod:`ddaydice.dsl.parser`; everything after it (checker,
+renderer, compiler, the conflict finder) works on these nodes only.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+
+@attrs.frozen
+class Pos:
+    """A place in a content file: 1-based line and column, and the width of the text."""
+
+    file: str
+    line: int
+    column: int
+    width: int = 1
+
+
+NOWHERE = Pos("<builtin>", 0, 0)
+
+
+@attrs.frozen
+class Word:
+    name: str
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class Number:
+    value: int
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class Signed:
+    """A signed change: ``-2``, ``+1``."""
+
+    value: int
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class Dice:
+    """``1d6``, ``2d6``, or signed ``-1d6`` (sign is -1, 0 for unsigned, or +1)."""
+
+    count: int
+    sign: int
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class Assign:
+    """``= value``: set a query to a value."""
+
+    value: Number | Dice | Word
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+Arg = Number | Signed | Dice | Assign | Word
+
+
+@attrs.frozen
+class Per:
+    """``per locked skull``: multiply an amount by a count."""
+
+    words: tuple[Word, ...]
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class Statement:
+    verb: Word
+    args: tuple[Arg, ...]
+    per: Per | None = None
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+TargetKind = Literal["all-units", "units-here", "another-unit", "the-german", "all-players"]
+DurationKind = Literal["this-turn", "this-phase", "next-turn", "permanently"]
+PeriodKind = Literal["turn", "phase", "game"]
+WindowKind = Literal["before", "after", "during", "when"]
+
+
+@attrs.frozen
+class Target:
+    kind: TargetKind
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class Option:
+    statement: Statement
+    duration: DurationKind | None = None
+    recipient: Target | None = None
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class Action:
+    """One action, or a choice between several (the rulebook's "OR")."""
+
+    options: tuple[Option, ...]
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class Comparison:
+    op: str
+    value: int
+
+
+@attrs.frozen
+class Predicate:
+    word: Word
+    args: tuple[Arg, ...]
+    comparison: Comparison | None = None
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class Not:
+    operand: CondExpr
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class AllOf:
+    operands: tuple[CondExpr, ...]
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class AnyOf:
+    operands: tuple[CondExpr, ...]
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+CondExpr = Predicate | Not | AllOf | AnyOf
+
+
+@attrs.frozen
+class Condition:
+    """``if ...`` (``negated`` False) or ``unless ...`` (``negated`` True)."""
+
+    expr: CondExpr
+    negated: bool = False
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class Limit:
+    period: PeriodKind
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class Window:
+    kind: WindowKind
+    moment: Word
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class Trigger:
+    """``on EVENT [if ...]: actions [once per ...]``."""
+
+    event: Word
+    condition: Condition | None
+    actions: tuple[Action, ...]
+    limit: Limit | None = None
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class Use:
+    """``use [once per ...] [before/after ...] [if ...]: actions``: a deliberate, optional play."""
+
+    limit: Limit | None
+    window: Window | None
+    condition: Condition | None
+    actions: tuple[Action, ...]
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class Modifier:
+    """A standing change to a query or permission, while its source is in play."""
+
+    statement: Statement
+    condition: Condition | None = None
+    limit: Limit | None = None
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+Body = Trigger | Use | Modifier
+
+
+@attrs.frozen
+class Clause:
+    scope: Target | None
+    body: Body
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+@attrs.frozen
+class Effect:
+    clauses: tuple[Clause, ...]
+    pos: Pos = attrs.field(default=NOWHERE, eq=False)

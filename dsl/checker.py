@@ -1,0 +1,344 @@
+"""Name and type checking of effects.
+
+The checker walks a parsed :class:`~ddaydice.dsl.ast.Effect`, resolves every
+word against the registry (:mod:`ddaydice.dsl.words`) and the content's
+:class:`~ddaydice.dsl.vocab.Vocabulary`, checks arities and argument kinds,
+and returns the effect with every name in its canonical spelling
+(``soldier`` -> ``soldiers``) together with all the diagnostics it found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from ddaydice.dsl import ast, words
+from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
+from ddaydice.dsl.vocab import Vocabulary
+
+DURATION_ENGLISH = {
+    "this-turn": "this turn",
+    "this-phase": "this phase",
+    "next-turn": "next turn",
+    "permanently": "permanently",
+}
+
+FILTER_WORDS = frozenset({"locked", "unlocked", "real", "any-roll"})
+COMPARE_PREDICATES = frozenset({"count", "same-face", "chevrons", "turns-here", "players"})
+MAP_KINDS = frozenset({"attribute", "table", "sector"})
+
+
+@attrs.frozen
+class Context:
+    """Where an effect appears: a card of some kind, a sector of a map, a rule."""
+
+    kind: str  # specialist, item, vehicle, award, sector, rule, ...
+
+
+class _Checker:
+    def __init__(self, vocab: Vocabulary, context: Context) -> None:
+        self.v = vocab
+        self.ctx = context
+        self.diags: list[Diagnostic] = []
+
+    # -------------------------------------------------------------- helpers
+    def err(self, code: str, message: str, pos: ast.Pos, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(code, message, pos.file, pos.line, pos.column, hint=hint, width=pos.width))
+
+    def unknown(self, what: str, word: ast.Word, pool: Iterable[str], code: str = "DSL102") -> None:
+        pool = list(pool)
+        hint = did_you_mean(word.name, pool)
+        if hint is None and pool and len(pool) <= 12:
+            hint = "one of: " + ", ".join(sorted(pool))
+        self.err(code, f"unknown {what} '{word.name}'", word.pos, hint)
+
+    # ---------------------------------------------------------------- kinds
+    def names_of(self, kind: str) -> set[str]:
+        v = self.v
+        match kind:
+            case "resource":
+                return set(v.resources)
+            case "face":
+                return set(v.faces) | set(v.face_aliases) | {"any"}
+            case "colour":
+                return set(v.colours) | {"any-colour"}
+            case "filter":
+                return set(v.colours) | set(v.faces) | set(v.face_aliases) | FILTER_WORDS
+            case "specialist" | "item" | "vehicle" | "award":
+                return v.cards_of(kind)
+            case "card":
+                return set(v.cards)
+            case "rwb":
+                return set(v.rwbs)
+            case "query":
+                return v.numbers()
+            case "flag":
+                return v.flags()
+            case "ignorable":
+                return set(v.ignorables)
+            case "tier":
+                return set(v.tiers)
+            case "attribute":
+                return set(v.attributes)
+            case "table":
+                return set(v.tables)
+            case "sector":
+                return set(v.sectors)
+            case "kind":
+                return {"specialist", "item", "vehicle", "award"}
+        return set()
+
+    def canonical(self, kind: str, name: str) -> str:
+        if kind == "resource":
+            return self.v.resources.get(name, name)
+        if kind in {"face", "filter"}:
+            return self.v.face_aliases.get(name, name)
+        return name
+
+    def arg_fits(self, arg: ast.Arg, kind: str) -> bool:
+        match kind:
+            case "amount":
+                return (isinstance(arg, ast.Number) or (isinstance(arg, ast.Dice) and arg.sign == 0)
+                        or (isinstance(arg, ast.Word) and arg.name == "all"))
+            case "count":
+                return isinstance(arg, ast.Number)
+            case "change":
+                return isinstance(arg, ast.Signed | ast.Assign) or (isinstance(arg, ast.Dice) and arg.sign != 0)
+            case "word":
+                return isinstance(arg, ast.Word)
+        return isinstance(arg, ast.Word) and arg.name in self.names_of(kind)
+
+    def describe(self, arg: ast.Arg) -> str:
+        match arg:
+            case ast.Number(value=n):
+                return f"the number {n}"
+            case ast.Signed(value=n):
+                return f"the change {n:+d}"
+            case ast.Dice(count=c, sign=s):
+                return f"the die roll {'-' if s < 0 else '+' if s > 0 else ''}{c}d6"
+            case ast.Assign():
+                return "an assignment ('= ...')"
+            case ast.Word(name=n):
+                return f"'{n}'"
+        return "an argument"
+
+    def match_signature(
+        self, sig: words.Signature, args: tuple[ast.Arg, ...]
+    ) -> tuple[list[tuple[str, ast.Pos, str, str | None]], tuple[ast.Arg, ...]]:
+        """Errors (code, pos, message, hint) matching args to a signature, and canonical args."""
+        errors: list[tuple[str, ast.Pos, str, str | None]] = []
+        out: list[ast.Arg] = []
+        i = 0
+        for param in sig.params:
+            taken = 0
+            while i < len(args):
+                arg = args[i]
+                lit_ok = isinstance(arg, ast.Word) and arg.name in param.literals
+                kind = next((k for k in param.kinds if self.arg_fits(arg, k)), None)
+                if not lit_ok and kind is None:
+                    break
+                if kind is not None and isinstance(arg, ast.Word) and not lit_ok:
+                    arg = attrs.evolve(arg, name=self.canonical(kind, arg.name))
+                out.append(arg)
+                i += 1
+                taken += 1
+                if not param.repeat:
+                    break
+            if taken == 0 and not param.optional:
+                want = " or ".join([*(f"'{lit}'" for lit in param.literals), *param.kinds])
+                if i < len(args):
+                    arg = args[i]
+                    pool: set[str] = set(param.literals)
+                    for k in param.kinds:
+                        pool |= self.names_of(k)
+                    hint = did_you_mean(arg.name, pool) if isinstance(arg, ast.Word) else None
+                    if hint is None:
+                        hint = "expected " + "; ".join(
+                            [*(f"'{lit}'" for lit in param.literals),
+                             *(words.PARAM_KINDS.get(k, k) for k in param.kinds)])
+                    code = "DSL102" if isinstance(arg, ast.Word) and not hint.startswith("expected") else "DSL104"
+                    if isinstance(arg, ast.Word) and code == "DSL102":
+                        msg = f"unknown {want} '{arg.name}'"
+                    else:
+                        msg = f"expected {want}, found {self.describe(arg)}"
+                    errors.append((code, arg.pos, msg, hint))
+                    return errors, tuple(out)
+                errors.append(("DSL103", ast.NOWHERE, f"missing {want}", None))
+                return errors, tuple(out)
+        if i < len(args):
+            errors.append(("DSL103", args[i].pos, f"unexpected extra argument {self.describe(args[i])}",
+                           f"the form is: {sig.text or '(no arguments)'}"))
+        return errors, tuple(out)
+
+    def check_args(self, verb: ast.Word, spec: words.WordSpec, args: tuple[ast.Arg, ...],
+                   stmt_pos: ast.Pos) -> tuple[ast.Arg, ...]:
+        best: tuple[list[tuple[str, ast.Pos, str, str | None]], tuple[ast.Arg, ...]] | None = None
+        for sig in words.signatures(spec):
+            errors, canon = self.match_signature(sig, args)
+            if not errors:
+                return canon
+            if best is None or len(canon) > len(best[1]):
+                best = (errors, canon)
+        assert best is not None
+        for code, pos, message, hint in best[0]:
+            where = pos if pos is not ast.NOWHERE else stmt_pos
+            if code == "DSL103" and message.startswith("missing"):
+                forms = " | ".join(f"{verb.name} {s}".strip() for s in spec.signatures)
+                hint = hint or f"the form is: {forms}"
+            self.err(code, f"{verb.name}: {message}", where, hint)
+        return args
+
+    # ------------------------------------------------------------ statements
+    def check_query_change(self, stmt: ast.Statement) -> ast.Statement:
+        q = self.v.queries[stmt.verb.name]
+        if len(stmt.args) != 1 or not self.arg_fits(stmt.args[0], "change"):
+            found = self.describe(stmt.args[0]) if stmt.args else "nothing"
+            self.err("DSL104", f"{q.id}: expected a change (-2, +1, -1d6) or '= value', found {found}",
+                     stmt.args[0].pos if stmt.args else stmt.pos,
+                     f"for example '{q.id} -1' or '{q.id} = 0'")
+            return stmt
+        arg = stmt.args[0]
+        if isinstance(arg, ast.Assign) and isinstance(arg.value, ast.Word) and arg.value.name != "unlimited":
+            self.err("DSL104", f"{q.id}: cannot be set to '{arg.value.name}'", arg.value.pos,
+                     "a number, a die roll, or 'unlimited'")
+        if stmt.per is not None:
+            self.check_per(stmt.per)
+        return stmt
+
+    def check_per(self, per: ast.Per) -> None:
+        first = per.words[0]
+        faces = set(self.v.faces) | set(self.v.face_aliases)
+        if first.name == "locked":
+            if len(per.words) != 2 or per.words[1].name not in faces:
+                self.err("DSL112", "'per locked' needs a face: 'per locked skull'", per.pos)
+            return
+        if len(per.words) == 1 and (first.name in faces or first.name in {"rwbs", "specialists", "rwb",
+                                                                            "specialist"}):
+            return
+        pool = [*faces, "locked", "rwbs", "specialists"]
+        self.err("DSL112", f"cannot count '{' '.join(w.name for w in per.words)}'", per.pos,
+                 did_you_mean(first.name, pool) or "count a face of the tally, 'locked FACE', 'rwbs' or "
+                 "'specialists'")
+
+    def check_statement(self, stmt: ast.Statement, *, in_actions: bool, duration: str | None) -> ast.Statement:
+        name = stmt.verb.name
+        modifier_verbs = words.words("modifier")
+        action_verbs = words.words("action")
+        numbers = self.v.numbers()
+        is_modifier = name in numbers or name in modifier_verbs
+        if in_actions and is_modifier and name != "require" and duration is None:
+            self.err("DSL105", f"'{name}' changes a value or a permission; inside actions it needs a duration",
+                     stmt.verb.pos, "add 'this turn', 'this phase', 'next turn' or 'permanently'")
+        if in_actions and not is_modifier and duration is not None and name in action_verbs:
+            self.err("DSL106", f"'{name}' happens at once; '{DURATION_ENGLISH[duration]}' makes no sense here",
+                     stmt.verb.pos, "durations belong to modifiers such as 'def -2 this turn'")
+        if name in numbers:
+            return self.check_query_change(stmt)
+        if name in modifier_verbs:
+            spec = modifier_verbs[name]
+        elif in_actions and name in action_verbs:
+            spec = action_verbs[name]
+        else:
+            pool = set(numbers) | set(modifier_verbs)
+            if in_actions:
+                pool |= set(action_verbs)
+                what = "action"
+            else:
+                what = "modifier"
+            if not in_actions and name in action_verbs:
+                self.err("DSL101", f"'{name}' is an action; it needs a trigger or a use",
+                         stmt.verb.pos, f"write 'on EVENT: {name} ...' or 'use: {name} ...'")
+                return stmt
+            if name in self.v.flags():
+                self.err("DSL101", f"'{name}' is a permission, not a value", stmt.verb.pos,
+                         f"write 'allow {name}' or 'forbid {name}'")
+                return stmt
+            self.unknown(what, stmt.verb, pool, code="DSL101")
+            return stmt
+        if name in MAP_KINDS or any(k in MAP_KINDS for sig in words.signatures(spec)
+                                    for p in sig.params for k in p.kinds):
+            needs_map = all(any(k in MAP_KINDS for p in sig.params for k in p.kinds)
+                            for sig in words.signatures(spec))
+            if needs_map and not self.v.in_map:
+                self.err("DSL111", f"'{name}' only makes sense in a map's Sector attributes", stmt.verb.pos)
+                return stmt
+        args = self.check_args(stmt.verb, spec, stmt.args, stmt.pos)
+        if stmt.per is not None:
+            if name not in {"gain", "lose", "add", "remove"}:
+                self.err("DSL112", f"'{name}' cannot be multiplied with 'per'", stmt.per.pos)
+            else:
+                self.check_per(stmt.per)
+        return attrs.evolve(stmt, args=args)
+
+    # ------------------------------------------------------------ conditions
+    def check_cond_expr(self, expr: ast.CondExpr) -> ast.CondExpr:
+        match expr:
+            case ast.Not(operand=op):
+                return attrs.evolve(expr, operand=self.check_cond_expr(op))
+            case ast.AllOf(operands=ops) | ast.AnyOf(operands=ops):
+                return attrs.evolve(expr, operands=tuple(self.check_cond_expr(o) for o in ops))
+            case ast.Predicate():
+                spec = words.lookup("predicate", expr.word.name)
+                if spec is None:
+                    self.unknown("condition", expr.word, words.words("predicate"), code="DSL109")
+                    return expr
+                args = self.check_args(expr.word, spec, expr.args, expr.pos)
+                if expr.word.name in COMPARE_PREDICATES and expr.comparison is None:
+                    self.err("DSL110", f"'{expr.word.name}' is a number: compare it",
+                             expr.word.pos, f"for example '{expr.word.name} >= 2'")
+                if expr.word.name not in COMPARE_PREDICATES and expr.comparison is not None:
+                    self.err("DSL110", f"'{expr.word.name}' is true or false and cannot be compared",
+                             expr.word.pos)
+                if expr.word.name == "option" and args and isinstance(args[0], ast.Word) and self.v.options \
+                        and args[0].name not in self.v.options:
+                    self.unknown("optional rule", args[0], self.v.options)
+                return attrs.evolve(expr, args=args)
+        return expr
+
+    def check_condition(self, cond: ast.Condition | None) -> ast.Condition | None:
+        if cond is None:
+            return None
+        return attrs.evolve(cond, expr=self.check_cond_expr(cond.expr))
+
+    # --------------------------------------------------------------- clauses
+    def check_actions(self, actions: tuple[ast.Action, ...]) -> tuple[ast.Action, ...]:
+        out: list[ast.Action] = []
+        for action in actions:
+            opts = []
+            for opt in action.options:
+                stmt = self.check_statement(opt.statement, in_actions=True, duration=opt.duration)
+                opts.append(attrs.evolve(opt, statement=stmt))
+            out.append(attrs.evolve(action, options=tuple(opts)))
+        return tuple(out)
+
+    def check_clause(self, clause: ast.Clause) -> ast.Clause:
+        body = clause.body
+        match body:
+            case ast.Trigger():
+                if words.lookup("event", body.event.name) is None:
+                    self.unknown("event", body.event, words.words("event"), code="DSL107")
+                new: ast.Body = attrs.evolve(body, condition=self.check_condition(body.condition),
+                                             actions=self.check_actions(body.actions))
+            case ast.Use():
+                if body.window is not None:
+                    moment = body.window.moment.name
+                    pool = set(words.words("event")) | set(words.words("moment")) | set(self.v.phases)
+                    if moment not in pool:
+                        self.unknown("moment", body.window.moment, pool, code="DSL108")
+                new = attrs.evolve(body, condition=self.check_condition(body.condition),
+                                   actions=self.check_actions(body.actions))
+            case ast.Modifier():
+                stmt = self.check_statement(body.statement, in_actions=False, duration=None)
+                new = attrs.evolve(body, statement=stmt, condition=self.check_condition(body.condition))
+        return attrs.evolve(clause, body=new)
+
+    def check(self, effect: ast.Effect) -> ast.Effect:
+        return attrs.evolve(effect, clauses=tuple(self.check_clause(c) for c in effect.clauses))
+
+
+def check_effect(effect: ast.Effect, vocab: Vocabulary, context: Context) -> tuple[ast.Effect, list[Diagnostic]]:
+    """Resolve names and check types; returns the canonical effect and every diagnostic."""
+    checker = _Checker(vocab, context)
+    checked = checker.check(effect)
+    return checked, checker.diags

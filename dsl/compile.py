@@ -1,0 +1,356 @@
+"""From checked syntax trees to effect hooks the interpreter calls.
+
+The compiler runs once per effect at load time. Each action becomes a Python
+closure over an :class:`EffectContext` (a protocol the interpreter implements),
+each condition a closure returning a bool, each standing modifier a
+:class:`ModifierHook` record. Nothing re-reads the tree during a game.
+
+``dsl/`` never imports the interpreter: the interpreter depends on this
+module's protocol, not the other way round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+import attrs
+
+from ddaydice.dsl import ast
+
+
+class EffectContext(Protocol):
+    """What effects can do and ask. Implemented by the interpreter.
+
+    ``self`` in a card's effect is the Unit that owns the card (or, for a
+    Sector attribute, the Unit the attribute is applied to).
+    """
+
+    def roll_d6(self) -> int: ...
+    def gain(self, resource: str, amount: int, recipient: str | None) -> None: ...
+    def lose(self, resource: str, amount: int, recipient: str | None) -> None: ...
+    def add_result(self, face: str, amount: int, colour: str | None, recipient: str | None) -> None: ...
+    def remove_result(self, face: str, amount: int) -> None: ...
+    def reroll(self, count: int, filters: tuple[str, ...]) -> None: ...
+    def reface(self, count: int | None, filters: tuple[str, ...], same: bool) -> None: ...
+    def recolour(self, count: int, filters: tuple[str, ...]) -> None: ...
+    def copy_tally(self) -> None: ...
+    def keep_tally(self) -> None: ...
+    def sacrifice(self, what: str | int) -> None: ...
+    def recruit(self, what: str | int, free: bool) -> None: ...
+    def find(self, what: str | int, free: bool) -> None: ...
+    def offer(self, card: str) -> None: ...
+    def draw_award(self, how: str) -> None: ...
+    def gain_rwb(self, rwb: str) -> None: ...
+    def absorb(self, resources: tuple[str, ...]) -> None: ...
+    def die_instead(self) -> None: ...
+    def swap_sectors(self) -> None: ...
+    def become(self, attribute: str) -> None: ...
+    def roll_attribute(self, table: str) -> None: ...
+    def retreat(self, sector: str) -> None: ...
+    def win(self) -> None: ...
+    def reset_marker(self) -> None: ...
+    def grant(self, modifier: ModifierHook, duration: str, recipient: str | None) -> None: ...
+    def choose_option(self, labels: list[str]) -> int: ...
+    def count(self, what: tuple[str, ...]) -> int: ...
+    def predicate(self, name: str, args: tuple[str, ...]) -> int | bool: ...
+
+
+Action = Callable[[EffectContext], None]
+Cond = Callable[[EffectContext], bool]
+Value = Callable[[EffectContext], int]
+
+UNLIMITED = 10**9
+
+
+@attrs.frozen
+class ModifierHook:
+    """A change to a query or permission: ``op`` is add, set, forbid, allow, ignore, require or protect."""
+
+    query: str
+    op: str
+    value: Value | None
+    args: tuple[str | int, ...]
+    condition: Cond | None
+    limit: str | None
+    text: str
+    pos: ast.Pos = attrs.field(eq=False)
+    scope: str | None = None
+    dice: bool = False
+
+
+@attrs.frozen
+class TriggerHook:
+    event: str
+    condition: Cond | None
+    run: Action
+    limit: str | None
+    text: str
+    pos: ast.Pos = attrs.field(eq=False)
+    scope: str | None = None
+
+
+@attrs.frozen
+class UseHook:
+    window: tuple[str, str] | None
+    condition: Cond | None
+    run: Action
+    limit: str | None
+    text: str
+    pos: ast.Pos = attrs.field(eq=False)
+    scope: str | None = None
+    sacrifices_self: bool = False
+
+
+@attrs.frozen
+class CompiledEffect:
+    modifiers: tuple[ModifierHook, ...]
+    triggers: tuple[TriggerHook, ...]
+    uses: tuple[UseHook, ...]
+
+
+def _words(args: tuple[ast.Arg, ...]) -> tuple[str, ...]:
+    return tuple(a.name for a in args if isinstance(a, ast.Word))
+
+
+def _value(arg: ast.Arg) -> tuple[Value, bool]:
+    """A closure giving the amount (and whether it involves a die roll)."""
+    match arg:
+        case ast.Number(value=n) | ast.Signed(value=n):
+            return (lambda _ctx, n=n: n), False
+        case ast.Dice(count=c, sign=s):
+            sign = -1 if s < 0 else 1
+
+            def roll(ctx: EffectContext, c: int = c, sign: int = sign) -> int:
+                return sign * sum(ctx.roll_d6() for _ in range(c))
+
+            return roll, True
+        case ast.Assign(value=v):
+            if isinstance(v, ast.Word):
+                return (lambda _ctx: UNLIMITED), False
+            return _value(v)
+        case ast.Word(name="all"):
+            return (lambda _ctx: UNLIMITED), False
+    return (lambda _ctx: 0), False
+
+
+def _per(per: ast.Per | None, base: Value) -> Value:
+    if per is None:
+        return base
+    what = tuple(w.name for w in per.words)
+    return lambda ctx: base(ctx) * ctx.count(what)
+
+
+def _text(stmt: ast.Statement) -> str:
+    parts = [stmt.verb.name]
+    for a in stmt.args:
+        match a:
+            case ast.Word(name=n):
+                parts.append(n)
+            case ast.Number(value=n):
+                parts.append(str(n))
+            case ast.Signed(value=n):
+                parts.append(f"{n:+d}")
+            case ast.Dice(count=c, sign=s):
+                parts.append(f"{'-' if s < 0 else '+' if s > 0 else ''}{c}d6")
+            case ast.Assign(value=v):
+                parts.append("= " + (v.name if isinstance(v, ast.Word) else str(getattr(v, "value", ""))
+                                     if not isinstance(v, ast.Dice) else f"{v.count}d6"))
+    if stmt.per:
+        parts.append("per " + " ".join(w.name for w in stmt.per.words))
+    return " ".join(parts)
+
+
+class Compiler:
+    def __init__(self, numbers: set[str]) -> None:
+        self.numbers = numbers
+
+    # ---------------------------------------------------------- conditions
+    def cond_expr(self, expr: ast.CondExpr) -> Cond:
+        match expr:
+            case ast.Not(operand=op):
+                inner = self.cond_expr(op)
+                return lambda ctx: not inner(ctx)
+            case ast.AllOf(operands=ops):
+                parts = [self.cond_expr(o) for o in ops]
+                return lambda ctx: all(p(ctx) for p in parts)
+            case ast.AnyOf(operands=ops):
+                parts = [self.cond_expr(o) for o in ops]
+                return lambda ctx: any(p(ctx) for p in parts)
+            case ast.Predicate(word=w, args=a, comparison=cmp):
+                name = w.name
+                args = _words(a)
+                if cmp is None:
+                    return lambda ctx: bool(ctx.predicate(name, args))
+                op, rhs = cmp.op, cmp.value
+                compare: dict[str, Callable[[int, int], bool]] = {
+                    ">=": lambda x, y: x >= y, "<=": lambda x, y: x <= y, "==": lambda x, y: x == y,
+                    "!=": lambda x, y: x != y, ">": lambda x, y: x > y, "<": lambda x, y: x < y,
+                }
+                fn = compare[op]
+                return lambda ctx: fn(int(ctx.predicate(name, args)), rhs)
+        raise AssertionError(expr)
+
+    def condition(self, cond: ast.Condition | None) -> Cond | None:
+        if cond is None:
+            return None
+        inner = self.cond_expr(cond.expr)
+        if cond.negated:
+            return lambda ctx: not inner(ctx)
+        return inner
+
+    # ----------------------------------------------------------- modifiers
+    def modifier(self, stmt: ast.Statement, condition: Cond | None, limit: str | None,
+                 scope: str | None) -> ModifierHook:
+        v = stmt.verb.name
+        words = _words(stmt.args)
+        text = _text(stmt)
+        if v in self.numbers:
+            arg = stmt.args[0]
+            value, dice = _value(arg)
+            value = _per(stmt.per, value)
+            op = "set" if isinstance(arg, ast.Assign) else "add"
+            return ModifierHook(v, op, value, (), condition, limit, text, stmt.pos, scope, dice)
+        match v:
+            case "forbid" | "allow":
+                return ModifierHook(words[0], v, None, (), condition, limit, text, stmt.pos, scope)
+            case "ignore":
+                return ModifierHook(f"ignore-{words[0]}", "allow", None, (), condition, limit, text, stmt.pos,
+                                    scope)
+            case "require":
+                args: tuple[str | int, ...] = tuple(
+                    a.value if isinstance(a, ast.Number) else a.name for a in stmt.args
+                    if isinstance(a, ast.Number | ast.Word))
+                return ModifierHook("enter", "require", None, args, condition, limit, text, stmt.pos, scope)
+            case "protect":
+                return ModifierHook(words[0], "protect", None, words[2:], condition, limit, text, stmt.pos, scope)
+        raise AssertionError(f"not a modifier: {v}")
+
+    # -------------------------------------------------------------- actions
+    def statement(self, stmt: ast.Statement, duration: str | None, recipient: str | None) -> Action:
+        v = stmt.verb.name
+        a = stmt.args
+        words = _words(a)
+        if v in self.numbers or v in {"forbid", "allow", "ignore", "protect", "require"}:
+            hook = self.modifier(stmt, None, None, None)
+            dur = duration or "this-turn"
+            return lambda ctx: ctx.grant(hook, dur, recipient)
+        amount, _ = _value(a[0]) if a else ((lambda _ctx: 0), False)
+        amount = _per(stmt.per, amount)
+        match v:
+            case "gain":
+                res = words[-1]
+                return lambda ctx: ctx.gain(res, amount(ctx), recipient)
+            case "lose":
+                res = words[-1]
+                return lambda ctx: ctx.lose(res, amount(ctx), recipient)
+            case "add":
+                face = _words(a[1:2])[0]
+                colour = _words(a[2:3])[0] if len(a) > 2 else None
+                return lambda ctx: ctx.add_result(face, amount(ctx), colour, recipient)
+            case "remove":
+                face = words[-1]
+                return lambda ctx: ctx.remove_result(face, amount(ctx))
+            case "reroll":
+                filters = tuple(w for w in words if w != "die")
+                return lambda ctx: ctx.reroll(amount(ctx), filters)
+            case "reface":
+                every = bool(words) and words[0] == "all"
+                filters = tuple(w for w in words if w not in {"die", "all", "same"})
+                same = "same" in words
+                return lambda ctx: ctx.reface(None if every else amount(ctx), filters, same)
+            case "recolour":
+                filters = tuple(w for w in words if w != "die")
+                return lambda ctx: ctx.recolour(amount(ctx), filters)
+            case "copy-tally":
+                return lambda ctx: ctx.copy_tally()
+            case "keep-tally":
+                return lambda ctx: ctx.keep_tally()
+            case "sacrifice":
+                what: str | int = a[0].value if isinstance(a[0], ast.Number) else words[0]
+                return lambda ctx: ctx.sacrifice(what)
+            case "recruit" | "find":
+                target: str | int = a[0].value if isinstance(a[0], ast.Number) else words[0]
+                free = "free" in words
+                if v == "recruit":
+                    return lambda ctx: ctx.recruit(target, free)
+                return lambda ctx: ctx.find(target, free)
+            case "offer":
+                card = words[0]
+                return lambda ctx: ctx.offer(card)
+            case "draw-award":
+                how = words[0]
+                return lambda ctx: ctx.draw_award(how)
+            case "rwb":
+                rwb = words[0]
+                return lambda ctx: ctx.gain_rwb(rwb)
+            case "absorb":
+                return lambda ctx: ctx.absorb(words)
+            case "die-instead":
+                return lambda ctx: ctx.die_instead()
+            case "swap-sectors":
+                return lambda ctx: ctx.swap_sectors()
+            case "become":
+                attr = words[0]
+                return lambda ctx: ctx.become(attr)
+            case "roll-attribute":
+                table = words[0]
+                return lambda ctx: ctx.roll_attribute(table)
+            case "retreat":
+                sector = words[0]
+                return lambda ctx: ctx.retreat(sector)
+            case "win":
+                return lambda ctx: ctx.win()
+            case "reset-marker":
+                return lambda ctx: ctx.reset_marker()
+        raise AssertionError(f"no compiler for action '{v}'")
+
+    def action(self, action: ast.Action, renderer: Callable[[ast.Option], str]) -> Action:
+        runs = [self.statement(o.statement, o.duration, o.recipient.kind if o.recipient else None)
+                for o in action.options]
+        if len(runs) == 1:
+            return runs[0]
+        labels = [renderer(o) for o in action.options]
+
+        def choose(ctx: EffectContext) -> None:
+            runs[ctx.choose_option(labels)](ctx)
+
+        return choose
+
+    def actions(self, actions: tuple[ast.Action, ...], renderer: Callable[[ast.Option], str]) -> Action:
+        runs = [self.action(a, renderer) for a in actions]
+        if len(runs) == 1:
+            return runs[0]
+
+        def run_all(ctx: EffectContext) -> None:
+            for run in runs:
+                run(ctx)
+
+        return run_all
+
+    # -------------------------------------------------------------- effects
+    def effect(self, effect: ast.Effect, renderer: Callable[[ast.Option], str],
+               clause_text: Callable[[ast.Clause], str]) -> CompiledEffect:
+        mods: list[ModifierHook] = []
+        triggers: list[TriggerHook] = []
+        uses: list[UseHook] = []
+        for clause in effect.clauses:
+            scope = clause.scope.kind if clause.scope else None
+            body = clause.body
+            text = clause_text(clause)
+            match body:
+                case ast.Modifier():
+                    mods.append(self.modifier(body.statement, self.condition(body.condition),
+                                              body.limit.period if body.limit else None, scope))
+                case ast.Trigger():
+                    triggers.append(TriggerHook(body.event.name, self.condition(body.condition),
+                                                self.actions(body.actions, renderer),
+                                                body.limit.period if body.limit else None, text, body.pos, scope))
+                case ast.Use():
+                    window = (body.window.kind, body.window.moment.name) if body.window else None
+                    sacrifices = any(o.statement.verb.name == "sacrifice" and _words(o.statement.args)[:1] == ("self",)
+                                     for act in body.actions for o in act.options)
+                    uses.append(UseHook(window, self.condition(body.condition), self.actions(body.actions, renderer),
+                                        body.limit.period if body.limit else None, text, body.pos, scope,
+                                        sacrifices))
+        return CompiledEffect(tuple(mods), tuple(triggers), tuple(uses))

@@ -1,0 +1,137 @@
+"""Diagnostics: errors as values, every one with a place in a file.
+
+Every stage (YAML, structure, DSL parse, DSL check, cross references) reports
+problems as :class:`Diagnostic` values collected in a list, never as a bare
+exception. A diagnostic prints as ``file:line:col: CODE message``, then the
+offending source line with a caret, then a hint where one is likely.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+import attrs
+
+Severity = Literal["error", "warning"]
+
+
+@attrs.frozen
+class Diagnostic:
+    """One problem found in content, at a place in a file (1-based line and column)."""
+
+    code: str
+    message: str
+    file: str
+    line: int
+    column: int
+    severity: Severity = "error"
+    hint: str | None = None
+    width: int = 1
+
+    def as_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+        }
+        if self.hint:
+            out["hint"] = self.hint
+        return out
+
+
+class DDayError(Exception):
+    """The one root of every exception the project raises on purpose."""
+
+
+class ContentError(DDayError):
+    """Content could not be loaded; carries every diagnostic found."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
+        self.diagnostics = tuple(diagnostics)
+        first = self.diagnostics[0] if self.diagnostics else None
+        summary = f"{first.file}:{first.line}:{first.column}: {first.code} {first.message}" if first else ""
+        more = f" (and {len(self.diagnostics) - 1} more)" if len(self.diagnostics) > 1 else ""
+        super().__init__(summary + more)
+
+
+class RuleError(DDayError):
+    """A game action broke the rules (an illegal choice, an impossible step)."""
+
+
+def suggest(name: str, candidates: Iterable[str], *, cutoff: float = 0.6) -> str | None:
+    """The closest candidate to a misspelt name, if one is close enough."""
+    pool = sorted(set(candidates))
+    found = difflib.get_close_matches(name, pool, n=1, cutoff=cutoff)
+    return found[0] if found else None
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    best = suggest(name, candidates)
+    return f"did you mean '{best}'?" if best else None
+
+
+class SourceCache:
+    """Reads each source file once, to print the offending line under a diagnostic."""
+
+    def __init__(self) -> None:
+        self._lines: dict[str, list[str]] = {}
+        self._virtual: dict[str, str] = {}
+
+    def register(self, file: str, text: str) -> None:
+        """Make text available for a name that is not a file on disk (a test, stdin)."""
+        self._virtual[file] = text
+        self._lines.pop(file, None)
+
+    def line(self, file: str, line: int) -> str | None:
+        if file not in self._lines:
+            text = self._virtual.get(file)
+            if text is None:
+                try:
+                    with open(file, encoding="utf-8", errors="replace") as handle:  # noqa: PTH123
+                        text = handle.read()
+                except OSError:
+                    text = ""
+            self._lines[file] = text.splitlines()
+        lines = self._lines[file]
+        if 1 <= line <= len(lines):
+            return lines[line - 1]
+        return None
+
+
+def render_diagnostic(diag: Diagnostic, sources: SourceCache | None = None) -> str:
+    """``file:line:col: CODE message``, the source line, a caret, and the hint."""
+    head = f"{diag.file}:{diag.line}:{diag.column}: {diag.code} {diag.message}"
+    if diag.severity == "warning":
+        head = f"{diag.file}:{diag.line}:{diag.column}: {diag.code} warning: {diag.message}"
+    parts = [head]
+    src = sources.line(diag.file, diag.line) if sources else None
+    if src is not None:
+        text = src.replace("\t", " ")
+        parts.append(f"    {text}")
+        caret_at = max(diag.column - 1, 0)
+        parts.append("    " + " " * caret_at + "^" * max(1, min(diag.width, max(1, len(text) - caret_at))))
+    if diag.hint:
+        parts.append(f"    hint: {diag.hint}")
+    return "\n".join(parts)
+
+
+def render_all(diags: Sequence[Diagnostic], sources: SourceCache | None = None, *, limit: int = 50) -> str:
+    """Every diagnostic, capped at ``limit`` with "... and N more"."""
+    shown = [render_diagnostic(d, sources) for d in diags[:limit]]
+    if len(diags) > limit:
+        shown.append(f"... and {len(diags) - limit} more")
+    return "\n".join(shown)
+
+
+def to_json(diags: Sequence[Diagnostic]) -> str:
+    return json.dumps([d.as_json() for d in diags], indent=2, ensure_ascii=False)
+
+
+def sort_key(diag: Diagnostic) -> tuple[str, int, int, str]:
+    return (diag.file, diag.line, diag.column, diag.code)

@@ -1,0 +1,596 @@
+"""Content loading: a content tree (rules/, cards/, maps/, expansions/) into a checked :class:`Content`.
+
+Data flow::
+
+    YAML files --read_yaml--> ruamel nodes --structure--> attrs records
+        --vocabulary--> names --parse/check--> effect trees --compile--> hooks
+
+Every problem found anywhere is a :class:`~ddaydice.dsl.diagnostics.Diagnostic`;
+loading either returns a complete :class:`Content` or ``None`` with all the
+diagnostics. Nothing is half-applied.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+import attrs
+
+from ddaydice.dsl import ast, schema
+from ddaydice.dsl.checker import Context, check_effect
+from ddaydice.dsl.compile import CompiledEffect, Compiler
+from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, sort_key
+from ddaydice.dsl.parser import SourceMap, parse_effect
+from ddaydice.dsl.render import Renderer
+from ddaydice.dsl.vocab import QueryInfo, Vocabulary
+from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, scalar_source, structure
+
+T = TypeVar("T")
+
+RULE_FILES: dict[str, type[Any]] = {
+    "dice.yaml": schema.DiceRules,
+    "resources.yaml": schema.ResourceRules,
+    "precedence.yaml": schema.PrecedenceRules,
+    "phases.yaml": schema.PhaseRules,
+    "queries.yaml": schema.QueryRules,
+    "rwb.yaml": schema.RwbRules,
+    "game.yaml": schema.GameRules,
+}
+SOURCE_KIND_TIER_DEFAULT = {"rwb": "rules", "attribute": "sectors"}
+
+
+def bundled_root() -> Path:
+    """The content shipped with the package (works from a wheel, from any directory)."""
+    return Path(str(resources.files("ddaydice")))
+
+
+def display_path(path: Path) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
+
+
+@attrs.frozen
+class EffectSource:
+    """One effect of the content: its owner, its tier, its text, tree, hooks and English."""
+
+    owner: str
+    kind: str
+    tier: str
+    name: str
+    file: str
+    line: int
+    column: int
+    text: str
+    tree: ast.Effect
+    compiled: CompiledEffect
+    english: tuple[str, ...]
+    pack: str | None = None
+
+
+@attrs.frozen
+class Content:
+    root: str
+    dice: schema.DiceRules
+    resources: schema.ResourceRules
+    precedence: schema.PrecedenceRules
+    phases: schema.PhaseRules
+    queries: schema.QueryRules
+    rwb: schema.RwbRules
+    game: schema.GameRules
+    options: Mapping[str, schema.OptionDef]
+    cards: Mapping[str, schema.Card]
+    card_kinds: Mapping[str, str]
+    maps: Mapping[str, schema.BattleMap]
+    effects: Mapping[str, EffectSource]
+    packs: Mapping[str, schema.Manifest]
+    vocab: Vocabulary
+    origins: Mapping[str, tuple[str, int, int]]
+    warnings: tuple[Diagnostic, ...] = ()
+    owner_pack: Mapping[str, str] = attrs.field(factory=dict)
+
+    def tier_of(self, kind: str) -> str:
+        for tier in self.precedence.tiers:
+            if kind in tier.sources:
+                return tier.id
+        return SOURCE_KIND_TIER_DEFAULT.get(kind, "rules")
+
+    def cards_of(self, kind: str) -> list[schema.Card]:
+        return [c for cid, c in self.cards.items() if self.card_kinds[cid] == kind]
+
+    def award_deck_note(self) -> str | None:
+        """Says so when the Award deck is smaller than the printed 12 cards."""
+        awards = self.cards_of("award")
+        if len(awards) < 12:
+            return (f"the Award deck has {len(awards)} of the printed 12 cards: the rulebook prints no Award "
+                    "texts; load the 'house-awards' pack for stand-ins")
+        return None
+
+
+@attrs.define
+class _Builder:
+    root: Path
+    diags: list[Diagnostic] = attrs.Factory(list)
+    docs: dict[str, YamlDoc] = attrs.Factory(dict)
+    rules: dict[str, Any] = attrs.Factory(dict)
+    options: dict[str, tuple[schema.OptionDef, YamlDoc, Any]] = attrs.Factory(dict)
+    cards: dict[str, tuple[schema.Card, str, YamlDoc, Any]] = attrs.Factory(dict)
+    maps: dict[str, tuple[schema.BattleMap, YamlDoc]] = attrs.Factory(dict)
+    packs: dict[str, tuple[schema.Manifest, YamlDoc]] = attrs.Factory(dict)
+    origins: dict[str, tuple[str, int, int]] = attrs.Factory(dict)
+    owner_pack: dict[str, str] = attrs.Factory(dict)
+    pending_rwb: list[tuple[schema.RwbDef, YamlDoc, Any]] = attrs.Factory(list)
+    pending_rules: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
+
+    # ------------------------------------------------------------ reading
+    def read(self, path: Path) -> YamlDoc | None:
+        doc, diags = read_yaml(display_path(path)) if path.exists() else (None, [
+            Diagnostic("LOAD001", "file not found", display_path(path), 1, 1)])
+        self.diags += diags
+        if doc is not None:
+            self.docs[doc.file] = doc
+            if doc.data is None:
+                self.diags.append(Diagnostic("SCHEMA001", "the file is empty", doc.file, 1, 1))
+                return None
+        return doc
+
+    def take(self, doc: YamlDoc, node: Any, cls: type[T], path: list[str | int]) -> T | None:
+        obj, diags = structure(doc, node, cls, path)
+        self.diags += diags
+        return obj
+
+    def origin(self, key: str, doc: YamlDoc, node: Any, path: list[str | int]) -> tuple[str, int, int]:
+        line, col = position(node, path)
+        return (doc.file, line, col)
+
+    # ----------------------------------------------------------- rules/
+    def load_rules(self, rules_dir: Path, *, required: bool, pack: str | None) -> None:
+        for name, cls in RULE_FILES.items():
+            path = rules_dir / name
+            if not path.exists():
+                if required:
+                    self.diags.append(Diagnostic("LOAD001", f"the rules need {name}", display_path(rules_dir),
+                                                 1, 1))
+                continue
+            doc = self.read(path)
+            if doc is None:
+                continue
+            obj = self.take(doc, doc.data, cls, [])
+            if obj is None:
+                continue
+            if name in self.rules and pack is not None:
+                self.rules[name] = _merge_rules(self.rules[name], obj)
+            else:
+                self.rules[name] = obj
+            if isinstance(obj, schema.RwbRules):
+                for i, r in enumerate(obj.rwb):
+                    self.pending_rwb.append((r, doc, doc.data["rwb"][i]))
+            if isinstance(obj, schema.GameRules):
+                for i, r in enumerate(obj.rules):
+                    self.pending_rules.append((r, doc, doc.data["rules"][i]))
+        known = set(RULE_FILES) | {"options"}
+        if rules_dir.is_dir():
+            for extra in sorted(rules_dir.iterdir()):
+                if extra.name not in known and extra.suffix in {".yaml", ".yml"}:
+                    self.diags.append(Diagnostic(
+                        "LOAD002", f"unexpected rules file '{extra.name}'", display_path(extra), 1, 1,
+                        hint=did_you_mean(extra.name, RULE_FILES) or "rules files: " + ", ".join(RULE_FILES)))
+        for path in _yaml_files(rules_dir / "options"):
+            self.load_option(path, pack)
+
+    def load_option(self, path: Path, pack: str | None) -> None:
+        doc = self.read(path)
+        if doc is None:
+            return
+        opt = self.take(doc, doc.data, schema.OptionDef, [])
+        if opt is None:
+            return
+        if self.claim(f"option:{opt.id}", opt.id, doc, doc.data, pack, "optional rule"):
+            self.options[opt.id] = (opt, doc, doc.data)
+
+    def claim(self, key: str, ident: str, doc: YamlDoc, node: Any, pack: str | None, what: str,
+              *, overrides: bool = False) -> bool:
+        where = self.origin(key, doc, node, ["id"])
+        if key in self.origins:
+            other = self.origins[key]
+            if overrides and pack is not None and self.owner_pack.get(key) != pack:
+                self.origins[key] = where
+                self.owner_pack[key] = pack
+                return True
+            self.diags.append(Diagnostic(
+                "DUP001", f"duplicate {what} id '{ident}' (first defined at {other[0]}:{other[1]})",
+                where[0], where[1], where[2],
+                hint="an expansion that replaces a base card says 'overrides: true'" if pack else None))
+            return False
+        if overrides:
+            self.diags.append(Diagnostic("DUP002", f"'{ident}' says it overrides, but nothing has that id",
+                                         where[0], where[1], where[2]))
+        self.origins[key] = where
+        if pack:
+            self.owner_pack[key] = pack
+        return True
+
+    # ----------------------------------------------------------- cards/
+    def load_cards(self, cards_dir: Path, pack: str | None) -> None:
+        for path in _yaml_files(cards_dir):
+            self.load_card_file(path, pack)
+
+    def load_card_file(self, path: Path, pack: str | None) -> None:
+        doc = self.read(path)
+        if doc is None:
+            return
+        cf = self.take(doc, doc.data, schema.CardFile, [])
+        if cf is None:
+            return
+        for i, card in enumerate(cf.cards):
+            node = doc.data["cards"][i]
+            if self.claim(f"card:{card.id}", card.id, doc, node, pack, "card", overrides=card.overrides):
+                self.cards[card.id] = (card, cf.kind, doc, node)
+                self.check_provenance(card.provenance, card.note, doc, node)
+                if cf.kind in {"specialist", "item", "vehicle"} and card.cost is None:
+                    line, col = position(node, ["id"], key=True)
+                    self.diags.append(Diagnostic("SCHEMA003", f"missing required key 'cost' for a {cf.kind}",
+                                                 doc.file, line, col))
+
+    def check_provenance(self, prov: str, note: str, doc: YamlDoc, node: Any) -> None:
+        if prov == "reconstructed" and not note.strip():
+            line, col = position(node, ["provenance"])
+            self.diags.append(Diagnostic("PROV001", "a reconstruction needs a 'note' saying which part is ours",
+                                         doc.file, line, col))
+
+    # ------------------------------------------------------------ maps/
+    def load_maps(self, maps_dir: Path, pack: str | None) -> None:
+        for path in _yaml_files(maps_dir):
+            doc = self.read(path)
+            if doc is None:
+                continue
+            bm = self.take(doc, doc.data, schema.BattleMap, [])
+            if bm is None:
+                continue
+            if self.claim(f"map:{bm.id}", bm.id, doc, doc.data, pack, "map"):
+                self.maps[bm.id] = (bm, doc)
+                self.check_provenance(bm.provenance, bm.note, doc, doc.data)
+                for i, sec in enumerate(bm.sectors):
+                    self.check_provenance(sec.provenance, sec.note or bm.note, doc, doc.data["sectors"][i])
+
+    # ------------------------------------------------------ expansions/
+    def load_pack(self, pack_dir: Path) -> None:
+        manifest_path = pack_dir / "pack.yaml"
+        doc = self.read(manifest_path)
+        if doc is None:
+            return
+        man = self.take(doc, doc.data, schema.Manifest, [])
+        if man is None:
+            return
+        if man.id != pack_dir.name:
+            line, col = position(doc.data, ["id"])
+            self.diags.append(Diagnostic("PACK001", f"pack id '{man.id}' differs from its folder '{pack_dir.name}'",
+                                         doc.file, line, col))
+        if not self.claim(f"pack:{man.id}", man.id, doc, doc.data, None, "pack"):
+            return
+        self.check_provenance(man.provenance, man.note, doc, doc.data)
+        self.packs[man.id] = (man, doc)
+        self.load_rules(pack_dir / "rules", required=False, pack=man.id)
+        self.load_cards(pack_dir / "cards", man.id)
+        self.load_maps(pack_dir / "maps", man.id)
+        known = {"pack.yaml", "rules", "cards", "maps", "README.md", "scenarios"}
+        for extra in sorted(pack_dir.iterdir()):
+            if extra.name not in known:
+                self.diags.append(Diagnostic("PACK002", f"unexpected entry '{extra.name}' in a pack",
+                                             display_path(extra), 1, 1,
+                                             hint="a pack holds pack.yaml, rules/, cards/, maps/ and scenarios/"))
+
+    # ------------------------------------------------------- vocabulary
+    def vocabulary(self) -> Vocabulary | None:
+        need = ["dice.yaml", "resources.yaml", "precedence.yaml", "phases.yaml", "queries.yaml", "rwb.yaml"]
+        if any(n not in self.rules for n in need):
+            return None
+        dice: schema.DiceRules = self.rules["dice.yaml"]
+        res: schema.ResourceRules = self.rules["resources.yaml"]
+        prec: schema.PrecedenceRules = self.rules["precedence.yaml"]
+        phases: schema.PhaseRules = self.rules["phases.yaml"]
+        qr: schema.QueryRules = self.rules["queries.yaml"]
+        rwb: schema.RwbRules = self.rules["rwb.yaml"]
+        resources_map: dict[str, str] = {}
+        for r in res.resources:
+            resources_map[r.id] = r.id
+            for alias in r.aliases:
+                resources_map[alias] = r.id
+        queries = {}
+        for q in qr.queries:
+            base: int | bool | None
+            if q.base == "computed":
+                base = None
+            elif q.base == "unlimited":
+                base = 10**9
+            else:
+                base = q.base if not isinstance(q.base, str) else None
+            queries[q.id] = QueryInfo(q.id, q.kind, base, q.minimum, q.subject, q.text)
+        for ig in qr.ignorables:
+            queries[f"ignore-{ig.id}"] = QueryInfo(f"ignore-{ig.id}", "flag", False, None, "unit", ig.text)
+        return Vocabulary(
+            faces=frozenset(f.id for f in dice.faces),
+            colours=frozenset(dice.colours),
+            resources=resources_map,
+            queries=queries,
+            ignorables=frozenset(ig.id for ig in qr.ignorables),
+            rwbs=frozenset(r.id for r in rwb.rwb),
+            tiers=tuple(t.id for t in prec.tiers),
+            phases=tuple(p.id for p in phases.phases),
+            cards={cid: kind for cid, (_, kind, _, _) in self.cards.items()},
+            options=frozenset(self.options),
+        )
+
+    # ---------------------------------------------------------- effects
+    def effect(self, owner: str, kind: str, name: str, text: str, doc: YamlDoc, node: Any,
+               vocab: Vocabulary, compiler: Compiler, renderer: Renderer, tier: str,
+               pack: str | None, key: str = "effect") -> EffectSource | None:
+        if not isinstance(node, dict) or key not in node:
+            empty = ast.Effect(())
+            return EffectSource(owner, kind, tier, name, doc.file, 0, 0, "", empty,
+                                CompiledEffect((), (), ()), (), pack)
+        smap, problem = scalar_source(doc, node, key)
+        if problem is not None:
+            self.diags.append(problem)
+            return None
+        tree, diags = parse_effect(text, smap)
+        self.diags += diags
+        if tree is None:
+            return None
+        checked, diags = check_effect(tree, vocab, Context(kind))
+        self.diags += diags
+        if diags:
+            return None
+        english = tuple(renderer.lines(checked))
+        compiled = compiler.effect(checked, renderer.option, renderer.clause)
+        return EffectSource(owner, kind, tier, name, smap.file, smap.line, smap.column, text, checked,
+                            compiled, english, pack)
+
+    # ------------------------------------------------------ cross-refs
+    def check_map(self, bm: schema.BattleMap, doc: YamlDoc, vocab: Vocabulary) -> None:
+        data = doc.data
+        sector_ids = [s.id for s in bm.sectors]
+        seen: set[str] = set()
+        for i, sid in enumerate(sector_ids):
+            if sid in seen:
+                line, col = position(data, ["sectors", i, "id"])
+                self.diags.append(Diagnostic("DUP001", f"duplicate sector id '{sid}' in map '{bm.id}'",
+                                             doc.file, line, col))
+            seen.add(sid)
+        for i, sec in enumerate(bm.sectors):
+            if not sec.defense:
+                line, col = position(data, ["sectors", i, "defense"])
+                self.diags.append(Diagnostic("MAP003", f"sector '{sec.id}' has no DEF value", doc.file, line, col))
+            if sec.special_damage is not None and sec.special_damage not in {"specialist", "courage", "none"}:
+                line, col = position(data, ["sectors", i, "special_damage"])
+                self.diags.append(Diagnostic("SCHEMA004", f"unknown Special Damage '{sec.special_damage}'",
+                                             doc.file, line, col, hint="specialist, courage or none"))
+            if sec.start is not None:
+                for j, spec in enumerate(sec.start.specialists):
+                    self.ref(spec, "specialist", doc, data, ["sectors", i, "start", "specialists", j],
+                             f"sector '{sec.id}' starts with")
+        for i, ln in enumerate(bm.lines):
+            for side in ("from_", "to"):
+                for j, sid in enumerate(getattr(ln, side)):
+                    if sid not in seen:
+                        line, col = position(data, ["lines", i, side, j])
+                        hint = did_you_mean(sid, seen)
+                        self.diags.append(Diagnostic("XREF002", f"line refers to unknown sector '{sid}'",
+                                                     doc.file, line, col, hint=hint))
+            if ln.kind == "advance" and ln.cost is None:
+                line, col = position(data, ["lines", i])
+                self.diags.append(Diagnostic("MAP002", "an advance line needs its Courage 'cost'",
+                                             doc.file, line, col))
+        if not any(s.start is not None for s in bm.sectors):
+            self.diags.append(Diagnostic("MAP001", f"map '{bm.id}' has no starting sector", doc.file, 1, 1,
+                                         hint="give a sector 'start:' with its starting resources"))
+        if not any(s.bunker for s in bm.sectors):
+            self.diags.append(Diagnostic("MAP001", f"map '{bm.id}' has no Bunker", doc.file, 1, 1))
+        for field, kind in (("specialists", "specialist"), ("items", "item"), ("vehicles", "vehicle")):
+            for j, cid in enumerate(getattr(bm, field)):
+                self.ref(cid, kind, doc, data, [field, j], f"map '{bm.id}' lists")
+        for j, pc in enumerate(bm.placed):
+            self.ref(pc.card, None, doc, data, ["placed", j, "card"], f"map '{bm.id}' places")
+            if pc.sector not in seen:
+                line, col = position(data, ["placed", j, "sector"])
+                self.diags.append(Diagnostic("XREF002", f"unknown sector '{pc.sector}'", doc.file, line, col,
+                                             hint=did_you_mean(pc.sector, seen)))
+        for k, var in enumerate(bm.variants):
+            for field, kind in (("specialists", "specialist"), ("items", "item"), ("vehicles", "vehicle")):
+                for j, cid in enumerate(getattr(var, field) or ()):
+                    self.ref(cid, kind, doc, data, ["variants", k, field, j], f"variant '{var.id}' lists")
+        attr_ids = {a.id for a in bm.attributes}
+        for k, tab in enumerate(bm.tables):
+            if len(tab.results) != 6:
+                line, col = position(data, ["tables", k, "results"])
+                self.diags.append(Diagnostic("MAP004", f"table '{tab.id}' needs 6 results (one per face of a d6)",
+                                             doc.file, line, col))
+            for j, res in enumerate(tab.results):
+                if res not in attr_ids:
+                    line, col = position(data, ["tables", k, "results", j])
+                    self.diags.append(Diagnostic("XREF003", f"table result '{res}' is not an attribute of the map",
+                                                 doc.file, line, col, hint=did_you_mean(res, attr_ids)))
+
+    def ref(self, cid: str, kind: str | None, doc: YamlDoc, node: Any, path: list[str | int], what: str) -> None:
+        line, col = position(node, path)
+        if cid not in self.cards:
+            pool = [c for c, (_, k, _, _) in self.cards.items() if kind is None or k == kind]
+            noun = kind or "card"
+            self.diags.append(Diagnostic("XREF001", f"{what} {noun} '{cid}' that does not exist",
+                                         doc.file, line, col, hint=did_you_mean(cid, pool), width=len(cid)))
+            return
+        actual = self.cards[cid][1]
+        if kind is not None and actual != kind:
+            self.diags.append(Diagnostic("XREF004", f"{what} '{cid}' as a {kind}, but it is a {actual}",
+                                         doc.file, line, col))
+
+
+def _merge_rules(base: Any, extra: Any) -> Any:
+    """A pack's rules file extends the base one: its lists are appended."""
+    changes: dict[str, Any] = {}
+    for field in attrs.fields(type(base)):
+        old = getattr(base, field.name)
+        new = getattr(extra, field.name)
+        if isinstance(old, tuple) and isinstance(new, tuple):
+            changes[field.name] = old + new
+    return attrs.evolve(base, **changes)
+
+
+def _yaml_files(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.suffix in {".yaml", ".yml"} and p.is_file())
+
+
+def _pack_dirs(root: Path) -> list[Path]:
+    exp = root / "expansions"
+    if not exp.is_dir():
+        return []
+    return sorted(p for p in exp.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
+
+
+def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: Iterable[Path] = ()) -> tuple[
+        Content | None, list[Diagnostic]]:
+    """Load a content tree. ``packs`` names bundled expansions to include ("all" for every one);
+    ``extra`` adds expansion folders or single content files on top."""
+    root = root or bundled_root()
+    b = _Builder(root)
+    b.load_rules(root / "rules", required=True, pack=None)
+    b.load_cards(root / "cards", None)
+    b.load_maps(root / "maps", None)
+    available = {p.name: p for p in _pack_dirs(root)}
+    wanted = list(available) if packs == "all" else list(packs)
+    for name in wanted:
+        if name not in available:
+            b.diags.append(Diagnostic("PACK003", f"no expansion named '{name}'", display_path(root / "expansions"),
+                                      1, 1, hint=did_you_mean(name, available)))
+            continue
+        b.load_pack(available[name])
+    for path in extra:
+        if path.is_dir():
+            if (path / "pack.yaml").exists():
+                b.load_pack(path)
+            else:
+                b.diags.append(Diagnostic("LOAD003", "a folder to validate must be an expansion (with pack.yaml)",
+                                          display_path(path), 1, 1,
+                                          hint="use --root DIR to validate a whole content tree"))
+        else:
+            _load_single(b, path)
+    vocab = b.vocabulary()
+    effects: dict[str, EffectSource] = {}
+    if vocab is not None:
+        effects = _check_effects(b, vocab)
+        for bm, doc in b.maps.values():
+            b.check_map(bm, doc, vocab)
+    errors = [d for d in b.diags if d.severity == "error"]
+    if errors or vocab is None:
+        return None, sorted(b.diags, key=sort_key)
+    content = Content(
+        root=str(root),
+        dice=b.rules["dice.yaml"], resources=b.rules["resources.yaml"], precedence=b.rules["precedence.yaml"],
+        phases=b.rules["phases.yaml"], queries=b.rules["queries.yaml"], rwb=b.rules["rwb.yaml"],
+        game=b.rules.get("game.yaml", schema.GameRules("rulebook", ())),
+        options={k: v[0] for k, v in b.options.items()},
+        cards={k: v[0] for k, v in b.cards.items()},
+        card_kinds={k: v[1] for k, v in b.cards.items()},
+        maps={k: v[0] for k, v in b.maps.items()},
+        effects=effects,
+        packs={k: v[0] for k, v in b.packs.items()},
+        vocab=vocab,
+        origins=dict(b.origins),
+        warnings=tuple(sorted(b.diags, key=sort_key)),
+        owner_pack=dict(b.owner_pack),
+    )
+    return content, sorted(b.diags, key=sort_key)
+
+
+def _load_single(b: _Builder, path: Path) -> None:
+    """One content file given on the command line: its kind is told by its place or its keys."""
+    doc, diags = read_yaml(display_path(path)) if path.exists() else (None, [
+        Diagnostic("LOAD001", "file not found", display_path(path), 1, 1)])
+    b.diags += diags
+    if doc is None:
+        return
+    data = doc.data
+    parent = path.parent.name
+    if path.name == "pack.yaml":
+        b.load_pack(path.parent)
+    elif isinstance(data, dict) and "cards" in data or parent == "cards":
+        b.load_card_file(path, "(file)")
+    elif isinstance(data, dict) and "sectors" in data or parent == "maps":
+        b.load_maps_file(path) if hasattr(b, "load_maps_file") else _load_map_file(b, path)
+    elif parent == "options":
+        b.load_option(path, "(file)")
+    else:
+        b.diags.append(Diagnostic("LOAD004", "cannot tell what kind of content this file holds",
+                                  display_path(path), 1, 1,
+                                  hint="card files have 'cards:', maps have 'sectors:', packs are pack.yaml"))
+
+
+def _load_map_file(b: _Builder, path: Path) -> None:
+    doc = b.read(path)
+    if doc is None:
+        return
+    bm = b.take(doc, doc.data, schema.BattleMap, [])
+    if bm is None:
+        return
+    if b.claim(f"map:{bm.id}", bm.id, doc, doc.data, "(file)", "map"):
+        b.maps[bm.id] = (bm, doc)
+        b.check_provenance(bm.provenance, bm.note, doc, doc.data)
+
+
+def _check_effects(b: _Builder, vocab: Vocabulary) -> dict[str, EffectSource]:
+    names = {cid: card.name for cid, (card, _, _, _) in b.cards.items()}
+    qtext = {q.id: q.text for q in vocab.queries.values()}
+    del qtext
+    renderer = Renderer(names)
+    compiler = Compiler(vocab.numbers())
+    out: dict[str, EffectSource] = {}
+
+    def tier(kind: str) -> str:
+        prec: schema.PrecedenceRules = b.rules["precedence.yaml"]
+        for t in prec.tiers:
+            if kind in t.sources:
+                return t.id
+        return SOURCE_KIND_TIER_DEFAULT.get(kind, "rules")
+
+    def add(src: EffectSource | None) -> None:
+        if src is not None:
+            out[src.owner] = src
+
+    for rwb, doc, node in b.pending_rwb:
+        add(b.effect(f"rwb:{rwb.id}", "rwb", rwb.name, rwb.effect, doc, node, vocab, compiler, renderer,
+                     tier("rule"), None))
+    for rule, doc, node in b.pending_rules:
+        add(b.effect(f"rule:{rule.id}", "rule", rule.name, rule.effect, doc, node, vocab, compiler, renderer,
+                     tier("rule"), None))
+    for oid, (opt, doc, node) in b.options.items():
+        add(b.effect(f"option:{oid}", "option", opt.name, opt.effect, doc, node, vocab, compiler, renderer,
+                     tier("option"), b.owner_pack.get(f"option:{oid}")))
+    for cid, (card, kind, doc, node) in b.cards.items():
+        add(b.effect(cid, kind, card.name, card.effect, doc, node, vocab, compiler, renderer, tier(kind),
+                     b.owner_pack.get(f"card:{cid}")))
+    for mid, (bm, doc) in b.maps.items():
+        map_vocab = vocab.for_map(frozenset(s.id for s in bm.sectors), frozenset(a.id for a in bm.attributes),
+                                  frozenset(t.id for t in bm.tables))
+        map_renderer = Renderer({**names, **{s.id: s.name for s in bm.sectors},
+                                 **{a.id: a.name for a in bm.attributes}, **{t.id: t.name for t in bm.tables}})
+        for i, sec in enumerate(bm.sectors):
+            node = doc.data["sectors"][i]
+            add(b.effect(f"{mid}/{sec.id}", "sector", f"{bm.name}, {sec.name}", sec.effect, doc, node, map_vocab,
+                         compiler, map_renderer, tier("sector"), b.owner_pack.get(f"map:{mid}")))
+        for i, attr in enumerate(bm.attributes):
+            node = doc.data["attributes"][i]
+            add(b.effect(f"{mid}/attribute:{attr.id}", "sector", f"{bm.name}: {attr.name}", attr.effect, doc,
+                         node, map_vocab, compiler, map_renderer, tier("sector"), b.owner_pack.get(f"map:{mid}")))
+        if bm.rules:
+            add(b.effect(f"{mid}/rules", "rule", f"{bm.name}: scenario rules", bm.rules, doc, doc.data,
+                         map_vocab, compiler, map_renderer, tier("sector"), b.owner_pack.get(f"map:{mid}"),
+                         key="rules"))
+    return out

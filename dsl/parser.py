@@ -1,0 +1,355 @@
+"""Text to syntax tree: the Lark grammar (effect.lark) and the one transformer.
+
+The grammar is LALR, loaded once. Positions inside an effect are mapped back to
+the content file through a :class:`SourceMap`, so an error on line 2 of a YAML
+block scalar is reported on its real line and column in the YAML file.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from importlib import resources
+from typing import Any
+
+import attrs
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ddaydice.dsl import ast
+from ddaydice.dsl.diagnostics import Diagnostic
+
+
+@attrs.frozen
+class SourceMap:
+    """Where an effect's text sits in its file.
+
+    ``line`` and ``column`` (1-based) are the file position of the text's first
+    character. For a literal block scalar, each further line starts at
+    ``indent + 1`` of the following file lines; for inline text there is one line.
+    """
+
+    file: str
+    line: int = 1
+    column: int = 1
+    block_indent: int | None = None
+
+    def place(self, line: int, column: int) -> tuple[int, int]:
+        if self.block_indent is not None:
+            return self.line + line - 1, self.block_indent + column
+        if line == 1:
+            return self.line, self.column + column - 1
+        return self.line + line - 1, column
+
+
+@functools.cache
+def _grammar_text() -> str:
+    return resources.files("ddaydice.dsl").joinpath("effect.lark").read_text(encoding="utf-8")
+
+
+@functools.cache
+def _parser() -> Lark:
+    return Lark(_grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+_TERMINAL_NAMES = {
+    "COLON": "':'",
+    "SEMICOLON": "';'",
+    "COMMA": "','",
+    "WORD": "a word",
+    "NUMBER": "a number",
+    "SIGNED": "a signed number such as -1",
+    "DICE": "a die roll such as 1d6",
+    "SIGNED_DICE": "a signed die roll such as -1d6",
+    "EQUAL": "'='",
+    "_NL": "the end of the line",
+    "$END": "the end of the effect",
+    "CMP": "a comparison such as >=",
+    "LPAR": "'('",
+    "RPAR": "')'",
+}
+
+
+def _describe_expected(expected: set[str]) -> str:
+    names: list[str] = []
+    for term in sorted(expected):
+        if term in _TERMINAL_NAMES:
+            names.append(_TERMINAL_NAMES[term])
+        elif re.fullmatch(r"[A-Z_]+", term):
+            names.append(f"'{term.lower()}'")
+        else:
+            names.append(term)
+    uniq = sorted(set(names))
+    if len(uniq) > 6:
+        uniq = [*uniq[:6], "..."]
+    return ", ".join(uniq)
+
+
+def _friendly(err: UnexpectedInput, text: str) -> tuple[str, str, str | None]:
+    """A code, a message and a hint for a parse error."""
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        hint = None
+        if ch.isupper():
+            hint = "words of the effect language are lower case"
+        elif ch == "_":
+            hint = "words use hyphens, not underscores (advance-cost, not advance_cost)"
+        elif ch in "0123456789" or ch == "-":
+            hint = "numbers stand alone; write '4 of' as separate words, and dice as 1d6"
+        return "DSL001", f"unexpected character {ch!r}", hint
+    if isinstance(err, UnexpectedEOF):
+        return "DSL003", "the effect ends too early", f"expected {_describe_expected(set(err.expected))}"
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        expected = set(err.expected)
+        what = "the end of the effect" if tok.type == "$END" else f"'{tok.value}'".replace("\n", "\\n")
+        if tok.type == "_NL":
+            what = "the end of the line"
+        hint = f"expected {_describe_expected(expected)}"
+        if "COLON" in expected and tok.type in {"WORD", "NUMBER", "_NL", "$END"}:
+            hint = "a trigger ('on ...') or a use ('use ...') needs ':' before its actions"
+        return "DSL002", f"unexpected {what}", hint
+    return "DSL002", "syntax error", None
+
+
+def _pos(smap: SourceMap, meta: Any, width: int | None = None) -> ast.Pos:
+    if meta is None or getattr(meta, "empty", True):
+        return ast.Pos(smap.file, smap.line, smap.column)
+    line, col = smap.place(meta.line, meta.column)
+    w = width if width is not None else max(1, (meta.end_column - meta.column) if meta.end_line == meta.line else 1)
+    return ast.Pos(smap.file, line, col, w)
+
+
+def _tok_pos(smap: SourceMap, tok: Token) -> ast.Pos:
+    line, col = smap.place(tok.line or 1, tok.column or 1)
+    return ast.Pos(smap.file, line, col, max(1, len(str(tok))))
+
+
+class _ToAst(Transformer[Token, Any]):
+    """The one transformer from Lark's tree to :mod:`ddaydice.dsl.ast`."""
+
+    def __init__(self, smap: SourceMap) -> None:
+        super().__init__()
+        self.smap = smap
+
+    def word(self, children: list[Token]) -> ast.Word:
+        tok = children[0]
+        return ast.Word(str(tok), _tok_pos(self.smap, tok))
+
+    def number(self, children: list[Token]) -> ast.Number:
+        tok = children[0]
+        return ast.Number(int(tok), _tok_pos(self.smap, tok))
+
+    def signed(self, children: list[Token]) -> ast.Signed:
+        tok = children[0]
+        return ast.Signed(int(tok), _tok_pos(self.smap, tok))
+
+    def dice(self, children: list[Token]) -> ast.Dice:
+        tok = children[0]
+        count = str(tok)[:-2]
+        return ast.Dice(int(count) if count else 1, 0, _tok_pos(self.smap, tok))
+
+    def signed_dice(self, children: list[Token]) -> ast.Dice:
+        tok = children[0]
+        text = str(tok)
+        count = text[1:-2]
+        return ast.Dice(int(count) if count else 1, -1 if text[0] == "-" else 1, _tok_pos(self.smap, tok))
+
+    @v_args(meta=True)
+    def assign(self, meta: Any, children: list[Any]) -> ast.Assign:
+        return ast.Assign(children[0], _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def per(self, meta: Any, children: list[ast.Word]) -> ast.Per:
+        return ast.Per(tuple(children), _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def statement(self, meta: Any, children: list[Any]) -> ast.Statement:
+        verb = children[0]
+        rest = children[1:]
+        per = None
+        if rest and isinstance(rest[-1], ast.Per):
+            per = rest[-1]
+            rest = rest[:-1]
+        return ast.Statement(verb, tuple(rest), per, _pos(self.smap, meta))
+
+    def _target(self, kind: ast.TargetKind, meta: Any) -> ast.Target:
+        return ast.Target(kind, _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def all_units(self, meta: Any, _: list[Any]) -> ast.Target:
+        return self._target("all-units", meta)
+
+    @v_args(meta=True)
+    def units_here(self, meta: Any, _: list[Any]) -> ast.Target:
+        return self._target("units-here", meta)
+
+    @v_args(meta=True)
+    def another_unit(self, meta: Any, _: list[Any]) -> ast.Target:
+        return self._target("another-unit", meta)
+
+    @v_args(meta=True)
+    def the_german(self, meta: Any, _: list[Any]) -> ast.Target:
+        return self._target("the-german", meta)
+
+    @v_args(meta=True)
+    def all_players(self, meta: Any, _: list[Any]) -> ast.Target:
+        return self._target("all-players", meta)
+
+    def scope(self, children: list[ast.Target]) -> ast.Target:
+        return children[0]
+
+    def recipient(self, children: list[ast.Target]) -> ast.Target:
+        return children[0]
+
+    def this_turn(self, _: list[Any]) -> str:
+        return "this-turn"
+
+    def this_phase(self, _: list[Any]) -> str:
+        return "this-phase"
+
+    def next_turn(self, _: list[Any]) -> str:
+        return "next-turn"
+
+    def permanently(self, _: list[Any]) -> str:
+        return "permanently"
+
+    @v_args(meta=True)
+    def option(self, meta: Any, children: list[Any]) -> ast.Option:
+        statement = children[0]
+        duration = None
+        recipient = None
+        for extra in children[1:]:
+            if isinstance(extra, str):
+                duration = extra
+            elif isinstance(extra, ast.Target):
+                recipient = extra
+        return ast.Option(statement, duration, recipient, _pos(self.smap, meta))  # type: ignore[arg-type]
+
+    @v_args(meta=True)
+    def action(self, meta: Any, children: list[ast.Option]) -> ast.Action:
+        return ast.Action(tuple(children), _pos(self.smap, meta))
+
+    def actions(self, children: list[ast.Action]) -> tuple[ast.Action, ...]:
+        return tuple(children)
+
+    def _limit(self, period: ast.PeriodKind, meta: Any) -> ast.Limit:
+        return ast.Limit(period, _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def per_turn(self, meta: Any, _: list[Any]) -> ast.Limit:
+        return self._limit("turn", meta)
+
+    @v_args(meta=True)
+    def per_phase(self, meta: Any, _: list[Any]) -> ast.Limit:
+        return self._limit("phase", meta)
+
+    @v_args(meta=True)
+    def per_game(self, meta: Any, _: list[Any]) -> ast.Limit:
+        return self._limit("game", meta)
+
+    def _window(self, kind: ast.WindowKind, meta: Any, children: list[ast.Word]) -> ast.Window:
+        return ast.Window(kind, children[0], _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def before(self, meta: Any, children: list[ast.Word]) -> ast.Window:
+        return self._window("before", meta, children)
+
+    @v_args(meta=True)
+    def after(self, meta: Any, children: list[ast.Word]) -> ast.Window:
+        return self._window("after", meta, children)
+
+    @v_args(meta=True)
+    def during(self, meta: Any, children: list[ast.Word]) -> ast.Window:
+        return self._window("during", meta, children)
+
+    @v_args(meta=True)
+    def when(self, meta: Any, children: list[ast.Word]) -> ast.Window:
+        return self._window("when", meta, children)
+
+    def comparison(self, children: list[Token]) -> ast.Comparison:
+        return ast.Comparison(str(children[0]), int(children[1]))
+
+    @v_args(meta=True)
+    def predicate(self, meta: Any, children: list[Any]) -> ast.Predicate:
+        word = children[0]
+        rest = children[1:]
+        comparison = None
+        if rest and isinstance(rest[-1], ast.Comparison):
+            comparison = rest[-1]
+            rest = rest[:-1]
+        return ast.Predicate(word, tuple(rest), comparison, _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def negate(self, meta: Any, children: list[Any]) -> ast.Not:
+        return ast.Not(children[0], _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def all_of(self, meta: Any, children: list[Any]) -> ast.CondExpr:
+        return ast.AllOf(tuple(children), _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def any_of(self, meta: Any, children: list[Any]) -> ast.CondExpr:
+        return ast.AnyOf(tuple(children), _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def cond_if(self, meta: Any, children: list[Any]) -> ast.Condition:
+        return ast.Condition(children[0], False, _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def cond_unless(self, meta: Any, children: list[Any]) -> ast.Condition:
+        return ast.Condition(children[0], True, _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def trigger(self, meta: Any, children: list[Any]) -> ast.Trigger:
+        event = children[0]
+        cond = next((c for c in children[1:] if isinstance(c, ast.Condition)), None)
+        actions = next(c for c in children[1:] if isinstance(c, tuple))
+        limit = next((c for c in children[1:] if isinstance(c, ast.Limit)), None)
+        return ast.Trigger(event, cond, actions, limit, _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def use(self, meta: Any, children: list[Any]) -> ast.Use:
+        limit = next((c for c in children if isinstance(c, ast.Limit)), None)
+        window = next((c for c in children if isinstance(c, ast.Window)), None)
+        cond = next((c for c in children if isinstance(c, ast.Condition)), None)
+        actions = next(c for c in children if isinstance(c, tuple))
+        return ast.Use(limit, window, cond, actions, _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def modifier(self, meta: Any, children: list[Any]) -> ast.Modifier:
+        statement = children[0]
+        cond = next((c for c in children[1:] if isinstance(c, ast.Condition)), None)
+        limit = next((c for c in children[1:] if isinstance(c, ast.Limit)), None)
+        return ast.Modifier(statement, cond, limit, _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def clause(self, meta: Any, children: list[Any]) -> ast.Clause:
+        if len(children) == 2:
+            return ast.Clause(children[0], children[1], _pos(self.smap, meta))
+        return ast.Clause(None, children[0], _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def start(self, meta: Any, children: list[ast.Clause]) -> ast.Effect:
+        return ast.Effect(tuple(children), _pos(self.smap, meta))
+
+
+def parse_effect(text: str, smap: SourceMap) -> tuple[ast.Effect | None, list[Diagnostic]]:
+    """Parse an effect. Returns the tree, or None and the diagnostics; never raises."""
+    try:
+        tree: Tree[Token] = _parser().parse(text)
+    except UnexpectedInput as err:
+        code, message, hint = _friendly(err, text)
+        line = getattr(err, "line", 1) or 1
+        column = getattr(err, "column", 1) or 1
+        if isinstance(err, UnexpectedEOF) or (line < 1):
+            lines = text.splitlines() or [""]
+            line, column = len(lines), len(lines[-1]) + 1
+        fline, fcol = smap.place(max(line, 1), max(column, 1))
+        return None, [Diagnostic(code, message, smap.file, fline, fcol, hint=hint)]
+    except RecursionError:
+        fline, fcol = smap.place(1, 1)
+        return None, [Diagnostic("DSL004", "effect nested too deeply", smap.file, fline, fcol)]
+    effect = _ToAst(smap).transform(tree)
+    assert isinstance(effect, ast.Effect)
+    return effect, []

@@ -1,0 +1,335 @@
+"""Plain-English rendering of effects, so a card's DSL can be read beside its text.
+
+Every construct of the language renders; the output is what ``dday card`` and
+the map renderer show, and it is snapshot-tested for all bundled content.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ddaydice.dsl import ast
+
+FACE_NAMES = {
+    "skull": "Skull",
+    "star": "Star",
+    "one-soldier": "1 Soldier",
+    "two-soldiers": "2 Soldiers",
+    "courage": "Courage",
+    "tool": "Tool",
+    "any": "result of the player's choice",
+}
+RESOURCE_NAMES = {"soldiers": "Soldiers", "stars": "Stars", "courage": "Courage", "item-points": "Item Points"}
+EVENT_PHRASES = {
+    "advance": "each time this Unit Advances",
+    "move": "each time this Unit moves",
+    "enter": "when a Unit moves into this Sector",
+    "first-enter": "when the first Unit of the game moves into this Sector",
+    "final-tally": "when the Final Tally is complete",
+    "rwb": "for every RWB this Unit scores",
+    "straight": "when the Final Tally is a straight",
+    "upkeep": "at each Upkeep",
+    "combat": "during each Combat phase",
+    "casualties": "when this Unit suffers casualties",
+    "specialist-lost": "when another Specialist of this Unit would be lost",
+    "found": "when this card is found",
+    "turn-start": "at the start of each turn",
+    "game-start": "at the start of the game",
+    "landmine": "when this Unit crosses Landmines",
+}
+MOMENT_PHRASES = {
+    "final-tally": "the Final Tally",
+    "mgf": "Machine Gun Fire is rolled",
+    "movement": "movement",
+    "purchase": "the purchase phase",
+    "found": "it is found",
+}
+TARGET_PHRASES = {
+    "all-units": "all Units",
+    "units-here": "all Units in this Sector",
+    "another-unit": "another Unit",
+    "the-german": "the German",
+    "all-players": "every player",
+}
+DURATIONS = {
+    "this-turn": "until the end of the turn",
+    "this-phase": "until the end of the phase",
+    "next-turn": "during the next turn",
+    "permanently": "for the rest of the game",
+}
+TIER_NAMES = {
+    "rules": "game rules",
+    "sectors": "Sector attributes",
+    "specialists": "Specialists",
+    "items-vehicles": "Items or Vehicles",
+    "awards": "Awards",
+}
+
+
+def upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def title(name: str) -> str:
+    return " ".join(part.capitalize() for part in name.split("-"))
+
+
+class Renderer:
+    """Renders checked effects; ``names`` maps card and sector ids to display names."""
+
+    def __init__(self, names: Mapping[str, str] | None = None, queries: Mapping[str, str] | None = None) -> None:
+        self.names = dict(names or {})
+        self.queries = dict(queries or {})
+
+    # ---------------------------------------------------------------- pieces
+    def name(self, word: str) -> str:
+        if word in self.names:
+            return self.names[word]
+        if word in RESOURCE_NAMES:
+            return RESOURCE_NAMES[word]
+        if word in FACE_NAMES:
+            return FACE_NAMES[word]
+        return title(word)
+
+    def query(self, qid: str) -> str:
+        return self.queries.get(qid, title(qid) if qid != "def" else "DEF")
+
+    def amount(self, arg: ast.Arg) -> str:
+        match arg:
+            case ast.Number(value=n):
+                return str(n)
+            case ast.Dice(count=c):
+                return f"{c}d6"
+            case ast.Word(name="all"):
+                return "all"
+        return self.arg(arg)
+
+    def arg(self, arg: ast.Arg) -> str:
+        match arg:
+            case ast.Number(value=n):
+                return str(n)
+            case ast.Signed(value=n):
+                return f"{n:+d}"
+            case ast.Dice(count=c, sign=s):
+                return f"{'-' if s < 0 else '+' if s > 0 else ''}{c}d6"
+            case ast.Assign(value=v):
+                return self.arg(v)
+            case ast.Word(name=n):
+                return self.name(n)
+        return "?"
+
+    def per(self, per: ast.Per | None) -> str:
+        if per is None:
+            return ""
+        names = [w.name for w in per.words]
+        if names[0] == "locked":
+            return f" for every Locked {self.name(names[1])}"
+        if names[0] in {"rwbs", "rwb"}:
+            return " for every RWB scored this turn"
+        if names[0] in {"specialists", "specialist"}:
+            return " for every living Specialist"
+        return f" for every {self.name(names[0])} in the Final Tally"
+
+    def filters(self, args: tuple[ast.Arg, ...]) -> str:
+        words = [a.name for a in args if isinstance(a, ast.Word)]
+        parts = []
+        for w in words:
+            if w == "unlocked":
+                parts.append("that is not Locked")
+            elif w == "locked":
+                parts.append("even a Locked one")
+            elif w == "any-roll":
+                parts.append("including Machine Gun Fire and Landmine dice")
+            elif w == "real":
+                parts.append("real dice only")
+            elif w == "same":
+                parts.append("all to the same result")
+            elif w in {"die", "all"}:
+                continue
+            else:
+                parts.append(f"({self.name(w)})")
+        return (" " + " ".join(parts)) if parts else ""
+
+    # ------------------------------------------------------------ statements
+    def statement(self, stmt: ast.Statement) -> str:
+        v = stmt.verb.name
+        a = stmt.args
+        per = self.per(stmt.per)
+
+        def word(i: int) -> str:
+            return a[i].name if i < len(a) and isinstance(a[i], ast.Word) else ""
+
+        match v:
+            case "gain" | "lose":
+                return f"{v} {self.amount(a[0])} {self.arg(a[1])}{per}"
+            case "add":
+                colour = word(2)
+                if colour == "any-colour":
+                    tail = " of any colour (chosen)"
+                elif colour:
+                    tail = f" ({self.name(colour)})"
+                else:
+                    tail = " (colourless)"
+                face = "result of the player's choice" if word(1) == "any" else self.name(word(1))
+                return f"add {self.amount(a[0])} {face}{tail} to the Final Tally{per}"
+            case "remove":
+                return f"remove {self.amount(a[0])} {self.name(word(1))} from the Final Tally{per}"
+            case "reroll":
+                return f"re-roll {self.amount(a[0])} die{self.filters(a[1:])}"
+            case "reface":
+                count = "every" if word(0) == "all" else self.amount(a[0])
+                return f"change the result of {count} die{self.filters(a[1:])} (keeping its colour)"
+            case "recolour":
+                return f"change the colour of {self.amount(a[0])} die{self.filters(a[1:])} (keeping its result)"
+            case "copy-tally":
+                return "copy another Unit's Final Tally and ignore your own"
+            case "keep-tally":
+                return "this Final Tally is also your Final Tally next turn"
+            case "sacrifice":
+                if word(0) == "self":
+                    return "sacrifice this Specialist"
+                if isinstance(a[0], ast.Number):
+                    return f"sacrifice {a[0].value} Specialist of your choice"
+                return f"sacrifice the {self.name(word(0))}"
+            case "recruit" | "find":
+                free = " for free" if word(len(a) - 1) == "free" else ""
+                if isinstance(a[0], ast.Number):
+                    what = "Specialist" if v == "recruit" else "Item"
+                    return f"{v} {a[0].value} {what} of your choice{free}"
+                return f"{v} the {self.name(word(0))}{free}"
+            case "offer":
+                return f"the {self.name(word(0))} can be found here (pay its cost)"
+            case "draw-award":
+                return "draw 1 Award at random" if word(0) == "random" else "choose 1 Award"
+            case "rwb":
+                return f"gain a {self.name(word(0))} RWB"
+            case "absorb":
+                res = " or ".join(self.name(w.name) for w in a if isinstance(w, ast.Word))
+                return f"spend {res} to save Soldiers, 1 for 1 (any mix)"
+            case "die-instead":
+                return "sacrifice this Specialist in its place"
+            case "swap-sectors":
+                return "switch Sectors with another Unit (markers do not change)"
+            case "become":
+                return f"this Sector gains '{self.name(word(0))}' for the rest of the game"
+            case "roll-attribute":
+                return f"roll 1d6 on the {self.name(word(0))} table; the result stays for the rest of the game"
+            case "retreat":
+                return f"retreat to {self.name(word(0))} (if not visited)"
+            case "win":
+                return "this Unit has conquered its objective"
+            case "reset-marker":
+                return "turn the Unit marker back to 1 chevron"
+            case "forbid":
+                return f"{self.name(word(0))} is not allowed"
+            case "allow":
+                return f"{self.name(word(0))} is allowed"
+            case "ignore":
+                return f"ignore {self.name(word(0))}"
+            case "require":
+                if word(0) == "sacrifice":
+                    if isinstance(a[1], ast.Number):
+                        return f"requirement: sacrifice {a[1].value} Specialist to move here"
+                    return f"requirement: sacrifice the {self.name(word(1))} to move here"
+                if word(0) == "battle-cry":
+                    return "requirement: can only be entered with a Battle Cry RWB"
+                if word(0) == "climb":
+                    return "requirement: you must Climb (4 Skulls in your Final Tally) to Advance from here"
+                return f"requirement: must have the {self.name(word(0))} to move here"
+            case "protect":
+                tiers = [TIER_NAMES.get(w.name, w.name) for w in a[2:] if isinstance(w, ast.Word)]
+                joined = " or ".join(tiers)
+                return f"no {joined} can reduce {self.query(word(0))} here (explicit override)"
+        # a query change
+        if a and isinstance(a[0], ast.Assign):
+            return f"{self.query(v)} becomes {self.arg(a[0])}{per}"
+        if a:
+            return f"{self.query(v)} {self.arg(a[0])}{per}"
+        return v
+
+    def option(self, opt: ast.Option) -> str:
+        text = self.statement(opt.statement)
+        if opt.recipient is not None:
+            text = f"{TARGET_PHRASES[opt.recipient.kind]}: {text}"
+        if opt.duration is not None:
+            text = f"{text} {DURATIONS[opt.duration]}"
+        return text
+
+    def action(self, action: ast.Action) -> str:
+        return " OR ".join(self.option(o) for o in action.options)
+
+    def actions(self, actions: tuple[ast.Action, ...]) -> str:
+        return "; ".join(self.action(a) for a in actions)
+
+    # ------------------------------------------------------------ conditions
+    def cond_expr(self, expr: ast.CondExpr) -> str:
+        match expr:
+            case ast.Not(operand=op):
+                return f"not ({self.cond_expr(op)})" if not isinstance(op, ast.Predicate) else \
+                    "not " + self.cond_expr(op)
+            case ast.AllOf(operands=ops):
+                return " and ".join(self.cond_expr(o) for o in ops)
+            case ast.AnyOf(operands=ops):
+                return " or ".join(self.cond_expr(o) for o in ops)
+            case ast.Predicate(word=w, args=a, comparison=cmp):
+                cmp_text = f" {cmp.op} {cmp.value}" if cmp else ""
+                arg0 = a[0].name if a and isinstance(a[0], ast.Word) else ""
+                match w.name:
+                    case "bunker":
+                        return "in a Bunker"
+                    case "has":
+                        return f"the Unit has the {self.name(arg0)}"
+                    case "count":
+                        return f"the Final Tally's {self.name(arg0)} results{cmp_text}"
+                    case "same-face":
+                        return f"identical results in the Final Tally{cmp_text}"
+                    case "option":
+                        return f"the optional rule '{arg0}' is on"
+                    case "in-play":
+                        return f"the {self.name(arg0)} is in play"
+                    case "occupied-by-us":
+                        return f"a Unit occupies {self.name(arg0)}"
+                    case "conquered":
+                        return f"a Unit has entered {self.name(arg0)}"
+                    case "battle-cry":
+                        return "moving with a Battle Cry"
+                    case "occupied":
+                        return "another Unit is here"
+                return f"{title(w.name)}{cmp_text}"
+        return "?"
+
+    def condition(self, cond: ast.Condition | None) -> str:
+        if cond is None:
+            return ""
+        word = "unless" if cond.negated else "if"
+        return f" {word} {self.cond_expr(cond.expr)}"
+
+    def limit(self, limit: ast.Limit | None) -> str:
+        return f" (once per {limit.period})" if limit else ""
+
+    def clause(self, clause: ast.Clause) -> str:
+        scope = f"{upper_first(TARGET_PHRASES[clause.scope.kind])}: " if clause.scope else ""
+        body = clause.body
+        match body:
+            case ast.Trigger():
+                phrase = EVENT_PHRASES.get(body.event.name, f"on {body.event.name}")
+                text = f"{upper_first(phrase)}{self.condition(body.condition)}: {self.actions(body.actions)}"
+                text += self.limit(body.limit)
+            case ast.Use():
+                when = ""
+                if body.window is not None:
+                    moment = MOMENT_PHRASES.get(body.window.moment.name, title(body.window.moment.name))
+                    when = f" {body.window.kind} {moment}"
+                once = " once per " + body.limit.period if body.limit else ""
+                text = f"May be used{once}{when}{self.condition(body.condition)}: {self.actions(body.actions)}"
+            case ast.Modifier():
+                stmt = self.statement(body.statement)
+                text = stmt[0].upper() + stmt[1:] + self.condition(body.condition) + self.limit(body.limit)
+        text = scope + text
+        return text if text.endswith(".") else text + "."
+
+    def effect(self, effect: ast.Effect) -> str:
+        return " ".join(self.clause(c) for c in effect.clauses)
+
+    def lines(self, effect: ast.Effect) -> list[str]:
+        return [self.clause(c) for c in effect.clauses]

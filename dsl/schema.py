@@ -1,0 +1,286 @@
+"""The shape of content files, as frozen attrs classes structured by cattrs.
+
+YAML keys are spelt with hyphens (``special-damage``); attribute names use
+underscores. Unknown keys are errors: a misspelt key that were dropped would
+make a card silently do less.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+Provenance = Literal["rulebook", "printed-board", "reconstructed"]
+CardKind = Literal["specialist", "item", "vehicle", "award"]
+
+
+@attrs.frozen
+class Face:
+    id: str
+    name: str
+    text: str = ""
+    soldiers: int = 0
+
+
+@attrs.frozen
+class DiceRules:
+    provenance: Provenance
+    faces: tuple[Face, ...]
+    colours: tuple[str, ...]
+    dice_per_colour: int
+    tool_table: tuple[int, ...]
+    tool_table_step: int
+    rolls: int
+
+
+@attrs.frozen
+class Resource:
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class ResourceRules:
+    provenance: Provenance
+    resources: tuple[Resource, ...]
+
+
+@attrs.frozen
+class Tier:
+    id: str
+    name: str
+    sources: tuple[str, ...]
+
+
+@attrs.frozen
+class PrecedenceRules:
+    provenance: Provenance
+    tiers: tuple[Tier, ...]
+
+
+@attrs.frozen
+class Phase:
+    id: str
+    name: str
+
+
+@attrs.frozen
+class PhaseRules:
+    provenance: Provenance
+    phases: tuple[Phase, ...]
+
+
+@attrs.frozen
+class QueryDef:
+    id: str
+    kind: Literal["number", "flag"]
+    subject: Literal["unit", "sector", "card", "game"]
+    text: str
+    base: int | bool | str = "computed"
+    minimum: int | None = None
+
+
+@attrs.frozen
+class Ignorable:
+    id: str
+    text: str
+
+
+@attrs.frozen
+class QueryRules:
+    provenance: Provenance
+    queries: tuple[QueryDef, ...]
+    ignorables: tuple[Ignorable, ...]
+
+
+@attrs.frozen
+class RwbDef:
+    id: str
+    name: str
+    face: str
+    text: str
+    effect: str
+
+
+@attrs.frozen
+class RwbRules:
+    provenance: Provenance
+    rwb: tuple[RwbDef, ...]
+
+
+@attrs.frozen
+class RuleDef:
+    id: str
+    name: str
+    text: str
+    effect: str = ""
+
+
+@attrs.frozen
+class MarkerFace:
+    id: str
+    name: str
+
+
+@attrs.frozen
+class GameRules:
+    provenance: Provenance
+    rules: tuple[RuleDef, ...]
+    marker_faces: tuple[MarkerFace, ...] = ()
+
+
+@attrs.frozen
+class OptionDef:
+    """An optional rule or mode (rules/options/): settings and effects, switched on by id."""
+
+    id: str
+    name: str
+    text: str
+    provenance: Provenance
+    effect: str = ""
+    note: str = ""
+    settings: dict[str, int | bool | str | list[str]] = attrs.field(factory=dict)
+    requires: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Card:
+    id: str
+    name: str
+    text: str
+    provenance: Provenance
+    effect: str = ""
+    cost: int | None = None
+    note: str = ""
+    grade: Literal["regular", "unique", "special", "award"] | None = None
+    unavailable_in: tuple[str, ...] = ()
+    window: str | None = None
+    overrides: bool = False
+
+
+@attrs.frozen
+class CardFile:
+    kind: CardKind
+    cards: tuple[Card, ...]
+
+
+@attrs.frozen
+class Line:
+    """Lines between sectors: advances go up a row, laterals go both ways."""
+
+    from_: tuple[str, ...]
+    to: tuple[str, ...]
+    kind: Literal["advance", "lateral"]
+    cost: int | None = None
+    landmines: bool = False
+    barrier: bool = False
+    provenance: Provenance | None = None
+
+
+@attrs.frozen
+class Start:
+    soldiers: int = 0
+    stars: int = 0
+    courage: int = 0
+    item_points: int = 0
+    specialists: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Sector:
+    id: str
+    name: str
+    row: int
+    defense: tuple[int, ...]
+    provenance: Provenance
+    number: int | None = None
+    black: bool = False
+    mgf: int = 0
+    special_damage: str | None = None
+    bunker: bool = False
+    start: Start | None = None
+    text: str = ""
+    effect: str = ""
+    note: str = ""
+    column: float | None = None
+    objective: bool = True
+
+
+@attrs.frozen
+class Attribute:
+    """A named Sector attribute that effects can give a Sector later (random tables)."""
+
+    id: str
+    name: str
+    text: str
+    effect: str = ""
+
+
+@attrs.frozen
+class Table:
+    id: str
+    name: str
+    results: tuple[str, ...]
+
+
+@attrs.frozen
+class Variant:
+    id: str
+    name: str
+    text: str
+    ignore: tuple[Literal["attributes", "mgf", "landmines", "faces", "skulls", "rwb", "requirements",
+                          "special-damage", "stars", "tools"], ...] = ()
+    keep_faces: tuple[str, ...] = ()
+    specialists: tuple[str, ...] | None = None
+    items: tuple[str, ...] | None = None
+    vehicles: tuple[str, ...] | None = None
+
+
+@attrs.frozen
+class PlacedCard:
+    """A card that can be found only in one Sector (free for the first Unit to enter)."""
+
+    card: str
+    sector: str
+
+
+@attrs.frozen
+class BattleMap:
+    id: str
+    name: str
+    provenance: Provenance
+    sectors: tuple[Sector, ...]
+    lines: tuple[Line, ...]
+    number: str = ""
+    text: str = ""
+    note: str = ""
+    specialists: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+    vehicles: tuple[str, ...] = ()
+    placed: tuple[PlacedCard, ...] = ()
+    variants: tuple[Variant, ...] = ()
+    attributes: tuple[Attribute, ...] = ()
+    tables: tuple[Table, ...] = ()
+    special_damage: str | None = None
+    rules: str = ""
+    players: tuple[int, int] = (1, 4)
+    encodes: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Manifest:
+    """An expansion pack's manifest (expansions/NAME/pack.yaml)."""
+
+    id: str
+    name: str
+    version: str
+    text: str
+    provenance: Provenance
+    requires: tuple[str, ...] = ()
+    adds: tuple[str, ...] = ()
+    note: str = ""
+    overrides: tuple[str, ...] = ()
+    stands_in_for: str = ""
+    award_deck_size: int | None = None

@@ -1,0 +1,274 @@
+"""The registry of words: every word of the effect language, in one table.
+
+The grammar (effect.lark) fixes only the shape of a clause. What a word means,
+which arguments it takes and how it reads in English is here, and nowhere else:
+the checker resolves names against this table, the renderer and the compiler
+dispatch on it, and ``docs/dsl-reference.md`` is generated from it.
+
+Names that come from content (dice faces, colours, resources, queries, flags,
+RWB bonuses, phases, tiers, cards, sectors) are not listed here: they are read
+from ``rules/`` and the loaded cards and maps, so an expansion can add a colour
+or a query without touching this file.
+
+A signature is a string of parameters, one per argument:
+
+``kind``       one argument of that kind (see :data:`PARAM_KINDS`)
+``kind?``      optional
+``kind+``      one or more
+``'word'``     that literal word
+``a|b``        either
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+Role = Literal["action", "modifier", "event", "moment", "predicate", "counter", "target", "keyword"]
+
+
+@attrs.frozen
+class WordSpec:
+    name: str
+    role: Role
+    signatures: tuple[str, ...]
+    summary: str
+    example: str = ""
+    english: str = ""
+    before_after: str = ""
+    aliases: tuple[str, ...] = ()
+
+
+PARAM_KINDS: dict[str, str] = {
+    "amount": "a number (3), a die roll (1d6) or 'all'",
+    "count": "a whole number",
+    "change": "a signed change (-2, +1, -1d6) or '= value' (= 0, = unlimited)",
+    "resource": "a resource: soldiers, stars, courage, item-points (from rules/resources.yaml)",
+    "face": "a die face: skull, star, one-soldier, two-soldiers, courage, tool, or 'any' (chosen)",
+    "colour": "a die colour (red, white, blue; expansions add more) or 'any-colour' (chosen)",
+    "filter": "a die filter: a colour, a face, 'locked', 'unlocked', 'real' or 'any-roll'",
+    "specialist": "a Specialist id (medic, corporal, ...)",
+    "item": "an Item id (bazooka, ...)",
+    "vehicle": "a Vehicle id (tank, ...)",
+    "card": "any card id",
+    "rwb": "an RWB bonus id (leadership, battle-cry, ...)",
+    "query": "a query id (def, advance-cost, locked-dice, ...; rules/queries.yaml)",
+    "flag": "a permission id (stay, find, battle-cry-move, ...; rules/queries.yaml)",
+    "ignorable": "something that can be ignored (landmines, barriers, requirements, ...)",
+    "tier": "a precedence tier (rules, sectors, specialists, items-vehicles, awards)",
+    "attribute": "a named Sector attribute of the same map",
+    "table": "a random attribute table of the same map",
+    "sector": "a sector id of the same map",
+    "counter": "something counted (a face in the tally, 'locked skull', 'rwb', 'specialist')",
+    "kind": "a card kind (specialist, item, vehicle, award)",
+}
+
+_W = WordSpec
+
+WORDS: tuple[WordSpec, ...] = (
+    # ----------------------------------------------------------------- actions
+    _W("gain", "action", ("amount resource",), "Gain resources.",
+       "on advance: gain 3 soldiers", "gain {0} {1}",
+       "Soldiers 4 -> 7 after 'gain 3 soldiers'."),
+    _W("lose", "action", ("amount resource",), "Lose resources (never below 0). Losing Soldiers is a casualty.",
+       "on combat unless has minesweeper: lose 1d6 soldiers", "lose {0} {1}",
+       "Soldiers 7 -> 4 after 'lose 3 soldiers'."),
+    _W("add", "action", ("amount face colour?",),
+       "Add results to the Final Tally. Without a colour they are colourless ('virtual'): they never form "
+       "an RWB and cannot be traded. With a colour (or any-colour, chosen) they count for RWBs.",
+       "on final-tally: add 1 tool", "add {0} {1} {2}",
+       "Tally [tool, star] -> [tool, star, tool*] (* colourless)."),
+    _W("remove", "action", ("amount face",),
+       "Remove results from the Final Tally (a penalty); nothing happens if the result is missing.",
+       "on final-tally: remove 3 star", "remove {0} {1}",
+       "Tally [star, star, courage] -> [courage] after 'remove 3 star'."),
+    _W("reroll", "action", ("count 'die' filter*",),
+       "Re-roll dice of the Final Tally chosen by the player. Locked dice are never re-rolled unless "
+       "the filter says 'locked'.",
+       "use once per turn after final-tally: reroll 1 die unlocked", "re-roll {0} die {2}",
+       "Tally [skull(red 1), ...] -> [courage(red 1), ...]."),
+    _W("reface", "action", ("count|'all' 'die' filter* 'same'?",),
+       "Change the result of dice to a face the player chooses, keeping their colour. 'any-roll' also "
+       "reaches MGF and Landmine dice; 'same' makes every changed die take the same face.",
+       "use: reface 1 die any-roll", "change the result of {0} die {2}",
+       "MGF die 6 -> 1 with 'reface 1 die any-roll'."),
+    _W("recolour", "action", ("count 'die' filter*",),
+       "Change the colour of dice, keeping their result (three dice of one colour become possible).",
+       "use once per turn after final-tally: recolour 1 die", "change the colour of {0} die {2}",
+       "white star -> blue star."),
+    _W("copy-tally", "action", ("",),
+       "Ignore this Unit's Final Tally and copy another Unit's (chosen).",
+       "use after final-tally: copy-tally", "copy another Unit's Final Tally and ignore yours"),
+    _W("keep-tally", "action", ("",),
+       "This Final Tally will also be this Unit's Final Tally next turn (it does not roll then).",
+       "use after final-tally: sacrifice self, keep-tally", "this Final Tally will also be your Final Tally next turn"),
+    _W("sacrifice", "action", ("'self'", "count 'specialist'", "specialist"),
+       "Lose a Specialist on purpose (not a casualty of combat): this card, one of the player's choice, or a "
+       "named one.",
+       "use: sacrifice self, allow stay this turn", "sacrifice {0}"),
+    _W("recruit", "action", ("specialist 'free'?", "count 'specialist' 'free'?"),
+       "Recruit a named Specialist or one of the player's choice; 'free' costs no Stars and does not count "
+       "toward the 1-per-turn limit.",
+       "on enter: recruit scout free", "recruit {0}"),
+    _W("find", "action", ("item|vehicle 'free'?", "count 'item' 'free'?"),
+       "Find a named Item or Vehicle, or one of the player's choice; 'free' costs no Item Points and does "
+       "not count toward the 1-per-turn limit.",
+       "on first-enter: find flame-thrower free", "find {0}"),
+    _W("offer", "action", ("vehicle|item",),
+       "Make a card available to be found here by paying its cost (Vehicles in particular Sectors).",
+       "offer tank", "{0} can be found here (pay its cost)"),
+    _W("draw-award", "action", ("'random'|'choice'",),
+       "Draw an Award card, at random or of the player's choice; at most one per turn.",
+       "use: draw-award random", "draw an Award {0}"),
+    _W("rwb", "action", ("rwb",),
+       "Gain an RWB bonus as if it had been rolled (its OR choice included).",
+       "use: rwb battle-cry", "gain a {0} RWB"),
+    _W("absorb", "action", ("resource+",),
+       "Spend any amount of these resources to save Soldiers from the current casualties, 1 for 1.",
+       "on casualties: absorb courage stars", "spend {0} to save Soldiers, 1 for 1"),
+    _W("die-instead", "action", ("",),
+       "When another Specialist of this Unit would be lost, this card may be lost in its place.",
+       "on specialist-lost: die-instead", "sacrifice this Specialist in place of the one being lost"),
+    _W("swap-sectors", "action", ("",),
+       "Switch Sectors with another Unit (chosen); Unit markers do not change, and both Units may "
+       "re-enter Sectors they visited.",
+       "use: sacrifice self, swap-sectors", "switch Sectors with another Unit"),
+    _W("become", "action", ("attribute",),
+       "This Sector gains a named attribute of its map for the rest of the game.",
+       "on first-enter: become shelter", "this Sector becomes '{0}'"),
+    _W("roll-attribute", "action", ("table",),
+       "Roll 1d6 on one of the map's random attribute tables; this Sector keeps the result for the rest "
+       "of the game.",
+       "on first-enter: roll-attribute sword-table-1", "roll 1d6 on the {0} table"),
+    _W("retreat", "action", ("sector",),
+       "Move back to a named Sector (only if the Unit has not visited it); the only backward move.",
+       "use if turns-here >= 3: retreat s7", "retreat to Sector {0}"),
+    _W("win", "action", ("",), "This Unit has conquered its objective (as if it entered the Bunker).",
+       "on enter: win", "this Unit has conquered its objective"),
+    _W("reset-marker", "action", ("",), "Put this Unit's marker back on 1 chevron.",
+       "use: reset-marker", "reset your Unit marker to 1 chevron"),
+    # ------------------------------------------------------ standing modifiers
+    _W("forbid", "modifier", ("flag",), "Take a permission away.",
+       "forbid stay", "{0} is not allowed"),
+    _W("allow", "modifier", ("flag",), "Grant a permission.",
+       "use: allow trade-anywhere this turn", "{0} is allowed"),
+    _W("ignore", "modifier", ("ignorable",), "Ignore a game rule (Landmines, Barriers, requirements, ...).",
+       "ignore landmines", "ignore {0}"),
+    _W("require", "modifier", ("specialist|item|vehicle", "'sacrifice' count 'specialist'",
+                               "'sacrifice' specialist", "'battle-cry'", "'climb'"),
+       "A requirement to move into this Sector: have a card, sacrifice a Specialist, move with a "
+       "Battle Cry, or Climb. Moving with a Battle Cry ignores all requirements except 'battle-cry' itself.",
+       "require sacrifice 1 specialist", "requirement: {0}"),
+    _W("protect", "modifier", ("query 'against' tier+",),
+       "An explicit override: no contribution from these tiers may lower the query here, whatever their rank.",
+       "protect def against items-vehicles specialists", "no {2} can reduce {0} here"),
+    # ------------------------------------------------------------------ events
+    _W("advance", "event", ("",), "This Unit advanced (moved forward a row, or into a Bunker)."),
+    _W("move", "event", ("",), "This Unit moved (lateral or forward)."),
+    _W("enter", "event", ("",), "A Unit entered this Sector (for Sector attributes: this one)."),
+    _W("first-enter", "event", ("",), "The first Unit of the game entered this Sector."),
+    _W("final-tally", "event", ("",), "This Unit's Final Tally is complete (end of Phase 1)."),
+    _W("rwb", "event", ("",), "This Unit scored an RWB bonus (once per RWB)."),
+    _W("straight", "event", ("",), "This Unit's Final Tally shows one of each face."),
+    _W("upkeep", "event", ("",), "Phase 2 begins for this Unit."),
+    _W("combat", "event", ("",), "Phase 5: this Unit is about to suffer casualties in its Sector."),
+    _W("casualties", "event", ("",), "This Unit is about to lose Soldiers (any Phase)."),
+    _W("specialist-lost", "event", ("",), "One of this Unit's Specialists is about to be lost."),
+    _W("found", "event", ("",), "This card was just found."),
+    _W("turn-start", "event", ("",), "A new turn begins."),
+    _W("game-start", "event", ("",), "The game begins (after set-up)."),
+    _W("landmine", "event", ("",), "This Unit crossed a line with Landmines."),
+    # ----------------------------------------------------------------- moments
+    _W("mgf", "moment", ("",), "The Machine Gun Fire roll of Phase 5 ('before mgf': before it is rolled)."),
+    _W("movement", "moment", ("",), "Phase 4, when Units move."),
+    _W("purchase", "moment", ("",), "Phase 3, when Units recruit, find and buy."),
+    # -------------------------------------------------------------- predicates
+    _W("bunker", "predicate", ("",), "This Unit's Sector is a Bunker.", "use if not bunker: def = 0 this turn"),
+    _W("has", "predicate", ("card",), "This Unit has this card (a Specialist alive, an Item, a Vehicle).",
+       "on combat unless has minesweeper: lose 1d6 soldiers"),
+    _W("count", "predicate", ("face",), "How many results of this face the Final Tally shows.",
+       "forbid advance unless count skull >= 4"),
+    _W("same-face", "predicate", ("",), "The largest number of identical results in the Final Tally.",
+       "on final-tally if same-face >= 4: gain 5 soldiers"),
+    _W("chevrons", "predicate", ("",), "The number of chevrons on this Unit's marker (turns spent here)."),
+    _W("turns-here", "predicate", ("",), "Turns this Unit has spent in its Sector (Combat phases fought here)."),
+    _W("occupied", "predicate", ("",), "Another Unit stands in this Sector."),
+    _W("option", "predicate", ("word",), "An optional rule is switched on.", "if option solitaire"),
+    _W("players", "predicate", ("",), "The number of Units in the game."),
+    _W("in-play", "predicate", ("card",), "Some Unit has this card in play.", "unless in-play general"),
+    _W("occupied-by-us", "predicate", ("sector",), "Some Unit stands in the named Sector."),
+    _W("conquered", "predicate", ("sector",), "Some Unit has entered the named Bunker."),
+    _W("battle-cry", "predicate", ("",), "This Unit moves this turn with a Battle Cry."),
+    # ---------------------------------------------------------------- counters
+    _W("locked", "counter", ("face",), "Locked dice showing this face.", "gain 3 soldiers per locked skull"),
+    _W("rwbs", "counter", ("",), "RWB bonuses scored this turn."),
+    _W("specialists", "counter", ("",), "This Unit's living Specialists."),
+    # ----------------------------------------------------------------- targets
+    _W("all units", "target", ("",), "Every Unit in the game (the German is not a Unit)."),
+    _W("units here", "target", ("",), "Every Unit in the same Sector as the source."),
+    _W("another unit", "target", ("",), "Another Unit of the player's choice (the player, in solitaire)."),
+    _W("the german", "target", ("",), "The German player (Atlantikwall)."),
+    _W("all players", "target", ("",), "Every player, the German included."),
+)
+
+KEYWORDS: dict[str, str] = {
+    "on": "starts a trigger: 'on EVENT [if ...]: actions'",
+    "use": "starts a deliberate play: 'use [once per ...] [before|after|during|when MOMENT] [if ...]: actions'",
+    "for": "sets a clause's scope: 'for all units: ...', 'for units here: ...'",
+    "if / unless": "a condition on a clause",
+    "and / or / not": "combine conditions; between actions, 'or' is the player's choice (the rulebook's OR)",
+    "this turn / this phase / next turn / permanently": "how long a modifier granted by an action lasts",
+    "once per turn / phase / game": "how often a clause may apply",
+    "to": "who receives an action: 'gain 4 soldiers to another unit'",
+    "per": "multiplies an amount: 'gain 3 soldiers per locked skull'",
+    "= / + / -": "set or change a query: 'locked-dice = 1', 'def -2', 'def -1d6'",
+}
+
+_BY_ROLE: dict[str, dict[str, WordSpec]] = {}
+for _spec in WORDS:
+    _BY_ROLE.setdefault(_spec.role, {})[_spec.name] = _spec
+
+
+def words(role: Role) -> dict[str, WordSpec]:
+    """The words of one role, by name."""
+    return _BY_ROLE.get(role, {})
+
+
+def lookup(role: Role, name: str) -> WordSpec | None:
+    return _BY_ROLE.get(role, {}).get(name)
+
+
+@attrs.frozen
+class Param:
+    kinds: tuple[str, ...]
+    literals: tuple[str, ...]
+    optional: bool = False
+    repeat: bool = False
+
+
+@attrs.frozen
+class Signature:
+    params: tuple[Param, ...]
+    text: str
+
+
+def parse_signature(text: str) -> Signature:
+    params: list[Param] = []
+    for raw in text.split():
+        optional = raw.endswith("?") or raw.endswith("*")
+        repeat = raw.endswith("+") or raw.endswith("*")
+        core = raw.rstrip("?+*")
+        kinds: list[str] = []
+        literals: list[str] = []
+        for alt in core.split("|"):
+            if alt.startswith("'"):
+                literals.append(alt.strip("'"))
+            else:
+                kinds.append(alt)
+        params.append(Param(tuple(kinds), tuple(literals), optional, repeat))
+    return Signature(tuple(params), text)
+
+
+def signatures(spec: WordSpec) -> tuple[Signature, ...]:
+    return tuple(parse_signature(s) for s in spec.signatures)

@@ -1,0 +1,370 @@
+"""YAML reading with positions, and strict structuring into attrs classes.
+
+ruamel.yaml's round-trip loader is used for its line and column data; it only
+builds plain mappings, sequences and scalars (no arbitrary objects), which is
+what "safe loading" requires. cattrs structures the data with detailed
+validation, and every error is mapped back to the line and column of the key
+or value it concerns.
+"""
+
+from __future__ import annotations
+
+import io
+import types
+import typing
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import attrs
+import cattrs
+from cattrs.errors import (
+    AttributeValidationNote,
+    ClassValidationError,
+    ForbiddenExtraKeysError,
+    IterableValidationError,
+    IterableValidationNote,
+)
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
+from ddaydice.dsl.parser import SourceMap
+
+T = TypeVar("T")
+
+# attribute name -> YAML key, where they differ beyond '_' -> '-'
+_KEY_FOR_ATTR = {"from_": "from", "defense": "def"}
+_ATTR_FOR_KEY = {v: k for k, v in _KEY_FOR_ATTR.items()}
+
+
+def attr_to_key(name: str) -> str:
+    return _KEY_FOR_ATTR.get(name, name.replace("_", "-"))
+
+
+def key_to_attr(name: str) -> str:
+    return _ATTR_FOR_KEY.get(name, name.replace("-", "_"))
+
+
+@attrs.frozen
+class YamlDoc:
+    file: str
+    text: str
+    data: Any
+
+
+def read_yaml(file: str, text: str | None = None) -> tuple[YamlDoc | None, list[Diagnostic]]:
+    """Parse one YAML file; syntax errors and duplicate keys become diagnostics."""
+    if text is None:
+        try:
+            text = Path(file).read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            return None, [Diagnostic("YAML003", f"not UTF-8 text ({exc.reason})", file, 1, 1)]
+        except OSError as exc:
+            return None, [Diagnostic("YAML004", f"cannot read file: {exc.strerror}", file, 1, 1)]
+    yaml = YAML(typ="rt", pure=True)
+    yaml.allow_duplicate_keys = False
+    try:
+        data = yaml.load(io.StringIO(text))
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        col = mark.column + 1 if mark else 1
+        problem = (exc.problem or exc.context or "invalid YAML").strip()
+        if "duplicate key" in str(exc):
+            key = _duplicate_key(str(exc))
+            return None, [Diagnostic("YAML002", f"duplicate key {key}".strip(), file, line, col,
+                                     hint="each key may appear once in a mapping")]
+        return None, [Diagnostic("YAML001", f"YAML syntax error: {problem}", file, line, col)]
+    except YAMLError as exc:
+        return None, [Diagnostic("YAML001", f"YAML syntax error: {exc}", file, 1, 1)]
+    except (ValueError, TypeError, RecursionError) as exc:  # ruamel raises these on exotic input
+        return None, [Diagnostic("YAML001", f"YAML syntax error: {exc}", file, 1, 1)]
+    return YamlDoc(file, text, data), []
+
+
+def _duplicate_key(message: str) -> str:
+    for part in message.splitlines():
+        if "found duplicate key" in part:
+            return part.split("found duplicate key", 1)[1].split("with value")[0].strip()
+    return ""
+
+
+# ---------------------------------------------------------------- positions
+def position(node: Any, path: Sequence[str | int], *, key: bool = False) -> tuple[int, int]:
+    """1-based line and column of the value (or key) at ``path`` below ``node``.
+
+    Walks as far as the path exists; a missing key points at its parent mapping.
+    """
+    line, col = 1, 1
+    if isinstance(node, CommentedMap | CommentedSeq) and node.lc.line is not None:
+        line, col = node.lc.line + 1, node.lc.col + 1
+    current = node
+    for i, step in enumerate(path):
+        last = i == len(path) - 1
+        if isinstance(current, CommentedMap) and isinstance(step, str):
+            k = attr_to_key(step) if attr_to_key(step) in current else step
+            if k not in current:
+                return line, col
+            try:
+                lc = current.lc.key(k) if (key and last) else current.lc.value(k)
+            except (KeyError, TypeError):
+                lc = current.lc.key(k)
+            line, col = lc[0] + 1, lc[1] + 1
+            current = current[k]
+        elif isinstance(current, CommentedSeq) and isinstance(step, int):
+            if not 0 <= step < len(current):
+                return line, col
+            lc = current.lc.item(step)
+            line, col = lc[0] + 1, lc[1] + 1
+            current = current[step]
+        else:
+            return line, col
+    return line, col
+
+
+def scalar_source(doc: YamlDoc, parent: Any, key: str) -> tuple[SourceMap, Diagnostic | None]:
+    """Where the text of ``parent[key]`` starts in the file, so DSL errors land on real lines."""
+    line, col = position(parent, [key])
+    lines = doc.text.splitlines()
+    raw = lines[line - 1] if 0 < line <= len(lines) else ""
+    ch = raw[col - 1] if 0 < col <= len(raw) else ""
+    if ch in "|>":
+        indent = None
+        for follower in lines[line:]:
+            if follower.strip():
+                indent = len(follower) - len(follower.lstrip(" "))
+                break
+        smap = SourceMap(doc.file, line + 1, 1, indent or 0)
+        if ch == ">":
+            return smap, Diagnostic("YAML010", "write effects as literal blocks ('|'), not folded ('>')",
+                                    doc.file, line, col, hint="a folded block joins lines, which changes the "
+                                    "effect's clauses; use '|'", severity="error")
+        return smap, None
+    if ch in "'\"":
+        return SourceMap(doc.file, line, col + 1), None
+    return SourceMap(doc.file, line, col), None
+
+
+# ---------------------------------------------------------------- structuring
+def _strict_converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+
+    def _int(value: Any, _: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"expected a whole number, found {_kind(value)}")
+        return value
+
+    def _bool(value: Any, _: Any) -> bool:
+        if not isinstance(value, bool):
+            raise TypeError(f"expected true or false, found {_kind(value)}")
+        return value
+
+    def _str(value: Any, _: Any) -> str:
+        if not isinstance(value, str):
+            raise TypeError(f"expected text, found {_kind(value)}")
+        return str(value)
+
+    def _float(value: Any, _: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise TypeError(f"expected a number, found {_kind(value)}")
+        return float(value)
+
+    conv.register_structure_hook(int, _int)
+    conv.register_structure_hook(bool, _bool)
+    conv.register_structure_hook(str, _str)
+    conv.register_structure_hook(float, _float)
+
+    def _scalar_union(value: Any, _: Any) -> Any:
+        if isinstance(value, bool | int | str):
+            return value
+        raise TypeError(f"expected a number, true/false or text, found {_kind(value)}")
+
+    scalar_union = int | bool | str
+    conv.register_structure_hook_func(lambda t: t == scalar_union, _scalar_union)
+
+    def _settings(value: Any, _: Any) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise TypeError(f"expected a mapping, found {_kind(value)}")
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            if isinstance(v, list):
+                out[str(k)] = [str(x) for x in v]
+            elif isinstance(v, bool | int | str):
+                out[str(k)] = v
+            else:
+                raise TypeError(f"setting '{k}': expected a number, true/false, text or a list")
+        return out
+
+    settings_type = dict[str, int | bool | str | list[str]]
+    conv.register_structure_hook_func(lambda t: t == settings_type, _settings)
+    return conv
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return f"{str(value).lower()}"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+CONVERTER = _strict_converter()
+
+
+def _plain(node: Any) -> Any:
+    """ruamel nodes to plain Python, with YAML keys renamed to attribute names."""
+    if isinstance(node, dict):
+        return {key_to_attr(str(k)) if isinstance(k, str) else k: _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
+
+
+def _walk(exc: BaseException, path: list[str | int]) -> Iterator[tuple[list[str | int], str, bool]]:
+    """(path, message, points-at-key) for every leaf error in a cattrs exception tree."""
+    if isinstance(exc, ForbiddenExtraKeysError):
+        for extra in sorted(exc.extra_fields):
+            yield [*path, extra], "unknown key", True
+        return
+    if isinstance(exc, ClassValidationError | IterableValidationError):
+        for sub in exc.exceptions:
+            step: str | int | None = None
+            for note in getattr(sub, "__notes__", []):
+                if isinstance(note, AttributeValidationNote):
+                    step = note.name
+                elif isinstance(note, IterableValidationNote):
+                    step = note.index
+            yield from _walk(sub, [*path, step] if step is not None else path)
+        return
+    if isinstance(exc, KeyError):
+        yield path, "missing", True
+        return
+    message = str(exc)
+    if isinstance(exc, ValueError) and "not in literal" in message:
+        yield path, "literal", False
+        return
+    yield path, message, False
+
+
+def _allowed_keys(cls: Any, path: Sequence[str | int]) -> list[str]:
+    """The YAML keys allowed at ``path`` (for "did you mean" on unknown keys)."""
+    current: Any = cls
+    for step in path:
+        current = _unwrap(current)
+        if attrs.has(current) and isinstance(step, str):
+            fields = {f.name: f for f in attrs.fields(current)}
+            hints = typing.get_type_hints(current)
+            if step not in fields:
+                return []
+            current = hints[step]
+        elif isinstance(step, int):
+            args = typing.get_args(current)
+            current = args[0] if args else Any
+    current = _unwrap(current)
+    if attrs.has(current):
+        return [attr_to_key(f.name) for f in attrs.fields(current)]
+    return []
+
+
+def _unwrap(tp: Any) -> Any:
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        return _unwrap(args[0]) if len(args) == 1 else tp
+    if origin is tuple:
+        args = typing.get_args(tp)
+        return _unwrap(args[0]) if args else tp
+    return tp
+
+
+def _field_type(cls: Any, path: Sequence[str | int]) -> Any:
+    current: Any = cls
+    for step in path:
+        current = _unwrap(current)
+        if attrs.has(current) and isinstance(step, str):
+            hints = typing.get_type_hints(current)
+            current = hints.get(step, Any)
+        elif isinstance(step, int):
+            args = typing.get_args(current)
+            current = args[0] if args else Any
+    return current
+
+
+def _literal_choices(tp: Any) -> list[str]:
+    tp_args = typing.get_args(tp)
+    if typing.get_origin(tp) is typing.Literal:
+        return [str(a) for a in tp_args]
+    out: list[str] = []
+    for a in tp_args:
+        out += _literal_choices(a)
+    return out
+
+
+def structure(doc: YamlDoc, node: Any, cls: type[T], base_path: Sequence[str | int] = ()) -> tuple[
+        T | None, list[Diagnostic]]:
+    """Structure ``node`` (part of ``doc``) into ``cls``; every error located in the file."""
+    if not isinstance(node, dict):
+        line, col = position(doc.data, list(base_path))
+        return None, [Diagnostic("SCHEMA001", f"expected a mapping, found {_kind(_plain(node))}",
+                                 doc.file, line, col)]
+    try:
+        return CONVERTER.structure(_plain(node), cls), []
+    except Exception as exc:  # noqa: BLE001  (cattrs raises groups of any exception type; all become diagnostics)
+        diags: list[Diagnostic] = []
+        for path, message, at_key in _walk(exc, []):
+            line, col = position(node, path, key=at_key)
+            name = attr_to_key(str(path[-1])) if path and isinstance(path[-1], str) else None
+            where = f"'{name}'" if name else "value"
+            if message == "unknown key":
+                allowed = _allowed_keys(cls, path[:-1])
+                hint = did_you_mean(str(path[-1]), allowed) or (
+                    "allowed keys: " + ", ".join(allowed) if allowed else None)
+                diags.append(Diagnostic("SCHEMA002", f"unknown key '{path[-1]}'", doc.file, line, col,
+                                        hint=hint, width=len(str(path[-1]))))
+            elif message == "missing":
+                diags.append(Diagnostic("SCHEMA003", f"missing required key {where}", doc.file, line, col))
+            elif message == "literal":
+                choices = _literal_choices(_field_type(cls, path))
+                value = _lookup(node, path)
+                hint = did_you_mean(str(value), choices) or ("one of: " + ", ".join(choices) if choices else None)
+                code = "SCHEMA005" if name == "provenance" else "SCHEMA004"
+                diags.append(Diagnostic(code, f"{where}: {value!r} is not allowed", doc.file, line, col,
+                                        hint=hint))
+            else:
+                msg = message
+                if msg.startswith("expected"):
+                    msg = f"{where}: {msg}"
+                elif "not iterable" in msg or "object is not" in msg:
+                    msg = f"{where}: expected a list, found {_kind(_plain(_lookup(node, path)))}"
+                elif "'NoneType'" in msg or "got None" in msg:
+                    msg = f"{where}: a value is required"
+                else:
+                    msg = f"{where}: invalid value ({msg})"
+                diags.append(Diagnostic("SCHEMA004", msg, doc.file, line, col))
+        if not diags:
+            line, col = position(node, [])
+            diags.append(Diagnostic("SCHEMA004", f"invalid content ({exc})", doc.file, line, col))
+        return None, diags
+
+
+def _lookup(node: Any, path: Sequence[str | int]) -> Any:
+    current = node
+    for step in path:
+        if isinstance(current, dict) and isinstance(step, str):
+            key = attr_to_key(step) if attr_to_key(step) in current else step
+            current = current.get(key)
+        elif isinstance(current, list) and isinstance(step, int) and 0 <= step < len(current):
+            current = current[step]
+        else:
+            return None
+    return current
