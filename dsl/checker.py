@@ -121,7 +121,6 @@ class _Checker:
                 return "an assignment ('= ...')"
             case ast.Word(name=n):
                 return f"'{n}'"
-        return "an argument"
 
     def match_signature(
         self, sig: words.Signature, args: tuple[ast.Arg, ...]
@@ -167,7 +166,17 @@ class _Checker:
                 errors.append(("DSL103", ast.NOWHERE, f"missing {want}", None))
                 return errors, tuple(out)
         if i < len(args):
-            errors.append(("DSL103", args[i].pos, f"unexpected extra argument {self.describe(args[i])}",
+            extra = args[i]
+            last = sig.params[-1] if sig.params else None
+            if isinstance(extra, ast.Word) and last is not None and last.repeat:
+                pool = set(last.literals)
+                for k in last.kinds:
+                    pool |= self.names_of(k)
+                hint = did_you_mean(extra.name, pool)
+                if hint:
+                    errors.append(("DSL102", extra.pos, f"unknown {' or '.join(last.kinds)} '{extra.name}'", hint))
+                    return errors, tuple(out)
+            errors.append(("DSL103", extra.pos, f"unexpected extra argument {self.describe(extra)}",
                            f"the form is: {sig.text or '(no arguments)'}"))
         return errors, tuple(out)
 
@@ -181,8 +190,9 @@ class _Checker:
             if best is None or len(canon) > len(best[1]):
                 best = (errors, canon)
         assert best is not None
-        for code, pos, message, hint in best[0]:
+        for code, pos, message, found_hint in best[0]:
             where = pos if pos is not ast.NOWHERE else stmt_pos
+            hint = found_hint
             if code == "DSL103" and message.startswith("missing"):
                 forms = " | ".join(f"{verb.name} {s}".strip() for s in spec.signatures)
                 hint = hint or f"the form is: {forms}"
@@ -294,7 +304,6 @@ class _Checker:
                         and args[0].name not in self.v.options:
                     self.unknown("optional rule", args[0], self.v.options)
                 return attrs.evolve(expr, args=args)
-        return expr
 
     def check_condition(self, cond: ast.Condition | None) -> ast.Condition | None:
         if cond is None:

@@ -182,12 +182,12 @@ class Compiler:
                 args = _words(a)
                 if cmp is None:
                     return lambda ctx: bool(ctx.predicate(name, args))
-                op, rhs = cmp.op, cmp.value
+                rhs = cmp.value
                 compare: dict[str, Callable[[int, int], bool]] = {
                     ">=": lambda x, y: x >= y, "<=": lambda x, y: x <= y, "==": lambda x, y: x == y,
                     "!=": lambda x, y: x != y, ">": lambda x, y: x > y, "<": lambda x, y: x < y,
                 }
-                fn = compare[op]
+                fn = compare[cmp.op]
                 return lambda ctx: fn(int(ctx.predicate(name, args)), rhs)
         raise AssertionError(expr)
 

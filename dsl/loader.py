@@ -24,7 +24,7 @@ from ddaydice.dsl import ast, schema
 from ddaydice.dsl.checker import Context, check_effect
 from ddaydice.dsl.compile import CompiledEffect, Compiler
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, sort_key
-from ddaydice.dsl.parser import SourceMap, parse_effect
+from ddaydice.dsl.parser import parse_effect
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.vocab import QueryInfo, Vocabulary
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, scalar_source, structure
@@ -169,11 +169,11 @@ class _Builder:
             else:
                 self.rules[name] = obj
             if isinstance(obj, schema.RwbRules):
-                for i, r in enumerate(obj.rwb):
-                    self.pending_rwb.append((r, doc, doc.data["rwb"][i]))
+                for i, rwb in enumerate(obj.rwb):
+                    self.pending_rwb.append((rwb, doc, doc.data["rwb"][i]))
             if isinstance(obj, schema.GameRules):
-                for i, r in enumerate(obj.rules):
-                    self.pending_rules.append((r, doc, doc.data["rules"][i]))
+                for i, rule in enumerate(obj.rules):
+                    self.pending_rules.append((rule, doc, doc.data["rules"][i]))
         known = set(RULE_FILES) | {"options"}
         if rules_dir.is_dir():
             for extra in sorted(rules_dir.iterdir()):
@@ -225,11 +225,25 @@ class _Builder:
         doc = self.read(path)
         if doc is None:
             return
-        cf = self.take(doc, doc.data, schema.CardFile, [])
+        # The envelope first, then each card on its own, so one broken card hides no other.
+        data = doc.data
+        envelope = {k: v for k, v in data.items() if k != "cards"} if isinstance(data, dict) else data
+        if isinstance(envelope, dict):
+            envelope["cards"] = []
+        cf = self.take(doc, envelope, schema.CardFile, [])
         if cf is None:
             return
-        for i, card in enumerate(cf.cards):
-            node = doc.data["cards"][i]
+        nodes = data.get("cards")
+        if not isinstance(nodes, list):
+            line, col = position(data, ["cards"], key=True)
+            self.diags.append(Diagnostic("SCHEMA003" if nodes is None else "SCHEMA004",
+                                         "missing required key 'cards'" if nodes is None else
+                                         "'cards': expected a list of cards", doc.file, line, col))
+            return
+        for i, node in enumerate(nodes):
+            card = self.take(doc, node, schema.Card, ["cards", i])
+            if card is None:
+                continue
             if self.claim(f"card:{card.id}", card.id, doc, node, pack, "card", overrides=card.overrides):
                 self.cards[card.id] = (card, cf.kind, doc, node)
                 self.check_provenance(card.provenance, card.note, doc, node)
@@ -465,7 +479,10 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
     b.load_cards(root / "cards", None)
     b.load_maps(root / "maps", None)
     available = {p.name: p for p in _pack_dirs(root)}
-    wanted = list(available) if packs == "all" else list(packs)
+    if isinstance(packs, str):
+        wanted = list(available) if packs == "all" else [packs] if packs else []
+    else:
+        wanted = list(packs)
     for name in wanted:
         if name not in available:
             b.diags.append(Diagnostic("PACK003", f"no expansion named '{name}'", display_path(root / "expansions"),
@@ -521,10 +538,10 @@ def _load_single(b: _Builder, path: Path) -> None:
     parent = path.parent.name
     if path.name == "pack.yaml":
         b.load_pack(path.parent)
-    elif isinstance(data, dict) and "cards" in data or parent == "cards":
+    elif (isinstance(data, dict) and "cards" in data) or parent == "cards":
         b.load_card_file(path, "(file)")
-    elif isinstance(data, dict) and "sectors" in data or parent == "maps":
-        b.load_maps_file(path) if hasattr(b, "load_maps_file") else _load_map_file(b, path)
+    elif (isinstance(data, dict) and "sectors" in data) or parent == "maps":
+        _load_map_file(b, path)
     elif parent == "options":
         b.load_option(path, "(file)")
     else:

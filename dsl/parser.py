@@ -88,7 +88,8 @@ def _describe_expected(expected: set[str]) -> str:
 def _friendly(err: UnexpectedInput, text: str) -> tuple[str, str, str | None]:
     """A code, a message and a hint for a parse error."""
     if isinstance(err, UnexpectedCharacters):
-        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        at = err.pos_in_stream or 0
+        ch = text[at] if at < len(text) else ""
         hint = None
         if ch.isupper():
             hint = "words of the effect language are lower case"

@@ -116,7 +116,6 @@ class Renderer:
                 return self.arg(v)
             case ast.Word(name=n):
                 return self.name(n)
-        return "?"
 
     def per(self, per: ast.Per | None) -> str:
         if per is None:
@@ -157,7 +156,11 @@ class Renderer:
         per = self.per(stmt.per)
 
         def word(i: int) -> str:
-            return a[i].name if i < len(a) and isinstance(a[i], ast.Word) else ""
+            if i < len(a):
+                item = a[i]
+                if isinstance(item, ast.Word):
+                    return item.name
+            return ""
 
         match v:
             case "gain" | "lose":
@@ -296,7 +299,6 @@ class Renderer:
                     case "occupied":
                         return "another Unit is here"
                 return f"{title(w.name)}{cmp_text}"
-        return "?"
 
     def condition(self, cond: ast.Condition | None) -> str:
         if cond is None:

@@ -256,8 +256,8 @@ class Signature:
 def parse_signature(text: str) -> Signature:
     params: list[Param] = []
     for raw in text.split():
-        optional = raw.endswith("?") or raw.endswith("*")
-        repeat = raw.endswith("+") or raw.endswith("*")
+        optional = raw.endswith(("?", "*"))
+        repeat = raw.endswith(("+", "*"))
         core = raw.rstrip("?+*")
         kinds: list[str] = []
         literals: list[str] = []

@@ -250,7 +250,7 @@ def _walk(exc: BaseException, path: list[str | int]) -> Iterator[tuple[list[str 
         yield path, "missing", True
         return
     message = str(exc)
-    if isinstance(exc, ValueError) and "not in literal" in message:
+    if "not in literal" in message:
         yield path, "literal", False
         return
     yield path, message, False
@@ -268,8 +268,7 @@ def _allowed_keys(cls: Any, path: Sequence[str | int]) -> list[str]:
                 return []
             current = hints[step]
         elif isinstance(step, int):
-            args = typing.get_args(current)
-            current = args[0] if args else Any
+            current = _unwrap(current)
     current = _unwrap(current)
     if attrs.has(current):
         return [attr_to_key(f.name) for f in attrs.fields(current)]
@@ -279,11 +278,11 @@ def _allowed_keys(cls: Any, path: Sequence[str | int]) -> list[str]:
 def _unwrap(tp: Any) -> Any:
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
-        return _unwrap(args[0]) if len(args) == 1 else tp
+        members = [a for a in typing.get_args(tp) if a is not type(None)]
+        return _unwrap(members[0]) if len(members) == 1 else tp
     if origin is tuple:
-        args = typing.get_args(tp)
-        return _unwrap(args[0]) if args else tp
+        items = typing.get_args(tp)
+        return _unwrap(items[0]) if items else tp
     return tp
 
 
@@ -295,8 +294,7 @@ def _field_type(cls: Any, path: Sequence[str | int]) -> Any:
             hints = typing.get_type_hints(current)
             current = hints.get(step, Any)
         elif isinstance(step, int):
-            args = typing.get_args(current)
-            current = args[0] if args else Any
+            current = _unwrap(current)
     return current
 
 
@@ -319,7 +317,7 @@ def structure(doc: YamlDoc, node: Any, cls: type[T], base_path: Sequence[str | i
                                  doc.file, line, col)]
     try:
         return CONVERTER.structure(_plain(node), cls), []
-    except Exception as exc:  # noqa: BLE001  (cattrs raises groups of any exception type; all become diagnostics)
+    except Exception as exc:
         diags: list[Diagnostic] = []
         for path, message, at_key in _walk(exc, []):
             line, col = position(node, path, key=at_key)
