@@ -80,7 +80,7 @@ class Statement:
     pos: Pos = attrs.field(default=NOWHERE, eq=False)
 
 
-TargetKind = Literal["all-units", "units-here", "another-unit", "the-german", "all-players"]
+TargetKind = Literal["all-units", "units-here", "another-unit", "the-german", "all-players", "adjacent-sector"]
 DurationKind = Literal["this-turn", "this-phase", "next-turn", "permanently"]
 PeriodKind = Literal["turn", "phase", "game"]
 WindowKind = Literal["before", "after", "during", "when"]
@@ -88,8 +88,14 @@ WindowKind = Literal["before", "after", "during", "when"]
 
 @attrs.frozen
 class Target:
+    """Who a clause applies to (a scope) or who receives an action (a recipient).
+
+    ``condition`` filters recipients: ``to adjacent sector unless bunker``; scopes never have one.
+    """
+
     kind: TargetKind
     pos: Pos = attrs.field(default=NOWHERE, eq=False)
+    condition: Condition | None = None
 
 
 @attrs.frozen

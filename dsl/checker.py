@@ -317,11 +317,43 @@ class _Checker:
             opts = []
             for opt in action.options:
                 stmt = self.check_statement(opt.statement, in_actions=True, duration=opt.duration)
-                opts.append(attrs.evolve(opt, statement=stmt))
+                recipient = opt.recipient
+                if recipient is not None:
+                    recipient = self.check_recipient(recipient, stmt)
+                opts.append(attrs.evolve(opt, statement=stmt, recipient=recipient))
             out.append(attrs.evolve(action, options=tuple(opts)))
         return tuple(out)
 
+    def sector_valued(self, stmt: ast.Statement) -> bool:
+        """Whether a statement changes a value or permission that belongs to a Sector."""
+        name = stmt.verb.name
+        first = stmt.args[0].name if stmt.args and isinstance(stmt.args[0], ast.Word) else ""
+        subject = None
+        if name in self.v.numbers():
+            subject = self.v.queries[name].subject
+        elif name in {"forbid", "allow", "protect"} and first in self.v.queries:
+            subject = self.v.queries[first].subject
+        return subject == "sector" or name == "require"
+
+    def check_recipient(self, target: ast.Target, stmt: ast.Statement) -> ast.Target:
+        name = stmt.verb.name
+        is_modifier = name in self.v.numbers() or name in words.words("modifier")
+        if target.kind == "adjacent-sector" and not self.sector_valued(stmt):
+            self.err("DSL114", f"'adjacent sector' names a Sector: '{name}' does not change a Sector's value",
+                     target.pos, "give it a Sector's value or permission, such as 'def -2 this turn' or "
+                     "'mgf-dice = 0 this turn'")
+        if target.condition is not None:
+            if not is_modifier:
+                self.err("DSL113", f"a condition on the recipient cannot filter '{name}' yet",
+                         target.condition.pos, "recipient filters work on values and permissions given "
+                         "for a while ('def -2 this turn to all units unless bunker')")
+            return attrs.evolve(target, condition=self.check_condition(target.condition))
+        return target
+
     def check_clause(self, clause: ast.Clause) -> ast.Clause:
+        if clause.scope is not None and clause.scope.kind == "adjacent-sector":
+            self.err("DSL114", "'adjacent sector' can only receive an action, not scope a clause",
+                     clause.scope.pos, "write 'use ...: ... to adjacent sector'")
         body = clause.body
         match body:
             case ast.Trigger():

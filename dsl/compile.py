@@ -38,7 +38,7 @@ class EffectContext(Protocol):
     def keep_tally(self) -> None: ...
     def sacrifice(self, what: str | int) -> None: ...
     def recruit(self, what: str | int, free: bool) -> None: ...
-    def find(self, what: str | int, free: bool) -> None: ...
+    def find(self, what: str | int, free: bool, kind: str = "item") -> None: ...
     def offer(self, card: str) -> None: ...
     def draw_award(self, how: str) -> None: ...
     def gain_rwb(self, rwb: str) -> None: ...
@@ -227,12 +227,15 @@ class Compiler:
         raise AssertionError(f"not a modifier: {v}")
 
     # -------------------------------------------------------------- actions
-    def statement(self, stmt: ast.Statement, duration: str | None, recipient: str | None) -> Action:
+    def statement(self, stmt: ast.Statement, duration: str | None, recipient: str | None,
+                  recipient_condition: Cond | None = None) -> Action:
         v = stmt.verb.name
         a = stmt.args
         words = _words(a)
         if v in self.numbers or v in {"forbid", "allow", "ignore", "protect", "require"}:
-            hook = self.modifier(stmt, None, None, None)
+            # A recipient filter ('to adjacent sector unless bunker') becomes the granted modifier's
+            # condition, evaluated for whoever holds the grant; the recipients offered are those that pass it.
+            hook = self.modifier(stmt, recipient_condition, None, None)
             dur = duration or "this-turn"
             return lambda ctx: ctx.grant(hook, dur, recipient)
         amount, _ = _value(a[0]) if a else ((lambda _ctx: 0), False)
@@ -274,7 +277,8 @@ class Compiler:
                 free = "free" in words
                 if v == "recruit":
                     return lambda ctx: ctx.recruit(target, free)
-                return lambda ctx: ctx.find(target, free)
+                kind = "vehicle" if isinstance(a[0], ast.Number) and "vehicle" in words else "item"
+                return lambda ctx: ctx.find(target, free, kind)
             case "offer":
                 card = words[0]
                 return lambda ctx: ctx.offer(card)
@@ -306,7 +310,8 @@ class Compiler:
         raise AssertionError(f"no compiler for action '{v}'")
 
     def action(self, action: ast.Action, renderer: Callable[[ast.Option], str]) -> Action:
-        runs = [self.statement(o.statement, o.duration, o.recipient.kind if o.recipient else None)
+        runs = [self.statement(o.statement, o.duration, o.recipient.kind if o.recipient else None,
+                               self.condition(o.recipient.condition) if o.recipient else None)
                 for o in action.options]
         if len(runs) == 1:
             return runs[0]

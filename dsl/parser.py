@@ -197,11 +197,26 @@ class _ToAst(Transformer[Token, Any]):
     def all_players(self, meta: Any, _: list[Any]) -> ast.Target:
         return self._target("all-players", meta)
 
+    @v_args(meta=True)
+    def adjacent_sector(self, meta: Any, _: list[Any]) -> ast.Target:
+        return self._target("adjacent-sector", meta)
+
     def scope(self, children: list[ast.Target]) -> ast.Target:
         return children[0]
 
-    def recipient(self, children: list[ast.Target]) -> ast.Target:
-        return children[0]
+    def recipient(self, children: list[Any]) -> ast.Target:
+        target: ast.Target = children[0]
+        if len(children) > 1:
+            return attrs.evolve(target, condition=children[1])
+        return target
+
+    @v_args(meta=True)
+    def recipient_if(self, meta: Any, children: list[Any]) -> ast.Condition:
+        return ast.Condition(children[0], False, _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def recipient_unless(self, meta: Any, children: list[Any]) -> ast.Condition:
+        return ast.Condition(children[0], True, _pos(self.smap, meta))
 
     def this_turn(self, _: list[Any]) -> str:
         return "this-turn"

@@ -50,6 +50,7 @@ TARGET_PHRASES = {
     "another-unit": "another Unit",
     "the-german": "the German",
     "all-players": "every player",
+    "adjacent-sector": "an adjacent Sector of your choice",
 }
 DURATIONS = {
     "this-turn": "until the end of the turn",
@@ -70,8 +71,13 @@ def upper_first(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+ACRONYMS = frozenset({"mgf", "def", "rwb"})
+SINGULAR = {"soldiers": "Soldier", "stars": "Star", "item-points": "Item Point"}
+PLURAL_FACES = {"skull": "Skulls", "star": "Stars", "tool": "Tools"}
+
+
 def title(name: str) -> str:
-    return " ".join(part.capitalize() for part in name.split("-"))
+    return " ".join(part.upper() if part in ACRONYMS else part.capitalize() for part in name.split("-"))
 
 
 class Renderer:
@@ -147,7 +153,7 @@ class Renderer:
                 continue
             else:
                 parts.append(f"({self.name(w)})")
-        return (" " + " ".join(parts)) if parts else ""
+        return (" " + ", ".join(parts)) if parts else ""
 
     # ------------------------------------------------------------ statements
     def statement(self, stmt: ast.Statement) -> str:
@@ -164,7 +170,9 @@ class Renderer:
 
         match v:
             case "gain" | "lose":
-                return f"{v} {self.amount(a[0])} {self.arg(a[1])}{per}"
+                one = isinstance(a[0], ast.Number) and a[0].value == 1 and not per
+                what = SINGULAR.get(word(1), self.arg(a[1])) if one else self.arg(a[1])
+                return f"{v} {self.amount(a[0])} {what}{per}"
             case "add":
                 colour = word(2)
                 if colour == "any-colour":
@@ -174,6 +182,8 @@ class Renderer:
                 else:
                     tail = " (colourless)"
                 face = "result of the player's choice" if word(1) == "any" else self.name(word(1))
+                if not (isinstance(a[0], ast.Number) and a[0].value == 1):
+                    face = PLURAL_FACES.get(word(1), face)
                 return f"add {self.amount(a[0])} {face}{tail} to the Final Tally{per}"
             case "remove":
                 return f"remove {self.amount(a[0])} {self.name(word(1))} from the Final Tally{per}"
@@ -197,7 +207,7 @@ class Renderer:
             case "recruit" | "find":
                 free = " for free" if word(len(a) - 1) == "free" else ""
                 if isinstance(a[0], ast.Number):
-                    what = "Specialist" if v == "recruit" else "Item"
+                    what = "Specialist" if v == "recruit" else "Vehicle" if word(1) == "vehicle" else "Item"
                     return f"{v} {a[0].value} {what} of your choice{free}"
                 return f"{v} the {self.name(word(0))}{free}"
             case "offer":
@@ -253,7 +263,10 @@ class Renderer:
     def option(self, opt: ast.Option) -> str:
         text = self.statement(opt.statement)
         if opt.recipient is not None:
-            text = f"{TARGET_PHRASES[opt.recipient.kind]}: {text}"
+            who = TARGET_PHRASES[opt.recipient.kind]
+            if opt.recipient.condition is not None:
+                who += f" ({self.condition(opt.recipient.condition).strip()})"
+            text = f"{who}: {text}"
         if opt.duration is not None:
             text = f"{text} {DURATIONS[opt.duration]}"
         return text

@@ -111,10 +111,11 @@ WORDS: tuple[WordSpec, ...] = (
        "Recruit a named Specialist or one of the player's choice; 'free' costs no Stars and does not count "
        "toward the 1-per-turn limit.",
        "on enter: recruit scout free", "recruit {0}"),
-    _W("find", "action", ("item|vehicle 'free'?", "count 'item' 'free'?"),
-       "Find a named Item or Vehicle, or one of the player's choice; 'free' costs no Item Points and does "
-       "not count toward the 1-per-turn limit.",
-       "on first-enter: find flame-thrower free", "find {0}"),
+    _W("find", "action", ("item|vehicle 'free'?", "count 'item'|'vehicle' 'free'?"),
+       "Find a named Item or Vehicle, or Items or a Vehicle of the player's choice; 'free' costs no Item "
+       "Points and does not count toward the 1-per-turn limit. A Unit still holds at most 1 Vehicle.",
+       "use after final-tally: find 1 vehicle free", "find {0}",
+       "Vehicle: none -> Jeep (chosen) after 'find 1 vehicle free'; Item Points unchanged."),
     _W("offer", "action", ("vehicle|item",),
        "Make a card available to be found here by paying its cost (Vehicles in particular Sectors).",
        "offer tank", "{0} can be found here (pay its cost)"),
@@ -210,6 +211,11 @@ WORDS: tuple[WordSpec, ...] = (
     _W("another unit", "target", ("",), "Another Unit of the player's choice (the player, in solitaire)."),
     _W("the german", "target", ("",), "The German player (Atlantikwall)."),
     _W("all players", "target", ("",), "Every player, the German included."),
+    _W("adjacent sector", "target", ("",),
+       "A Sector next to this Unit's, of the player's choice; a recipient only, of a Sector's values and "
+       "permissions (shared by every Unit there). A filter limits the choice: 'unless bunker'.",
+       "use before mgf: mgf-dice = 0 this turn to adjacent sector unless bunker", "an adjacent Sector",
+       "MGF dice of Sector 5 (next to the Unit's Sector 4): 1 -> 0 until the end of the turn."),
 )
 
 KEYWORDS: dict[str, str] = {
@@ -220,7 +226,8 @@ KEYWORDS: dict[str, str] = {
     "and / or / not": "combine conditions; between actions, 'or' is the player's choice (the rulebook's OR)",
     "this turn / this phase / next turn / permanently": "how long a modifier granted by an action lasts",
     "once per turn / phase / game": "how often a clause may apply",
-    "to": "who receives an action: 'gain 4 soldiers to another unit'",
+    "to": "who receives an action: 'gain 4 soldiers to another unit'; 'to TARGET if/unless CONDITION' "
+          "keeps only the recipients for which the condition holds (for now, on values and permissions only)",
     "per": "multiplies an amount: 'gain 3 soldiers per locked skull'",
     "= / + / -": "set or change a query: 'locked-dice = 1', 'def -2', 'def -1d6'",
 }
