@@ -160,6 +160,7 @@ class Renderer:
         v = stmt.verb.name
         a = stmt.args
         per = self.per(stmt.per)
+        die = "dice" if a and isinstance(a[0], ast.Number) and a[0].value > 1 else "die"
 
         def word(i: int) -> str:
             if i < len(a):
@@ -188,12 +189,12 @@ class Renderer:
             case "remove":
                 return f"remove {self.amount(a[0])} {self.name(word(1))} from the Final Tally{per}"
             case "reroll":
-                return f"re-roll {self.amount(a[0])} die{self.filters(a[1:])}"
+                return f"re-roll {self.amount(a[0])} {die}{self.filters(a[1:])}"
             case "reface":
                 count = "every" if word(0) == "all" else self.amount(a[0])
-                return f"change the result of {count} die{self.filters(a[1:])} (keeping its colour)"
+                return f"change the result of {count} {die}{self.filters(a[1:])} (keeping its colour)"
             case "recolour":
-                return f"change the colour of {self.amount(a[0])} die{self.filters(a[1:])} (keeping its result)"
+                return f"change the colour of {self.amount(a[0])} {die}{self.filters(a[1:])} (keeping its result)"
             case "copy-tally":
                 return "copy another Unit's Final Tally and ignore your own"
             case "keep-tally":
