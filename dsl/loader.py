@@ -389,6 +389,10 @@ class _Builder:
                 for j, spec in enumerate(sec.start.specialists):
                     self.ref(spec, "specialist", doc, data, ["sectors", i, "start", "specialists", j],
                              f"sector '{sec.id}' starts with")
+                for j, spec in enumerate(sec.start.regular_specialists or ()):
+                    self.ref(spec, "specialist", doc, data,
+                             ["sectors", i, "start", "regular_specialists", j],
+                             f"sector '{sec.id}' deals")
         for i, ln in enumerate(bm.lines):
             for side in ("from_", "to"):
                 for j, sid in enumerate(getattr(ln, side)):
@@ -397,10 +401,23 @@ class _Builder:
                         hint = did_you_mean(sid, seen)
                         self.diags.append(Diagnostic("XREF002", f"line refers to unknown sector '{sid}'",
                                                      doc.file, line, col, hint=hint))
-            if ln.kind == "advance" and ln.cost is None:
+            priced = {s.id: s.cost for s in bm.sectors if s.cost is not None}
+            if ln.kind == "advance" and ln.cost is None and not all(t in priced for t in ln.to):
                 line, col = position(data, ["lines", i])
                 self.diags.append(Diagnostic("MAP002", "an advance line needs its Courage 'cost'",
                                              doc.file, line, col))
+            for t in ln.to:
+                if ln.cost is not None and ln.kind == "advance" and priced.get(t, ln.cost) != ln.cost:
+                    line, col = position(data, ["lines", i, "cost"])
+                    self.diags.append(Diagnostic(
+                        "MAP005", f"the line costs {ln.cost} Courage, but '{t}' is printed with {priced[t]}",
+                        doc.file, line, col, hint="entering a Sector with its own 'cost' costs that; "
+                        "drop the line's cost"))
+        floor = sum(s.start.at_least for s in bm.sectors if s.start is not None)
+        if floor > bm.players[1]:
+            self.diags.append(Diagnostic("MAP006", f"map '{bm.id}' needs at least {floor} Units at its "
+                                         f"starting sectors, but allows {bm.players[1]} players",
+                                         doc.file, 1, 1))
         if not any(s.start is not None for s in bm.sectors):
             self.diags.append(Diagnostic("MAP001", f"map '{bm.id}' has no starting sector", doc.file, 1, 1,
                                          hint="give a sector 'start:' with its starting resources"))

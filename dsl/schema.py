@@ -168,7 +168,13 @@ class CardFile:
 
 @attrs.frozen
 class Line:
-    """Lines between sectors: advances go up a row, laterals go both ways."""
+    """Lines between sectors: advances go up a row, laterals go both ways.
+
+    ``cost`` is the Courage printed at the left end of the line an Advance crosses. Moving into a
+    Sector that has its own ``cost`` (a Bunker: the Courage printed on it) always counts as an
+    Advance and costs the Sector's ``cost``, whatever line is crossed, a lateral one included
+    (Gold Beach's top row); such an advance line may omit its own ``cost``.
+    """
 
     from_: tuple[str, ...]
     to: tuple[str, ...]
@@ -181,11 +187,21 @@ class Line:
 
 @attrs.frozen
 class Start:
+    """A starting Sector's resources (printed at the bottom of the map).
+
+    ``specialists`` join the Unit at the start. ``regular_specialists``, when given, replaces the
+    map's list for the Regular Specialists a Unit starting here draws into its hand (scenarios that
+    join maps, where each player's map decides his Regular Specialists: Operation Deadstick).
+    ``at_least``: at least this many Units must start here ("at least 1 player per Map").
+    """
+
     soldiers: int = 0
     stars: int = 0
     courage: int = 0
     item_points: int = 0
     specialists: tuple[str, ...] = ()
+    regular_specialists: tuple[str, ...] | None = None
+    at_least: int = 0
 
 
 @attrs.frozen
@@ -206,6 +222,7 @@ class Sector:
     note: str = ""
     column: float | None = None
     objective: bool = True
+    cost: int | None = None  # Courage printed on a Bunker: entering it costs this, from any line
 
 
 @attrs.frozen
@@ -227,6 +244,13 @@ class Table:
 
 @attrs.frozen
 class Variant:
+    """A way to play a map (Exercise Tiger's three trainings).
+
+    ``specialists``, ``items``, ``vehicles``: ``None`` keeps the map's list; a list replaces it.
+    As on the map, ``items`` lists Special Items, and Regular Items stay available, except that an
+    empty list (``items: []``) means no Items at all, Regular Items included.
+    """
+
     id: str
     name: str
     text: str
@@ -240,7 +264,11 @@ class Variant:
 
 @attrs.frozen
 class PlacedCard:
-    """A card that can be found only in one Sector (free for the first Unit to enter)."""
+    """A card that can be found only in one Sector (free for the first Unit to enter).
+
+    A placed card is set aside from the Pool at set-up: it is never recruited or found elsewhere.
+    The Sector's effect says how it is obtained (``on first-enter: find shoulder-patch free``).
+    """
 
     card: str
     sector: str
@@ -267,6 +295,9 @@ class BattleMap:
     rules: str = ""
     players: tuple[int, int] = (1, 4)
     encodes: tuple[str, ...] = ()
+    # any-bunker: every Unit must enter a Bunker (the Winning rules); every-bunker: moreover every
+    # Bunker must be entered by at least 1 Unit (Gold Beach).
+    conquer: Literal["any-bunker", "every-bunker"] = "any-bunker"
 
 
 @attrs.frozen

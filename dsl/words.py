@@ -199,7 +199,12 @@ WORDS: tuple[WordSpec, ...] = (
     _W("players", "predicate", ("",), "The number of Units in the game."),
     _W("in-play", "predicate", ("card",), "Some Unit has this card in play.", "unless in-play general"),
     _W("occupied-by-us", "predicate", ("sector",), "Some Unit stands in the named Sector."),
-    _W("conquered", "predicate", ("sector",), "Some Unit has entered the named Bunker."),
+    _W("conquered", "predicate", ("sector",),
+       "Some Unit has entered the named Sector during this game (a Bunker: conquered it); it stays true.",
+       "forbid enter unless conquered m-bunker"),
+    _W("started-alone", "predicate", ("sector",),
+       "This Unit is the only Unit that started the game in the named Sector.",
+       "on first-enter if started-alone m-s2: find signalling-lamp free"),
     _W("battle-cry", "predicate", ("",), "This Unit moves this turn with a Battle Cry."),
     # ---------------------------------------------------------------- counters
     _W("locked", "counter", ("face",), "Locked dice showing this face.", "gain 3 soldiers per locked skull"),
