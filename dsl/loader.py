@@ -127,6 +127,7 @@ class _Builder:
     owner_pack: dict[str, str] = attrs.Factory(dict)
     pending_rwb: list[tuple[schema.RwbDef, YamlDoc, Any]] = attrs.Factory(list)
     pending_rules: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
+    pending_damage: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
 
     # ------------------------------------------------------------ reading
     def read(self, path: Path) -> YamlDoc | None:
@@ -174,6 +175,8 @@ class _Builder:
             if isinstance(obj, schema.GameRules):
                 for i, rule in enumerate(obj.rules):
                     self.pending_rules.append((rule, doc, doc.data["rules"][i]))
+                for i, rule in enumerate(obj.special_damage):
+                    self.pending_damage.append((rule, doc, doc.data["special-damage"][i]))
         known = set(RULE_FILES) | {"options"}
         if rules_dir.is_dir():
             for extra in sorted(rules_dir.iterdir()):
@@ -604,6 +607,9 @@ def _check_effects(b: _Builder, vocab: Vocabulary) -> dict[str, EffectSource]:
     for rule, doc, node in b.pending_rules:
         add(b.effect(f"rule:{rule.id}", "rule", rule.name, rule.effect, doc, node, vocab, compiler, renderer,
                      tier("rule"), None))
+    for rule, doc, node in b.pending_damage:
+        add(b.effect(f"special-damage:{rule.id}", "rule", rule.name, rule.effect, doc, node, vocab, compiler,
+                     renderer, tier("rule"), None))
     for oid, (opt, doc, node) in b.options.items():
         add(b.effect(f"option:{oid}", "option", opt.name, opt.effect, doc, node, vocab, compiler, renderer,
                      tier("option"), b.owner_pack.get(f"option:{oid}")))

@@ -129,6 +129,7 @@ class GameRules:
     provenance: Provenance
     rules: tuple[RuleDef, ...]
     marker_faces: tuple[MarkerFace, ...] = ()
+    special_damage: tuple[RuleDef, ...] = ()
 
 
 @attrs.frozen

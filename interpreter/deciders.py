@@ -1,0 +1,147 @@
+"""Choices: the engine never chooses for a player, it asks a decider.
+
+A :class:`Decision` lists the legal options (with plain-English labels and
+machine keys) and how many must be picked. A decider answers with the indices
+of the options it picks. The engine checks every answer; an illegal one is a
+:class:`~ddaydice.dsl.diagnostics.RuleError` naming the legal options.
+
+Deciders here: :class:`Scripted` (answers from a scenario file), :class:`RandomDecider`
+(seeded) and :class:`ReferencePolicy` (DESIGN.md section 10, for benchmarks).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+import attrs
+
+from ddaydice.dsl.diagnostics import RuleError
+
+if TYPE_CHECKING:
+    from ddaydice.interpreter.engine import Game
+
+
+@attrs.frozen
+class Decision:
+    kind: str  # lock, reroll, cancel, choose, move, recruit, find, use, casualty, sacrifice, trade, aside, ...
+    unit: str
+    prompt: str
+    options: tuple[str, ...]
+    keys: tuple[Any, ...] = ()
+    min_picks: int = 1
+    max_picks: int = 1
+
+    def describe(self) -> str:
+        legal = "; ".join(f"{i}: {label}" for i, label in enumerate(self.options))
+        return f"{self.prompt} [{legal}]"
+
+
+class Decider(Protocol):
+    def decide(self, game: Game, decision: Decision) -> tuple[int, ...]: ...
+
+
+def check_answer(decision: Decision, answer: Sequence[int]) -> tuple[int, ...]:
+    picks = tuple(answer)
+    n = len(decision.options)
+    bad = [i for i in picks if not 0 <= i < n]
+    if bad or len(set(picks)) != len(picks) or not decision.min_picks <= len(picks) <= decision.max_picks:
+        count = (f"exactly {decision.min_picks}" if decision.min_picks == decision.max_picks
+                 else f"{decision.min_picks} to {decision.max_picks}")
+        raise RuleError(f"illegal answer {list(picks)} for {decision.kind} ({decision.unit}): pick {count} of: "
+                        + "; ".join(f"{i}: {label}" for i, label in enumerate(decision.options)))
+    return picks
+
+
+@attrs.define
+class Scripted:
+    """Answers given in advance (a scenario's ``answers:``), in order, per Unit or for all.
+
+    An answer is an option index, a list of indices, or a label (matched to the
+    option's label or key). When the script runs out, the fallback decider
+    answers; without one it is an error naming the decision.
+    """
+
+    answers: list[Any]
+    fallback: Decider | None = None
+    used: int = 0
+
+    def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+        if self.used >= len(self.answers):
+            if self.fallback is not None:
+                return self.fallback.decide(game, decision)
+            raise RuleError(f"the script has no answer left for {decision.kind} ({decision.unit}): "
+                            f"{decision.describe()}")
+        raw = self.answers[self.used]
+        self.used += 1
+        return resolve_answer(decision, raw)
+
+
+def resolve_answer(decision: Decision, raw: Any) -> tuple[int, ...]:
+    items = raw if isinstance(raw, list | tuple) else [raw]
+    picks: list[int] = []
+    for item in items:
+        if isinstance(item, bool):
+            raise RuleError(f"answer {item!r} is not an option of {decision.describe()}")
+        if isinstance(item, int):
+            picks.append(item)
+            continue
+        text = str(item).strip().lower()
+        found = None
+        for i, (label, key) in enumerate(zip(decision.options, decision.keys or decision.options, strict=False)):
+            if text in {label.lower(), str(key).lower()} and i not in picks:
+                found = i
+                break
+        if found is None:
+            for i, label in enumerate(decision.options):
+                if label.lower().startswith(text) and i not in picks:
+                    found = i
+                    break
+        if found is None:
+            raise RuleError(f"answer {item!r} is not an option of {decision.describe()}")
+        picks.append(found)
+    return check_answer(decision, picks)
+
+
+@attrs.define
+class RandomDecider:
+    """Picks uniformly among legal answers, from its own seeded generator."""
+
+    seed: int = 0
+    rng: random.Random = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+        n = len(decision.options)
+        k = self.rng.randint(decision.min_picks, min(decision.max_picks, n))
+        return tuple(sorted(self.rng.sample(range(n), k)))
+
+
+LOCK_ORDER = ("two-soldiers", "courage", "one-soldier", "tool", "star", "skull")
+CANCEL_ORDER = ("tool", "star", "one-soldier", "courage", "two-soldiers")
+
+
+@attrs.define
+class ReferencePolicy:
+    """The fixed policy of DESIGN.md section 10, so independent implementations can compare distributions."""
+
+    def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+        kind = decision.kind
+        if kind == "lock":
+            rank = {face: i for i, face in enumerate(LOCK_ORDER)}
+            order = sorted(range(len(decision.options)),
+                           key=lambda i: (rank.get(decision.keys[i][1], 99), decision.keys[i][0]))
+            return tuple(sorted(order[: decision.min_picks]))
+        if kind == "reroll":
+            keep = {"one-soldier", "two-soldiers", "courage"}
+            return tuple(i for i, key in enumerate(decision.keys) if key[1] not in keep)
+        if kind == "cancel":
+            rank = {face: i for i, face in enumerate(CANCEL_ORDER)}
+            best = min(range(len(decision.options)), key=lambda i: (rank.get(decision.keys[i][1], 99), i))
+            return (best,)
+        if kind == "move":
+            return (game.reference_move(decision),)
+        return tuple(range(decision.min_picks))

@@ -1,0 +1,1716 @@
+"""The turn runner: a game of D-Day Dice driven by content (rules, cards, maps) and deciders.
+
+Everything a card or a Sector does comes from its compiled effect (dsl/compile.py);
+this module only knows the game's procedure (the five phases) and how to ask
+questions (queries, combined by interpreter/precedence.py) and fire events.
+
+Rulings on ambiguous rules are recorded in docs/rulings.md and tested in
+tests/rulings/; the code names them where they apply (``# ruling: ...``).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from ddaydice.dsl.compile import UNLIMITED, ModifierHook, TriggerHook, UseHook
+from ddaydice.dsl.diagnostics import RuleError
+from ddaydice.dsl.loader import Content, EffectSource
+from ddaydice.dsl.schema import BattleMap, Sector, Variant
+from ddaydice.interpreter.deciders import Decider, Decision, check_answer
+from ddaydice.interpreter.precedence import Contribution, Derivation, combine
+from ddaydice.interpreter.state import Die, Event, GameState, Grant, SectorState, Unit, new_rng
+
+PHASES = ("roll", "upkeep", "purchase", "movement", "combat")
+USE_POINTS = ("after-final-tally", "purchase", "movement", "before-mgf", "after-mgf")
+WINDOW_POINTS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("after", "final-tally"): ("after-final-tally",),
+    ("during", "roll"): ("after-final-tally",),
+    ("during", "upkeep"): ("after-final-tally",),
+    ("during", "purchase"): ("purchase",),
+    ("during", "movement"): ("movement",),
+    ("before", "movement"): ("movement",),
+    ("during", "combat"): ("before-mgf", "after-mgf"),
+    ("before", "mgf"): ("before-mgf",),
+    ("after", "mgf"): ("after-mgf",),
+    ("when", "found"): USE_POINTS,
+}
+UNIT_COLOURS = ("red", "white", "blue")
+MAX_TURNS = 60
+
+
+@attrs.frozen
+class Move:
+    kind: str  # stay, lateral, advance
+    to: str | None
+    cost: int
+    landmines: bool
+    battle_cry: bool = False
+    abandons_vehicle: bool = False
+
+
+class Game:
+    """One game: content + map + options + deciders -> a played-out state and, if asked, a trace."""
+
+    def __init__(self, content: Content, map_id: str, *, players: int = 1, seed: int = 0,
+                 variant: str | None = None, options: Iterable[str] = (), deciders: Sequence[Decider] | Decider,
+                 trace: bool = False, state: GameState | None = None) -> None:
+        if map_id not in content.maps:
+            raise RuleError(f"no map '{map_id}'")
+        self.content = content
+        self.map: BattleMap = content.maps[map_id]
+        self.variant: Variant | None = None
+        if variant is not None:
+            found = [v for v in self.map.variants if v.id == variant]
+            if not found:
+                raise RuleError(f"map '{map_id}' has no variant '{variant}' (it has: "
+                                f"{', '.join(v.id for v in self.map.variants) or 'none'})")
+            self.variant = found[0]
+        self.options = list(options)
+        for opt in self.options:
+            if opt not in content.options:
+                raise RuleError(f"no optional rule '{opt}' (there are: {', '.join(sorted(content.options))})")
+        self.ignore = set(self.variant.ignore) if self.variant else set()
+        self.keep_faces = set(self.variant.keep_faces) if self.variant and self.variant.keep_faces else None
+        self.tracing = trace
+        self.deciders: list[Decider] = list(deciders) if isinstance(deciders, Sequence) else [deciders]
+        self.sectors: dict[str, Sector] = {s.id: s for s in self.map.sectors}
+        self.tier_index = {t.id: i for i, t in enumerate(content.precedence.tiers)}
+        self.queries = content.vocab.queries
+        self._build_graph()
+        self._index_effects()
+        self.pending_casualties = 0
+        self._losing: str | None = None
+        self._decoy: str | None = None
+        self.state = state if state is not None else self._setup(players, seed)
+        self.rng = self.state.rng
+
+    # ================================================================ setup
+    def _build_graph(self) -> None:
+        self.moves: dict[str, list[tuple[str, str, int, bool, bool]]] = {s: [] for s in self.sectors}
+        for line in self.map.lines:
+            for a in line.from_:
+                for b in line.to:
+                    if line.kind == "advance":
+                        self.moves[a].append((b, "advance", line.cost or 0, line.landmines, line.barrier))
+                    else:
+                        self.moves[a].append((b, "lateral", 0, line.landmines, line.barrier))
+                        self.moves[b].append((a, "lateral", 0, line.landmines, line.barrier))
+        # Least Courage from each sector to a Bunker over forward paths (the reference policy's R).
+        dist = dict.fromkeys(self.sectors, UNLIMITED)
+        heap: list[tuple[int, str]] = []
+        for sid, sec in self.sectors.items():
+            if sec.bunker:
+                dist[sid] = 0
+                heap.append((0, sid))
+        reverse: dict[str, list[tuple[str, int]]] = {s: [] for s in self.sectors}
+        for a, outs in self.moves.items():
+            for b, kind, cost, _, barrier in outs:
+                if not barrier:
+                    reverse[b].append((a, cost if kind == "advance" else 0))
+        heapq.heapify(heap)
+        while heap:
+            d, s = heapq.heappop(heap)
+            if d > dist[s]:
+                continue
+            for a, c in reverse[s]:
+                if d + c < dist[a]:
+                    dist[a] = d + c
+                    heapq.heappush(heap, (d + c, a))
+        self.courage_to_bunker = dist
+
+    def _index_effects(self) -> None:
+        c = self.content
+        self.global_sources: list[EffectSource] = [e for k, e in c.effects.items() if k.startswith("rule:")
+                                                   and "/" not in k]
+        for opt in self.options:
+            key = f"option:{opt}"
+            if key in c.effects:
+                self.global_sources.append(c.effects[key])
+        self.rwb_sources = {k.split(":", 1)[1]: e for k, e in c.effects.items() if k.startswith("rwb:")}
+        self.rwb_faces = {r.id: r.face for r in c.rwb.rwb}
+        mid = self.map.id
+        if f"{mid}/rules" in c.effects:
+            self.global_sources.append(c.effects[f"{mid}/rules"])
+
+    def _setup(self, players: int, seed: int) -> GameState:
+        lo, hi = self.map.players
+        if not lo <= players <= hi:
+            raise RuleError(f"{self.map.name} is for {lo} to {hi} players, not {players}")
+        if not 1 <= players <= 4:
+            raise RuleError("D-Day Dice is for 1 to 4 Units")
+        rng = new_rng(seed)
+        starts = [s for s in self.map.sectors if s.start is not None]
+        units = []
+        for i in range(players):
+            start = starts[0] if len(starts) == 1 else starts[i % len(starts)]
+            assert start.start is not None
+            u = Unit(id=f"u{i + 1}", name=f"Unit {i + 1}", sector=start.id, soldiers=start.start.soldiers,
+                     stars=start.start.stars, courage=start.start.courage, item_points=start.start.item_points,
+                     visited=[start.id])
+            for spec in start.start.specialists:
+                u.specialists.append(spec)
+            units.append(u)
+        state = GameState(map_id=self.map.id, variant=self.variant.id if self.variant else None,
+                          options=list(self.options), seed=seed, rng=rng, units=units,
+                          sectors={s.id: SectorState(s.id) for s in self.map.sectors})
+        for u in units:
+            state.sectors[u.sector].entered = True
+        # Availability: the variant's lists, else the map's; Regular Items always, unless the variant says none.
+        c = self.content
+        specs = self.variant.specialists if self.variant and self.variant.specialists is not None \
+            else self.map.specialists
+        special_items = self.variant.items if self.variant and self.variant.items is not None else self.map.items
+        no_items = self.variant is not None and self.variant.items is not None and not self.variant.items
+        placed = {p.card: p.sector for p in self.map.placed}
+        for u in units:
+            state.hands[u.id] = [s for s in specs if c.cards[s].grade == "regular"]
+        pool = [s for s in specs if c.cards[s].grade == "unique"]
+        if not no_items:
+            pool += [cid for cid, card in c.cards.items() if c.card_kinds[cid] == "item" and card.grade == "regular"]
+            pool += [i for i in special_items if i not in pool]
+        pool = [p for p in pool if p not in placed and not self._unavailable(p)]
+        state.pool = pool
+        state.placed = dict(placed)
+        awards = [a.id for a in c.cards_of("award") if not self._unavailable(a.id)]
+        rng.shuffle(awards)
+        state.award_deck = awards
+        self.state = state
+        self.rng = rng
+        for u in units:
+            for spec in u.specialists:
+                self._came_into_play(u, spec)
+        return state
+
+    def _unavailable(self, card: str) -> bool:
+        return any(o in self.content.cards[card].unavailable_in for o in self.options)
+
+    # ============================================================== logging
+    def log(self, kind: str, detail: str, unit: Unit | None = None, source: str = "", tier: str = "",
+            **data: Any) -> None:
+        if self.tracing:
+            self.state.log.append(Event(self.state.turn, self.state.phase, unit.id if unit else None, kind,
+                                        detail, source, tier, data))
+
+    # ============================================================ deciding
+    def ask(self, unit: Unit, decision: Decision) -> tuple[int, ...]:
+        decider = self.deciders[(int(unit.id[1:]) - 1) % len(self.deciders)]
+        answer = check_answer(decision, decider.decide(self, decision))
+        self.state.choices.append(list(answer))
+        if self.tracing:
+            self.log("choice", f"{decision.prompt} -> " + ", ".join(decision.options[i] for i in answer), unit,
+                     kind_of=decision.kind)
+        return answer
+
+    def ask_one(self, unit: Unit, kind: str, prompt: str, options: Sequence[str], keys: Sequence[Any] = ()) -> int:
+        if len(options) == 1:
+            return 0
+        return self.ask(unit, Decision(kind, unit.id, prompt, tuple(options), tuple(keys)))[0]
+
+    # =========================================================== the sources
+    def _card_source(self, card: str) -> EffectSource | None:
+        return self.content.effects.get(card)
+
+    def _sector_sources(self, sector: str) -> list[EffectSource]:
+        if "attributes" in self.ignore:
+            return []
+        out = []
+        src = self.content.effects.get(f"{self.map.id}/{sector}")
+        if src is not None:
+            out.append(src)
+        for attr in self.state.sectors[sector].attributes:
+            a = self.content.effects.get(f"{self.map.id}/attribute:{attr}")
+            if a is not None:
+                out.append(a)
+        return out
+
+    def held_cards(self, u: Unit) -> list[str]:
+        out = list(u.specialists)
+        if u.vehicle:
+            out.append(u.vehicle)
+        out += u.items
+        out += u.awards
+        return out
+
+    def _tier(self, src: EffectSource) -> int:
+        return self.tier_index.get(src.tier, 0)
+
+    def _scoped(self, owner: Unit | None, scope: str | None, unit: Unit | None, sector: str | None,
+                sector_subject: bool) -> bool:
+        """Does a hook of a card held by ``owner`` reach ``unit`` (or ``sector``)?"""
+        if owner is None:
+            return True
+        if scope == "all-units":
+            return True
+        if scope == "units-here":
+            where = sector if sector is not None else (unit.sector if unit else None)
+            return owner.sector == where
+        if sector_subject:
+            # ruling: DEF and MGF belong to the Sector; a Unit's own card that changes them changes them for
+            # every Unit present (rulebook: "DEF value changes affect all Units present").
+            return owner.sector == sector
+        return unit is not None and owner.id == unit.id
+
+    def _modifier_sources(self, unit: Unit | None, sector: str | None, sector_subject: bool
+                          ) -> Iterable[tuple[EffectSource, Unit | None, int]]:
+        for src in self.global_sources:
+            yield src, None, 0
+        if sector is not None:
+            for src in self._sector_sources(sector):
+                yield src, None, 0
+        for owner in self.state.units:
+            if owner.status != "active":
+                continue
+            for card in owner.specialists + ([owner.vehicle] if owner.vehicle else []):
+                held = self.content.effects.get(card)
+                if held is not None and held.compiled.modifiers:
+                    yield held, owner, owner.came_into_play.get(card, 0)
+
+    # ============================================================== queries
+    def query(self, name: str, unit: Unit | None, *, sector: str | None = None, card: str | None = None,
+              base: int | bool | None = None, explain: bool = False, consume: bool = False
+              ) -> tuple[int | bool, Derivation | None]:
+        info = self.queries.get(name)
+        if info is None:
+            raise RuleError(f"unknown query '{name}'")
+        if sector is None and unit is not None:
+            sector = unit.sector
+        sector_subject = info.subject == "sector"
+        base_source = "game rules"
+        if base is None:
+            base, base_source = self._base(name, unit, sector, card)
+        contributions: list[Contribution] = []
+        consumed: list[str] = []
+        ctx_unit = unit
+        for src, owner, played in self._modifier_sources(unit, sector, sector_subject):
+            for i, hook in enumerate(src.compiled.modifiers):
+                if hook.query != name:
+                    continue
+                if not self._scoped(owner, hook.scope, unit, sector, sector_subject):
+                    continue
+                ctx = Ctx(self, ctx_unit or owner, owner, src, sector)
+                if hook.condition is not None and not hook.condition(ctx):
+                    continue
+                if hook.op == "require":
+                    continue
+                if hook.limit is not None:
+                    key = self._limit_key(owner or ctx_unit, src.owner, i, hook.limit)
+                    holder = owner or ctx_unit
+                    if holder is not None and holder.counters.get(key, 0) > 0:
+                        continue
+                    if consume:
+                        consumed.append(key)
+                value = hook.value(ctx) if hook.value is not None else None
+                who = f"{src.name}" + (f" ({owner.name})" if owner is not None else "")
+                contributions.append(Contribution(src.owner, who, self._tier(src), src.tier, hook.op, value,
+                                                  (played, src.owner),
+                                                  tuple(map(str, hook.args)) if hook.op == "protect" else (),
+                                                  hook.text))
+        for g in self.state.grants:
+            if g.query != name:
+                continue
+            if g.unit is not None and (unit is None or g.unit != unit.id):
+                continue
+            if g.sector is not None and g.sector != sector:
+                continue
+            contributions.append(Contribution(g.owner, self._name_of(g.owner), self.tier_index.get(g.tier, 0),
+                                              g.tier, g.op, g.value, (g.order, g.owner), g.args, g.text))
+        if name == "def" and sector is not None and self.sectors[sector].bunker:
+            n = self.state.bunker_specialists.get(sector, 0)
+            if n:
+                contributions.append(Contribution("rule:bunker-specialists", "Specialists beside the Bunker",
+                                                  0, "rules", "add", -n, (-1, "rule"), (),
+                                                  f"{n} surviving Specialist(s) of earlier Units"))
+        value, derivation = combine(base, contributions, info.minimum, explain=explain, query=name,
+                                    subject=self._subject(unit, sector, card), base_source=base_source)
+        if consume and consumed:
+            holder = unit
+            for key in consumed:
+                if holder is not None:
+                    holder.counters[key] = holder.counters.get(key, 0) + 1
+        return value, derivation
+
+    def value(self, name: str, unit: Unit | None, **kw: Any) -> int:
+        v, _ = self.query(name, unit, **kw)
+        return int(v)
+
+    def flag(self, name: str, unit: Unit | None, **kw: Any) -> bool:
+        v, _ = self.query(name, unit, **kw)
+        return bool(v)
+
+    def _subject(self, unit: Unit | None, sector: str | None, card: str | None) -> str:
+        parts = []
+        if unit is not None:
+            parts.append(unit.name)
+        if sector is not None:
+            parts.append(self.sectors[sector].name)
+        if card is not None:
+            parts.append(self._name_of(card))
+        return ", ".join(parts)
+
+    def _name_of(self, owner: str) -> str:
+        src = self.content.effects.get(owner)
+        if src is not None:
+            return src.name
+        if owner in self.content.cards:
+            return self.content.cards[owner].name
+        return owner
+
+    def _base(self, name: str, unit: Unit | None, sector: str | None, card: str | None) -> tuple[int | bool, str]:
+        info = self.queries[name]
+        if name == "def":
+            assert sector is not None
+            sec = self.sectors[sector]
+            turn = unit.chevrons() if unit is not None and unit.sector == sector else 1
+            idx = min(max(turn, 1), len(sec.defense)) - 1
+            return sec.defense[idx], f"{sec.name}'s printed DEF" + (f" (DEF #{idx + 1})" if len(sec.defense) > 1
+                                                                    else "")
+        if name == "mgf-dice":
+            assert sector is not None
+            if "mgf" in self.ignore:
+                return 0, "ignored in this variant"
+            return self.sectors[sector].mgf, f"{self.sectors[sector].name}'s MGF symbols"
+        if name == "stay":
+            if unit is None:
+                return True, "game rules"
+            must = unit.marker in {"must-move", "cant-stay"}
+            return (not must), ("the Unit marker shows it must move" if must else "game rules")
+        if name in {"specialist-cost", "item-cost"} and card is not None:
+            return self.content.cards[card].cost or 0, f"{self._name_of(card)}'s printed cost"
+        if info.default is None:
+            return 0, "game rules"
+        return info.default, "game rules"
+
+    def _limit_key(self, unit: Unit | None, owner: str, index: int, period: str) -> str:
+        s = self.state
+        when = {"turn": f"t{s.turn}", "phase": f"t{s.turn}{s.phase}", "game": "g"}[period]
+        return f"{owner}#{index}@{when}"
+
+    # ============================================================== events
+    def fire(self, event: str, unit: Unit, *, sector: str | None = None, only: EffectSource | None = None,
+             sector_only: bool = False) -> None:
+        """Run the triggers for ``event`` that reach ``unit``, lowest tier first."""
+        where = sector if sector is not None else unit.sector
+        hits: list[tuple[int, tuple[int, str], EffectSource, Unit | None, int, TriggerHook]] = []
+        sources: list[tuple[EffectSource, Unit | None, int]] = []
+        if only is not None:
+            sources = [(only, unit, 0)]
+        else:
+            if not sector_only:
+                sources += [(s, None, 0) for s in self.global_sources]
+            sources += [(s, None, 0) for s in self._sector_sources(where)]
+            if not sector_only:
+                for owner in self.state.units:
+                    if owner.status != "active":
+                        continue
+                    for card in self.held_cards(owner):
+                        held = self.content.effects.get(card)
+                        if held is not None and held.compiled.triggers:
+                            sources.append((held, owner, owner.came_into_play.get(card, 0)))
+        for src, holder, played in sources:
+            for i, hook in enumerate(src.compiled.triggers):
+                if hook.event != event:
+                    continue
+                if only is None and not self._scoped(holder, hook.scope, unit, where, False):
+                    continue
+                hits.append((self._tier(src), (played, src.owner), src, holder, i, hook))
+        hits.sort(key=lambda h: (h[0], h[1]))
+        for _, _, src, holder, i, hook in hits:
+            if unit.status != "active" and event not in {"enter", "first-enter", "casualties", "combat"}:
+                return
+            ctx = Ctx(self, unit, holder, src, where)
+            if hook.condition is not None and not hook.condition(ctx):
+                continue
+            if hook.limit is not None:
+                key = self._limit_key(unit, src.owner, 1000 + i, hook.limit)
+                if unit.counters.get(key, 0) > 0:
+                    continue
+                unit.counters[key] = 1
+            if self.tracing:
+                self.log("effect", f"{src.name}: {hook.text}", unit, src.owner, src.tier, event=event)
+            hook.run(ctx)
+
+    # ================================================================ uses
+    def available_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]:
+        out = []
+        cards = self.held_cards(unit)
+        sources: list[tuple[EffectSource, str]] = [(s, "") for s in self.global_sources]
+        for card in cards:
+            src = self.content.effects.get(card)
+            if src is not None:
+                sources.append((src, card))
+        for owner in self.state.units:
+            if owner is unit or owner.status != "active":
+                continue
+            for card in owner.specialists + ([owner.vehicle] if owner.vehicle else []):
+                src = self.content.effects.get(card)
+                if src is not None and any(h.scope in {"units-here", "all-units"} for h in src.compiled.uses):
+                    sources.append((src, f"{owner.id}:{card}"))
+        for src, card in sources:
+            for i, hook in enumerate(src.compiled.uses):
+                if ":" in card and hook.scope not in {"units-here", "all-units"}:
+                    continue
+                if ":" in card and hook.scope == "units-here":
+                    other = self.state.unit(card.split(":")[0])
+                    if other.sector != unit.sector:
+                        continue
+                points = USE_POINTS if hook.window is None else WINDOW_POINTS.get(hook.window, ())
+                if point not in points:
+                    continue
+                ctx = Ctx(self, unit, unit, src, unit.sector)
+                if hook.condition is not None and not hook.condition(ctx):
+                    continue
+                if hook.limit is not None:
+                    key = self._limit_key(unit, src.owner, 2000 + i, hook.limit)
+                    if unit.counters.get(key, 0) > 0:
+                        continue
+                if src.owner == "rule:buy-award" and not self._can_buy_award(unit):
+                    continue
+                out.append((src, i, hook, card))
+        return out
+
+    def _can_buy_award(self, unit: Unit) -> bool:
+        return unit.courage >= 6 and bool(self.state.award_deck) and unit.awards_drawn == 0
+
+    def use_point(self, unit: Unit, point: str) -> None:
+        """Offer the Unit every use it may make here, until it declines."""
+        for _ in range(20):
+            if unit.status != "active" or self.state.outcome is not None:
+                return
+            uses = self.available_uses(unit, point)
+            if not uses:
+                return
+            labels = ["nothing"] + [f"{src.name}: {hook.text}" for src, _, hook, _ in uses]
+            keys: list[Any] = [None] + [(src.owner, i) for src, i, _, _ in uses]
+            pick = self.ask_one(unit, "use", f"{unit.name}: use a card or rule now ({point})?", labels, keys) \
+                if len(labels) > 1 else 0
+            if pick == 0:
+                return
+            self.perform_use(unit, *uses[pick - 1])
+
+    def perform_use(self, unit: Unit, src: EffectSource, index: int, hook: UseHook, card: str) -> None:
+        if hook.limit is not None:
+            key = self._limit_key(unit, src.owner, 2000 + index, hook.limit)
+            unit.counters[key] = unit.counters.get(key, 0) + 1
+        kind = self.content.card_kinds.get(src.owner)
+        if kind == "item" and src.owner in unit.items:
+            unit.items.remove(src.owner)
+            unit.used_items.append(src.owner)
+        elif kind == "award" and src.owner in unit.awards:
+            unit.awards.remove(src.owner)
+            unit.used_awards.append(src.owner)
+            self.state.award_discard.append(src.owner)
+        self.log("use", f"{unit.name} uses {src.name}: {hook.text}", unit, src.owner, src.tier)
+        hook.run(Ctx(self, unit, unit, src, unit.sector))
+
+    # =============================================================== turns
+    def run(self, max_turns: int = MAX_TURNS) -> str:
+        while self.state.outcome is None:
+            if self.state.turn >= max_turns:
+                self.end("lost", f"no result after {max_turns} turns")
+                break
+            self.run_turn()
+        return self.state.outcome or "lost"
+
+    def run_turn(self) -> None:
+        s = self.state
+        s.turn += 1
+        for u in s.units:
+            u.recruited = 0
+            u.found = 0
+            u.awards_drawn = 0
+        for phase in PHASES:
+            if s.outcome is not None:
+                return
+            self.run_phase(phase)
+        self.end_of_turn()
+
+    def run_phase(self, phase: str) -> None:
+        self.state.phase = phase
+        getattr(self, f"phase_{phase}")()
+        self._expire("phase")
+
+    def order(self) -> list[Unit]:
+        """Simultaneous actions in tie order: fewer Soldiers first, then Unit number."""
+        return sorted(self.state.active_units(), key=lambda u: (self.soldier_count(u), u.id))
+
+    # ------------------------------------------------------- phase 1: roll
+    def phase_roll(self) -> None:
+        for unit in self.order():
+            self.roll_for(unit)
+        for unit in self.order():
+            self.fire("final-tally", unit)
+        for unit in self.order():
+            self.lieutenant_trade(unit)
+            self.use_point(unit, "after-final-tally")
+
+    def roll_for(self, unit: Unit) -> None:
+        if unit.kept_tally is not None:
+            unit.tally = [attrs.evolve(d, cancelled=False) for d in unit.kept_tally]
+            unit.kept_tally = None
+            self.log("roll", f"{unit.name} keeps last turn's Final Tally", unit)
+            return
+        colours = self.content.dice.colours
+        per = self.content.dice.dice_per_colour
+        faces = [f.id for f in self.content.dice.faces]
+        n = self.value("dice-rolled", unit)
+        dice = [Die(face="", colour=c, index=idx) for idx, c in enumerate(c for c in colours for _ in range(per))]
+        if n < len(dice):
+            # ruling: when fewer dice are rolled, the player chooses which dice sit out (one per missing die).
+            out = self.ask(unit, Decision("aside", unit.id, f"{unit.name} rolls only {n} dice: which sit out?",
+                                          tuple(f"{d.colour} {d.index % per + 1}" for d in reversed(dice)),
+                                          tuple(d.index for d in reversed(dice)), len(dice) - n,
+                                          len(dice) - n))
+            drop = {len(dice) - 1 - i for i in out}
+            dice = [d for d in dice if d.index not in drop]
+        rng = self.rng
+        for d in dice:
+            d.face = faces[rng.randrange(6)]
+        self._mulligan(unit, dice, faces)
+        locks = min(self.value("locked-dice", unit), len(dice))
+        if locks:
+            picked = self.ask(unit, Decision("lock", unit.id, f"{unit.name}: Lock {locks} dice",
+                                             tuple(f"{d.colour} {d.face}" for d in dice),
+                                             tuple((d.index, d.face) for d in dice), locks, locks))
+            for i in picked:
+                dice[i].locked = True
+        rolls = self.value("rolls", unit)
+        skulls_ok = self.flag("reroll-skull", unit)
+        for r in range(1, rolls):
+            free = [d for d in dice if not d.locked and (skulls_ok or d.face != "skull")]
+            if not free:
+                break
+            picked = self.ask(unit, Decision("reroll", unit.id, f"{unit.name}: roll {r + 1} of {rolls}: re-roll "
+                                             "which dice?", tuple(f"{d.colour} {d.face}" for d in free),
+                                             tuple((d.index, d.face) for d in free), 0, len(free)))
+            for i in picked:
+                free[i].face = faces[rng.randrange(6)]
+        unit.tally = dice
+        if self.tracing:
+            self.log("tally", f"{unit.name}'s Final Tally: " + ", ".join(
+                f"{d.colour} {d.face}{' (locked)' if d.locked else ''}" for d in dice), unit)
+
+    def _mulligan(self, unit: Unit, dice: list[Die], faces: list[str]) -> None:
+        if "soldier-mulligan" not in self.options or unit.counters.get("mulligan", 0):
+            return
+        if any(d.face in {"one-soldier", "two-soldiers"} for d in dice):
+            return
+        pick = self.ask_one(unit, "mulligan", f"{unit.name}: no Soldier on the first roll; re-roll all six dice "
+                            "(once per game)?", ["keep", "re-roll all"])
+        if pick == 1:
+            unit.counters["mulligan"] = 1
+            for d in dice:
+                d.face = faces[self.rng.randrange(6)]
+
+    def lieutenant_trade(self, unit: Unit) -> None:
+        if not self.flag("dice-trade", unit) or unit.counters.get(f"dicetrade@{self.state.turn}"):
+            return
+        partners = [u for u in self.state.active_units() if u is not unit
+                    and not u.counters.get(f"dicetrade@{self.state.turn}")]
+        if not partners:
+            return
+        options = ["no trade"] + [f"trade a die with {u.name}" for u in partners]
+        pick = self.ask_one(unit, "dice-trade", f"{unit.name}: trade 1 die with another Unit (Lieutenant)?",
+                            options, [None] + [u.id for u in partners])
+        if pick == 0:
+            return
+        other = partners[pick - 1]
+        mine = [d for d in unit.tally if d.real]
+        theirs = [d for d in other.tally if d.real]
+        a = self.ask_one(unit, "dice-trade", "give which die?", [f"{d.colour} {d.face}" for d in mine])
+        b = self.ask_one(other, "dice-trade", f"{other.name}: give which die to {unit.name}?",
+                         [f"{d.colour} {d.face}" for d in theirs])
+        da, db = mine[a], theirs[b]
+        unit.tally[unit.tally.index(da)] = db
+        other.tally[other.tally.index(db)] = da
+        unit.counters[f"dicetrade@{self.state.turn}"] = 1
+        other.counters[f"dicetrade@{self.state.turn}"] = 1
+        self.log("dice-trade", f"{unit.name} gives {da.colour} {da.face} to {other.name} for {db.colour} "
+                 f"{db.face}", unit)
+
+    # ----------------------------------------------------- phase 2: upkeep
+    def counts_face(self, face: str) -> bool:
+        if self.keep_faces is not None:
+            return face in self.keep_faces
+        if face == "star" and "stars" in self.ignore:
+            return False
+        return not (face == "tool" and "tools" in self.ignore)
+
+    def phase_upkeep(self) -> None:
+        for unit in self.order():
+            self.upkeep_for(unit)
+
+    def upkeep_for(self, unit: Unit) -> None:
+        self.fire("upkeep", unit)
+        tally = unit.tally
+        # ruling: the straight is read on the Final Tally, before Skulls cancel anything.
+        if self.keep_faces is None and unit.awards_drawn == 0 and \
+                {f.id for f in self.content.dice.faces} <= {d.face for d in tally}:
+            self.fire("straight", unit)
+        rwb_on = "rwb" not in self.ignore
+        gift: list[Die] = []
+        if rwb_on:
+            gift = self._rwb_dice(unit, "dead-mans-gift")
+        self._cancel(unit, exclude=gift)
+        if rwb_on:
+            if gift:
+                self._score_rwb(unit, "dead-mans-gift", gift)
+            for _ in range(4):
+                scored = False
+                for rid in self.rwb_sources:
+                    if rid == "dead-mans-gift":
+                        continue
+                    dice = self._rwb_dice(unit, rid)
+                    if dice:
+                        self._score_rwb(unit, rid, dice)
+                        scored = True
+                if not scored:
+                    break
+        self._collect(unit)
+        self._advance_marker(unit)
+
+    def _rwb_dice(self, unit: Unit, rid: str) -> list[Die]:
+        face = self.rwb_faces.get(rid)
+        colours = self.content.dice.colours
+        picked: list[Die] = []
+        for colour in colours:
+            die = next((d for d in unit.tally if d.face == face and d.colour == colour and not d.cancelled
+                        and d.source != "rwb-used"), None)
+            if die is None:
+                return []
+            picked.append(die)
+        return picked
+
+    def _score_rwb(self, unit: Unit, rid: str, dice: list[Die]) -> None:
+        for d in dice:
+            d.source = "rwb-used"
+        src = self.rwb_sources[rid]
+        self.log("rwb", f"{unit.name} scores {src.name}", unit, src.owner, src.tier)
+        self.fire("rwb", unit, only=src)
+        self.fire("rwb", unit)
+
+    def _cancel(self, unit: Unit, exclude: list[Die]) -> None:
+        if "skulls" in self.ignore or (self.keep_faces is not None and "skull" not in self.keep_faces):
+            return
+        skulls = [d for d in unit.tally if d.face == "skull" and d not in exclude]
+        n = len(skulls) - self.value("skulls-ignored", unit)
+        for _ in range(max(n, 0)):
+            targets = [d for d in unit.tally if d.face != "skull" and not d.cancelled]
+            if not targets:
+                return
+            i = self.ask_one(unit, "cancel", f"{unit.name}: a Skull cancels which result?",
+                             [f"{d.colour or 'colourless'} {d.face}" for d in targets],
+                             [(d.index, d.face) for d in targets])
+            targets[i].cancelled = True
+
+    def _collect(self, unit: Unit) -> None:
+        gains = {"soldiers": 0, "stars": 0, "courage": 0}
+        tools = 0
+        soldier_faces = {f.id: f.soldiers for f in self.content.dice.faces}
+        for d in unit.tally:
+            if d.cancelled or not self.counts_face(d.face):
+                continue
+            if soldier_faces.get(d.face):
+                gains["soldiers"] += soldier_faces[d.face]
+            elif d.face == "star":
+                gains["stars"] += 1
+            elif d.face == "courage":
+                gains["courage"] += 1
+            elif d.face == "tool":
+                tools += 1
+        table = self.content.dice.tool_table
+        points = table[tools] if tools < len(table) else table[-1] + (tools - len(table) + 1) * \
+            self.content.dice.tool_table_step
+        unit.soldiers += gains["soldiers"]
+        unit.stars += gains["stars"]
+        unit.courage += gains["courage"]
+        unit.item_points += points
+        if self.tracing:
+            self.log("collect", f"{unit.name} collects {gains['soldiers']} Soldiers, {gains['stars']} Stars, "
+                     f"{gains['courage']} Courage, {points} Item Points", unit, gains=gains, item_points=points)
+
+    def _advance_marker(self, unit: Unit) -> None:
+        if unit.marker in {"must-move", "cant-stay"}:
+            return
+        if not self.flag("marker-advance", unit):
+            return
+        nxt = {"chevron-1": "chevron-2", "chevron-2": "chevron-3"}.get(unit.marker)
+        stay = self.value("stay-turns", unit)
+        if nxt is None or unit.chevrons() >= stay:
+            unit.marker = "must-move"
+        else:
+            unit.marker = nxt
+
+    # --------------------------------------------------- phase 3: purchase
+    def phase_purchase(self) -> None:
+        for unit in self.order():
+            if unit.status != "active":
+                continue
+            self.trade(unit)
+            self.purchase(unit)
+            self.use_point(unit, "purchase")
+
+    def recruitable(self, unit: Unit) -> list[tuple[str, int]]:
+        if unit.recruited >= self.value("recruits-per-turn", unit) or not self.flag("recruit", unit):
+            return []
+        out = []
+        for spec in self.state.hands.get(unit.id, []) + [p for p in self.state.pool
+                                                          if self.content.card_kinds[p] == "specialist"]:
+            if spec in unit.specialists or spec in unit.dead:
+                continue
+            cost = self.value("specialist-cost", unit, card=spec)
+            if cost <= unit.stars:
+                out.append((spec, cost))
+        return out
+
+    def findable(self, unit: Unit, *, free: bool = False) -> list[tuple[str, int]]:
+        if not free and (unit.found >= self.value("finds-per-turn", unit) or not self.flag("find", unit)):
+            return []
+        out = []
+        offered = self._offered(unit)
+        for card in [p for p in self.state.pool if self.content.card_kinds[p] == "item"] + offered:
+            cost = self.value("item-cost", unit, card=card)
+            if free or cost <= unit.item_points:
+                if self.content.card_kinds[card] == "vehicle" and unit.vehicle is not None:
+                    continue
+                out.append((card, 0 if free else cost))
+        return out
+
+    def _offered(self, unit: Unit) -> list[str]:
+        out = []
+        for src in self._sector_sources(unit.sector):
+            for hook in src.compiled.uses:
+                del hook
+        for card, where in self.state.placed.items():
+            if where == f"offer:{unit.sector}":
+                out.append(card)
+        return out
+
+    def purchase(self, unit: Unit) -> None:
+        options = self.recruitable(unit)
+        if options:
+            labels = ["recruit nobody"] + [f"recruit the {self._name_of(c)} ({cost} Stars)" for c, cost in options]
+            pick = self.ask_one(unit, "recruit", f"{unit.name} has {unit.stars} Stars: recruit a Specialist?",
+                                labels, [None] + [c for c, _ in options])
+            if pick:
+                card, cost = options[pick - 1]
+                unit.stars -= cost
+                self.gain_card(unit, card)
+                unit.recruited += 1
+        options = self.findable(unit)
+        if options:
+            labels = ["find nothing"] + [f"find the {self._name_of(c)} ({cost} Item Points)" for c, cost in options]
+            pick = self.ask_one(unit, "find", f"{unit.name} has {unit.item_points} Item Points: find an Item?",
+                                labels, [None] + [c for c, _ in options])
+            if pick:
+                card, cost = options[pick - 1]
+                unit.item_points -= cost
+                self.gain_card(unit, card)
+                unit.found += 1
+
+    def gain_card(self, unit: Unit, card: str) -> None:
+        kind = self.content.card_kinds[card]
+        s = self.state
+        if card in s.pool:
+            s.pool.remove(card)
+        hand = s.hands.get(unit.id, [])
+        if card in hand:
+            hand.remove(card)
+        s.placed.pop(card, None)
+        if kind == "specialist":
+            unit.specialists.append(card)
+        elif kind == "vehicle":
+            if unit.vehicle is not None:
+                self.abandon_vehicle(unit)
+            unit.vehicle = card
+        elif kind == "award":
+            unit.awards.append(card)
+        else:
+            unit.items.append(card)
+        self._came_into_play(unit, card)
+        self.log("gain-card", f"{unit.name} gains the {self._name_of(card)}", unit, card,
+                 self.content.tier_of(kind))
+        src = self.content.effects.get(card)
+        if src is not None:
+            self.fire("found", unit, only=src)
+
+    def _came_into_play(self, unit: Unit, card: str) -> None:
+        self.state.play_order += 1
+        unit.came_into_play[card] = self.state.play_order
+
+    def abandon_vehicle(self, unit: Unit) -> None:
+        if unit.vehicle is None:
+            return
+        self.log("abandon", f"{unit.name} abandons the {self._name_of(unit.vehicle)} for good", unit)
+        self.state.abandoned.append(unit.vehicle)
+        unit.vehicle = None
+
+    def trade(self, unit: Unit) -> None:
+        """Resource trading with Units in the same Sector (or anywhere, with a Carrier Pigeon)."""
+        if not self.flag("trade", unit):
+            return
+        anywhere = self.flag("trade-anywhere", unit)
+        partners = [u for u in self.state.active_units() if u is not unit and (anywhere or u.sector == unit.sector)]
+        if not partners:
+            return
+        for _ in range(40):
+            options: list[str] = ["done trading"]
+            keys: list[Any] = [None]
+            for other in partners:
+                for res, have in (("soldiers", unit.soldiers), ("courage", unit.courage), ("stars", unit.stars),
+                                  ("item_points", unit.item_points)):
+                    if have > 0:
+                        options.append(f"give 1 {res.replace('_', ' ')} to {other.name}")
+                        keys.append((other.id, res))
+                for item in unit.items:
+                    options.append(f"give the {self._name_of(item)} to {other.name}")
+                    keys.append((other.id, item))
+                if unit.vehicle and other.vehicle is None:
+                    options.append(f"give the {self._name_of(unit.vehicle)} to {other.name}")
+                    keys.append((other.id, unit.vehicle))
+                for spec in unit.specialists:
+                    if self.flag("trade-specialist", unit, card=spec) and \
+                            not unit.counters.get(f"traded:{spec}@{self.state.turn}"):
+                        options.append(f"give the {self._name_of(spec)} to {other.name}")
+                        keys.append((other.id, spec))
+            pick = self.ask_one(unit, "trade", f"{unit.name}: trade with another Unit?", options, keys)
+            if pick == 0:
+                return
+            oid, what = keys[pick]
+            other = self.state.unit(oid)
+            if what in {"soldiers", "courage", "stars", "item_points"}:
+                setattr(unit, what, getattr(unit, what) - 1)
+                setattr(other, what, getattr(other, what) + 1)
+            elif what in unit.items:
+                unit.items.remove(what)
+                other.items.append(what)
+            elif what == unit.vehicle:
+                unit.vehicle = None
+                other.vehicle = what
+            elif what in unit.specialists:
+                unit.specialists.remove(what)
+                other.specialists.append(what)
+                other.counters[f"traded:{what}@{self.state.turn}"] = 1
+            self.log("trade", f"{unit.name}: {options[pick]}", unit)
+
+    # --------------------------------------------------- phase 4: movement
+    def phase_movement(self) -> None:
+        for unit in self.order():
+            if unit.status != "active" or self.state.outcome is not None:
+                continue
+            self.use_point(unit, "movement")
+            self.move_phase_for(unit)
+
+    def legal_moves(self, unit: Unit) -> list[Move]:
+        s = self.state
+        here = unit.sector
+        moves: list[Move] = []
+        if self.flag("stay", unit):
+            moves.append(Move("stay", None, 0, False))
+        battle_cry = self.flag("battle-cry", unit) and self.flag("battle-cry-here", unit)
+        occupancy: dict[str, int] = {}
+        for u in s.active_units():
+            occupancy[u.sector] = occupancy.get(u.sector, 0) + 1
+        for to, kind, line_cost, mines, barrier in self.moves[here]:
+            if to in unit.visited:
+                continue
+            if barrier and not self.flag("ignore-barriers", unit):
+                continue
+            if kind == "advance" and not self.flag("advance", unit):
+                continue
+            if occupancy.get(to, 0) >= self.value("capacity", unit, sector=to):
+                continue
+            if not self.flag("enter", unit, sector=to):
+                continue
+            mines_apply = mines and "landmines" not in self.ignore
+            abandons = unit.vehicle is not None and (mines_apply or self.sectors[to].bunker
+                                                     or not self.flag("vehicle-here", unit, sector=to))
+            requirements = self._requirements(to)
+            needs_cry = any(r[:1] == ("battle-cry",) for r in requirements)
+            if needs_cry and not (battle_cry and self.flag("battle-cry-here", unit, sector=to)):
+                continue
+            cost = self.value("advance-cost", unit, base=line_cost) if kind == "advance" else 0
+            plain_ok = cost <= unit.courage and self._meets(unit, requirements)
+            if plain_ok and not needs_cry:
+                moves.append(Move(kind, to, cost, mines_apply, False, abandons))
+            if battle_cry and self.flag("battle-cry-here", unit, sector=to) and (
+                    kind == "advance" or requirements) and not (plain_ok and cost == 0 and not requirements):
+                moves.append(Move(kind, to, 0, mines_apply, True, abandons))
+        return moves
+
+    def _requirements(self, sector: str) -> list[tuple[str | int, ...]]:
+        if "requirements" in self.ignore:
+            return []
+        out = []
+        for src in self._sector_sources(sector):
+            for hook in src.compiled.modifiers:
+                if hook.op == "require":
+                    out.append(hook.args)
+        return [("battle-cry",) if r[:1] == ("battle-cry",) else r for r in out] if out else []
+
+    def _meets(self, unit: Unit, requirements: list[tuple[str | int, ...]]) -> bool:
+        if self.flag("ignore-requirements", unit):
+            return True
+        for req in requirements:
+            if req[0] == "battle-cry":
+                continue
+            if req[0] == "climb":
+                continue
+            if req[0] == "sacrifice":
+                if self.flag("ignore-sacrifices", unit):
+                    continue
+                what = req[1]
+                if isinstance(what, int):
+                    if len(unit.specialists) < what:
+                        return False
+                elif what not in unit.specialists:
+                    return False
+            elif req[0] not in self.held_cards(unit):
+                return False
+        return True
+
+    def move_phase_for(self, unit: Unit) -> None:
+        moves = self.legal_moves(unit)
+        must = not self.flag("stay", unit)
+        if not moves:
+            if must:
+                self.wipe_out(unit, "must move and cannot")
+            return
+        labels = [self.describe_move(m) for m in moves]
+        pick = self.ask_one(unit, "move", f"{unit.name} in {self.sectors[unit.sector].name}"
+                            f"{' (must move)' if must else ''}: move?", labels, moves)
+        move = moves[pick]
+        if move.kind == "stay":
+            return
+        self.do_move(unit, move)
+
+    def describe_move(self, m: Move) -> str:
+        if m.kind == "stay":
+            return "stay"
+        sec = self.sectors[m.to or ""]
+        text = f"{'advance' if m.kind == 'advance' else 'move'} to {sec.name} (DEF {'/'.join(map(str, sec.defense))}"
+        text += f", {m.cost} Courage)" if m.kind == "advance" else ")"
+        if m.battle_cry:
+            text += " with a Battle Cry"
+        if m.landmines:
+            text += " across Landmines"
+        if m.abandons_vehicle:
+            text += ", abandoning the Vehicle"
+        return text
+
+    def do_move(self, unit: Unit, move: Move) -> None:
+        assert move.to is not None
+        to = move.to
+        frm = unit.sector
+        if move.abandons_vehicle:
+            self.abandon_vehicle(unit)
+        unit.courage -= move.cost
+        if not move.battle_cry and not self.flag("ignore-requirements", unit):
+            for req in self._requirements(to):
+                if req[0] == "sacrifice" and not self.flag("ignore-sacrifices", unit):
+                    what = req[1]
+                    if isinstance(what, int):
+                        for _ in range(what):
+                            self.sacrifice_choice(unit, f"sacrifice a Specialist to enter {self.sectors[to].name}")
+                    else:
+                        self.lose_specialist(unit, str(what), forced=True)
+        unit.sector = to
+        unit.visited.append(to)
+        unit.moved_turn = self.state.turn
+        unit.entered_turn = self.state.turn
+        unit.marker = "cant-stay" if self.sectors[to].black else "chevron-1"
+        self.log("move", f"{unit.name} {self.describe_move(move)}", unit, frm=frm, to=to)
+        if move.landmines:
+            self.landmines(unit)
+        if unit.status != "active":
+            return
+        self.fire("move", unit)
+        if move.kind == "advance":
+            self.fire("advance", unit)
+        first = not self.state.sectors[to].entered
+        self.state.sectors[to].entered = True
+        self.fire("enter", unit, sector=to, sector_only=True)
+        if first:
+            self.fire("first-enter", unit, sector=to, sector_only=True)
+        for card, where in list(self.state.placed.items()):
+            if where == to and first:
+                self.gain_card(unit, card)
+
+    def landmines(self, unit: Unit) -> None:
+        if self.flag("ignore-landmines", unit):
+            self.log("landmines", f"{unit.name} ignores the Landmines", unit)
+            return
+        roll = self.rng.randint(1, 6)
+        self.log("landmines", f"{unit.name} crosses Landmines and rolls {roll}", unit, roll=roll)
+        self.suffer(unit, roll, "Landmines")
+
+    # ----------------------------------------------------- phase 5: combat
+    def phase_combat(self) -> None:
+        by_sector: dict[str, list[Unit]] = {}
+        for unit in self.order():
+            by_sector.setdefault(unit.sector, []).append(unit)
+        for sector, units in by_sector.items():
+            if self.state.outcome is not None:
+                return
+            for unit in units:
+                self.use_point(unit, "before-mgf")
+            n = self.value("mgf-dice", units[0], sector=sector)
+            rolls = [self.rng.randint(1, 6) for _ in range(n)]
+            if rolls:
+                self.log("mgf", f"MGF in {self.sectors[sector].name}: {rolls}", None, rolls=rolls)
+            self.state.sectors[sector].mgf_roll = rolls
+            self.state.sectors[sector].mgf_turn = self.state.turn
+            for unit in units:
+                self.use_point(unit, "after-mgf")
+                self.trade(unit)
+            rolls = self.state.sectors[sector].mgf_roll or []
+            for unit in units:
+                if unit.status != "active":
+                    continue
+                self.fire("combat", unit)
+                if unit.status != "active":
+                    continue
+                self.combat(unit, rolls)
+        self.resolve_bunkers()
+
+    def combat(self, unit: Unit, rolls: list[int]) -> None:
+        sector = unit.sector
+        defense = self.value("def", unit)
+        mgf = sum(rolls)
+        if mgf and self.flag("ignore-mgf-casualties", unit):
+            self.log("combat", f"{unit.name} ignores MGF casualties", unit)
+            mgf = 0
+        sixes = sum(1 for r in rolls if r == 6)
+        special = self.sectors[sector].special_damage or self.map.special_damage
+        if sixes and special and special != "none" and "special-damage" not in self.ignore \
+                and self.flag("special-damage", unit) and not self.flag("ignore-special-damage", unit) \
+                and not self.flag("ignore-mgf-casualties", unit):
+            src = self.content.effects.get(f"special-damage:{special}")
+            for _ in range(sixes):
+                if src is not None:
+                    self.fire("combat", unit, only=src)
+        self.log("combat", f"{unit.name} suffers DEF {defense} + MGF {mgf}", unit, defense=defense, mgf=mgf)
+        self.suffer(unit, defense + mgf, f"Combat in {self.sectors[sector].name}")
+
+    def resolve_bunkers(self) -> None:
+        s = self.state
+        entered: dict[str, list[Unit]] = {}
+        for unit in s.active_units():
+            if self.sectors[unit.sector].bunker and unit.entered_turn == s.turn:
+                entered.setdefault(unit.sector, []).append(unit)
+        for bunker, units in entered.items():
+            for unit in units:
+                unit.status = "safe"
+                unit.conquered = bunker
+                if bunker not in s.conquered:
+                    s.conquered.append(bunker)
+                if s.first_bunker_turn is None:
+                    s.first_bunker_turn = s.turn
+                self.log("bunker", f"{unit.name} is safe in {self.sectors[bunker].name} with "
+                         f"{len(unit.specialists)} Specialist(s)", unit)
+            # ruling: Units entering together do not benefit from each other's Specialists.
+            s.bunker_specialists[bunker] = s.bunker_specialists.get(bunker, 0) + sum(len(u.specialists) for u in units)
+
+    # ----------------------------------------------------------- casualties
+    def soldier_count(self, unit: Unit) -> int:
+        total = unit.soldiers
+        for spec in unit.specialists:
+            total += self.value("soldier-value", unit, card=spec)
+        return total
+
+    def suffer(self, unit: Unit, amount: int, cause: str) -> None:
+        if amount <= 0 or unit.status == "dead":
+            return
+        after, _ = self.query("casualties", unit, base=amount, consume=True)
+        remaining = int(after)
+        if remaining < amount:
+            self.log("save", f"{unit.name} is spared {amount - remaining} casualties", unit)
+        self.pending_casualties = remaining
+        self.fire("casualties", unit)
+        remaining = self.pending_casualties
+        self.pending_casualties = 0
+        lost = 0
+        while remaining > 0 and self.soldier_count(unit) > 0:
+            options: list[str] = []
+            keys: list[Any] = []
+            if unit.soldiers > 0:
+                n = min(remaining, unit.soldiers)
+                options.append(f"lose {n} Soldier{'s' if n > 1 else ''}")
+                keys.append(("soldiers", n))
+                if n > 1:
+                    options.append("lose 1 Soldier")
+                    keys.append(("soldiers", 1))
+            for spec in unit.specialists:
+                v = self.value("soldier-value", unit, card=spec)
+                options.append(f"lose the {self._name_of(spec)} (counts as {v})")
+                keys.append(("specialist", spec))
+            pick = self.ask_one(unit, "casualty", f"{unit.name} must lose {remaining} more ({cause})",
+                                options, keys)
+            what, arg = keys[pick]
+            if what == "soldiers":
+                unit.soldiers -= arg
+                remaining -= arg
+                lost += arg
+            else:
+                v = self.value("soldier-value", unit, card=arg)
+                self.lose_specialist(unit, arg, forced=False)
+                remaining -= v
+                lost += v
+        self.log("casualties", f"{unit.name} loses {lost} ({cause})", unit, lost=lost, cause=cause)
+        if self.tracing:
+            self.state.log[-1].data["sector"] = unit.sector
+        self.state.deaths.append({"unit": unit.id, "sector": unit.sector, "lost": lost, "turn": self.state.turn})
+        if self.soldier_count(unit) <= 0:
+            self.wipe_out(unit, f"wiped out ({cause})")
+
+    def lose_specialist(self, unit: Unit, spec: str, *, forced: bool) -> None:
+        if spec not in unit.specialists:
+            return
+        if forced:
+            self._decoy = None
+            self._losing = spec
+            self.fire("specialist-lost", unit)
+            spec = self._take_decoy() or spec
+            self._losing = None
+        unit.specialists.remove(spec)
+        unit.dead.append(spec)
+        self.log("specialist-lost", f"{unit.name} loses the {self._name_of(spec)}", unit, spec)
+
+    def _take_decoy(self) -> str | None:
+        decoy, self._decoy = self._decoy, None
+        return decoy
+
+    def sacrifice_choice(self, unit: Unit, prompt: str) -> None:
+        if not unit.specialists:
+            return
+        i = self.ask_one(unit, "sacrifice", f"{unit.name}: {prompt}",
+                         [self._name_of(s) for s in unit.specialists], list(unit.specialists))
+        self.lose_specialist(unit, unit.specialists[i], forced=True)
+
+    def wipe_out(self, unit: Unit, why: str) -> None:
+        unit.status = "dead"
+        self.state.deaths.append({"unit": unit.id, "sector": unit.sector, "wiped": True, "turn": self.state.turn})
+        self.log("wiped-out", f"{unit.name} is {why}", unit)
+        if not self._continue_after_loss():
+            self.end("lost", f"{unit.name} is {why}")
+
+    def _continue_after_loss(self) -> bool:
+        # Exercise Tiger's training variants: "If a Unit is killed along the way, the other players must continue".
+        return self.variant is not None and self.variant.id in {"practice-run", "basic-training"} and \
+            bool(self.state.active_units())
+
+    # ------------------------------------------------------------ end of turn
+    def end_of_turn(self) -> None:
+        self._expire("turn")
+        s = self.state
+        if s.outcome is not None:
+            return
+        if not s.active_units():
+            if any(u.status == "safe" for u in s.units) and self._objectives_met():
+                self.end("won", "every surviving Unit is safe in a Bunker")
+            else:
+                self.end("lost", "no Unit reached the objective")
+
+    def _objectives_met(self) -> bool:
+        bunkers = [s.id for s in self.map.sectors if s.bunker and s.objective]
+        return all(b in self.state.conquered for b in bunkers) or (
+            len(bunkers) > 1 and len(self.state.units) == 1 and bool(self.state.conquered)
+            and "solitaire" not in self.options)
+
+    def end(self, outcome: str, reason: str) -> None:
+        if self.state.outcome is None:
+            self.state.outcome = outcome
+            self.state.reason = reason
+            self.log("end", f"the game is {outcome}: {reason}", None)
+
+    def _expire(self, period: str) -> None:
+        s = self.state
+        if period == "turn":
+            s.grants = [g for g in s.grants if g.expires == "never" or
+                        (g.expires.startswith("turn:") and int(g.expires[5:]) > s.turn)]
+            for u in s.units:
+                if u.counters:
+                    u.counters = {k: v for k, v in u.counters.items() if "@t" not in k or k.endswith("@g")}
+        else:
+            s.grants = [g for g in s.grants if not g.expires.startswith("phase:")]
+
+    # ================================================================ policy
+    def reference_move(self, decision: Decision) -> int:
+        """DESIGN.md section 10's movement rule, for the reference policy."""
+        unit = self.state.unit(decision.unit)
+        moves: list[Move] = list(decision.keys)
+        need = self.courage_to_bunker.get(unit.sector, UNLIMITED)
+        stay_allowed = any(m.kind == "stay" for m in moves)
+        must = not stay_allowed
+
+        def best(kind: str) -> int | None:
+            cands = [(self.sectors[m.to or ""].defense[0], self._number(m.to or ""), i)
+                     for i, m in enumerate(moves) if m.kind == kind and not m.battle_cry]
+            return min(cands)[2] if cands else None
+
+        adv = best("advance")
+        if adv is not None and unit.courage >= need:
+            return adv
+        if must:
+            lat = best("lateral")
+            if lat is not None:
+                return lat
+            if adv is not None:
+                return adv
+        stay = next((i for i, m in enumerate(moves) if m.kind == "stay"), None)
+        return stay if stay is not None else 0
+
+    def _number(self, sector: str) -> int:
+        sec = self.sectors[sector]
+        if sec.number is not None:
+            return sec.number
+        digits = "".join(ch for ch in sector if ch.isdigit())
+        return int(digits) if digits else 999
+
+
+class Ctx:
+    """The interpreter's side of dsl.compile.EffectContext: what an effect can do, for one Unit."""
+
+    __slots__ = ("game", "owner", "sector", "source", "unit")
+
+    def __init__(self, game: Game, unit: Unit | None, owner: Unit | None, source: EffectSource,
+                 sector: str | None) -> None:
+        self.game = game
+        self.unit = unit
+        self.owner = owner
+        self.source = source
+        self.sector = sector
+
+    # ------------------------------------------------------------ helpers
+    def _me(self) -> Unit:
+        assert self.unit is not None
+        return self.unit
+
+    def _recipients(self, recipient: str | None) -> list[Unit]:
+        g = self.game
+        me = self._me()
+        if recipient is None:
+            return [me]
+        if recipient == "all-units":
+            return g.state.active_units()
+        if recipient == "units-here":
+            return [u for u in g.state.active_units() if u.sector == me.sector]
+        if recipient == "another-unit":
+            others = [u for u in g.state.active_units() if u is not me]
+            if not others:
+                # rulebook, solitaire: "another Unit" means the player.
+                return [me]
+            i = g.ask_one(me, "choose", f"{self.source.name}: which other Unit?", [u.name for u in others],
+                          [u.id for u in others])
+            return [others[i]]
+        return []
+
+    def roll_d6(self) -> int:
+        return self.game.rng.randint(1, 6)
+
+    # ------------------------------------------------------------ actions
+    def gain(self, resource: str, amount: int, recipient: str | None) -> None:
+        attr = resource.replace("-", "_")
+        for u in self._recipients(recipient):
+            setattr(u, attr, getattr(u, attr) + amount)
+            self.game.log("gain", f"{u.name} gains {amount} {resource}", u, self.source.owner, self.source.tier,
+                          resource=resource, amount=amount)
+
+    def lose(self, resource: str, amount: int, recipient: str | None) -> None:
+        attr = resource.replace("-", "_")
+        for u in self._recipients(recipient):
+            if attr == "soldiers":
+                self.game.suffer(u, amount, self.source.name)
+                continue
+            have = getattr(u, attr)
+            setattr(u, attr, max(0, have - amount))
+            self.game.log("lose", f"{u.name} loses {min(have, amount)} {resource}", u, self.source.owner,
+                          self.source.tier)
+
+    def add_result(self, face: str, amount: int, colour: str | None, recipient: str | None) -> None:
+        g = self.game
+        faces = [f.id for f in g.content.dice.faces]
+        for u in self._recipients(recipient):
+            for _ in range(min(amount, 12)):
+                chosen = face
+                if face == "any":
+                    chosen = faces[g.ask_one(u, "choose", f"{self.source.name}: which result to add?", faces, faces)]
+                col = colour
+                if colour == "any-colour":
+                    cols = list(g.content.dice.colours)
+                    col = cols[g.ask_one(u, "choose", f"{self.source.name}: which colour?", cols, cols)]
+                u.tally.append(Die(chosen, col, -1, real=False, source=self.source.owner))
+                g.log("add-result", f"{u.name}'s tally gains a {col or 'colourless'} {chosen}", u,
+                      self.source.owner, self.source.tier)
+
+    def remove_result(self, face: str, amount: int) -> None:
+        u = self._me()
+        removed = 0
+        for d in list(u.tally):
+            if removed >= amount:
+                break
+            if d.face == face and not d.cancelled:
+                u.tally.remove(d)
+                removed += 1
+        if removed:
+            self.game.log("remove-result", f"{u.name}'s tally loses {removed} {face}", u, self.source.owner,
+                          self.source.tier)
+
+    def _dice(self, filters: tuple[str, ...]) -> list[Die]:
+        u = self._me()
+        g = self.game
+        colours = set(g.content.dice.colours)
+        faces = {f.id for f in g.content.dice.faces}
+        out = []
+        for d in u.tally:
+            if not d.real and "any-roll" not in filters:
+                continue
+            if d.locked and "locked" not in filters:
+                continue
+            if any(f in colours for f in filters) and d.colour not in filters:
+                continue
+            if any(f in faces for f in filters) and d.face not in filters:
+                continue
+            out.append(d)
+        return out
+
+    def reroll(self, count: int, filters: tuple[str, ...]) -> None:
+        g = self.game
+        u = self._me()
+        cands = [d for d in self._dice(filters) if g.flag("reroll-skull", u) or d.face != "skull"]
+        faces = [f.id for f in g.content.dice.faces]
+        for _ in range(count):
+            if not cands:
+                return
+            i = g.ask_one(u, "choose", f"{self.source.name}: re-roll which die?",
+                          [f"{d.colour} {d.face}" for d in cands], [(d.index, d.face) for d in cands])
+            d = cands.pop(i)
+            old = d.face
+            d.face = faces[g.rng.randrange(6)]
+            g.log("reroll", f"{u.name} re-rolls {d.colour} {old} -> {d.face}", u, self.source.owner, self.source.tier)
+
+    def reface(self, count: int | None, filters: tuple[str, ...], same: bool) -> None:
+        g = self.game
+        u = self._me()
+        faces = [f.id for f in g.content.dice.faces]
+        targets: list[Any] = list(self._dice(filters))
+        if "any-roll" in filters:
+            for sid, sec in g.state.sectors.items():
+                if sec.mgf_roll and sec.mgf_turn == g.state.turn and sid == u.sector:
+                    targets += [("mgf", sid, i) for i in range(len(sec.mgf_roll))]
+        if count is None:
+            chosen = targets
+        else:
+            chosen = []
+            for _ in range(count):
+                if not targets:
+                    break
+                i = g.ask_one(u, "choose", f"{self.source.name}: change which die?",
+                              [self._label(t) for t in targets], list(range(len(targets))))
+                chosen.append(targets.pop(i))
+        new_face: str | None = None
+        for t in chosen:
+            if isinstance(t, tuple):
+                _, sid, i = t
+                rolls = g.state.sectors[sid].mgf_roll
+                assert rolls is not None
+                pick = g.ask_one(u, "choose", f"{self.source.name}: set the MGF die to?", [str(n) for n in
+                                                                                          range(1, 7)])
+                rolls[i] = pick + 1
+                continue
+            if new_face is None or not same:
+                new_face = faces[g.ask_one(u, "choose", f"{self.source.name}: change {t.colour} {t.face} to?",
+                                           faces, faces)]
+            t.face = new_face
+            g.log("reface", f"{u.name} changes a {t.colour} die to {new_face}", u, self.source.owner,
+                  self.source.tier)
+
+    def _label(self, t: Any) -> str:
+        if isinstance(t, tuple):
+            return f"MGF die {t[2] + 1}"
+        return f"{t.colour} {t.face}"
+
+    def recolour(self, count: int, filters: tuple[str, ...]) -> None:
+        g = self.game
+        u = self._me()
+        cands = self._dice(filters)
+        cols = list(g.content.dice.colours)
+        for _ in range(count):
+            if not cands:
+                return
+            i = g.ask_one(u, "choose", f"{self.source.name}: change the colour of which die?",
+                          [f"{d.colour} {d.face}" for d in cands], [(d.index, d.face) for d in cands])
+            d = cands.pop(i)
+            d.colour = cols[g.ask_one(u, "choose", "to which colour?", cols, cols)]
+
+    def copy_tally(self) -> None:
+        g = self.game
+        u = self._me()
+        others = [o for o in g.state.active_units() if o is not u]
+        if not others:
+            return
+        i = g.ask_one(u, "choose", f"{self.source.name}: copy whose Final Tally?", [o.name for o in others],
+                      [o.id for o in others])
+        u.tally = [attrs.evolve(d, locked=False) for d in others[i].tally if d.real]
+
+    def keep_tally(self) -> None:
+        u = self._me()
+        u.kept_tally = [attrs.evolve(d, cancelled=False) for d in u.tally if d.real]
+
+    def sacrifice(self, what: str | int) -> None:
+        g = self.game
+        u = self._me()
+        if what == "self":
+            g.lose_specialist(u, self.source.owner, forced=False)
+        elif isinstance(what, int):
+            for _ in range(what):
+                g.sacrifice_choice(u, f"{self.source.name}: sacrifice a Specialist")
+        else:
+            g.lose_specialist(u, what, forced=True)
+
+    def recruit(self, what: str | int, free: bool) -> None:
+        g = self.game
+        u = self._me()
+        if isinstance(what, str):
+            if what in u.specialists or what in u.dead:
+                return
+            g.gain_card(u, what)
+            return
+        options = [c for c, _ in g.recruitable(u)] if not free else [
+            c for c in g.state.hands.get(u.id, []) + [p for p in g.state.pool if g.content.card_kinds[p] ==
+                                                       "specialist"] if c not in u.specialists and c not in u.dead]
+        if not options:
+            return
+        i = g.ask_one(u, "recruit", f"{self.source.name}: recruit which Specialist?",
+                      [g._name_of(c) for c in options], options)
+        if not free:
+            u.stars -= g.value("specialist-cost", u, card=options[i])
+        g.gain_card(u, options[i])
+
+    def find(self, what: str | int, free: bool, kind: str = "item") -> None:
+        g = self.game
+        u = self._me()
+        if isinstance(what, int) and kind == "vehicle":
+            vehicles = [c.id for c in g.content.cards_of("vehicle") if c.id not in g.state.abandoned
+                        and not any(o.vehicle == c.id for o in g.state.units)]
+            if not vehicles:
+                return
+            i = g.ask_one(u, "find", f"{self.source.name}: take which Vehicle?", [g._name_of(v) for v in vehicles],
+                          vehicles)
+            g.gain_card(u, vehicles[i])
+            return
+        if isinstance(what, str):
+            if what in u.items or u.vehicle == what:
+                return
+            if what in g.state.pool or what in g.state.placed or free:
+                g.gain_card(u, what)
+            return
+        options = g.findable(u, free=True)
+        if not free:
+            options = [(c, g.value("item-cost", u, card=c)) for c, _ in options]
+            options = [(c, cost) for c, cost in options if cost <= u.item_points]
+        if not options:
+            return
+        labels = ["nothing"] + [g._name_of(c) for c, _ in options]
+        i = g.ask_one(u, "find", f"{self.source.name}: find which Item?", labels, [None, *options])
+        if i == 0:
+            return
+        card, _ = options[i - 1]
+        if not free:
+            u.item_points -= g.value("item-cost", u, card=card)
+        g.gain_card(u, card)
+
+    def offer(self, card: str) -> None:
+        g = self.game
+        if card in g.content.cards and card not in g.state.abandoned:
+            g.state.placed.setdefault(card, f"offer:{self.sector}")
+
+    def draw_award(self, how: str) -> None:
+        g = self.game
+        u = self._me()
+        deck = g.state.award_deck
+        if not deck or u.awards_drawn:
+            return
+        if how == "random":
+            card = deck.pop(0)
+        else:
+            i = g.ask_one(u, "choose", f"{self.source.name}: choose an Award", [g._name_of(a) for a in deck], deck)
+            card = deck.pop(i)
+        u.awards_drawn += 1
+        g.gain_card(u, card)
+
+    def gain_rwb(self, rwb: str) -> None:
+        g = self.game
+        u = self._me()
+        g.fire("rwb", u, only=g.rwb_sources[rwb])
+        g.fire("rwb", u)
+
+    def absorb(self, resources: tuple[str, ...]) -> None:
+        g = self.game
+        u = self._me()
+        for res in resources:
+            attr = res.replace("-", "_")
+            have = getattr(u, attr)
+            most = min(have, g.pending_casualties)
+            if most <= 0:
+                continue
+            n = g.ask_one(u, "absorb", f"{self.source.name}: spend how many {res} to save Soldiers?",
+                          [str(k) for k in range(most + 1)], list(range(most + 1)))
+            setattr(u, attr, have - n)
+            g.pending_casualties -= n
+            if n:
+                g.log("absorb", f"{u.name} spends {n} {res} to save {n} Soldiers", u, self.source.owner,
+                      self.source.tier)
+
+    def die_instead(self) -> None:
+        g = self.game
+        u = self._me()
+        losing = g._losing
+        me = self.source.owner
+        if losing is None or losing == me or me not in u.specialists:
+            return
+        pick = g.ask_one(u, "choose", f"{g._name_of(me)}: be lost in place of the {g._name_of(losing)}?",
+                         ["no", "yes"])
+        if pick == 1:
+            g._decoy = me
+
+    def swap_sectors(self) -> None:
+        g = self.game
+        u = self._me()
+        others = [o for o in g.state.active_units() if o is not u]
+        if not others:
+            return
+        i = g.ask_one(u, "choose", f"{self.source.name}: switch Sectors with which Unit?", [o.name for o in others])
+        o = others[i]
+        u.sector, o.sector = o.sector, u.sector
+        for x in (u, o):
+            if x.sector in x.visited:
+                x.visited.remove(x.sector)
+            x.visited.append(x.sector)
+
+    def become(self, attribute: str) -> None:
+        sec = self.game.state.sectors[self.sector or self._me().sector]
+        if attribute not in sec.attributes:
+            sec.attributes.append(attribute)
+            self.game.log("attribute", f"{self.game.sectors[sec.id].name} becomes '{attribute}'", self.unit)
+
+    def roll_attribute(self, table: str) -> None:
+        g = self.game
+        tab = next(t for t in g.map.tables if t.id == table)
+        roll = g.rng.randint(1, 6)
+        self.become(tab.results[roll - 1])
+        g.log("attribute-roll", f"rolled {roll} on {tab.name}", self.unit)
+
+    def retreat(self, sector: str) -> None:
+        g = self.game
+        u = self._me()
+        if sector in u.visited:
+            return
+        u.sector = sector
+        u.visited.append(sector)
+        u.marker = "chevron-1"
+        g.log("retreat", f"{u.name} retreats to {g.sectors[sector].name}", u)
+
+    def win(self) -> None:
+        u = self._me()
+        u.entered_turn = self.game.state.turn
+
+    def reset_marker(self) -> None:
+        self._me().marker = "chevron-1"
+
+    def grant(self, modifier: ModifierHook, duration: str, recipient: str | None) -> None:
+        g = self.game
+        s = g.state
+        me = self._me()
+        expires = {"this-turn": f"turn:{s.turn}", "next-turn": f"turn:{s.turn + 1}",
+                   "this-phase": f"phase:{s.turn}:{s.phase}", "permanently": "never"}[duration]
+        info = g.queries.get(modifier.query)
+        value = modifier.value(self) if modifier.value is not None else None
+        args = tuple(str(a) for a in modifier.args)
+        s.play_order += 1
+        targets: list[tuple[str | None, str | None]]
+        if recipient == "adjacent-sector":
+            near = sorted({to for to, *_ in g.moves[me.sector]})
+            near = [n for n in near if modifier.condition is None or
+                    modifier.condition(Ctx(g, me, self.owner, self.source, n))]
+            if not near:
+                return
+            i = g.ask_one(me, "choose", f"{self.source.name}: which adjacent Sector?",
+                          [g.sectors[n].name for n in near], near)
+            targets = [(None, near[i])]
+        elif info is not None and info.subject == "sector":
+            targets = [(None, me.sector)]
+        else:
+            targets = [(u.id, None) for u in self._recipients(recipient)
+                       if modifier.condition is None or modifier.condition(Ctx(g, u, self.owner, self.source,
+                                                                                 u.sector))]
+        for unit_id, sector in targets:
+            s.grants.append(Grant(self.source.owner, 0, self.source.tier, modifier.query, modifier.op, value, args,
+                                  modifier.text, expires, unit_id, sector, s.play_order))
+        g.log("grant", f"{self.source.name}: {modifier.text} ({duration})", me, self.source.owner, self.source.tier)
+
+    def choose_option(self, labels: list[str]) -> int:
+        return self.game.ask_one(self._me(), "or", f"{self.source.name}: choose one", labels)
+
+    # ------------------------------------------------------------ questions
+    def count(self, what: tuple[str, ...]) -> int:
+        u = self._me()
+        if what[0] == "locked":
+            return sum(1 for d in u.tally if d.locked and d.face == what[1] and not d.cancelled)
+        if what[0] in {"rwbs", "rwb"}:
+            return sum(1 for d in u.tally if d.source == "rwb-used") // 3
+        if what[0] in {"specialists", "specialist"}:
+            return len(u.specialists)
+        return sum(1 for d in u.tally if d.face == what[0] and not d.cancelled)
+
+    def predicate(self, name: str, args: tuple[str, ...]) -> int | bool:
+        g = self.game
+        u = self.unit
+        sector = self.sector or (u.sector if u else None)
+        match name:
+            case "bunker":
+                return sector is not None and g.sectors[sector].bunker
+            case "has":
+                return u is not None and args[0] in g.held_cards(u)
+            case "count":
+                return self.count(args) if u else 0
+            case "same-face":
+                if u is None:
+                    return 0
+                counts: dict[str, int] = {}
+                for d in u.tally:
+                    if not d.cancelled:
+                        counts[d.face] = counts.get(d.face, 0) + 1
+                return max(counts.values(), default=0)
+            case "chevrons":
+                return u.chevrons() if u else 0
+            case "turns-here":
+                return (g.state.turn - u.entered_turn) if u else 0
+            case "occupied":
+                return any(o is not u and o.sector == sector for o in g.state.active_units())
+            case "option":
+                return args[0] in g.options
+            case "players":
+                return len(g.state.units)
+            case "in-play":
+                return any(args[0] in g.held_cards(o) for o in g.state.active_units())
+            case "occupied-by-us":
+                return any(o.sector == args[0] for o in g.state.active_units())
+            case "conquered":
+                return args[0] in g.state.conquered
+            case "battle-cry":
+                return u is not None and g.flag("battle-cry", u)
+        raise RuleError(f"no predicate '{name}'")
+
+
+def play(content: Content, map_id: str, deciders: Sequence[Decider] | Decider, **kw: Any) -> Game:
+    """Set up and play a whole game; returns the finished Game."""
+    game = Game(content, map_id, deciders=deciders, **kw)
+    game.run()
+    return game
+
+
+RUNNERS: dict[str, Callable[[Game], None]] = {p: getattr(Game, f"phase_{p}") for p in PHASES}
