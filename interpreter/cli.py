@@ -167,3 +167,141 @@ def list_(kind: str | None, fmt: str, packs: tuple[str, ...], root: Path | None)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+
+# ------------------------------------------------------------------ scenarios
+def _derivation_text(d: Any, indent: str = "      ") -> list[str]:
+    lines = [f"{indent}{d.query} for {d.subject or 'the game'}: base {d.base} ({d.base_source})"]
+    for step in d.steps:
+        val = "" if step.value is None else f" {step.value}"
+        line = f"{indent}  {step.tier:<15} {step.source_name}: {step.op}{val}: {step.before} -> {step.after}"
+        if step.overruled_by:
+            line += f"  [overruled by {step.overruled_by}: {step.reason}]"
+        elif step.reason:
+            line += f"  [{step.reason}]"
+        lines.append(line)
+    lines.append(f"{indent}  = {d.value}")
+    return lines
+
+
+def _load_for(cache: dict[tuple[str, ...], Content], packs: tuple[str, ...]) -> Content | None:
+    from ddaydice.dsl.loader import load
+
+    if packs not in cache:
+        content, _ = load(packs=list(packs))
+        if content is None:
+            return None
+        cache[packs] = content
+    return cache[packs]
+
+
+@main.group()
+def scenario() -> None:
+    """Scenario files: set up a situation, run it, check what follows (docs/scenarios.md)."""
+
+
+@scenario.command(name="run")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--verbose", "-v", is_flag=True, help="List every check, not only failures.")
+def scenario_run(paths: tuple[Path, ...], fmt: str, verbose: bool) -> None:
+    """Run scenario files (or every .yaml under a folder). Exit 0 all pass, 1 a check fails, 2 unusable input."""
+    from ddaydice.dsl.diagnostics import SourceCache, render_all
+    from ddaydice.dsl.yamlsrc import read_yaml
+    from ddaydice.interpreter import scenario as sc_mod
+
+    files = sc_mod.collect(list(paths))
+    if not files:
+        raise click.UsageError("no scenario files found")
+    cache: dict[tuple[str, ...], Content] = {}
+    results: list[Any] = []
+    problems: list[Diagnostic] = []
+    for f in files:
+        doc, diags = read_yaml(str(f))
+        packs: tuple[str, ...] = ()
+        if doc is not None and isinstance(doc.data, dict) and isinstance(doc.data.get("packs"), list):
+            packs = tuple(str(p) for p in doc.data["packs"])
+        content = _load_for(cache, packs)
+        if content is None:
+            raise click.ClickException("the bundled content does not load; run 'dday validate'")
+        loaded, diags = sc_mod.load_scenario(f, content)
+        if loaded is None or diags:
+            problems += diags
+            continue
+        sc, _ = loaded
+        result, _game = sc_mod.run(sc, content, str(f))
+        results.append(result)
+    if fmt == "json":
+        click.echo(json.dumps({
+            "scenarios": [{"file": r.file, "scenario": r.title, "passed": r.passed, "error": r.error,
+                           "checks": [c.as_json() for c in r.checks]} for r in results],
+            "diagnostics": [d.as_json() for d in problems],
+            "passed": sum(r.passed for r in results), "failed": sum(not r.passed for r in results),
+        }, indent=2, default=str))
+    else:
+        if problems:
+            click.echo(render_all(problems, SourceCache()))
+        for r in results:
+            click.echo(f"{'PASS' if r.passed else 'FAIL'} {r.file}: {r.title}")
+            if r.error:
+                click.echo(f"    error: {r.error}")
+            for c in r.checks:
+                if c.passed and not verbose:
+                    continue
+                mark = "ok  " if c.passed else "FAIL"
+                click.echo(f"    {mark} {c.label}: expected {c.expected!r}, got {c.actual!r}"
+                           + (f" ({c.message})" if c.message else ""))
+                if not c.passed and c.derivation is not None:
+                    for line in _derivation_text(c.derivation):
+                        click.echo(line)
+        passed = sum(r.passed for r in results)
+        click.echo(f"{passed} passed, {len(results) - passed} failed"
+                   + (f", {len(problems)} unusable" if problems else ""))
+    if problems:
+        sys.exit(2)
+    sys.exit(0 if all(r.passed for r in results) else 1)
+
+
+@main.command()
+@click.argument("file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.argument("query", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def explain(file: Path, query: tuple[str, ...], fmt: str) -> None:
+    """Explain a query in a scenario's state (after its steps): every contribution, in order, and why.
+
+    QUERY reads: NAME for UNIT [in SECTOR] [of CARD] [from N], for example
+    'def for u1', 'advance-cost for u1', 'item-cost for u1 of bazooka',
+    'casualties for u1 from 7', 'may-enter for u1 in s7', 'locked-dice for u1'.
+    """
+    from ddaydice.dsl.diagnostics import DDayError, SourceCache, render_all
+    from ddaydice.interpreter import scenario as sc_mod
+
+    content = load_or_exit()
+    loaded, diags = sc_mod.load_scenario(file, content)
+    if loaded is None or diags:
+        click.echo(render_all(diags, SourceCache()))
+        sys.exit(2)
+    sc, _ = loaded
+    sc = attrs_evolve(sc, expect=())
+    result, game = sc_mod.run(sc, content, str(file))
+    if game is None or result.error:
+        raise click.ClickException(result.error or "the scenario could not be set up")
+    text = " ".join(query)
+    try:
+        value, derivation = sc_mod.evaluate_query(game, text)
+    except (DDayError, KeyError) as exc:
+        raise click.UsageError(f"cannot evaluate {text!r}: {exc}") from exc
+    if fmt == "json":
+        click.echo(json.dumps({"query": text, "value": value,
+                               "derivation": derivation.as_json() if derivation else None}, indent=2, default=str))
+        return
+    click.echo(f"{text} = {value}")
+    if derivation is not None:
+        for line in _derivation_text(derivation, indent="  "):
+            click.echo(line)
+
+
+def attrs_evolve(obj: Any, **changes: Any) -> Any:
+    import attrs
+
+    return attrs.evolve(obj, **changes)

@@ -1,0 +1,519 @@
+"""Scenario files: set up any situation, run part of a turn, and check what follows.
+
+A scenario is YAML (see docs/scenarios.md)::
+
+    scenario: The Medic saves one Soldier per phase, not two
+    map: exercise-tiger
+    variant: advanced-training
+    seed: 1
+    ruling: |                      # optional: the reasoning and the rulebook line it rests on
+      ...
+    units:
+      - {id: u1, sector: s5, soldiers: 6, specialists: [medic]}
+    tally:                         # fixed Final Tallies ("locked red skull", "white courage", "courage")
+      u1: [red courage, red courage, white star, white star, blue tool, blue tool]
+    rolls: [6, 2]                  # the next d6 results the game's generator gives (MGF, Landmines, 1d6)
+    answers:                       # the players' choices, in order (an index, a list, or an option's label)
+      u1: [lose 3 Soldiers]
+    steps:
+      - phase: combat
+    expect:
+      - u1.soldiers: 3
+      - query def for u1: 3
+
+Steps: ``phase: NAME``, ``turn``, ``turns: N``, ``game``, ``use: CARD`` (with ``unit:``), ``move: SECTOR``,
+``recruit: CARD``, ``find: CARD``, ``trade: {to: u2, give: soldiers, amount: 1}``; any step may say
+``refused: true`` when the rules must refuse it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ddaydice.dsl.diagnostics import DDayError, Diagnostic, RuleError, did_you_mean
+from ddaydice.dsl.loader import Content
+from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, structure
+from ddaydice.interpreter.deciders import ReferencePolicy, Scripted
+from ddaydice.interpreter.engine import PHASES, Game
+from ddaydice.interpreter.precedence import Derivation
+from ddaydice.interpreter.state import Die, Unit
+
+MARKERS = ("chevron-1", "chevron-2", "chevron-3", "must-move", "battle-cry", "cant-stay")
+
+
+@attrs.frozen
+class UnitSetup:
+    id: str
+    sector: str | None = None
+    soldiers: int | None = None
+    stars: int | None = None
+    courage: int | None = None
+    item_points: int | None = None
+    specialists: tuple[str, ...] | None = None
+    dead: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+    vehicle: str | None = None
+    awards: tuple[str, ...] = ()
+    visited: tuple[str, ...] | None = None
+    marker: str | None = None
+    status: str | None = None
+
+
+@attrs.frozen
+class ScenarioFile:
+    scenario: str
+    map: str
+    units: tuple[UnitSetup, ...]
+    variant: str | None = None
+    options: tuple[str, ...] = ()
+    packs: tuple[str, ...] = ()
+    seed: int = 0
+    ruling: str = ""
+    tally: dict[str, list[str]] = attrs.Factory(dict)
+    rolls: tuple[int, ...] = ()
+    answers: dict[str, list[Any]] = attrs.Factory(dict)
+    fallback: str = "reference"
+    turn: int = 1
+    phase: str | None = None
+    steps: tuple[Any, ...] = ()
+    expect: tuple[Any, ...] = ()
+    bunker_specialists: dict[str, int] = attrs.Factory(dict)
+    conquered: tuple[str, ...] = ()
+    entered: tuple[str, ...] = ()
+
+
+class ScriptedRandom(random.Random):
+    """The game's generator, giving fixed d6 results first (``rolls:``), then seeded ones."""
+
+    def __init__(self, seed: int, script: Sequence[int]) -> None:
+        super().__init__(seed)
+        self.script = list(script)
+
+    def randint(self, a: int, b: int) -> int:
+        if self.script and (a, b) == (1, 6):
+            return self.script.pop(0)
+        return super().randint(a, b)
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        if self.script and stop is None and start == 6:
+            return self.script.pop(0) - 1
+        if stop is None:
+            return super().randrange(start)
+        return super().randrange(start, stop, step)
+
+
+@attrs.frozen
+class Check:
+    label: str
+    passed: bool
+    expected: Any
+    actual: Any
+    derivation: Derivation | None = None
+    message: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"check": self.label, "passed": self.passed, "expected": self.expected,
+                               "actual": self.actual}
+        if self.message:
+            out["message"] = self.message
+        if self.derivation is not None and not self.passed:
+            out["derivation"] = self.derivation.as_json()
+        return out
+
+
+@attrs.frozen
+class Result:
+    file: str
+    title: str
+    checks: tuple[Check, ...]
+    error: str | None = None
+    ruling: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.error is None and all(c.passed for c in self.checks)
+
+
+def load_scenario(path: Path, content: Content) -> tuple[tuple[ScenarioFile, YamlDoc] | None, list[Diagnostic]]:
+    doc, diags = read_yaml(str(path))
+    if doc is None:
+        return None, diags
+    sc, diags = structure(doc, doc.data, ScenarioFile)
+    if sc is None:
+        return None, diags
+    return (sc, doc), validate(sc, doc, content)
+
+
+def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnostic]:
+    """A scenario that sets up an impossible state is rejected with located errors."""
+    out: list[Diagnostic] = []
+
+    def err(path: list[str | int], message: str, hint: str | None = None) -> None:
+        line, col = position(doc.data, path)
+        out.append(Diagnostic("SCEN001", message, doc.file, line, col, hint=hint))
+
+    if sc.map not in content.maps:
+        err(["map"], f"no map '{sc.map}'", did_you_mean(sc.map, content.maps))
+        return out
+    bm = content.maps[sc.map]
+    sectors = {s.id for s in bm.sectors}
+    if sc.variant is not None and sc.variant not in {v.id for v in bm.variants}:
+        err(["variant"], f"map '{sc.map}' has no variant '{sc.variant}'",
+            did_you_mean(sc.variant, [v.id for v in bm.variants]))
+    for i, opt in enumerate(sc.options):
+        if opt not in content.options:
+            err(["options", i], f"no optional rule '{opt}'", did_you_mean(opt, content.options))
+    variant = next((v for v in bm.variants if v.id == sc.variant), None)
+    specs = set(variant.specialists) if variant and variant.specialists is not None else set(bm.specialists)
+    for s in bm.sectors:
+        if s.start:
+            specs |= set(s.start.specialists)
+    effects_text = " ".join(e.text for k, e in content.effects.items() if k.startswith(f"{sc.map}/"))
+    ids = [u.id for u in sc.units]
+    for i, u in enumerate(sc.units):
+        if u.id != f"u{i + 1}":
+            err(["units", i, "id"], f"Units are numbered in order: expected 'u{i + 1}', found '{u.id}'")
+        if u.sector is not None and u.sector not in sectors:
+            err(["units", i, "sector"], f"map '{sc.map}' has no sector '{u.sector}'", did_you_mean(u.sector, sectors))
+        for j, v in enumerate(u.visited or ()):
+            if v not in sectors:
+                err(["units", i, "visited", j], f"map '{sc.map}' has no sector '{v}'", did_you_mean(v, sectors))
+        if u.marker is not None and u.marker not in MARKERS:
+            err(["units", i, "marker"], f"no marker face '{u.marker}'", did_you_mean(u.marker, MARKERS))
+        for field, kind in (("specialists", "specialist"), ("dead", "specialist"), ("items", "item"),
+                            ("awards", "award")):
+            for j, cid in enumerate(getattr(u, field) or ()):
+                if content.card_kinds.get(cid) != kind:
+                    pool = [c for c, k in content.card_kinds.items() if k == kind]
+                    err(["units", i, field, j], f"no {kind} '{cid}'", did_you_mean(cid, pool))
+                elif kind == "specialist" and cid not in specs and cid not in effects_text:
+                    err(["units", i, field, j], f"the {content.cards[cid].name} is not available on this map"
+                        + (f" ({sc.variant})" if sc.variant else ""), "available: " + ", ".join(sorted(specs)))
+        if u.vehicle is not None and content.card_kinds.get(u.vehicle) != "vehicle":
+            err(["units", i, "vehicle"], f"no vehicle '{u.vehicle}'",
+                did_you_mean(u.vehicle, [c for c, k in content.card_kinds.items() if k == "vehicle"]))
+    for key in list(sc.tally) + list(sc.answers):
+        if key not in ids:
+            where = "tally" if key in sc.tally else "answers"
+            err([where, key], f"no Unit '{key}' in this scenario", did_you_mean(key, ids))
+    colours = set(content.dice.colours)
+    faces = {f.id for f in content.dice.faces}
+    for uid, results in sc.tally.items():
+        for j, text in enumerate(results):
+            problem = _parse_die(text, colours, faces)[1]
+            if problem:
+                err(["tally", uid, j], problem)
+    for j, r in enumerate(sc.rolls):
+        if not 1 <= r <= 6:
+            err(["rolls", j], f"a d6 result must be 1 to 6, found {r}")
+    if sc.phase is not None and sc.phase not in PHASES:
+        err(["phase"], f"no phase '{sc.phase}'", did_you_mean(sc.phase, PHASES))
+    for j, step in enumerate(sc.steps):
+        problem = _check_step(step)
+        if problem:
+            err(["steps", j], problem)
+    return out
+
+
+STEP_KINDS = ("phase", "turn", "turns", "game", "use", "move", "recruit", "find", "trade", "roll")
+
+
+def _check_step(step: Any) -> str | None:
+    if isinstance(step, str):
+        return None if step in {"turn", "game"} else f"unknown step '{step}' (steps: {', '.join(STEP_KINDS)})"
+    if not isinstance(step, dict):
+        return "a step is a word (turn, game) or a mapping such as {phase: combat}"
+    kinds = [k for k in step if k in STEP_KINDS]
+    if len(kinds) != 1:
+        return f"a step names one action of: {', '.join(STEP_KINDS)}"
+    if kinds[0] == "phase" and step["phase"] not in PHASES:
+        return f"no phase '{step['phase']}' (phases: {', '.join(PHASES)})"
+    extra = set(step) - {kinds[0], "unit", "refused", "to", "give", "amount"}
+    if extra:
+        return f"unknown key(s) in step: {', '.join(sorted(map(str, extra)))}"
+    return None
+
+
+def _parse_die(text: str, colours: set[str], faces: set[str]) -> tuple[Die | None, str | None]:
+    words = text.split()
+    locked = "locked" in words
+    words = [w for w in words if w != "locked"]
+    colour = None
+    if len(words) == 2:
+        colour, face = words
+    elif len(words) == 1:
+        face = words[0]
+    else:
+        return None, f"a result is '[locked] [colour] face', found {text!r}"
+    if colour is not None and colour not in colours:
+        return None, f"unknown colour '{colour}'" + (f" (did you mean '{did_you_mean(colour, colours)}')"
+                                                     if did_you_mean(colour, colours) else "")
+    if face not in faces:
+        hint = did_you_mean(face, faces)
+        return None, f"unknown face '{face}'" + (f"; {hint}" if hint else "")
+    return Die(face, colour, -1, locked=locked, real=colour is not None), None
+
+
+def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
+    deciders = [Scripted(list(sc.answers.get(u.id, [])), ReferencePolicy() if sc.fallback == "reference" else None)
+                for u in sc.units]
+    game = Game(content, sc.map, players=len(sc.units), seed=sc.seed, variant=sc.variant, options=sc.options,
+                deciders=deciders, trace=trace)
+    state = game.state
+    rng = ScriptedRandom(sc.seed, sc.rolls)
+    state.rng = rng
+    game.rng = rng
+    state.turn = sc.turn
+    state.phase = sc.phase or "roll"
+    for setup, unit in zip(sc.units, state.units, strict=True):
+        _apply(setup, unit, game)
+    colours = set(content.dice.colours)
+    faces = {f.id for f in content.dice.faces}
+    per = content.dice.dice_per_colour
+    for uid, results in sc.tally.items():
+        unit = state.unit(uid)
+        dice = []
+        seen: dict[str, int] = {}
+        for text in results:
+            die, _ = _parse_die(text, colours, faces)
+            assert die is not None
+            if die.colour is not None:
+                k = seen.get(die.colour, 0)
+                seen[die.colour] = k + 1
+                die.index = sorted(colours, key=list(content.dice.colours).index).index(die.colour) * per + k
+            else:
+                die.source = "scenario"
+            dice.append(die)
+        unit.tally = dice
+    state.bunker_specialists.update(sc.bunker_specialists)
+    state.conquered.extend(sc.conquered)
+    for sid in sc.entered:
+        state.sectors[sid].entered = True
+    for u in state.units:
+        state.sectors[u.sector].entered = True
+    return game
+
+
+def _apply(setup: UnitSetup, unit: Unit, game: Game) -> None:
+    for field in ("sector", "soldiers", "stars", "courage", "item_points", "vehicle", "marker", "status"):
+        value = getattr(setup, field)
+        if value is not None:
+            setattr(unit, field, value)
+    if setup.specialists is not None:
+        unit.specialists = list(setup.specialists)
+    unit.dead = list(setup.dead)
+    unit.items = list(setup.items)
+    unit.awards = list(setup.awards)
+    unit.visited = list(setup.visited) if setup.visited is not None else [unit.sector]
+    if unit.sector not in unit.visited:
+        unit.visited.append(unit.sector)
+    unit.entered_turn = 0
+    for card in game.held_cards(unit):
+        game._came_into_play(unit, card)
+        state = game.state
+        if card in state.pool:
+            state.pool.remove(card)
+        hand = state.hands.get(unit.id, [])
+        if card in hand:
+            hand.remove(card)
+
+
+def run_step(game: Game, step: Any) -> str | None:
+    """Run one step; returns a refusal message when the rules refuse it."""
+    s = game.state
+    if step == "turn":
+        game.run_turn()
+        return None
+    if step == "game":
+        game.run()
+        return None
+    assert isinstance(step, dict)
+    unit = s.unit(str(step.get("unit", "u1")))
+    if "phase" in step:
+        if s.turn == 0:
+            s.turn = 1
+        game.run_phase(step["phase"])
+        if step["phase"] == "combat":
+            game.end_of_turn()
+        return None
+    if "turns" in step:
+        for _ in range(int(step["turns"])):
+            if s.outcome is None:
+                game.run_turn()
+        return None
+    if "use" in step:
+        card = str(step["use"])
+        if card not in game.held_cards(unit) and not card.startswith("rule:"):
+            return f"{unit.name} does not hold the {game._name_of(card)}"
+        for point in ("after-final-tally", "purchase", "movement", "before-mgf", "after-mgf"):
+            for src, i, hook, held in game.available_uses(unit, point):
+                if src.owner == card:
+                    game.perform_use(unit, src, i, hook, held)
+                    return None
+        return f"the {game._name_of(card)} cannot be used now (its condition, window or limit forbids it)"
+    if "move" in step:
+        to = str(step["move"])
+        for move in game.legal_moves(unit):
+            if move.to == to:
+                game.do_move(unit, move)
+                return None
+        return f"{unit.name} may not move to {to} now"
+    if "recruit" in step:
+        card = str(step["recruit"])
+        for cid, cost in game.recruitable(unit):
+            if cid == card:
+                unit.stars -= cost
+                game.gain_card(unit, cid)
+                unit.recruited += 1
+                return None
+        return f"{unit.name} cannot recruit the {game._name_of(card)} now"
+    if "find" in step:
+        card = str(step["find"])
+        for cid, cost in game.findable(unit):
+            if cid == card:
+                unit.item_points -= cost
+                game.gain_card(unit, cid)
+                unit.found += 1
+                return None
+        return f"{unit.name} cannot find the {game._name_of(card)} now"
+    if "trade" in step:
+        other = s.unit(str(step["trade"]))
+        if other.sector != unit.sector and not game.flag("trade-anywhere", unit):
+            return f"{unit.name} and {other.name} are not in the same Sector"
+        what = str(step.get("give", "soldiers")).replace("-", "_")
+        amount = int(step.get("amount", 1))
+        if what in {"soldiers", "stars", "courage", "item_points"}:
+            if getattr(unit, what) < amount:
+                return f"{unit.name} has not {amount} {what}"
+            setattr(unit, what, getattr(unit, what) - amount)
+            setattr(other, what, getattr(other, what) + amount)
+            return None
+        if what in unit.items:
+            unit.items.remove(what)
+            other.items.append(what)
+            return None
+        return f"{unit.name} cannot trade '{what}'"
+    raise RuleError(f"unknown step {step!r}")
+
+
+def parse_query(text: str) -> tuple[str, str | None, str | None, str | None, int | None]:
+    """``def for u1``, ``advance-cost for u1 in s7``, ``item-cost for u1 of bazooka``, ``casualties for u1 from 7``."""
+    words = text.split()
+    if words and words[0] == "query":
+        words = words[1:]
+    if not words:
+        raise RuleError("empty query")
+    name = words[0]
+    unit = sector = card = None
+    base = None
+    i = 1
+    while i < len(words) - 1:
+        key, value = words[i], words[i + 1]
+        if key == "for":
+            unit = value
+        elif key in {"in", "at", "into"}:
+            sector = value
+        elif key == "of":
+            card = value
+        elif key == "from":
+            base = int(value)
+        else:
+            raise RuleError(f"cannot read '{key}' in query {text!r} (write: NAME for UNIT [in SECTOR] [of CARD] "
+                            "[from N])")
+        i += 2
+    if i < len(words):
+        raise RuleError(f"query {text!r} ends with '{words[-1]}' alone")
+    return name, unit, sector, card, base
+
+
+def evaluate_query(game: Game, text: str, *, explain: bool = True) -> tuple[Any, Derivation | None]:
+    name, uid, sector, card, base = parse_query(text)
+    unit = game.state.unit(uid) if uid else None
+    if name == "may-enter":
+        assert unit is not None and sector is not None
+        ok = any(m.to == sector for m in game.legal_moves(unit))
+        return ok, game.query("enter", unit, sector=sector, explain=True)[1]
+    if name == "locked-and-rolled":
+        assert unit is not None
+        return [game.value("locked-dice", unit), game.value("dice-rolled", unit)], None
+    if name == "soldier-count":
+        assert unit is not None
+        return game.soldier_count(unit), None
+    return game.query(name, unit, sector=sector, card=card, base=base, explain=explain)
+
+
+def actual_value(game: Game, path: str) -> Any:
+    s = game.state
+    if path in {"outcome", "reason", "turn", "phase", "pool", "award-deck", "conquered"}:
+        return {"outcome": s.outcome, "reason": s.reason, "turn": s.turn, "phase": s.phase, "pool": s.pool,
+                "award-deck": s.award_deck, "conquered": s.conquered}[path]
+    if "." in path:
+        uid, field = path.split(".", 1)
+        unit = s.unit(uid)
+        field = field.replace("-", "_")
+        if field == "tally":
+            return [f"{'locked ' if d.locked else ''}{d.colour + ' ' if d.colour else ''}{d.face}"
+                    + (" (cancelled)" if d.cancelled else "") for d in unit.tally]
+        if field == "soldier_count":
+            return game.soldier_count(unit)
+        if field == "chevrons":
+            return unit.chevrons()
+        return getattr(unit, field)
+    raise RuleError(f"cannot check '{path}'")
+
+
+def _norm(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_norm(v) for v in value]
+    if isinstance(value, list):
+        return [_norm(v) for v in value]
+    return value
+
+
+def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = False) -> tuple[Result, Game | None]:
+    try:
+        game = build(sc, content, trace=trace)
+    except DDayError as exc:
+        return Result(file, sc.scenario, (), f"set-up failed: {exc}", sc.ruling), None
+    checks: list[Check] = []
+    try:
+        for step in sc.steps:
+            refused_expected = isinstance(step, dict) and bool(step.get("refused"))
+            refusal = run_step(game, step)
+            label = f"step {step!r}"
+            if refused_expected:
+                checks.append(Check(label + " is refused", refusal is not None, "refused",
+                                    refusal or "allowed", message=refusal or ""))
+            elif refusal is not None:
+                checks.append(Check(label, False, "allowed", "refused", message=refusal))
+                break
+        for item in sc.expect:
+            pairs = item.items() if isinstance(item, dict) else []
+            for raw_key, expected in pairs:
+                key = str(raw_key)
+                if key.startswith("query "):
+                    value, derivation = evaluate_query(game, key)
+                    checks.append(Check(key, _norm(value) == _norm(expected), expected, value, derivation))
+                else:
+                    value = actual_value(game, key)
+                    checks.append(Check(key, _norm(value) == _norm(expected), expected, _norm(value)))
+    except DDayError as exc:
+        return Result(file, sc.scenario, tuple(checks), str(exc), sc.ruling), game
+    except (KeyError, AttributeError) as exc:
+        return Result(file, sc.scenario, tuple(checks), f"cannot evaluate: {exc}", sc.ruling), game
+    return Result(file, sc.scenario, tuple(checks), None, sc.ruling), game
+
+
+def collect(paths: Sequence[Path]) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            out += sorted(q for q in p.rglob("*.yaml") if q.is_file())
+        else:
+            out.append(p)
+    return out
