@@ -50,7 +50,7 @@ def bundled_root() -> Path:
 
 def display_path(path: Path) -> str:
     try:
-        rel = os.path.relpath(path)
+        rel = os.path.relpath(path.resolve())
     except ValueError:
         return str(path)
     return str(path) if rel.startswith("..") else rel
