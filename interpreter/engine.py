@@ -58,9 +58,31 @@ class Game:
     def __init__(self, content: Content, map_id: str, *, players: int = 1, seed: int = 0,
                  variant: str | None = None, options: Iterable[str] = (), deciders: Sequence[Decider] | Decider,
                  trace: bool = False, state: GameState | None = None) -> None:
-        if map_id not in content.maps:
-            raise RuleError(f"no map '{map_id}'")
         self.content = content
+        self.tracing = trace
+        self.deciders: list[Decider] = list(deciders) if isinstance(deciders, Sequence) else [deciders]
+        # Everything that depends only on (content, map, variant, options) is computed once and shared
+        # by every game of a simulation: the graph, the effect indexes, the live queries and events.
+        key = (id(content), map_id, variant, tuple(options))
+        plan = _PLANS.get(key)
+        if plan is None or plan[0] is not content:
+            self._prepare(content, map_id, variant, list(options))
+            plan = (content, {k: self.__dict__[k] for k in _PLAN_KEYS})
+            if len(_PLANS) > 64:
+                _PLANS.clear()
+            _PLANS[key] = plan
+        else:
+            self.__dict__.update(plan[1])
+        self.pending_casualties = 0
+        self._losing: str | None = None
+        self._decoy: str | None = None
+        self.state = state if state is not None else self._setup(players, seed)
+        self.rng = self.state.rng
+
+    # ================================================================ setup
+    def _prepare(self, content: Content, map_id: str, variant: str | None, options: list[str]) -> None:
+        if map_id not in content.maps:
+            raise RuleError(f"no map '{map_id}' (there are: {', '.join(sorted(content.maps))})")
         self.map: BattleMap = content.maps[map_id]
         self.variant: Variant | None = None
         if variant is not None:
@@ -69,26 +91,74 @@ class Game:
                 raise RuleError(f"map '{map_id}' has no variant '{variant}' (it has: "
                                 f"{', '.join(v.id for v in self.map.variants) or 'none'})")
             self.variant = found[0]
-        self.options = list(options)
+        self.options = options
         for opt in self.options:
             if opt not in content.options:
                 raise RuleError(f"no optional rule '{opt}' (there are: {', '.join(sorted(content.options))})")
-        self.ignore = set(self.variant.ignore) if self.variant else set()
-        self.keep_faces = set(self.variant.keep_faces) if self.variant and self.variant.keep_faces else None
-        self.tracing = trace
-        self.deciders: list[Decider] = list(deciders) if isinstance(deciders, Sequence) else [deciders]
+        self.ignore: set[str] = set(self.variant.ignore) if self.variant else set()
+        self.keep_faces: set[str] | None = set(self.variant.keep_faces) \
+            if self.variant and self.variant.keep_faces else None
         self.sectors: dict[str, Sector] = {s.id: s for s in self.map.sectors}
         self.tier_index = {t.id: i for i, t in enumerate(content.precedence.tiers)}
         self.queries = content.vocab.queries
         self._build_graph()
         self._index_effects()
-        self.pending_casualties = 0
-        self._losing: str | None = None
-        self._decoy: str | None = None
-        self.state = state if state is not None else self._setup(players, seed)
-        self.rng = self.state.rng
+        self._find_live()
 
-    # ================================================================ setup
+    def _find_live(self) -> None:
+        """The queries and events some effect of this game could ever touch; the others are constant."""
+        c = self.content
+        sources: list[EffectSource] = list(self.global_sources) + list(self.rwb_sources.values())
+        sources += [e for k, e in c.effects.items() if k.startswith("special-damage:")]
+        if "attributes" not in self.ignore:
+            sources += [e for k, e in c.effects.items() if k.startswith(f"{self.map.id}/")]
+        sources += [c.effects[cid] for cid in self._reachable_cards() if cid in c.effects]
+        live: set[str] = set()
+        events: set[str] = set()
+        for src in sources:
+            for hook in src.compiled.modifiers:
+                live.add(hook.query)
+            for trig in src.compiled.triggers:
+                events.add(trig.event)
+            live |= _granted_queries(src.tree)
+        self.live_queries = frozenset(live)
+        self.live_events = frozenset(events)
+        self.static_flags = {q.id: bool(q.default) for q in self.queries.values()
+                             if q.kind == "flag" and q.id not in live and q.id != "stay"}
+
+    def _reachable_cards(self) -> set[str]:
+        """Cards that can come into play in this game: the lists, the placed cards, the Award deck, and
+        any card an effect of the game names (a Specialist joining in a Sector), transitively."""
+        c = self.content
+        v = self.variant
+        reach: set[str] = set(v.specialists if v and v.specialists is not None else self.map.specialists)
+        no_items = v is not None and v.items is not None and not v.items
+        if not no_items:
+            reach |= set(v.items if v and v.items is not None else self.map.items)
+            reach |= {cid for cid, card in c.cards.items() if c.card_kinds[cid] == "item" and card.grade == "regular"}
+        reach |= {p.card for p in self.map.placed} | set(self.map.vehicles)
+        for s in self.map.sectors:
+            if s.start is not None:
+                reach |= set(s.start.specialists)
+        if "awards" not in self.ignore:
+            reach |= {a.id for a in c.cards_of("award")}
+        texts = [e.text for k, e in c.effects.items() if k.startswith((f"{self.map.id}/", "rule:"))]
+        frontier = set(reach)
+        while frontier:
+            texts += [c.effects[cid].text for cid in frontier if cid in c.effects]
+            frontier = set()
+            blob = " ".join(texts)
+            for cid in c.cards:
+                if cid not in reach and cid in blob:
+                    reach.add(cid)
+                    frontier.add(cid)
+            if "vehicle" in blob:
+                for veh in c.cards_of("vehicle"):
+                    if veh.id not in reach:
+                        reach.add(veh.id)
+                        frontier.add(veh.id)
+        return reach
+
     def _build_graph(self) -> None:
         self.moves: dict[str, list[tuple[str, str, int, bool, bool]]] = {s: [] for s in self.sectors}
         for line in self.map.lines:
@@ -135,6 +205,13 @@ class Game:
         mid = self.map.id
         if f"{mid}/rules" in c.effects:
             self.global_sources.append(c.effects[f"{mid}/rules"])
+        self._mods_cache: dict[str, dict[str, list[tuple[int, ModifierHook]]]] = {}
+        self._global_mods: dict[str, list[tuple[EffectSource, int, ModifierHook]]] = {}
+        for src in self.global_sources:
+            for i, hook in enumerate(src.compiled.modifiers):
+                self._global_mods.setdefault(hook.query, []).append((src, i, hook))
+        self._card_mods = {cid: self._mods_of(c.effects[cid]) for cid in c.cards if cid in c.effects
+                           and c.effects[cid].compiled.modifiers}
 
     def _setup(self, players: int, seed: int) -> GameState:
         lo, hi = self.map.players
@@ -175,7 +252,7 @@ class Game:
         pool = [p for p in pool if p not in placed and not self._unavailable(p)]
         state.pool = pool
         state.placed = dict(placed)
-        awards = [a.id for a in c.cards_of("award") if not self._unavailable(a.id)]
+        awards = [] if "awards" in self.ignore else [a.id for a in c.cards_of("award") if not self._unavailable(a.id)]
         rng.shuffle(awards)
         state.award_deck = awards
         self.state = state
@@ -254,20 +331,43 @@ class Game:
             return owner.sector == sector
         return unit is not None and owner.id == unit.id
 
-    def _modifier_sources(self, unit: Unit | None, sector: str | None, sector_subject: bool
-                          ) -> Iterable[tuple[EffectSource, Unit | None, int]]:
-        for src in self.global_sources:
-            yield src, None, 0
+    def _candidates(self, name: str, sector: str | None
+                    ) -> list[tuple[EffectSource, Unit | None, int, int, ModifierHook]]:
+        """Every standing modifier of query ``name`` that could reach ``sector`` (scope checked later)."""
+        out: list[tuple[EffectSource, Unit | None, int, int, ModifierHook]] = []
+        for src, i, hook in self._global_mods.get(name, ()):
+            out.append((src, None, 0, i, hook))
         if sector is not None:
             for src in self._sector_sources(sector):
-                yield src, None, 0
+                for i, hook in self._mods_of(src).get(name, ()):
+                    out.append((src, None, 0, i, hook))
         for owner in self.state.units:
             if owner.status != "active":
                 continue
-            for card in owner.specialists + ([owner.vehicle] if owner.vehicle else []):
-                held = self.content.effects.get(card)
-                if held is not None and held.compiled.modifiers:
-                    yield held, owner, owner.came_into_play.get(card, 0)
+            for card in owner.specialists:
+                found = self._card_mods.get(card)
+                if found and name in found:
+                    src = self.content.effects[card]
+                    played = owner.came_into_play.get(card, 0)
+                    for i, hook in found[name]:
+                        out.append((src, owner, played, i, hook))
+            if owner.vehicle is not None:
+                found = self._card_mods.get(owner.vehicle)
+                if found and name in found:
+                    src = self.content.effects[owner.vehicle]
+                    played = owner.came_into_play.get(owner.vehicle, 0)
+                    for i, hook in found[name]:
+                        out.append((src, owner, played, i, hook))
+        return out
+
+    def _mods_of(self, src: EffectSource) -> dict[str, list[tuple[int, ModifierHook]]]:
+        cached = self._mods_cache.get(src.owner)
+        if cached is None:
+            cached = {}
+            for i, hook in enumerate(src.compiled.modifiers):
+                cached.setdefault(hook.query, []).append((i, hook))
+            self._mods_cache[src.owner] = cached
+        return cached
 
     # ============================================================== queries
     def query(self, name: str, unit: Unit | None, *, sector: str | None = None, card: str | None = None,
@@ -282,13 +382,23 @@ class Game:
         base_source = "game rules"
         if base is None:
             base, base_source = self._base(name, unit, sector, card)
+        if not explain and name not in self.live_queries and name != "def":
+            if info.minimum is not None and not isinstance(base, bool) and base < info.minimum:
+                return info.minimum, None
+            return base, None
+        candidates = self._candidates(name, sector)
+        grants = [g for g in self.state.grants if g.query == name] if self.state.grants else []
+        bunker_n = self.state.bunker_specialists.get(sector, 0) if name == "def" and sector is not None else 0
+        if not candidates and not grants and not bunker_n and not explain:
+            # The common case: nothing changes this value; only the rules' clamp applies.
+            if info.minimum is not None and not isinstance(base, bool) and base < info.minimum:
+                return info.minimum, None
+            return base, None
         contributions: list[Contribution] = []
         consumed: list[str] = []
         ctx_unit = unit
-        for src, owner, played in self._modifier_sources(unit, sector, sector_subject):
-            for i, hook in enumerate(src.compiled.modifiers):
-                if hook.query != name:
-                    continue
+        for src, owner, played, i, hook in candidates:
+            if True:
                 if not self._scoped(owner, hook.scope, unit, sector, sector_subject):
                     continue
                 ctx = Ctx(self, ctx_unit or owner, owner, src, sector)
@@ -309,23 +419,20 @@ class Game:
                                                   (played, src.owner),
                                                   tuple(map(str, hook.args)) if hook.op == "protect" else (),
                                                   hook.text))
-        for g in self.state.grants:
-            if g.query != name:
-                continue
+        for g in grants:
             if g.unit is not None and (unit is None or g.unit != unit.id):
                 continue
             if g.sector is not None and g.sector != sector:
                 continue
             contributions.append(Contribution(g.owner, self._name_of(g.owner), self.tier_index.get(g.tier, 0),
                                               g.tier, g.op, g.value, (g.order, g.owner), g.args, g.text))
-        if name == "def" and sector is not None and self.sectors[sector].bunker:
-            n = self.state.bunker_specialists.get(sector, 0)
-            if n:
-                contributions.append(Contribution("rule:bunker-specialists", "Specialists beside the Bunker",
-                                                  0, "rules", "add", -n, (-1, "rule"), (),
-                                                  f"{n} surviving Specialist(s) of earlier Units"))
+        if bunker_n:
+            contributions.append(Contribution("rule:bunker-specialists", "Specialists beside the Bunker",
+                                              0, "rules", "add", -bunker_n, (-1, "rule"), (),
+                                              f"{bunker_n} surviving Specialist(s) of earlier Units"))
         value, derivation = combine(base, contributions, info.minimum, explain=explain, query=name,
-                                    subject=self._subject(unit, sector, card), base_source=base_source)
+                                    subject=self._subject(unit, sector, card) if explain else "",
+                                    base_source=base_source)
         if consume and consumed:
             holder = unit
             for key in consumed:
@@ -338,6 +445,9 @@ class Game:
         return int(v)
 
     def flag(self, name: str, unit: Unit | None, **kw: Any) -> bool:
+        fixed = self.static_flags.get(name)
+        if fixed is not None:
+            return fixed
         v, _ = self.query(name, unit, **kw)
         return bool(v)
 
@@ -393,6 +503,8 @@ class Game:
     def fire(self, event: str, unit: Unit, *, sector: str | None = None, only: EffectSource | None = None,
              sector_only: bool = False) -> None:
         """Run the triggers for ``event`` that reach ``unit``, lowest tier first."""
+        if event not in self.live_events:
+            return
         where = sector if sector is not None else unit.sector
         hits: list[tuple[int, tuple[int, str], EffectSource, Unit | None, int, TriggerHook]] = []
         sources: list[tuple[EffectSource, Unit | None, int]] = []
@@ -435,6 +547,9 @@ class Game:
 
     # ================================================================ uses
     def available_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]:
+        if not unit.items and not unit.awards and not unit.specialists and unit.vehicle is None \
+                and not self._others_share_uses(unit) and not self._can_buy_award(unit):
+            return []
         out = []
         cards = self.held_cards(unit)
         sources: list[tuple[EffectSource, str]] = [(s, "") for s in self.global_sources]
@@ -471,6 +586,12 @@ class Game:
                     continue
                 out.append((src, i, hook, card))
         return out
+
+    def _others_share_uses(self, unit: Unit) -> bool:
+        for owner in self.state.units:
+            if owner is not unit and owner.status == "active" and (owner.specialists or owner.vehicle):
+                return True
+        return False
 
     def _can_buy_award(self, unit: Unit) -> bool:
         return unit.courage >= 6 and bool(self.state.award_deck) and unit.awards_drawn == 0
@@ -1269,6 +1390,35 @@ class Game:
             return sec.number
         digits = "".join(ch for ch in sector if ch.isdigit())
         return int(digits) if digits else 999
+
+
+_PLANS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Content, dict[str, Any]]] = {}
+_PLAN_KEYS = ("map", "variant", "options", "ignore", "keep_faces", "sectors", "tier_index", "queries", "moves",
+              "courage_to_bunker", "global_sources", "rwb_sources", "rwb_faces", "_mods_cache", "_global_mods",
+              "_card_mods", "live_queries", "live_events", "static_flags")
+
+
+def _granted_queries(tree: Any) -> set[str]:
+    """Queries an effect may change through the modifiers its actions grant (``def -7 this turn``)."""
+    from ddaydice.dsl import ast as dsl_ast
+
+    out: set[str] = set()
+    for clause in tree.clauses:
+        body = clause.body
+        if isinstance(body, dsl_ast.Trigger | dsl_ast.Use):
+            for action in body.actions:
+                for opt in action.options:
+                    verb = opt.statement.verb.name
+                    words = [a.name for a in opt.statement.args if isinstance(a, dsl_ast.Word)]
+                    if verb in {"forbid", "allow"} and words:
+                        out.add(words[0])
+                    elif verb == "ignore" and words:
+                        out.add(f"ignore-{words[0]}")
+                    elif verb in {"protect"} and words:
+                        out.add(words[0])
+                    else:
+                        out.add(verb)
+    return out
 
 
 class Ctx:
