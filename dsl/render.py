@@ -308,6 +308,8 @@ class Renderer:
                         return f"a Unit occupies {self.name(arg0)}"
                     case "conquered":
                         return f"a Unit has entered {self.name(arg0)}"
+                    case "visited":
+                        return f"this Unit has visited {self.name(arg0)}"
                     case "started-alone":
                         return f"this Unit is the only one that started in {self.name(arg0)}"
                     case "battle-cry":
