@@ -1,0 +1,187 @@
+"""Monte Carlo: many games of one map, with statistics.
+
+Game ``i`` of a run is seeded from the run's seed and ``i`` alone (never from
+the worker that plays it), so a run's results are identical whatever the
+number of jobs. Workers load the content themselves and return small per-game
+records; the parent aggregates them in index order.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import attrs
+
+from ddaydice.dsl.loader import Content, load
+from ddaydice.interpreter.engine import Game
+from ddaydice.interpreter.policies import make_policy
+
+
+@attrs.frozen
+class Spec:
+    map_id: str
+    variant: str | None
+    players: int
+    policy: str
+    seed: int
+    options: tuple[str, ...] = ()
+    packs: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class GameRecord:
+    index: int
+    outcome: str
+    turns: int
+    reason: str
+    dead_at: tuple[str, ...]  # sectors where Units were wiped out
+    lost_by_sector: tuple[tuple[str, int], ...]
+    specialists: tuple[str, ...]  # recruited or joined during the game
+    items_used: tuple[str, ...]
+    soldiers_left: int
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run: a function of the run's seed and the index only."""
+    return random.Random(f"ddaydice:{run_seed}:{index}").getrandbits(62)
+
+
+def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
+    seed = game_seed(spec.seed, index)
+    deciders = [make_policy(spec.policy, seed + k) for k in range(spec.players)]
+    game = Game(content, spec.map_id, players=spec.players, seed=seed, variant=spec.variant,
+                options=spec.options, deciders=deciders)
+    start_specs = {u.id: set(u.specialists) for u in game.state.units}
+    game.run()
+    s = game.state
+    lost: Counter[str] = Counter()
+    dead_at: list[str] = []
+    for d in s.deaths:
+        if d.get("wiped"):
+            dead_at.append(d["sector"])
+        else:
+            lost[d["sector"]] += int(d.get("lost", 0))
+    specialists = sorted(sp for u in s.units for sp in set(u.specialists + u.dead) - start_specs[u.id])
+    items = sorted(i for u in s.units for i in u.used_items + u.used_awards)
+    return GameRecord(index, s.outcome or "lost", s.turn, s.reason, tuple(dead_at), tuple(sorted(lost.items())),
+                      tuple(specialists), tuple(items), sum(u.soldiers for u in s.units if u.status != "dead"))
+
+
+_WORKER_CONTENT: dict[tuple[str, ...], Content] = {}
+
+
+def _worker(args: tuple[Spec, int, int]) -> list[GameRecord]:
+    spec, start, stop = args
+    content = _WORKER_CONTENT.get(spec.packs)
+    if content is None:
+        loaded, _ = load(packs=list(spec.packs))
+        assert loaded is not None
+        content = _WORKER_CONTENT[spec.packs] = loaded
+    return [play_one(content, spec, i) for i in range(start, stop)]
+
+
+def run(content: Content, spec: Spec, games: int, *, jobs: int = 1,
+        progress: Callable[[int], None] | None = None) -> tuple[list[GameRecord], float]:
+    """Play ``games`` games; returns the records in index order and the elapsed seconds."""
+    started = time.perf_counter()
+    records: list[GameRecord] = []
+    if jobs <= 1:
+        for i in range(games):
+            records.append(play_one(content, spec, i))
+            if progress is not None:
+                progress(1)
+    else:
+        chunk = max(1, min(250, games // (jobs * 4) or 1))
+        tasks = [(spec, a, min(a + chunk, games)) for a in range(0, games, chunk)]
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for batch in pool.map(_worker, tasks):
+                records.extend(batch)
+                if progress is not None:
+                    progress(len(batch))
+        records.sort(key=lambda r: r.index)
+    return records, time.perf_counter() - started
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: int) -> dict[str, Any]:
+    n = len(records)
+    wins = sum(1 for r in records if r.outcome == "won")
+    lo, hi = wilson(wins, n)
+    turns = [r.turns for r in records]
+    dead: Counter[str] = Counter()
+    lost: Counter[str] = Counter()
+    specs: Counter[str] = Counter()
+    items: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    outcome_turns: Counter[int] = Counter()
+    for r in records:
+        dead.update(r.dead_at)
+        for sector, k in r.lost_by_sector:
+            lost[sector] += k
+        specs.update(r.specialists)
+        items.update(r.items_used)
+        reasons[r.reason] += 1
+        outcome_turns[r.turns] += 1
+    return {
+        "map": spec.map_id,
+        "variant": spec.variant,
+        "players": spec.players,
+        "policy": spec.policy,
+        "options": list(spec.options),
+        "seed": spec.seed,
+        "jobs": jobs,
+        "games": n,
+        "wins": wins,
+        "win_rate": wins / n if n else 0.0,
+        "win_rate_ci95": [lo, hi],
+        "mean_turns": sum(turns) / n if n else 0.0,
+        "turns_min": min(turns, default=0),
+        "turns_max": max(turns, default=0),
+        "turns_histogram": {str(k): v for k, v in sorted(outcome_turns.items())},
+        "wiped_out_by_sector": dict(sorted(dead.items())),
+        "soldiers_lost_by_sector": {k: v / n for k, v in sorted(lost.items())},
+        "specialists_recruited": dict(specs.most_common()),
+        "items_used": dict(items.most_common()),
+        "reasons": dict(reasons.most_common(8)),
+        "seconds": seconds,
+        "games_per_s": n / seconds if seconds > 0 else 0.0,
+    }
+
+
+def plot(summary: dict[str, Any], records: Sequence[GameRecord], path: str) -> None:
+    """Draw the distribution of outcomes (turns to win or lose) to a PNG; needs matplotlib."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    won = [r.turns for r in records if r.outcome == "won"]
+    lost = [r.turns for r in records if r.outcome != "won"]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    bins = range(max([r.turns for r in records], default=1) + 2)
+    ax.hist([won, lost], bins=list(bins), stacked=True, label=["won", "lost"], color=["#3a7d44", "#b33a3a"])
+    ax.set_xlabel("turns played")
+    ax.set_ylabel("games")
+    title = f"{summary['map']}{' / ' + summary['variant'] if summary['variant'] else ''}: " \
+            f"{summary['win_rate']:.1%} won of {summary['games']} ({summary['policy']})"
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
