@@ -381,3 +381,129 @@ def _provenance_warning(content: Content, map_id: str) -> str | None:
         return (f"note: {bm.name} is a RECONSTRUCTION: the rulebook does not give its layout "
                 f"({bm.note.strip().splitlines()[0] if bm.note.strip() else 'see the map file'})")
     return None
+
+
+# ------------------------------------------------------------------ play
+def _parse_auto(auto: tuple[str, ...], players: int) -> dict[int, str]:
+    from ddaydice.interpreter.policies import POLICIES
+
+    chosen: dict[int, str] = {}
+    for item in auto:
+        if "=" in item:
+            who, policy = item.split("=", 1)
+            if not (who.startswith("u") and who[1:].isdigit() and 1 <= int(who[1:]) <= players):
+                raise click.UsageError(f"--auto {item}: no Unit '{who}' (Units are u1..u{players})")
+            targets = [int(who[1:])]
+        else:
+            policy = item
+            targets = list(range(1, players + 1))
+        if policy not in POLICIES:
+            raise click.UsageError(f"--auto {item}: no policy '{policy}' (policies: {', '.join(POLICIES)})")
+        for t in targets:
+            chosen[t] = policy
+    return chosen
+
+
+@main.command()
+@click.argument("map_id", metavar="MAP")
+@click.option("--variant", help="A variant of the map (exercise-tiger: practice-run, basic-training, ...).")
+@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
+@click.option("--seed", type=int, default=None, help="The game's seed (random if not given; printed).")
+@click.option("--option", "options", multiple=True, help="An optional rule (repeatable).")
+@click.option("--pack", "packs", multiple=True, help="A bundled expansion to load (repeatable).")
+@click.option("--auto", "auto", multiple=True,
+              help="Let a policy play: 'heuristic' (every Unit) or 'u2=reference' (one Unit). Repeatable.")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Save the finished game (seed and choices) to replay it with 'dday replay'.")
+@click.option("--trace/--no-trace", default=False, help="Print every event of the game as it happens.")
+def play(map_id: str, variant: str | None, players: int, seed: int | None, options: tuple[str, ...],
+         packs: tuple[str, ...], auto: tuple[str, ...], save_path: Path | None, trace: bool) -> None:
+    """Play a game at the terminal, deciding every choice (or let policies play some Units)."""
+    import random as _random
+
+    from ddaydice.dsl.diagnostics import DDayError
+    from ddaydice.interpreter.engine import Game
+    from ddaydice.interpreter.play import Human, save_replay, unit_line
+    from ddaydice.interpreter.policies import make_policy
+
+    content = load_or_exit(packs=list(packs))
+    if seed is None:
+        seed = _random.SystemRandom().randrange(10**9)
+    autos = _parse_auto(auto, players)
+    human = Human(ask=lambda prompt: click.prompt(prompt, default="", show_default=False, prompt_suffix=""),
+                  say=click.echo)
+    deciders = [make_policy(autos[i], seed + i) if i in autos else human for i in range(1, players + 1)]
+    try:
+        game = Game(content, map_id, players=players, seed=seed, variant=variant, options=options,
+                    deciders=deciders, trace=trace)
+    except DDayError as exc:
+        raise click.UsageError(str(exc)) from exc
+    bm = content.maps[map_id]
+    click.echo(f"{bm.name}{' - ' + variant if variant else ''}: {players} Unit(s), seed {seed}")
+    warn = _provenance_warning(content, map_id)
+    if warn:
+        click.echo(warn)
+    reconstructed = sorted({content.cards[c].name for c in content.cards
+                            if content.cards[c].provenance == "reconstructed"
+                            and content.card_kinds[c] == "award" and game.state.award_deck})
+    if reconstructed:
+        click.echo("note: these Awards are RECONSTRUCTIONS (the rulebook prints no Award texts): "
+                   + ", ".join(reconstructed))
+    note = content.award_deck_note()
+    if note and game.state.award_deck:
+        click.echo(f"note: {note}")
+    shown = 0
+    try:
+        while game.state.outcome is None:
+            if game.state.turn >= 60:
+                game.end("lost", "no result after 60 turns")
+                break
+            game.run_turn()
+            if trace:
+                for event in game.state.log[shown:]:
+                    click.echo(f"  · {event.detail}")
+                shown = len(game.state.log)
+    except (EOFError, click.Abort):
+        click.echo("\ngame abandoned")
+        sys.exit(1)
+    except DDayError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"\nThe game is {game.state.outcome.upper() if game.state.outcome else '?'} after "
+               f"{game.state.turn} turn(s): {game.state.reason}")
+    for u in game.state.units:
+        click.echo("  " + unit_line(game, u.id))
+    if save_path is not None:
+        save_replay(save_path, game, players=players, packs=packs)
+        click.echo(f"saved to {save_path} (replay it with: dday replay {save_path})")
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--trace/--no-trace", default=False, help="Print every event of the replayed game.")
+def replay(file: Path, trace: bool) -> None:
+    """Replay a saved game from its seed and choices; checks it ends in the same state."""
+    from ddaydice.dsl.diagnostics import DDayError
+    from ddaydice.interpreter.deciders import Scripted
+    from ddaydice.interpreter.engine import Game
+    from ddaydice.interpreter.state import digest
+
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+        if data.get("format") != "ddaydice-replay/1":
+            raise ValueError("not a ddaydice replay (format ddaydice-replay/1)")
+        content = load_or_exit(packs=list(data.get("packs", [])))
+        script = Scripted(list(data["choices"]))
+        game = Game(content, data["map"], players=int(data["players"]), seed=int(data["seed"]),
+                    variant=data.get("variant"), options=data.get("options", []), deciders=script, trace=trace)
+        game.run()
+    except (ValueError, KeyError, TypeError) as exc:
+        raise click.ClickException(f"{file}: cannot replay: {exc}") from exc
+    except DDayError as exc:
+        raise click.ClickException(f"{file}: the replay diverged: {exc}") from exc
+    if trace:
+        for event in game.state.log:
+            click.echo(f"  turn {event.turn} {event.phase}: {event.detail}")
+    same = digest(game.state) == data.get("digest")
+    click.echo(f"replayed: the game is {game.state.outcome} after {game.state.turn} turn(s); "
+               f"final state {'identical' if same else 'DIFFERENT'} (digest {digest(game.state)})")
+    sys.exit(0 if same else 1)

@@ -1,0 +1,134 @@
+"""Playing at the terminal: what a player at the table sees, and a decider that asks a person.
+
+Each question shows the map and where every Unit stands, each Unit's
+resources, the dice (Locked ones marked) and then asks the choice in plain
+words with its legal options, numbered. Policies can play some Units.
+A finished game is saved as its seed and its choices, and replays exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from ddaydice.interpreter.deciders import Decision
+
+if TYPE_CHECKING:
+    from ddaydice.interpreter.engine import Game
+
+FACE_SYMBOL = {"skull": "Skull", "star": "Star", "one-soldier": "1 Soldier", "two-soldiers": "2 Soldiers",
+               "courage": "Courage", "tool": "Tool"}
+
+
+def board(game: Game) -> str:
+    """The map by rows (top first), with the Units' positions."""
+    rows: dict[int, list[str]] = {}
+    where: dict[str, list[str]] = {}
+    for u in game.state.units:
+        mark = u.id.upper() + ("*" if u.status == "safe" else "x" if u.status == "dead" else "")
+        where.setdefault(u.sector, []).append(mark)
+    for sec in sorted(game.map.sectors, key=lambda s: (s.row, s.column or 0, game._number(s.id))):
+        defense = "/".join(map(str, sec.defense))
+        shield = f"[{defense}]" if sec.black else f"({defense})"
+        mgf = f" MGF{sec.mgf}" if sec.mgf else ""
+        units = (" <" + ",".join(where[sec.id]) + ">") if sec.id in where else ""
+        rows.setdefault(sec.row, []).append(f"{sec.name}{shield}{mgf}{units}")
+    lines = []
+    for row in sorted(rows, reverse=True):
+        lines.append(f"  row {row}: " + "   ".join(rows[row]))
+    return "\n".join(lines)
+
+
+def unit_line(game: Game, uid: str) -> str:
+    u = game.state.unit(uid)
+    parts = [f"{u.name} [{u.status}] in {game.sectors[u.sector].name} ({u.marker})",
+             f"Soldiers {u.soldiers}", f"Stars {u.stars}", f"Courage {u.courage}", f"Item Points {u.item_points}"]
+    if u.specialists:
+        parts.append("Specialists: " + ", ".join(game._name_of(s) for s in u.specialists))
+    if u.items:
+        parts.append("Items: " + ", ".join(game._name_of(s) for s in u.items))
+    if u.vehicle:
+        parts.append("Vehicle: " + game._name_of(u.vehicle))
+    if u.awards:
+        parts.append("Awards: " + ", ".join(game._name_of(s) for s in u.awards))
+    return "; ".join(parts)
+
+
+def tally_line(game: Game, uid: str) -> str:
+    u = game.state.unit(uid)
+    if not u.tally:
+        return ""
+    dice = []
+    for d in u.tally:
+        text = f"{d.colour or 'virtual'} {FACE_SYMBOL.get(d.face, d.face)}"
+        if d.locked:
+            text += " (Locked)"
+        if d.cancelled:
+            text += " (cancelled)"
+        dice.append(text)
+    return "dice: " + ", ".join(dice)
+
+
+@attrs.define
+class Human:
+    """A person at the terminal. ``ask`` reads a line; ``say`` prints."""
+
+    ask: Callable[[str], str]
+    say: Callable[[str], None]
+    last_turn: int = -1
+
+    def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+        s = game.state
+        if s.turn != self.last_turn:
+            self.last_turn = s.turn
+            self.say(f"\n=== Turn {s.turn} ===")
+            self.say(board(game))
+        self.say(f"\n[{s.phase}] " + unit_line(game, decision.unit))
+        tally = tally_line(game, decision.unit)
+        if tally:
+            self.say("  " + tally)
+        self.say(decision.prompt)
+        for i, label in enumerate(decision.options):
+            self.say(f"  {i + 1}. {label}")
+        multi = decision.max_picks != 1
+        if multi:
+            need = (f"exactly {decision.min_picks}" if decision.min_picks == decision.max_picks
+                    else f"{decision.min_picks} to {decision.max_picks}")
+            hint = f"numbers separated by spaces ({need}; empty for none)" if decision.min_picks == 0 else \
+                f"numbers separated by spaces ({need})"
+        else:
+            hint = "a number"
+        while True:
+            raw = self.ask(f"your choice ({hint}): ").strip()
+            try:
+                picks = tuple(int(x) - 1 for x in raw.replace(",", " ").split()) if raw else ()
+            except ValueError:
+                self.say("  please type option numbers")
+                continue
+            if not multi and len(picks) != 1:
+                self.say("  please type one option number")
+                continue
+            bad = [p + 1 for p in picks if not 0 <= p < len(decision.options)]
+            if bad or len(set(picks)) != len(picks) or not decision.min_picks <= len(picks) <= decision.max_picks:
+                self.say(f"  not a legal answer: choose {hint} among 1..{len(decision.options)}")
+                continue
+            return picks
+
+
+def save_replay(path: Path, game: Game, *, players: int, packs: tuple[str, ...]) -> None:
+    s = game.state
+    data: dict[str, Any] = {
+        "format": "ddaydice-replay/1",
+        "map": s.map_id, "variant": s.variant, "players": players, "seed": s.seed, "options": list(s.options),
+        "packs": list(packs), "choices": s.choices, "outcome": s.outcome, "turns": s.turn,
+    }
+    from ddaydice.interpreter.state import digest
+
+    data["digest"] = digest(s)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    tmp.replace(path)  # a failed save leaves the old file intact
