@@ -222,7 +222,7 @@ class Sector:
     effect: str = ""
     note: str = ""
     column: float | None = None
-    objective: bool = True
+    objective: bool = True  # a Bunker that at least 1 Unit must conquer (Gold Beach: both of them)
     cost: int | None = None  # Courage printed on a Bunker: entering it costs this, from any line
 
 
@@ -296,9 +296,6 @@ class BattleMap:
     rules: str = ""
     players: tuple[int, int] = (1, 4)
     encodes: tuple[str, ...] = ()
-    # any-bunker: every Unit must enter a Bunker (the Winning rules); every-bunker: moreover every
-    # Bunker must be entered by at least 1 Unit (Gold Beach).
-    conquer: Literal["any-bunker", "every-bunker"] = "any-bunker"
 
 
 @attrs.frozen
