@@ -981,7 +981,10 @@ class Game:
             options: list[str] = ["done trading"]
             keys: list[Any] = [None]
             for other in partners:
-                for res, have in (("soldiers", unit.soldiers), ("courage", unit.courage), ("stars", unit.stars),
+                # ruling: a trade may not leave a Unit without Soldiers (it would be wiped out at once and
+                # lose the game for everyone); the last Soldier is not offered.
+                spare = unit.soldiers if self.soldier_count(unit) > unit.soldiers else unit.soldiers - 1
+                for res, have in (("soldiers", spare), ("courage", unit.courage), ("stars", unit.stars),
                                   ("item_points", unit.item_points)):
                     if have > 0:
                         options.append(f"give 1 {res.replace('_', ' ')} to {other.name}")
@@ -1029,6 +1032,9 @@ class Game:
         s = self.state
         here = unit.sector
         moves: list[Move] = []
+        if unit.moved_turn == s.turn:
+            # rulebook, Phase 4: "A Unit can only move once per turn": once it has moved, it stays put.
+            return [Move("stay", None, 0, False)]
         if self.flag("stay", unit):
             moves.append(Move("stay", None, 0, False))
         battle_cry = self.flag("battle-cry", unit) and self.flag("battle-cry-here", unit)
@@ -1853,6 +1859,11 @@ class Ctx:
                 return args[0] in g.state.conquered
             case "battle-cry":
                 return u is not None and g.flag("battle-cry", u)
+            case "visited":
+                return u is not None and args[0] in u.visited
+            case "started-alone":
+                starters = [o for o in g.state.units if o.visited[:1] == [args[0]]]
+                return u is not None and starters == [u]
         raise RuleError(f"no predicate '{name}'")
 
 
