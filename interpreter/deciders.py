@@ -12,7 +12,7 @@ Deciders here: :class:`Scripted` (answers from a scenario file), :class:`RandomD
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
@@ -25,13 +25,30 @@ if TYPE_CHECKING:
 
 @attrs.frozen
 class Decision:
+    """A question to a player: pick ``min_picks`` to ``max_picks`` of the options.
+
+    ``keys`` are the options as data (for policies); ``labels`` in plain English (for people). With a
+    ``labeler``, labels are made from the keys only when somebody reads them, so simulations that
+    never show a question never pay for its wording.
+    """
+
     kind: str  # lock, reroll, cancel, choose, move, recruit, find, use, casualty, sacrifice, trade, aside, ...
     unit: str
     prompt: str
-    options: tuple[str, ...]
+    labels: tuple[str, ...] = ()
     keys: tuple[Any, ...] = ()
     min_picks: int = 1
     max_picks: int = 1
+    labeler: Callable[[Any], str] | None = attrs.field(default=None, eq=False)
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        if self.labeler is not None and len(self.labels) != len(self.keys):
+            object.__setattr__(self, "labels", tuple(self.labeler(k) for k in self.keys))
+        return self.labels
+
+    def size(self) -> int:
+        return len(self.keys) if self.labeler is not None else len(self.labels)
 
     def describe(self) -> str:
         legal = "; ".join(f"{i}: {label}" for i, label in enumerate(self.options))
@@ -44,7 +61,9 @@ class Decider(Protocol):
 
 def check_answer(decision: Decision, answer: Sequence[int]) -> tuple[int, ...]:
     picks = tuple(answer)
-    n = len(decision.options)
+    n = decision.size()
+    if len(picks) == 1 and decision.min_picks <= 1 <= decision.max_picks and 0 <= picks[0] < n:
+        return picks
     bad = [i for i in picks if not 0 <= i < n]
     if bad or len(set(picks)) != len(picks) or not decision.min_picks <= len(picks) <= decision.max_picks:
         count = (f"exactly {decision.min_picks}" if decision.min_picks == decision.max_picks
@@ -115,7 +134,7 @@ class RandomDecider:
         self.rng = random.Random(self.seed)
 
     def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
-        n = len(decision.options)
+        n = decision.size()
         k = self.rng.randint(decision.min_picks, min(decision.max_picks, n))
         return tuple(sorted(self.rng.sample(range(n), k)))
 
@@ -132,7 +151,7 @@ class ReferencePolicy:
         kind = decision.kind
         if kind == "lock":
             rank = {face: i for i, face in enumerate(LOCK_ORDER)}
-            order = sorted(range(len(decision.options)),
+            order = sorted(range(decision.size()),
                            key=lambda i: (rank.get(decision.keys[i][1], 99), decision.keys[i][0]))
             return tuple(sorted(order[: decision.min_picks]))
         if kind == "reroll":
@@ -140,7 +159,7 @@ class ReferencePolicy:
             return tuple(i for i, key in enumerate(decision.keys) if key[1] not in keep)
         if kind == "cancel":
             rank = {face: i for i, face in enumerate(CANCEL_ORDER)}
-            best = min(range(len(decision.options)), key=lambda i: (rank.get(decision.keys[i][1], 99), i))
+            best = min(range(decision.size()), key=lambda i: (rank.get(decision.keys[i][1], 99), i))
             return (best,)
         if kind == "move":
             return (game.reference_move(decision),)

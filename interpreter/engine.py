@@ -125,6 +125,9 @@ class Game:
         self.live_events = frozenset(events)
         self.static_flags = {q.id: bool(q.default) for q in self.queries.values()
                              if q.kind == "flag" and q.id not in live and q.id != "stay"}
+        self.static_values = {q.id: int(q.default) for q in self.queries.values()
+                              if q.kind == "number" and q.id not in live and q.default is not None
+                              and not isinstance(q.default, bool) and q.id not in {"def", "mgf-dice"}}
 
     def _reachable_cards(self) -> set[str]:
         """Cards that can come into play in this game: the lists, the placed cards, the Award deck, and
@@ -262,6 +265,10 @@ class Game:
                 self._came_into_play(u, spec)
         return state
 
+    def d6(self) -> int:
+        """One die roll (1-6) from the game's generator; every die of the game comes from here."""
+        return int(self.rng.random() * 6) + 1
+
     def _unavailable(self, card: str) -> bool:
         return any(o in self.content.cards[card].unavailable_in for o in self.options)
 
@@ -286,6 +293,13 @@ class Game:
         if len(options) == 1:
             return 0
         return self.ask(unit, Decision(kind, unit.id, prompt, tuple(options), tuple(keys)))[0]
+
+    def ask_keys(self, unit: Unit, kind: str, prompt: str, keys: Sequence[Any],
+                 labeler: Callable[[Any], str]) -> int:
+        """Ask for one of ``keys``; their English labels are made only if somebody reads them."""
+        if len(keys) == 1:
+            return 0
+        return self.ask(unit, Decision(kind, unit.id, prompt, (), tuple(keys), labeler=labeler))[0]
 
     # =========================================================== the sources
     def _card_source(self, card: str) -> EffectSource | None:
@@ -441,6 +455,9 @@ class Game:
         return value, derivation
 
     def value(self, name: str, unit: Unit | None, **kw: Any) -> int:
+        fixed = self.static_values.get(name)
+        if fixed is not None and "base" not in kw:
+            return fixed
         v, _ = self.query(name, unit, **kw)
         return int(v)
 
@@ -656,6 +673,9 @@ class Game:
 
     def order(self) -> list[Unit]:
         """Simultaneous actions in tie order: fewer Soldiers first, then Unit number."""
+        units = self.state.units
+        if len(units) == 1:
+            return [units[0]] if units[0].status == "active" else []
         return sorted(self.state.active_units(), key=lambda u: (self.soldier_count(u), u.id))
 
     # ------------------------------------------------------- phase 1: roll
@@ -689,13 +709,13 @@ class Game:
             dice = [d for d in dice if d.index not in drop]
         rng = self.rng
         for d in dice:
-            d.face = faces[rng.randrange(6)]
+            d.face = faces[int(rng.random() * 6)]
         self._mulligan(unit, dice, faces)
         locks = min(self.value("locked-dice", unit), len(dice))
         if locks:
-            picked = self.ask(unit, Decision("lock", unit.id, f"{unit.name}: Lock {locks} dice",
-                                             tuple(f"{d.colour} {d.face}" for d in dice),
-                                             tuple((d.index, d.face) for d in dice), locks, locks))
+            picked = self.ask(unit, Decision("lock", unit.id, f"{unit.name}: Lock {locks} dice", (),
+                                             tuple([(d.index, d.face, d.colour) for d in dice]), locks, locks,
+                                             labeler=self._die_label))
             for i in picked:
                 dice[i].locked = True
         rolls = self.value("rolls", unit)
@@ -705,10 +725,10 @@ class Game:
             if not free:
                 break
             picked = self.ask(unit, Decision("reroll", unit.id, f"{unit.name}: roll {r + 1} of {rolls}: re-roll "
-                                             "which dice?", tuple(f"{d.colour} {d.face}" for d in free),
-                                             tuple((d.index, d.face) for d in free), 0, len(free)))
+                                             "which dice?", (), tuple([(d.index, d.face, d.colour) for d in free]), 0,
+                                             len(free), labeler=self._die_label))
             for i in picked:
-                free[i].face = faces[rng.randrange(6)]
+                free[i].face = faces[int(rng.random() * 6)]
         unit.tally = dice
         if self.tracing:
             self.log("tally", f"{unit.name}'s Final Tally: " + ", ".join(
@@ -724,7 +744,7 @@ class Game:
         if pick == 1:
             unit.counters["mulligan"] = 1
             for d in dice:
-                d.face = faces[self.rng.randrange(6)]
+                d.face = faces[self.d6() - 1]
 
     def lieutenant_trade(self, unit: Unit) -> None:
         if not self.flag("dice-trade", unit) or unit.counters.get(f"dicetrade@{self.state.turn}"):
@@ -822,9 +842,8 @@ class Game:
             targets = [d for d in unit.tally if d.face != "skull" and not d.cancelled]
             if not targets:
                 return
-            i = self.ask_one(unit, "cancel", f"{unit.name}: a Skull cancels which result?",
-                             [f"{d.colour or 'colourless'} {d.face}" for d in targets],
-                             [(d.index, d.face) for d in targets])
+            i = self.ask_keys(unit, "cancel", f"{unit.name}: a Skull cancels which result?",
+                              [(d.index, d.face, d.colour) for d in targets], self._die_label)
             targets[i].cancelled = True
 
     def _collect(self, unit: Unit) -> None:
@@ -1106,9 +1125,8 @@ class Game:
             if must:
                 self.wipe_out(unit, "must move and cannot")
             return
-        labels = [self.describe_move(m) for m in moves]
-        pick = self.ask_one(unit, "move", f"{unit.name} in {self.sectors[unit.sector].name}"
-                            f"{' (must move)' if must else ''}: move?", labels, moves)
+        pick = self.ask_keys(unit, "move", f"{unit.name} in {self.sectors[unit.sector].name}"
+                             f"{' (must move)' if must else ''}: move?", moves, self.describe_move)
         move = moves[pick]
         if move.kind == "stay":
             return
@@ -1170,7 +1188,7 @@ class Game:
         if self.flag("ignore-landmines", unit):
             self.log("landmines", f"{unit.name} ignores the Landmines", unit)
             return
-        roll = self.rng.randint(1, 6)
+        roll = self.d6()
         self.log("landmines", f"{unit.name} crosses Landmines and rolls {roll}", unit, roll=roll)
         self.suffer(unit, roll, "Landmines")
 
@@ -1185,7 +1203,7 @@ class Game:
             for unit in units:
                 self.use_point(unit, "before-mgf")
             n = self.value("mgf-dice", units[0], sector=sector)
-            rolls = [self.rng.randint(1, 6) for _ in range(n)]
+            rolls = [self.d6() for _ in range(n)]
             if rolls:
                 self.log("mgf", f"MGF in {self.sectors[sector].name}: {rolls}", None, rolls=rolls)
             self.state.sectors[sector].mgf_roll = rolls
@@ -1261,21 +1279,16 @@ class Game:
         self.pending_casualties = 0
         lost = 0
         while remaining > 0 and self.soldier_count(unit) > 0:
-            options: list[str] = []
             keys: list[Any] = []
             if unit.soldiers > 0:
                 n = min(remaining, unit.soldiers)
-                options.append(f"lose {n} Soldier{'s' if n > 1 else ''}")
                 keys.append(("soldiers", n))
                 if n > 1:
-                    options.append("lose 1 Soldier")
                     keys.append(("soldiers", 1))
             for spec in unit.specialists:
-                v = self.value("soldier-value", unit, card=spec)
-                options.append(f"lose the {self._name_of(spec)} (counts as {v})")
                 keys.append(("specialist", spec))
-            pick = self.ask_one(unit, "casualty", f"{unit.name} must lose {remaining} more ({cause})",
-                                options, keys)
+            pick = self.ask_keys(unit, "casualty", f"{unit.name} must lose {remaining} more ({cause})",
+                                 keys, lambda key, unit=unit: self._casualty_label(unit, key))
             what, arg = keys[pick]
             if what == "soldiers":
                 unit.soldiers -= arg
@@ -1292,6 +1305,17 @@ class Game:
         self.state.deaths.append({"unit": unit.id, "sector": unit.sector, "lost": lost, "turn": self.state.turn})
         if self.soldier_count(unit) <= 0:
             self.wipe_out(unit, f"wiped out ({cause})")
+
+    def _casualty_label(self, unit: Unit, key: tuple[str, Any]) -> str:
+        what, arg = key
+        if what == "soldiers":
+            return f"lose {arg} Soldier{'s' if arg > 1 else ''}"
+        return f"lose the {self._name_of(arg)} (counts as {self.value('soldier-value', unit, card=arg)})"
+
+    @staticmethod
+    def _die_label(key: tuple[int, str, str | None]) -> str:
+        _, face, colour = key
+        return f"{colour or 'colourless'} {face}"
 
     def lose_specialist(self, unit: Unit, spec: str, *, forced: bool) -> None:
         if spec not in unit.specialists:
@@ -1401,7 +1425,7 @@ class Game:
 _PLANS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Content, dict[str, Any]]] = {}
 _PLAN_KEYS = ("map", "variant", "options", "ignore", "keep_faces", "sectors", "tier_index", "queries", "moves",
               "courage_to_bunker", "global_sources", "rwb_sources", "rwb_faces", "_mods_cache", "_global_mods",
-              "_card_mods", "live_queries", "live_events", "static_flags")
+              "_card_mods", "live_queries", "live_events", "static_flags", "static_values")
 
 
 def _granted_queries(tree: Any) -> set[str]:
@@ -1465,7 +1489,7 @@ class Ctx:
         return []
 
     def roll_d6(self) -> int:
-        return self.game.rng.randint(1, 6)
+        return self.game.d6()
 
     # ------------------------------------------------------------ actions
     def gain(self, resource: str, amount: int, recipient: str | None) -> None:
@@ -1545,7 +1569,7 @@ class Ctx:
                           [f"{d.colour} {d.face}" for d in cands], [(d.index, d.face) for d in cands])
             d = cands.pop(i)
             old = d.face
-            d.face = faces[g.rng.randrange(6)]
+            d.face = faces[g.d6() - 1]
             g.log("reroll", f"{u.name} re-rolls {d.colour} {old} -> {d.face}", u, self.source.owner, self.source.tier)
 
     def reface(self, count: int | None, filters: tuple[str, ...], same: bool) -> None:
@@ -1756,7 +1780,7 @@ class Ctx:
     def roll_attribute(self, table: str) -> None:
         g = self.game
         tab = next(t for t in g.map.tables if t.id == table)
-        roll = g.rng.randint(1, 6)
+        roll = g.d6()
         self.become(tab.results[roll - 1])
         g.log("attribute-roll", f"rolled {roll} on {tab.name}", self.unit)
 

@@ -94,17 +94,11 @@ class ScriptedRandom(random.Random):
         super().__init__(seed)
         self.script = list(script)
 
-    def randint(self, a: int, b: int) -> int:
-        if self.script and (a, b) == (1, 6):
-            return self.script.pop(0)
-        return super().randint(a, b)
-
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
-        if self.script and stop is None and start == 6:
-            return self.script.pop(0) - 1
-        if stop is None:
-            return super().randrange(start)
-        return super().randrange(start, stop, step)
+    def random(self) -> float:
+        # The engine rolls every die as int(random() * 6) + 1: a scripted result r comes back as r.
+        if self.script:
+            return (self.script.pop(0) - 1 + 0.5) / 6
+        return super().random()
 
 
 @attrs.frozen
@@ -393,17 +387,20 @@ def run_step(game: Game, step: Any) -> str | None:
             setattr(unit, what, getattr(unit, what) - amount)
             setattr(other, what, getattr(other, what) + amount)
             return None
-        if what in unit.items:
-            unit.items.remove(what)
-            other.items.append(what)
+        item = str(step.get("give"))  # card ids keep their '-' (walkie-talkie)
+        if item in unit.items:
+            unit.items.remove(item)
+            other.items.append(item)
             return None
-        return f"{unit.name} cannot trade '{what}'"
+        return f"{unit.name} cannot trade '{item}'"
     raise RuleError(f"unknown step {step!r}")
 
 
 def parse_query(text: str) -> tuple[str, str | None, str | None, str | None, int | None]:
     """``def for u1``, ``advance-cost for u1 in s7``, ``item-cost for u1 of bazooka``, ``casualties for u1 from 7``."""
-    words = text.split()
+    # An `expect:` key comes through the YAML reader, which renames every '-' of a key to '_'
+    # ("query may-enter for u1" arrives as "query may_enter for u1"); ids never hold '_', so undo it.
+    words = text.replace("_", "-").split()
     if words and words[0] == "query":
         words = words[1:]
     if not words:
