@@ -256,7 +256,7 @@ class Variant:
     name: str
     text: str
     ignore: tuple[Literal["attributes", "mgf", "landmines", "faces", "skulls", "rwb", "requirements",
-                          "special-damage", "stars", "tools"], ...] = ()
+                          "special-damage", "stars", "tools", "awards"], ...] = ()
     keep_faces: tuple[str, ...] = ()
     specialists: tuple[str, ...] | None = None
     items: tuple[str, ...] | None = None

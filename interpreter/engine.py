@@ -10,6 +10,7 @@ tests/rulings/; the code names them where they apply (``# ruling: ...``).
 
 from __future__ import annotations
 
+import functools
 import heapq
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -108,7 +109,9 @@ class Game:
     def _find_live(self) -> None:
         """The queries and events some effect of this game could ever touch; the others are constant."""
         c = self.content
-        sources: list[EffectSource] = list(self.global_sources) + list(self.rwb_sources.values())
+        sources: list[EffectSource] = list(self.global_sources)
+        if "rwb" not in self.ignore:
+            sources += list(self.rwb_sources.values())
         sources += [e for k, e in c.effects.items() if k.startswith("special-damage:")]
         if "attributes" not in self.ignore:
             sources += [e for k, e in c.effects.items() if k.startswith(f"{self.map.id}/")]
@@ -120,7 +123,7 @@ class Game:
                 live.add(hook.query)
             for trig in src.compiled.triggers:
                 events.add(trig.event)
-            live |= _granted_queries(src.tree)
+            live |= {q for q in _granted_queries(src.tree) if q in self.queries}
         self.live_queries = frozenset(live)
         self.live_events = frozenset(events)
         self.static_flags = {q.id: bool(q.default) for q in self.queries.values()
@@ -1153,15 +1156,6 @@ class Game:
         if move.abandons_vehicle:
             self.abandon_vehicle(unit)
         unit.courage -= move.cost
-        if not move.battle_cry and not self.flag("ignore-requirements", unit):
-            for req in self._requirements(to):
-                if req[0] == "sacrifice" and not self.flag("ignore-sacrifices", unit):
-                    what = req[1]
-                    if isinstance(what, int):
-                        for _ in range(what):
-                            self.sacrifice_choice(unit, f"sacrifice a Specialist to enter {self.sectors[to].name}")
-                    else:
-                        self.lose_specialist(unit, str(what), forced=True)
         unit.sector = to
         unit.visited.append(to)
         unit.moved_turn = self.state.turn
@@ -1175,6 +1169,18 @@ class Game:
         self.fire("move", unit)
         if move.kind == "advance":
             self.fire("advance", unit)
+        # ruling: the sacrifice a Sector requires is made on arrival, after the Advance, so a Beachmaster
+        # sacrificed to it has already given his bonus (rulebook: "If you sacrifice him after Advancing, you
+        # still get his bonus"; cards/specialists.yaml).
+        if not move.battle_cry and not self.flag("ignore-requirements", unit):
+            for req in self._requirements(to):
+                if req[0] == "sacrifice" and not self.flag("ignore-sacrifices", unit):
+                    what = req[1]
+                    if isinstance(what, int):
+                        for _ in range(what):
+                            self.sacrifice_choice(unit, f"sacrifice a Specialist to enter {self.sectors[to].name}")
+                    else:
+                        self.lose_specialist(unit, str(what), forced=True)
         first = not self.state.sectors[to].entered
         self.state.sectors[to].entered = True
         self.fire("enter", unit, sector=to, sector_only=True)
@@ -1288,7 +1294,7 @@ class Game:
             for spec in unit.specialists:
                 keys.append(("specialist", spec))
             pick = self.ask_keys(unit, "casualty", f"{unit.name} must lose {remaining} more ({cause})",
-                                 keys, lambda key, unit=unit: self._casualty_label(unit, key))
+                                 keys, functools.partial(self._casualty_label, unit))
             what, arg = keys[pick]
             if what == "soldiers":
                 unit.soldiers -= arg
@@ -1446,8 +1452,9 @@ def _granted_queries(tree: Any) -> set[str]:
                         out.add(f"ignore-{words[0]}")
                     elif verb in {"protect"} and words:
                         out.add(words[0])
-                    else:
-                        out.add(verb)
+                    elif opt.statement.args and isinstance(opt.statement.args[0], dsl_ast.Signed | dsl_ast.Assign
+                                                           | dsl_ast.Dice):
+                        out.add(verb)  # a number query changed for a while, as in: def -7 this turn
     return out
 
 
