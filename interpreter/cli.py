@@ -378,8 +378,8 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
 def _provenance_warning(content: Content, map_id: str) -> str | None:
     bm = content.maps.get(map_id)
     if bm is not None and bm.provenance == "reconstructed":
-        return (f"note: {bm.name} is a RECONSTRUCTION: the rulebook does not give its layout "
-                f"({bm.note.strip().splitlines()[0] if bm.note.strip() else 'see the map file'})")
+        return (f"note: {bm.name} is a RECONSTRUCTION: the rulebook does not give its layout; what is ours is "
+                f"listed in its note (dday render {map_id}, or maps/{map_id}.yaml)")
     return None
 
 

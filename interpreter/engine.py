@@ -418,6 +418,12 @@ class Game:
             if True:
                 if not self._scoped(owner, hook.scope, unit, sector, sector_subject):
                     continue
+                if card is not None and owner is not None and card != src.owner and info.subject == "card" \
+                        and card in self.held_cards(owner):
+                    # ruling: a held card's change to a value of a card in play speaks of the card itself
+                    # (the Paratrooper "counts as 6", not his comrades; the Messenger alone may be traded);
+                    # values of cards not yet held (costs: Messenger, Quartermaster) are changed for any card.
+                    continue
                 ctx = Ctx(self, ctx_unit or owner, owner, src, sector)
                 if hook.condition is not None and not hook.condition(ctx):
                     continue
@@ -658,6 +664,8 @@ class Game:
 
     def run_turn(self) -> None:
         s = self.state
+        if s.turn == 0:
+            self.choose_starts()
         s.turn += 1
         for u in s.units:
             u.recruited = 0
@@ -668,6 +676,49 @@ class Game:
                 return
             self.run_phase(phase)
         self.end_of_turn()
+
+    def choose_starts(self) -> None:
+        """Maps with several starting Sectors: each Unit chooses where it starts (at set-up), honouring
+        the Sectors that need at least N Units ("at least 1 player per Map")."""
+        starts = [s for s in self.map.sectors if s.start is not None]
+        if len(starts) < 2:
+            return
+        least = {s.id: s.start.at_least if s.start is not None else 0 for s in starts}
+        placed: dict[str, int] = {}
+        units = self.state.units
+        for k, unit in enumerate(units):
+            left = len(units) - k
+            unmet = [s for s in starts if placed.get(s.id, 0) < least[s.id]]
+            need = sum(least[s.id] - placed.get(s.id, 0) for s in unmet)
+            options = unmet if need >= left else starts
+            i = self.ask_keys(unit, "start", f"{unit.name}: where does it start?", [s.id for s in options],
+                              self._start_label)
+            chosen = options[i]
+            placed[chosen.id] = placed.get(chosen.id, 0) + 1
+            self._place_at_start(unit, chosen)
+
+    def _start_label(self, sid: str) -> str:
+        sec = self.sectors[sid]
+        st = sec.start
+        assert st is not None
+        parts = [f"{n} {w}" for n, w in ((st.soldiers, "Soldiers"), (st.stars, "Stars"), (st.courage, "Courage"),
+                                          (st.item_points, "Item Points")) if n]
+        parts += [self._name_of(c) for c in st.specialists]
+        return f"{sec.name} ({', '.join(parts) or 'nothing'})"
+
+    def _place_at_start(self, unit: Unit, sector: Sector) -> None:
+        st = sector.start
+        assert st is not None
+        s = self.state
+        unit.sector = sector.id
+        unit.visited = [sector.id]
+        unit.soldiers, unit.stars, unit.courage, unit.item_points = st.soldiers, st.stars, st.courage, st.item_points
+        unit.specialists = list(st.specialists)
+        for spec in unit.specialists:
+            self._came_into_play(unit, spec)
+        s.sectors[sector.id].entered = True
+        if st.regular_specialists is not None:
+            s.hands[unit.id] = [c for c in st.regular_specialists if c not in unit.specialists]
 
     def run_phase(self, phase: str) -> None:
         self.state.phase = phase
@@ -1063,7 +1114,8 @@ class Game:
         occupancy: dict[str, int] = {}
         for u in s.active_units():
             occupancy[u.sector] = occupancy.get(u.sector, 0) + 1
-        for to, kind, line_cost, mines, barrier in self.moves[here]:
+        for to, line_kind, printed_cost, mines, barrier in self.moves[here]:
+            kind, line_cost = line_kind, printed_cost
             if to in unit.visited:
                 continue
             if barrier and not self.flag("ignore-barriers", unit):
@@ -1081,6 +1133,11 @@ class Game:
             needs_cry = any(r[:1] == ("battle-cry",) for r in requirements)
             if needs_cry and not (battle_cry and self.flag("battle-cry-here", unit, sector=to)):
                 continue
+            target_cost = self.sectors[to].cost
+            if target_cost is not None:
+                # Entering a Sector with its own printed cost (a Bunker) is an Advance from any line.
+                kind = "advance"
+                line_cost = target_cost
             cost = self.value("advance-cost", unit, base=line_cost) if kind == "advance" else 0
             plain_ok = cost <= unit.courage and self._meets(unit, requirements)
             if plain_ok and not needs_cry:
@@ -1253,17 +1310,37 @@ class Game:
             if self.sectors[unit.sector].bunker and unit.entered_turn == s.turn:
                 entered.setdefault(unit.sector, []).append(unit)
         for bunker, units in entered.items():
+            leaving: list[Unit] = []
             for unit in units:
-                unit.status = "safe"
                 unit.conquered = bunker
                 if bunker not in s.conquered:
                     s.conquered.append(bunker)
                 if s.first_bunker_turn is None:
                     s.first_bunker_turn = s.turn
+                if self.flag("remain-in-play", unit) and self._wants_to_remain(unit):
+                    unit.marker = "chevron-1"
+                    self.log("bunker", f"{unit.name} conquers {self.sectors[bunker].name} and remains in play", unit)
+                    continue
+                unit.status = "safe"
+                leaving.append(unit)
                 self.log("bunker", f"{unit.name} is safe in {self.sectors[bunker].name} with "
                          f"{len(unit.specialists)} Specialist(s)", unit)
             # ruling: Units entering together do not benefit from each other's Specialists.
-            s.bunker_specialists[bunker] = s.bunker_specialists.get(bunker, 0) + sum(len(u.specialists) for u in units)
+            s.bunker_specialists[bunker] = s.bunker_specialists.get(bunker, 0) + sum(
+                len(u.specialists) for u in leaving)
+
+    def _wants_to_remain(self, unit: Unit) -> bool:
+        """A Unit allowed to stay in play after conquering a Bunker chooses (Gold solitaire, Deadstick)."""
+        unconquered = [b for b in self.sectors.values() if b.bunker and b.objective and b.id not in
+                       self.state.conquered]
+        others = [u for u in self.state.active_units() if u is not unit]
+        keys = ["leave", "remain"]
+        if unconquered and not others:
+            keys = ["remain", "leave"]
+        pick = self.ask_keys(unit, "remain", f"{unit.name} has conquered {self.sectors[unit.sector].name}: remain "
+                             "in play (to go on to another Bunker) or leave play, safe?", keys,
+                             lambda k: {"remain": "remain in play", "leave": "leave play, safe in the Bunker"}[k])
+        return keys[pick] == "remain"
 
     # ----------------------------------------------------------- casualties
     def soldier_count(self, unit: Unit) -> int:
@@ -1887,7 +1964,11 @@ class Ctx:
             case "occupied-by-us":
                 return any(o.sector == args[0] for o in g.state.active_units())
             case "conquered":
-                return args[0] in g.state.conquered
+                # A Bunker is conquered by a Unit that survives entering it; another Sector, by entering it.
+                if g.sectors[args[0]].bunker:
+                    return args[0] in g.state.conquered
+                return g.state.sectors[args[0]].entered and not any(
+                    s.start is not None and s.id == args[0] for s in g.map.sectors)
             case "battle-cry":
                 return u is not None and g.flag("battle-cry", u)
             case "visited":
