@@ -185,8 +185,11 @@ class Game:
         reverse: dict[str, list[tuple[str, int]]] = {s: [] for s in self.sectors}
         for a, outs in self.moves.items():
             for b, kind, cost, _, barrier in outs:
-                if not barrier:
-                    reverse[b].append((a, cost if kind == "advance" else 0))
+                target_cost = self.sectors[b].cost
+                if target_cost is not None:
+                    reverse[b].append((a, target_cost))
+                elif not barrier and kind == "advance":
+                    reverse[b].append((a, cost))
         heapq.heapify(heap)
         while heap:
             d, s = heapq.heappop(heap)
