@@ -27,6 +27,14 @@ DURATION_ENGLISH = {
 FILTER_WORDS = frozenset({"locked", "unlocked", "real", "any-roll"})
 COMPARE_PREDICATES = frozenset({"count", "same-face", "chevrons", "turns-here", "players"})
 MAP_KINDS = frozenset({"attribute", "table", "sector"})
+# parameter kinds whose arguments are names (of content or of the rules), not numbers
+NAME_KINDS = frozenset(words.PARAM_KINDS) - {"amount", "count", "change", "counter"}
+
+
+def _unknown_message(param: words.Param, name: str) -> str:
+    if param.kinds:
+        return f"unknown {' or '.join(param.kinds)} '{name}'"
+    return f"expected {' or '.join(repr(lit) for lit in param.literals)}, found '{name}'"
 
 
 @attrs.frozen
@@ -152,33 +160,40 @@ class _Checker:
                     for k in param.kinds:
                         pool |= self.names_of(k)
                     hint = did_you_mean(arg.name, pool) if isinstance(arg, ast.Word) else None
-                    if hint is None:
-                        hint = "expected " + "; ".join(
-                            [*(f"'{lit}'" for lit in param.literals),
-                             *(words.PARAM_KINDS.get(k, k) for k in param.kinds)])
-                    code = "DSL102" if isinstance(arg, ast.Word) and not hint.startswith("expected") else "DSL104"
-                    if isinstance(arg, ast.Word) and code == "DSL102":
-                        msg = f"unknown {want} '{arg.name}'"
+                    expected = "expected " + "; ".join(
+                        [*(f"'{lit}'" for lit in param.literals),
+                         *(words.PARAM_KINDS.get(k, k) for k in param.kinds)])
+                    # a name the content does not define at all is unknown; a name of another kind is misplaced
+                    if isinstance(arg, ast.Word) and (hint is not None or (
+                            any(k in NAME_KINDS for k in param.kinds) and not self.known_name(arg.name))):
+                        if hint is None:
+                            hint = "one of: " + ", ".join(sorted(pool)) if 0 < len(pool) <= 12 else expected
+                        errors.append(("DSL102", arg.pos, _unknown_message(param, arg.name), hint))
                     else:
-                        msg = f"expected {want}, found {self.describe(arg)}"
-                    errors.append((code, arg.pos, msg, hint))
+                        errors.append(("DSL104", arg.pos, f"expected {want}, found {self.describe(arg)}",
+                                       hint or expected))
                     return errors, tuple(out)
                 errors.append(("DSL103", ast.NOWHERE, f"missing {want}", None))
                 return errors, tuple(out)
         if i < len(args):
             extra = args[i]
-            last = sig.params[-1] if sig.params else None
-            if isinstance(extra, ast.Word) and last is not None and last.repeat:
-                pool = set(last.literals)
-                for k in last.kinds:
-                    pool |= self.names_of(k)
-                hint = did_you_mean(extra.name, pool)
-                if hint:
-                    errors.append(("DSL102", extra.pos, f"unknown {' or '.join(last.kinds)} '{extra.name}'", hint))
-                    return errors, tuple(out)
-            errors.append(("DSL103", extra.pos, f"unexpected extra argument {self.describe(extra)}",
-                           f"the form is: {sig.text or '(no arguments)'}"))
+            if isinstance(extra, ast.Word):
+                # a misspelt optional word ('any-rol', 'redd') reads better as unknown than as extra
+                for param in sig.params:
+                    pool = set(param.literals)
+                    for k in param.kinds:
+                        pool |= self.names_of(k)
+                    hint = did_you_mean(extra.name, pool)
+                    if hint:
+                        errors.append(("DSL102", extra.pos, _unknown_message(param, extra.name), hint))
+                        return errors, tuple(out)
+            errors.append(("DSL103", extra.pos, f"{self.describe(extra)} is one argument too many", None))
         return errors, tuple(out)
+
+    def known_name(self, name: str) -> bool:
+        """Whether content or the registry defines ``name`` as anything at all."""
+        return any(name in self.names_of(k) for k in NAME_KINDS) or any(
+            words.lookup(role, name) is not None for role in ("action", "modifier", "event", "moment", "predicate"))
 
     def check_args(self, verb: ast.Word, spec: words.WordSpec, args: tuple[ast.Arg, ...],
                    stmt_pos: ast.Pos) -> tuple[ast.Arg, ...]:
@@ -193,7 +208,7 @@ class _Checker:
         for code, pos, message, found_hint in best[0]:
             where = pos if pos is not ast.NOWHERE else stmt_pos
             hint = found_hint
-            if code == "DSL103" and message.startswith("missing"):
+            if code == "DSL103":
                 forms = " | ".join(f"{verb.name} {s}".strip() for s in spec.signatures)
                 hint = hint or f"the form is: {forms}"
             self.err(code, f"{verb.name}: {message}", where, hint)
@@ -294,12 +309,14 @@ class _Checker:
                     self.unknown("condition", expr.word, words.words("predicate"), code="DSL109")
                     return expr
                 args = self.check_args(expr.word, spec, expr.args, expr.pos)
+                written = " ".join([expr.word.name, *(a.name if isinstance(a, ast.Word)
+                                                      else str(getattr(a, "value", "")) for a in expr.args)])
                 if expr.word.name in COMPARE_PREDICATES and expr.comparison is None:
                     self.err("DSL110", f"'{expr.word.name}' is a number: compare it",
-                             expr.word.pos, f"for example '{expr.word.name} >= 2'")
+                             expr.word.pos, f"for example '{written} >= 2'")
                 if expr.word.name not in COMPARE_PREDICATES and expr.comparison is not None:
                     self.err("DSL110", f"'{expr.word.name}' is true or false and cannot be compared",
-                             expr.word.pos)
+                             expr.word.pos, f"write 'if {written}' or 'unless {written}'")
                 if expr.word.name == "option" and args and isinstance(args[0], ast.Word) and self.v.options \
                         and args[0].name not in self.v.options:
                     self.unknown("optional rule", args[0], self.v.options)

@@ -230,7 +230,7 @@ class _Builder:
             return
         # The envelope first, then each card on its own, so one broken card hides no other.
         data = doc.data
-        envelope = {k: v for k, v in data.items() if k != "cards"} if isinstance(data, dict) else data
+        envelope = data.copy() if isinstance(data, dict) else data  # a CommentedMap copy keeps the positions
         if isinstance(envelope, dict):
             envelope["cards"] = []
         cf = self.take(doc, envelope, schema.CardFile, [])
@@ -252,7 +252,7 @@ class _Builder:
                 self.check_provenance(card.provenance, card.note, doc, node)
                 if cf.kind in {"specialist", "item", "vehicle"} and card.cost is None:
                     line, col = position(node, ["id"], key=True)
-                    self.diags.append(Diagnostic("SCHEMA003", f"missing required key 'cost' for a {cf.kind}",
+                    self.diags.append(Diagnostic("SCHEMA003", f"missing required key 'cost' for {_a(cf.kind)}",
                                                  doc.file, line, col))
 
     def check_provenance(self, prov: str, note: str, doc: YamlDoc, node: Any) -> None:
@@ -401,9 +401,10 @@ class _Builder:
                 for j, sid in enumerate(getattr(ln, side)):
                     if sid not in seen:
                         line, col = position(data, ["lines", i, side, j])
-                        hint = did_you_mean(sid, seen)
+                        hint = did_you_mean(sid, seen) or "sectors of this map: " + ", ".join(dict.fromkeys(
+                            sector_ids))
                         self.diags.append(Diagnostic("XREF002", f"line refers to unknown sector '{sid}'",
-                                                     doc.file, line, col, hint=hint))
+                                                     doc.file, line, col, hint=hint, width=len(sid)))
             priced = {s.id: s.cost for s in bm.sectors if s.cost is not None}
             if ln.kind == "advance" and ln.cost is None and not all(t in priced for t in ln.to):
                 line, col = position(data, ["lines", i])
@@ -425,7 +426,8 @@ class _Builder:
             self.diags.append(Diagnostic("MAP001", f"map '{bm.id}' has no starting sector", doc.file, 1, 1,
                                          hint="give a sector 'start:' with its starting resources"))
         if not any(s.bunker for s in bm.sectors):
-            self.diags.append(Diagnostic("MAP001", f"map '{bm.id}' has no Bunker", doc.file, 1, 1))
+            self.diags.append(Diagnostic("MAP001", f"map '{bm.id}' has no Bunker", doc.file, 1, 1,
+                                         hint="mark the objective sector 'bunker: true'"))
         for field, kind in (("specialists", "specialist"), ("items", "item"), ("vehicles", "vehicle")):
             for j, cid in enumerate(getattr(bm, field)):
                 self.ref(cid, kind, doc, data, [field, j], f"map '{bm.id}' lists")
@@ -461,8 +463,12 @@ class _Builder:
             return
         actual = self.cards[cid][1]
         if kind is not None and actual != kind:
-            self.diags.append(Diagnostic("XREF004", f"{what} '{cid}' as a {kind}, but it is a {actual}",
-                                         doc.file, line, col))
+            self.diags.append(Diagnostic("XREF004", f"{what} '{cid}' as {_a(kind)}, but it is {_a(actual)}",
+                                         doc.file, line, col, width=len(cid)))
+
+
+def _a(noun: str) -> str:
+    return f"{'an' if noun[:1] in set('aeiou') else 'a'} {noun}"
 
 
 def _merge_rules(base: Any, extra: Any) -> Any:

@@ -103,9 +103,9 @@ def _friendly(err: UnexpectedInput, text: str) -> tuple[str, str, str | None]:
     if isinstance(err, UnexpectedToken):
         tok = err.token
         expected = set(err.expected)
-        what = "the end of the effect" if tok.type == "$END" else f"'{tok.value}'".replace("\n", "\\n")
+        what = "end of the effect" if tok.type == "$END" else f"'{tok.value}'".replace("\n", "\\n")
         if tok.type == "_NL":
-            what = "the end of the line"
+            what = "end of the line"
         hint = f"expected {_describe_expected(expected)}"
         if "COLON" in expected and tok.type in {"WORD", "NUMBER", "_NL", "$END"}:
             hint = "a trigger ('on ...') or a use ('use ...') needs ':' before its actions"
@@ -350,6 +350,22 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Effect(tuple(children), _pos(self.smap, meta))
 
 
+# Deeper trees are refused before they reach the (recursive) transformer, checker and renderer.
+MAX_DEPTH = 100
+
+
+def _deepest(tree: Tree[Token]) -> tuple[int, Any]:
+    """The depth of the tree and the meta of its deepest node (iteratively: no recursion limit)."""
+    best, meta = 0, None
+    stack: list[tuple[Tree[Token], int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > best:
+            best, meta = depth, node.meta
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+    return best, meta
+
+
 def parse_effect(text: str, smap: SourceMap) -> tuple[ast.Effect | None, list[Diagnostic]]:
     """Parse an effect. Returns the tree, or None and the diagnostics; never raises."""
     try:
@@ -366,6 +382,12 @@ def parse_effect(text: str, smap: SourceMap) -> tuple[ast.Effect | None, list[Di
     except RecursionError:
         fline, fcol = smap.place(1, 1)
         return None, [Diagnostic("DSL004", "effect nested too deeply", smap.file, fline, fcol)]
+    depth, meta = _deepest(tree)
+    if depth > MAX_DEPTH:
+        line, column = (meta.line, meta.column) if meta is not None and not meta.empty else (1, 1)
+        fline, fcol = smap.place(line, column)
+        return None, [Diagnostic("DSL004", f"effect nested too deeply (more than {MAX_DEPTH} levels)", smap.file,
+                                 fline, fcol, hint="split the condition into simpler clauses")]
     effect = _ToAst(smap).transform(tree)
     assert isinstance(effect, ast.Effect)
     return effect, []

@@ -60,7 +60,10 @@ def read_yaml(file: str, text: str | None = None) -> tuple[YamlDoc | None, list[
         try:
             text = Path(file).read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
-            return None, [Diagnostic("YAML003", f"not UTF-8 text ({exc.reason})", file, 1, 1)]
+            line, col = _byte_position(exc.object, exc.start)
+            bad = exc.object[exc.start:exc.start + 1].hex()
+            return None, [Diagnostic("YAML003", f"not UTF-8 text: byte 0x{bad} cannot be decoded ({exc.reason})",
+                                     file, line, col, hint="save the file with the UTF-8 encoding")]
         except OSError as exc:
             return None, [Diagnostic("YAML004", f"cannot read file: {exc.strerror}", file, 1, 1)]
     yaml = YAML(typ="rt", pure=True)
@@ -72,16 +75,38 @@ def read_yaml(file: str, text: str | None = None) -> tuple[YamlDoc | None, list[
         line = mark.line + 1 if mark else 1
         col = mark.column + 1 if mark else 1
         problem = (exc.problem or exc.context or "invalid YAML").strip()
+        lines = text.splitlines()
+        if lines and line > len(lines):  # the end of the file: point at the end of its last line
+            line, col = len(lines), len(lines[-1]) + 1
+        hint = None
+        if "'\\t'" in problem:
+            hint = "YAML indents with spaces only: replace the tab with spaces"
+        elif "mapping values are not allowed" in problem:
+            hint = "quote a value that contains ': ', and write an effect as a literal block ('effect: |')"
+        elif "expected <block end>" in problem:
+            hint = "check the indentation: the keys of one mapping must line up"
+        elif exc.context and exc.context_mark is not None and exc.problem:
+            hint = f"{exc.context.strip()} that starts at line {exc.context_mark.line + 1}, column " \
+                   f"{exc.context_mark.column + 1}"
         if "duplicate key" in str(exc):
             key = _duplicate_key(str(exc))
             return None, [Diagnostic("YAML002", f"duplicate key {key}".strip(), file, line, col,
                                      hint="each key may appear once in a mapping")]
-        return None, [Diagnostic("YAML001", f"YAML syntax error: {problem}", file, line, col)]
+        return None, [Diagnostic("YAML001", f"YAML syntax error: {problem}", file, line, col, hint=hint)]
     except YAMLError as exc:
         return None, [Diagnostic("YAML001", f"YAML syntax error: {exc}", file, 1, 1)]
-    except (ValueError, TypeError, RecursionError) as exc:  # ruamel raises these on exotic input
+    except (ValueError, TypeError, IndexError, KeyError, AttributeError, RecursionError) as exc:
+        # ruamel raises these on exotic input (an empty '!!int', odd tags)
         return None, [Diagnostic("YAML001", f"YAML syntax error: {exc}", file, 1, 1)]
     return YamlDoc(file, text, data), []
+
+
+def _byte_position(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and column (in characters) of a byte offset in undecodable text."""
+    before = data[:offset]
+    line_start = before.rfind(b"\n") + 1
+    column = len(before[line_start:].decode("utf-8", errors="replace")) + 1
+    return before.count(b"\n") + 1, column
 
 
 def _duplicate_key(message: str) -> str:
@@ -130,7 +155,7 @@ def scalar_source(doc: YamlDoc, parent: Any, key: str) -> tuple[SourceMap, Diagn
     lines = doc.text.splitlines()
     raw = lines[line - 1] if 0 < line <= len(lines) else ""
     ch = raw[col - 1] if 0 < col <= len(raw) else ""
-    if ch in "|>":
+    if ch and ch in "|>":
         indent = None
         for follower in lines[line:]:
             if follower.strip():
@@ -142,9 +167,39 @@ def scalar_source(doc: YamlDoc, parent: Any, key: str) -> tuple[SourceMap, Diagn
                                     doc.file, line, col, hint="a folded block joins lines, which changes the "
                                     "effect's clauses; use '|'", severity="error")
         return smap, None
-    if ch in "'\"":
-        return SourceMap(doc.file, line, col + 1), None
-    return SourceMap(doc.file, line, col), None
+    value = parent.get(key) if isinstance(parent, dict) else None
+    several = "\n" in value.strip() if isinstance(value, str) else False
+    if ch and ch in "'\"":
+        several = several or not _closes_on_line(raw[col:], ch)
+        smap = SourceMap(doc.file, line, col + 1)
+    else:
+        key_indent = position(parent, [key], key=True)[1] - 1
+        follower = next((f for f in lines[line:] if f.strip() and not f.lstrip().startswith("#")), "")
+        several = several or len(follower) - len(follower.lstrip(" ")) > key_indent
+        smap = SourceMap(doc.file, line, col)
+    if several:
+        # a flow scalar folds its lines into one, which merges the effect's clauses and misplaces every error
+        return smap, Diagnostic("YAML011", "an effect on several lines must be a literal block ('|')",
+                                doc.file, line, col, hint="write 'effect: |' and each clause on its own line "
+                                "below it")
+    return smap, None
+
+
+def _closes_on_line(rest: str, quote: str) -> bool:
+    """Whether a quoted scalar whose text starts ``rest`` ends on the same line."""
+    i = 0
+    while i < len(rest):
+        c = rest[i]
+        if quote == '"' and c == "\\":
+            i += 2
+            continue
+        if c == quote:
+            if quote == "'" and rest[i + 1:i + 2] == "'":  # '' is an escaped quote
+                i += 2
+                continue
+            return True
+        i += 1
+    return False
 
 
 # ---------------------------------------------------------------- structuring
@@ -233,7 +288,7 @@ def _plain(node: Any) -> Any:
 def _walk(exc: BaseException, path: list[str | int]) -> Iterator[tuple[list[str | int], str, bool]]:
     """(path, message, points-at-key) for every leaf error in a cattrs exception tree."""
     if isinstance(exc, ForbiddenExtraKeysError):
-        for extra in sorted(exc.extra_fields):
+        for extra in sorted(exc.extra_fields, key=str):  # YAML keys may be numbers too
             yield [*path, extra], "unknown key", True
         return
     if isinstance(exc, ClassValidationError | IterableValidationError):

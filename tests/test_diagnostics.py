@@ -1,0 +1,760 @@
+"""What a modder sees when content is broken: every kind of mistake, through ``dday validate``.
+
+Each test writes a small content tree into ``tmp_path`` (the bundled rules, two
+base card files, and the broken file), runs ``dday validate --root .`` from
+inside it, checks the exit status and the place of the first diagnostic, and
+snapshots the exact text (``--snapshot-update`` after a deliberate change of a
+message).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import textwrap
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from syrupy.assertion import SnapshotAssertion
+
+from ddaydice.dsl.loader import bundled_root
+from ddaydice.dsl.parser import MAX_DEPTH
+from ddaydice.interpreter.cli import main
+
+# A few base cards, so that names such as 'medic' or 'bazooka' resolve.
+SPECIALISTS = """\
+kind: specialist
+cards:
+  - id: medic
+    name: Medic
+    cost: 4
+    text: Saves 1 Soldier in each Phase.
+    effect: |
+      casualties -1 once per phase
+    provenance: rulebook
+  - id: scout
+    name: Scout
+    cost: 3
+    text: Re-rolls 1 die that is not Locked, once per turn.
+    effect: |
+      use once per turn after final-tally: reroll 1 die unlocked
+    provenance: rulebook
+"""
+
+ITEMS = """\
+kind: item
+cards:
+  - id: bazooka
+    name: Bazooka
+    cost: 5
+    text: The DEF of the Sector is reduced by 2 this turn.
+    effect: |
+      use before mgf: def -2 this turn
+    provenance: rulebook
+"""
+
+# A small, valid map; tests break one thing in it.
+MAP = """\
+id: tiny
+name: Tiny Beach
+provenance: reconstructed
+note: a map made for tests
+specialists: [medic, scout]
+items: [bazooka]
+sectors:
+  - id: s1
+    name: Sector 1
+    row: 1
+    def: [2]
+    provenance: reconstructed
+    start: {soldiers: 10, courage: 2}
+  - id: s2
+    name: Sector 2
+    row: 2
+    def: [3]
+    bunker: true
+    provenance: reconstructed
+lines:
+  - {from: [s1], to: [s2], kind: advance, cost: 2}
+attributes:
+  - {id: shelter, name: Shelter, text: DEF -1 here., effect: "def -1"}
+tables:
+  - {id: weather, name: Weather, results: [shelter, shelter, shelter, shelter, shelter, shelter]}
+"""
+
+PACK = """\
+id: extra
+name: Extra
+version: "1.0"
+text: A pack made for tests.
+provenance: reconstructed
+note: everything in it is ours
+"""
+
+
+def content_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
+    """A content tree: the bundled rules (not its optional rules), two base card files, then ``files``."""
+    (root / "rules").mkdir(parents=True)
+    for src in sorted((bundled_root() / "rules").glob("*.yaml")):
+        shutil.copyfile(src, root / "rules" / src.name)
+    everything: dict[str, str | bytes] = {"cards/specialists.yaml": SPECIALISTS, "cards/items.yaml": ITEMS, **files}
+    for rel, body in everything.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(body, bytes):
+            path.write_bytes(body)
+        else:
+            path.write_text(body, encoding="utf-8")
+    return root
+
+
+def dday(monkeypatch: pytest.MonkeyPatch, where: Path, *args: str) -> Result:
+    """Run ``dday ARGS`` from ``where``, as a user would (paths print relative to it)."""
+    monkeypatch.chdir(where)
+    return CliRunner().invoke(main, list(args), prog_name="dday", catch_exceptions=False)
+
+
+def validate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: Mapping[str, str | bytes],
+             *args: str) -> Result:
+    content_tree(tmp_path, files)
+    return dday(monkeypatch, tmp_path, "validate", "--root", ".", *args)
+
+
+def card(effect: str | None = None, *, kind: str = "specialist", **fields: str) -> str:
+    """A card file holding one card 'tester'; ``effect`` becomes a literal block at the end."""
+    entry = {"id": "tester", "name": "Tester", "cost": "3", "text": "A card under test.", "provenance": "rulebook"}
+    entry.update(fields)
+    lines = [f"kind: {kind}", "cards:"]
+    for i, (key, value) in enumerate(entry.items()):
+        lines.append(f"{'  - ' if i == 0 else '    '}{key}: {value}")
+    if effect is not None:
+        lines.append("    effect: |")
+        lines += ["      " + line for line in textwrap.dedent(effect).strip("\n").splitlines()]
+    return "\n".join(lines) + "\n"
+
+
+def bad(result: Result, where: str, *, status: int = 1) -> None:
+    """The run failed with ``status`` and reported a diagnostic starting ``where`` (file:line:col: CODE)."""
+    assert result.exit_code == status, result.output
+    assert where in result.output, result.output
+
+
+# ----------------------------------------------------------------------- YAML
+def test_yaml_syntax_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(name="[Tester")})
+    bad(result, "cards/new.yaml:5:9: YAML001")
+    assert "flow sequence that starts at line 4, column 11" in result.output
+    assert result.output == snapshot
+
+
+def test_duplicate_yaml_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    text = card().replace("    text: A card under test.\n", "    text: A card under test.\n    name: Other\n")
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": text})
+    bad(result, "cards/new.yaml:7:5: YAML002 duplicate key \"name\"")
+    assert result.output == snapshot
+
+
+def test_tab_in_indentation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    text = card().replace("    name: Tester", "\tname: Tester")
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": text})
+    bad(result, "cards/new.yaml:4:1: YAML001")
+    assert "replace the tab with spaces" in result.output
+    assert result.output == snapshot
+
+
+def test_bad_indentation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    text = card().replace("    name: Tester", "   name: Tester")
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": text})
+    bad(result, "cards/new.yaml:4:4: YAML001")
+    assert result.output == snapshot
+
+
+def test_unquoted_effect_with_colon(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    snapshot: SnapshotAssertion) -> None:
+    text = card() + "    effect: on advance: gain 3 soldiers\n"
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": text})
+    bad(result, "cards/new.yaml:8:23: YAML001 YAML syntax error: mapping values are not allowed here")
+    assert result.output == snapshot
+
+
+def test_empty_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/empty.yaml": "", "cards/comment.yaml": "# nothing yet\n"})
+    bad(result, "cards/comment.yaml:1:1: SCHEMA001 the file is empty")
+    bad(result, "cards/empty.yaml:1:1: SCHEMA001 the file is empty")
+    assert result.output == snapshot
+
+
+def test_not_utf8(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    text = card(name="Caf\u00e9").encode("latin-1")
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": text})
+    bad(result, "cards/new.yaml:4:14: YAML003 not UTF-8 text: byte 0xe9")
+    assert result.output == snapshot
+
+
+def test_top_level_not_a_mapping(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                 snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": "- id: medic\n- id: scout\n"})
+    bad(result, "cards/new.yaml:1:1: SCHEMA001 expected a mapping, found a list")
+    assert result.output == snapshot
+
+
+# ------------------------------------------------------------ keys and types
+def test_unknown_key_did_you_mean(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                  snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(provenence="rulebook")})
+    bad(result, "cards/new.yaml:8:5: SCHEMA002 unknown key 'provenence'")
+    assert "did you mean 'provenance'?" in result.output
+    assert result.output == snapshot
+
+
+def test_missing_required_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    text = textwrap.dedent("""\
+        kind: item
+        cards:
+          - id: no-provenance
+            name: No Provenance
+            cost: 1
+            text: Lacks its provenance.
+          - id: no-text
+            name: No Text
+            cost: 1
+            provenance: rulebook
+          - name: No Id
+            cost: 1
+            text: Lacks its id.
+            provenance: rulebook
+          - id: no-cost
+            name: No Cost
+            text: An Item must have a cost.
+            provenance: rulebook
+        """)
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": text})
+    bad(result, "cards/new.yaml:3:5: SCHEMA003 missing required key 'provenance'")
+    bad(result, "cards/new.yaml:7:5: SCHEMA003 missing required key 'text'")
+    bad(result, "cards/new.yaml:11:5: SCHEMA003 missing required key 'id'")
+    bad(result, "cards/new.yaml:15:5: SCHEMA003 missing required key 'cost' for an item")
+    assert result.output == snapshot
+
+
+def test_wrong_types(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    text = textwrap.dedent("""\
+        kind: specialist
+        cards:
+          - {id: a, name: A, cost: four, text: x, provenance: rulebook}
+          - {id: b, name: B, cost: true, text: x, provenance: rulebook}
+          - {id: c, name: C, cost: 1, text: 3, provenance: rulebook}
+          - {id: d, name: D, cost: 1, text: x, provenance: rulebook, effect: [gain 1 star]}
+        """)
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": text})
+    bad(result, "cards/new.yaml:3:28: SCHEMA004 'cost': expected a whole number, found the text 'four'")
+    bad(result, "cards/new.yaml:4:28: SCHEMA004 'cost': expected a whole number, found true")
+    bad(result, "cards/new.yaml:5:37: SCHEMA004 'text': expected text, found the number 3")
+    bad(result, "cards/new.yaml:6:70: SCHEMA004 'effect': expected text, found a list")
+    assert result.output == snapshot
+
+
+def test_cards_not_a_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": "kind: item\ncards: bazooka\n"})
+    bad(result, "cards/new.yaml:2:1: SCHEMA004 'cards': expected a list of cards")
+    assert result.output == snapshot
+
+
+def test_bad_provenance_did_you_mean(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(provenance="printed-bord")})
+    bad(result, "cards/new.yaml:7:17: SCHEMA005 'provenance': 'printed-bord' is not allowed")
+    assert "did you mean 'printed-board'?" in result.output
+    assert result.output == snapshot
+
+
+def test_bad_literal_card_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(kind="specalist")})
+    bad(result, "cards/new.yaml:1:7: SCHEMA004 'kind': 'specalist' is not allowed")
+    assert "did you mean 'specialist'?" in result.output
+    assert result.output == snapshot
+
+
+def test_reconstructed_without_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(provenance="reconstructed")})
+    bad(result, "cards/new.yaml:7:17: PROV001 a reconstruction needs a 'note'")
+    assert result.output == snapshot
+
+
+def test_duplicate_card_id_across_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        snapshot: SnapshotAssertion) -> None:
+    # files load in name order: the second definition is the one reported
+    result = validate(tmp_path, monkeypatch, {"cards/veterans.yaml": card(id="medic")})
+    bad(result, "cards/veterans.yaml:3:9: DUP001 duplicate card id 'medic' (first defined at "
+                "cards/specialists.yaml:3)")
+    assert result.output == snapshot
+
+
+# --------------------------------------------------------- the effect language
+def test_misspelt_verb(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("on advance: gian 3 soldiers")})
+    bad(result, "cards/new.yaml:9:19: DSL101 unknown action 'gian'")
+    assert "did you mean 'gain'?" in result.output
+    assert result.output == snapshot
+
+
+def test_action_written_as_standing_modifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("gain 3 soldiers\nstay -1")})
+    bad(result, "cards/new.yaml:9:7: DSL101 'gain' is an action; it needs a trigger or a use")
+    bad(result, "cards/new.yaml:10:7: DSL101 'stay' is a permission, not a value")
+    assert result.output == snapshot
+
+
+def test_misspelt_resource(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("on advance: gain 3 curage")})
+    bad(result, "cards/new.yaml:9:26: DSL102 gain: unknown resource 'curage'")
+    assert "did you mean 'courage'?" in result.output
+    assert result.output == snapshot
+
+
+def test_misspelt_face_and_colour(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                  snapshot: SnapshotAssertion) -> None:
+    effect = """\
+        on final-tally: add 1 skul red
+        on final-tally: add 1 skull whit
+        use: reroll 1 die unlockd
+        """
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(effect)})
+    bad(result, "cards/new.yaml:9:29: DSL102 add: unknown face 'skul'")
+    bad(result, "cards/new.yaml:10:35: DSL102 add: unknown colour 'whit'")
+    bad(result, "cards/new.yaml:11:25: DSL102 reroll: unknown filter 'unlockd'")
+    assert "did you mean 'white'?" in result.output
+    assert "did you mean 'unlocked'?" in result.output
+    assert result.output == snapshot
+
+
+def test_wrong_arity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    effect = """\
+        on advance: gain 3
+        on advance: gain 3 soldiers now
+        use: copy-tally 2
+        """
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(effect)})
+    bad(result, "cards/new.yaml:9:19: DSL103 gain: missing resource")
+    bad(result, "cards/new.yaml:10:35: DSL103 gain: 'now' is one argument too many")
+    assert "hint: the form is: copy-tally\n" in result.output
+    bad(result, "cards/new.yaml:11:23: DSL103 copy-tally: the number 2 is one argument too many")
+    assert result.output == snapshot
+
+
+def test_wrong_argument_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    effect = """\
+        on advance: gain soldiers 3
+        def 2
+        use: recruit bazooka free
+        """
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(effect)})
+    bad(result, "cards/new.yaml:9:24: DSL104 gain: expected amount, found 'soldiers'")
+    bad(result, "cards/new.yaml:10:11: DSL104 def: expected a change")
+    bad(result, "cards/new.yaml:11:20: DSL104 recruit: expected specialist")
+    assert result.output == snapshot
+
+
+def test_modifier_in_actions_without_duration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use before mgf: def -2")})
+    bad(result, "cards/new.yaml:9:23: DSL105 'def' changes a value or a permission; inside actions it needs a "
+                "duration")
+    assert result.output == snapshot
+
+
+def test_duration_on_instant_action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("on advance: gain 3 soldiers this turn")})
+    bad(result, "cards/new.yaml:9:19: DSL106 'gain' happens at once; 'this turn' makes no sense here")
+    assert result.output == snapshot
+
+
+def test_unknown_event(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("on advancing: gain 3 soldiers")})
+    bad(result, "cards/new.yaml:9:10: DSL107 unknown event 'advancing'")
+    assert "did you mean 'advance'?" in result.output
+    assert result.output == snapshot
+
+
+def test_unknown_window_moment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use before mg-fire: def -2 this turn")})
+    bad(result, "cards/new.yaml:9:18: DSL108 unknown moment 'mg-fire'")
+    assert result.output == snapshot
+
+
+def test_unknown_condition(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use if in-bunker: def = 0 this turn")})
+    bad(result, "cards/new.yaml:9:14: DSL109 unknown condition 'in-bunker'")
+    assert result.output == snapshot
+
+
+def test_number_predicate_without_comparison(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("on final-tally if count skull: gain 1 star")})
+    bad(result, "cards/new.yaml:9:25: DSL110 'count' is a number: compare it")
+    assert "for example 'count skull >= 2'" in result.output
+    assert result.output == snapshot
+
+
+def test_boolean_predicate_with_comparison(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use if has medic >= 1: gain 1 star")})
+    bad(result, "cards/new.yaml:9:14: DSL110 'has' is true or false and cannot be compared")
+    assert "write 'if has medic' or 'unless has medic'" in result.output
+    assert result.output == snapshot
+
+
+def test_per_that_counts_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    effect = """\
+        on final-tally: gain 1 soldier per locked
+        use: reroll 1 die per skull
+        """
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(effect)})
+    bad(result, "cards/new.yaml:9:38: DSL112 'per locked' needs a face")
+    bad(result, "cards/new.yaml:10:25: DSL112 'reroll' cannot be multiplied with 'per'")
+    assert result.output == snapshot
+
+
+def test_map_word_outside_a_map(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use: roll-attribute weather")})
+    bad(result, "cards/new.yaml:9:12: DSL111 'roll-attribute' only makes sense in a map's Sector attributes")
+    assert result.output == snapshot
+
+
+def test_missing_colon(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("on advance gain 3 soldiers")})
+    bad(result, "cards/new.yaml:9:18: DSL002 unexpected 'gain'")
+    assert "needs ':' before its actions" in result.output
+    assert result.output == snapshot
+
+
+def test_effect_ends_too_early(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("on advance:")})
+    bad(result, "cards/new.yaml:9:18: DSL002 unexpected end of the line")
+    assert result.output == snapshot
+
+
+def test_unexpected_characters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    text = textwrap.dedent("""\
+        kind: specialist
+        cards:
+          - {id: a, name: A, cost: 1, text: x, provenance: rulebook, effect: "on advance: Gain 3 soldiers"}
+          - {id: b, name: B, cost: 1, text: x, provenance: rulebook, effect: "advance_cost -1"}
+        """)
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": text})
+    bad(result, "cards/new.yaml:3:83: DSL001 unexpected character 'G'")
+    bad(result, "cards/new.yaml:4:78: DSL001 unexpected character '_'")
+    assert "words of the effect language are lower case" in result.output
+    assert "words use hyphens, not underscores" in result.output
+    assert result.output == snapshot
+
+
+def test_error_on_second_line_of_block(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       snapshot: SnapshotAssertion) -> None:
+    effect = """\
+        casualties -1 once per phase
+          on advance: gain 3 soldierz
+        """
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(effect)})
+    # the block's second line, its own indentation included, in the file's own numbering
+    bad(result, "cards/new.yaml:10:28: DSL102 gain: unknown resource 'soldierz'")
+    assert result.output == snapshot
+
+
+def test_error_in_quoted_one_line_effect(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         snapshot: SnapshotAssertion) -> None:
+    text = card() + "    effect: 'use after final-tally: reface 1 die any-rol'\n"
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": text})
+    bad(result, "cards/new.yaml:8:50: DSL102 reface: unknown filter 'any-rol'")
+    assert "did you mean 'any-roll'?" in result.output
+    assert result.output == snapshot
+
+
+def test_folded_block_rejected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    text = card() + "    effect: >\n      casualties -1\n      on advance: gain 1 star\n"
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": text})
+    bad(result, "cards/new.yaml:8:13: YAML010 write effects as literal blocks ('|'), not folded ('>')")
+    assert result.output == snapshot
+
+
+def test_flow_scalar_on_several_lines_rejected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               snapshot: SnapshotAssertion) -> None:
+    # Regression: a quoted or plain effect folded over two lines merged its clauses, and errors
+    # in it were reported on the wrong line.
+    text = textwrap.dedent("""\
+        kind: specialist
+        cards:
+          - id: a
+            name: A
+            cost: 1
+            text: x
+            provenance: rulebook
+            effect: "casualties -1;
+              on advance: gain 1 stra"
+          - id: b
+            name: B
+            cost: 1
+            text: x
+            provenance: rulebook
+            effect: casualties -1
+              def -1
+          - id: c
+            name: C
+            cost: 1
+            text: x
+            provenance: rulebook
+            effect: "casualties -1\\non advance: gian 1 star"
+        """)
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": text})
+    bad(result, "cards/new.yaml:8:13: YAML011 an effect on several lines must be a literal block ('|')")
+    bad(result, "cards/new.yaml:15:13: YAML011")
+    bad(result, "cards/new.yaml:22:13: YAML011")
+    assert "DSL" not in result.output
+    assert result.output == snapshot
+
+
+def test_nested_too_deeply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    # Regression: 400 parentheses overflowed the Python stack in the tree transformer (see test_fuzz.py);
+    # each level of parentheses adds two levels to the tree.
+    deep = "(" * 60 + "bunker" + ")" * 60
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(f"use if {deep}: def = 0 this turn")})
+    assert MAX_DEPTH < 2 * 60
+    # pointed at the innermost word: 6 spaces of the block, 'use if ', 60 '('
+    bad(result, f"cards/new.yaml:9:{6 + len('use if ') + 60 + 1}: DSL004 effect nested too deeply (more than "
+                f"{MAX_DEPTH} levels)")
+    assert result.output == snapshot
+
+
+# ----------------------------------------------------------------------- maps
+def test_map_lists_unknown_specialist(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      snapshot: SnapshotAssertion) -> None:
+    text = MAP.replace("specialists: [medic, scout]", "specialists: [medic, scoot]").replace(
+        "items: [bazooka]", "items: [bazooka, medic]")
+    result = validate(tmp_path, monkeypatch, {"maps/tiny.yaml": text})
+    bad(result, "maps/tiny.yaml:5:22: XREF001 map 'tiny' lists specialist 'scoot' that does not exist")
+    assert "did you mean 'scout'?" in result.output
+    bad(result, "maps/tiny.yaml:6:18: XREF004 map 'tiny' lists 'medic' as an item, but it is a specialist")
+    assert result.output == snapshot
+
+
+def test_map_line_to_unknown_sector(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    snapshot: SnapshotAssertion) -> None:
+    text = MAP.replace("{from: [s1], to: [s2]", "{from: [s1], to: [s3]")
+    result = validate(tmp_path, monkeypatch, {"maps/tiny.yaml": text})
+    bad(result, "maps/tiny.yaml:21:23: XREF002 line refers to unknown sector 's3'")
+    assert "sectors of this map: s1, s2" in result.output
+    assert result.output == snapshot
+
+
+def test_map_without_start_or_bunker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     snapshot: SnapshotAssertion) -> None:
+    text = MAP.replace("    start: {soldiers: 10, courage: 2}\n", "").replace("    bunker: true\n", "")
+    result = validate(tmp_path, monkeypatch, {"maps/tiny.yaml": text})
+    bad(result, "maps/tiny.yaml:1:1: MAP001 map 'tiny' has no starting sector")
+    bad(result, "maps/tiny.yaml:1:1: MAP001 map 'tiny' has no Bunker")
+    assert result.output == snapshot
+
+
+def test_map_sector_and_line_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    snapshot: SnapshotAssertion) -> None:
+    text = (MAP.replace("    def: [3]\n", "    def: []\n").replace(", cost: 2}", "}")
+            .replace("  - id: s2\n", "  - id: s1\n", 1))
+    result = validate(tmp_path, monkeypatch, {"maps/tiny.yaml": text})
+    bad(result, "maps/tiny.yaml:14:9: DUP001 duplicate sector id 's1' in map 'tiny'")
+    bad(result, "maps/tiny.yaml:17:10: MAP003 sector 's1' has no DEF value")
+    bad(result, "maps/tiny.yaml:21:5: MAP002 an advance line needs its Courage 'cost'")
+    assert result.output == snapshot
+
+
+def test_random_table_with_five_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        snapshot: SnapshotAssertion) -> None:
+    text = MAP.replace("results: [shelter, shelter, shelter, shelter, shelter, shelter]",
+                       "results: [shelter, shelter, shelter, shelter, sheltr]")
+    result = validate(tmp_path, monkeypatch, {"maps/tiny.yaml": text})
+    bad(result, "maps/tiny.yaml:25:43: MAP004 table 'weather' needs 6 results (one per face of a d6)")
+    bad(result, "maps/tiny.yaml:25:80: XREF003 table result 'sheltr' is not an attribute of the map")
+    assert result.output == snapshot
+
+
+def test_map_effect_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    text = MAP.replace("    bunker: true\n", "    bunker: true\n    effect: |\n      on first-enter: roll-attribute "
+                       "wether\n      use if turns-here >= 3: retreat s9\n")
+    result = validate(tmp_path, monkeypatch, {"maps/tiny.yaml": text})
+    bad(result, "maps/tiny.yaml:20:38: DSL102 roll-attribute: unknown table 'wether'")
+    bad(result, "maps/tiny.yaml:21:39: DSL102 retreat: unknown sector 's9'")
+    assert "hint: one of: s1, s2" in result.output
+    assert result.output == snapshot
+
+
+# ---------------------------------------------------------------------- packs
+def test_pack_redefines_base_card_without_overrides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    snapshot: SnapshotAssertion) -> None:
+    files = {"expansions/extra/pack.yaml": PACK, "expansions/extra/cards/specialists.yaml": card(id="medic")}
+    result = validate(tmp_path, monkeypatch, files)
+    bad(result, "expansions/extra/cards/specialists.yaml:3:9: DUP001 duplicate card id 'medic' (first defined at "
+                "cards/specialists.yaml:3)")
+    assert "an expansion that replaces a base card says 'overrides: true'" in result.output
+    assert result.output == snapshot
+
+
+def test_overrides_with_nothing_to_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            snapshot: SnapshotAssertion) -> None:
+    files = {"expansions/extra/pack.yaml": PACK,
+             "expansions/extra/cards/specialists.yaml": card(id="sniper", overrides="true")}
+    result = validate(tmp_path, monkeypatch, files)
+    bad(result, "expansions/extra/cards/specialists.yaml:3:9: DUP002 'sniper' says it overrides, but nothing has "
+                "that id")
+    assert result.output == snapshot
+
+
+def test_pack_overrides_a_base_card(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the correct form of the two tests above: no diagnostic at all
+    files = {"expansions/extra/pack.yaml": PACK,
+             "expansions/extra/cards/specialists.yaml": card(id="medic", overrides="true")}
+    result = validate(tmp_path, monkeypatch, files)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("ok: 3 cards, 0 maps, 0 optional rules, 1 expansions")
+
+
+def test_pack_layout_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    files = {"expansions/extra/pack.yaml": PACK.replace("id: extra", "id: extras"),
+             "expansions/extra/card/medic.yaml": card()}
+    result = validate(tmp_path, monkeypatch, files)
+    bad(result, "expansions/extra/pack.yaml:1:5: PACK001 pack id 'extras' differs from its folder 'extra'")
+    bad(result, "expansions/extra/card:1:1: PACK002 unexpected entry 'card' in a pack")
+    assert result.output == snapshot
+
+
+def test_unknown_pack_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    content_tree(tmp_path, {"expansions/extra/pack.yaml": PACK})
+    result = dday(monkeypatch, tmp_path, "list", "--root", ".", "--pack", "extr")
+    bad(result, "expansions:1:1: PACK003 no expansion named 'extr'")
+    assert "did you mean 'extra'?" in result.output
+    assert result.output == snapshot
+
+
+# ---------------------------------------------------------------- rules files
+def test_rules_files_missing_or_unexpected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           snapshot: SnapshotAssertion) -> None:
+    content_tree(tmp_path, {"rules/phase.yaml": "provenance: rulebook\nphases: []\n"})
+    (tmp_path / "rules" / "rwb.yaml").unlink()
+    result = dday(monkeypatch, tmp_path, "validate", "--root", ".")
+    bad(result, "rules:1:1: LOAD001 the rules need rwb.yaml")
+    bad(result, "rules/phase.yaml:1:1: LOAD002 unexpected rules file 'phase.yaml'")
+    assert "did you mean 'phases.yaml'?" in result.output
+    assert result.output == snapshot
+
+
+# ------------------------------------------------------- paths on the command line
+def test_single_file_of_unknown_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     snapshot: SnapshotAssertion) -> None:
+    files = {"new/notes.yaml": "hello: world\n", "new/cards.yaml": card("on advance: gain 3 soldierz")}
+    result = validate(tmp_path, monkeypatch, files, "new/notes.yaml", "new/cards.yaml")
+    bad(result, "new/cards.yaml:9:26: DSL102 gain: unknown resource 'soldierz'")
+    bad(result, "new/notes.yaml:1:1: LOAD004 cannot tell what kind of content this file holds")
+    assert result.output == snapshot
+
+
+def test_folder_without_pack_manifest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      snapshot: SnapshotAssertion) -> None:
+    result = validate(tmp_path, monkeypatch, {"new/cards/a.yaml": card()}, "new")
+    bad(result, "new:1:1: LOAD003 a folder to validate must be an expansion (with pack.yaml)")
+    assert result.output == snapshot
+
+
+def test_root_without_rules_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             snapshot: SnapshotAssertion) -> None:
+    (tmp_path / "elsewhere").mkdir()
+    result = dday(monkeypatch, tmp_path, "validate", "--root", "elsewhere")
+    bad(result, "Error: --root elsewhere: no rules/ folder there", status=2)
+    assert result.output == snapshot
+
+
+def test_path_that_does_not_exist(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                  snapshot: SnapshotAssertion) -> None:
+    content_tree(tmp_path, {})
+    result = dday(monkeypatch, tmp_path, "validate", "--root", ".", "cards/nope.yaml")
+    bad(result, "Error: no such file or folder: cards/nope.yaml", status=2)
+    assert result.output == snapshot
+
+
+# ------------------------------------------------------------------ output forms
+def test_json_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    text = card("on advance: gain 3 curage", provenance="reconstructed")
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": text}, "--format", "json")
+    assert result.exit_code == 1
+    found = json.loads(result.output)  # nothing but JSON on the output
+    assert [(d["file"], d["line"], d["column"], d["code"]) for d in found] == [
+        ("cards/new.yaml", 7, 17, "PROV001"), ("cards/new.yaml", 9, 26, "DSL102")]
+    assert found[1]["hint"] == "did you mean 'courage'?"
+    assert found == snapshot
+
+
+def test_max_errors_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    effect = "\n".join(f"on advance: gain {n} soldierz" for n in range(1, 8))
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(effect)}, "--max-errors", "3")
+    assert result.exit_code == 1
+    assert result.output.count("DSL102") == 3
+    assert "... and 4 more\n7 error(s), 0 warning(s)\n" in result.output
+    assert result.output == snapshot
+
+
+def test_max_errors_must_be_positive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    content_tree(tmp_path, {})
+    result = dday(monkeypatch, tmp_path, "validate", "--root", ".", "--max-errors", "0")
+    bad(result, "Invalid value for '--max-errors'", status=2)
+
+
+def test_every_error_of_one_file_in_one_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            snapshot: SnapshotAssertion) -> None:
+    text = textwrap.dedent("""\
+        kind: item
+        cards:
+          - id: helmet
+            name: Helmet
+            cost: 2
+            text: Saves a Soldier.
+            provenance: rulebook
+            costs: 3
+          - id: grenade
+            name: Grenade
+            cost: 3
+            text: DEF -1.
+            provenance: rule-book
+          - id: ammo
+            name: Ammo
+            cost: 2
+            text: Re-roll.
+            provenance: rulebook
+            effect: |
+              use: reroll 1 dei
+              on advanse: gain 1 star
+              use if has medik: gain 1 star
+          - id: compass
+            name: Compass
+            cost: 1
+            provenance: reconstructed
+          - id: ammo
+            name: Ammo again
+            cost: 2
+            text: A second helmet.
+            provenance: rulebook
+        """)
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": text})
+    assert result.exit_code == 1
+    places = [line.split(" ", 2)[:2] for line in result.output.splitlines() if line.startswith("cards/new.yaml:")]
+    assert places == [
+        ["cards/new.yaml:8:5:", "SCHEMA002"],
+        ["cards/new.yaml:13:17:", "SCHEMA005"],
+        ["cards/new.yaml:20:21:", "DSL102"],
+        ["cards/new.yaml:21:10:", "DSL107"],
+        ["cards/new.yaml:22:18:", "DSL102"],
+        ["cards/new.yaml:23:5:", "SCHEMA003"],
+        ["cards/new.yaml:27:9:", "DUP001"],
+    ]
+    assert result.output.endswith("7 error(s), 0 warning(s)\n")
+    assert result.output == snapshot
