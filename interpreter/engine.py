@@ -75,6 +75,7 @@ class Game:
         else:
             self.__dict__.update(plan[1])
         self.pending_casualties = 0
+        self._decider_of: dict[str, Decider] = {}
         self._losing: str | None = None
         self._decoy: str | None = None
         self.state = state if state is not None else self._setup(players, seed)
@@ -105,6 +106,10 @@ class Game:
         self._build_graph()
         self._index_effects()
         self._find_live()
+        self._req_cache: dict[tuple[str, int], list[tuple[str | int, ...]]] = {}
+        self._faces = [f.id for f in content.dice.faces]
+        per = content.dice.dice_per_colour
+        self._layout = [(idx, c) for idx, c in enumerate(c for c in content.dice.colours for _ in range(per))]
 
     def _find_live(self) -> None:
         """The queries and events some effect of this game could ever touch; the others are constant."""
@@ -287,7 +292,9 @@ class Game:
 
     # ============================================================ deciding
     def ask(self, unit: Unit, decision: Decision) -> tuple[int, ...]:
-        decider = self.deciders[(int(unit.id[1:]) - 1) % len(self.deciders)]
+        decider = self._decider_of.get(unit.id)
+        if decider is None:
+            decider = self._decider_of[unit.id] = self.deciders[(int(unit.id[1:]) - 1) % len(self.deciders)]
         answer = check_answer(decision, decider.decide(self, decision))
         self.state.choices.append(list(answer))
         if self.tracing:
@@ -751,11 +758,11 @@ class Game:
             unit.kept_tally = None
             self.log("roll", f"{unit.name} keeps last turn's Final Tally", unit)
             return
-        colours = self.content.dice.colours
         per = self.content.dice.dice_per_colour
-        faces = [f.id for f in self.content.dice.faces]
+        faces = self._faces
         n = self.value("dice-rolled", unit)
-        dice = [Die(face="", colour=c, index=idx) for idx, c in enumerate(c for c in colours for _ in range(per))]
+        rng = self.rng
+        dice = [Die(faces[int(rng.random() * 6)], c, idx) for idx, c in self._layout]
         if n < len(dice):
             # ruling: when fewer dice are rolled, the player chooses which dice sit out (one per missing die).
             out = self.ask(unit, Decision("aside", unit.id, f"{unit.name} rolls only {n} dice: which sit out?",
@@ -764,9 +771,6 @@ class Game:
                                           len(dice) - n))
             drop = {len(dice) - 1 - i for i in out}
             dice = [d for d in dice if d.index not in drop]
-        rng = self.rng
-        for d in dice:
-            d.face = faces[int(rng.random() * 6)]
         self._mulligan(unit, dice, faces)
         locks = min(self.value("locked-dice", unit), len(dice))
         if locks:
@@ -1115,15 +1119,21 @@ class Game:
             moves.append(Move("stay", None, 0, False))
         battle_cry = self.flag("battle-cry", unit) and self.flag("battle-cry-here", unit)
         occupancy: dict[str, int] = {}
-        for u in s.active_units():
-            occupancy[u.sector] = occupancy.get(u.sector, 0) + 1
+        for u in s.units:
+            if u.status == "active":
+                occupancy[u.sector] = occupancy.get(u.sector, 0) + 1
+        may_advance = self.flag("advance", unit)
+        crosses_barriers: bool | None = None
         for to, line_kind, printed_cost, mines, barrier in self.moves[here]:
             kind, line_cost = line_kind, printed_cost
             if to in unit.visited:
                 continue
-            if barrier and not self.flag("ignore-barriers", unit):
-                continue
-            if kind == "advance" and not self.flag("advance", unit):
+            if barrier:
+                if crosses_barriers is None:
+                    crosses_barriers = self.flag("ignore-barriers", unit)
+                if not crosses_barriers:
+                    continue
+            if kind == "advance" and not may_advance:
                 continue
             if occupancy.get(to, 0) >= self.value("capacity", unit, sector=to):
                 continue
@@ -1153,6 +1163,13 @@ class Game:
     def _requirements(self, sector: str) -> list[tuple[str | int, ...]]:
         if "requirements" in self.ignore:
             return []
+        key = (sector, len(self.state.sectors[sector].attributes))
+        cached = self._req_cache.get(key)
+        if cached is None:
+            cached = self._req_cache[key] = self._find_requirements(sector)
+        return cached
+
+    def _find_requirements(self, sector: str) -> list[tuple[str | int, ...]]:
         out = []
         for src in self._sector_sources(sector):
             for hook in src.compiled.modifiers:
@@ -1465,6 +1482,8 @@ class Game:
 
     def _expire(self, period: str) -> None:
         s = self.state
+        if period == "phase" and not s.grants:
+            return
         if period == "turn":
             s.grants = [g for g in s.grants if g.expires == "never" or
                         (g.expires.startswith("turn:") and int(g.expires[5:]) > s.turn)]
@@ -1511,7 +1530,8 @@ class Game:
 _PLANS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Content, dict[str, Any]]] = {}
 _PLAN_KEYS = ("map", "variant", "options", "ignore", "keep_faces", "sectors", "tier_index", "queries", "moves",
               "courage_to_bunker", "global_sources", "rwb_sources", "rwb_faces", "_mods_cache", "_global_mods",
-              "_card_mods", "live_queries", "live_events", "static_flags", "static_values")
+              "_card_mods", "live_queries", "live_events", "static_flags", "static_values", "_req_cache",
+              "_faces", "_layout")
 
 
 def _granted_queries(tree: Any) -> set[str]:
