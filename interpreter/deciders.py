@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ddaydice.interpreter.engine import Game
 
 
-@attrs.frozen
+@attrs.define(eq=False)
 class Decision:
     """A question to a player: pick ``min_picks`` to ``max_picks`` of the options.
 
@@ -39,12 +39,12 @@ class Decision:
     keys: tuple[Any, ...] = ()
     min_picks: int = 1
     max_picks: int = 1
-    labeler: Callable[[Any], str] | None = attrs.field(default=None, eq=False)
+    labeler: Callable[[Any], str] | None = None
 
     @property
     def options(self) -> tuple[str, ...]:
         if self.labeler is not None and len(self.labels) != len(self.keys):
-            object.__setattr__(self, "labels", tuple(self.labeler(k) for k in self.keys))
+            self.labels = tuple(self.labeler(k) for k in self.keys)
         return self.labels
 
     def size(self) -> int:
@@ -141,6 +141,9 @@ class RandomDecider:
 
 LOCK_ORDER = ("two-soldiers", "courage", "one-soldier", "tool", "star", "skull")
 CANCEL_ORDER = ("tool", "star", "one-soldier", "courage", "two-soldiers")
+_LOCK_RANK = {face: i for i, face in enumerate(LOCK_ORDER)}
+_CANCEL_RANK = {face: i for i, face in enumerate(CANCEL_ORDER)}
+_KEEP = frozenset({"one-soldier", "two-soldiers", "courage"})
 
 
 @attrs.define
@@ -149,17 +152,14 @@ class ReferencePolicy:
 
     def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
         kind = decision.kind
+        keys = decision.keys
         if kind == "lock":
-            rank = {face: i for i, face in enumerate(LOCK_ORDER)}
-            order = sorted(range(decision.size()),
-                           key=lambda i: (rank.get(decision.keys[i][1], 99), decision.keys[i][0]))
+            order = sorted(range(len(keys)), key=lambda i: (_LOCK_RANK.get(keys[i][1], 99), keys[i][0]))
             return tuple(sorted(order[: decision.min_picks]))
         if kind == "reroll":
-            keep = {"one-soldier", "two-soldiers", "courage"}
-            return tuple(i for i, key in enumerate(decision.keys) if key[1] not in keep)
+            return tuple([i for i, key in enumerate(keys) if key[1] not in _KEEP])
         if kind == "cancel":
-            rank = {face: i for i, face in enumerate(CANCEL_ORDER)}
-            best = min(range(decision.size()), key=lambda i: (rank.get(decision.keys[i][1], 99), i))
+            best = min(range(len(keys)), key=lambda i: (_CANCEL_RANK.get(keys[i][1], 99), i))
             return (best,)
         if kind == "move":
             return (game.reference_move(decision),)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import heapq
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -43,8 +43,9 @@ UNIT_COLOURS = ("red", "white", "blue")
 MAX_TURNS = 60
 
 
-@attrs.frozen
-class Move:
+class Move(NamedTuple):
+    """A legal move of Phase 4 (a tuple: built many times per turn)."""
+
     kind: str  # stay, lateral, advance
     to: str | None
     cost: int
@@ -429,10 +430,10 @@ class Game:
                 if not self._scoped(owner, hook.scope, unit, sector, sector_subject):
                     continue
                 if card is not None and owner is not None and card != src.owner and info.subject == "card" \
-                        and card in self.held_cards(owner):
+                        and name not in {"specialist-cost", "item-cost"} and card in self.held_cards(owner):
                     # ruling: a held card's change to a value of a card in play speaks of the card itself
                     # (the Paratrooper "counts as 6", not his comrades; the Messenger alone may be traded);
-                    # values of cards not yet held (costs: Messenger, Quartermaster) are changed for any card.
+                    # costs (Messenger, Quartermaster) are changed for any card.
                     continue
                 ctx = Ctx(self, ctx_unit or owner, owner, src, sector)
                 if hook.condition is not None and not hook.condition(ctx):
@@ -440,8 +441,10 @@ class Game:
                 if hook.op == "require":
                     continue
                 if hook.limit is not None:
-                    key = self._limit_key(owner or ctx_unit, src.owner, i, hook.limit)
-                    holder = owner or ctx_unit
+                    # The limit is counted on the Unit that benefits (where `consume` records it below), so a
+                    # Vehicle's "for units here ... once per phase" (Ambulance) serves each Unit present.
+                    key = self._limit_key(ctx_unit or owner, src.owner, i, hook.limit)
+                    holder = ctx_unit or owner
                     if holder is not None and holder.counters.get(key, 0) > 0:
                         continue
                     if consume:
