@@ -1,0 +1,62 @@
+"""``dday render MAP``: a battle map drawn as SVG, to compare with the printed board."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write through a temporary file in the same folder, then replace: a failed save keeps the old file."""
+    folder = path.parent if str(path.parent) else Path()
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        Path(tmp).replace(path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            Path(tmp).unlink()
+        raise
+
+
+@click.command("render")
+@click.argument("map_id", metavar="MAP")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the SVG to this file (atomically); without it, the SVG goes to standard output.")
+@click.option("--variant", help="Draw the map as a variant plays it (exercise-tiger: practice-run, ...).")
+@click.option("--pack", "packs", multiple=True, help="A bundled expansion to load (repeatable), for its maps.")
+def render(map_id: str, output: Path | None, variant: str | None, packs: tuple[str, ...]) -> None:
+    """Draw a battle map as SVG: rows, Sectors, DEF shields, MGF, lines, Courage costs, Landmines,
+    Barriers, starting resources and every Sector attribute in plain English, with a legend.
+
+    Reconstructed maps and Sectors are marked as such, so that an owner of the printed board
+    can check the data against it.
+    """
+    from ddaydice.interpreter.cli import load_or_exit
+    from ddaydice.interpreter.render_map import RenderError, render_svg
+
+    content = load_or_exit(packs=list(packs))
+    try:
+        svg = render_svg(content, map_id, variant)
+    except RenderError as exc:
+        raise click.UsageError(str(exc)) from exc
+    bm = content.maps[map_id]
+    if output is None:
+        sys.stdout.write(svg)
+        sys.stdout.flush()
+    else:
+        try:
+            write_atomically(output, svg)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from exc
+        click.echo(f"wrote {output} ({bm.name}{', ' + variant if variant else ''})", err=True)
+    if bm.provenance == "reconstructed":
+        click.echo(f"note: {bm.name} is a RECONSTRUCTION, not the printed board (the drawing says so)", err=True)
