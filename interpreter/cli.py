@@ -507,3 +507,8 @@ def replay(file: Path, trace: bool) -> None:
     click.echo(f"replayed: the game is {game.state.outcome} after {game.state.turn} turn(s); "
                f"final state {'identical' if same else 'DIFFERENT'} (digest {digest(game.state)})")
     sys.exit(0 if same else 1)
+
+# ------------------------------------------------------------------ render
+from ddaydice.interpreter.cmd_render import render as _render_command  # noqa: E402
+
+main.add_command(_render_command)
