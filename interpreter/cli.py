@@ -508,6 +508,12 @@ def replay(file: Path, trace: bool) -> None:
                f"final state {'identical' if same else 'DIFFERENT'} (digest {digest(game.state)})")
     sys.exit(0 if same else 1)
 
+
+# ------------------------------------------------------------------ conflicts
+from ddaydice.interpreter.cmd_conflicts import conflicts as _conflicts_command  # noqa: E402
+
+main.add_command(_conflicts_command)
+
 # ------------------------------------------------------------------ render
 from ddaydice.interpreter.cmd_render import render as _render_command  # noqa: E402
 

@@ -1,0 +1,163 @@
+"""``dday conflicts``: pairs of effects that touch the same value or permission and can disagree.
+
+The analysis is :mod:`ddaydice.dsl.conflicts` (static, no game state); this module loads the content,
+renders the report for a person who knows the game but not the code, and exits 0 (a report is not an
+error), 1 when the content does not load, 2 on a usage error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from ddaydice.dsl.conflicts import Conflict, Report, Side
+    from ddaydice.dsl.loader import Content
+
+WIDTH = 100
+
+
+def load_content(root: Path | None, packs: tuple[str, ...], paths: tuple[Path, ...], fmt: str) -> Content:
+    """Load content like ``dday validate``; on errors print them like it does and exit 1."""
+    from ddaydice.dsl.diagnostics import SourceCache, render_all, to_json
+    from ddaydice.dsl.loader import load
+
+    if root is not None and not (root / "rules").is_dir():
+        raise click.UsageError(f"--root {root}: no rules/ folder there (a content tree has rules/, cards/, "
+                               "maps/, expansions/)")
+    for p in paths:
+        if not p.exists():
+            raise click.UsageError(f"no such file or folder: {p}")
+    chosen: list[str] | str = "all" if "all" in packs else list(packs)
+    content, diags = load(root, packs=chosen, extra=list(paths))
+    if content is None:
+        errors = [d for d in diags if d.severity == "error"]
+        if fmt == "json":
+            click.echo(to_json(diags))
+        else:
+            click.echo(render_all(diags, SourceCache()))
+            click.echo(f"{len(errors)} error(s), {len(diags) - len(errors)} warning(s)", err=True)
+        sys.exit(1)
+    return content
+
+
+def _wrap(label: str, text: str, indent: int = 4) -> list[str]:
+    head = " " * indent + f"{label:<10}"
+    return textwrap.wrap(text, WIDTH, initial_indent=head, subsequent_indent=" " * len(head),
+                         break_long_words=False, break_on_hyphens=False) or [head.rstrip()]
+
+
+def _side_lines(tag: str, side: Side, tier_names: dict[str, str]) -> list[str]:
+    from ddaydice.dsl.conflicts import KIND_LABELS
+
+    tier = tier_names.get(side.tier, side.tier)
+    kind = KIND_LABELS.get(side.kind, side.kind)
+    if side.source_tier != side.tier:
+        kind += f", tier {tier_names.get(side.source_tier, side.source_tier)}; its change counts as {tier}"
+    else:
+        kind += f", tier {tier}"
+    lines = _wrap(tag, f"{side.name} ({kind}) at {side.location}")
+    lines += _wrap("", f"{side.english}  [{side.value}]")
+    if side.via:
+        lines += _wrap("", f"through {side.via}")
+    if side.where:
+        lines += _wrap("", side.where[:1].upper() + side.where[1:] + ".")
+    return lines
+
+
+def render_conflict(n: int, c: Conflict, tier_names: dict[str, str]) -> list[str]:
+    from ddaydice.dsl.conflicts import KIND_TITLES
+
+    title = f"{n}. {KIND_TITLES[c.kind]}: {c.a.name}" + (f" against {c.b.name}" if c.b else "")
+    lines = textwrap.wrap(title, WIDTH, initial_indent="  ", subsequent_indent="     ", break_long_words=False,
+                          break_on_hyphens=False)
+    lines += _side_lines("A", c.a, tier_names)
+    if c.b is not None:
+        lines += _side_lines("B", c.b, tier_names)
+    lines += _wrap("Disagree", c.disagree + ("" if c.disagree.endswith(".") else "."))
+    lines += _wrap("Engine", c.resolution)
+    if c.where:
+        lines += _wrap("Where", c.where[:1].upper() + c.where[1:] + ".")
+    lines += _wrap("Rule", "; ".join(f'"{r}"' for r in c.rules) + ".")
+    missing = dict(c.not_in)
+    if c.map_id is None:
+        maps = [m + (f" (not in {', '.join(missing[m])})" if m in missing else "") for m in c.maps]
+        lines += _wrap("Maps", ", ".join(maps) + ".")
+    elif c.map_id in missing:
+        lines += _wrap("Not in", ", ".join(missing[c.map_id]) + " (those variants leave one of them out).")
+    return lines
+
+
+def render_report(report: Report, content: Content, packs: list[str]) -> str:
+    from ddaydice.dsl.conflicts import KIND_ORDER, KIND_TITLES
+
+    tier_names = {t.id: t.name for t in content.precedence.tiers}
+    out = ["Effects that touch the same value or permission and can disagree"
+           f" (content: the base game{', packs: ' + ', '.join(packs) if packs else ''}).",
+           "For each pair: the two effects, what they disagree on, how the engine resolves it, and the rule it "
+           "uses."]
+    groups: list[tuple[str, list[Conflict]]] = []
+    shared = [c for c in report.conflicts if c.map_id is None]
+    if shared:
+        groups.append(("Cards and rules, on every map where both can be in play", shared))
+    for mid in report.maps:
+        mine = [c for c in report.conflicts if c.map_id == mid]
+        bm = content.maps[mid]
+        title = f"{bm.name} ({mid})"
+        groups.append((title, mine))
+    n = 0
+    for title, items in groups:
+        out.append("")
+        out.append(f"== {title} ==")
+        if not items:
+            out.append("  (no conflicting effects)")
+            continue
+        for c in items:
+            n += 1
+            out.append("")
+            out += render_conflict(n, c, tier_names)
+    counts = report.counts()
+    per_kind = "; ".join(f"{KIND_TITLES[k]}: {counts[k]}" for k in sorted(KIND_ORDER, key=KIND_ORDER.__getitem__))
+    by_map = ", ".join(f"{mid} {sum(1 for c in report.conflicts if c.map_id == mid)}" for mid in report.maps)
+    out.append("")
+    out.append(f"{len(report.conflicts)} pair(s). {per_kind}.")
+    out.append(f"By group: cards and rules {len(shared)}; {by_map}.")
+    return "\n".join(out)
+
+
+@click.command(name="conflicts")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--pack", "packs", multiple=True, help="Also load this bundled expansion (repeatable; 'all').")
+@click.option("--root", type=click.Path(path_type=Path, file_okay=False),
+              help="Analyse this content tree (rules/, cards/, maps/, expansions/) instead of the bundled one.")
+@click.option("--map", "map_ids", multiple=True, help="Only this map (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json prints a list of pair objects.")
+def conflicts(paths: tuple[Path, ...], packs: tuple[str, ...], root: Path | None, map_ids: tuple[str, ...],
+              fmt: str) -> None:
+    """Find pairs of effects that touch the same value or permission and can disagree.
+
+    Only pairs that can meet in a game are listed: effects of the same map, cards available on it,
+    scopes and conditions that can reach the same Unit or Sector. For each pair: the two effects,
+    what they disagree on, how the engine resolves it and the precedence rule it uses. A PATH (a
+    content file or an expansion folder) is analysed on top of the bundled content, as with
+    'dday validate'. Exit 0 (a report is not an error), 1 if the content does not load, 2 on usage errors.
+    """
+    from ddaydice.dsl.conflicts import analyse
+    from ddaydice.dsl.diagnostics import did_you_mean
+
+    content = load_content(root, packs, paths, fmt)
+    for mid in map_ids:
+        if mid not in content.maps:
+            hint = did_you_mean(mid, content.maps) or "maps: " + ", ".join(sorted(content.maps))
+            raise click.UsageError(f"no map '{mid}' ({hint})")
+    report = analyse(content, list(map_ids) if map_ids else None)
+    if fmt == "json":
+        click.echo(json.dumps([c.as_json() for c in report.conflicts], indent=2, ensure_ascii=False))
+        return
+    click.echo(render_report(report, content, sorted(content.packs)))
