@@ -518,3 +518,9 @@ main.add_command(_conflicts_command)
 from ddaydice.interpreter.cmd_render import render as _render_command  # noqa: E402
 
 main.add_command(_render_command)
+
+
+# ------------------------------------------------------------------ card
+from ddaydice.interpreter.cmd_card import card as _card_command  # noqa: E402
+
+main.add_command(_card_command)
