@@ -399,6 +399,9 @@ class _Drawing:
         if sec.cost is not None:
             box.items.append(_Item("cost", wrap(f"Entering costs {sec.cost} Courage, from any line", inner - 26,
                                                 BODY_SIZE), value=sec.cost))
+        if sec.black:
+            box.items.append(_Item("note", wrap("Black shield: can't stay here; leave at the next Phase 4", inner,
+                                                BODY_SIZE)))
         if sec.bunker and not sec.objective:
             box.items.append(_Item("note", wrap("Not an objective: no Unit has to conquer it", inner, BODY_SIZE)))
         src = self.content.effects.get(f"{self.bm.id}/{sec.id}")
