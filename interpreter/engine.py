@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import heapq
+import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
@@ -22,6 +23,7 @@ from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.loader import Content, EffectSource
 from ddaydice.dsl.schema import BattleMap, Sector, Variant
 from ddaydice.interpreter.deciders import Decider, Decision, check_answer
+from ddaydice.interpreter.options import OptionRules, pool_trade, printed_part, reachable, set_up, start_resources
 from ddaydice.interpreter.precedence import Contribution, Derivation, combine
 from ddaydice.interpreter.state import Die, Event, GameState, Grant, SectorState, Unit, new_rng
 
@@ -37,6 +39,7 @@ WINDOW_POINTS: dict[tuple[str, str], tuple[str, ...]] = {
     ("during", "combat"): ("before-mgf", "after-mgf"),
     ("before", "mgf"): ("before-mgf",),
     ("after", "mgf"): ("after-mgf",),
+    ("after", "first-roll"): ("after-first-roll",),
     ("when", "found"): USE_POINTS,
 }
 UNIT_COLOURS = ("red", "white", "blue")
@@ -59,7 +62,7 @@ class Game:
 
     def __init__(self, content: Content, map_id: str, *, players: int = 1, seed: int = 0,
                  variant: str | None = None, options: Iterable[str] = (), deciders: Sequence[Decider] | Decider,
-                 trace: bool = False, state: GameState | None = None) -> None:
+                 trace: bool = False, state: GameState | None = None, rng: random.Random | None = None) -> None:
         self.content = content
         self.tracing = trace
         self.deciders: list[Decider] = list(deciders) if isinstance(deciders, Sequence) else [deciders]
@@ -79,7 +82,7 @@ class Game:
         self._decider_of: dict[str, Decider] = {}
         self._losing: str | None = None
         self._decoy: str | None = None
-        self.state = state if state is not None else self._setup(players, seed)
+        self.state = state if state is not None else self._setup(players, seed, rng)
         self.rng = self.state.rng
 
     # ================================================================ setup
@@ -94,10 +97,10 @@ class Game:
                 raise RuleError(f"map '{map_id}' has no variant '{variant}' (it has: "
                                 f"{', '.join(v.id for v in self.map.variants) or 'none'})")
             self.variant = found[0]
-        self.options = options
-        for opt in self.options:
-            if opt not in content.options:
-                raise RuleError(f"no optional rule '{opt}' (there are: {', '.join(sorted(content.options))})")
+        # The options asked for and those they require; their settings drive general mechanisms
+        # (interpreter/options.py), their effects join the game rules' hooks.
+        self.option_rules = OptionRules.build(content, options)
+        self.options = list(self.option_rules.options)
         self.ignore: set[str] = set(self.variant.ignore) if self.variant else set()
         self.keep_faces: set[str] | None = set(self.variant.keep_faces) \
             if self.variant and self.variant.keep_faces else None
@@ -109,6 +112,7 @@ class Game:
         self._find_live()
         self._req_cache: dict[tuple[str, int], list[tuple[str | int, ...]]] = {}
         self._faces = [f.id for f in content.dice.faces]
+        self._soldier_faces = {f.id: f.soldiers for f in content.dice.faces}
         per = content.dice.dice_per_colour
         self._layout = [(idx, c) for idx, c in enumerate(c for c in content.dice.colours for _ in range(per))]
 
@@ -118,7 +122,6 @@ class Game:
         sources: list[EffectSource] = list(self.global_sources)
         if "rwb" not in self.ignore:
             sources += list(self.rwb_sources.values())
-        sources += [e for k, e in c.effects.items() if k.startswith("special-damage:")]
         if "attributes" not in self.ignore:
             sources += [e for k, e in c.effects.items() if k.startswith(f"{self.map.id}/")]
         sources += [c.effects[cid] for cid in self._reachable_cards() if cid in c.effects]
@@ -132,6 +135,9 @@ class Game:
             live |= {q for q in _granted_queries(src.tree) if q in self.queries}
         self.live_queries = frozenset(live)
         self.live_events = frozenset(events)
+        self.live_windows = frozenset(h.window for src in sources for h in src.compiled.uses if h.window)
+        # Uses offered by the rules themselves (an option's, a map's rules), not only by cards held.
+        self._shared_uses = any(src.compiled.uses for src in self.global_sources if src.owner != "rule:buy-award")
         self.static_flags = {q.id: bool(q.default) for q in self.queries.values()
                              if q.kind == "flag" and q.id not in live and q.id != "stay"}
         self.static_values = {q.id: int(q.default) for q in self.queries.values()
@@ -149,6 +155,7 @@ class Game:
             reach |= set(v.items if v and v.items is not None else self.map.items)
             reach |= {cid for cid, card in c.cards.items() if c.card_kinds[cid] == "item" and card.grade == "regular"}
         reach |= {p.card for p in self.map.placed} | set(self.map.vehicles)
+        reach |= reachable(self.option_rules, c)
         for s in self.map.sectors:
             if s.start is not None:
                 reach |= set(s.start.specialists)
@@ -228,21 +235,24 @@ class Game:
         self._card_mods = {cid: self._mods_of(c.effects[cid]) for cid in c.cards if cid in c.effects
                            and c.effects[cid].compiled.modifiers}
 
-    def _setup(self, players: int, seed: int) -> GameState:
+    def _setup(self, players: int, seed: int, rng: random.Random | None = None) -> GameState:
         lo, hi = self.map.players
         if not lo <= players <= hi:
             raise RuleError(f"{self.map.name} is for {lo} to {hi} players, not {players}")
         if not 1 <= players <= 4:
             raise RuleError("D-Day Dice is for 1 to 4 Units")
-        rng = new_rng(seed)
+        most = self.option_rules.max_players
+        if most is not None and players > most:
+            raise RuleError(f"the optional rule '{self.option_rules.origin['max-players']}' is for at most {most} "
+                            f"player(s), not {players}")
+        rng = rng if rng is not None else new_rng(seed)
         starts = [s for s in self.map.sectors if s.start is not None]
         units = []
         for i in range(players):
             start = starts[0] if len(starts) == 1 else starts[i % len(starts)]
             assert start.start is not None
-            u = Unit(id=f"u{i + 1}", name=f"Unit {i + 1}", sector=start.id, soldiers=start.start.soldiers,
-                     stars=start.start.stars, courage=start.start.courage, item_points=start.start.item_points,
-                     visited=[start.id])
+            u = Unit(id=f"u{i + 1}", name=f"Unit {i + 1}", sector=start.id, visited=[start.id],
+                     **start_resources(self.option_rules, start.start))
             for spec in start.start.specialists:
                 u.specialists.append(spec)
             units.append(u)
@@ -272,6 +282,7 @@ class Game:
         state.award_deck = awards
         self.state = state
         self.rng = rng
+        set_up(self, state)  # the options' set-up: marker rolls, lists drawn at random or complete
         for u in units:
             for spec in u.specialists:
                 self._came_into_play(u, spec)
@@ -542,7 +553,7 @@ class Game:
     def fire(self, event: str, unit: Unit, *, sector: str | None = None, only: EffectSource | None = None,
              sector_only: bool = False) -> None:
         """Run the triggers for ``event`` that reach ``unit``, lowest tier first."""
-        if event not in self.live_events:
+        if only is None and event not in self.live_events:
             return
         where = sector if sector is not None else unit.sector
         hits: list[tuple[int, tuple[int, str], EffectSource, Unit | None, int, TriggerHook]] = []
@@ -587,7 +598,7 @@ class Game:
     # ================================================================ uses
     def available_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]:
         if not unit.items and not unit.awards and not unit.specialists and unit.vehicle is None \
-                and not self._others_share_uses(unit) and not self._can_buy_award(unit):
+                and not self._others_share_uses(unit) and not self._can_buy_award(unit) and not self._shared_uses:
             return []
         out = []
         cards = self.held_cards(unit)
@@ -663,7 +674,8 @@ class Game:
             unit.awards.remove(src.owner)
             unit.used_awards.append(src.owner)
             self.state.award_discard.append(src.owner)
-        self.log("use", f"{unit.name} uses {src.name}: {hook.text}", unit, src.owner, src.tier)
+        if self.tracing:
+            self.log("use", f"{unit.name} uses {src.name}: {hook.text}", unit, src.owner, src.tier)
         hook.run(Ctx(self, unit, unit, src, unit.sector))
 
     # =============================================================== turns
@@ -723,14 +735,18 @@ class Game:
         st = sector.start
         assert st is not None
         s = self.state
+        # Only the printed part of the resources changes with the start; the options' set-up stays.
+        old = self.sectors[unit.sector].start
+        before = printed_part(self.option_rules, old) if old is not None else {}
+        for attr, n in printed_part(self.option_rules, st).items():
+            setattr(unit, attr, getattr(unit, attr) - before.get(attr, 0) + n)
         unit.sector = sector.id
         unit.visited = [sector.id]
-        unit.soldiers, unit.stars, unit.courage, unit.item_points = st.soldiers, st.stars, st.courage, st.item_points
         unit.specialists = list(st.specialists)
         for spec in unit.specialists:
             self._came_into_play(unit, spec)
         s.sectors[sector.id].entered = True
-        if st.regular_specialists is not None:
+        if st.regular_specialists is not None and self.option_rules.regular == ("map",):
             s.hands[unit.id] = [c for c in st.regular_specialists if c not in unit.specialists]
 
     def run_phase(self, phase: str) -> None:
@@ -759,7 +775,8 @@ class Game:
         if unit.kept_tally is not None:
             unit.tally = [attrs.evolve(d, cancelled=False) for d in unit.kept_tally]
             unit.kept_tally = None
-            self.log("roll", f"{unit.name} keeps last turn's Final Tally", unit)
+            if self.tracing:
+                self.log("roll", f"{unit.name} keeps last turn's Final Tally", unit)
             return
         per = self.content.dice.dice_per_colour
         faces = self._faces
@@ -774,7 +791,9 @@ class Game:
                                           len(dice) - n))
             drop = {len(dice) - 1 - i for i in out}
             dice = [d for d in dice if d.index not in drop]
-        self._mulligan(unit, dice, faces)
+        if ("after", "first-roll") in self.live_windows:
+            unit.tally = dice  # uses 'after first-roll' read and change the first roll (Soldier Mulligan)
+            self.use_point(unit, "after-first-roll")
         locks = min(self.value("locked-dice", unit), len(dice))
         if locks:
             picked = self.ask(unit, Decision("lock", unit.id, f"{unit.name}: Lock {locks} dice", (),
@@ -798,24 +817,14 @@ class Game:
             self.log("tally", f"{unit.name}'s Final Tally: " + ", ".join(
                 f"{d.colour} {d.face}{' (locked)' if d.locked else ''}" for d in dice), unit)
 
-    def _mulligan(self, unit: Unit, dice: list[Die], faces: list[str]) -> None:
-        if "soldier-mulligan" not in self.options or unit.counters.get("mulligan", 0):
-            return
-        if any(d.face in {"one-soldier", "two-soldiers"} for d in dice):
-            return
-        pick = self.ask_one(unit, "mulligan", f"{unit.name}: no Soldier on the first roll; re-roll all six dice "
-                            "(once per game)?", ["keep", "re-roll all"])
-        if pick == 1:
-            unit.counters["mulligan"] = 1
-            for d in dice:
-                d.face = faces[self.d6() - 1]
-
     def lieutenant_trade(self, unit: Unit) -> None:
         if not self.flag("dice-trade", unit) or unit.counters.get(f"dicetrade@{self.state.turn}"):
             return
         partners = [u for u in self.state.active_units() if u is not unit
                     and not u.counters.get(f"dicetrade@{self.state.turn}")]
         if not partners:
+            if self.option_rules.trading_pool:
+                pool_trade(self, unit)  # nobody to trade with: an option's Trading Pool (solitaire)
             return
         options = ["no trade"] + [f"trade a die with {u.name}" for u in partners]
         pick = self.ask_one(unit, "dice-trade", f"{unit.name}: trade 1 die with another Unit (Lieutenant)?",
@@ -833,8 +842,9 @@ class Game:
         other.tally[other.tally.index(db)] = da
         unit.counters[f"dicetrade@{self.state.turn}"] = 1
         other.counters[f"dicetrade@{self.state.turn}"] = 1
-        self.log("dice-trade", f"{unit.name} gives {da.colour} {da.face} to {other.name} for {db.colour} "
-                 f"{db.face}", unit)
+        if self.tracing:
+            self.log("dice-trade", f"{unit.name} gives {da.colour} {da.face} to {other.name} for {db.colour} "
+                     f"{db.face}", unit)
 
     # ----------------------------------------------------- phase 2: upkeep
     def counts_face(self, face: str) -> bool:
@@ -893,7 +903,8 @@ class Game:
         for d in dice:
             d.source = "rwb-used"
         src = self.rwb_sources[rid]
-        self.log("rwb", f"{unit.name} scores {src.name}", unit, src.owner, src.tier)
+        if self.tracing:
+            self.log("rwb", f"{unit.name} scores {src.name}", unit, src.owner, src.tier)
         self.fire("rwb", unit, only=src)
         self.fire("rwb", unit)
 
@@ -913,7 +924,7 @@ class Game:
     def _collect(self, unit: Unit) -> None:
         gains = {"soldiers": 0, "stars": 0, "courage": 0}
         tools = 0
-        soldier_faces = {f.id: f.soldiers for f in self.content.dice.faces}
+        soldier_faces = self._soldier_faces
         for d in unit.tally:
             if d.cancelled or not self.counts_face(d.face):
                 continue
@@ -958,6 +969,8 @@ class Game:
             self.use_point(unit, "purchase")
 
     def recruitable(self, unit: Unit) -> list[tuple[str, int]]:
+        if not self.state.pool and not self.state.hands.get(unit.id):
+            return []
         if unit.recruited >= self.value("recruits-per-turn", unit) or not self.flag("recruit", unit):
             return []
         out = []
@@ -971,6 +984,8 @@ class Game:
         return out
 
     def findable(self, unit: Unit, *, free: bool = False) -> list[tuple[str, int]]:
+        if not self.state.pool and not self.state.placed:
+            return []
         if not free and (unit.found >= self.value("finds-per-turn", unit) or not self.flag("find", unit)):
             return []
         out = []
@@ -1035,8 +1050,9 @@ class Game:
         else:
             unit.items.append(card)
         self._came_into_play(unit, card)
-        self.log("gain-card", f"{unit.name} gains the {self._name_of(card)}", unit, card,
-                 self.content.tier_of(kind))
+        if self.tracing:
+            self.log("gain-card", f"{unit.name} gains the {self._name_of(card)}", unit, card,
+                     self.content.tier_of(kind))
         src = self.content.effects.get(card)
         if src is not None:
             self.fire("found", unit, only=src)
@@ -1048,13 +1064,14 @@ class Game:
     def abandon_vehicle(self, unit: Unit) -> None:
         if unit.vehicle is None:
             return
-        self.log("abandon", f"{unit.name} abandons the {self._name_of(unit.vehicle)} for good", unit)
+        if self.tracing:
+            self.log("abandon", f"{unit.name} abandons the {self._name_of(unit.vehicle)} for good", unit)
         self.state.abandoned.append(unit.vehicle)
         unit.vehicle = None
 
     def trade(self, unit: Unit) -> None:
         """Resource trading with Units in the same Sector (or anywhere, with a Carrier Pigeon)."""
-        if not self.flag("trade", unit):
+        if len(self.state.units) == 1 or not self.flag("trade", unit):
             return
         anywhere = self.flag("trade-anywhere", unit)
         partners = [u for u in self.state.active_units() if u is not unit and (anywhere or u.sector == unit.sector)]
@@ -1101,7 +1118,8 @@ class Game:
                 unit.specialists.remove(what)
                 other.specialists.append(what)
                 other.counters[f"traded:{what}@{self.state.turn}"] = 1
-            self.log("trade", f"{unit.name}: {options[pick]}", unit)
+            if self.tracing:
+                self.log("trade", f"{unit.name}: {options[pick]}", unit)
 
     # --------------------------------------------------- phase 4: movement
     def phase_movement(self) -> None:
@@ -1241,7 +1259,8 @@ class Game:
         unit.moved_turn = self.state.turn
         unit.entered_turn = self.state.turn
         unit.marker = "cant-stay" if self.sectors[to].black else "chevron-1"
-        self.log("move", f"{unit.name} {self.describe_move(move)}", unit, frm=frm, to=to)
+        if self.tracing:
+            self.log("move", f"{unit.name} {self.describe_move(move)}", unit, frm=frm, to=to)
         if move.landmines:
             self.landmines(unit)
         if unit.status != "active":
@@ -1266,16 +1285,17 @@ class Game:
         self.fire("enter", unit, sector=to, sector_only=True)
         if first:
             self.fire("first-enter", unit, sector=to, sector_only=True)
-        for card, where in list(self.state.placed.items()):
-            if where == to and first:
-                self.gain_card(unit, card)
+        # A card placed in a Sector is obtained as the Sector's effect says ('on first-enter: find X free'),
+        # never by entering alone: Merville's Sector 9 holds two, one for solitaire and one otherwise.
 
     def landmines(self, unit: Unit) -> None:
         if self.flag("ignore-landmines", unit):
-            self.log("landmines", f"{unit.name} ignores the Landmines", unit)
+            if self.tracing:
+                self.log("landmines", f"{unit.name} ignores the Landmines", unit)
             return
         roll = self.d6()
-        self.log("landmines", f"{unit.name} crosses Landmines and rolls {roll}", unit, roll=roll)
+        if self.tracing:
+            self.log("landmines", f"{unit.name} crosses Landmines and rolls {roll}", unit, roll=roll)
         self.suffer(unit, roll, "Landmines")
 
     # ----------------------------------------------------- phase 5: combat
@@ -1290,7 +1310,7 @@ class Game:
                 self.use_point(unit, "before-mgf")
             n = self.value("mgf-dice", units[0], sector=sector)
             rolls = [self.d6() for _ in range(n)]
-            if rolls:
+            if rolls and self.tracing:
                 self.log("mgf", f"MGF in {self.sectors[sector].name}: {rolls}", None, rolls=rolls)
             self.state.sectors[sector].mgf_roll = rolls
             self.state.sectors[sector].mgf_turn = self.state.turn
@@ -1312,7 +1332,8 @@ class Game:
         defense = self.value("def", unit)
         mgf = sum(rolls)
         if mgf and self.flag("ignore-mgf-casualties", unit):
-            self.log("combat", f"{unit.name} ignores MGF casualties", unit)
+            if self.tracing:
+                self.log("combat", f"{unit.name} ignores MGF casualties", unit)
             mgf = 0
         sixes = sum(1 for r in rolls if r == 6)
         special = self.sectors[sector].special_damage or self.map.special_damage
@@ -1323,7 +1344,8 @@ class Game:
             for _ in range(sixes):
                 if src is not None:
                     self.fire("combat", unit, only=src)
-        self.log("combat", f"{unit.name} suffers DEF {defense} + MGF {mgf}", unit, defense=defense, mgf=mgf)
+        if self.tracing:
+            self.log("combat", f"{unit.name} suffers DEF {defense} + MGF {mgf}", unit, defense=defense, mgf=mgf)
         self.suffer(unit, defense + mgf, f"Combat in {self.sectors[sector].name}")
 
     def resolve_bunkers(self) -> None:
@@ -1336,18 +1358,22 @@ class Game:
             leaving: list[Unit] = []
             for unit in units:
                 unit.conquered = bunker
+                s.conquests.append({"unit": unit.id, "bunker": bunker, "turn": s.turn})
                 if bunker not in s.conquered:
                     s.conquered.append(bunker)
                 if s.first_bunker_turn is None:
                     s.first_bunker_turn = s.turn
                 if self.flag("remain-in-play", unit) and self._wants_to_remain(unit):
                     unit.marker = "chevron-1"
-                    self.log("bunker", f"{unit.name} conquers {self.sectors[bunker].name} and remains in play", unit)
+                    if self.tracing:
+                        self.log("bunker", f"{unit.name} conquers {self.sectors[bunker].name} and remains in play",
+                                 unit)
                     continue
                 unit.status = "safe"
                 leaving.append(unit)
-                self.log("bunker", f"{unit.name} is safe in {self.sectors[bunker].name} with "
-                         f"{len(unit.specialists)} Specialist(s)", unit)
+                if self.tracing:
+                    self.log("bunker", f"{unit.name} is safe in {self.sectors[bunker].name} with "
+                             f"{len(unit.specialists)} Specialist(s)", unit)
             # ruling: Units entering together do not benefit from each other's Specialists.
             s.bunker_specialists[bunker] = s.bunker_specialists.get(bunker, 0) + sum(
                 len(u.specialists) for u in leaving)
@@ -1377,7 +1403,7 @@ class Game:
             return
         after, _ = self.query("casualties", unit, base=amount, consume=True)
         remaining = int(after)
-        if remaining < amount:
+        if remaining < amount and self.tracing:
             self.log("save", f"{unit.name} is spared {amount - remaining} casualties", unit)
         self.pending_casualties = remaining
         self.fire("casualties", unit)
@@ -1405,7 +1431,8 @@ class Game:
                 self.lose_specialist(unit, arg, forced=False)
                 remaining -= v
                 lost += v
-        self.log("casualties", f"{unit.name} loses {lost} ({cause})", unit, lost=lost, cause=cause)
+        if self.tracing:
+            self.log("casualties", f"{unit.name} loses {lost} ({cause})", unit, lost=lost, cause=cause)
         if self.tracing:
             self.state.log[-1].data["sector"] = unit.sector
         self.state.deaths.append({"unit": unit.id, "sector": unit.sector, "lost": lost, "turn": self.state.turn})
@@ -1434,7 +1461,8 @@ class Game:
             self._losing = None
         unit.specialists.remove(spec)
         unit.dead.append(spec)
-        self.log("specialist-lost", f"{unit.name} loses the {self._name_of(spec)}", unit, spec)
+        if self.tracing:
+            self.log("specialist-lost", f"{unit.name} loses the {self._name_of(spec)}", unit, spec)
 
     def _take_decoy(self) -> str | None:
         decoy, self._decoy = self._decoy, None
@@ -1450,7 +1478,8 @@ class Game:
     def wipe_out(self, unit: Unit, why: str) -> None:
         unit.status = "dead"
         self.state.deaths.append({"unit": unit.id, "sector": unit.sector, "wiped": True, "turn": self.state.turn})
-        self.log("wiped-out", f"{unit.name} is {why}", unit)
+        if self.tracing:
+            self.log("wiped-out", f"{unit.name} is {why}", unit)
         if not self._continue_after_loss():
             self.end("lost", f"{unit.name} is {why}")
 
@@ -1475,13 +1504,14 @@ class Game:
         bunkers = [s.id for s in self.map.sectors if s.bunker and s.objective]
         return all(b in self.state.conquered for b in bunkers) or (
             len(bunkers) > 1 and len(self.state.units) == 1 and bool(self.state.conquered)
-            and "solitaire" not in self.options)
+            and not self.option_rules.every_objective)
 
     def end(self, outcome: str, reason: str) -> None:
         if self.state.outcome is None:
             self.state.outcome = outcome
             self.state.reason = reason
-            self.log("end", f"the game is {outcome}: {reason}", None)
+            if self.tracing:
+                self.log("end", f"the game is {outcome}: {reason}", None)
 
     def _expire(self, period: str) -> None:
         s = self.state
@@ -1531,10 +1561,10 @@ class Game:
 
 
 _PLANS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Content, dict[str, Any]]] = {}
-_PLAN_KEYS = ("map", "variant", "options", "ignore", "keep_faces", "sectors", "tier_index", "queries", "moves",
+_PLAN_KEYS = ("map", "variant", "options", "option_rules", "live_windows", "_shared_uses", "ignore", "keep_faces", "sectors", "tier_index", "queries", "moves",
               "courage_to_bunker", "global_sources", "rwb_sources", "rwb_faces", "_mods_cache", "_global_mods",
               "_card_mods", "live_queries", "live_events", "static_flags", "static_values", "_req_cache",
-              "_faces", "_layout")
+              "_faces", "_layout", "_soldier_faces")
 
 
 def _granted_queries(tree: Any) -> set[str]:
@@ -1589,7 +1619,10 @@ class Ctx:
         if recipient == "units-here":
             return [u for u in g.state.active_units() if u.sector == me.sector]
         if recipient == "another-unit":
-            others = [u for u in g.state.active_units() if u is not me]
+            how = g.option_rules.another_unit(self.source.kind)  # an option's setting: other, self or nobody
+            if how == "nobody":
+                return []
+            others = [u for u in g.state.active_units() if u is not me] if how == "other" else []
             if not others:
                 # rulebook, solitaire: "another Unit" means the player.
                 return [me]
@@ -1606,8 +1639,9 @@ class Ctx:
         attr = resource.replace("-", "_")
         for u in self._recipients(recipient):
             setattr(u, attr, getattr(u, attr) + amount)
-            self.game.log("gain", f"{u.name} gains {amount} {resource}", u, self.source.owner, self.source.tier,
-                          resource=resource, amount=amount)
+            if self.game.tracing:
+                self.game.log("gain", f"{u.name} gains {amount} {resource}", u, self.source.owner, self.source.tier,
+                              resource=resource, amount=amount)
 
     def lose(self, resource: str, amount: int, recipient: str | None) -> None:
         attr = resource.replace("-", "_")
@@ -1617,8 +1651,9 @@ class Ctx:
                 continue
             have = getattr(u, attr)
             setattr(u, attr, max(0, have - amount))
-            self.game.log("lose", f"{u.name} loses {min(have, amount)} {resource}", u, self.source.owner,
-                          self.source.tier)
+            if self.game.tracing:
+                self.game.log("lose", f"{u.name} loses {min(have, amount)} {resource}", u, self.source.owner,
+                              self.source.tier)
 
     def add_result(self, face: str, amount: int, colour: str | None, recipient: str | None) -> None:
         g = self.game
@@ -1633,8 +1668,9 @@ class Ctx:
                     cols = list(g.content.dice.colours)
                     col = cols[g.ask_one(u, "choose", f"{self.source.name}: which colour?", cols, cols)]
                 u.tally.append(Die(chosen, col, -1, real=False, source=self.source.owner))
-                g.log("add-result", f"{u.name}'s tally gains a {col or 'colourless'} {chosen}", u,
-                      self.source.owner, self.source.tier)
+                if g.tracing:
+                    g.log("add-result", f"{u.name}'s tally gains a {col or 'colourless'} {chosen}", u,
+                          self.source.owner, self.source.tier)
 
     def remove_result(self, face: str, amount: int) -> None:
         u = self._me()
@@ -1645,7 +1681,7 @@ class Ctx:
             if d.face == face and not d.cancelled:
                 u.tally.remove(d)
                 removed += 1
-        if removed:
+        if removed and self.game.tracing:
             self.game.log("remove-result", f"{u.name}'s tally loses {removed} {face}", u, self.source.owner,
                           self.source.tier)
 
@@ -1667,11 +1703,18 @@ class Ctx:
             out.append(d)
         return out
 
-    def reroll(self, count: int, filters: tuple[str, ...]) -> None:
+    def reroll(self, count: int | None, filters: tuple[str, ...]) -> None:
         g = self.game
         u = self._me()
         cands = [d for d in self._dice(filters) if g.flag("reroll-skull", u) or d.face != "skull"]
         faces = [f.id for f in g.content.dice.faces]
+        if count is None:  # 'reroll all die': every die the filters allow, nobody chooses
+            for d in cands:
+                old = d.face
+                d.face = faces[g.d6() - 1]
+                g.log("reroll", f"{u.name} re-rolls {d.colour} {old} -> {d.face}", u, self.source.owner,
+                      self.source.tier)
+            return
         for _ in range(count):
             if not cands:
                 return
@@ -1680,7 +1723,9 @@ class Ctx:
             d = cands.pop(i)
             old = d.face
             d.face = faces[g.d6() - 1]
-            g.log("reroll", f"{u.name} re-rolls {d.colour} {old} -> {d.face}", u, self.source.owner, self.source.tier)
+            if g.tracing:
+                g.log("reroll", f"{u.name} re-rolls {d.colour} {old} -> {d.face}", u, self.source.owner,
+                      self.source.tier)
 
     def reface(self, count: int | None, filters: tuple[str, ...], same: bool) -> None:
         g = self.game
@@ -1715,8 +1760,9 @@ class Ctx:
                 new_face = faces[g.ask_one(u, "choose", f"{self.source.name}: change {t.colour} {t.face} to?",
                                            faces, faces)]
             t.face = new_face
-            g.log("reface", f"{u.name} changes a {t.colour} die to {new_face}", u, self.source.owner,
-                  self.source.tier)
+            if g.tracing:
+                g.log("reface", f"{u.name} changes a {t.colour} die to {new_face}", u, self.source.owner,
+                      self.source.tier)
 
     def _label(self, t: Any) -> str:
         if isinstance(t, tuple):
@@ -1851,7 +1897,7 @@ class Ctx:
                           [str(k) for k in range(most + 1)], list(range(most + 1)))
             setattr(u, attr, have - n)
             g.pending_casualties -= n
-            if n:
+            if n and g.tracing:
                 g.log("absorb", f"{u.name} spends {n} {res} to save {n} Soldiers", u, self.source.owner,
                       self.source.tier)
 
@@ -1885,14 +1931,16 @@ class Ctx:
         sec = self.game.state.sectors[self.sector or self._me().sector]
         if attribute not in sec.attributes:
             sec.attributes.append(attribute)
-            self.game.log("attribute", f"{self.game.sectors[sec.id].name} becomes '{attribute}'", self.unit)
+            if self.game.tracing:
+                self.game.log("attribute", f"{self.game.sectors[sec.id].name} becomes '{attribute}'", self.unit)
 
     def roll_attribute(self, table: str) -> None:
         g = self.game
         tab = next(t for t in g.map.tables if t.id == table)
         roll = g.d6()
         self.become(tab.results[roll - 1])
-        g.log("attribute-roll", f"rolled {roll} on {tab.name}", self.unit)
+        if g.tracing:
+            g.log("attribute-roll", f"rolled {roll} on {tab.name}", self.unit)
 
     def retreat(self, sector: str) -> None:
         g = self.game
@@ -1902,7 +1950,8 @@ class Ctx:
         u.sector = sector
         u.visited.append(sector)
         u.marker = "chevron-1"
-        g.log("retreat", f"{u.name} retreats to {g.sectors[sector].name}", u)
+        if g.tracing:
+            g.log("retreat", f"{u.name} retreats to {g.sectors[sector].name}", u)
 
     def win(self) -> None:
         u = self._me()
@@ -1940,7 +1989,8 @@ class Ctx:
         for unit_id, sector in targets:
             s.grants.append(Grant(self.source.owner, 0, self.source.tier, modifier.query, modifier.op, value, args,
                                   modifier.text, expires, unit_id, sector, s.play_order))
-        g.log("grant", f"{self.source.name}: {modifier.text} ({duration})", me, self.source.owner, self.source.tier)
+        if g.tracing:
+            g.log("grant", f"{self.source.name}: {modifier.text} ({duration})", me, self.source.owner, self.source.tier)
 
     def choose_option(self, labels: list[str]) -> int:
         return self.game.ask_one(self._me(), "or", f"{self.source.name}: choose one", labels)
