@@ -128,8 +128,8 @@ def position(node: Any, path: Sequence[str | int], *, key: bool = False) -> tupl
     current = node
     for i, step in enumerate(path):
         last = i == len(path) - 1
-        if isinstance(current, CommentedMap) and isinstance(step, str):
-            k = attr_to_key(step) if attr_to_key(step) in current else step
+        if isinstance(current, CommentedMap) and (isinstance(step, str) or step in current):
+            k = attr_to_key(step) if isinstance(step, str) and attr_to_key(step) in current else step
             if k not in current:
                 return line, col
             try:
@@ -235,6 +235,17 @@ def _strict_converter() -> cattrs.Converter:
         if isinstance(value, bool | int | str):
             return value
         raise TypeError(f"expected a number, true/false or text, found {_kind(value)}")
+
+    def _tuple(value: Any, tp: Any) -> Any:
+        # cattrs would take any iterable: 'specialists: medic' became ('m', 'e', 'd', 'i', 'c')
+        if not isinstance(value, list | tuple):
+            raise TypeError(f"expected a list, found {_kind(value)}")
+        return conv._structure_tuple(value, tp)
+
+    def _is_tuple(tp: Any) -> bool:
+        return bool(typing.get_origin(tp) is tuple)
+
+    conv.register_structure_hook_func(_is_tuple, _tuple)
 
     scalar_union = int | bool | str
     conv.register_structure_hook_func(lambda t: t == scalar_union, _scalar_union)
@@ -378,6 +389,8 @@ def structure(doc: YamlDoc, node: Any, cls: type[T], base_path: Sequence[str | i
             line, col = position(node, path, key=at_key)
             name = attr_to_key(str(path[-1])) if path and isinstance(path[-1], str) else None
             where = f"'{name}'" if name else "value"
+            if len(path) >= 2 and isinstance(path[-1], int) and isinstance(path[-2], str):
+                where = f"item {path[-1] + 1} of '{attr_to_key(path[-2])}'"
             if message == "unknown key":
                 allowed = _allowed_keys(cls, path[:-1])
                 hint = did_you_mean(str(path[-1]), allowed) or (
@@ -397,6 +410,8 @@ def structure(doc: YamlDoc, node: Any, cls: type[T], base_path: Sequence[str | i
                 msg = message
                 if msg.startswith("expected"):
                     msg = f"{where}: {msg}"
+                elif "has no attribute" in msg:
+                    msg = f"{where}: expected a mapping, found {_kind(_plain(_lookup(node, path)))}"
                 elif "not iterable" in msg or "object is not" in msg:
                     msg = f"{where}: expected a list, found {_kind(_plain(_lookup(node, path)))}"
                 elif "'NoneType'" in msg or "got None" in msg:

@@ -541,6 +541,19 @@ def test_map_lists_unknown_specialist(tmp_path: Path, monkeypatch: pytest.Monkey
     assert result.output == snapshot
 
 
+def test_text_where_a_list_is_expected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      snapshot: SnapshotAssertion) -> None:
+    # Regression: 'specialists: medic' was read as the five Specialists 'm', 'e', 'd', 'i', 'c'.
+    text = MAP.replace("specialists: [medic, scout]", "specialists: medic").replace(
+        "  - {from: [s1], to: [s2], kind: advance, cost: 2}", "  - advance s1 to s2")
+    result = validate(tmp_path, monkeypatch, {"maps/tiny.yaml": text})
+    bad(result, "maps/tiny.yaml:5:14: SCHEMA004 'specialists': expected a list, found the text 'medic'")
+    bad(result, "maps/tiny.yaml:21:5: SCHEMA004 item 1 of 'lines': expected a mapping, found the text 'advance s1 to "
+                "s2'")
+    assert "XREF" not in result.output
+    assert result.output == snapshot
+
+
 def test_map_line_to_unknown_sector(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                     snapshot: SnapshotAssertion) -> None:
     text = MAP.replace("{from: [s1], to: [s2]", "{from: [s1], to: [s3]")
