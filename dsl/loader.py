@@ -328,7 +328,7 @@ class _Builder:
                 base = 10**9
             else:
                 base = q.base if not isinstance(q.base, str) else None
-            queries[q.id] = QueryInfo(q.id, q.kind, base, q.minimum, q.subject, q.text)
+            queries[q.id] = QueryInfo(q.id, q.kind, base, q.minimum, q.subject, q.text, q.name)
         for ig in qr.ignorables:
             queries[f"ignore-{ig.id}"] = QueryInfo(f"ignore-{ig.id}", "flag", False, None, "unit", ig.text)
         return Vocabulary(
@@ -592,7 +592,8 @@ def _check_effects(b: _Builder, vocab: Vocabulary) -> dict[str, EffectSource]:
     names = {cid: card.name for cid, (card, _, _, _) in b.cards.items()}
     qtext = {q.id: q.text for q in vocab.queries.values()}
     del qtext
-    renderer = Renderer(names)
+    qnames = {q.id: q.name for q in vocab.queries.values() if q.name}
+    renderer = Renderer(names, qnames)
     compiler = Compiler(vocab.numbers())
     out: dict[str, EffectSource] = {}
 
@@ -626,7 +627,7 @@ def _check_effects(b: _Builder, vocab: Vocabulary) -> dict[str, EffectSource]:
         map_vocab = vocab.for_map(frozenset(s.id for s in bm.sectors), frozenset(a.id for a in bm.attributes),
                                   frozenset(t.id for t in bm.tables))
         map_renderer = Renderer({**names, **{s.id: s.name for s in bm.sectors},
-                                 **{a.id: a.name for a in bm.attributes}, **{t.id: t.name for t in bm.tables}})
+                                 **{a.id: a.name for a in bm.attributes}, **{t.id: t.name for t in bm.tables}}, qnames)
         for i, sec in enumerate(bm.sectors):
             node = doc.data["sectors"][i]
             add(b.effect(f"{mid}/{sec.id}", "sector", f"{bm.name}, {sec.name}", sec.effect, doc, node, map_vocab,

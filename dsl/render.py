@@ -235,9 +235,9 @@ class Renderer:
             case "reset-marker":
                 return "turn the Unit marker back to 1 chevron"
             case "forbid":
-                return f"{self.name(word(0))} is not allowed"
+                return f"{upper_first(self.query(word(0)))} is not allowed"
             case "allow":
-                return f"{self.name(word(0))} is allowed"
+                return f"{upper_first(self.query(word(0)))} is allowed"
             case "ignore":
                 return f"ignore {self.name(word(0))}"
             case "require":

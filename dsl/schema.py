@@ -80,6 +80,7 @@ class QueryDef:
     text: str
     base: int | bool | str = "computed"
     minimum: int | None = None
+    name: str = ""
 
 
 @attrs.frozen

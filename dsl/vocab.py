@@ -23,6 +23,7 @@ class QueryInfo:
     minimum: int | None
     subject: str
     text: str
+    name: str = ""
 
 
 @attrs.frozen
