@@ -26,6 +26,7 @@ from ddaydice.dsl.compile import CompiledEffect, Compiler
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, sort_key
 from ddaydice.dsl.parser import parse_effect
 from ddaydice.dsl.render import Renderer
+from ddaydice.dsl.settings import Names, check_options
 from ddaydice.dsl.vocab import QueryInfo, Vocabulary
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, scalar_source, structure
 
@@ -531,6 +532,10 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
         effects = _check_effects(b, vocab)
         for bm, doc in b.maps.values():
             b.check_map(bm, doc, vocab)
+        game_rules: schema.GameRules | None = b.rules.get("game.yaml")
+        names = Names(vocab.resources, tuple(f.id for f in game_rules.marker_faces) if game_rules else ())
+        b.diags += check_options(b.options, names, [(cid, card.unavailable_in, doc, node) for cid, (card, _, doc, node)
+                                                    in b.cards.items() if card.unavailable_in])
     errors = [d for d in b.diags if d.severity == "error"]
     if errors or vocab is None:
         return None, sorted(b.diags, key=sort_key)

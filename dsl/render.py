@@ -41,6 +41,7 @@ MOMENT_PHRASES = {
     "final-tally": "the Final Tally",
     "mgf": "Machine Gun Fire is rolled",
     "movement": "movement",
+    "first-roll": "the first roll",
     "purchase": "the purchase phase",
     "found": "it is found",
 }
@@ -189,6 +190,8 @@ class Renderer:
             case "remove":
                 return f"remove {self.amount(a[0])} {self.name(word(1))} from the Final Tally{per}"
             case "reroll":
+                if word(0) == "all":
+                    return f"re-roll every die{self.filters(a[1:])}"
                 return f"re-roll {self.amount(a[0])} {die}{self.filters(a[1:])}"
             case "reface":
                 count = "every" if word(0) == "all" else self.amount(a[0])

@@ -83,9 +83,9 @@ WORDS: tuple[WordSpec, ...] = (
        "Remove results from the Final Tally (a penalty); nothing happens if the result is missing.",
        "on final-tally: remove 3 star", "remove {0} {1}",
        "Tally [star, star, courage] -> [courage] after 'remove 3 star'."),
-    _W("reroll", "action", ("count 'die' filter*",),
-       "Re-roll dice of the Final Tally chosen by the player. Locked dice are never re-rolled unless "
-       "the filter says 'locked'.",
+    _W("reroll", "action", ("count|'all' 'die' filter*",),
+       "Re-roll dice of the Final Tally chosen by the player ('all': every die the filter allows, no choice). "
+       "Locked dice are never re-rolled unless the filter says 'locked'.",
        "use once per turn after final-tally: reroll 1 die unlocked", "re-roll {0} die {2}",
        "Tally [skull(red 1), ...] -> [courage(red 1), ...]."),
     _W("reface", "action", ("count|'all' 'die' filter* 'same'?",),
@@ -183,6 +183,9 @@ WORDS: tuple[WordSpec, ...] = (
     # ----------------------------------------------------------------- moments
     _W("mgf", "moment", ("",), "The Machine Gun Fire roll of Phase 5 ('before mgf': before it is rolled)."),
     _W("movement", "moment", ("",), "Phase 4, when Units move."),
+    _W("first-roll", "moment", ("",),
+       "Phase 1, right after the first roll, before any die is Locked ('after first-roll'; the tally is that roll).",
+       "use once per game after first-roll if count one-soldier == 0: reroll all die"),
     _W("purchase", "moment", ("",), "Phase 3, when Units recruit, find and buy."),
     # -------------------------------------------------------------- predicates
     _W("bunker", "predicate", ("",), "This Unit's Sector is a Bunker.", "use if not bunker: def = 0 this turn"),

@@ -251,8 +251,9 @@ class Game:
         for i in range(players):
             start = starts[0] if len(starts) == 1 else starts[i % len(starts)]
             assert start.start is not None
-            u = Unit(id=f"u{i + 1}", name=f"Unit {i + 1}", sector=start.id, visited=[start.id],
-                     **start_resources(self.option_rules, start.start))
+            u = Unit(id=f"u{i + 1}", name=f"Unit {i + 1}", sector=start.id, visited=[start.id])
+            for attr, n in start_resources(self.option_rules, start.start).items():
+                setattr(u, attr, n)
             for spec in start.start.specialists:
                 u.specialists.append(spec)
             units.append(u)
@@ -1561,7 +1562,8 @@ class Game:
 
 
 _PLANS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Content, dict[str, Any]]] = {}
-_PLAN_KEYS = ("map", "variant", "options", "option_rules", "live_windows", "_shared_uses", "ignore", "keep_faces", "sectors", "tier_index", "queries", "moves",
+_PLAN_KEYS = ("option_rules", "live_windows", "_shared_uses",
+              "map", "variant", "options", "ignore", "keep_faces", "sectors", "tier_index", "queries", "moves",
               "courage_to_bunker", "global_sources", "rwb_sources", "rwb_faces", "_mods_cache", "_global_mods",
               "_card_mods", "live_queries", "live_events", "static_flags", "static_values", "_req_cache",
               "_faces", "_layout", "_soldier_faces")

@@ -78,6 +78,7 @@ class Unit:
     counters: dict[str, int] = attrs.Factory(dict)
     came_into_play: dict[str, int] = attrs.Factory(dict)
     conquered: str | None = None
+    trading_pool: list[Die] | None = None  # dice an option's Trading Pool holds (rolled once; None: not yet)
 
     def chevrons(self) -> int:
         return MARKER_CHEVRONS.get(self.marker, 3 if self.marker == "must-move" else 1)
@@ -134,6 +135,7 @@ class GameState:
     awards_from_map: list[str] = attrs.Factory(list)
     first_bunker_turn: int | None = None
     deaths: list[dict[str, Any]] = attrs.Factory(list)
+    conquests: list[dict[str, Any]] = attrs.Factory(list)  # {unit, bunker, turn}: each Bunker a Unit survived
 
     def unit(self, uid: str) -> Unit:
         for u in self.units:

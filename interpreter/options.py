@@ -1,0 +1,336 @@
+"""Optional rules as data: the general mechanisms that options' settings switch on.
+
+An optional rule (rules/options/ID.yaml) is a DSL ``effect`` (its hooks join the game rules' tier,
+like any rule) and ``settings`` (dsl/settings.py lists every key). This module turns the settings of
+the options switched on into behaviour, and nothing here, or in the engine, knows any option by its id:
+
+- **option set**: the options asked for, plus those they ``require``, with their settings merged; two
+  options that set one key to different values cannot be played together (:meth:`OptionRules.build`);
+- **set-up**: the most players, starting resources (printed or not, set to a number), and a table of
+  results for rolling the Unit marker N times (:func:`start_resources`, :func:`set_up`);
+- **availability**: each Unit's hand of Regular Specialists, the Pool's Unique Specialists and
+  Special Items: the map's lists, all of them, or drawn at random (:func:`set_up`, :func:`reachable`);
+- **recipients**: who "another Unit" is, for all effects or for one kind of source (:meth:`another_unit`);
+- **objectives**: whether a lone Unit must conquer every objective Bunker (:attr:`OptionRules.every_objective`);
+- **dice trading with a pool**: a Unit that may trade dice and has nobody to trade with trades with its
+  own Trading Pool (:func:`pool_trade`);
+- **scoring**: a table of terms and points, counted at the end of every game (:func:`score`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from ddaydice.dsl.diagnostics import RuleError
+from ddaydice.dsl.loader import Content
+from ddaydice.dsl.schema import Start
+from ddaydice.dsl.settings import Names, parse, settings_of
+from ddaydice.interpreter.state import Die, GameState, Unit
+
+if TYPE_CHECKING:
+    from ddaydice.interpreter.engine import Game
+
+MAP = ("map",)
+
+
+def names_of(content: Content) -> Names:
+    return Names(resources=content.vocab.resources, marker_faces=tuple(f.id for f in content.game.marker_faces))
+
+
+@attrs.frozen
+class OptionRules:
+    """The options of one game, their requirements included, and their merged, parsed settings."""
+
+    options: tuple[str, ...] = ()
+    settings: Mapping[str, Any] = attrs.field(factory=dict)
+    origin: Mapping[str, str] = attrs.field(factory=dict)
+
+    @classmethod
+    def build(cls, content: Content, wanted: Iterable[str]) -> OptionRules:
+        order: list[str] = []
+
+        def add(oid: str, why: str | None) -> None:
+            if oid in order:
+                return
+            if oid not in content.options:
+                known = ", ".join(sorted(content.options)) or "none"
+                raise RuleError(f"no optional rule '{oid}'" + (f" (required by '{why}')" if why else "")
+                                + f" (there are: {known})")
+            order.append(oid)
+            for req in content.options[oid].requires:
+                add(req, oid)
+
+        for oid in wanted:
+            add(oid, None)
+        names = names_of(content)
+        settings: dict[str, Any] = {}
+        origin: dict[str, str] = {}
+        raw_of: dict[str, Any] = {}
+        for oid in order:
+            for key, raw in settings_of(content.options[oid].settings).items():
+                value, problem = parse(key, raw, names)
+                if problem is not None:
+                    raise RuleError(f"optional rule '{oid}': {problem}")
+                if key in settings and raw_of[key] != raw:
+                    raise RuleError(f"the optional rules '{origin[key]}' and '{oid}' cannot be played together: "
+                                    f"they set '{key}' to {raw_of[key]!r} and {raw!r}")
+                settings[key] = value
+                origin[key] = oid
+                raw_of[key] = raw
+        return cls(tuple(order), settings, origin)
+
+    # -------------------------------------------------------------- set-up
+    @property
+    def max_players(self) -> int | None:
+        value = self.settings.get("max-players")
+        return int(value) if value is not None else None
+
+    @property
+    def printed_start(self) -> bool:
+        return bool(self.settings.get("printed-start", True))
+
+    @property
+    def start(self) -> dict[str, int]:
+        """Resources (as Unit attributes) every Unit starts with, in place of the printed ones."""
+        return {k[6:].replace("-", "_"): int(v) for k, v in self.settings.items() if k.startswith("start-")}
+
+    @property
+    def marker_rolls(self) -> int:
+        return int(self.settings.get("marker-rolls", 0))
+
+    @property
+    def marker_table(self) -> dict[str, tuple[int, str]]:
+        return {face: (n, res) for face, n, res in self.settings.get("marker-table", ())}
+
+    # -------------------------------------------------------- availability
+    @property
+    def regular(self) -> tuple[Any, ...]:
+        return tuple(self.settings.get("regular-specialists", MAP))
+
+    @property
+    def unique(self) -> tuple[Any, ...]:
+        return tuple(self.settings.get("unique-specialists", MAP))
+
+    @property
+    def special_items(self) -> tuple[Any, ...]:
+        return tuple(self.settings.get("special-items", MAP))
+
+    # ---------------------------------------------------------- the others
+    def another_unit(self, kind: str) -> str:
+        """How 'to another unit' resolves in an effect of this kind of source: other, self or nobody."""
+        for k, how in self.settings.get("another-unit-in", ()):
+            if k == kind:
+                return str(how)
+        return str(self.settings.get("another-unit", "other"))
+
+    @property
+    def every_objective(self) -> bool:
+        return self.settings.get("objectives") == "every"
+
+    @property
+    def trading_pool(self) -> int:
+        return int(self.settings.get("trading-pool", 0))
+
+    @property
+    def score_terms(self) -> tuple[tuple[str, int], ...]:
+        return tuple(self.settings.get("score", ()))
+
+    @property
+    def group_score(self) -> str:
+        return str(self.settings.get("group-score", "lowest"))
+
+
+# ==================================================================== set-up
+def start_resources(rules: OptionRules, start: Start) -> dict[str, int]:
+    """A Unit's resources at a starting Sector: the printed ones (unless ignored), then the options' numbers.
+    Only this part changes when a Unit chooses another start (engine: _place_at_start)."""
+    out = {}
+    for attr in ("soldiers", "stars", "courage", "item_points"):
+        out[attr] = int(getattr(start, attr, 0)) if rules.printed_start else 0
+    out.update(rules.start)
+    return out
+
+
+def printed_part(rules: OptionRules, start: Start) -> dict[str, int]:
+    """The part of the starting resources that comes from the printed start (what a change of start swaps)."""
+    fixed = rules.start
+    return {attr: 0 if (not rules.printed_start or attr in fixed) else int(getattr(start, attr, 0))
+            for attr in ("soldiers", "stars", "courage", "item_points")}
+
+
+def set_up(game: Game, state: GameState) -> None:
+    """The options' set-up, after the engine's: marker rolls, then the random or complete card lists."""
+    rules = game.option_rules
+    if rules.marker_rolls:
+        faces = [f.id for f in game.content.game.marker_faces]
+        table = rules.marker_table
+        for unit in state.units:
+            for _ in range(rules.marker_rolls):
+                face = faces[int(game.rng.random() * len(faces))]
+                n, res = table.get(face, (0, ""))
+                if n:
+                    attr = res.replace("-", "_")
+                    setattr(unit, attr, getattr(unit, attr) + n)
+                game.log("set-up", f"{unit.name} rolls its Unit marker: {face}" + (f" (+{n} {res})" if n else ""),
+                         unit, face=face)
+    if rules.regular != MAP or rules.unique != MAP or rules.special_items != MAP:
+        _availability(game, state, rules)
+
+
+def _cards(game: Game, kind: str, grade: str) -> list[str]:
+    c = game.content
+    placed = {p.card for p in game.map.placed}
+    return [cid for cid, card in c.cards.items() if c.card_kinds[cid] == kind and card.grade == grade
+            and cid not in placed and not game._unavailable(cid)]
+
+
+def _availability(game: Game, state: GameState, rules: OptionRules) -> None:
+    c = game.content
+    rng = game.rng
+    players = len(state.units)
+    if rules.regular != MAP:
+        regulars = _cards(game, "specialist", "regular")
+        for unit in state.units:
+            if rules.regular[0] == "all":
+                hand = list(regulars)
+            else:
+                hand = []
+                for cost, n in rules.regular[1]:
+                    pile = [s for s in regulars if c.cards[s].cost == cost]
+                    hand += rng.sample(pile, min(n, len(pile)))
+            state.hands[unit.id] = [s for s in hand if s not in unit.specialists]
+    for setting, kind, grade in ((rules.unique, "specialist", "unique"), (rules.special_items, "item", "special")):
+        if setting == MAP:
+            continue
+        every = _cards(game, kind, grade)
+        if setting[0] == "per-player":
+            pile = list(every)
+            rng.shuffle(pile)
+            chosen = pile[: setting[1] * players]
+        else:
+            chosen = every
+        keep = [p for p in state.pool if not (c.card_kinds[p] == kind and c.cards[p].grade == grade)]
+        state.pool = keep + chosen
+    game.log("set-up", "options' lists: hands " + "; ".join(
+        f"{u}: {', '.join(h)}" for u, h in state.hands.items()) + "; Pool: " + ", ".join(state.pool), None)
+
+
+def reachable(rules: OptionRules, content: Content) -> set[str]:
+    """Cards an option's lists may bring into play (every card of a list that is drawn at random)."""
+    out: set[str] = set()
+    for setting, kind, grade in ((rules.regular, "specialist", "regular"), (rules.unique, "specialist", "unique"),
+                                 (rules.special_items, "item", "special")):
+        if setting != MAP:
+            out |= {cid for cid, card in content.cards.items() if content.card_kinds[cid] == kind
+                    and card.grade == grade}
+    return out
+
+
+# ========================================================= dice trading pool
+def pool_trade(game: Game, unit: Unit) -> None:
+    """Trade 1 die of the Final Tally with 1 of the Unit's Trading Pool (once per turn, each pool die once).
+
+    The pool is rolled once, the first time the Unit may trade dice with nobody else: as many dice as the
+    option says, the colours in turn (2 of each for 6), never re-rolled. The die taken keeps its colour and
+    result and counts for RWBs; the die given leaves the Final Tally; the pool die is discarded once traded.
+    """
+    size = game.option_rules.trading_pool
+    if unit.trading_pool is None:
+        colours = list(game.content.dice.colours)
+        faces = [f.id for f in game.content.dice.faces]
+        per = max(1, size // len(colours)) if size >= len(colours) else 1
+        pool = []
+        for i in range(size):
+            colour = colours[(i // per) % len(colours)]
+            pool.append(Die(faces[int(game.rng.random() * len(faces))], colour, -1))
+        unit.trading_pool = pool
+        game.log("trading-pool", f"{unit.name} rolls its Trading Pool: " + ", ".join(
+            f"{d.colour} {d.face}" for d in pool), unit)
+    pool = unit.trading_pool
+    mine = [d for d in unit.tally if d.real]
+    if not pool or not mine:
+        return
+    keys: list[Any] = [None, *range(len(pool))]
+    labels = ["no trade"] + [f"take the {d.colour} {d.face} from the Trading Pool" for d in pool]
+    pick = game.ask_one(unit, "dice-trade", f"{unit.name}: trade 1 die with the Trading Pool?", labels, keys)
+    if pick == 0:
+        return
+    taken = pool[pick - 1]
+    give = game.ask_one(unit, "dice-trade", f"{unit.name}: give which die for the {taken.colour} {taken.face}?",
+                        [f"{d.colour} {d.face}" for d in mine], [(d.index, d.face, d.colour) for d in mine])
+    given = mine[give]
+    unit.tally[unit.tally.index(given)] = Die(taken.face, taken.colour, given.index)
+    pool.remove(taken)
+    unit.counters[f"dicetrade@{game.state.turn}"] = 1
+    game.log("dice-trade", f"{unit.name} gives {given.colour} {given.face} for the Trading Pool's {taken.colour} "
+             f"{taken.face}", unit)
+
+
+# =================================================================== scoring
+@attrs.frozen
+class Score:
+    """The score of a finished game: each Unit's total, its lines (term, count, points), and the group's."""
+
+    units: Mapping[str, int]
+    lines: Mapping[str, tuple[tuple[str, int, int], ...]]
+    group: int
+    how: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"units": dict(self.units), "group": self.group, "group_is": self.how,
+                "lines": {u: [{"term": t, "count": n, "points": p} for t, n, p in ls] for u, ls in self.lines.items()}}
+
+
+def _term(game: Game, unit: Unit, term: str) -> int:
+    s = game.state
+    mine = [c for c in s.conquests if c["unit"] == unit.id]
+    if term == "bunkers-entered":
+        return len({c["bunker"] for c in mine})
+    if term == "first-in-bunker":
+        first = min((int(c["turn"]) for c in s.conquests), default=None)
+        return int(first is not None and any(int(c["turn"]) == first for c in mine))
+    if term == "last-sector":
+        before = [v for v in unit.visited if not game.sectors[v].bunker]
+        sector = game.sectors[before[-1]] if before else game.sectors[unit.sector]
+        return sector.number or 0
+    if term == "specialists":
+        return len(unit.specialists)
+    if term == "awards":
+        return len(unit.awards) + len(unit.used_awards)
+    value = getattr(unit, term.replace("-", "_"), None)
+    if not isinstance(value, int):
+        raise RuleError(f"no score term '{term}'")
+    return value
+
+
+def score(game: Game, terms: Sequence[tuple[str, int]] | None = None) -> Score | None:
+    """The options' score table applied to the game as it stands (at its end: won or lost)."""
+    rules = game.option_rules
+    terms = rules.score_terms if terms is None else terms
+    if not terms:
+        return None
+    units: dict[str, int] = {}
+    lines: dict[str, tuple[tuple[str, int, int], ...]] = {}
+    for unit in game.state.units:
+        rows = []
+        for term, points in terms:
+            n = _term(game, unit, term)
+            rows.append((term, n, n * points))
+        lines[unit.id] = tuple(rows)
+        units[unit.id] = sum(p for _, _, p in rows)
+    how = rules.group_score
+    group = sum(units.values()) if how == "total" else min(units.values(), default=0)
+    return Score(units, lines, group, how)
+
+
+def score_text(game: Game, result: Score) -> list[str]:
+    """The score as a player reads it at the end of ``dday play``."""
+    out = []
+    for unit in game.state.units:
+        parts = [f"{t} {n} = {p}" for t, n, p in result.lines[unit.id] if n]
+        out.append(f"  {unit.name}: {result.units[unit.id]} VP ({'; '.join(parts) or 'nothing'})")
+    out.append(f"  group ({'the lowest Unit' if result.how == 'lowest' else 'the sum'}): {result.group} VP")
+    return out
