@@ -1,0 +1,309 @@
+"""The language reference (``docs/dsl-reference.md``), generated from the registry of words and the rules.
+
+Every word of :mod:`ddaydice.dsl.words` is listed with its role, its forms, its
+summary, an example and the example's English, rendered through the real
+parser, checker and renderer against the bundled content's vocabulary; the names
+the rules define (values, permissions, faces, resources, RWB bonuses, tiers,
+phases) come from the bundled ``rules/``. ``scripts/gen_dsl_reference.py``
+writes the page; a test keeps the committed page equal to :func:`generate`.
+
+A word whose registry entry has no example gets a made-up one of the simplest
+form its signature allows; a fragment (a condition, a bare action) is checked
+inside the smallest clause that holds it, and only its own part is rendered.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+import attrs
+
+from ddaydice.dsl import ast, words
+from ddaydice.dsl.checker import COMPARE_PREDICATES, Context, check_effect
+from ddaydice.dsl.diagnostics import ContentError, DDayError, Diagnostic
+from ddaydice.dsl.loader import Content, bundled_root, load
+from ddaydice.dsl.parser import SourceMap, parse_effect
+from ddaydice.dsl.render import Renderer
+from ddaydice.dsl.vocab import Vocabulary
+
+Part = Literal["effect", "actions", "condition"]
+
+ROLES: tuple[tuple[words.Role, str, str], ...] = (
+    ("action", "Actions", "Things that happen at once, in a trigger (`on EVENT: ...`) or a use (`use: ...`). "
+     "A value or permission changed inside actions needs a duration (`def -2 this turn`)."),
+    ("modifier", "Modifiers", "Standing changes to a permission or a rule while their source is in play. Every value "
+     "of the rules (see *Values*) is a modifier too: `def -2`, `locked-dice = 1`."),
+    ("event", "Events", "What a trigger listens for: `on EVENT [if ...]: actions`."),
+    ("moment", "Moments", "When a use may be played: `use before|after|during|when MOMENT: actions`. Events and "
+     "phases name moments too."),
+    ("predicate", "Conditions", "What `if` and `unless` test; numbers are compared (`count skull >= 4`), the others "
+     "are true or false. Combine them with `and`, `or`, `not` and parentheses."),
+    ("counter", "Counters", "What `per` multiplies by: `gain 3 soldiers per locked skull`."),
+    ("target", "Targets", "Who a clause or an action concerns: a scope (`for all units: ...`) or a recipient "
+     "(`gain 2 courage to another unit`)."),
+)
+
+# what a made-up example passes for each kind of parameter, when the vocabulary has it
+_PREFERRED = {"amount": "2", "count": "1", "change": "-1", "resource": "soldiers", "face": "skull", "colour": "red",
+              "filter": "unlocked", "rwb": "battle-cry", "query": "def", "flag": "stay", "ignorable": "landmines",
+              "tier": "sectors", "kind": "item", "counter": "skull", "specialist": "medic", "item": "bazooka",
+              "vehicle": "jeep", "card": "medic", "award": "", "sector": "s1", "attribute": "shelter",
+              "table": "weather", "word": "solitaire"}
+
+
+@attrs.frozen
+class Example:
+    """A word's example: what the reader sees, the clause it was checked in, and its English."""
+
+    text: str
+    checked_as: str
+    part: Part
+    effect: ast.Effect
+    english: str
+    made_up: bool = False
+
+
+class ExampleError(DDayError):
+    """A registry example that does not check: a bug in the registry (dsl/words.py)."""
+
+
+def reference_content() -> Content:
+    """The bundled base game with every bundled expansion, or an error with its diagnostics."""
+    content, diags = load(bundled_root(), packs="all")
+    if content is None:
+        raise ContentError([d for d in diags if d.severity == "error"])
+    return content
+
+
+def _sample(kind: str, vocab: Vocabulary) -> str:
+    preferred = _PREFERRED.get(kind, "")
+    if kind in {"specialist", "item", "vehicle", "award", "card"}:
+        pool = sorted(vocab.cards if kind == "card" else vocab.cards_of(kind))
+        return preferred if preferred in pool else (pool[0] if pool else preferred or kind)
+    if kind == "word" and vocab.options:
+        return sorted(vocab.options)[0]
+    return preferred or kind
+
+
+def _made_up(spec: words.WordSpec, vocab: Vocabulary) -> str:
+    sig = words.signatures(spec)[0]
+    args: list[str] = []
+    for param in sig.params:
+        if param.optional:
+            continue
+        args.append(param.literals[0] if param.literals and not param.kinds else _sample(param.kinds[0], vocab))
+    phrase = " ".join([spec.name, *args])
+    match spec.role:
+        case "event":
+            return f"on {spec.name}: gain 1 star"
+        case "moment":
+            window = next((w for w in ("before", "after", "when") if f"'{w} {spec.name}" in spec.summary), "during")
+            return f"use {window} {spec.name}: gain 1 star"
+        case "predicate":
+            return f"use if {phrase}{' >= 2' if spec.name in COMPARE_PREDICATES else ''}: gain 1 star"
+        case "counter":
+            return f"on final-tally: gain 1 star per {phrase}"
+        case "target":
+            return f"use: gain 1 star to {spec.name}"
+        case "action":
+            return f"use: {phrase}"
+    return phrase
+
+
+def _attempts(text: str) -> list[tuple[str, Part]]:
+    """The clauses in which an example may be checked, simplest first."""
+    if text.startswith(("if ", "unless ")):
+        return [(f"forbid stay {text}", "condition")]
+    return [(text, "effect"), (f"use: {text}", "actions")]
+
+
+def _words_in(text: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*", text))
+
+
+def _render(effect: ast.Effect, part: Part, renderer: Renderer) -> str:
+    if part == "effect":
+        return " ".join(renderer.lines(effect))
+    body = effect.clauses[0].body
+    if part == "condition" and isinstance(body, ast.Modifier):
+        return renderer.condition(body.condition).strip()
+    if part == "actions" and isinstance(body, ast.Use):
+        text = renderer.actions(body.actions)
+        return text[:1].upper() + text[1:] + "."
+    raise AssertionError(part)
+
+
+def example_of(spec: words.WordSpec, vocab: Vocabulary, renderer: Renderer) -> Example:
+    """The word's example (its own, or a made-up one), checked and rendered; raises ExampleError if it fails."""
+    text = spec.example or _made_up(spec, vocab)
+    # names of a map (sectors, attributes, tables) exist only in a map: let the example's own words stand for them
+    names = _words_in(text)
+    map_vocab = vocab.for_map(names, names, names)
+    problems: list[Diagnostic] = []
+    for checked_as, part in _attempts(text):
+        tree, diags = parse_effect(checked_as, SourceMap(f"<example of '{spec.name}'>"))
+        if tree is None:
+            problems += diags
+            continue
+        checked, diags = check_effect(tree, map_vocab, Context("sector"))
+        if diags:
+            problems += diags
+            continue
+        return Example(text, checked_as, part, checked, _render(checked, part, renderer), made_up=not spec.example)
+    detail = "; ".join(f"{d.code} {d.message}" for d in problems)
+    raise ExampleError(f"the example of '{spec.name}' ({spec.role}) does not check: {text!r}: {detail}")
+
+
+# ---------------------------------------------------------------- the page
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ").strip()
+
+
+def _table(head: Sequence[str], rows: Iterable[Sequence[object]]) -> list[str]:
+    out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return [*out, ""]
+
+
+def _anchor(role: str, name: str) -> str:
+    return f"{role}-{name.replace(' ', '-')}"
+
+
+def _forms(spec: words.WordSpec) -> list[str]:
+    return [f"`{spec.name} {sig}`" if sig else f"`{spec.name}`" for sig in spec.signatures]
+
+
+def _word_section(spec: words.WordSpec, example: Example) -> list[str]:
+    out = [f'<a id="{_anchor(spec.role, spec.name)}"></a>', f"### `{spec.name}`", "",
+           f"*{spec.role}* — {spec.summary}", ""]
+    if any(spec.signatures):
+        out += [("Forms: " if len(spec.signatures) > 1 else "Form: ") + " · ".join(_forms(spec)), ""]
+    if spec.aliases:
+        out += ["Also written: " + ", ".join(f"`{a}`" for a in spec.aliases), ""]
+    label = "Example (made up from the form)" if example.made_up else "Example"
+    out += [f"{label}:", "", "```", example.text, "```", "", f"Reads: {example.english}", ""]
+    if spec.before_after:
+        out += [f"Before → after: {spec.before_after}", ""]
+    return out
+
+
+def generate(content: Content | None = None) -> str:
+    """The whole reference page, as Markdown."""
+    content = content or reference_content()
+    vocab = content.vocab
+    names = {cid: card.name for cid, card in content.cards.items()}
+    renderer = Renderer(names)
+    lines: list[str] = [
+        "# The effect language: reference",
+        "",
+        "<!-- Generated by scripts/gen_dsl_reference.py from dsl/words.py and the bundled rules/. Do not edit: -->",
+        "<!-- change the registry or the rules, then run `python scripts/gen_dsl_reference.py`. -->",
+        "",
+        "Every card, Sector attribute and rule of the game is written in this language. An effect is a list of",
+        "clauses, one per line (or separated by `;`); `#` starts a comment. A clause is one of:",
+        "",
+        *_table(["form", "meaning"], [
+            ("`[for TARGET:] VALUE CHANGE [if ...] [once per ...]`", "a standing change while the source is in play"),
+            ("`[for TARGET:] forbid|allow|ignore|require|protect ... [if ...]`", "a standing permission or rule"),
+            ("`on EVENT [if ...]: ACTIONS [once per ...]`", "a trigger: the actions happen when the event does"),
+            ("`use [once per ...] [before|after|during|when MOMENT] [if ...]: ACTIONS`",
+             "a deliberate play, when the player chooses"),
+        ]),
+        "ACTIONS are separated by `,`; `or` between two actions is the player's choice (the rulebook's OR). An",
+        "action may end with a duration (`this turn`, `this phase`, `next turn`, `permanently`) and a recipient",
+        "(`to another unit`). Words are lower case, with hyphens (`advance-cost`). Every name is checked: a",
+        "misspelt word is an error with a suggestion, never silently ignored.",
+        "",
+        "## Contents",
+        "",
+        "- [Keywords](#keywords)",
+        "- [Arguments](#arguments)",
+    ]
+    lines += [f"- [{title}](#{title.lower()})" for role, title, _ in ROLES if words.words(role)]
+    lines += ["- [Names from the rules](#names-from-the-rules)", ""]
+    lines += ["## Keywords", "", *_table(["keyword", "use"], [(f"`{k}`", v) for k, v in words.KEYWORDS.items()])]
+    lines += [
+        "## Arguments",
+        "",
+        "A form lists one parameter per argument: `kind` is one argument of that kind, `kind?` an optional one,",
+        "`kind+` one or more, `kind*` any number, `'word'` that very word, and `a|b` either.",
+        "",
+        *_table(["kind", "what it accepts"], [(f"`{k}`", v) for k, v in words.PARAM_KINDS.items()]),
+    ]
+    for role, title, intro in ROLES:
+        specs = [s for s in words.WORDS if s.role == role]
+        if not specs:
+            continue
+        lines += [f"## {title}", "", intro, "",
+                  " · ".join(f"[`{s.name}`](#{_anchor(role, s.name)})" for s in specs), ""]
+        for spec in specs:
+            lines += _word_section(spec, example_of(spec, vocab, renderer))
+    lines += _rules_sections(content)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _rules_sections(content: Content) -> list[str]:
+    qr = content.queries
+    numbers = [q for q in qr.queries if q.kind == "number"]
+    flags = [q for q in qr.queries if q.kind == "flag"]
+
+    def base(value: object) -> str:
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
+    return [
+        "## Names from the rules",
+        "",
+        "These names are data in the bundled `rules/` folders, the base game's and its expansions'; the checker",
+        "reads them from there, not from the engine's code, so a new expansion can add more.",
+        "",
+        "### Values",
+        "",
+        "Numbers the engine computes and effects change (`rules/queries.yaml`): `def -2`, `locked-dice = 1`,",
+        "`def -1d6`, `capacity = 1`. `base` is the rules' own value (`computed`: derived from the board or a card);",
+        "`minimum` is the clamp applied after every change.",
+        "",
+        *_table(["value", "what it is", "of", "base", "minimum"],
+                [(f"`{q.id}`", q.text, q.subject, base(q.base), "" if q.minimum is None else q.minimum)
+                 for q in numbers]),
+        "### Permissions",
+        "",
+        "Yes-or-no rules (`rules/queries.yaml`), changed with `forbid` and `allow`.",
+        "",
+        *_table(["permission", "what it allows", "of", "by default"],
+                [(f"`{q.id}`", q.text, q.subject, base(q.base)) for q in flags]),
+        "### Things to ignore",
+        "",
+        "What `ignore` takes (`rules/queries.yaml`).",
+        "",
+        *_table(["name", "what is ignored"], [(f"`{ig.id}`", ig.text) for ig in qr.ignorables]),
+        "### Dice faces and colours",
+        "",
+        f"Faces (`rules/dice.yaml`); `any` lets the player choose. Colours: "
+        f"{', '.join(f'`{c}`' for c in content.dice.colours)} (`any-colour` lets the player choose).",
+        "",
+        *_table(["face", "name", "what it does"], [(f"`{f.id}`", f.name, f.text) for f in content.dice.faces]),
+        "### Resources",
+        "",
+        *_table(["resource", "name", "also written"],
+                [(f"`{r.id}`", r.name, ", ".join(f"`{a}`" for a in r.aliases)) for r in content.resources.resources]),
+        "### RWB bonuses",
+        "",
+        "What `rwb` takes (`rules/rwb.yaml`): three identical results on dice of three colours.",
+        "",
+        *_table(["RWB", "name", "face", "what it gives", "effect"],
+                [(f"`{r.id}`", r.name, r.face, r.text, f"`{r.effect.strip()}`") for r in content.rwb.rwb]),
+        "### Precedence tiers",
+        "",
+        "Lowest first (`rules/precedence.yaml`): when two effects conflict, the higher tier wins, unless an",
+        "effect names what it overrides (`protect`).",
+        "",
+        *_table(["tier", "name", "sources"],
+                [(f"`{t.id}`", t.name, ", ".join(t.sources)) for t in content.precedence.tiers]),
+        "### Phases",
+        "",
+        "The turn, in order (`rules/phases.yaml`); a phase id also names a moment (`use during purchase: ...`).",
+        "",
+        *_table(["phase", "name"], [(f"`{p.id}`", p.name) for p in content.phases.phases]),
+    ]
