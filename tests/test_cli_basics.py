@@ -1,0 +1,134 @@
+"""The ``dday`` command line at its simplest: help, version, validate and list."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from ddaydice.dsl.loader import bundled_root
+from ddaydice.interpreter.cli import main
+
+PROVENANCES = {"rulebook", "printed-board", "reconstructed"}
+KINDS = {"specialist", "item", "vehicle", "award", "map", "optional-rule", "expansion"}
+
+CARDS = """\
+kind: specialist
+cards:
+  - id: medic
+    name: Medic
+    cost: 4
+    text: Saves 1 Soldier in each Phase.
+    effect: |
+      casualties -1 once per phase
+    provenance: rulebook
+  - id: decoy
+    name: Decoy
+    cost: 2
+    text: May be sacrificed instead of another Specialist.
+    effect: |
+      on specialist-lost: die-instead
+    provenance: reconstructed
+    note: the wording is ours
+"""
+
+
+def dday(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), prog_name="dday", catch_exceptions=False)
+
+
+def rules_only(root: Path) -> Path:
+    """A content tree with the bundled rules and nothing else."""
+    shutil.copytree(bundled_root() / "rules", root / "rules")
+    return root
+
+
+def test_help_lists_the_commands() -> None:
+    result = dday("--help")
+    assert result.exit_code == 0
+    assert result.output.startswith("Usage: dday [OPTIONS] COMMAND [ARGS]...")
+    commands = re.findall(r"^  ([a-z-]+)  ", result.output.split("Commands:", 1)[1], flags=re.MULTILINE)
+    assert {"validate", "list"} <= set(commands)
+    assert dday("-h").output == result.output
+
+
+def test_validate_help_names_its_options() -> None:
+    result = dday("validate", "--help")
+    assert result.exit_code == 0
+    for option in ("--root", "--format", "--max-errors"):
+        assert option in result.output
+
+
+def test_version() -> None:
+    result = dday("--version")
+    assert result.exit_code == 0
+    assert result.output == f"dday, version {version('ddaydice')}\n"
+
+
+def test_validate_rules_only_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(rules_only(tmp_path))
+    result = dday("validate", "--root", ".")
+    assert result.exit_code == 0, result.output
+    assert re.fullmatch(r"ok: 0 cards, 0 maps, \d+ optional rules, 0 expansions, \d+ effects checked in "
+                        r"\d+\.\d\ds\n(note: .*\n)?", result.output), result.output
+
+
+def test_validate_bundled_content_is_clean() -> None:
+    result = dday("validate")
+    assert result.exit_code == 0, result.output
+    summary = re.search(r"^ok: (\d+) cards, (\d+) maps, \d+ optional rules, (\d+) expansions", result.output,
+                        flags=re.MULTILINE)
+    assert summary is not None, result.output
+    cards, maps, _packs = (int(n) for n in summary.groups())
+    assert cards > 0 and maps > 0
+
+
+def test_validate_bundled_content_as_json_is_an_empty_list() -> None:
+    result = dday("validate", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert [d for d in json.loads(result.output) if d["severity"] == "error"] == []
+
+
+def test_list_json_of_a_small_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = rules_only(tmp_path)
+    (root / "cards").mkdir()
+    (root / "cards" / "specialists.yaml").write_text(CARDS, encoding="utf-8")
+    monkeypatch.chdir(root)
+    result = dday("list", "specialists", "--root", ".", "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    assert [{k: r[k] for k in ("id", "name", "kind", "provenance", "cost")} for r in rows] == [
+        {"id": "medic", "name": "Medic", "kind": "specialist", "provenance": "rulebook", "cost": 4},
+        {"id": "decoy", "name": "Decoy", "kind": "specialist", "provenance": "reconstructed", "cost": 2},
+    ]
+    text = dday("list", "specialists", "--root", ".")
+    assert text.exit_code == 0
+    assert text.output == "\nspecialists:\n  medic    4  Medic\n  decoy    2  Decoy  [RECONSTRUCTED]\n"
+
+
+def test_list_json_of_bundled_content() -> None:
+    result = dday("list", "--format", "json", "--pack", "all")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    assert rows, "nothing is bundled"
+    for row in rows:
+        assert {"id", "name", "kind", "provenance"} <= set(row), row
+        assert isinstance(row["id"], str) and row["id"], row
+        assert isinstance(row["name"], str) and row["name"], row
+        assert row["kind"] in KINDS, row
+        assert row["provenance"] in PROVENANCES, row
+    ids = [(row["kind"], row["id"]) for row in rows]
+    assert len(ids) == len(set(ids)), "an id is listed twice"
+    assert {row["kind"] for row in rows} >= {"specialist", "item", "map"}
+
+
+def test_list_of_an_unknown_kind_is_a_usage_error() -> None:
+    result = dday("list", "sectors")
+    assert result.exit_code == 2
+    assert "'sectors' is not one of 'awards', 'expansions', 'items', 'maps', 'rules', 'specialists', 'vehicles'" \
+        in result.output
