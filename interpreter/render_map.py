@@ -419,7 +419,7 @@ class _Drawing:
         mgf_row = 22.0 if sec.mgf > 0 else 0.0
         body = sum(len(i.lines) * BODY_LH + 4 for i in box.items)
         banner = len(box.start_lines) * BODY_LH + 10 if box.start_lines else 0.0
-        footer = 20.0 if sec.provenance == "reconstructed" else 6.0
+        footer = (20.0 if sec.provenance == "reconstructed" else 6.0) + (6.0 if sec.bunker else 0.0)
         box.natural_h = max(96.0, PAD + header + mgf_row + body + (6 if body else 0) + banner + footer)
 
     @staticmethod
@@ -697,7 +697,7 @@ class _Drawing:
             cy += len(item.lines) * BODY_LH + 4
         if box.start_lines:
             bh = len(box.start_lines) * BODY_LH + 8
-            top = y + h - (20 if recon else 6) - bh
+            top = y + h - (20 if recon else 6) - (6 if sec.bunker else 0) - bh
             self.add(f'<rect class="start-banner" x="{_n(x + 4)}" y="{_n(top)}" width="{_n(w - 8)}" '
                      f'height="{_n(bh)}" rx="3" fill="{START_GREEN}"/>')
             for i, line in enumerate(box.start_lines):
@@ -706,8 +706,8 @@ class _Drawing:
             s = 22.0
             self.add(f'<path class="recon-corner" d="M{_n(x + w)},{_n(y + h - s)} L{_n(x + w)},{_n(y + h)} '
                      f'L{_n(x + w - s)},{_n(y + h)} Z" fill="url(#hatch)" stroke="{RECON}" stroke-width="1"/>')
-            self.text(x + w - s - 4, y + h - 6, "reconstructed", size=9, italic=True, fill=RECON, anchor="end",
-                      cls="recon-tag")
+            self.text(x + w - s - 4, y + h - (12 if sec.bunker else 6), "reconstructed", size=9, italic=True,
+                      fill=RECON, anchor="end", cls="recon-tag")
         self.add("</g>")
 
     def draw_item(self, item: _Item, x: float, top: float) -> None:
