@@ -60,17 +60,22 @@ class Decider(Protocol):
 
 
 def check_answer(decision: Decision, answer: Sequence[int]) -> tuple[int, ...]:
-    picks = tuple(answer)
-    n = decision.size()
-    if len(picks) == 1 and decision.min_picks <= 1 <= decision.max_picks and 0 <= picks[0] < n:
-        return picks
-    bad = [i for i in picks if not 0 <= i < n]
-    if bad or len(set(picks)) != len(picks) or not decision.min_picks <= len(picks) <= decision.max_picks:
-        count = (f"exactly {decision.min_picks}" if decision.min_picks == decision.max_picks
-                 else f"{decision.min_picks} to {decision.max_picks}")
-        raise RuleError(f"illegal answer {list(picks)} for {decision.kind} ({decision.unit}): pick {count} of: "
-                        + "; ".join(f"{i}: {label}" for i, label in enumerate(decision.options)))
-    return picks
+    """The answer as a tuple, or a RuleError naming the legal options."""
+    n = len(decision.keys) if decision.labeler is not None else len(decision.labels)
+    try:
+        k = len(answer)
+        if decision.min_picks <= k <= decision.max_picks:
+            if k == 1:
+                if 0 <= answer[0] < n:
+                    return tuple(answer)
+            elif all(0 <= i < n for i in answer) and len(set(answer)) == k:
+                return tuple(answer)
+    except TypeError:
+        pass
+    count = (f"exactly {decision.min_picks}" if decision.min_picks == decision.max_picks
+             else f"{decision.min_picks} to {decision.max_picks}")
+    raise RuleError(f"illegal answer {list(answer)} for {decision.kind} ({decision.unit}): pick {count} of: "
+                    + "; ".join(f"{i}: {label}" for i, label in enumerate(decision.options)))
 
 
 @attrs.define

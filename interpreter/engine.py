@@ -43,6 +43,8 @@ WINDOW_POINTS: dict[tuple[str, str], tuple[str, ...]] = {
     ("when", "found"): USE_POINTS,
 }
 UNIT_COLOURS = ("red", "white", "blue")
+_REROLL_PROMPTS = ("", "second roll: re-roll which dice (Locked dice stay)?",
+                   "third and last roll: re-roll which dice (Locked dice stay)?")
 MAX_TURNS = 60
 
 
@@ -783,7 +785,8 @@ class Game:
         faces = self._faces
         n = self.value("dice-rolled", unit)
         rng = self.rng
-        dice = [Die(faces[int(rng.random() * 6)], c, idx) for idx, c in self._layout]
+        random = rng.random
+        dice = [Die(faces[int(random() * 6)], c, idx) for idx, c in self._layout]
         if n < len(dice):
             # ruling: when fewer dice are rolled, the player chooses which dice sit out (one per missing die).
             out = self.ask(unit, Decision("aside", unit.id, f"{unit.name} rolls only {n} dice: which sit out?",
@@ -797,9 +800,9 @@ class Game:
             self.use_point(unit, "after-first-roll")
         locks = min(self.value("locked-dice", unit), len(dice))
         if locks:
-            picked = self.ask(unit, Decision("lock", unit.id, f"{unit.name}: Lock {locks} dice", (),
+            picked = self.ask(unit, Decision("lock", unit.id, "Lock dice", (),
                                              tuple([(d.index, d.face, d.colour) for d in dice]), locks, locks,
-                                             labeler=self._die_label))
+                                             self._die_label))
             for i in picked:
                 dice[i].locked = True
         rolls = self.value("rolls", unit)
@@ -808,11 +811,11 @@ class Game:
             free = [d for d in dice if not d.locked and (skulls_ok or d.face != "skull")]
             if not free:
                 break
-            picked = self.ask(unit, Decision("reroll", unit.id, f"{unit.name}: roll {r + 1} of {rolls}: re-roll "
-                                             "which dice?", (), tuple([(d.index, d.face, d.colour) for d in free]), 0,
-                                             len(free), labeler=self._die_label))
+            picked = self.ask(unit, Decision("reroll", unit.id, _REROLL_PROMPTS[r] if r < 3 else "re-roll which dice?",
+                                             (), tuple([(d.index, d.face, d.colour) for d in free]), 0,
+                                             len(free), self._die_label))
             for i in picked:
-                free[i].face = faces[int(rng.random() * 6)]
+                free[i].face = faces[int(random() * 6)]
         unit.tally = dice
         if self.tracing:
             self.log("tally", f"{unit.name}'s Final Tally: " + ", ".join(
@@ -1817,6 +1820,11 @@ class Ctx:
                 return
             g.gain_card(u, what)
             return
+        # ruling: only an Award's recruit is outside the 1-Specialist-per-turn limit (rulebook, AWARDS: "these
+        # never count toward the 1-per-turn limit"); an Item's (the Shoulder Patch's) counts toward it.
+        counted = self.game.content.card_kinds.get(self.source.owner) != "award"
+        if counted and u.recruited >= g.value("recruits-per-turn", u):
+            return
         options = [c for c, _ in g.recruitable(u)] if not free else [
             c for c in g.state.hands.get(u.id, []) + [p for p in g.state.pool if g.content.card_kinds[p] ==
                                                        "specialist"] if c not in u.specialists and c not in u.dead]
@@ -1827,6 +1835,8 @@ class Ctx:
         if not free:
             u.stars -= g.value("specialist-cost", u, card=options[i])
         g.gain_card(u, options[i])
+        if counted:
+            u.recruited += 1
 
     def find(self, what: str | int, free: bool, kind: str = "item") -> None:
         g = self.game
