@@ -590,6 +590,7 @@ class Side:
     english: str  # the clause in English
     via: str | None = None  # the RWB the change comes from, for a card that grants one
     where: str | None = None  # for a Random Attribute: where it can be rolled
+    amount: tuple[int, int] | None = None  # a number's change or value (least, greatest), when known
 
     @property
     def name(self) -> str:
@@ -618,6 +619,8 @@ class Side:
             out["via"] = self.via
         if self.where:
             out["where"] = self.where
+        if self.amount is not None:
+            out["amount"] = list(self.amount)
         return out
 
 
@@ -747,7 +750,7 @@ class _Analyser:
         name = f"the {src.name} RWB" if src.kind == "rwb" else src.name
         member = Member(src.owner, name, clause.pos.file, clause.pos.line)
         shown = f"{t.shown} -> {t.statement}" if t.shown else t.statement
-        return Side((member,), src.kind, t.tier, src.tier, t.op, shown, english, via, where)
+        return Side((member,), src.kind, t.tier, src.tier, t.op, shown, english, via, where, t.value)
 
     # ------------------------------------------------------------ per map
     def placed(self, mv: _MapView, sets: Sequence[Setup]) -> list[_Placed]:
@@ -805,7 +808,7 @@ class _Analyser:
             missing = tuple(variant_names[s.variant] for s in sets if s.variant not in common)
             names = tuple(mv.sector_name(s) for s in sorted(where, key=lambda s: _sector_order(mv, s)))
             out.append(attrs.evolve(c, map_id=map_id, maps=(map_id,), sectors=names,
-                                    resolution=_subject(c.resolution), disagree=_subject(c.disagree),
+                                    resolution=_subject(c.resolution), disagree=_subject(c.disagree.rstrip(".") + "."),
                                     where=c.where or f"in {compact_names(names)}",
                                     not_in=((map_id, missing),) if missing else ()))
 

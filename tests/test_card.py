@@ -1,0 +1,64 @@
+"""dday card ID: one card's text, effect, English, provenance, pack and where it can come into play."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ddaydice.interpreter.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _at_repo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)  # file paths print relative to the repository
+
+
+@pytest.mark.parametrize("card", ["medic", "bangalore-torpedo", "legion-of-merit"])
+def test_card(card: str, snapshot: object) -> None:
+    result = CliRunner().invoke(main, ["card", card])
+    assert result.exit_code == 0, result.output
+    assert result.output == snapshot
+
+
+def test_an_unknown_card_is_a_usage_error_with_a_suggestion(snapshot: object) -> None:
+    result = CliRunner().invoke(main, ["card", "medik"], prog_name="dday")
+    assert result.exit_code == 2
+    assert "did you mean 'medic'?" in result.output
+    assert result.output == snapshot
+
+
+def test_a_reconstruction_is_flagged() -> None:
+    text = CliRunner().invoke(main, ["card", "legion-of-merit"]).output
+    assert "[RECONSTRUCTED: not an official card]" in text
+    assert "rulebook" in CliRunner().invoke(main, ["card", "medic"]).output.split("provenance", 1)[1][:20]
+
+
+def test_json_says_where_a_card_comes_into_play() -> None:
+    result = CliRunner().invoke(main, ["card", "dexedrine", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    info = json.loads(result.output)
+    maps = {m["map"]: m for m in info["maps"]}
+    assert set(maps) == {"gold-beach", "juno-beach", "merville-battery", "operation-deadstick"}
+    assert "placed in Sector 9" in maps["merville-battery"]["as_listed"]["why"]
+    assert "exercise-tiger" in info["not_on"]
+    assert info["solitaire"] is True
+
+
+def test_unavailable_in_solitaire_is_said() -> None:
+    info = json.loads(CliRunner().invoke(main, ["card", "war-correspondent", "--format", "json"]).output)
+    assert info["solitaire"] is False
+    assert "not available in solitaire" in CliRunner().invoke(main, ["card", "war-correspondent"]).output
+
+
+def test_a_variant_that_leaves_a_card_out_says_so() -> None:
+    info = json.loads(CliRunner().invoke(main, ["card", "scout", "--format", "json"]).output)
+    [tiger] = [m for m in info["maps"] if m["map"] == "exercise-tiger"]
+    by_variant = {v["variant"]: v for v in tiger["variants"]}
+    assert by_variant["practice-run"]["available"] is False
+    assert by_variant["advanced-training"]["why"] == ["listed by the variant",
+                                                      "named by the effect of Exercise Tiger, Sector 2"]

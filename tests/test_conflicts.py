@@ -1,0 +1,448 @@
+"""dday conflicts: every kind of pair, the false positives it must not report, and the report itself.
+
+Small content trees are written inline (the bundled rules/ plus a few cards and one or two maps), so each
+test states the situation it checks in the content language.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ddaydice.dsl.conflicts import Conflict, Report, analyse, compact_names, setups
+from ddaydice.dsl.loader import Content, bundled_root, load
+from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.precedence import Contribution, combine
+
+REPO = Path(__file__).resolve().parent.parent
+
+MAP = """\
+id: test-map
+name: Test Map
+provenance: reconstructed
+note: a map made up for the tests
+specialists: {specialists}
+items: {items}
+{extra}
+sectors:
+  - id: s1
+    name: Sector 1
+    row: 1
+    def: [3]
+    start: {{soldiers: 4}}
+    provenance: reconstructed
+    effect: |
+{s1}
+  - id: s2
+    name: Sector 2
+    row: 2
+    def: [5]
+    provenance: reconstructed
+    effect: |
+{s2}
+  - id: bunker
+    name: Bunker
+    row: 3
+    def: [9]
+    bunker: true
+    cost: 4
+    provenance: reconstructed
+    effect: |
+{bunker}
+lines:
+  - {{from: [s1], to: [s2], kind: advance, cost: 1}}
+  - {{from: [s2], to: [bunker], kind: advance}}
+"""
+
+
+def _indent(text: str) -> str:
+    return textwrap.indent(textwrap.dedent(text).strip() or "# nothing", " " * 6)
+
+
+def write_map(root: Path, *, map_id: str = "test-map", s1: str = "", s2: str = "", bunker: str = "",
+              specialists: str = "[]", items: str = "[]", extra: str = "") -> None:
+    text = MAP.format(s1=_indent(s1), s2=_indent(s2), bunker=_indent(bunker), specialists=specialists,
+                      items=items, extra=textwrap.dedent(extra).strip())
+    text = text.replace("id: test-map\nname: Test Map", f"id: {map_id}\nname: {map_id.replace('-', ' ').title()}")
+    (root / "maps").mkdir(exist_ok=True)
+    (root / "maps" / f"{map_id}.yaml").write_text(text, encoding="utf-8")
+
+
+def write_cards(root: Path, kind: str, cards: dict[str, str]) -> None:
+    lines = [f"kind: {kind}", "cards:"]
+    for cid, effect in cards.items():
+        lines += [f"  - id: {cid}", f"    name: {cid.replace('-', ' ').title()}", f"    text: The {cid}.",
+                  "    provenance: rulebook", "    effect: |", _indent(effect)]
+        if kind != "award":
+            lines.append("    cost: 3")
+        lines.append("    grade: " + {"specialist": "regular", "item": "special", "vehicle": "regular",
+                                      "award": "award"}[kind])
+    (root / "cards").mkdir(exist_ok=True)
+    (root / "cards" / f"{kind}s.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+@pytest.fixture
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty content tree with the bundled rules, as the working directory (paths print short)."""
+    shutil.copytree(bundled_root() / "rules", tmp_path / "rules")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def report_of(root: Path) -> tuple[Content, Report]:
+    content, diags = load(root)
+    assert content is not None, [f"{d.file}:{d.line}: {d.message}" for d in diags]
+    return content, analyse(content)
+
+
+def between(report: Report, a: str, b: str | None) -> list[Conflict]:
+    """The pairs whose sides are (owned by) these two effects, in either order."""
+    def owners(c: Conflict) -> set[str]:
+        out = {m.owner for m in c.a.members}
+        if c.b is not None:
+            out |= {m.owner for m in c.b.members}
+        return out
+
+    wanted = {a} | ({b} if b else set())
+    return [c for c in report.conflicts if owners(c) == wanted and (b is not None or c.b is None)]
+
+
+# ------------------------------------------------------------------ (a) same tier
+def test_two_sets_in_the_same_tier_with_no_stated_order(tree: Path) -> None:
+    write_cards(tree, "specialist", {"alpha": "locked-dice = 1", "beta": "locked-dice = 3"})
+    write_map(tree, specialists="[alpha, beta]")
+    _, report = report_of(tree)
+    [c] = between(report, "alpha", "beta")
+    assert c.kind == "same-tier"
+    assert c.winner == "later"
+    assert c.value is None  # 1 or 3, depending on which came into play last
+    assert sorted((o.low, o.high) for o in c.outcomes) == [(1, 1), (3, 3)]
+    assert "within a tier: when the effect came into play, then its id" in c.rules
+
+
+def test_two_sets_in_the_same_tier_in_play_from_the_start_go_by_id(tree: Path) -> None:
+    write_map(tree, s2="locked-dice = 0", extra="rules: |\n  locked-dice = 3\n")
+    _, report = report_of(tree)
+    [c] = between(report, "test-map/s2", "test-map/rules")
+    assert c.kind == "same-tier"
+    # both are in play from the start: by id, 'test-map/rules' applies before 'test-map/s2'
+    assert c.value == "0"
+    assert len(c.outcomes) == 1
+    assert "test-map/rules before test-map/s2" in c.resolution
+
+
+# ------------------------------------------------------------------ (b) permissions
+def test_a_forbid_against_an_allow_of_the_same_permission(tree: Path) -> None:
+    write_cards(tree, "specialist", {"alpha": "use during movement: sacrifice self, allow stay this turn"})
+    write_map(tree, specialists="[alpha]", s2="forbid stay")
+    _, report = report_of(tree)
+    [c] = between(report, "test-map/s2", "alpha")
+    assert (c.kind, c.winner, c.value) == ("permission", "b", "allowed")
+    assert c.rules[0].startswith("Awards > Items & Vehicles > Specialists > Sector attributes > game rules")
+    assert c.sectors == ("Sector 2",)
+
+
+def test_no_battle_cry_here_against_a_card_that_grants_a_battle_cry(tree: Path) -> None:
+    write_cards(tree, "item", {"gizmo": "use: rwb battle-cry"})
+    write_map(tree, items="[gizmo]", s2="forbid battle-cry-here")
+    _, report = report_of(tree)
+    [rolled] = between(report, "test-map/s2", "rwb:battle-cry")
+    [card] = between(report, "test-map/s2", "gizmo")
+    for c in (rolled, card):
+        assert (c.kind, c.winner) == ("permission", "a")
+        assert c.rules[0].startswith("an effect that names what it overrides beats the default order")
+    assert card.b is not None
+    assert card.b.via is not None and "Battle Cry RWB" in card.b.via
+    assert (card.b.source_tier, card.b.tier) == ("items-vehicles", "rules")  # the RWB's change is the rules'
+
+
+def test_requirements_against_what_ignores_them(tree: Path) -> None:
+    write_cards(tree, "vehicle", {"medevac": "for units here: ignore sacrifices"})
+    write_cards(tree, "award", {"medal": "use after final-tally: find 1 vehicle free"})
+    write_map(tree, s2="require sacrifice 1 specialist")
+    _, report = report_of(tree)
+    [c] = between(report, "test-map/s2", "medevac")
+    assert (c.kind, c.winner) == ("permission", "b")
+    assert c.where == "a Unit moving into Sector 2 from Sector 1"
+    [cry] = between(report, "test-map/s2", "rwb:battle-cry")
+    assert cry.winner == "b"
+
+
+def test_a_find_against_no_finding_here(tree: Path) -> None:
+    write_cards(tree, "award", {"medal": "use after final-tally: find 1 item free"})
+    write_map(tree, s1="forbid find")
+    _, report = report_of(tree)
+    [c] = between(report, "test-map/s1", "medal")
+    assert (c.kind, c.winner) == ("permission", "b")
+    assert c.rules == ("none: the engine does not ask this permission for it",)
+
+
+# ------------------------------------------------------------------ (c) values
+def test_a_set_against_a_change_from_a_lower_tier(tree: Path) -> None:
+    write_cards(tree, "specialist", {"alpha": "def -2"})
+    write_cards(tree, "item", {"gizmo": "use if not bunker: def = 0 this turn"})
+    write_map(tree, specialists="[alpha]", items="[gizmo]", s2="def +2")
+    _, report = report_of(tree)
+    [c] = between(report, "alpha", "gizmo")
+    assert (c.kind, c.winner, c.value) == ("value", "b", "0")
+    assert "additive changes accumulate; a set from a higher tier replaces them" in c.rules
+    [s] = between(report, "test-map/s2", "gizmo")
+    assert (s.kind, s.value, s.winner) == ("value", "0", "b")
+
+
+def test_a_change_from_a_higher_tier_applies_on_top_of_a_set(tree: Path) -> None:
+    write_cards(tree, "award", {"medal": "use after final-tally: def -4 this turn"})
+    write_map(tree, s2="def = 7")
+    _, report = report_of(tree)
+    [c] = between(report, "test-map/s2", "medal")
+    assert (c.kind, c.value, c.winner) == ("value", "3", "b")
+
+
+def test_a_set_against_a_set_across_tiers(tree: Path) -> None:
+    write_cards(tree, "specialist", {"alpha": "for all units: locked-dice = 1"})
+    write_map(tree, specialists="[alpha]", s2="locked-dice = 0")
+    _, report = report_of(tree)
+    [c] = between(report, "test-map/s2", "alpha")
+    assert (c.kind, c.winner, c.value) == ("value", "b", "1")
+
+
+# ------------------------------------------------------------------ (d) overrides
+def test_an_override_against_what_it_overrules_and_a_tier_it_names_in_vain(tree: Path) -> None:
+    write_cards(tree, "item", {"gizmo": "use: def -3 this turn", "torch": "use if bunker: def -10 this turn"})
+    write_cards(tree, "award", {"medal": "use after final-tally: def -4 this turn"})
+    write_map(tree, items="[gizmo, torch]", s2="protect def against items-vehicles specialists")
+    _, report = report_of(tree)
+    [c] = between(report, "test-map/s2", "gizmo")
+    assert (c.kind, c.winner, c.value) == ("override", "a", "5")  # Sector 2's printed DEF stays
+    assert c.rules == ("an effect that names what it overrides beats the default order",)
+    assert not between(report, "test-map/s2", "torch")  # only in a Bunker: it never reaches Sector 2
+    assert not between(report, "test-map/s2", "medal")  # Awards are not named: nothing is overruled
+    [idle] = between(report, "test-map/s2", None)
+    assert idle.kind == "idle-override"
+    assert "Specialists" in idle.disagree and "the rest of it does" in idle.resolution
+
+
+def test_an_override_with_no_target_at_all(tree: Path) -> None:
+    write_map(tree, s2="protect def against specialists")
+    _, report = report_of(tree)
+    [idle] = between(report, "test-map/s2", None)
+    assert idle.kind == "idle-override"
+    assert "never overrules anything" in idle.resolution
+
+
+# ------------------------------------------------------------------ what must not be reported
+def test_effects_that_agree_or_only_add_up_are_not_pairs(tree: Path) -> None:
+    write_cards(tree, "specialist", {"alpha": "def -1", "beta": "def -2", "gamma": "locked-dice = 1",
+                                     "delta": "for all units: locked-dice = 1"})
+    write_map(tree, specialists="[alpha, beta, gamma, delta]", s2="forbid find")
+    _, report = report_of(tree)
+    assert not between(report, "alpha", "beta")
+    assert not between(report, "gamma", "delta")
+
+
+def test_sector_attributes_of_different_sectors_or_maps_never_meet(tree: Path) -> None:
+    write_map(tree, s1="locked-dice = 0", s2="locked-dice = 3")
+    write_map(tree, map_id="other-map", s1="locked-dice = 4")
+    _, report = report_of(tree)
+    assert report.conflicts == ()
+
+
+def test_a_card_meets_only_the_maps_where_it_can_come_into_play(tree: Path) -> None:
+    write_cards(tree, "specialist", {"alpha": "for all units: locked-dice = 1"})
+    write_map(tree, specialists="[alpha]", s2="locked-dice = 0")
+    write_map(tree, map_id="other-map", s2="locked-dice = 0")
+    _, report = report_of(tree)
+    assert [c.map_id for c in between(report, "test-map/s2", "alpha")] == ["test-map"]
+    assert not between(report, "other-map/s2", "alpha")
+
+
+def test_a_card_named_by_a_sector_effect_is_available(tree: Path) -> None:
+    write_cards(tree, "specialist", {"alpha": "for all units: locked-dice = 1"})
+    write_map(tree, s1="on enter: recruit alpha free", s2="locked-dice = 0")
+    content, report = report_of(tree)
+    assert between(report, "test-map/s2", "alpha")
+    [as_listed] = setups(content, "test-map")
+    assert as_listed.cards["alpha"] == ("named by the effect of Test Map, Sector 1",)
+
+
+def test_conditions_that_cannot_hold_together_never_meet(tree: Path) -> None:
+    write_cards(tree, "specialist", {"alpha": "for all units: locked-dice = 1", "beta": "def -5 if bunker"})
+    write_cards(tree, "item", {"gizmo": "use if not bunker: def = 0 this turn"})
+    write_map(tree, specialists="[alpha, beta]", items="[gizmo]", s2="locked-dice = 3 unless in-play alpha",
+              bunker="def = 20")
+    _, report = report_of(tree)
+    assert not between(report, "test-map/s2", "alpha")  # 'unless the General is in play' never meets him
+    assert not between(report, "beta", "gizmo")  # only in a Bunker / never in a Bunker
+    assert not between(report, "test-map/bunker", "gizmo")  # the Bangalore-like item is not for Bunkers
+    assert between(report, "test-map/bunker", "beta")  # but the Engineer-like Specialist is
+
+
+def test_a_vehicle_never_meets_a_bunker(tree: Path) -> None:
+    write_cards(tree, "vehicle", {"panzer": "for units here: def -2"})
+    write_cards(tree, "award", {"medal": "use after final-tally: find 1 vehicle free"})
+    write_map(tree, s2="protect def against items-vehicles", bunker="protect def against items-vehicles")
+    _, report = report_of(tree)
+    assert [c.kind for c in between(report, "test-map/s2", "panzer")] == ["override"]
+    assert not between(report, "test-map/bunker", "panzer")
+
+
+def test_a_random_attribute_meets_only_the_sectors_that_roll_its_table(tree: Path) -> None:
+    extra = """\
+    attributes:
+      - {id: high-ground, name: High Ground, text: No dice are Locked., effect: "locked-dice = 0"}
+    tables:
+      - {id: t, name: Table, results: [high-ground, high-ground, high-ground, high-ground, high-ground, high-ground]}
+    """
+    write_map(tree, s1="locked-dice = 3", s2="on first-enter: roll-attribute t\nlocked-dice = 2", extra=extra)
+    _, report = report_of(tree)
+    assert not between(report, "test-map/s1", "test-map/attribute:high-ground")
+    [c] = between(report, "test-map/s2", "test-map/attribute:high-ground")
+    assert c.kind == "same-tier"
+    [attribute] = [side for side in (c.a, c.b) if side and side.members[0].owner.endswith("high-ground")]
+    assert attribute.where == "a Random Attribute; it can be rolled in Sector 2"
+
+
+def test_a_variant_that_leaves_an_effect_out_is_named(tree: Path) -> None:
+    extra = """\
+    variants:
+      - {id: easy, name: Easy, text: No Sector attributes., ignore: [attributes]}
+    """
+    write_cards(tree, "specialist", {"alpha": "for all units: locked-dice = 1"})
+    write_map(tree, specialists="[alpha]", s2="locked-dice = 0", extra=extra)
+    _, report = report_of(tree)
+    [c] = between(report, "test-map/s2", "alpha")
+    assert c.not_in == (("test-map", ("Easy",)),)
+
+
+# ------------------------------------------------------------------ the bundled content
+@functools.cache
+def bundled() -> tuple[Content, Report]:
+    content, diags = load()
+    assert content is not None, diags
+    return content, analyse(content)
+
+
+def test_the_bundled_report_names_the_interactions_the_rulebook_talks_about() -> None:
+    _, report = bundled()
+    merville = {c.b.members[0].owner for c in report.conflicts
+                if c.map_id == "merville-battery" and c.kind == "override" and c.b is not None}
+    assert merville == {"bangalore-torpedo", "tank"}
+    deadstick = {c.b.members[0].owner for c in report.conflicts
+                 if c.map_id == "operation-deadstick" and c.kind == "override" and c.b is not None}
+    assert deadstick == {"bangalore-torpedo", "bazooka", "gammon-bomb", "tank"}
+    assert between(report, "operation-deadstick/attribute:crossfire", "dexedrine")
+    assert between(report, "sword-beach/attribute:crossfire", "rwb:battle-cry")
+    [general] = between(report, "exercise-tiger/s7", "general")
+    assert general.value == "1"
+    # the Engineer and the Flame-Thrower act only in a Bunker: Sector 11 is not one
+    owners = {m.owner for c in report.conflicts for side in (c.a, c.b) if side for m in side.members}
+    assert "engineer" not in owners and "flame-thrower" not in owners
+
+
+def _contribution(tier: int, op: str, value: int | bool | None, order: int, protects: tuple[str, ...] = (),
+                  tier_name: str = "") -> Contribution:
+    return Contribution(f"x{order}", f"x{order}", tier, tier_name, op, value, (order, f"x{order}"), protects)
+
+
+def test_every_resolution_the_report_states_is_what_the_engine_computes() -> None:
+    content, report = bundled()
+    tiers = {t.id: i for i, t in enumerate(content.precedence.tiers)}
+    checked = 0
+    for c in report.conflicts:
+        if c.b is None or c.kind in {"idle-override"} or not c.outcomes:
+            continue
+        info = content.vocab.queries.get(c.query)
+        if info is None:
+            continue
+        for o in c.outcomes:
+            sides = [c.a, c.b] if o.first == "a" else [c.b, c.a]
+            if c.kind == "override":
+                prot, other = c.a, c.b
+                assert other.amount is not None
+                for amount in sorted(set(other.amount)):
+                    value, _ = combine(o.base or 0, [
+                        _contribution(tiers[prot.tier], "protect", None, 0, tuple(prot.members and
+                                                                                  ("items-vehicles", "specialists"))),
+                        _contribution(tiers[other.tier], other.op, amount, 1, tier_name=other.tier)],
+                        info.minimum)
+                    assert value == o.base, c.resolution
+                checked += 1
+                continue
+            if o.flag is not None:
+                contribs = [_contribution(tiers[s.tier], s.op, None, i) for i, s in enumerate(sides)]
+                value, _ = combine(not o.flag, contribs, info.minimum)
+                assert value is o.flag, c.resolution
+                checked += 1
+                continue
+            assert o.low is not None and o.high is not None
+            assert sides[0].amount is not None and sides[1].amount is not None
+            for x in sorted(set(sides[0].amount)):
+                for y in sorted(set(sides[1].amount)):
+                    contribs = [_contribution(tiers[sides[0].tier], sides[0].op, x, 0),
+                                _contribution(tiers[sides[1].tier], sides[1].op, y, 1)]
+                    value, _ = combine(o.base if o.base is not None else 5, contribs, info.minimum)
+                    assert isinstance(value, int) and o.low <= value <= o.high, c.resolution
+            checked += 1
+    assert checked >= 10
+
+
+def test_the_bundled_report(snapshot: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    result = CliRunner().invoke(main, ["conflicts"])
+    assert result.exit_code == 0, result.output
+    assert result.output == snapshot
+
+
+def test_the_json_of_a_small_content_tree(tree: Path, snapshot: object) -> None:
+    write_cards(tree, "specialist", {"alpha": "for all units: locked-dice = 1",
+                                     "beta": "use during movement: sacrifice self, allow stay this turn"})
+    write_cards(tree, "item", {"gizmo": "use if not bunker: def = 0 this turn", "bomb": "use: def -1d6 this turn"})
+    write_map(tree, specialists="[alpha, beta]", items="[gizmo, bomb]",
+              s1="locked-dice = 0\nforbid stay", s2="protect def against items-vehicles specialists")
+    result = CliRunner().invoke(main, ["conflicts", "--root", str(tree), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert {c["kind"] for c in data} == {"permission", "value", "override", "idle-override"}
+    assert result.output == snapshot
+
+
+# ------------------------------------------------------------------ the command
+def test_usage_errors_exit_2(tree: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["conflicts", "no-such-file.yaml"]).exit_code == 2
+    assert runner.invoke(main, ["conflicts", "--map", "no-such-map"]).exit_code == 2
+    assert runner.invoke(main, ["conflicts", "--format", "xml"]).exit_code == 2
+    assert runner.invoke(main, ["conflicts", "--root", str(tree / "nowhere")]).exit_code == 2
+
+
+def test_content_errors_are_printed_like_validate_and_exit_1(tree: Path) -> None:
+    bad = tree / "bad.yaml"
+    bad.write_text("kind: item\ncards:\n  - id: oops\n    name: Oops\n    text: x\n    provenance: rulebook\n"
+                   "    cost: 3\n    effect: |\n      use: def -2 thsi turn\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["conflicts", str(bad)])
+    assert result.exit_code == 1
+    assert "bad.yaml:9:" in result.output
+
+
+def test_a_path_is_analysed_on_top_of_the_bundled_content(tree: Path) -> None:
+    extra = tree / "specialists.yaml"
+    extra.write_text("kind: specialist\ncards:\n  - id: drill-sergeant\n    name: Drill Sergeant\n    text: x\n"
+                     "    provenance: rulebook\n    cost: 3\n    grade: unique\n"
+                     "    effect: |\n      for all units: dice-rolled = 6\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["conflicts", str(extra), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert not [c for c in data if "drill-sergeant" in json.dumps(c)]  # on no map's list: never in play
+
+
+def test_compact_names() -> None:
+    assert compact_names(["Sword Sector 1", "Sword Sector 2", "Sword Sector 3", "Sword Sector 5"]) == \
+        "Sword Sectors 1 to 3 and 5"
+    assert compact_names(["Pointe-du-Hoc, Sector 9", "Pointe-du-Hoc, Sector 10"]) == "Pointe-du-Hoc: Sectors 9 and 10"
+    assert compact_names(["Bunker"]) == "Bunker"
