@@ -372,6 +372,12 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
         click.echo("  Specialists: " + ", ".join(f"{k} {v}" for k, v in summary["specialists_recruited"].items()))
     if summary["items_used"]:
         click.echo("  Items and Awards used: " + ", ".join(f"{k} {v}" for k, v in summary["items_used"].items()))
+    points = summary.get("victory_points")
+    if points:  # an option's score table (victory-points), counted at the end of every game
+        g, won, lost = points["group"], points["group_won"], points["group_lost"]
+        click.echo(f"  score        group mean {g['mean']:.1f}, min {g['min']}, max {g['max']}; won games "
+                   f"mean {won['mean']:.1f}, lost games mean {lost['mean']:.1f}; per Unit mean "
+                   f"{points['unit']['mean']:.1f}")
     click.echo(f"  speed        {summary['games_per_s']:.0f} games/s ({summary['seconds']:.2f} s, {jobs} job(s))")
 
 
@@ -472,6 +478,14 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
                f"{game.state.turn} turn(s): {game.state.reason}")
     for u in game.state.units:
         click.echo("  " + unit_line(game, u.id))
+    from ddaydice.interpreter.options import score, score_text
+
+    scored = score(game)
+    if scored is not None:  # an option's score table, counted at the end of every game, won or lost
+        table = content.options[game.option_rules.origin["score"]].name
+        click.echo(f"{table}:")
+        for line in score_text(game, scored):
+            click.echo(line)
     if save_path is not None:
         save_replay(save_path, game, players=players, packs=packs)
         click.echo(f"saved to {save_path} (replay it with: dday replay {save_path})")

@@ -334,3 +334,23 @@ def score_text(game: Game, result: Score) -> list[str]:
         out.append(f"  {unit.name}: {result.units[unit.id]} VP ({'; '.join(parts) or 'nothing'})")
     out.append(f"  group ({'the lowest Unit' if result.how == 'lowest' else 'the sum'}): {result.group} VP")
     return out
+
+
+def score_summary(groups: Sequence[int | None], won: Sequence[bool],
+                  units: Sequence[Sequence[int]]) -> dict[str, Any] | None:
+    """Statistics of the scores of many games (``dday simulate``); None when no game was scored."""
+    scored = [(g, w, u) for g, w, u in zip(groups, won, units, strict=True) if g is not None]
+    if not scored:
+        return None
+
+    def stats(values: list[int]) -> dict[str, float]:
+        if not values:
+            return {"mean": 0.0, "min": 0, "max": 0}
+        return {"mean": sum(values) / len(values), "min": min(values), "max": max(values)}
+
+    return {
+        "group": stats([g for g, _, _ in scored]),
+        "group_won": stats([g for g, w, _ in scored if w]),
+        "group_lost": stats([g for g, w, _ in scored if not w]),
+        "unit": stats([x for _, _, u in scored for x in u]),
+    }

@@ -40,6 +40,7 @@ from ddaydice.dsl.loader import Content
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, structure
 from ddaydice.interpreter.deciders import ReferencePolicy, Scripted
 from ddaydice.interpreter.engine import PHASES, Game
+from ddaydice.interpreter.options import score
 from ddaydice.interpreter.precedence import Derivation
 from ddaydice.interpreter.state import Die, Unit
 
@@ -256,10 +257,12 @@ def _parse_die(text: str, colours: set[str], faces: set[str]) -> tuple[Die | Non
 def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
     deciders = [Scripted(list(sc.answers.get(u.id, [])), ReferencePolicy() if sc.fallback == "reference" else None)
                 for u in sc.units]
+    # `rolls:` start at set-up (an option's Unit-marker rolls); the seeded rolls after them start afresh.
+    setup_rng = ScriptedRandom(sc.seed, sc.rolls)
     game = Game(content, sc.map, players=len(sc.units), seed=sc.seed, variant=sc.variant, options=sc.options,
-                deciders=deciders, trace=trace)
+                deciders=deciders, trace=trace, rng=setup_rng)
     state = game.state
-    rng = ScriptedRandom(sc.seed, sc.rolls)
+    rng = ScriptedRandom(sc.seed, setup_rng.script)
     state.rng = rng
     game.rng = rng
     state.turn = sc.turn
@@ -449,10 +452,20 @@ def actual_value(game: Game, path: str) -> Any:
     if path in {"outcome", "reason", "turn", "phase", "pool", "award-deck", "conquered"}:
         return {"outcome": s.outcome, "reason": s.reason, "turn": s.turn, "phase": s.phase, "pool": s.pool,
                 "award-deck": s.award_deck, "conquered": s.conquered}[path]
+    if path == "score":  # the options' score table (victory-points): the group's score
+        result = score(game)
+        return result.group if result is not None else None
     if "." in path:
         uid, field = path.split(".", 1)
         unit = s.unit(uid)
         field = field.replace("-", "_")
+        if field == "score":
+            result = score(game)
+            return result.units[uid] if result is not None else None
+        if field == "hand":
+            return s.hands.get(uid, [])
+        if field == "trading_pool":
+            return [f"{d.colour} {d.face}" for d in unit.trading_pool or []]
         if field == "tally":
             return [f"{'locked ' if d.locked else ''}{d.colour + ' ' if d.colour else ''}{d.face}"
                     + (" (cancelled)" if d.cancelled else "") for d in unit.tally]

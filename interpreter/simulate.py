@@ -20,6 +20,7 @@ import attrs
 
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.engine import Game
+from ddaydice.interpreter.options import score, score_summary
 from ddaydice.interpreter.policies import make_policy
 
 
@@ -45,6 +46,8 @@ class GameRecord:
     specialists: tuple[str, ...]  # recruited or joined during the game
     items_used: tuple[str, ...]
     soldiers_left: int
+    score: int | None = None  # the options' score table (victory-points): the group's score
+    unit_scores: tuple[int, ...] = ()
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -69,8 +72,10 @@ def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
             lost[d["sector"]] += int(d.get("lost", 0))
     specialists = sorted(sp for u in s.units for sp in set(u.specialists + u.dead) - start_specs[u.id])
     items = sorted(i for u in s.units for i in u.used_items + u.used_awards)
+    scored = score(game)
     return GameRecord(index, s.outcome or "lost", s.turn, s.reason, tuple(dead_at), tuple(sorted(lost.items())),
-                      tuple(specialists), tuple(items), sum(u.soldiers for u in s.units if u.status != "dead"))
+                      tuple(specialists), tuple(items), sum(u.soldiers for u in s.units if u.status != "dead"),
+                      scored.group if scored else None, tuple(scored.units.values()) if scored else ())
 
 
 _WORKER_CONTENT: dict[tuple[str, ...], Content] = {}
@@ -138,7 +143,7 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
         items.update(r.items_used)
         reasons[r.reason] += 1
         outcome_turns[r.turns] += 1
-    return {
+    out: dict[str, Any] = {
         "map": spec.map_id,
         "variant": spec.variant,
         "players": spec.players,
@@ -162,6 +167,11 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
         "seconds": seconds,
         "games_per_s": n / seconds if seconds > 0 else 0.0,
     }
+    points = score_summary([r.score for r in records], [r.outcome == "won" for r in records],
+                           [r.unit_scores for r in records])
+    if points is not None:
+        out["victory_points"] = points
+    return out
 
 
 def plot(summary: dict[str, Any], records: Sequence[GameRecord], path: str) -> None:
