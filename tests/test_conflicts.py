@@ -292,6 +292,15 @@ def test_a_vehicle_never_meets_a_bunker(tree: Path) -> None:
     assert not between(report, "test-map/bunker", "panzer")
 
 
+def test_a_vehicles_units_here_never_reach_a_sector_that_forbids_vehicles(tree: Path) -> None:
+    write_cards(tree, "vehicle", {"jeep": "for units here: allow stay"})
+    write_cards(tree, "award", {"medal": "use after final-tally: find 1 vehicle free"})
+    write_map(tree, s1="forbid stay", s2="forbid stay\nforbid vehicle-here")
+    _, report = report_of(tree)
+    assert [c.sectors for c in between(report, "test-map/s1", "jeep")] == [("Sector 1",)]
+    assert not between(report, "test-map/s2", "jeep")
+
+
 def test_a_random_attribute_meets_only_the_sectors_that_roll_its_table(tree: Path) -> None:
     extra = """\
     attributes:
@@ -367,8 +376,8 @@ def test_every_resolution_the_report_states_is_what_the_engine_computes() -> Non
                 assert other.amount is not None
                 for amount in sorted(set(other.amount)):
                     value, _ = combine(o.base or 0, [
-                        _contribution(tiers[prot.tier], "protect", None, 0, tuple(prot.members and
-                                                                                  ("items-vehicles", "specialists"))),
+                        _contribution(tiers[prot.tier], "protect", None, 0,
+                                      tuple(prot.value.split(" against ", 1)[1].split())),
                         _contribution(tiers[other.tier], other.op, amount, 1, tier_name=other.tier)],
                         info.minimum)
                     assert value == o.base, c.resolution
