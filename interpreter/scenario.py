@@ -102,6 +102,14 @@ class ScriptedRandom(random.Random):
         return super().random()
 
 
+class SetupRandom(ScriptedRandom):
+    """The generator of a scenario's set-up: scripted d6 results for an option's rolls (the Unit marker),
+    while shuffles and draws use the seeded bits as a plain generator would (the Award deck's order)."""
+
+    def getrandbits(self, k: int, /) -> int:
+        return super().getrandbits(k)
+
+
 @attrs.frozen
 class Check:
     label: str
@@ -258,7 +266,7 @@ def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
     deciders = [Scripted(list(sc.answers.get(u.id, [])), ReferencePolicy() if sc.fallback == "reference" else None)
                 for u in sc.units]
     # `rolls:` start at set-up (an option's Unit-marker rolls); the seeded rolls after them start afresh.
-    setup_rng = ScriptedRandom(sc.seed, sc.rolls)
+    setup_rng = SetupRandom(sc.seed, sc.rolls)
     game = Game(content, sc.map, players=len(sc.units), seed=sc.seed, variant=sc.variant, options=sc.options,
                 deciders=deciders, trace=trace, rng=setup_rng)
     state = game.state
@@ -449,6 +457,8 @@ def evaluate_query(game: Game, text: str, *, explain: bool = True) -> tuple[Any,
 
 def actual_value(game: Game, path: str) -> Any:
     s = game.state
+    if "." not in path:
+        path = path.replace("_", "-")  # the YAML reader spells an `expect:` key's '-' as '_' (award-deck)
     if path in {"outcome", "reason", "turn", "phase", "pool", "award-deck", "conquered"}:
         return {"outcome": s.outcome, "reason": s.reason, "turn": s.turn, "phase": s.phase, "pool": s.pool,
                 "award-deck": s.award_deck, "conquered": s.conquered}[path]
