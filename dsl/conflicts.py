@@ -530,15 +530,18 @@ LINKS: tuple[Link, ...] = (
          "a Unit moving with a Battle Cry ignores the requirement and pays no Courage (only 'can only be "
          "entered with a Battle Cry' is never waived)",
          RULE_EXPLICIT + " (the Battle Cry says it ignores every requirement)", require_battle_cry=False),
-    Link(("enter", "require"), ("ignore-requirements", "allow"), "second", "approach",
+    Link(("enter", "require"), ("ignore-requirements", "allow"), "second", "approach-or-same",
          "whether a Unit must meet the requirement of the Sector it moves into: {a} makes it a requirement, "
          "{b} ignores requirements",
-         "the requirement is waived ('can only be entered with a Battle Cry' excepted)",
+         "the requirement is waived ('can only be entered with a Battle Cry' excepted); the engine asks where "
+         "the Unit stands when it chooses the move, and again in the Sector it arrives in",
          RULE_EXPLICIT + " (it says which rule it ignores)", require_battle_cry=False),
-    Link(("enter", "require"), ("ignore-sacrifices", "allow"), "second", "approach",
+    Link(("enter", "require"), ("ignore-sacrifices", "allow"), "second", "approach-or-same",
          "whether a Unit must sacrifice a Specialist to move into the Sector: {a} requires it, {b} ignores "
          "sacrifices",
-         "the Unit moves in without sacrificing anybody",
+         "the Unit moves in without sacrificing anybody; the engine asks where the Unit stands when it "
+         "chooses the move, and again in the Sector it arrives in, where the sacrifice is made (a Vehicle "
+         "abandoned on the way, at Landmines, no longer helps there)",
          RULE_EXPLICIT + " (it says which rule it ignores)", require_battle_cry=False, require_sacrifice=True),
     Link(("enter", "require"), ("battle-cry-here", "forbid"), "second", "approach-or-same",
          "whether the Sector can be entered: {a} can only be entered with a Battle Cry, {b} allows no Battle "
@@ -1031,12 +1034,18 @@ class _Analyser:
         order = sorted(where, key=lambda s: _sector_order(mv, s))
         places = compact_names([mv.sector_name(s) for s in order])
         targets = compact_names([mv.sector_name(s) for s in sorted(a.sectors, key=lambda s: _sector_order(mv, s))])
+        before = [s for s in order if s not in a.sectors]
+        inside = [s for s in order if s in a.sectors]
         if link.meet == "same":
             spot = f"in {places}"
-        elif link.meet == "approach":
-            spot = f"a Unit moving into {targets} from {places}"
         else:
-            spot = f"a Unit in or moving into {targets}, from {places}"
+            parts = []
+            if before:
+                parts.append(f"a Unit moving into {targets} from "
+                             + compact_names([mv.sector_name(s) for s in before]))
+            if inside:
+                parts.append("in " + compact_names([mv.sector_name(s) for s in inside]) + " itself")
+            spot = "; ".join(parts)
         how = link.how.format(a=sa.name, b=sb.name)
         resolution = f"{win.name} wins: {how}."
         q = link.first[0] if link.first[0] == link.second[0] else f"{link.first[0]}/{link.second[0]}"

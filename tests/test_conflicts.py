@@ -169,7 +169,7 @@ def test_requirements_against_what_ignores_them(tree: Path) -> None:
     _, report = report_of(tree)
     [c] = between(report, "test-map/s2", "medevac")
     assert (c.kind, c.winner) == ("permission", "b")
-    assert c.where == "a Unit moving into Sector 2 from Sector 1"
+    assert c.where == "a Unit moving into Sector 2 from Sector 1; in Sector 2 itself"
     [cry] = between(report, "test-map/s2", "rwb:battle-cry")
     assert cry.winner == "b"
 
