@@ -724,13 +724,18 @@ class _Analyser:
         return info.text if info is not None else q
 
     def qname(self, q: str) -> str:
-        """A query's short name: 'DEF', 'Locked Dice', the permission 'Stay'."""
+        """A query's name, as the English of effects says it: 'DEF', 'the number of Locked dice'."""
         info = self.queries.get(q)
+        if info is not None and info.name:
+            return info.name
         name = self.renderer.query(q)
         return f"the permission '{name}'" if info is not None and info.kind == "flag" else name
 
     def qphrase(self, q: str) -> str:
-        """The query's name and what it is: 'Locked Dice (how many dice are Locked after the first roll)'."""
+        """What the pair disagrees on: the query's name, or its title and what it is."""
+        info = self.queries.get(q)
+        if info is not None and info.name:
+            return _subject(info.name)
         text = self.query_text(q)
         name = _subject(self.qname(q))
         return f"{name}, {text}" if "(" in text else f"{name} ({text})"
@@ -933,7 +938,7 @@ class _Analyser:
             for first, last in orders:
                 allowed = last.touch.op == "allow"
                 outcomes.append(Outcome("a" if first is a else "b", flag=allowed))
-                result = "allowed" if allowed else "not allowed"
+                result = f"{qn} is {'allowed' if allowed else 'not allowed'}"
                 results.append(result)
                 texts.append(f"{names[id(first)]} {_does(first.touch)}, then {names[id(last)]} "
                              f"{_does(last.touch)}: {result}")
@@ -946,8 +951,8 @@ class _Analyser:
                 low, high, cl = _combine(base, [first.touch, last.touch], minimum)
                 clamped |= cl
                 outcomes.append(Outcome("a" if first is a else "b", low, high, None, base))
-                result = f"{qn} is {_range_text(low, high)}" if low is not None else \
-                    f"{qn} is {base_text}, changed by both"
+                result = f"{qn} = {_range_text(low, high)}" if low is not None else \
+                    f"{qn} = {base_text}, changed by both"
                 if cl:
                     result += f" (never below {minimum})"
                 results.append(result)
