@@ -171,6 +171,12 @@ if __name__ == "__main__":  # pragma: no cover
 
 # ------------------------------------------------------------------ scenarios
 def _derivation_text(d: Any, indent: str = "      ") -> list[str]:
+    if d.steps and all(step.op == "check" for step in d.steps):
+        lines = [f"{indent}{d.query} for {d.subject}: every check must pass"]
+        for step in d.steps:
+            lines.append(f"{indent}  {'yes' if step.after else 'NO '}  {step.source_name}: {step.text}")
+        lines.append(f"{indent}  = {d.value}")
+        return lines
     lines = [f"{indent}{d.query} for {d.subject or 'the game'}: base {d.base} ({d.base_source})"]
     for step in d.steps:
         val = "" if step.value is None else f" {step.value}"

@@ -1185,6 +1185,55 @@ class Game:
                 moves.append(Move(kind, to, 0, mines_apply, True, abandons))
         return moves
 
+    def explain_entry(self, unit: Unit, to: str) -> tuple[bool, Derivation]:
+        """Whether the Unit may move into ``to`` now, as a derivation of every check, in order."""
+        from ddaydice.interpreter.precedence import Step
+
+        steps: list[Step] = []
+
+        def check(name: str, passed: bool, yes: str, no: str) -> None:
+            steps.append(Step("rules", name, "rules", "check", None, True, passed, text=yes if passed else no))
+
+        if to not in self.sectors:
+            raise RuleError(f"no sector '{to}' on {self.map.name}")
+        here_name, to_name = self.sectors[unit.sector].name, self.sectors[to].name
+        lines = [m for m in self.moves[unit.sector] if m[0] == to]
+        article = "an advance" if lines and lines[0][1] == "advance" else "a lateral"
+        check("next to it", bool(lines), f"{article} line joins {here_name} and {to_name}",
+              f"{to_name} does not touch {here_name}, or lies behind it (Units never go back)")
+        check("not visited", to not in unit.visited, "not visited yet", "a Unit never visits the same Sector twice")
+        check("one move per turn", unit.moved_turn != self.state.turn, "the Unit has not moved this turn",
+              "the Unit has already moved this turn")
+        if lines:
+            _, kind, cost, _mines, barrier = lines[0]
+            if barrier:
+                check("Barrier", self.flag("ignore-barriers", unit), "the Unit may cross Barriers now",
+                      "a Barrier is impassable (Wirecutters or a Bulldozer cross it)")
+            if kind == "advance":
+                check("may Advance", self.flag("advance", unit), "Advancing from here is allowed",
+                      "Advancing from here is forbidden")
+            enter, derivation = self.query("enter", unit, sector=to, explain=True)
+            check("the Sector lets it in", bool(enter), "nothing forbids entering", "; ".join(
+                f"{s.source_name}: {s.text}" for s in (derivation.steps if derivation else ())) or "forbidden")
+            here = sum(1 for u in self.state.active_units() if u.sector == to)
+            room = self.value("capacity", unit, sector=to)
+            check("room", here < room, "there is room", f"at most {room} Unit(s) may stand there")
+            reqs = self._requirements(to)
+            if reqs:
+                texts = "; ".join(" ".join(map(str, r)) for r in reqs)
+                cry = self.flag("battle-cry", unit)
+                check("requirements", self._meets(unit, reqs) or cry,
+                      f"met ({texts})" if not cry else f"ignored by the Battle Cry ({texts})", f"not met: {texts}")
+            target_cost = self.sectors[to].cost
+            if target_cost is not None:
+                kind, cost = "advance", target_cost
+            if kind == "advance":
+                need = 0 if self.flag("battle-cry", unit) else self.value("advance-cost", unit, base=cost)
+                check("Courage", unit.courage >= need, f"the Advance costs {need} Courage; the Unit has "
+                      f"{unit.courage}", f"the Advance costs {need} Courage; the Unit has only {unit.courage}")
+        final = any(m.to == to for m in self.legal_moves(unit))
+        return final, Derivation("may-enter", f"{unit.name}, {to_name}", True, "game rules", tuple(steps), final)
+
     def _requirements(self, sector: str) -> list[tuple[str | int, ...]]:
         if "requirements" in self.ignore:
             return []

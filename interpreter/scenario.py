@@ -142,6 +142,15 @@ class Result:
         return self.error is None and all(c.passed for c in self.checks)
 
 
+def _raw(node: Any) -> Any:
+    """Plain data with the file's own keys (free-form parts: steps, answers, expectations)."""
+    if isinstance(node, dict):
+        return {str(k): _raw(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_raw(v) for v in node]
+    return node
+
+
 def load_scenario(path: Path, content: Content) -> tuple[tuple[ScenarioFile, YamlDoc] | None, list[Diagnostic]]:
     doc, diags = read_yaml(str(path))
     if doc is None:
@@ -149,6 +158,9 @@ def load_scenario(path: Path, content: Content) -> tuple[tuple[ScenarioFile, Yam
     sc, diags = structure(doc, doc.data, ScenarioFile)
     if sc is None:
         return None, diags
+    data = doc.data
+    sc = attrs.evolve(sc, steps=tuple(_raw(data.get("steps", []))), expect=tuple(_raw(data.get("expect", []))),
+                      answers=_raw(data.get("answers", {})), tally=_raw(data.get("tally", {})))
     return (sc, doc), validate(sc, doc, content)
 
 
@@ -443,9 +455,9 @@ def evaluate_query(game: Game, text: str, *, explain: bool = True) -> tuple[Any,
     name, uid, sector, card, base = parse_query(text)
     unit = game.state.unit(uid) if uid else None
     if name == "may-enter":
-        assert unit is not None and sector is not None
-        ok = any(m.to == sector for m in game.legal_moves(unit))
-        return ok, game.query("enter", unit, sector=sector, explain=True)[1]
+        if unit is None or sector is None:
+            raise RuleError("write: may-enter for UNIT in SECTOR")
+        return game.explain_entry(unit, sector)
     if name == "locked-and-rolled":
         assert unit is not None
         return [game.value("locked-dice", unit), game.value("dice-rolled", unit)], None
