@@ -312,3 +312,17 @@ def test_play_without_a_score_table_shows_no_score() -> None:
     result = CliRunner().invoke(main, ["play", "omaha-beach", "--seed", "4", "--auto", "reference"])
     assert result.exit_code == 0, result.output
     assert "VP" not in result.output
+
+
+def test_the_documentation_describes_every_setting_score_term_and_option(content: Content) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "optional-rules.md").read_text(encoding="utf-8")
+    for spec in settings_mod.SETTINGS:
+        assert f"`{spec.name}`" in doc, f"docs/optional-rules.md does not describe the setting '{spec.name}'"
+    for term in settings_mod.SCORE_TERMS:
+        if term != "RESOURCE":
+            assert f"`{term}`" in doc, f"docs/optional-rules.md does not describe the score term '{term}'"
+    for oid in content.options:
+        assert f"`{oid}`" in doc, f"docs/optional-rules.md does not list the option '{oid}'"
+    scenarios = Path(__file__).parent / "scenarios" / "options"
+    for path in scenarios.glob("*.yaml"):
+        assert path.stem in doc, f"docs/optional-rules.md names no ruling for {path.name}"
