@@ -68,13 +68,22 @@ Lit = tuple[str, bool]
 # ================================================================== set-ups: what can be in play
 @attrs.frozen
 class Setup:
-    """One way to play a map: as listed (``variant`` None) or one of its variants."""
+    """One way to play a map: as listed, one of its variants, or as listed with an optional rule on."""
 
     map_id: str
     variant: str | None
     name: str
     ignore: frozenset[str]
     cards: Mapping[str, tuple[str, ...]]  # card id -> why it can come into play
+    options: tuple[str, ...] = ()  # the optional rules switched on (with those they require)
+    label: str = "as listed"  # how a note says it: 'in Practice Run', 'with Bazooka Joe'
+
+    @property
+    def key(self) -> str:
+        """'' for the map as listed, the variant's id, or 'option:ID'."""
+        if self.options:
+            return "option:" + self.options[0]
+        return self.variant or ""
 
 
 def _named_cards(content: Content, src: EffectSource) -> list[tuple[str, str]]:
@@ -98,11 +107,39 @@ def _named_cards(content: Content, src: EffectSource) -> list[tuple[str, str]]:
     return out
 
 
-def _setup(content: Content, bm: BattleMap, v: Variant | None) -> Setup:
+def _option_closure(content: Content, oid: str) -> tuple[str, ...]:
+    """An optional rule and those it requires, itself first."""
+    out = [oid]
+    for o in out:
+        for req in content.options[o].requires:
+            if req in content.options and req not in out:
+                out.append(req)
+    return tuple(out)
+
+
+def _option_cards(content: Content, options: Iterable[str]) -> dict[str, str]:
+    """Cards an optional rule's availability settings may bring into play (a list 'all', or cards drawn at
+    random from the whole deck), as interpreter/options.py reads them: 'GRADE-KINDs' other than 'map'."""
+    out: dict[str, str] = {}
+    for oid in options:
+        opt = content.options[oid]
+        for key, value in sorted(opt.settings.items()):
+            grade, _, kinds = key.replace("_", "-").partition("-")
+            kind = kinds[:-1] if kinds.endswith("s") else kinds
+            if kind not in KIND_LABELS or value == "map":
+                continue
+            for cid, card in content.cards.items():
+                if content.card_kinds[cid] == kind and card.grade == grade:
+                    out.setdefault(cid, f"with the optional rule {opt.name}")
+    return out
+
+
+def _setup(content: Content, bm: BattleMap, v: Variant | None, options: tuple[str, ...] = ()) -> Setup:
     reasons: dict[str, list[str]] = {}
+    barred = {cid for cid, card in content.cards.items() if set(card.unavailable_in) & set(options)}
 
     def add(cid: str, why: str) -> None:
-        if cid in content.cards:
+        if cid in content.cards and cid not in barred:
             got = reasons.setdefault(cid, [])
             if why not in got:
                 got.append(why)
@@ -132,12 +169,14 @@ def _setup(content: Content, bm: BattleMap, v: Variant | None) -> Setup:
             add(cid, f"joins the Units that start in {sec.name}")
         for cid in sec.start.regular_specialists or ():
             add(cid, f"in the hand of the Units that start in {sec.name}")
+    for cid, why in _option_cards(content, options).items():
+        add(cid, why)
     ignore = frozenset(v.ignore) if v is not None else frozenset()
     if "awards" not in ignore:
         for card in content.cards_of("award"):
             add(card.id, "in the Award deck")
     # Cards the game's effects bring into play, and those the cards they bring bring, and so on.
-    frontier = _fixed_sources(content, bm, ignore)
+    frontier = _fixed_sources(content, bm, ignore, options)
     seen: set[str] = set()
     while frontier:
         nxt: list[EffectSource] = []
@@ -151,20 +190,38 @@ def _setup(content: Content, bm: BattleMap, v: Variant | None) -> Setup:
                     nxt.append(content.effects[cid])
         frontier = nxt
     name = bm.name if v is None else v.name
+    label = "as listed" if v is None else "in " + v.name.removeprefix(f"{bm.name}: ")
+    if options:
+        name = f"{bm.name} with {content.options[options[0]].name}"
+        label = f"with {content.options[options[0]].name}"
     return Setup(bm.id, v.id if v is not None else None, name, ignore,
-                 {cid: tuple(why) for cid, why in sorted(reasons.items())})
+                 {cid: tuple(why) for cid, why in sorted(reasons.items())}, options, label)
 
 
 def setups(content: Content, map_id: str) -> tuple[Setup, ...]:
-    """The map as listed, then each of its variants."""
+    """The map as listed, each of its variants, then the map as listed with each optional rule on (an
+    optional rule may change what can come into play, and its own effects join the game's rules)."""
     bm = content.maps[map_id]
-    return (_setup(content, bm, None), *(_setup(content, bm, v) for v in bm.variants))
+    out = [_setup(content, bm, None), *(_setup(content, bm, v) for v in bm.variants)]
+    for oid in sorted(content.options):
+        closure = _option_closure(content, oid)
+        most = min((int(m) for o in closure for k, m in content.options[o].settings.items()
+                    if k.replace("_", "-") == "max-players" and isinstance(m, int)), default=4)
+        if most < bm.players[0]:
+            continue  # the map cannot be played with so few players (solitaire on Operation Deadstick)
+        out.append(_setup(content, bm, None, closure))
+    return tuple(out)
 
 
-def _fixed_sources(content: Content, bm: BattleMap, ignore: frozenset[str]) -> list[EffectSource]:
-    """The effects of a set-up that do not come from cards: rules, options, RWBs, the map's Sectors."""
+def _fixed_sources(content: Content, bm: BattleMap, ignore: frozenset[str],
+                   options: Iterable[str] = ()) -> list[EffectSource]:
+    """The effects of a set-up that do not come from cards: rules, options on, RWBs, the map's Sectors."""
+    on = {f"option:{o}" for o in options}
+
     def wanted(key: str) -> bool:
-        if key.startswith(("rule:", "special-damage:", "option:")):
+        if key.startswith("option:"):
+            return key in on
+        if key.startswith(("rule:", "special-damage:")):
             return "/" not in key
         if key.startswith("rwb:"):
             return "rwb" not in ignore
@@ -178,7 +235,7 @@ def _fixed_sources(content: Content, bm: BattleMap, ignore: frozenset[str]) -> l
 def active_sources(content: Content, setup: Setup) -> list[EffectSource]:
     """Every effect that can be in play in a set-up."""
     bm = content.maps[setup.map_id]
-    out = _fixed_sources(content, bm, setup.ignore)
+    out = _fixed_sources(content, bm, setup.ignore, setup.options)
     out += [content.effects[cid] for cid in setup.cards if cid in content.effects]
     return out
 
@@ -397,7 +454,7 @@ def touches(content: Content, src: EffectSource) -> list[Touch]:
 class _Placed:
     touch: Touch
     sectors: frozenset[str]  # where it can act on this map
-    setups: frozenset[str | None]  # which set-ups of the map it can be in play in
+    setups: frozenset[str]  # which set-ups of the map it can be in play in (Setup.key)
     fixed: bool  # in play from the start, in a fixed order (played 0 in the engine): rules, Sectors
 
 
@@ -655,7 +712,8 @@ class Conflict:
     outcomes: tuple[Outcome, ...] = ()
     sectors: tuple[str, ...] = ()  # where they meet (names), on a map
     where: str = ""  # where they meet, in words
-    not_in: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (map, variants where the pair cannot meet)
+    not_in: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (map, set-ups where the pair cannot meet)
+    only_in: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (map, the only set-ups where it can, if not as listed)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -673,7 +731,8 @@ class Conflict:
             "value": self.value,
             "sectors": list(self.sectors),
             "where": self.where,
-            "not_in_variants": {m: list(v) for m, v in self.not_in},
+            "not_in": {m: list(v) for m, v in self.not_in},
+            "only_in": {m: list(v) for m, v in self.only_in},
         }
 
     def sort_key(self) -> tuple[object, ...]:
@@ -762,7 +821,7 @@ class _Analyser:
 
     # ------------------------------------------------------------ per map
     def placed(self, mv: _MapView, sets: Sequence[Setup]) -> list[_Placed]:
-        by_touch: dict[tuple[str, int, str, str, str], tuple[Touch, set[str | None]]] = {}
+        by_touch: dict[tuple[str, int, str, str, str], tuple[Touch, set[str]]] = {}
         for st in sets:
             for src in active_sources(self.content, st):
                 for t in self.touches_of(src):
@@ -771,7 +830,7 @@ class _Analyser:
                     if t.via is not None and "rwb" in st.ignore:
                         continue
                     got = by_touch.setdefault(t.key, (t, set()))
-                    got[1].add(st.variant)
+                    got[1].add(st.key)
         out = []
         for t, where in by_touch.values():
             sectors = mv.narrow(mv.where(t), t.literals)
@@ -803,8 +862,7 @@ class _Analyser:
         bm = self.content.maps[map_id]
         mv = _MapView(self.content, bm)
         sets = setups(self.content, map_id)
-        all_setups = frozenset(s.variant for s in sets)
-        variant_names = {s.variant: s.name for s in sets}
+        all_setups = frozenset(s.key for s in sets)
         items = self.placed(mv, sets)
         by_query: dict[str, list[_Placed]] = {}
         for p in items:
@@ -813,12 +871,17 @@ class _Analyser:
 
         def finish(c: Conflict, a: _Placed, b: _Placed | None, where: frozenset[str]) -> None:
             common = a.setups & (b.setups if b is not None else all_setups)
-            missing = tuple(variant_names[s.variant] for s in sets if s.variant not in common)
+            if "" in common:  # the map as listed: say where they do not meet
+                missing = tuple(s.label for s in sets if s.key not in common)
+                only: tuple[str, ...] = ()
+            else:
+                missing, only = (), tuple(s.label for s in sets if s.key in common)
             names = tuple(mv.sector_name(s) for s in sorted(where, key=lambda s: _sector_order(mv, s)))
             out.append(attrs.evolve(c, map_id=map_id, maps=(map_id,), sectors=names,
                                     resolution=_subject(c.resolution), disagree=_subject(c.disagree.rstrip(".") + "."),
                                     where=c.where or f"in {compact_names(names)}",
-                                    not_in=((map_id, missing),) if missing else ()))
+                                    not_in=((map_id, missing),) if missing else (),
+                                    only_in=((map_id, only),) if only else ()))
 
         for _q, group in sorted(by_query.items()):
             ordered = sorted(group, key=lambda p: p.touch.key)
@@ -1078,7 +1141,9 @@ class _Analyser:
             first = entries[0]
             met = tuple(sorted(c.map_id or "" for c in entries))
             missing = tuple(sorted(n for c in entries for n in c.not_in))
-            shared.append(attrs.evolve(first, map_id=None, maps=met, sectors=(), where="", not_in=missing))
+            only = tuple(sorted(n for c in entries for n in c.only_in))
+            shared.append(attrs.evolve(first, map_id=None, maps=met, sectors=(), where="", not_in=missing,
+                                       only_in=only))
         ordered = sorted(shared, key=lambda c: c.sort_key()) + sorted(
             per_map, key=lambda c: (c.map_id or "", *c.sort_key()))
         return Report(tuple(ordered), tuple(maps))
@@ -1100,7 +1165,7 @@ def _merge(conflicts: list[Conflict], mv: _MapView) -> list[Conflict]:
             if mine_a != mine_b:
                 side, other = (c.a, c.b) if mine_a else (c.b, c.a)
                 key = ("a" if mine_a else "b", c.kind, c.query, other, side.value, side.english, side.tier,
-                       side.via, c.not_in, c.resolution.replace(side.name, "\0"),
+                       side.via, c.not_in, c.only_in, c.resolution.replace(side.name, "\0"),
                        c.disagree.replace(side.name, "\0"))
         groups.setdefault(key, []).append(c)
     out: list[Conflict] = []

@@ -37,11 +37,12 @@ def card_info(content: Content, cid: str) -> dict[str, Any]:
         entries = []
         for st in setups(content, mid):
             reasons = list(st.cards.get(cid, ()))
-            entries.append({"variant": st.variant, "name": st.name, "available": bool(reasons),
-                            "why": reasons})
+            entries.append({"variant": st.variant, "options": list(st.options), "name": st.name,
+                            "available": bool(reasons), "why": reasons})
         if any(e["available"] for e in entries):
             maps.append({"map": mid, "name": bm.name, "as_listed": entries[0],
-                         "variants": entries[1:]})
+                         "variants": [e for e in entries[1:] if e["variant"] is not None],
+                         "options": [e for e in entries[1:] if e["options"]]})
     return {
         "id": cid,
         "name": card.name,
@@ -105,7 +106,7 @@ def render_card(info: dict[str, Any]) -> str:
         out.append("    (no map: this card can never come into play)")
     for m in info["maps"]:
         base = m["as_listed"]
-        why = "; ".join(base["why"]) if base["available"] else "not available as listed (only in a variant)"
+        why = "; ".join(base["why"]) if base["available"] else "not available as listed"
         out += textwrap.wrap(f"{m['name']} ({m['map']}): {why}", WIDTH, initial_indent="    ",
                              subsequent_indent="      ", break_long_words=False, break_on_hyphens=False)
         for v in m["variants"]:
@@ -113,6 +114,19 @@ def render_card(info: dict[str, Any]) -> str:
             out += textwrap.wrap(f"variant {v['variant']} ({v['name']}): {vwhy}", WIDTH,
                                  initial_indent="      ", subsequent_indent="        ", break_long_words=False,
                                  break_on_hyphens=False)
+        opts = m["options"]
+        if base["available"]:
+            gone = [o["name"].split(" with ", 1)[-1] for o in opts if not o["available"]]
+            if gone:
+                out += textwrap.wrap("not with the optional rule " + ", ".join(gone), WIDTH,
+                                     initial_indent="      ", subsequent_indent="        ",
+                                     break_long_words=False, break_on_hyphens=False)
+        else:
+            bring = [o["name"].split(" with ", 1)[-1] for o in opts if o["available"]]
+            if bring:
+                out += textwrap.wrap("only with an optional rule: " + " or ".join(bring), WIDTH,
+                                     initial_indent="      ", subsequent_indent="        ",
+                                     break_long_words=False, break_on_hyphens=False)
     if info["not_on"]:
         out += textwrap.wrap("not on: " + ", ".join(info["not_on"]), WIDTH, initial_indent="  ",
                              subsequent_indent="    ", break_long_words=False, break_on_hyphens=False)

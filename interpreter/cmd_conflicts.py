@@ -84,13 +84,28 @@ def render_conflict(n: int, c: Conflict, tier_names: dict[str, str]) -> list[str
     if c.where:
         lines += _wrap("Where", c.where[:1].upper() + c.where[1:] + ".")
     lines += _wrap("Rule", "; ".join(f'"{r}"' for r in c.rules) + ".")
-    missing = dict(c.not_in)
+    missing, only = dict(c.not_in), dict(c.only_in)
+
+    def note(m: str) -> str:
+        if m in only:
+            return "only " + _or(only[m])
+        if m in missing:
+            return "not " + _or(missing[m])
+        return ""
+
     if c.map_id is None:
-        maps = [m + (f" (not in {', '.join(missing[m])})" if m in missing else "") for m in c.maps]
-        lines += _wrap("Maps", ", ".join(maps) + ".")
-    elif c.map_id in missing:
-        lines += _wrap("Not in", ", ".join(missing[c.map_id]) + " (those variants leave one of them out).")
+        lines += _wrap("Maps", ", ".join(m + (f" ({note(m)})" if note(m) else "") for m in c.maps) + ".")
+    elif note(c.map_id):
+        lines += _wrap("Set-ups", _cap(note(c.map_id)) + ".")
     return lines
+
+
+def _or(parts: tuple[str, ...] | list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def render_report(report: Report, content: Content, packs: list[str]) -> str:

@@ -43,16 +43,23 @@ def test_json_says_where_a_card_comes_into_play() -> None:
     assert result.exit_code == 0, result.output
     info = json.loads(result.output)
     maps = {m["map"]: m for m in info["maps"]}
-    assert set(maps) == {"gold-beach", "juno-beach", "merville-battery", "operation-deadstick"}
+    listed = {m for m, entry in maps.items() if entry["as_listed"]["available"]}
+    assert listed == {"gold-beach", "juno-beach", "merville-battery", "operation-deadstick"}
     assert "placed in Sector 9" in maps["merville-battery"]["as_listed"]["why"]
-    assert "exercise-tiger" in info["not_on"]
+    # every Special Item is in the Pool with Bazooka Joe, whatever the map's list
+    [joe] = [o for o in maps["sword-beach"]["options"] if o["options"] == ["bazooka-joe"]]
+    assert joe["why"] == ["with the optional rule Bazooka Joe"]
     assert info["solitaire"] is True
 
 
 def test_unavailable_in_solitaire_is_said() -> None:
     info = json.loads(CliRunner().invoke(main, ["card", "war-correspondent", "--format", "json"]).output)
     assert info["solitaire"] is False
-    assert "not available in solitaire" in CliRunner().invoke(main, ["card", "war-correspondent"]).output
+    [juno] = [m for m in info["maps"] if m["map"] == "juno-beach"]
+    [solo] = [o for o in juno["options"] if o["options"] == ["solitaire"]]
+    assert solo["available"] is False
+    text = CliRunner().invoke(main, ["card", "war-correspondent"]).output
+    assert "not available in solitaire" in text and "not with the optional rule Solitaire" in text
 
 
 def test_a_variant_that_leaves_a_card_out_says_so() -> None:

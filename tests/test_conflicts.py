@@ -89,8 +89,8 @@ def write_cards(root: Path, kind: str, cards: dict[str, str]) -> None:
 
 @pytest.fixture
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty content tree with the bundled rules, as the working directory (paths print short)."""
-    shutil.copytree(bundled_root() / "rules", tmp_path / "rules")
+    """An empty content tree with the bundled rules (but no optional rule), as the working directory."""
+    shutil.copytree(bundled_root() / "rules", tmp_path / "rules", ignore=shutil.ignore_patterns("options"))
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -326,7 +326,7 @@ def test_a_variant_that_leaves_an_effect_out_is_named(tree: Path) -> None:
     write_map(tree, specialists="[alpha]", s2="locked-dice = 0", extra=extra)
     _, report = report_of(tree)
     [c] = between(report, "test-map/s2", "alpha")
-    assert c.not_in == (("test-map", ("Easy",)),)
+    assert c.not_in == (("test-map", ("in Easy",)),)
 
 
 # ------------------------------------------------------------------ the bundled content
@@ -339,12 +339,17 @@ def bundled() -> tuple[Content, Report]:
 
 def test_the_bundled_report_names_the_interactions_the_rulebook_talks_about() -> None:
     _, report = bundled()
-    merville = {c.b.members[0].owner for c in report.conflicts
-                if c.map_id == "merville-battery" and c.kind == "override" and c.b is not None}
-    assert merville == {"bangalore-torpedo", "tank"}
-    deadstick = {c.b.members[0].owner for c in report.conflicts
-                 if c.map_id == "operation-deadstick" and c.kind == "override" and c.b is not None}
-    assert deadstick == {"bangalore-torpedo", "bazooka", "gammon-bomb", "tank"}
+    def overruled(map_id: str, *, listed: bool) -> set[str]:
+        return {c.b.members[0].owner for c in report.conflicts if c.map_id == map_id and c.kind == "override"
+                and c.b is not None and (not c.only_in) == listed}
+
+    assert overruled("merville-battery", listed=True) == {"bangalore-torpedo", "tank"}
+    # the Bazooka and the Gammon Bomb reach Merville only when an optional rule puts every Special Item in play
+    assert overruled("merville-battery", listed=False) == {"bazooka", "gammon-bomb"}
+    [bazooka] = between(report, "merville-battery/s11", "bazooka")
+    assert bazooka.only_in == (("merville-battery", ("with Bazooka Joe", "with Bazooka Joe (all Specialists too)",
+                                                     "with The Quartermaster's Whim")),)
+    assert overruled("operation-deadstick", listed=True) == {"bangalore-torpedo", "bazooka", "gammon-bomb", "tank"}
     assert between(report, "operation-deadstick/attribute:crossfire", "dexedrine")
     assert between(report, "sword-beach/attribute:crossfire", "rwb:battle-cry")
     [general] = between(report, "exercise-tiger/s7", "general")
@@ -446,8 +451,23 @@ def test_a_path_is_analysed_on_top_of_the_bundled_content(tree: Path) -> None:
                      "    effect: |\n      for all units: dice-rolled = 6\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["conflicts", str(extra), "--format", "json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
-    assert not [c for c in data if "drill-sergeant" in json.dumps(c)]  # on no map's list: never in play
+    mine = [c for c in json.loads(result.output) if "drill-sergeant" in json.dumps(c)]
+    # on no map's list: he meets Exercise Tiger's 'roll only 5 dice' only when an optional rule brings
+    # every Unique Specialist into play
+    assert [(c["map"], c["b"]["sources"][0]["owner"]) for c in mine] == [("exercise-tiger", "drill-sergeant")]
+    assert "with Bazooka Joe (all Specialists too)" in mine[0]["only_in"]["exercise-tiger"]
+
+
+def test_an_optional_rule_that_makes_every_special_item_available(tree: Path) -> None:
+    (tree / "rules" / "options").mkdir()
+    (tree / "rules" / "options" / "armoury.yaml").write_text(
+        "id: armoury\nname: Armoury\ntext: Every Special Item is available.\nprovenance: rulebook\n"
+        "settings:\n  special-items: all\n", encoding="utf-8")
+    write_cards(tree, "item", {"gizmo": "use: def -3 this turn"})
+    write_map(tree, s2="protect def against items-vehicles")
+    _, report = report_of(tree)
+    [c] = between(report, "test-map/s2", "gizmo")
+    assert c.only_in == (("test-map", ("with Armoury",)),)
 
 
 def test_compact_names() -> None:
