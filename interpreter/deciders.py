@@ -159,8 +159,8 @@ class ReferencePolicy:
         kind = decision.kind
         keys = decision.keys
         if kind == "lock":
-            order = sorted(range(len(keys)), key=lambda i: (_LOCK_RANK.get(keys[i][1], 99), keys[i][0]))
-            return tuple(sorted(order[: decision.min_picks]))
+            ranked = sorted([(_LOCK_RANK.get(key[1], 99), key[0], i) for i, key in enumerate(keys)])
+            return tuple(sorted([r[2] for r in ranked[: decision.min_picks]]))
         if kind == "reroll":
             return tuple([i for i, key in enumerate(keys) if key[1] not in _KEEP])
         if kind == "cancel":

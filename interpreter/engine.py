@@ -490,18 +490,24 @@ class Game:
                     holder.counters[key] = holder.counters.get(key, 0) + 1
         return value, derivation
 
-    def value(self, name: str, unit: Unit | None, **kw: Any) -> int:
-        fixed = self.static_values.get(name)
-        if fixed is not None and "base" not in kw:
-            return fixed
-        v, _ = self.query(name, unit, **kw)
+    def value(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None,
+              base: int | None = None) -> int:
+        """A number query's value (no derivation): a table lookup when nothing can change it."""
+        if base is None:
+            fixed = self.static_values.get(name)
+            if fixed is not None:
+                return fixed
+        elif name not in self.live_queries:
+            return base
+        v, _ = self.query(name, unit, sector=sector, card=card, base=base)
         return int(v)
 
-    def flag(self, name: str, unit: Unit | None, **kw: Any) -> bool:
+    def flag(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None) -> bool:
+        """A permission (no derivation): a table lookup when nothing can change it."""
         fixed = self.static_flags.get(name)
         if fixed is not None:
             return fixed
-        v, _ = self.query(name, unit, **kw)
+        v, _ = self.query(name, unit, sector=sector, card=card)
         return bool(v)
 
     def _subject(self, unit: Unit | None, sector: str | None, card: str | None) -> str:
@@ -2033,7 +2039,9 @@ class Ctx:
         s.play_order += 1
         targets: list[tuple[str | None, str | None]]
         if recipient == "adjacent-sector":
-            near = sorted({to for to, *_ in g.moves[me.sector]})
+            # ruling: adjacent = joined by a line, whichever way it is crossed (a Sector behind is adjacent too).
+            near = sorted({to for to, *_ in g.moves[me.sector]}
+                          | {a for a, outs in g.moves.items() if any(to == me.sector for to, *_ in outs)})
             near = [n for n in near if modifier.condition is None or
                     modifier.condition(Ctx(g, me, self.owner, self.source, n))]
             if not near:
