@@ -2,15 +2,46 @@
 
 - ``random``: uniform among legal answers, seeded per game.
 - ``reference``: DESIGN.md section 10, fixed and deterministic (benchmarks, cross-implementation checks).
-- ``heuristic``: a competent player: re-rolls towards what it needs, recruits and finds by a priority
-  list, uses Items when they pay, advances with a margin of Soldiers.
+- ``heuristic``: a competent player (below). Deterministic: it draws no random numbers of its own.
 
 A policy sees the whole game (as a player at the table does) and answers a
 :class:`~ddaydice.interpreter.deciders.Decision` with option indices.
+
+How the heuristic plays
+-----------------------
+Everything is priced in Soldiers, the currency of survival.
+
+*The route planner* (:class:`_Planner`) is a small dynamic programme over (Sector, Sectors already visited
+nearby, Courage, rolls spent in the Sector). Each combat costs the Sector's expected casualties (DEF, 3.5
+per MGF die, Landmines on the way, Special Damage, a Specialist to sacrifice); each roll brings about six
+Soldiers, fewer when its dice are steered to Courage (:data:`COURAGE_TARGETS`); a Unit may stay as long as its
+marker allows. Climbing Sectors (4 Skulls to Advance) and Battle-Cry-only Bunkers are moves that are
+available only with some probability per turn. The programme gives the expected Soldiers a Unit still
+gains (negative: loses) from a state on, and the variance of that; the move it makes maximises the chance
+to survive, ``(Soldiers + mean) / sd``. It is cached by everything it depends on, so one plan serves many
+turns and many games.
+
+*Dice*: every face of every die is valued in context: Soldiers at face value, Courage by what one more
+Courage is worth to the plan (the planner's marginal value), Stars by the best Specialist they buy, Tools
+by the Item Points table (which rewards piling them up), Skulls by the result they would cancel (or
+highly, when climbing), plus the Red-White-Blue bonus a die would complete. Dice are Locked where locking
+costs least and re-rolled when a fresh die (with the re-rolls left) is worth more than the face shown.
+
+*Cards*: Specialists and Items are valued for the map ahead (Advances left, combats left, Landmines,
+the Bunker's DEF); Items are kept for the moment they pay (DEF breakers in the Bunker or when a combat
+would kill, Flak Vest after a high MGF roll, the Dexedrine or a Battle Cry when a Bunker needs one,
+Grappling Hooks when a Climb is one Skull short).
+
+*Team play*: Units split between Bunkers that must all be conquered (every Unit computes the same
+assignment from the shared state), a Unit gives Soldiers to a Unit of its Sector that the MGF just rolled
+would wipe out, and a Unit waits in safe Sectors while its Bunker is still closed.
 """
 
 from __future__ import annotations
 
+import math
+import re
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -18,161 +49,1452 @@ import attrs
 from ddaydice.interpreter.deciders import Decider, Decision, RandomDecider, ReferencePolicy
 
 if TYPE_CHECKING:
-    from ddaydice.interpreter.engine import Game, Move
-    from ddaydice.interpreter.state import Unit
+    from ddaydice.interpreter.engine import Game
+    from ddaydice.interpreter.state import Die, Unit
 
 POLICIES = ("random", "reference", "heuristic")
 
-# What a good Unit wants, best first.
-SPECIALIST_PRIORITY = ("medic", "beachmaster", "paratrooper", "veteran", "engineer", "minesweeper", "general",
-                       "hero", "pathfinder", "chaplain", "platoon-leader", "scout", "sharpshooter", "corporal",
-                       "quartermaster", "messenger", "captain", "marksman", "grenadier", "lieutenant", "decoy",
-                       "point-man", "combat-photographer", "war-correspondent")
-ITEM_PRIORITY = ("bangalore-torpedo", "bazooka", "field-radio", "flame-thrower", "signalling-lamp", "gammon-bomb",
-                 "flak-vest", "walkie-talkie", "grenade", "pocket-bible", "mortar", "mine-detector", "lucky-charm",
-                 "command-jacket", "dexedrine", "whistle", "medal-case", "toolkit", "binoculars")
-INSTANT_GOOD = ("field-radio", "walkie-talkie", "pocket-bible", "signalling-lamp", "lucky-charm", "medal-case",
-                "command-jacket")
-DEF_BREAKERS = ("bangalore-torpedo", "bazooka", "gammon-bomb", "flame-thrower", "grenade", "flak-vest", "mortar")
+# ------------------------------------------------------------------------------------------- the model
+#: Soldiers a roll gives when every die is steered to Soldiers (measured: 5.8 with 2 Locks and 2 re-rolls).
+ROLL_GAIN = 5.8
+ROLL_VAR = 4.0
+#: Steering a roll's dice to 0, 1, 2 or 3 Courage: the share of ROLL_GAIN kept as Soldiers, and the chances
+#: of ending with 0, 1, 2, 3 Courage (measured by simulating the dice rule of this policy).
+COURAGE_TARGETS = ((1.0, (0.57, 0.33, 0.10, 0.0)),
+                   (0.91, (0.09, 0.70, 0.21, 0.0)),
+                   (0.80, (0.09, 0.25, 0.56, 0.10)),
+                   (0.72, (0.09, 0.25, 0.31, 0.35)))
+MGF_MEAN = 3.5
+D6_VAR = 35 / 12
+#: The value of a plan that fails (a Unit that must move and cannot, or never reaches a Bunker).
+DEATH = -40.0
+CMAX = 16
+#: Chance per turn of rolling a Battle Cry (Courage on a red, a white and a blue die) when aiming at it.
+P_BATTLE_CRY = 0.3
+#: Chance per turn of 4 Skulls when climbing (no Locks), and with one Skull given by an Item.
+P_CLIMB = 0.21
+P_CLIMB_HELPED = 0.47
+UNLIMITED_STAY_CAP = 8
+#: Soldiers one Item Point is worth (Bazooka 15 -> 7, Field Radio 12 -> 5, Walkie-Talkie 5 -> 2).
+ITEM_POINT_VALUE = 0.4
+FACES = ("skull", "star", "one-soldier", "two-soldiers", "courage", "tool")
+COLOURS = ("red", "white", "blue")
+_LAYOUT = ("red", "red", "white", "white", "blue", "blue")  # a Unit's six dice, by index
+BUNKER_BREAKERS = {"flame-thrower": 10.0, "bazooka": 7.0, "gammon-bomb": 3.5}
+SOLDIER_ITEMS = {"field-radio", "walkie-talkie", "signalling-lamp", "medal-case", "memorial-cross",
+                 "command-jacket", "lucky-charm", "pocket-bible", "legion-of-merit"}
+
+
+# ------------------------------------------------------------------------------------- sector facts
+@attrs.frozen
+class _Facts:
+    """What a Sector's effects do, read once from their DSL text."""
+
+    courage: int = 0  # per turn, added to the Final Tally
+    stars: int = 0
+    tools: int = 0
+    skulls: int = 0
+    star_penalty: int = 0
+    courage_penalty: int = 0
+    enter_soldiers: float = 0.0
+    free_cards: tuple[str, ...] = ()
+    award: bool = False
+    combat_loss: float = 0.0  # Mortar Fire, Booby Traps
+    combat_loss_unless: str = ""
+    climb: int = 0  # Skulls needed to Advance from here
+    battle_cry_only: bool = False
+    no_battle_cry: bool = False
+    no_stay: bool = False
+    retreat: str | None = None
+    no_find: bool = False
+    enter_unless: str | None = None  # Sector that must be conquered before entering
+
+
+_ADD = re.compile(r"^on final-tally: add (\d+) (courage|star|tool|skull)")
+_REMOVE = re.compile(r"^on final-tally: remove (\d+) (star|courage)")
+_FREE = re.compile(r"(?:recruit|find) ([a-z-]+) free")
+_CLIMB = re.compile(r"forbid advance unless count skull >= (\d+)")
+_RETREAT = re.compile(r"retreat ([a-z0-9-]+)")
+_ENTER_UNLESS = re.compile(r"forbid enter unless conquered ([a-z0-9-]+)")
+
+
+def _parse_facts(texts: Iterable[str]) -> _Facts:
+    f: dict[str, Any] = {}
+    cards: list[str] = []
+    for text in texts:
+        for raw in text.splitlines():
+            line = raw.strip()
+            if (m := _ADD.match(line)) is not None:
+                key = {"courage": "courage", "star": "stars", "tool": "tools", "skull": "skulls"}[m.group(2)]
+                f[key] = f.get(key, 0) + int(m.group(1))
+            elif (m := _REMOVE.match(line)) is not None:
+                key = "star_penalty" if m.group(2) == "star" else "courage_penalty"
+                f[key] = f.get(key, 0) + int(m.group(1))
+            elif line.startswith(("on enter:", "on first-enter")) and "gain 1d6 soldiers" in line:
+                f["enter_soldiers"] = f.get("enter_soldiers", 0.0) + 3.5
+            elif (m := _FREE.search(line)) is not None and line.startswith(("on enter", "on first-enter")):
+                cards.append(m.group(1))
+            elif "draw-award" in line and line.startswith(("on enter", "on first-enter")):
+                f["award"] = True
+            elif line.startswith("on combat") and "lose 1d6 soldiers" in line:
+                f["combat_loss"] = f.get("combat_loss", 0.0) + 3.5
+                if "unless has " in line:
+                    f["combat_loss_unless"] = line.split("unless has ", 1)[1].split(":", 1)[0].strip()
+            elif (m := _CLIMB.search(line)) is not None:
+                f["climb"] = int(m.group(1))
+            elif line == "require battle-cry":
+                f["battle_cry_only"] = True
+            elif line.startswith("forbid battle-cry"):
+                f["no_battle_cry"] = True
+            elif line == "forbid stay":
+                f["no_stay"] = True
+            elif "retreat" in line and (m := _RETREAT.search(line)) is not None:
+                f["retreat"] = m.group(1)
+            elif line == "forbid find":
+                f["no_find"] = True
+            elif (m := _ENTER_UNLESS.search(line)) is not None:
+                f["enter_unless"] = m.group(1)
+    if cards:
+        f["free_cards"] = tuple(cards)
+    return _Facts(**f)
+
+
+def _facts(game: Game, sid: str) -> _Facts:
+    attrs_now = tuple(game.state.sectors[sid].attributes)
+    key = (id(game.content), game.map.id, sid, attrs_now, tuple(sorted(game.ignore)))
+    found = _FACTS.get(key)
+    if found is None:
+        found = _parse_facts(src.text for src in game._sector_sources(sid))
+        if len(_FACTS) > 4096:
+            _FACTS.clear()
+        _FACTS[key] = found
+    return found
+
+
+_FACTS: dict[tuple[Any, ...], _Facts] = {}
+
+
+# ------------------------------------------------------------------------------------------- the planner
+@attrs.frozen
+class _Edge:
+    to: str
+    cost: int
+    loss: float  # Landmines, a sacrifice (as Soldiers)
+    var: float
+    bonus: float  # Beachmaster, Pathfinder
+    avail: float  # the chance the move is open at a given Phase 4 (Climbing, Battle Cry only)
+    retreat: bool = False
+
+
+@attrs.frozen
+class _Params:
+    """Everything a plan depends on; hashable, so plans are shared between turns and games."""
+
+    loss: tuple[tuple[str, float, float], ...]  # sector, expected casualties per combat, variance
+    gain: tuple[tuple[str, float, int], ...]  # sector, Soldiers per roll, free Courage per roll
+    max_rolls: tuple[tuple[str, int], ...]
+    enter: tuple[tuple[str, float], ...]  # one-off gain on entering
+    terminal: frozenset[str]
+    edges: tuple[tuple[str, tuple[_Edge, ...]], ...]
+
+
+class _Planner:
+    """Expected Soldiers to come (and their variance) from a Phase 4 state, playing the best plan.
+
+    Sectors are numbered and the Sectors visited are a bit mask; a state is (Sector, visited Sectors
+    still reachable from it, Courage, rolls made there).
+    """
+
+    def __init__(self, params: _Params) -> None:
+        names = [s for s, _, _ in params.loss]
+        self.index = {s: i for i, s in enumerate(names)}
+        self.names = names
+        idx = self.index
+        self.loss = [(m, v) for _, m, v in params.loss]
+        gains = {s: (g, c) for s, g, c in params.gain}
+        self.gain = [gains[s] for s in names]
+        rolls = dict(params.max_rolls)
+        self.max_rolls = [rolls.get(s, 3) for s in names]
+        enter = dict(params.enter)
+        self.enter = [enter.get(s, 0.0) for s in names]
+        self.terminal = [s in params.terminal for s in names]
+        edge_map = dict(params.edges)
+        self.edges: list[tuple[_Edge, ...]] = [edge_map.get(s, ()) for s in names]
+        self.edge_to = [tuple(idx[e.to] for e in es) for es in self.edges]
+        self.memo: dict[int, tuple[float, float]] = {}
+        n = len(names)
+        reach = [0] * n
+        for i in range(n):
+            seen = 0
+            todo = list(self.edge_to[i])
+            while todo:
+                x = todo.pop()
+                if seen >> x & 1:
+                    continue
+                seen |= 1 << x
+                todo += self.edge_to[x]
+            reach[i] = seen
+        self.reach = reach
+        self.n = n
+
+    # ------------------------------------------------------------- by Sector name
+    def at(self, sector: str, visited: int, c: int, k: int) -> tuple[float, float]:
+        return self.value(self.index[sector], visited, max(0, c), k)
+
+    def edges_of(self, sector: str) -> tuple[_Edge, ...]:
+        return self.edges[self.index[sector]]
+
+    def loss_of(self, sector: str) -> tuple[float, float]:
+        return self.loss[self.index[sector]]
+
+    def roll_at(self, sector: str, visited: int, c: int, k: int) -> tuple[float, float]:
+        x = self.index[sector]
+        return self.roll(x, visited | 1 << x, max(0, c), k)
+
+    def take(self, e: _Edge, visited: int, c: int) -> tuple[float, float]:
+        return self.arrive(e, self.index[e.to], visited, c)
+
+    def mask(self, visited: Iterable[str]) -> int:
+        m = 0
+        for s in visited:
+            i = self.index.get(s)
+            if i is not None:
+                m |= 1 << i
+        return m
+
+    def value(self, x: int, visited: int, c: int, k: int) -> tuple[float, float]:
+        """Phase 4 in Sector ``x`` after ``k`` rolls there, with ``c`` Courage: (mean, variance) to come."""
+        rv = visited & self.reach[x]
+        c = min(c, CMAX)
+        key = ((rv * self.n + x) * (CMAX + 1) + c) * 64 + min(k, 63)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        options: list[tuple[float, float, float]] = []  # mean, variance, availability
+        if k < self.max_rolls[x]:
+            m, v = self.loss[x]
+            rm, rvar = self.roll(x, rv, c, k + 1)
+            options.append((rm - m, rvar + v, 1.0))
+        for e, to in zip(self.edges[x], self.edge_to[x], strict=True):
+            if rv >> to & 1 or e.cost > c or (e.retreat and k < 3):
+                continue
+            am, av = self.arrive(e, to, rv, c)
+            options.append((am, av, e.avail))
+        result = _mix(options)
+        self.memo[key] = result
+        return result
+
+    def arrive(self, e: _Edge, to: int, rv: int, c: int) -> tuple[float, float]:
+        """Take edge ``e`` into Sector ``to`` (paying its cost) and go on: (mean, variance)."""
+        rv |= 1 << to
+        if e.retreat:
+            return self.value(to, rv, c - e.cost, 0)
+        lm, lv = self.loss[to]
+        mean = e.bonus - e.loss + self.enter[to] - lm
+        var = e.var + lv
+        if self.terminal[to]:
+            return mean, var
+        rm, rvar = self.roll(to, rv, c - e.cost, 1)
+        return mean + rm, var + rvar
+
+    def roll(self, x: int, rv: int, c: int, k: int) -> tuple[float, float]:
+        """A roll in ``x`` (the dice steered to the best amount of Courage), then Phase 4."""
+        gain, free = self.gain[x]
+        base = max(0, c + free)
+        outcomes = [self.value(x, rv, base + o, k) for o in range(4)]
+        best_m = -math.inf
+        best_v = 0.0
+        for share, dist in COURAGE_TARGETS:
+            m = gain * share
+            second = 0.0
+            mean_v = 0.0
+            for p, (om, ov) in zip(dist, outcomes, strict=True):
+                if p:
+                    mean_v += p * om
+                    second += p * (ov + om * om)
+            total = m + mean_v
+            if total > best_m:
+                best_m = total
+                best_v = second - mean_v * mean_v + ROLL_VAR
+        return best_m, max(0.0, best_v)
+
+
+def _mix(options: Sequence[tuple[float, float, float]]) -> tuple[float, float]:
+    """The best available option, when some are open only with a probability (independently)."""
+    if not options:
+        return DEATH, 0.0
+    ranked = sorted(options, key=lambda o: -o[0])
+    left = 1.0
+    mean = 0.0
+    second = 0.0
+    for m, v, p in ranked:
+        w = left * p
+        if w <= 0:
+            continue
+        mean += w * m
+        second += w * (v + m * m)
+        left -= w
+        if left <= 1e-9:
+            break
+    if left > 1e-9:
+        mean += left * DEATH
+        second += left * DEATH * DEATH
+    return mean, max(0.0, second - mean * mean)
+
+
+_PLANS: dict[_Params, _Planner] = {}
+
+
+# -------------------------------------------------------------------------------------------- the policy
+@attrs.define
+class _TurnView:
+    """What the policy works out once per Unit and turn (and re-uses for every decision)."""
+
+    params: _Params
+    planner: _Planner
+    visited: int  # the Sectors visited, as the planner's bit mask
+    targets: frozenset[str]
+    holding: bool  # the Unit's Bunker is closed for now: stay low
 
 
 @attrs.define
 class HeuristicPolicy:
     """A competent player; deterministic given the game (it draws no random numbers)."""
 
-    margin: int = 3
     fallback: ReferencePolicy = attrs.Factory(ReferencePolicy)
+    _view_key: tuple[Any, ...] | None = None
+    _view: _TurnView | None = None
+    _game: Any = None
+    _rerolls: dict[tuple[int, str], int] = attrs.Factory(dict)
+    _fixed: dict[tuple[int, str], dict[int, tuple[str, str]]] = attrs.Factory(dict)
+    _asides: dict[tuple[int, str], set[int]] = attrs.Factory(dict)
+    _intent: dict[str, Any] = attrs.Factory(dict)
+    _ctx: dict[tuple[Any, ...], _DiceContext] = attrs.Factory(dict)
 
+    # ================================================================ dispatch
     def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+        if self._game is not game:
+            self._game = game
+            self._view_key = None
+            self._view = None
+            self._rerolls = {}
+            self._fixed = {}
+            self._asides = {}
+            self._intent = {}
+            self._ctx = {}
         unit = game.state.unit(decision.unit)
         kind = decision.kind
-        if kind == "lock":
-            return self._lock(game, unit, decision)
-        if kind == "reroll":
-            return self._reroll(game, unit, decision)
-        if kind == "cancel":
-            return (self._cancel(decision),)
-        if kind == "recruit":
-            return (self._ranked(decision, SPECIALIST_PRIORITY),)
-        if kind == "find":
-            return (self._ranked(decision, ITEM_PRIORITY),)
-        if kind == "use":
-            return (self._use(game, unit, decision),)
-        if kind == "move":
-            return (self._move(game, unit, decision),)
-        if kind == "casualty":
-            return (self._casualty(decision),)
-        if kind == "or":
-            return (self._or(game, unit, decision),)
-        if kind == "absorb":
-            return (self._absorb(game, unit, decision),)
-        if kind == "mulligan":
-            return (1,)
-        return self.fallback.decide(game, decision)
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            return self.fallback.decide(game, decision)
+        answer = handler(self, game, unit, decision)
+        return answer if isinstance(answer, tuple) else (answer,)
 
-    # ---------------------------------------------------------------- dice
-    def _wants(self, game: Game, unit: Unit) -> list[str]:
-        need = game.courage_to_bunker.get(unit.sector, 0)
-        if unit.courage < min(need, 4):
-            return ["two-soldiers", "courage", "one-soldier", "tool", "star", "skull"]
-        return ["two-soldiers", "one-soldier", "courage", "tool", "star", "skull"]
+    # ================================================================ the plan
+    def view(self, game: Game, unit: Unit) -> _TurnView:
+        s = game.state
+        key = (s.turn, unit.id, unit.sector, tuple(unit.specialists), tuple(unit.items), unit.vehicle,
+               tuple(s.conquered), tuple(sorted(s.bunker_specialists.items())), len(s.grants),
+               tuple(u.status for u in s.units), tuple(u.sector for u in s.units))
+        if self._view_key == key and self._view is not None:
+            return self._view
+        targets, holding = self._targets(game, unit)
+        params = self._params(game, unit, targets)
+        planner = _PLANS.get(params)
+        if planner is None:
+            if len(_PLANS) > 3000:
+                _PLANS.clear()
+            planner = _PLANS[params] = _Planner(params)
+        view = _TurnView(params, planner, planner.mask(unit.visited), targets, holding)
+        self._view_key = key
+        self._view = view
+        return view
 
+    def _targets(self, game: Game, unit: Unit) -> tuple[frozenset[str], bool]:
+        """The Bunkers this Unit aims at (objectives are shared out between Units), and whether to hold."""
+        s = game.state
+        bunkers = [sid for sid, sec in game.sectors.items() if sec.bunker]
+        objectives = [b for b in bunkers if game.sectors[b].objective]
+        open_obj = [b for b in objectives if b not in s.conquered]
+        active = s.active_units()
+        mine: set[str] = set(bunkers)
+        if len(s.units) > 1 and open_obj and len(active) > 1:
+            assignment = _assign(game, active, open_obj)
+            if unit.id in assignment:
+                mine = {assignment[unit.id]}
+        elif len(s.units) > 1 and open_obj and len(active) == 1:
+            mine = set(open_obj)
+        holding = False
+        for b in list(mine):
+            f = _facts(game, b)
+            if f.enter_unless is not None and f.enter_unless not in s.conquered:
+                holding = True
+        return frozenset(mine), holding
+
+    def _params(self, game: Game, unit: Unit, targets: frozenset[str]) -> _Params:
+        g = game
+        specs = set(unit.specialists)
+        items = list(unit.items)
+        medic = 1.0 if ("medic" in specs or unit.vehicle == "ambulance") else 0.0
+        n_specs = len(unit.specialists)
+        cheapest = min((self.spec_value(game, unit, sp) for sp in unit.specialists), default=0.0)
+        mines_free = g.flag("ignore-landmines", unit) or "minesweeper" in specs
+        barriers_ok = g.flag("ignore-barriers", unit) or "wirecutters" in items
+        skull_help = sum(items.count(i) for i in ("grappling-hook", "rope-ladder"))
+        p_climb = P_CLIMB_HELPED if skull_help else P_CLIMB
+        has_cry_item = "dexedrine" in items
+        breakers = sum(BUNKER_BREAKERS.get(i, 0.0) for i in items)
+        beach = 3.0 if "beachmaster" in specs else 0.0
+        path = 1.0 if "pathfinder" in specs else 0.0
+        special = game.map.special_damage
+        loss: list[tuple[str, float, float]] = []
+        gain: list[tuple[str, float, int]] = []
+        max_rolls: list[tuple[str, int]] = []
+        enter: list[tuple[str, float]] = []
+        edges: list[tuple[str, tuple[_Edge, ...]]] = []
+        waiting = {a for a in g.sectors for (b, *_rest) in g.moves[a]
+                   if _facts(g, b).battle_cry_only and b in targets}
+        for sid, sec in g.sectors.items():
+            f = _facts(g, sid)
+            d = g.value("def", unit, sector=sid)
+            if sec.bunker and "engineer" in specs and unit.sector != sid:
+                d -= 5
+            mgf = g.value("mgf-dice", unit, sector=sid)
+            m = max(0.0, float(d)) + MGF_MEAN * mgf
+            v = D6_VAR * mgf
+            if f.combat_loss and not (f.combat_loss_unless and f.combat_loss_unless in specs):
+                m += f.combat_loss
+                v += D6_VAR
+            sd = sec.special_damage or special
+            if mgf and sd == "specialist" and n_specs:
+                m += mgf / 6 * (1.0 + cheapest)
+            elif mgf and sd == "courage":
+                m += mgf / 6 * 0.5
+            if sec.bunker:
+                m = max(0.0, m - breakers)
+            if m > 0:
+                m = max(0.0, m - medic)
+            loss.append((sid, m, v))
+            rolled = g.value("dice-rolled", unit, sector=sid)
+            locks = g.value("locked-dice", unit, sector=sid)
+            gr = ROLL_GAIN * rolled / 6 * (1.0 + 0.03 * (2 - locks))
+            gr -= 1.2 * f.skulls
+            if f.climb:
+                gr = 1.0
+            elif sid in waiting:
+                gr -= 1.3
+            gain.append((sid, gr, f.courage - f.courage_penalty))
+            stay = g.value("stay-turns", unit, sector=sid)
+            if sec.black or f.no_stay:
+                mr = 1
+            elif stay >= 100:
+                mr = UNLIMITED_STAY_CAP
+            else:
+                mr = max(1, stay)
+            max_rolls.append((sid, mr))
+            e_gain = f.enter_soldiers
+            first = not g.state.sectors[sid].entered
+            for card in f.free_cards:
+                if card in unit.specialists or card in unit.dead:
+                    continue
+                kind = g.content.card_kinds.get(card)
+                if kind == "specialist":
+                    if card in g.state.pool or card in g.state.hands.get(unit.id, []) or first:
+                        e_gain += self.spec_value(game, unit, card)
+                elif first and (card in g.state.placed or card in g.state.pool):
+                    e_gain += 0.5 * self.item_value(game, unit, card)
+            if f.award and first and g.state.award_deck:
+                e_gain += 3.0
+            for card, where in g.state.placed.items():
+                if where == sid and first and card not in f.free_cards:
+                    e_gain += 0.5 * self.item_value(game, unit, card)
+            if e_gain:
+                enter.append((sid, e_gain))
+            out: list[_Edge] = []
+            for to, kind_, line_cost, mines, barrier in g.moves[sid]:
+                tsec = g.sectors[to]
+                if barrier and not barriers_ok:
+                    continue
+                if tsec.bunker and to not in targets:
+                    continue
+                tf = _facts(g, to)
+                if not tsec.bunker and not g.flag("enter", unit, sector=to):
+                    continue
+                if tsec.bunker and not g.flag("enter", unit, sector=to) and not (
+                        tf.enter_unless is not None and tf.enter_unless not in g.state.conquered):
+                    continue
+                advance = kind_ == "advance" or tsec.cost is not None
+                cost = tsec.cost if tsec.cost is not None else line_cost
+                cost = g.value("advance-cost", unit, base=cost) if advance else 0
+                e_loss = 0.0
+                e_var = 0.0
+                if mines and "landmines" not in g.ignore and not mines_free:
+                    e_loss += 3.5 - (0.6 if medic else 0.0)
+                    e_var += D6_VAR
+                avail = 1.0
+                reqs = g._requirements(to)
+                feasible = True
+                for req in reqs:
+                    if req[0] == "battle-cry":
+                        avail = 0.9 if has_cry_item else P_BATTLE_CRY
+                        cost = 0
+                    elif req[0] == "sacrifice":
+                        need = req[1] if isinstance(req[1], int) else 1
+                        if n_specs < need:
+                            feasible = False
+                        e_loss += need * (1.0 + cheapest)
+                    elif req[0] != "climb" and req[0] not in g.held_cards(unit):
+                        feasible = False
+                if not feasible:
+                    continue
+                if f.climb and advance:
+                    avail *= p_climb
+                bonus = path + (beach if advance else 0.0)
+                out.append(_Edge(to, cost, e_loss, e_var, bonus, avail))
+            if f.retreat is not None:
+                out.append(_Edge(f.retreat, 0, 0.0, 0.0, 0.0, 1.0, retreat=True))
+            edges.append((sid, tuple(out)))
+        return _Params(tuple(loss), tuple(gain), tuple(max_rolls), tuple(enter), targets, tuple(edges))
+
+    # ------------------------------------------------------------------- state helpers
+    @staticmethod
+    def rolls_here(game: Game, unit: Unit, *, at_roll: bool) -> int:
+        """Rolls made in the Unit's Sector by Phase 4 of this turn (the planner's ``k``)."""
+        stay = game.value("stay-turns", unit)
+        if stay >= 100:
+            return max(1, game.state.turn - unit.entered_turn)
+        if unit.marker in {"must-move", "cant-stay"}:
+            return 99
+        return unit.chevrons() if at_roll else unit.chevrons() - 1
+
+    def plan_value(self, game: Game, unit: Unit, courage: int, *, at_roll: bool) -> float:
+        view = self.view(game, unit)
+        k = self.rolls_here(game, unit, at_roll=at_roll)
+        return view.planner.at(unit.sector, view.visited, courage, k)[0]
+
+    def courage_curve(self, game: Game, unit: Unit, base: int, n: int) -> list[float]:
+        """Planner values with ``base`` .. ``base + n`` Courage at this turn's Phase 4."""
+        return [self.plan_value(game, unit, base + i, at_roll=True) for i in range(n + 1)]
+
+    # ================================================================ values of cards
+    def remaining(self, game: Game, unit: Unit) -> tuple[int, int]:
+        """(Advances left, turns left), roughly, from the row of the Unit to the Bunker's."""
+        rows = [sec.row for sec in game.sectors.values() if sec.bunker]
+        top = max(rows) if rows else 6
+        here = game.sectors[unit.sector].row
+        adv = max(1, top - here)
+        return adv, 2 * adv + 1
+
+    def spec_value(self, game: Game, unit: Unit, spec: str) -> float:
+        """A Specialist's worth to this Unit, in Soldiers, for the rest of the map."""
+        adv, turns = self.remaining(game, unit)
+        body = float(game.value("soldier-value", unit, card=spec)) if spec in unit.specialists else (
+            6.0 if spec == "paratrooper" else 1.0)
+        per: dict[str, float] = {
+            "beachmaster": 3.0 * adv,
+            "medic": 1.0 * turns,
+            "engineer": 5.0,
+            "minesweeper": 3.0,
+            "pathfinder": 1.2 * adv + 1,
+            "platoon-leader": 0.6 * adv,
+            "general": 0.25 * turns * max(1, len(game.state.active_units())),
+            "sharpshooter": 0.3 * turns,
+            "corporal": 0.35 * turns,
+            "scout": 0.25 * turns,
+            "veteran": 0.15 * turns,
+            "chaplain": 0.1 * turns,
+            "hero": 2.0,
+            "captain": 0.2 * turns,
+            "messenger": 0.5,
+            "quartermaster": 0.8,
+            "marksman": 0.5 * turns,
+            "grenadier": 2.0,
+            "lieutenant": 0.5 if len(game.state.units) > 1 else 0.3,
+            "decoy": 0.5,
+            "point-man": 1.0,
+            "combat-photographer": 0.5,
+            "war-correspondent": 0.2,
+        }
+        extra = per.get(spec, 0.5)
+        if spec == "engineer" and not any(sec.bunker for sec in game.sectors.values()):
+            extra = 0.0
+        if spec == "marksman" and "skulls" in game.ignore:
+            extra = 0.0
+        return body + extra
+
+    def item_value(self, game: Game, unit: Unit, item: str) -> float:
+        """An Item's (or Vehicle's) worth to this Unit, in Soldiers."""
+        _adv, turns = self.remaining(game, unit)
+        climbing = any(_facts(game, s).climb for s in game.sectors)
+        solo = len(game.state.units) == 1
+        cry_needed = any(_facts(game, s).battle_cry_only for s in game.sectors)
+        base: dict[str, float] = {
+            "bangalore-torpedo": 8.0, "bazooka": 7.0, "flame-thrower": 10.0, "gammon-bomb": 3.5,
+            "field-radio": 5.0, "walkie-talkie": 2.0, "signalling-lamp": 6.0, "medal-case": 3.5,
+            "grenade": 3.5, "flak-vest": 4.0, "mortar": 0.5 if solo else 2.0, "pocket-bible": 2.0,
+            "lucky-charm": 1.0, "command-jacket": 2.5, "dexedrine": 12.0 if cry_needed else 3.0,
+            "whistle": 2.0, "mine-detector": 2.0, "binoculars": 3.0, "carrier-pigeon": 0.0 if solo else 0.5,
+            "shoulder-patch": 3.0, "ammo-box": 2.0, "dispatch-case": 0.0 if solo else 1.0,
+            "grappling-hook": 8.0 if climbing else -1.0, "rope-ladder": 9.0 if climbing else -1.0,
+            "rangefinder": 1.5, "strategic-map": 1.0, "toolkit": 2.5, "wirecutters": 1.0,
+            "tank": 0.7 * turns, "half-track": 0.2 * turns, "armored-car": 0.3 * turns, "bulldozer": 0.4 * turns,
+            "jeep": 0.35 * turns, "ambulance": 1.0 * turns,
+        }
+        return base.get(item, 0.5)
+
+    def star_value(self, game: Game, unit: Unit) -> float:
+        """What one more Star is worth: the best Specialist per Star within reach."""
+        if not game.counts_face("star"):
+            return 0.0
+        best = 0.0
+        hand = game.state.hands.get(unit.id, [])
+        pool = [p for p in game.state.pool if game.content.card_kinds.get(p) == "specialist"]
+        for spec in hand + pool:
+            if spec in unit.specialists or spec in unit.dead:
+                continue
+            cost = game.value("specialist-cost", unit, card=spec)
+            if cost <= 0:
+                continue
+            best = max(best, self.spec_value(game, unit, spec) / cost)
+        return 0.7 * best
+
+    def tool_value(self, game: Game) -> float:
+        if not game.counts_face("tool"):
+            return 0.0
+        if not any(game.content.card_kinds.get(p) == "item" for p in game.state.pool):
+            return 0.0
+        return ITEM_POINT_VALUE
+
+    # ================================================================ dice
+    def dice_context(self, game: Game, unit: Unit) -> _DiceContext:
+        view = self.view(game, unit)
+        key = (self._view_key, unit.courage, unit.stars, unit.item_points, len(game.state.pool), game.state.phase)
+        found = self._ctx.get(key)
+        if found is not None:
+            return found
+        if len(self._ctx) > 64:
+            self._ctx.clear()
+        ctx = self._ctx[key] = self._dice_context(game, unit, view)
+        return ctx
+
+    def _dice_context(self, game: Game, unit: Unit, view: _TurnView) -> _DiceContext:
+        here = _facts(game, unit.sector)
+        bonus_tools = here.tools + (1 if "scout" in unit.specialists else 0) + (
+            1 if unit.vehicle == "half-track" else 0)
+        base_courage = unit.courage + here.courage - here.courage_penalty + (
+            1 if unit.vehicle == "bulldozer" else 0)
+        curve = self.courage_curve(game, unit, max(0, base_courage), 8)
+        climb = here.climb if here.climb and any(
+            e.avail < 1 for e in view.planner.edges_of(unit.sector)) else 0
+        cry = 3.0
+        aim = ""
+        if not here.no_battle_cry and game.flag("battle-cry-here", unit):
+            cry = max(cry, self.cry_gain(game, unit, base_courage))
+            # Where the plan waits for a Battle Cry (a Bunker entered only with one), the dice aim at it.
+            if any(e.avail < 1 and not e.retreat and _facts(game, e.to).battle_cry_only and e.to not in unit.visited
+                   for e in view.planner.edges_of(unit.sector)):
+                cry = max(cry, 12.0)
+                aim = "courage"
+        solo = len(game.state.units) == 1
+        return _DiceContext(
+            soldier=1.0,
+            curve=curve,
+            star=self.star_value(game, unit),
+            tool=self.tool_value(game),
+            bonus_tools=bonus_tools,
+            skull_free=game.value("skulls-ignored", unit) + (0 if "skulls" not in game.ignore else 99),
+            climb=climb,
+            rwb={"two-soldiers": 6.0, "one-soldier": 8.0 if solo else 6.5, "courage": cry,
+                 "star": 2.5, "tool": 2.0, "skull": 20 * self.tool_value(game) + 2.0},
+            rwb_on="rwb" not in game.ignore,
+            counts={f: game.counts_face(f) for f in FACES},
+            marksman="marksman" in unit.specialists,
+            aim=aim,
+        )
+
+    def cry_gain(self, game: Game, unit: Unit, courage: int) -> float:
+        """What a Battle Cry this turn would be worth over the best plain move (Soldiers)."""
+        view = self.view(game, unit)
+        planner = view.planner
+        k = self.rolls_here(game, unit, at_roll=True)
+        plain = planner.at(unit.sector, view.visited, courage, k)[0]
+        best = plain
+        for e in planner.edges_of(unit.sector):
+            if e.to in unit.visited or e.retreat:
+                continue
+            m, _ = planner.take(attrs.evolve(e, cost=0, loss=max(0.0, e.loss - 3.0 * (e.loss > 3.5))),
+                                view.visited, courage)
+            best = max(best, m)
+        return best - plain
+
+    # ---------------------------------------------------------------- lock / re-roll / cancel
     def _lock(self, game: Game, unit: Unit, d: Decision) -> tuple[int, ...]:
-        order = self._wants(game, unit)
-        rank = {f: i for i, f in enumerate(order)}
-        best = sorted(range(len(d.options)), key=lambda i: (rank.get(d.keys[i][1], 99), d.keys[i][0]))
-        return tuple(sorted(best[: d.min_picks]))
+        ctx = self.dice_context(game, unit)
+        dice = [(k[0], k[1], k[2]) for k in d.keys]
+        rerolls = max(0, game.value("rolls", unit) - 1)
+        costs = []
+        for i, (_, face, colour) in enumerate(dice):
+            others = [(f, c) for j, (_, f, c) in enumerate(dice) if j != i]
+            vals = ctx.values(colour, others)
+            v = vals[face] + (3.0 if ctx.marksman and face == "skull" else 0.0)
+            u = ctx.reroll_value(vals, rerolls)
+            costs.append((max(v, u) - v, -v, i))
+        costs.sort()
+        picked = tuple(sorted(i for _, _, i in costs[: d.min_picks]))
+        self._fixed[(game.state.turn, unit.id)] = {dice[i][0]: (dice[i][1], dice[i][2]) for i in picked}
+        return picked
 
     def _reroll(self, game: Game, unit: Unit, d: Decision) -> tuple[int, ...]:
-        keep = {"one-soldier", "two-soldiers", "courage"}
-        faces = [k[1] for k in d.keys]
-        # Keep Tools when they pile up (Item Points grow fast), Stars when a Specialist is close.
-        if faces.count("tool") >= 3:
-            keep.add("tool")
-        if unit.stars + faces.count("star") >= 3 and faces.count("star") >= 2:
-            keep.add("star")
-        if faces.count("skull") >= 3:
-            keep.add("skull")
-        return tuple(i for i, f in enumerate(faces) if f not in keep)
+        ctx = self.dice_context(game, unit)
+        key = (game.state.turn, unit.id)
+        done = self._rerolls.get(key, 0)
+        self._rerolls[key] = done + 1
+        left = max(0, game.value("rolls", unit) - 2 - done)  # re-rolls left after this one
+        free = [(k[1], k[2]) for k in d.keys]
+        free_idx = {k[0] for k in d.keys}
+        fixed = self._fixed.get(key, {})
+        aside = self._asides.get(key, set())
+        # Dice neither free nor Locked by us are Skulls that may not be re-rolled here.
+        stuck = [("skull", colour) for idx, colour in enumerate(_LAYOUT)
+                 if idx not in free_idx and idx not in fixed and idx not in aside]
+        held = list(fixed.values()) + stuck
+        pick: list[int] = []
+        for i, (face, colour) in enumerate(free):
+            others = held + [x for j, x in enumerate(free) if j != i]
+            vals = ctx.values(colour, others)
+            if vals[face] < ctx.reroll_value(vals, left) - 1e-9:
+                pick.append(i)
+        return tuple(pick)
 
-    def _cancel(self, d: Decision) -> int:
-        order = ("skull", "star", "tool", "one-soldier", "courage", "two-soldiers")
-        rank = {f: i for i, f in enumerate(order)}
-        return min(range(len(d.options)), key=lambda i: (rank.get(d.keys[i][1], 99), i))
+    def _cancel(self, game: Game, unit: Unit, d: Decision) -> int:
+        ctx = self.dice_context(game, unit)
+        live = [dd for dd in unit.tally if not dd.cancelled and dd.face != "skull"]
+        best = 0
+        best_v = math.inf
+        for i, key in enumerate(d.keys):
+            _, face, colour = key
+            others = _without(live, key)
+            v = ctx.values(colour, others)[face]
+            if v < best_v:
+                best, best_v = i, v
+        return best
 
-    # --------------------------------------------------------- purchases
-    def _ranked(self, d: Decision, priority: tuple[str, ...]) -> int:
-        rank = {c: i for i, c in enumerate(priority)}
-        cands = [(rank.get(k if isinstance(k, str) else k[0] if isinstance(k, tuple) else "", 99), i)
-                 for i, k in enumerate(d.keys) if k is not None]
-        if not cands:
+
+    # ================================================================ moving
+    def _move(self, game: Game, unit: Unit, d: Decision) -> int:
+        return self.choose_move(game, unit, list(d.keys))[0]
+
+    def here_loss(self, game: Game, unit: Unit) -> tuple[float, float]:
+        """Expected casualties (and variance) if the Unit fights in its Sector this turn."""
+        view = self.view(game, unit)
+        return view.planner.loss_of(unit.sector)
+
+    def move_scores(self, game: Game, unit: Unit, moves: Sequence[Any]) -> list[tuple[float, float, float]]:
+        """For each move: (survival score, mean, variance) of the plan that starts with it."""
+        view = self.view(game, unit)
+        planner = view.planner
+        x = unit.sector
+        k = self.rolls_here(game, unit, at_roll=False)
+        c = unit.courage
+        soldiers = game.soldier_count(unit)
+        edges = {e.to: e for e in planner.edges_of(x) if not e.retreat}
+        out: list[tuple[float, float, float]] = []
+        for m in moves:
+            if m.kind == "stay":
+                lm, lv = planner.loss_of(x)
+                rm, rv = planner.roll_at(x, view.visited, c, k + 1)
+                mean, var = rm - lm, rv + lv
+                if view.holding:
+                    mean += 2.0
+            else:
+                to = m.to
+                e = edges.get(to)
+                sec = game.sectors[to]
+                if sec.bunker and to not in view.targets:
+                    out.append((-1e9, DEATH, 0.0))
+                    continue
+                if e is None:
+                    mines = 3.5 if m.landmines and not game.flag("ignore-landmines", unit) else 0.0
+                    e = _Edge(to, m.cost, mines, D6_VAR if mines else 0.0, 0.0, 1.0)
+                if m.battle_cry:
+                    sac = 0.0 if not any(r[0] == "sacrifice" for r in game._requirements(to)) else e.loss - (
+                        3.5 if m.landmines else 0.0)
+                    e = attrs.evolve(e, loss=max(0.0, e.loss - sac))
+                e = attrs.evolve(e, cost=m.cost, avail=1.0)
+                mean, var = planner.take(e, view.visited, c)
+                if m.abandons_vehicle and unit.vehicle is not None:
+                    mean -= 0.3 * self.item_value(game, unit, unit.vehicle)
+                if view.holding and m.kind == "advance" and not sec.bunker:
+                    mean -= 4.0
+            z = (soldiers + mean - 0.5) / math.sqrt(var + 1.0)
+            out.append((z, mean, var))
+        return out
+
+    def choose_move(self, game: Game, unit: Unit, moves: Sequence[Any]) -> tuple[int, float]:
+        scores = self.move_scores(game, unit, moves)
+        best = max(range(len(moves)), key=lambda i: (scores[i][0], scores[i][1], -i))
+        return best, scores[best][0]
+
+    # ================================================================ purchases
+    def _recruit(self, game: Game, unit: Unit, d: Decision) -> int:
+        best, best_v = (0 if d.keys and d.keys[0] is None else -1), 0.0
+        for i, key in enumerate(d.keys):
+            if key is None:
+                continue
+            v = self.spec_value(game, unit, key)
+            if v > best_v:
+                best, best_v = i, v
+        if best < 0:
             return 0
-        # Anything is better than nothing: a Specialist counts as a Soldier, an Item is a spare shot.
-        return min(cands)[1]
+        if d.keys and d.keys[0] is None:
+            # Wait a turn for a much better Specialist that is one Star away.
+            hand = game.state.hands.get(unit.id, []) + [p for p in game.state.pool
+                                                        if game.content.card_kinds.get(p) == "specialist"]
+            for spec in hand:
+                if spec in unit.specialists or spec in unit.dead or spec in d.keys:
+                    continue
+                cost = game.value("specialist-cost", unit, card=spec)
+                if cost == unit.stars + 1 and self.spec_value(game, unit, spec) >= 2 * best_v + 2:
+                    return 0
+            if best_v < 1.0:
+                return 0
+        return best
 
+    def _find(self, game: Game, unit: Unit, d: Decision) -> int:
+        best, best_v = 0, 0.0
+        for i, key in enumerate(d.keys):
+            if key is None:
+                continue
+            card = key[0] if isinstance(key, tuple) else key
+            cost = key[1] if isinstance(key, tuple) else game.value("item-cost", unit, card=card)
+            v = self.item_value(game, unit, card)
+            if v < 1.0 or v < 0.2 * cost:
+                continue
+            if v > best_v:
+                best, best_v = i, v
+        if best == 0 and (not d.keys or d.keys[0] is not None):
+            return 0
+        return best
+
+    # ================================================================ casualties
+    def _casualty(self, game: Game, unit: Unit, d: Decision) -> int:
+        soldiers = [(k[1], i) for i, k in enumerate(d.keys) if k[0] == "soldiers"]
+        if soldiers:
+            return max(soldiers)[1]
+        remaining = _number(d.prompt, default=1)
+        best, best_r = 0, math.inf
+        for i, k in enumerate(d.keys):
+            sv = game.value("soldier-value", unit, card=k[1])
+            r = self.spec_value(game, unit, k[1]) / max(1, min(sv, remaining))
+            if r < best_r:
+                best, best_r = i, r
+        return best
+
+    def _sacrifice(self, game: Game, unit: Unit, d: Decision) -> int:
+        keys = d.keys or tuple(unit.specialists)
+        return min(range(len(keys)), key=lambda i: (self.spec_value(game, unit, keys[i]), i))
+
+    def _absorb(self, game: Game, unit: Unit, d: Decision) -> int:
+        most = d.size() - 1
+        pending = game.pending_casualties
+        lethal = pending >= game.soldier_count(unit)
+        if lethal:
+            return most
+        if "star" in d.prompt.lower():
+            return most if self.star_value(game, unit) < 0.8 else 0
+        curve = [self.plan_value(game, unit, unit.courage - n, at_roll=False) for n in range(most + 1)]
+        best = 0
+        for n in range(most + 1):
+            if curve[0] - curve[n] <= 0.8 * n:
+                best = n
+        return best
+
+    # ================================================================ choices
+    def _or(self, game: Game, unit: Unit, d: Decision) -> int:
+        vals = [self.label_value(game, unit, label) for label in d.options]
+        return max(range(len(vals)), key=lambda i: (vals[i], -i))
+
+    def pending_courage(self, game: Game, unit: Unit) -> int:
+        if game.state.phase not in {"roll", "upkeep"}:
+            return unit.courage
+        extra = sum(1 for dd in unit.tally if dd.face == "courage" and not dd.cancelled)
+        return unit.courage + extra
+
+    def label_value(self, game: Game, unit: Unit, label: str) -> float:
+        text = label.lower()
+        solo = len(game.state.units) == 1
+        if ("battle cry" in text or "battle-cry" in text) and ("allow" in text or "move" in text):
+            return self.cry_gain(game, unit, self.pending_courage(game, unit))
+        if "add 1 result" in text:
+            return self.best_add(game, unit, "white")[1]
+        if "find 1 item" in text:
+            pts = unit.item_points
+            vals = [self.item_value(game, unit, c) for c, cost in game.findable(unit, free=True)
+                    if game.value("item-cost", unit, card=c) <= pts]
+            return max(vals, default=0.0)
+        m = re.search(r"gain (\d+) (soldier|star|courage|item)", text)
+        if m is None:
+            return 0.0
+        n = int(m.group(1))
+        what = m.group(2)
+        other = "another unit" in text and not solo
+        if what == "soldier":
+            return float(n) * (0.8 if other else 1.0)
+        if what == "star":
+            return n * self.star_value(game, unit)
+        if what == "courage":
+            if other:
+                return 0.8 * n
+            c = self.pending_courage(game, unit)
+            return max(0.1 * n, self.plan_value(game, unit, c + n, at_roll=True)
+                       - self.plan_value(game, unit, c, at_roll=True))
+        return 0.0
+
+    def best_add(self, game: Game, unit: Unit, colour: str | None) -> tuple[str, float]:
+        ctx = self.dice_context(game, unit)
+        others = [(dd.face, dd.colour) for dd in unit.tally if not dd.cancelled]
+        vals = ctx.values(colour, others)
+        face = max(FACES, key=lambda f: (vals[f], f))
+        return face, vals[face]
+
+    def _choose(self, game: Game, unit: Unit, d: Decision) -> int:
+        p = d.prompt.lower()
+        keys = d.keys
+        n = d.size()
+        intent = self._intent
+        if "re-roll which die" in p:
+            want = intent.pop("reroll", None)
+            for i, k in enumerate(keys):
+                if want is not None and k[0] == want:
+                    return i
+            return self._worst_die(game, unit, [(k[0], k[1]) for k in keys])
+        if "change the colour of which die" in p:
+            want = intent.get("recolour")
+            for i, k in enumerate(keys):
+                if want is not None and k[0] == want[0]:
+                    return i
+            return 0
+        if "to which colour" in p:
+            want = intent.pop("recolour", None)
+            if want is not None and want[1] in keys:
+                return keys.index(want[1])
+            return 0
+        if "set the mgf die" in p:
+            return 0
+        if "change which die" in p:
+            want = intent.get("reface")
+            labels = d.options
+            if want is not None:
+                for i, label in enumerate(labels):
+                    if label == want[0]:
+                        return i
+            return 0
+        if re.search(r"change .* to\?", p):
+            want = intent.pop("reface", None)
+            if want is not None and want[1] in keys:
+                return keys.index(want[1])
+            colour = "blue" if "blue" in p else ("red" if "red" in p else ("white" if "white" in p else None))
+            face = self.best_add(game, unit, colour)[0]
+            return keys.index(face) if face in keys else 0
+        if "which result to add" in p:
+            colour = "white" if "white" in p else None
+            face = self.best_add(game, unit, colour)[0]
+            if "leadership" in p:
+                face = self.best_add(game, unit, "white")[0]
+            return keys.index(face) if face in keys else 0
+        if "which colour" in p:
+            have = {dd.colour for dd in unit.tally if dd.face == "skull" and not dd.cancelled and dd.real}
+            for i, colour in enumerate(keys):
+                if colour not in have:
+                    return i
+            return 0
+        if "choose an award" in p:
+            pref = ("victoria-cross", "memorial-cross", "legion-of-merit")
+            order = {a: j for j, a in enumerate(pref)}
+            return min(range(n), key=lambda i: (order.get(keys[i], 9), i))
+        if "which other unit" in p or "copy whose" in p:
+            return self._neediest(game, list(keys)) if keys else 0
+        if "which adjacent sector" in p:
+            mates = {u.sector for u in game.state.active_units() if u is not unit}
+            for i, k in enumerate(keys):
+                if k in mates:
+                    return i
+            return 0
+        if "in place of" in p:
+            return 1 if "yes" in [o.lower() for o in d.options] else 0
+        return 0
+
+    def _worst_die(self, game: Game, unit: Unit, keys: Sequence[tuple[int, str]]) -> int:
+        ctx = self.dice_context(game, unit)
+        live = [dd for dd in unit.tally if not dd.cancelled]
+        best, best_gain = 0, -math.inf
+        for i, (idx, face) in enumerate(keys):
+            die = next((dd for dd in live if dd.index == idx), None)
+            colour = die.colour if die is not None else None
+            others = [(dd.face, dd.colour) for dd in live if dd is not die]
+            vals = ctx.values(colour, others)
+            gain = ctx.reroll_value(vals, 0) - vals.get(face, 0.0)
+            if gain > best_gain:
+                best, best_gain = i, gain
+        return best
+
+    def _neediest(self, game: Game, ids: list[Any]) -> int:
+        def need(uid: Any) -> float:
+            try:
+                u = game.state.unit(str(uid))
+            except KeyError:
+                return 0.0
+            if u.status != "active":
+                return -1e9
+            m, _ = self.here_loss(game, u)
+            return m - game.soldier_count(u)
+        return max(range(len(ids)), key=lambda i: (need(ids[i]), -i))
+
+    # ================================================================ uses
     def _use(self, game: Game, unit: Unit, d: Decision) -> int:
-        sector = game.sectors[unit.sector]
+        m = re.search(r"\(([a-z-]+)\)\?\s*$", d.prompt)
+        point = m.group(1) if m is not None else self._point(game, unit)
         for i, key in enumerate(d.keys):
             if key is None:
                 continue
             owner = key[0]
-            if owner in INSTANT_GOOD:
-                return i
-            if owner in DEF_BREAKERS and "mgf" in d.prompt and (sector.bunker or max(sector.defense) >= 8):
+            if self.wants_use(game, unit, owner, point):
                 return i
         return 0
 
-    # ------------------------------------------------------------ moving
-    def _move(self, game: Game, unit: Unit, d: Decision) -> int:
-        moves: list[Move] = list(d.keys)
-        stay = next((i for i, m in enumerate(moves) if m.kind == "stay"), None)
-        soldiers = game.soldier_count(unit)
+    @staticmethod
+    def _point(game: Game, unit: Unit) -> str:
+        phase = game.state.phase
+        if phase == "combat":
+            sec = game.state.sectors[unit.sector]
+            return "after-mgf" if sec.mgf_turn == game.state.turn else "before-mgf"
+        return {"roll": "after-final-tally", "purchase": "purchase", "movement": "movement"}.get(phase, phase)
 
-        def danger(m: Move) -> float:
-            sec = game.sectors[m.to or unit.sector]
-            mines = 3.5 if m.landmines else 0.0
-            return sec.defense[0] + 3.5 * sec.mgf + mines
+    def wants_use(self, game: Game, unit: Unit, owner: str, point: str) -> bool:
+        s = game.state
+        sec = game.sectors[unit.sector]
+        after_tally = point == "after-final-tally"
+        in_bunker_now = sec.bunker and unit.entered_turn == s.turn
+        if owner in {"field-radio", "walkie-talkie", "signalling-lamp", "medal-case", "lucky-charm",
+                     "pocket-bible"}:
+            return point != "after-first-roll"
+        if owner in {"memorial-cross", "legion-of-merit", "command-jacket"}:
+            return after_tally
+        if owner == "shoulder-patch":
+            return after_tally and unit.recruited == 0 and unit.soldiers > 2
+        if owner == "victoria-cross":
+            return after_tally and self._deadly_turn(game, unit)
+        if owner in {"corporal", "jeep"}:
+            return after_tally and self._plan_reroll(game, unit)
+        if owner in {"captain", "strategic-map"}:
+            return after_tally and self._plan_recolour(game, unit)
+        if owner == "rangefinder":
+            return after_tally and self._plan_reface(game, unit, "blue", 1.5)
+        if owner == "binoculars":
+            if point == "after-mgf":
+                rolls = s.sectors[unit.sector].mgf_roll or []
+                if rolls and s.sectors[unit.sector].mgf_turn == s.turn and max(rolls) >= 4 and (
+                        sec.bunker or self._lethal(game, unit)):
+                    self._intent["reface"] = (f"MGF die {rolls.index(max(rolls)) + 1}", None)
+                    return True
+                return False
+            return after_tally and self._plan_reface(game, unit, None, 3.0)
+        if owner == "ammo-box":
+            return after_tally and self._plan_ammo(game, unit)
+        if owner == "toolkit":
+            tools = sum(1 for dd in unit.tally if dd.face == "tool" and not dd.cancelled)
+            return after_tally and self.tool_value(game) > 0 and tools >= 2
+        if owner in {"grappling-hook", "rope-ladder"}:
+            need = _facts(game, unit.sector).climb
+            if not after_tally or not need:
+                return False
+            skulls = sum(1 for dd in unit.tally if dd.face == "skull")
+            return skulls == need - 1
+        if owner in BUNKER_BREAKERS or owner == "bangalore-torpedo":
+            if point not in {"before-mgf", "after-mgf"}:
+                return False
+            if game.value("def", unit) <= 0:
+                return False
+            if owner == "flame-thrower" and not sec.bunker:
+                return False
+            if owner == "bangalore-torpedo" and sec.bunker:
+                return False
+            if in_bunker_now and owner != "bangalore-torpedo":
+                return True
+            if point == "after-mgf" and self._lethal(game, unit):
+                return True
+            return owner == "bangalore-torpedo" and point == "after-mgf" and game.value("def", unit) >= 8
+        if owner == "grenade":
+            if point != "before-mgf" or game.value("mgf-dice", unit) <= 0:
+                return False
+            m, _ = self.here_loss(game, unit)
+            return in_bunker_now or m >= game.soldier_count(unit) - 2
+        if owner == "flak-vest":
+            if point != "after-mgf":
+                return False
+            rolls = s.sectors[unit.sector].mgf_roll or []
+            if not rolls or s.sectors[unit.sector].mgf_turn != s.turn:
+                return False
+            return sum(rolls) >= 5 or self._lethal(game, unit) or (in_bunker_now and sum(rolls) >= 3)
+        if owner == "grenadier":
+            if point != "before-mgf" or sec.bunker or game.value("mgf-dice", unit) <= 0:
+                return False
+            return self._lethal(game, unit, expected=True)
+        if owner == "mortar":
+            return False
+        if point == "movement":
+            return self._wants_movement_use(game, unit, owner)
+        if owner == "rule:buy-award":
+            c = unit.courage
+            drop = self.plan_value(game, unit, c, at_roll=False) - self.plan_value(game, unit, c - 6, at_roll=False)
+            return drop < 3.0
+        return False
 
-        choices = [(danger(m), game._number(m.to or ""), i) for i, m in enumerate(moves) if m.kind != "stay"]
-        advances = [(danger(m), game._number(m.to or ""), i) for i, m in enumerate(moves) if m.kind == "advance"]
-        if advances:
-            dmg, _, best = min(advances)
-            target = game.sectors[moves[best].to or ""]
-            if target.bunker and soldiers > dmg + self.margin:
-                return best
-            need = game.courage_to_bunker.get(moves[best].to or "", 0)
-            if soldiers > dmg + self.margin + 2 and unit.courage - moves[best].cost >= min(need, 3):
-                return best
-        if stay is not None:
-            here = game.sectors[unit.sector]
-            if here.bunker or unit.marker not in {"chevron-3"} or not choices:
-                return stay
-        if choices:
-            return min(choices)[2]
-        return stay if stay is not None else 0
+    def _wants_movement_use(self, game: Game, unit: Unit, owner: str) -> bool:
+        moves = game.legal_moves(unit)
+        if not moves:
+            best_i, best_z = -1, -math.inf
+        else:
+            best_i, best_z = self.choose_move(game, unit, moves)
+        best = moves[best_i] if best_i >= 0 else None
+        if owner == "whistle":
+            return best is not None and best.kind == "advance" and best.cost >= 2 and not best.battle_cry
+        if owner == "mine-detector":
+            return best is not None and best.landmines and not game.flag("ignore-landmines", unit)
+        if owner == "dexedrine":
+            return self.cry_gain(game, unit, unit.courage) > 3.0
+        if owner == "wirecutters":
+            view = self.view(game, unit)
+            barrier = [to for to, _k, _c, _m, bar in game.moves[unit.sector] if bar and to not in unit.visited]
+            if not barrier:
+                return False
+            edges = [e for e in view.planner.edges_of(unit.sector) if e.to in barrier and e.cost <= unit.courage]
+            soldiers = game.soldier_count(unit)
+            for e in edges:
+                mean, var = view.planner.take(e, view.visited, unit.courage)
+                if (soldiers + mean - 0.5) / math.sqrt(var + 1) > best_z + 0.05:
+                    return True
+            return False
+        if owner == "point-man":
+            if any(m.kind == "stay" for m in moves):
+                return False
+            view = self.view(game, unit)
+            lm, lv = view.planner.loss_of(unit.sector)
+            rm, rvar = view.planner.roll_at(unit.sector, view.visited, unit.courage, 2)
+            z = (game.soldier_count(unit) - 1 + rm - lm - 0.5) / math.sqrt(rvar + lv + 1)
+            return z > best_z + 0.3
+        if owner.startswith(f"{game.map.id}/"):
+            # A Sector's use during movement: the retreat from a failed Climb.
+            f = _facts(game, unit.sector)
+            if f.retreat is None or f.retreat in unit.visited:
+                return False
+            view = self.view(game, unit)
+            if not any(e.retreat for e in view.planner.edges_of(unit.sector)):
+                return False
+            mean, var = view.planner.at(f.retreat, view.visited | view.planner.mask([f.retreat]), unit.courage, 0)
+            return (game.soldier_count(unit) + mean - 0.5) / math.sqrt(var + 1) > best_z
+        return False
 
-    # ---------------------------------------------------------- casualties
-    def _casualty(self, d: Decision) -> int:
+    def _lethal(self, game: Game, unit: Unit, *, expected: bool = False) -> bool:
+        s = game.state
+        d = game.value("def", unit)
+        if expected:
+            loss = d + MGF_MEAN * game.value("mgf-dice", unit)
+        else:
+            rolls = s.sectors[unit.sector].mgf_roll or []
+            mgf = sum(rolls) if s.sectors[unit.sector].mgf_turn == s.turn else 0
+            if game.flag("ignore-mgf-casualties", unit):
+                mgf = 0
+            loss = d + mgf
+        return loss >= game.soldier_count(unit)
+
+    def _deadly_turn(self, game: Game, unit: Unit) -> bool:
+        view = self.view(game, unit)
+        courage = self.pending_courage(game, unit)
+        for to, _kind, _cost, _m, _b in game.moves[unit.sector]:
+            if to in view.targets and to not in unit.visited:
+                cost = game.sectors[to].cost or 0
+                if game.value("advance-cost", unit, base=cost) <= courage:
+                    return True
+        m, _ = self.here_loss(game, unit)
+        return m >= game.soldier_count(unit)
+
+    def _tally_values(self, game: Game, unit: Unit) -> tuple[_DiceContext, list[Die], list[float]]:
+        ctx = self.dice_context(game, unit)
+        live = [dd for dd in unit.tally if not dd.cancelled]
+        vals = []
+        for dd in live:
+            others = [(o.face, o.colour) for o in live if o is not dd]
+            vals.append(ctx.values(dd.colour, others)[dd.face])
+        return ctx, live, vals
+
+    def _plan_reroll(self, game: Game, unit: Unit) -> bool:
+        ctx, live, vals = self._tally_values(game, unit)
+        best, best_gain = None, 0.3
+        for dd, v in zip(live, vals, strict=True):
+            if dd.locked or not dd.real:
+                continue
+            if dd.face == "skull" and not game.flag("reroll-skull", unit):
+                continue
+            others = [(o.face, o.colour) for o in live if o is not dd]
+            gain = ctx.reroll_value(ctx.values(dd.colour, others), 0) - v
+            if gain > best_gain:
+                best, best_gain = dd.index, gain
+        if best is None:
+            return False
+        self._intent["reroll"] = best
+        return True
+
+    def _plan_recolour(self, game: Game, unit: Unit) -> bool:
+        ctx, live, vals = self._tally_values(game, unit)
+        best, best_gain = None, 1.5
+        for dd, v in zip(live, vals, strict=True):
+            if not dd.real:
+                continue
+            others = [(o.face, o.colour) for o in live if o is not dd]
+            for colour in COLOURS:
+                if colour == dd.colour:
+                    continue
+                gain = ctx.values(colour, others)[dd.face] - v
+                # Moving this die may break a triple it was part of: values() already counts that.
+                if gain > best_gain:
+                    best, best_gain = (dd.index, colour), gain
+        if best is None:
+            return False
+        self._intent["recolour"] = best
+        return True
+
+    def _plan_reface(self, game: Game, unit: Unit, colour: str | None, threshold: float) -> bool:
+        ctx, live, vals = self._tally_values(game, unit)
+        best, best_gain = None, threshold
+        for dd, v in zip(live, vals, strict=True):
+            if colour is not None and dd.colour != colour:
+                continue
+            if not dd.real and colour is not None:
+                continue
+            others = [(o.face, o.colour) for o in live if o is not dd]
+            fv = ctx.values(dd.colour, others)
+            face = max(FACES, key=lambda f: fv[f])
+            if fv[face] - v > best_gain:
+                best, best_gain = (f"{dd.colour} {dd.face}", face), fv[face] - v
+        if best is None:
+            return False
+        self._intent["reface"] = best
+        return True
+
+    def _plan_ammo(self, game: Game, unit: Unit) -> bool:
+        skulls = [dd for dd in unit.tally if dd.face == "skull" and not dd.cancelled]
+        if len(skulls) < 1 or _facts(game, unit.sector).climb:
+            return False
+        face = self.best_add(game, unit, None)[0]
+        self._intent["reface"] = (None, face)
+        return len(skulls) >= 2 or face == "two-soldiers"
+
+    # ================================================================ the rest
+    def _start(self, game: Game, unit: Unit, d: Decision) -> int:
+        def score(sid: str) -> float:
+            st = game.sectors[sid].start
+            if st is None:
+                return -1e9
+            v = st.soldiers + 0.7 * st.courage + 0.5 * st.stars + 0.3 * st.item_points
+            v += sum(3.0 for _ in st.specialists)
+            taken = sum(1 for u in game.state.units if u is not unit and u.visited[:1] == [sid])
+            return v - 3.0 * taken
+        return max(range(d.size()), key=lambda i: (score(d.keys[i]), -i))
+
+    def _remain(self, game: Game, unit: Unit, d: Decision) -> int:
+        open_obj = [b for b, sec in game.sectors.items() if sec.bunker and sec.objective
+                    and b not in game.state.conquered]
+        others = [u for u in game.state.active_units() if u is not unit]
+        want = "remain" if open_obj and not others else "leave"
+        return d.keys.index(want) if want in d.keys else 0
+
+    def _aside(self, game: Game, unit: Unit, d: Decision) -> tuple[int, ...]:
+        picks = tuple(range(d.min_picks))
+        self._asides[(game.state.turn, unit.id)] = {d.keys[i] for i in picks}
+        return picks
+
+    def _trade(self, game: Game, unit: Unit, d: Decision) -> int:
+        if game.state.phase != "combat":
+            return 0
+        mine = self._combat_loss_now(game, unit)
+        spare = game.soldier_count(unit) - mine - 2
+        if spare <= 0 or unit.soldiers <= 1:
+            return 0
         for i, key in enumerate(d.keys):
-            if key[0] == "soldiers":
-                return i
-        worst = len(SPECIALIST_PRIORITY)
-        rank = {c: i for i, c in enumerate(SPECIALIST_PRIORITY)}
-        return max(range(len(d.keys)), key=lambda i: rank.get(d.keys[i][1], worst))
-
-    def _or(self, game: Game, unit: Unit, d: Decision) -> int:
-        labels = [o.lower() for o in d.options]
-        for i, label in enumerate(labels):
-            if "soldier" in label and "gain" in label:
+            if key is None or key[1] != "soldiers":
+                continue
+            other = game.state.unit(key[0])
+            if other.status != "active":
+                continue
+            need = self._combat_loss_now(game, other) - game.soldier_count(other) + 1
+            if need > 0:
                 return i
         return 0
 
-    def _absorb(self, game: Game, unit: Unit, d: Decision) -> int:
-        if "courage" in d.prompt.lower():
-            need = game.courage_to_bunker.get(unit.sector, 0)
-            spare = max(0, unit.courage - need)
-            return min(spare, len(d.options) - 1)
-        return len(d.options) - 1
+    def _combat_loss_now(self, game: Game, unit: Unit) -> int:
+        s = game.state
+        d = game.value("def", unit)
+        rolls = s.sectors[unit.sector].mgf_roll or []
+        mgf = sum(rolls) if s.sectors[unit.sector].mgf_turn == s.turn else 0
+        if game.flag("ignore-mgf-casualties", unit):
+            mgf = 0
+        loss = d + mgf
+        v, _ = game.query("casualties", unit, base=loss)
+        return int(v)
+
+    def _dice_trade(self, game: Game, unit: Unit, d: Decision) -> int:
+        if d.keys:
+            return 0
+        order = ("tool", "star", "one-soldier", "courage", "two-soldiers", "skull")
+        rank = {f: i for i, f in enumerate(order)}
+        return min(range(d.size()), key=lambda i: (rank.get(d.options[i].split()[-1], 9), i))
+
+    def _mulligan(self, game: Game, unit: Unit, d: Decision) -> int:
+        return 1 if d.size() > 1 else 0
+
+
+@attrs.frozen
+class _DiceContext:
+    soldier: float
+    curve: list[float]  # plan value with base Courage + i
+    star: float
+    tool: float
+    bonus_tools: int
+    skull_free: int
+    climb: int
+    rwb: dict[str, float]
+    rwb_on: bool
+    counts: dict[str, bool]
+    marksman: bool
+    aim: str = ""  # a Red-White-Blue triple the dice aim at (the Battle Cry a Bunker needs)
+
+    def courage_value(self, have: int) -> float:
+        c = self.curve
+        if have + 1 >= len(c):
+            return max(0.0, c[-1] - c[-2]) if len(c) > 1 else 0.0
+        return max(0.0, c[have + 1] - c[have])
+
+    def values(self, colour: str | None, others: Sequence[tuple[str, str | None]]) -> dict[str, float]:
+        """The worth of each face on a die of ``colour``, the other results being ``others``."""
+        counts = dict.fromkeys(FACES, 0)
+        for f, _ in others:
+            if f in counts:
+                counts[f] += 1
+        table = (0, 1, 3, 6, 12, 24, 48)
+        t = counts["tool"] + self.bonus_tools
+        tool_gain = (table[min(t + 1, 6)] - table[min(t, 6)]) if t < 6 else 24
+        vals = {
+            "one-soldier": 1.0,
+            "two-soldiers": 2.0,
+            "courage": self.courage_value(counts["courage"]),
+            "star": self.star,
+            "tool": self.tool * tool_gain,
+        }
+        # A Skull cancels the weakest other result (or nothing, while the Sharpshooter's are unused).
+        if counts["skull"] + 1 <= self.skull_free:
+            skull = 0.0
+        else:
+            weakest = [vals.get(f, 0.0) for f, _ in others if f != "skull"]
+            skull = -min(weakest) if weakest else 0.0
+            skull = min(0.0, skull)
+        if self.climb:
+            skull = 6.0 if counts["skull"] < self.climb else 0.0
+        vals["skull"] = skull
+        for f in FACES:
+            if not self.counts.get(f, True):
+                vals[f] = 0.0
+        if self.rwb_on and colour is not None:
+            for f in FACES:
+                if not self.counts.get(f, True) and f != "skull":
+                    continue
+                have = {c for ff, c in others if ff == f and c is not None}
+                if colour in have:
+                    continue
+                if len(have) >= 2:
+                    vals[f] += self.rwb[f] + (3.0 if f == "skull" and not self.climb else 0.0)
+                elif f == self.aim:
+                    vals[f] += self.rwb[f] * (0.5 if have else 0.25)
+                elif have:
+                    vals[f] += 0.15 * self.rwb[f]
+        return vals
+
+    @staticmethod
+    def reroll_value(vals: dict[str, float], rerolls_after: int) -> float:
+        """Expected worth of re-rolling a die now, with ``rerolls_after`` more re-rolls to come."""
+        u = sum(vals.values()) / 6
+        for _ in range(rerolls_after):
+            u = sum(max(v, u) for v in vals.values()) / 6
+        return u
+
+
+def _without(live: Sequence[Die], key: tuple[int, str, str | None]) -> list[tuple[str, str | None]]:
+    out: list[tuple[str, str | None]] = []
+    skipped = False
+    for d in live:
+        if not skipped and d.index == key[0] and d.face == key[1] and d.colour == key[2]:
+            skipped = True
+            continue
+        out.append((d.face, d.colour))
+    return out
+
+
+def _assign(game: Game, active: list[Unit], bunkers: list[str]) -> dict[str, str]:
+    """Share the open objective Bunkers out between the active Units (the same answer for every Unit)."""
+    import itertools
+
+    dist = {u.id: _hops(game, u) for u in active}
+    order = sorted(bunkers, key=lambda b: (game.sectors[b].column or 0, b))
+    units = sorted(active, key=lambda u: u.id)
+    best: tuple[float, tuple[str, ...]] | None = None
+    n = min(len(units), len(order))
+    for perm in itertools.permutations(order, n):
+        cost = sum(dist[units[i].id].get(perm[i], 99) for i in range(n))
+        if best is None or cost < best[0]:
+            best = (cost, perm)
+    assert best is not None
+    return {units[i].id: best[1][i] for i in range(n)}
+
+
+def _hops(game: Game, unit: Unit) -> dict[str, int]:
+    dist = {unit.sector: 0}
+    todo = [unit.sector]
+    while todo:
+        nxt = []
+        for x in todo:
+            for to, _kind, _cost, _mines, _barrier in game.moves[x]:
+                if to not in dist and to not in unit.visited:
+                    dist[to] = dist[x] + 1
+                    nxt.append(to)
+        todo = nxt
+    return dist
+
+
+_HANDLERS: dict[str, Any] = {
+    "lock": HeuristicPolicy._lock,
+    "reroll": HeuristicPolicy._reroll,
+    "cancel": HeuristicPolicy._cancel,
+    "move": HeuristicPolicy._move,
+    "recruit": HeuristicPolicy._recruit,
+    "find": HeuristicPolicy._find,
+    "casualty": HeuristicPolicy._casualty,
+    "sacrifice": HeuristicPolicy._sacrifice,
+    "absorb": HeuristicPolicy._absorb,
+    "or": HeuristicPolicy._or,
+    "choose": HeuristicPolicy._choose,
+    "use": HeuristicPolicy._use,
+    "start": HeuristicPolicy._start,
+    "remain": HeuristicPolicy._remain,
+    "aside": HeuristicPolicy._aside,
+    "trade": HeuristicPolicy._trade,
+    "dice-trade": HeuristicPolicy._dice_trade,
+    "mulligan": HeuristicPolicy._mulligan,
+}
+
+
+def _number(text: str, default: int) -> int:
+    m = re.search(r"(\d+)", text)
+    return int(m.group(1)) if m is not None else default
 
 
 def make_policy(name: str, seed: int = 0) -> Decider:
@@ -188,7 +1510,8 @@ def make_policy(name: str, seed: int = 0) -> Decider:
 def describe(name: str) -> str:
     return {"random": "uniformly random legal choices (seeded)",
             "reference": "the fixed reference policy of DESIGN.md section 10",
-            "heuristic": "a competent player (priorities, margins, Items when they pay)"}.get(name, name)
+            "heuristic": "a competent player (a route planner, dice valued in context, cards when they pay)"
+            }.get(name, name)
 
 
 __all__: list[Any] = ["POLICIES", "HeuristicPolicy", "describe", "make_policy"]
