@@ -1075,6 +1075,8 @@ class HeuristicPolicy:
         sec = game.sectors[unit.sector]
         after_tally = point == "after-final-tally"
         in_bunker_now = sec.bunker and unit.entered_turn == s.turn
+        if point == "after-first-roll":  # offered only to re-roll a bad first roll (an option's Soldier Mulligan)
+            return True
         if owner in {"field-radio", "walkie-talkie", "signalling-lamp", "medal-case", "lucky-charm",
                      "pocket-bible"}:
             return point != "after-first-roll"
