@@ -40,7 +40,7 @@ from ddaydice.dsl.loader import Content
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, structure
 from ddaydice.interpreter.deciders import ReferencePolicy, Scripted
 from ddaydice.interpreter.engine import PHASES, Game
-from ddaydice.interpreter.options import score
+from ddaydice.interpreter.options import OptionRules, reachable, score
 from ddaydice.interpreter.precedence import Derivation
 from ddaydice.interpreter.state import Die, Unit
 
@@ -188,6 +188,12 @@ def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnosti
     for s in bm.sectors:
         if s.start:
             specs |= set(s.start.specialists)
+    if all(opt in content.options for opt in sc.options):
+        try:  # Specialists an option makes available (Bazooka Joe's second level, Wild Specialists)
+            specs |= {c for c in reachable(OptionRules.build(content, sc.options), content)
+                      if content.card_kinds.get(c) == "specialist"}
+        except RuleError as exc:
+            err(["options"], str(exc))
     effects_text = " ".join(e.text for k, e in content.effects.items() if k.startswith(f"{sc.map}/"))
     ids = [u.id for u in sc.units]
     for i, u in enumerate(sc.units):

@@ -326,3 +326,18 @@ def test_the_documentation_describes_every_setting_score_term_and_option(content
     scenarios = Path(__file__).parent / "scenarios" / "options"
     for path in scenarios.glob("*.yaml"):
         assert path.stem in doc, f"docs/optional-rules.md names no ruling for {path.name}"
+
+
+def test_a_scenario_may_give_a_unit_a_specialist_an_option_makes_available(content: Content, tmp_path: Path) -> None:
+    from ddaydice.interpreter.scenario import load_scenario
+
+    def diagnostics(options: str) -> list[str]:
+        path = tmp_path / "s.yaml"
+        path.write_text(f"scenario: x\nmap: omaha-beach\noptions: {options}\nunits:\n"
+                        "  - {id: u1, specialists: [general]}\n", encoding="utf-8")
+        _, diags = load_scenario(path, content)
+        return [d.message for d in diags]
+
+    assert diagnostics("[bazooka-joe-2]") == []
+    assert any("the General is not available on this map" in m for m in diagnostics("[]"))
+    assert any("cannot be played together" in m for m in diagnostics("[bazooka-joe-2, wild-specialists]"))
