@@ -387,12 +387,29 @@ class _Checker:
                 new = attrs.evolve(body, condition=self.check_condition(body.condition),
                                    actions=self.check_actions(body.actions))
             case ast.Modifier():
+                if self.ctx.kind in {"item", "award"}:
+                    # Items and Awards are one-shot: the engine reads their effects only when they are used.
+                    self.err("DSL116", f"an {'Item' if self.ctx.kind == 'item' else 'Award'} acts only when it "
+                             "is used; a standing change here would never apply", body.pos,
+                             f"write 'use: {words_of(body.statement)} this turn'")
                 stmt = self.check_statement(body.statement, in_actions=False, duration=None)
                 new = attrs.evolve(body, statement=stmt, condition=self.check_condition(body.condition))
         return attrs.evolve(clause, body=new)
 
     def check(self, effect: ast.Effect) -> ast.Effect:
         return attrs.evolve(effect, clauses=tuple(self.check_clause(c) for c in effect.clauses))
+
+
+def words_of(stmt: ast.Statement) -> str:
+    parts = [stmt.verb.name]
+    for a in stmt.args:
+        if isinstance(a, ast.Word):
+            parts.append(a.name)
+        elif isinstance(a, ast.Number | ast.Signed):
+            parts.append(f"{a.value:+d}" if isinstance(a, ast.Signed) else str(a.value))
+        elif isinstance(a, ast.Assign) and isinstance(a.value, ast.Number):
+            parts.append(f"= {a.value.value}")
+    return " ".join(parts)
 
 
 def check_effect(effect: ast.Effect, vocab: Vocabulary, context: Context) -> tuple[ast.Effect, list[Diagnostic]]:

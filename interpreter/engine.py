@@ -380,9 +380,13 @@ class Game:
         for src, i, hook in self._global_mods.get(name, ()):
             out.append((src, None, 0, i, hook))
         if sector is not None:
+            acquired = self.state.sectors[sector].acquired
             for src in self._sector_sources(sector):
+                # An attribute a Sector gains during the game came into play then (rulebook order: when the
+                # effect came into play, then its id); the printed attributes were there from the start.
+                played = acquired.get(src.owner.rsplit("attribute:", 1)[-1], 0) if acquired else 0
                 for i, hook in self._mods_of(src).get(name, ()):
-                    out.append((src, None, 0, i, hook))
+                    out.append((src, None, played, i, hook))
         for owner in self.state.units:
             if owner.status != "active":
                 continue
@@ -437,7 +441,7 @@ class Game:
                 return info.minimum, None
             return base, None
         contributions: list[Contribution] = []
-        consumed: list[str] = []
+        consumed: list[tuple[str, str, str]] = []
         ctx_unit = unit
         for src, owner, played, i, hook in candidates:
             if True:
@@ -462,7 +466,7 @@ class Game:
                     if holder is not None and holder.counters.get(key, 0) > 0:
                         continue
                     if consume:
-                        consumed.append(key)
+                        consumed.append((key, src.owner, hook.text))
                 value = hook.value(ctx) if hook.value is not None else None
                 who = f"{src.name}" + (f" ({owner.name})" if owner is not None else "")
                 contributions.append(Contribution(src.owner, who, self._tier(src), src.tier, hook.op, value,
@@ -480,15 +484,17 @@ class Game:
             contributions.append(Contribution("rule:bunker-specialists", "Specialists beside the Bunker",
                                               0, "rules", "add", -bunker_n, (-1, "rule"), (),
                                               f"{bunker_n} surviving Specialist(s) of earlier Units"))
-        value, derivation = combine(base, contributions, info.minimum, explain=explain, query=name,
-                                    subject=self._subject(unit, sector, card) if explain else "",
+        want_steps = explain or (consume and bool(consumed))
+        value, derivation = combine(base, contributions, info.minimum, explain=want_steps, query=name,
+                                    subject=self._subject(unit, sector, card) if want_steps else "",
                                     base_source=base_source)
-        if consume and consumed:
-            holder = unit
-            for key in consumed:
-                if holder is not None:
-                    holder.counters[key] = holder.counters.get(key, 0) + 1
-        return value, derivation
+        if consume and consumed and unit is not None and derivation is not None:
+            # A limited effect ("once per phase") is used up only when it applied, not when it was overruled.
+            overruled = {(s.source, s.text) for s in derivation.steps if s.overruled_by}
+            for key, source, text in consumed:
+                if (source, text) not in overruled:
+                    unit.counters[key] = unit.counters.get(key, 0) + 1
+        return value, (derivation if explain else None)
 
     def value(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None,
               base: int | None = None) -> int:
@@ -1896,6 +1902,12 @@ class Ctx:
     def find(self, what: str | int, free: bool, kind: str = "item") -> None:
         g = self.game
         u = self._me()
+        # ruling: "Items can't be found here" stops every find in that Sector (a Special Find RWB's too),
+        # except an Award's, which overrides everything (rulebook, RULE CONFLICTS).
+        if g.content.card_kinds.get(self.source.owner) != "award" and not g.flag("find", u):
+            if g.tracing:
+                g.log("find", f"{u.name} cannot find anything here", u, self.source.owner, self.source.tier)
+            return
         if isinstance(what, int) and kind == "vehicle":
             vehicles = [c.id for c in g.content.cards_of("vehicle") if c.id not in g.state.abandoned
                         and not any(o.vehicle == c.id for o in g.state.units)]
@@ -1998,6 +2010,8 @@ class Ctx:
         sec = self.game.state.sectors[self.sector or self._me().sector]
         if attribute not in sec.attributes:
             sec.attributes.append(attribute)
+            self.game.state.play_order += 1
+            sec.acquired[attribute] = self.game.state.play_order
             if self.game.tracing:
                 self.game.log("attribute", f"{self.game.sectors[sec.id].name} becomes '{attribute}'", self.unit)
 

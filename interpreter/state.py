@@ -91,6 +91,7 @@ class SectorState:
     entered: bool = False
     mgf_roll: list[int] | None = None
     mgf_turn: int = -1
+    acquired: dict[str, int] = attrs.Factory(dict)  # attribute -> when it came into play (play order)
 
 
 @attrs.define

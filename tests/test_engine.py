@@ -151,3 +151,19 @@ def test_every_word_of_the_language_has_an_implementation() -> None:
     for name in words.words("action"):
         method = {"rwb": "gain_rwb", "add": "add_result", "remove": "remove_result"}.get(name, name.replace("-", "_"))
         assert hasattr(Ctx, method), f"action '{name}' has no Ctx.{method}"
+
+
+def test_an_overruled_limited_effect_keeps_its_use() -> None:
+    """The Medic's "1 per phase" is used up only when it applied, not when a higher tier overruled it."""
+    from ddaydice.interpreter.state import Grant
+
+    g = Game(content(), "exercise-tiger", seed=1, variant="advanced-training", deciders=ReferencePolicy())
+    u = g.state.units[0]
+    u.specialists = ["medic"]
+    g.state.turn, g.state.phase = 1, "combat"
+    g.state.grants.append(Grant("victoria-cross", 0, "awards", "casualties", "set", 0, (), "casualties = 0",
+                                "turn:1", u.id))
+    assert g.query("casualties", u, base=5, consume=True)[0] == 0
+    g.state.grants.clear()
+    assert g.query("casualties", u, base=5, consume=True)[0] == 4  # the Medic still saves one
+    assert g.query("casualties", u, base=5, consume=True)[0] == 5  # and now his save is spent
