@@ -67,7 +67,7 @@ COURAGE_TARGETS = ((1.0, (0.57, 0.33, 0.10, 0.0)),
 MGF_MEAN = 3.5
 D6_VAR = 35 / 12
 #: The value of a plan that fails (a Unit that must move and cannot, or never reaches a Bunker).
-DEATH = -40.0
+DEATH = -100.0
 CMAX = 16
 #: Chance per turn of rolling a Battle Cry (Courage on a red, a white and a blue die) when aiming at it.
 P_BATTLE_CRY = 0.3
@@ -160,8 +160,9 @@ def _parse_facts(texts: Iterable[str]) -> _Facts:
 
 
 def _facts(game: Game, sid: str) -> _Facts:
-    attrs_now = tuple(game.state.sectors[sid].attributes)
-    key = (id(game.content), game.map.id, sid, attrs_now, tuple(sorted(game.ignore)))
+    attrs_now = game.state.sectors[sid].attributes
+    key = (id(game.content), game.map.id, game.variant.id if game.variant else None, sid,
+           tuple(attrs_now) if attrs_now else ())
     found = _FACTS.get(key)
     if found is None:
         found = _parse_facts(src.text for src in game._sector_sources(sid))
@@ -222,6 +223,7 @@ class _Planner:
         self.edges: list[tuple[_Edge, ...]] = [edge_map.get(s, ()) for s in names]
         self.edge_to = [tuple(idx[e.to] for e in es) for es in self.edges]
         self.memo: dict[int, tuple[float, float]] = {}
+        self.rolled: dict[int, tuple[float, float]] = {}
         n = len(names)
         reach = [0] * n
         for i in range(n):
@@ -270,17 +272,29 @@ class _Planner:
         found = self.memo.get(key)
         if found is not None:
             return found
-        options: list[tuple[float, float, float]] = []  # mean, variance, availability
+        best_m = -math.inf
+        best_v = 0.0
+        chancy: list[tuple[float, float, float]] = []  # moves open only with some probability
         if k < self.max_rolls[x]:
             m, v = self.loss[x]
             rm, rvar = self.roll(x, rv, c, k + 1)
-            options.append((rm - m, rvar + v, 1.0))
+            best_m, best_v = rm - m, rvar + v
         for e, to in zip(self.edges[x], self.edge_to[x], strict=True):
             if rv >> to & 1 or e.cost > c or (e.retreat and k < 3):
                 continue
             am, av = self.arrive(e, to, rv, c)
-            options.append((am, av, e.avail))
-        result = _mix(options)
+            if e.avail < 1.0:
+                chancy.append((am, av, e.avail))
+            elif am > best_m:
+                best_m, best_v = am, av
+        if chancy:
+            if best_m > -math.inf:
+                chancy.append((best_m, best_v, 1.0))
+            result = _mix(chancy)
+        elif best_m > -math.inf:
+            result = (best_m, best_v)
+        else:
+            result = (DEATH, 0.0)
         self.memo[key] = result
         return result
 
@@ -300,23 +314,30 @@ class _Planner:
     def roll(self, x: int, rv: int, c: int, k: int) -> tuple[float, float]:
         """A roll in ``x`` (the dice steered to the best amount of Courage), then Phase 4."""
         gain, free = self.gain[x]
-        base = max(0, c + free)
-        outcomes = [self.value(x, rv, base + o, k) for o in range(4)]
+        base = min(max(0, c + free), CMAX)
+        rv &= self.reach[x] | 1 << x
+        key = ((rv * self.n + x) * (CMAX + 1) + base) * 64 + min(k, 63)
+        found = self.rolled.get(key)
+        if found is not None:
+            return found
+        value = self.value
+        m0, v0 = value(x, rv, base, k)
+        m1, v1 = value(x, rv, base + 1, k)
+        m2, v2 = value(x, rv, base + 2, k)
+        m3, v3 = value(x, rv, base + 3, k)
         best_m = -math.inf
-        best_v = 0.0
-        for share, dist in COURAGE_TARGETS:
-            m = gain * share
-            second = 0.0
-            mean_v = 0.0
-            for p, (om, ov) in zip(dist, outcomes, strict=True):
-                if p:
-                    mean_v += p * om
-                    second += p * (ov + om * om)
-            total = m + mean_v
+        best_d = COURAGE_TARGETS[0][1]
+        for share, d in COURAGE_TARGETS:
+            total = gain * share + d[0] * m0 + d[1] * m1 + d[2] * m2 + d[3] * m3
             if total > best_m:
-                best_m = total
-                best_v = second - mean_v * mean_v + ROLL_VAR
-        return best_m, max(0.0, best_v)
+                best_m, best_d = total, d
+        p0, p1, p2, p3 = best_d
+        mean_v = p0 * m0 + p1 * m1 + p2 * m2 + p3 * m3
+        second = p0 * (v0 + m0 * m0) + p1 * (v1 + m1 * m1) + p2 * (v2 + m2 * m2) + p3 * (v3 + m3 * m3)
+        best_v = second - mean_v * mean_v + ROLL_VAR
+        result = (best_m, max(0.0, best_v))
+        self.rolled[key] = result
+        return result
 
 
 def _mix(options: Sequence[tuple[float, float, float]]) -> tuple[float, float]:
@@ -363,25 +384,27 @@ class HeuristicPolicy:
 
     fallback: ReferencePolicy = attrs.Factory(ReferencePolicy)
     _view_key: tuple[Any, ...] | None = None
-    _view: _TurnView | None = None
+    _views: dict[tuple[Any, ...], _TurnView] = attrs.Factory(dict)
     _game: Any = None
     _rerolls: dict[tuple[int, str], int] = attrs.Factory(dict)
     _fixed: dict[tuple[int, str], dict[int, tuple[str, str]]] = attrs.Factory(dict)
     _asides: dict[tuple[int, str], set[int]] = attrs.Factory(dict)
     _intent: dict[str, Any] = attrs.Factory(dict)
     _ctx: dict[tuple[Any, ...], _DiceContext] = attrs.Factory(dict)
+    _statics: dict[tuple[Any, ...], int] = attrs.Factory(dict)
 
     # ================================================================ dispatch
     def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
         if self._game is not game:
             self._game = game
             self._view_key = None
-            self._view = None
+            self._views = {}
             self._rerolls = {}
             self._fixed = {}
             self._asides = {}
             self._intent = {}
             self._ctx = {}
+            self._statics = {}
         unit = game.state.unit(decision.unit)
         kind = decision.kind
         handler = _HANDLERS.get(kind)
@@ -393,11 +416,16 @@ class HeuristicPolicy:
     # ================================================================ the plan
     def view(self, game: Game, unit: Unit) -> _TurnView:
         s = game.state
-        key = (s.turn, unit.id, unit.sector, tuple(unit.specialists), tuple(unit.items), unit.vehicle,
-               tuple(s.conquered), tuple(sorted(s.bunker_specialists.items())), len(s.grants),
-               tuple(u.status for u in s.units), tuple(u.sector for u in s.units))
-        if self._view_key == key and self._view is not None:
-            return self._view
+        here = game.sectors[unit.sector]
+        key = (unit.id, unit.sector, unit.chevrons() if len(here.defense) > 1 else 0, tuple(unit.specialists),
+               tuple(unit.items), unit.vehicle, tuple(s.conquered), tuple(sorted(s.bunker_specialists.items())),
+               len(s.grants), tuple((u.status, u.sector, len(u.specialists)) for u in s.units),
+               sum(1 for st in s.sectors.values() if st.entered), sum(len(st.attributes) for st in s.sectors.values()),
+               len(s.placed), len(s.award_deck), len(s.pool))
+        found = self._views.get(key)
+        if found is not None:
+            self._view_key = key
+            return found
         targets, holding = self._targets(game, unit)
         params = self._params(game, unit, targets)
         planner = _PLANS.get(params)
@@ -406,8 +434,10 @@ class HeuristicPolicy:
                 _PLANS.clear()
             planner = _PLANS[params] = _Planner(params)
         view = _TurnView(params, planner, planner.mask(unit.visited), targets, holding)
+        if len(self._views) > 16:
+            self._views.clear()
+        self._views[key] = view
         self._view_key = key
-        self._view = view
         return view
 
     def _targets(self, game: Game, unit: Unit) -> tuple[frozenset[str], bool]:
@@ -454,7 +484,11 @@ class HeuristicPolicy:
         edges: list[tuple[str, tuple[_Edge, ...]]] = []
         waiting = {a for a in g.sectors for (b, *_rest) in g.moves[a]
                    if _facts(g, b).battle_cry_only and b in targets}
-        for sid, sec in g.sectors.items():
+        reach = _reachable(g, unit)
+        reach_set = set(reach)
+        enter_live = "enter" in g.live_queries
+        for sid in reach:
+            sec = g.sectors[sid]
             f = _facts(g, sid)
             d = g.value("def", unit, sector=sid)
             if sec.bunker and "engineer" in specs and unit.sector != sid:
@@ -475,8 +509,8 @@ class HeuristicPolicy:
             if m > 0:
                 m = max(0.0, m - medic)
             loss.append((sid, m, v))
-            rolled = g.value("dice-rolled", unit, sector=sid)
-            locks = g.value("locked-dice", unit, sector=sid)
+            rolled = self._static(g, unit, "dice-rolled", sid)
+            locks = self._static(g, unit, "locked-dice", sid)
             gr = ROLL_GAIN * rolled / 6 * (1.0 + 0.03 * (2 - locks))
             gr -= 1.2 * f.skulls
             if f.climb:
@@ -484,7 +518,7 @@ class HeuristicPolicy:
             elif sid in waiting:
                 gr -= 1.3
             gain.append((sid, gr, f.courage - f.courage_penalty))
-            stay = g.value("stay-turns", unit, sector=sid)
+            stay = self._static(g, unit, "stay-turns", sid)
             if sec.black or f.no_stay:
                 mr = 1
             elif stay >= 100:
@@ -512,20 +546,23 @@ class HeuristicPolicy:
                 enter.append((sid, e_gain))
             out: list[_Edge] = []
             for to, kind_, line_cost, mines, barrier in g.moves[sid]:
+                if to not in reach_set:
+                    continue
                 tsec = g.sectors[to]
                 if barrier and not barriers_ok:
                     continue
                 if tsec.bunker and to not in targets:
                     continue
                 tf = _facts(g, to)
-                if not tsec.bunker and not g.flag("enter", unit, sector=to):
+                enterable = not enter_live or g.flag("enter", unit, sector=to)
+                if not tsec.bunker and not enterable:
                     continue
-                if tsec.bunker and not g.flag("enter", unit, sector=to) and not (
+                if tsec.bunker and not enterable and not (
                         tf.enter_unless is not None and tf.enter_unless not in g.state.conquered):
                     continue
                 advance = kind_ == "advance" or tsec.cost is not None
                 cost = tsec.cost if tsec.cost is not None else line_cost
-                cost = g.value("advance-cost", unit, base=cost) if advance else 0
+                cost = self._static(g, unit, "advance-cost", None, cost) if advance else 0
                 e_loss = 0.0
                 e_var = 0.0
                 if mines and "landmines" not in g.ignore and not mines_free:
@@ -551,10 +588,25 @@ class HeuristicPolicy:
                     avail *= p_climb
                 bonus = path + (beach if advance else 0.0)
                 out.append(_Edge(to, cost, e_loss, e_var, bonus, avail))
-            if f.retreat is not None:
+            if f.retreat is not None and f.retreat in reach_set:
                 out.append(_Edge(f.retreat, 0, 0.0, 0.0, 0.0, 1.0, retreat=True))
             edges.append((sid, tuple(out)))
         return _Params(tuple(loss), tuple(gain), tuple(max_rolls), tuple(enter), targets, tuple(edges))
+
+    def _static(self, game: Game, unit: Unit, query: str, sector: str | None, base: int | None = None) -> int:
+        """A value that depends only on the Sector and the cards in play (not on this turn's grants)."""
+        cards = tuple((u.id, tuple(u.specialists), u.vehicle) for u in game.state.active_units())
+        key = (query, unit.id, sector, base, cards)
+        found = self._statics.get(key)
+        if found is None:
+            if len(self._statics) > 4096:
+                self._statics.clear()
+            if base is None:
+                found = game.value(query, unit, sector=sector) if sector is not None else game.value(query, unit)
+            else:
+                found = game.value(query, unit, base=base)
+            self._statics[key] = found
+        return found
 
     # ------------------------------------------------------------------- state helpers
     @staticmethod
@@ -668,7 +720,8 @@ class HeuristicPolicy:
     # ================================================================ dice
     def dice_context(self, game: Game, unit: Unit) -> _DiceContext:
         view = self.view(game, unit)
-        key = (self._view_key, unit.courage, unit.stars, unit.item_points, len(game.state.pool), game.state.phase)
+        key = (self._view_key, game.state.turn, unit.marker, unit.courage, unit.stars, unit.item_points,
+               len(game.state.pool), game.state.phase)
         found = self._ctx.get(key)
         if found is not None:
             return found
@@ -696,8 +749,14 @@ class HeuristicPolicy:
                 cry = max(cry, 12.0)
                 aim = "courage"
         solo = len(game.state.units) == 1
+        lm, _ = view.planner.loss_of(unit.sector)
+        if self.rolls_here(game, unit, at_roll=True) >= view.planner.max_rolls[view.planner.index[unit.sector]]:
+            nxt = [view.planner.loss_of(e.to)[0] + e.loss for e in view.planner.edges_of(unit.sector)
+                   if e.to not in unit.visited and not e.retreat]
+            lm = min(nxt, default=lm)
         return _DiceContext(
-            soldier=1.0,
+            soldier=float(game.soldier_count(unit)),
+            danger=lm,
             curve=curve,
             star=self.star_value(game, unit),
             tool=self.tool_value(game),
@@ -705,7 +764,7 @@ class HeuristicPolicy:
             skull_free=game.value("skulls-ignored", unit) + (0 if "skulls" not in game.ignore else 99),
             climb=climb,
             rwb={"two-soldiers": 6.0, "one-soldier": 8.0 if solo else 6.5, "courage": cry,
-                 "star": 2.5, "tool": 2.0, "skull": 20 * self.tool_value(game) + 2.0},
+                 "star": 2.5, "tool": 2.0, "skull": 14 * self.tool_value(game) + 1.0},
             rwb_on="rwb" not in game.ignore,
             counts={f: game.counts_face(f) for f in FACES},
             marksman="marksman" in unit.specialists,
@@ -846,7 +905,8 @@ class HeuristicPolicy:
                 best, best_v = i, v
         if best < 0:
             return 0
-        if d.keys and d.keys[0] is None:
+        m, _ = self.here_loss(game, unit)
+        if d.keys and d.keys[0] is None and game.soldier_count(unit) >= 2 * m + 3:
             # Wait a turn for a much better Specialist that is one Star away.
             hand = game.state.hands.get(unit.id, []) + [p for p in game.state.pool
                                                         if game.content.card_kinds.get(p) == "specialist"]
@@ -1299,9 +1359,8 @@ class HeuristicPolicy:
             if st is None:
                 return -1e9
             v = st.soldiers + 0.7 * st.courage + 0.5 * st.stars + 0.3 * st.item_points
-            v += sum(3.0 for _ in st.specialists)
-            taken = sum(1 for u in game.state.units if u is not unit and u.visited[:1] == [sid])
-            return v - 3.0 * taken
+            v += sum(1.5 for _ in st.specialists)
+            return v
         return max(range(d.size()), key=lambda i: (score(d.keys[i]), -i))
 
     def _remain(self, game: Game, unit: Unit, d: Decision) -> int:
@@ -1358,7 +1417,8 @@ class HeuristicPolicy:
 
 @attrs.frozen
 class _DiceContext:
-    soldier: float
+    soldier: float  # the Unit's Soldiers now
+    danger: float  # the casualties expected in this turn's combat
     curve: list[float]  # plan value with base Courage + i
     star: float
     tool: float
@@ -1386,9 +1446,12 @@ class _DiceContext:
         table = (0, 1, 3, 6, 12, 24, 48)
         t = counts["tool"] + self.bonus_tools
         tool_gain = (table[min(t + 1, 6)] - table[min(t, 6)]) if t < 6 else 24
+        # Soldiers are worth more when this turn's combat threatens to wipe the Unit out.
+        men = self.soldier + counts["one-soldier"] + 2 * counts["two-soldiers"]
+        w = 1.0 + 2.0 / (1.0 + math.exp(min(50.0, (men - self.danger - 2.0) / 1.5)))
         vals = {
-            "one-soldier": 1.0,
-            "two-soldiers": 2.0,
+            "one-soldier": w,
+            "two-soldiers": 2.0 * w,
             "courage": self.courage_value(counts["courage"]),
             "star": self.star,
             "tool": self.tool * tool_gain,
@@ -1414,7 +1477,7 @@ class _DiceContext:
                 if colour in have:
                     continue
                 if len(have) >= 2:
-                    vals[f] += self.rwb[f] + (3.0 if f == "skull" and not self.climb else 0.0)
+                    vals[f] += self.rwb[f]
                 elif f == self.aim:
                     vals[f] += self.rwb[f] * (0.5 if have else 0.25)
                 elif have:
@@ -1456,6 +1519,23 @@ def _assign(game: Game, active: list[Unit], bunkers: list[str]) -> dict[str, str
             best = (cost, perm)
     assert best is not None
     return {units[i].id: best[1][i] for i in range(n)}
+
+
+def _reachable(game: Game, unit: Unit) -> list[str]:
+    """The Sectors the Unit may still reach (its own first), in the map's order."""
+    seen = {unit.sector}
+    todo = [unit.sector]
+    while todo:
+        x = todo.pop()
+        nxt = [to for to, _kind, _cost, _mines, _barrier in game.moves[x]]
+        retreat = _facts(game, x).retreat
+        if retreat is not None:
+            nxt.append(retreat)
+        for to in nxt:
+            if to not in seen and to not in unit.visited:
+                seen.add(to)
+                todo.append(to)
+    return [unit.sector] + [s for s in game.sectors if s in seen and s != unit.sector]
 
 
 def _hops(game: Game, unit: Unit) -> dict[str, int]:
