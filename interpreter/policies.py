@@ -193,6 +193,7 @@ class _Params:
 
     loss: tuple[tuple[str, float, float], ...]  # sector, expected casualties per combat, variance
     gain: tuple[tuple[str, float, int], ...]  # sector, Soldiers per roll, free Courage per roll
+    climbing: frozenset[str]  # Sectors where the dice go to Skulls (no Courage is rolled there)
     max_rolls: tuple[tuple[str, int], ...]
     enter: tuple[tuple[str, float], ...]  # one-off gain on entering
     terminal: frozenset[str]
@@ -214,6 +215,7 @@ class _Planner:
         self.loss = [(m, v) for _, m, v in params.loss]
         gains = {s: (g, c) for s, g, c in params.gain}
         self.gain = [gains[s] for s in names]
+        self.climbing = [s in params.climbing for s in names]
         rolls = dict(params.max_rolls)
         self.max_rolls = [rolls.get(s, 3) for s in names]
         enter = dict(params.enter)
@@ -321,6 +323,11 @@ class _Planner:
         if found is not None:
             return found
         value = self.value
+        if self.climbing[x]:
+            m0, v0 = value(x, rv, base, k)
+            result = (gain + m0, v0 + ROLL_VAR)
+            self.rolled[key] = result
+            return result
         m0, v0 = value(x, rv, base, k)
         m1, v1 = value(x, rv, base + 1, k)
         m2, v2 = value(x, rv, base + 2, k)
@@ -479,6 +486,7 @@ class HeuristicPolicy:
         special = game.map.special_damage
         loss: list[tuple[str, float, float]] = []
         gain: list[tuple[str, float, int]] = []
+        climbing: list[str] = []
         max_rolls: list[tuple[str, int]] = []
         enter: list[tuple[str, float]] = []
         edges: list[tuple[str, tuple[_Edge, ...]]] = []
@@ -515,6 +523,7 @@ class HeuristicPolicy:
             gr -= 1.2 * f.skulls
             if f.climb:
                 gr = 1.0
+                climbing.append(sid)
             elif sid in waiting:
                 gr -= 1.3
             gain.append((sid, gr, f.courage - f.courage_penalty))
@@ -591,7 +600,8 @@ class HeuristicPolicy:
             if f.retreat is not None and f.retreat in reach_set:
                 out.append(_Edge(f.retreat, 0, 0.0, 0.0, 0.0, 1.0, retreat=True))
             edges.append((sid, tuple(out)))
-        return _Params(tuple(loss), tuple(gain), tuple(max_rolls), tuple(enter), targets, tuple(edges))
+        return _Params(tuple(loss), tuple(gain), frozenset(climbing), tuple(max_rolls), tuple(enter), targets,
+                       tuple(edges))
 
     def _static(self, game: Game, unit: Unit, query: str, sector: str | None, base: int | None = None) -> int:
         """A value that depends only on the Sector and the cards in play (not on this turn's grants)."""
@@ -1171,7 +1181,8 @@ class HeuristicPolicy:
             if not after_tally or not need:
                 return False
             skulls = sum(1 for dd in unit.tally if dd.face == "skull")
-            return skulls == need - 1
+            helpers = sum(1 for i in unit.items if i in {"grappling-hook", "rope-ladder"})
+            return skulls < need <= skulls + helpers
         if owner in BUNKER_BREAKERS or owner == "bangalore-torpedo":
             if point not in {"before-mgf", "after-mgf"}:
                 return False
@@ -1464,7 +1475,7 @@ class _DiceContext:
             skull = -min(weakest) if weakest else 0.0
             skull = min(0.0, skull)
         if self.climb:
-            skull = 6.0 if counts["skull"] < self.climb else 0.0
+            skull = 10.0 if counts["skull"] < self.climb else 0.0
         vals["skull"] = skull
         for f in FACES:
             if not self.counts.get(f, True):
