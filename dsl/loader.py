@@ -40,7 +40,10 @@ RULE_FILES: dict[str, type[Any]] = {
     "queries.yaml": schema.QueryRules,
     "rwb.yaml": schema.RwbRules,
     "game.yaml": schema.GameRules,
+    "kinds.yaml": schema.KindRules,
 }
+# Rules files a content tree may leave out (an expansion declares its kinds of cards there).
+OPTIONAL_RULE_FILES = frozenset({"kinds.yaml"})
 SOURCE_KIND_TIER_DEFAULT = {"rwb": "rules", "attribute": "sectors"}
 
 
@@ -95,6 +98,11 @@ class Content:
     origins: Mapping[str, tuple[str, int, int]]
     warnings: tuple[Diagnostic, ...] = ()
     owner_pack: Mapping[str, str] = attrs.field(factory=dict)
+    kinds: schema.KindRules = attrs.field(factory=lambda: schema.KindRules("rulebook"))
+
+    def kind_def(self, kind: str) -> schema.KindDef | None:
+        """The declaration of a kind of card an expansion adds (rules/kinds.yaml); None for the base kinds."""
+        return next((k for k in self.kinds.kinds if k.id == kind), None)
 
     def tier_of(self, kind: str) -> str:
         for tier in self.precedence.tiers:
@@ -156,7 +164,7 @@ class _Builder:
         for name, cls in RULE_FILES.items():
             path = rules_dir / name
             if not path.exists():
-                if required:
+                if required and name not in OPTIONAL_RULE_FILES:
                     self.diags.append(Diagnostic("LOAD001", f"the rules need {name}", display_path(rules_dir),
                                                  1, 1))
                 continue
@@ -170,6 +178,9 @@ class _Builder:
                 self.rules[name] = _merge_rules(self.rules[name], obj)
             else:
                 self.rules[name] = obj
+            if isinstance(obj, schema.KindRules):
+                for i, kind in enumerate(obj.kinds):
+                    self.origins[f"kind:{kind.id}"] = (doc.file, *position(doc.data, ["kinds", i, "id"]))
             if isinstance(obj, schema.RwbRules):
                 for i, rwb in enumerate(obj.rwb):
                     self.pending_rwb.append((rwb, doc, doc.data["rwb"][i]))
@@ -237,6 +248,12 @@ class _Builder:
         cf = self.take(doc, envelope, schema.CardFile, [])
         if cf is None:
             return
+        kinds = self.known_kinds()
+        if cf.kind not in kinds:
+            line, col = position(data, ["kind"])
+            self.diags.append(Diagnostic("SCHEMA004", f"'kind': '{cf.kind}' is not allowed", doc.file, line, col,
+                                         hint=did_you_mean(cf.kind, kinds) or "kinds: " + ", ".join(kinds)))
+            return
         nodes = data.get("cards")
         if not isinstance(nodes, list):
             line, col = position(data, ["cards"], key=True)
@@ -255,6 +272,11 @@ class _Builder:
                     line, col = position(node, ["id"], key=True)
                     self.diags.append(Diagnostic("SCHEMA003", f"missing required key 'cost' for {_a(cf.kind)}",
                                                  doc.file, line, col))
+
+    def known_kinds(self) -> list[str]:
+        """The base game's kinds of cards and those the rules loaded so far declare (rules/kinds.yaml)."""
+        declared: schema.KindRules | None = self.rules.get("kinds.yaml")
+        return list(schema.BASE_KINDS) + [k.id for k in (declared.kinds if declared else ())]
 
     def check_provenance(self, prov: str, note: str, doc: YamlDoc, node: Any) -> None:
         if prov == "reconstructed" and not note.strip():
@@ -371,6 +393,36 @@ class _Builder:
                             compiled, english, pack)
 
     # ------------------------------------------------------ cross-refs
+    def check_kinds_and_variants(self) -> None:
+        """Declared kinds (rules/kinds.yaml), RWBs written for an option, and cards 'only-in' an option."""
+        declared: schema.KindRules | None = self.rules.get("kinds.yaml")
+        pending = {p for man, _ in self.packs.values() for p in man.pending}
+        seen: set[str] = set()
+        for kind in declared.kinds if declared else ():
+            where = self.origins.get(f"kind:{kind.id}")
+            file, line, col = where if where else ("rules/kinds.yaml", 1, 1)
+            if kind.id in schema.BASE_KINDS or kind.id in seen:
+                self.diags.append(Diagnostic("DUP001", f"duplicate kind of card '{kind.id}'", file, line, col))
+            seen.add(kind.id)
+            for opt in [kind.option, *(p.option for p in kind.persist)]:
+                if opt is not None and opt not in self.options:
+                    self.diags.append(Diagnostic("OPT002", f"kind '{kind.id}' names the optional rule '{opt}', "
+                                                 "which does not exist", file, line, col,
+                                                 hint=did_you_mean(opt, self.options)))
+        for rwb, doc, node in self.pending_rwb:
+            if rwb.option is not None and rwb.option not in self.options:
+                line, col = position(node, ["option"])
+                self.diags.append(Diagnostic("OPT002", f"RWB '{rwb.id}' is written for the optional rule "
+                                             f"'{rwb.option}', which does not exist", doc.file, line, col,
+                                             hint=did_you_mean(rwb.option, self.options)))
+        for cid, (card, _, doc, node) in self.cards.items():
+            for j, oid in enumerate(card.only_in):
+                if oid not in self.options and oid not in pending:
+                    line, col = position(node, ["only_in", j])
+                    self.diags.append(Diagnostic("OPT003", f"card '{cid}' is only in '{oid}', which is no optional "
+                                                 "rule (nor one a pack lists as pending)", doc.file, line, col,
+                                                 severity="warning", hint=did_you_mean(oid, self.options)))
+
     def check_map(self, bm: schema.BattleMap, doc: YamlDoc, vocab: Vocabulary) -> None:
         data = doc.data
         sector_ids = [s.id for s in bm.sectors]
@@ -473,7 +525,9 @@ def _a(noun: str) -> str:
 
 
 def _merge_rules(base: Any, extra: Any) -> Any:
-    """A pack's rules file extends the base one: its lists are appended."""
+    """A pack's rules file extends the base one: its lists are appended; precedence tiers merge by id."""
+    if isinstance(base, schema.PrecedenceRules) and isinstance(extra, schema.PrecedenceRules):
+        return attrs.evolve(base, tiers=_merge_tiers(base.tiers, extra.tiers))
     changes: dict[str, Any] = {}
     for field in attrs.fields(type(base)):
         old = getattr(base, field.name)
@@ -481,6 +535,27 @@ def _merge_rules(base: Any, extra: Any) -> Any:
         if isinstance(old, tuple) and isinstance(new, tuple):
             changes[field.name] = old + new
     return attrs.evolve(base, **changes)
+
+
+def _merge_tiers(tiers: tuple[schema.Tier, ...], extra: tuple[schema.Tier, ...]) -> tuple[schema.Tier, ...]:
+    """A pack's tiers: one with an existing id adds its sources to that tier (Badges rank with Items); a new
+    one goes right above the tier its ``after`` names (Battle Conditions above Sector attributes), or on top.
+    An ``after`` naming no tier puts it on top too (the checker of precedence.yaml reports nothing: the
+    order is still total)."""
+    out = list(tiers)
+    for tier in extra:
+        same = next((i for i, t in enumerate(out) if t.id == tier.id), None)
+        if same is not None:
+            old = out[same]
+            out[same] = attrs.evolve(old, sources=old.sources + tuple(s for s in tier.sources
+                                                                     if s not in old.sources))
+            continue
+        after = next((i for i, t in enumerate(out) if t.id == tier.after), None) if tier.after else None
+        if after is None:
+            out.append(tier)
+        else:
+            out.insert(after + 1, tier)
+    return tuple(out)
 
 
 def _yaml_files(folder: Path) -> list[Path]:
@@ -536,6 +611,7 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
         names = Names(vocab.resources, tuple(f.id for f in game_rules.marker_faces) if game_rules else ())
         b.diags += check_options(b.options, names, [(cid, card.unavailable_in, doc, node) for cid, (card, _, doc, node)
                                                     in b.cards.items() if card.unavailable_in])
+        b.check_kinds_and_variants()
     errors = [d for d in b.diags if d.severity == "error"]
     if errors or vocab is None:
         return None, sorted(b.diags, key=sort_key)
@@ -554,6 +630,7 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
         origins=dict(b.origins),
         warnings=tuple(sorted(b.diags, key=sort_key)),
         owner_pack=dict(b.owner_pack),
+        kinds=b.rules.get("kinds.yaml", schema.KindRules("rulebook")),
     )
     return content, sorted(b.diags, key=sort_key)
 
@@ -614,8 +691,9 @@ def _check_effects(b: _Builder, vocab: Vocabulary) -> dict[str, EffectSource]:
             out[src.owner] = src
 
     for rwb, doc, node in b.pending_rwb:
-        add(b.effect(f"rwb:{rwb.id}", "rwb", rwb.name, rwb.effect, doc, node, vocab, compiler, renderer,
-                     tier("rule"), None))
+        # an RWB written for an optional rule stands in for the plain one while the rule is on (engine)
+        key = f"rwb:{rwb.id}" + (f"@{rwb.option}" if rwb.option else "")
+        add(b.effect(key, "rwb", rwb.name, rwb.effect, doc, node, vocab, compiler, renderer, tier("rule"), None))
     for rule, doc, node in b.pending_rules:
         add(b.effect(f"rule:{rule.id}", "rule", rule.name, rule.effect, doc, node, vocab, compiler, renderer,
                      tier("rule"), None))

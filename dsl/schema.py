@@ -13,6 +13,8 @@ import attrs
 
 Provenance = Literal["rulebook", "printed-board", "reconstructed"]
 CardKind = Literal["specialist", "item", "vehicle", "award"]
+# The four kinds the base game knows; an expansion declares more in rules/kinds.yaml (KindDef).
+BASE_KINDS: tuple[str, ...] = ("specialist", "item", "vehicle", "award")
 
 
 @attrs.frozen
@@ -49,9 +51,14 @@ class ResourceRules:
 
 @attrs.frozen
 class Tier:
+    """A precedence tier. In a pack, a tier with the id of an existing one adds its ``sources`` to it (Badges
+    rank with Items); a new tier goes on top, or right above the tier named by ``after`` (Battle Conditions
+    sit between Sector attributes and Specialists)."""
+
     id: str
     name: str
     sources: tuple[str, ...]
+    after: str | None = None
 
 
 @attrs.frozen
@@ -103,6 +110,9 @@ class RwbDef:
     face: str
     text: str
     effect: str
+    # An entry written for an optional rule stands in for the entry of the same id while that rule is on
+    # (Badges: the Battle Cry RWB gains a third option); it is left out otherwise.
+    option: str | None = None
 
 
 @attrs.frozen
@@ -158,13 +168,18 @@ class Card:
     note: str = ""
     grade: Literal["regular", "unique", "special", "award"] | None = None
     unavailable_in: tuple[str, ...] = ()
+    # The card is in a game only when one of these optional rules is on (the Atlantikwall Allied cards,
+    # which "apply only with the Atlantikwall rules"); a pack may name here an option it lists as pending.
+    only_in: tuple[str, ...] = ()
+    # Words a deck's rules may test: a Battle Condition 'weather' card persists with Persistent Weather.
+    tags: tuple[str, ...] = ()
     window: str | None = None
     overrides: bool = False
 
 
 @attrs.frozen
 class CardFile:
-    kind: CardKind
+    kind: str  # one of BASE_KINDS, or a kind declared in rules/kinds.yaml (checked by the loader)
     cards: tuple[Card, ...]
 
 
@@ -314,3 +329,47 @@ class Manifest:
     overrides: tuple[str, ...] = ()
     stands_in_for: str = ""
     award_deck_size: int | None = None
+    # Optional rules the pack will add but does not implement yet: cards may say they are 'only-in' one of
+    # them (they stay out of every game until it exists); `dday list` names them.
+    pending: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Persist:
+    """Cards of a deck with this tag stay in play, while the optional rule is on, until another card with
+    the tag is drawn; they apply after the cards drawn with them, so they win their conflicts."""
+
+    tag: str
+    option: str
+
+
+@attrs.frozen
+class KindDef:
+    """A kind of card an expansion adds (rules/kinds.yaml), and how its deck works.
+
+    ``deck``: the cards are shuffled into a deck at set-up (if ``option`` is on, or always without one);
+    a card is drawn from the top, and the discard pile is shuffled into a new deck when it runs out.
+    ``held_by``: a drawn card goes to the Unit that drew it, held and used like an Item (``unit``), or into
+    play for every Unit (``game``): its effects are in play like a rule's, in its kind's precedence tier.
+    ``draw_each_turn``: cards the game draws into play at the start of each turn, before the first phase;
+    each stays until the next turn's draw. ``per_turn``: the most one Unit may draw in one turn.
+    ``tradeable``: held cards are traded like Items. ``persist``: tagged cards that outlast the turn.
+    """
+
+    id: str
+    name: str
+    text: str
+    deck: bool = True
+    option: str | None = None
+    held_by: Literal["unit", "game"] = "unit"
+    draw_each_turn: int = 0
+    per_turn: int | None = None
+    tradeable: bool = False
+    persist: tuple[Persist, ...] = ()
+    plural: str = ""
+
+
+@attrs.frozen
+class KindRules:
+    provenance: Provenance
+    kinds: tuple[KindDef, ...] = ()
