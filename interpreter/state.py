@@ -79,6 +79,7 @@ class Unit:
     came_into_play: dict[str, int] = attrs.Factory(dict)
     conquered: str | None = None
     trading_pool: list[Die] | None = None  # dice an option's Trading Pool holds (rolled once; None: not yet)
+    cards: list[str] = attrs.Factory(list)  # cards of an expansion's decks the Unit holds (Badges), used like Items
 
     def chevrons(self) -> int:
         return MARKER_CHEVRONS.get(self.marker, 3 if self.marker == "must-move" else 1)
@@ -137,6 +138,11 @@ class GameState:
     first_bunker_turn: int | None = None
     deaths: list[dict[str, Any]] = attrs.Factory(list)
     conquests: list[dict[str, Any]] = attrs.Factory(list)  # {unit, bunker, turn}: each Bunker a Unit survived
+    # An expansion's decks (rules/kinds.yaml), top card first, and their discard piles, by kind of card.
+    decks: dict[str, list[str]] = attrs.Factory(dict)
+    discards: dict[str, list[str]] = attrs.Factory(dict)
+    in_play: list[str] = attrs.Factory(list)  # drawn cards in play for every Unit (Battle Conditions), in order
+    piles: list[list[str]] = attrs.Factory(list)  # an option's piles of Items, top first (its top is in the Pool)
 
     def unit(self, uid: str) -> Unit:
         for u in self.units:
