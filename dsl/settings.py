@@ -90,6 +90,18 @@ SETTINGS: tuple[SettingSpec, ...] = (
        "terms are listed below).", "a list of 'TERM: POINTS'"),
     _S("group-score", "str", "scoring",
        "The group's score: the lowest Unit's (lowest) or the sum (total).", "lowest or total"),
+    _S("score-also", "list", "scoring",
+       "Terms added to the score table of another option in play (Badge of Honour: -10 VP per Badge drawn, "
+       "'if you use the Victory Points'); nothing is scored without such a table.", "a list of 'TERM: POINTS'"),
+    # --------------------------------------------------------------- decks
+    _S("keep-used", "str", "decks",
+       "Cards of these kinds (an expansion's, rules/kinds.yaml) stay with the Unit when used, instead of "
+       "going to their discard pile; each may then be used once per turn (Badge of Honour).",
+       "kinds of cards, separated by spaces (badge)"),
+    _S("item-piles", "int", "decks",
+       "The Items of the Pool are shuffled and split into this many piles as equal as can be; only the top "
+       "card of each pile may be found, and the card under a found one becomes available (Chaotic "
+       "Resupply: 2).", "a whole number", 1, 10),
 )
 
 SCORE_TERMS: dict[str, str] = {
@@ -100,6 +112,7 @@ SCORE_TERMS: dict[str, str] = {
     "specialists": "the Unit's Specialists left alive",
     "awards": "the Awards the Unit obtained, held or played (face-up and face-down)",
     "RESOURCE": "what the Unit has left of a resource (soldiers, stars, courage, item-points)",
+    "drawn-KIND": "the cards of a kind the Unit drew from its deck during the game (drawn-badge)",
 }
 
 _BY_NAME = {s.name: s for s in SETTINGS}
@@ -187,6 +200,8 @@ def _parse_text(key: str, text: str, names: Names) -> tuple[Parsed, str | None]:
         if len(words) == 3 and words[0].isdigit() and words[1:] == ["per", "player"]:
             return ("per-player", int(words[0])), None
         return None, f"'{key}' takes 'map', 'all' or 'N per player', not '{text}'"
+    if key == "keep-used":
+        return (tuple(words), None) if words else (None, f"'{key}' takes kinds of cards, not '{text}'")
     choices = {"another-unit": RECIPIENTS, "objectives": ("every", "default"), "group-score": ("lowest", "total")}
     allowed = choices.get(key, ())
     if text not in allowed:
@@ -219,7 +234,8 @@ def _parse_entry(key: str, text: str, names: Names) -> tuple[Parsed, str | None]
         return (head, tail), None
     # score
     term = names.resources.get(head, head)
-    if (term not in SCORE_TERMS or term == "RESOURCE") and term not in names.resources.values():
+    if (term not in SCORE_TERMS or term in {"RESOURCE", "drawn-KIND"}) and term not in names.resources.values() \
+            and not (term.startswith("drawn-") and term != "drawn-KIND"):
         pool = [t for t in SCORE_TERMS if t != "RESOURCE"] + sorted(set(names.resources.values()))
         hint = did_you_mean(head, pool)
         return None, f"'{key}': no score term '{head}'" + (f" ({hint})" if hint else f" (terms: {', '.join(pool)})")

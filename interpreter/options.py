@@ -136,7 +136,20 @@ class OptionRules:
 
     @property
     def score_terms(self) -> tuple[tuple[str, int], ...]:
-        return tuple(self.settings.get("score", ()))
+        """The score table, with the terms other options add to it ('score-also'; nothing without a table)."""
+        table = tuple(self.settings.get("score", ()))
+        return table + tuple(self.settings.get("score-also", ())) if table else ()
+
+    # ---------------------------------------------------- decks (interpreter/decks.py)
+    @property
+    def keep_used(self) -> tuple[str, ...]:
+        """Kinds of cards that stay with their Unit when used (once per turn each)."""
+        return tuple(self.settings.get("keep-used", ()))
+
+    @property
+    def item_piles(self) -> int:
+        """Piles the Pool's Items are split into, only their tops findable (0: no piles)."""
+        return int(self.settings.get("item-piles", 0))
 
     @property
     def group_score(self) -> str:
@@ -300,6 +313,8 @@ def _term(game: Game, unit: Unit, term: str) -> int:
         return len(unit.specialists)
     if term == "awards":
         return len(unit.awards) + len(unit.used_awards)
+    if term.startswith("drawn-"):  # cards of a kind drawn from its deck (interpreter/decks.py counts them)
+        return unit.counters.get(f"drawn:{term[6:]}", 0)
     value = getattr(unit, term.replace("-", "_"), None)
     if not isinstance(value, int):
         raise RuleError(f"no score term '{term}'")
