@@ -200,6 +200,12 @@ class _Params:
     edges: tuple[tuple[str, tuple[_Edge, ...]], ...]
 
 
+#: A plan's outlook: (utility, mean Soldiers to come if the Unit lives, their variance, chance to live), where
+#: the utility is ``live * mean + (1 - live) * DEATH``, what the planner maximises.
+Outlook = tuple[float, float, float, float]
+LOST: Outlook = (DEATH, 0.0, 0.0, 0.0)
+
+
 class _Planner:
     """Expected Soldiers to come (and their variance) from a Phase 4 state, playing the best plan.
 
@@ -224,8 +230,8 @@ class _Planner:
         edge_map = dict(params.edges)
         self.edges: list[tuple[_Edge, ...]] = [edge_map.get(s, ()) for s in names]
         self.edge_to = [tuple(idx[e.to] for e in es) for es in self.edges]
-        self.memo: dict[int, tuple[float, float]] = {}
-        self.rolled: dict[int, tuple[float, float]] = {}
+        self.memo: dict[int, Outlook] = {}
+        self.rolled: dict[int, Outlook] = {}
         n = len(names)
         reach = [0] * n
         for i in range(n):
@@ -242,7 +248,7 @@ class _Planner:
         self.n = n
 
     # ------------------------------------------------------------- by Sector name
-    def at(self, sector: str, visited: int, c: int, k: int) -> tuple[float, float]:
+    def at(self, sector: str, visited: int, c: int, k: int) -> Outlook:
         return self.value(self.index[sector], visited, max(0, c), k)
 
     def edges_of(self, sector: str) -> tuple[_Edge, ...]:
@@ -251,11 +257,11 @@ class _Planner:
     def loss_of(self, sector: str) -> tuple[float, float]:
         return self.loss[self.index[sector]]
 
-    def roll_at(self, sector: str, visited: int, c: int, k: int) -> tuple[float, float]:
+    def roll_at(self, sector: str, visited: int, c: int, k: int) -> Outlook:
         x = self.index[sector]
         return self.roll(x, visited | 1 << x, max(0, c), k)
 
-    def take(self, e: _Edge, visited: int, c: int) -> tuple[float, float]:
+    def take(self, e: _Edge, visited: int, c: int) -> Outlook:
         return self.arrive(e, self.index[e.to], visited, c)
 
     def mask(self, visited: Iterable[str]) -> int:
@@ -266,42 +272,40 @@ class _Planner:
                 m |= 1 << i
         return m
 
-    def value(self, x: int, visited: int, c: int, k: int) -> tuple[float, float]:
-        """Phase 4 in Sector ``x`` after ``k`` rolls there, with ``c`` Courage: (mean, variance) to come."""
+    def value(self, x: int, visited: int, c: int, k: int) -> Outlook:
+        """Phase 4 in Sector ``x`` after ``k`` rolls there, with ``c`` Courage: the outlook of the best plan."""
         rv = visited & self.reach[x]
         c = min(c, CMAX)
         key = ((rv * self.n + x) * (CMAX + 1) + c) * 64 + min(k, 63)
         found = self.memo.get(key)
         if found is not None:
             return found
-        best_m = -math.inf
-        best_v = 0.0
-        chancy: list[tuple[float, float, float]] = []  # moves open only with some probability
+        best: Outlook | None = None
+        chancy: list[tuple[Outlook, float]] = []  # moves open only with some probability
         if k < self.max_rolls[x]:
             m, v = self.loss[x]
-            rm, rvar = self.roll(x, rv, c, k + 1)
-            best_m, best_v = rm - m, rvar + v
+            best = _shift(self.roll(x, rv, c, k + 1), -m, v)
         for e, to in zip(self.edges[x], self.edge_to[x], strict=True):
             if rv >> to & 1 or e.cost > c or (e.retreat and k < 3):
                 continue
-            am, av = self.arrive(e, to, rv, c)
+            o = self.arrive(e, to, rv, c)
             if e.avail < 1.0:
-                chancy.append((am, av, e.avail))
-            elif am > best_m:
-                best_m, best_v = am, av
+                chancy.append((o, e.avail))
+            elif best is None or o[0] > best[0]:
+                best = o
         if chancy:
-            if best_m > -math.inf:
-                chancy.append((best_m, best_v, 1.0))
+            if best is not None:
+                chancy.append((best, 1.0))
             result = _mix(chancy)
-        elif best_m > -math.inf:
-            result = (best_m, best_v)
+        elif best is not None:
+            result = best
         else:
-            result = (DEATH, 0.0)
+            result = LOST
         self.memo[key] = result
         return result
 
-    def arrive(self, e: _Edge, to: int, rv: int, c: int) -> tuple[float, float]:
-        """Take edge ``e`` into Sector ``to`` (paying its cost) and go on: (mean, variance)."""
+    def arrive(self, e: _Edge, to: int, rv: int, c: int) -> Outlook:
+        """Take edge ``e`` into Sector ``to`` (paying its cost) and go on."""
         rv |= 1 << to
         if e.retreat:
             return self.value(to, rv, c - e.cost, 0)
@@ -309,11 +313,10 @@ class _Planner:
         mean = e.bonus - e.loss + self.enter[to] - lm
         var = e.var + lv
         if self.terminal[to]:
-            return mean, var
-        rm, rvar = self.roll(to, rv, c - e.cost, 1)
-        return mean + rm, var + rvar
+            return (mean, mean, var, 1.0)
+        return _shift(self.roll(to, rv, c - e.cost, 1), mean, var)
 
-    def roll(self, x: int, rv: int, c: int, k: int) -> tuple[float, float]:
+    def roll(self, x: int, rv: int, c: int, k: int) -> Outlook:
         """A roll in ``x`` (the dice steered to the best amount of Courage), then Phase 4."""
         gain, free = self.gain[x]
         base = min(max(0, c + free), CMAX)
@@ -324,50 +327,78 @@ class _Planner:
             return found
         value = self.value
         if self.climbing[x]:
-            m0, v0 = value(x, rv, base, k)
-            result = (gain + m0, v0 + ROLL_VAR)
+            result = _shift(value(x, rv, base, k), gain, ROLL_VAR)
             self.rolled[key] = result
             return result
-        m0, v0 = value(x, rv, base, k)
-        m1, v1 = value(x, rv, base + 1, k)
-        m2, v2 = value(x, rv, base + 2, k)
-        m3, v3 = value(x, rv, base + 3, k)
-        best_m = -math.inf
-        best_d = COURAGE_TARGETS[0][1]
-        for share, d in COURAGE_TARGETS:
-            total = gain * share + d[0] * m0 + d[1] * m1 + d[2] * m2 + d[3] * m3
-            if total > best_m:
-                best_m, best_d = total, d
-        p0, p1, p2, p3 = best_d
-        mean_v = p0 * m0 + p1 * m1 + p2 * m2 + p3 * m3
-        second = p0 * (v0 + m0 * m0) + p1 * (v1 + m1 * m1) + p2 * (v2 + m2 * m2) + p3 * (v3 + m3 * m3)
-        best_v = second - mean_v * mean_v + ROLL_VAR
-        result = (best_m, max(0.0, best_v))
+        outs = (value(x, rv, base, k), value(x, rv, base + 1, k), value(x, rv, base + 2, k),
+                value(x, rv, base + 3, k))
+        u0, u1, u2, u3 = outs[0][0], outs[1][0], outs[2][0], outs[3][0]
+        q0, q1, q2, q3 = outs[0][3], outs[1][3], outs[2][3], outs[3][3]
+        best_u = -math.inf
+        best_i = 0
+        for i, (share, d) in enumerate(COURAGE_TARGETS):
+            g = gain * share
+            u = d[0] * (u0 + q0 * g) + d[1] * (u1 + q1 * g) + d[2] * (u2 + q2 * g) + d[3] * (u3 + q3 * g)
+            if u > best_u:
+                best_u, best_i = u, i
+        share, d = COURAGE_TARGETS[best_i]
+        g = gain * share
+        q = 0.0
+        mean = 0.0
+        second = 0.0
+        for p, o in zip(d, outs, strict=True):
+            if p:
+                w = p * o[3]
+                q += w
+                mo = o[1] + g
+                mean += w * mo
+                second += w * (o[2] + mo * mo)
+        if q > 1e-12:
+            mean /= q
+            var = max(0.0, second / q - mean * mean) + ROLL_VAR
+        else:
+            mean, var = 0.0, 0.0
+        result = (best_u, mean, var, q)
         self.rolled[key] = result
         return result
 
 
-def _mix(options: Sequence[tuple[float, float, float]]) -> tuple[float, float]:
+def _shift(o: Outlook, gain: float, var: float) -> Outlook:
+    u, m, v, q = o
+    return (u + q * gain, m + gain, v + var, q)
+
+
+def _mix(options: Sequence[tuple[Outlook, float]]) -> Outlook:
     """The best available option, when some are open only with a probability (independently)."""
-    if not options:
-        return DEATH, 0.0
-    ranked = sorted(options, key=lambda o: -o[0])
+    ranked = sorted(options, key=lambda o: -o[0][0])
     left = 1.0
+    q = 0.0
     mean = 0.0
     second = 0.0
-    for m, v, p in ranked:
+    for (_u, m, v, qi), p in ranked:
         w = left * p
         if w <= 0:
             continue
-        mean += w * m
-        second += w * (v + m * m)
+        wq = w * qi
+        q += wq
+        mean += wq * m
+        second += wq * (v + m * m)
         left -= w
         if left <= 1e-9:
             break
-    if left > 1e-9:
-        mean += left * DEATH
-        second += left * DEATH * DEATH
-    return mean, max(0.0, second - mean * mean)
+    if q > 1e-12:
+        mean /= q
+        var = max(0.0, second / q - mean * mean)
+    else:
+        mean, var = 0.0, 0.0
+    return (q * mean + (1 - q) * DEATH, mean, var, q)
+
+
+def _survival(soldiers: float, o: Outlook) -> float:
+    """The chance a Unit with ``soldiers`` comes through a plan of outlook ``o`` alive."""
+    _u, m, v, q = o
+    z = (soldiers + m - 0.5) / math.sqrt(v + 1.0)
+    return q * 0.5 * math.erfc(-z / math.sqrt(2.0))
 
 
 _PLANS: dict[_Params, _Planner] = {}
@@ -586,11 +617,15 @@ class HeuristicPolicy:
                         cost = 0
                     elif req[0] == "sacrifice":
                         need = req[1] if isinstance(req[1], int) else 1
-                        if n_specs < need:
-                            feasible = False
-                        e_loss += need * (1.0 + cheapest)
+                        # A Specialist still to come (free in a Sector, or recruited) is priced, not ruled out.
+                        e_loss += need * (1.0 + cheapest) + 2.5 * max(0, need - n_specs)
                     elif req[0] != "climb" and req[0] not in g.held_cards(unit):
-                        feasible = False
+                        card = str(req[0])
+                        obtainable = card not in unit.dead and (
+                            card in g.state.hands.get(unit.id, []) or card in g.state.pool)
+                        if not obtainable:
+                            feasible = False
+                        e_loss += 3.0
                 if not feasible:
                     continue
                 if f.climb and advance:
@@ -791,8 +826,8 @@ class HeuristicPolicy:
         for e in planner.edges_of(unit.sector):
             if e.to in unit.visited or e.retreat:
                 continue
-            m, _ = planner.take(attrs.evolve(e, cost=0, loss=max(0.0, e.loss - 3.0 * (e.loss > 3.5))),
-                                view.visited, courage)
+            m = planner.take(attrs.evolve(e, cost=0, loss=max(0.0, e.loss - 3.0 * (e.loss > 3.5))),
+                             view.visited, courage)[0]
             best = max(best, m)
         return best - plain
 
@@ -871,16 +906,15 @@ class HeuristicPolicy:
         for m in moves:
             if m.kind == "stay":
                 lm, lv = planner.loss_of(x)
-                rm, rv = planner.roll_at(x, view.visited, c, k + 1)
-                mean, var = rm - lm, rv + lv
+                o = _shift(planner.roll_at(x, view.visited, c, k + 1), -lm, lv)
                 if view.holding:
-                    mean += 2.0
+                    o = _shift(o, 2.0, 0.0)
             else:
                 to = m.to
                 e = edges.get(to)
                 sec = game.sectors[to]
                 if sec.bunker and to not in view.targets:
-                    out.append((-1e9, DEATH, 0.0))
+                    out.append((-1.0, DEATH, 0.0))
                     continue
                 if e is None:
                     mines = 3.5 if m.landmines and not game.flag("ignore-landmines", unit) else 0.0
@@ -890,18 +924,20 @@ class HeuristicPolicy:
                         3.5 if m.landmines else 0.0)
                     e = attrs.evolve(e, loss=max(0.0, e.loss - sac))
                 e = attrs.evolve(e, cost=m.cost, avail=1.0)
-                mean, var = planner.take(e, view.visited, c)
+                o = planner.take(e, view.visited, c)
                 if m.abandons_vehicle and unit.vehicle is not None:
-                    mean -= 0.3 * self.item_value(game, unit, unit.vehicle)
+                    o = _shift(o, -0.3 * self.item_value(game, unit, unit.vehicle), 0.0)
                 if view.holding and m.kind == "advance" and not sec.bunker:
-                    mean -= 4.0
-            z = (soldiers + mean - 0.5) / math.sqrt(var + 1.0)
-            out.append((z, mean, var))
+                    o = _shift(o, -4.0, 0.0)
+            out.append((_survival(soldiers, o), o[0], o[2]))
         return out
 
     def choose_move(self, game: Game, unit: Unit, moves: Sequence[Any]) -> tuple[int, float]:
+        """The move with the best chance to survive (near-ties go to the most Soldiers expected)."""
         scores = self.move_scores(game, unit, moves)
-        best = max(range(len(moves)), key=lambda i: (scores[i][0], scores[i][1], -i))
+        top = max(sc[0] for sc in scores)
+        near = [i for i in range(len(moves)) if scores[i][0] >= top - 0.002]
+        best = max(near, key=lambda i: (scores[i][1], -i))
         return best, scores[best][0]
 
     # ================================================================ purchases
@@ -1243,19 +1279,15 @@ class HeuristicPolicy:
                 return False
             edges = [e for e in view.planner.edges_of(unit.sector) if e.to in barrier and e.cost <= unit.courage]
             soldiers = game.soldier_count(unit)
-            for e in edges:
-                mean, var = view.planner.take(e, view.visited, unit.courage)
-                if (soldiers + mean - 0.5) / math.sqrt(var + 1) > best_z + 0.05:
-                    return True
-            return False
+            return any(_survival(soldiers, view.planner.take(e, view.visited, unit.courage)) > best_z + 0.01
+                       for e in edges)
         if owner == "point-man":
             if any(m.kind == "stay" for m in moves):
                 return False
             view = self.view(game, unit)
             lm, lv = view.planner.loss_of(unit.sector)
-            rm, rvar = view.planner.roll_at(unit.sector, view.visited, unit.courage, 2)
-            z = (game.soldier_count(unit) - 1 + rm - lm - 0.5) / math.sqrt(rvar + lv + 1)
-            return z > best_z + 0.3
+            o = _shift(view.planner.roll_at(unit.sector, view.visited, unit.courage, 2), -lm, lv)
+            return _survival(game.soldier_count(unit) - 1, o) > best_z + 0.02
         if owner.startswith(f"{game.map.id}/"):
             # A Sector's use during movement: the retreat from a failed Climb.
             f = _facts(game, unit.sector)
@@ -1264,8 +1296,8 @@ class HeuristicPolicy:
             view = self.view(game, unit)
             if not any(e.retreat for e in view.planner.edges_of(unit.sector)):
                 return False
-            mean, var = view.planner.at(f.retreat, view.visited | view.planner.mask([f.retreat]), unit.courage, 0)
-            return (game.soldier_count(unit) + mean - 0.5) / math.sqrt(var + 1) > best_z
+            o = view.planner.at(f.retreat, view.visited | view.planner.mask([f.retreat]), unit.courage, 0)
+            return _survival(game.soldier_count(unit), o) > best_z
         return False
 
     def _lethal(self, game: Game, unit: Unit, *, expected: bool = False) -> bool:
