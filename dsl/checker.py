@@ -25,7 +25,8 @@ DURATION_ENGLISH = {
 }
 
 FILTER_WORDS = frozenset({"locked", "unlocked", "real", "any-roll"})
-COMPARE_PREDICATES = frozenset({"count", "same-face", "chevrons", "turns-here", "players"})
+COMPARE_PREDICATES = frozenset({"count", "same-face", "chevrons", "turns-here", "players", "have", "holds",
+                                "colours", "active-skulls"})
 MAP_KINDS = frozenset({"attribute", "table", "sector"})
 # parameter kinds whose arguments are names (of content or of the rules), not numbers
 NAME_KINDS = frozenset(words.PARAM_KINDS) - {"amount", "count", "change", "counter"}
@@ -94,7 +95,9 @@ class _Checker:
             case "sector":
                 return set(v.sectors)
             case "kind":
-                return {"specialist", "item", "vehicle", "award"}
+                return {"specialist", "item", "vehicle", "award"} | set(v.kinds)
+            case "deck":
+                return set(v.decks)
         return set()
 
     def canonical(self, kind: str, name: str) -> str:
@@ -239,7 +242,7 @@ class _Checker:
                 self.err("DSL112", "'per locked' needs a face: 'per locked skull'", per.pos)
             return
         if len(per.words) == 1 and (first.name in faces or first.name in {"rwbs", "specialists", "rwb",
-                                                                            "specialist"}):
+                                                                            "specialist", "active-skulls"}):
             return
         pool = [*faces, "locked", "rwbs", "specialists"]
         self.err("DSL112", f"cannot count '{' '.join(w.name for w in per.words)}'", per.pos,

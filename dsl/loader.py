@@ -337,6 +337,7 @@ class _Builder:
         phases: schema.PhaseRules = self.rules["phases.yaml"]
         qr: schema.QueryRules = self.rules["queries.yaml"]
         rwb: schema.RwbRules = self.rules["rwb.yaml"]
+        kinds: schema.KindRules | None = self.rules.get("kinds.yaml")
         resources_map: dict[str, str] = {}
         for r in res.resources:
             resources_map[r.id] = r.id
@@ -365,6 +366,8 @@ class _Builder:
             phases=tuple(p.id for p in phases.phases),
             cards={cid: kind for cid, (_, kind, _, _) in self.cards.items()},
             options=frozenset(self.options),
+            kinds=frozenset(k.id for k in kinds.kinds) if kinds else frozenset(),
+            decks=frozenset(k.id for k in kinds.kinds if k.deck) if kinds else frozenset(),
         )
 
     # ---------------------------------------------------------- effects

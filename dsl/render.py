@@ -36,6 +36,7 @@ EVENT_PHRASES = {
     "turn-start": "at the start of each turn",
     "game-start": "at the start of the game",
     "landmine": "when this Unit crosses Landmines",
+    "drawn": "when a card is drawn",
 }
 MOMENT_PHRASES = {
     "final-tally": "the Final Tally",
@@ -44,6 +45,7 @@ MOMENT_PHRASES = {
     "first-roll": "the first roll",
     "purchase": "the purchase phase",
     "found": "it is found",
+    "drawn": "it is drawn",
 }
 TARGET_PHRASES = {
     "all-units": "all Units",
@@ -134,6 +136,8 @@ class Renderer:
             return " for every RWB scored this turn"
         if names[0] in {"specialists", "specialist"}:
             return " for every living Specialist"
+        if names[0] == "active-skulls":
+            return " for every active Skull this turn"
         return f" for every {self.name(names[0])} in the Final Tally"
 
     def filters(self, args: tuple[ast.Arg, ...]) -> str:
@@ -237,6 +241,18 @@ class Renderer:
                 return "this Unit has conquered its objective"
             case "reset-marker":
                 return "turn the Unit marker back to 1 chevron"
+            case "draw":
+                n = a[0].value if isinstance(a[0], ast.Number) else 1
+                return f"draw {n} {self.name(word(1))}" + (" cards" if n > 1 else "")
+            case "discard":
+                if word(0) == "self":
+                    return "discard this card"
+                if isinstance(a[0], ast.Number):
+                    return f"lose {a[0].value} Item of your choice (it counts as used)"
+                return f"lose the {self.name(word(0))} (it counts as used)"
+            case "arrange-top":
+                return (f"look at the top {self.amount(a[0])} cards of the {self.name(word(1))} deck and put them "
+                        "back in any order")
             case "forbid":
                 return f"{upper_first(self.query(word(0)))} is not allowed"
             case "allow":
@@ -319,6 +335,20 @@ class Renderer:
                         return "moving with a Battle Cry"
                     case "occupied":
                         return "another Unit is here"
+                    case "have":
+                        return f"the Unit's {self.name(arg0)}{cmp_text}"
+                    case "holds":
+                        return f"the {self.name(arg0)} cards the Unit holds{cmp_text}"
+                    case "colours":
+                        return f"the colours showing {self.name(arg0)} in the Final Tally{cmp_text}"
+                    case "active-skulls":
+                        return f"the Unit's active Skulls this turn{cmp_text}"
+                    case "card-is":
+                        return f"it is the {self.name(arg0)}"
+                    case "drawn":
+                        return f"the card drawn is a {self.name(arg0)}"
+                    case "can-draw":
+                        return f"the Unit may draw a {self.name(arg0)} now"
                 return f"{title(w.name)}{cmp_text}"
 
     def condition(self, cond: ast.Condition | None) -> str:

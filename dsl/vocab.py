@@ -43,6 +43,8 @@ class Vocabulary:
     tables: frozenset[str] = frozenset()
     in_map: bool = False
     face_aliases: Mapping[str, str] = attrs.field(factory=dict)
+    kinds: frozenset[str] = frozenset()  # kinds of cards an expansion declares (rules/kinds.yaml)
+    decks: frozenset[str] = frozenset()  # those of them whose cards form a deck
 
     def numbers(self) -> set[str]:
         return {q.id for q in self.queries.values() if q.kind == "number"}

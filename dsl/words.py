@@ -61,7 +61,8 @@ PARAM_KINDS: dict[str, str] = {
     "table": "a random attribute table of the same map",
     "sector": "a sector id of the same map",
     "counter": "something counted (a face in the tally, 'locked skull', 'rwb', 'specialist')",
-    "kind": "a card kind (specialist, item, vehicle, award)",
+    "kind": "a card kind (specialist, item, vehicle, award; expansions add more in rules/kinds.yaml)",
+    "deck": "a kind of card whose cards form a deck (an expansion's: battle-condition, badge; rules/kinds.yaml)",
 }
 
 _W = WordSpec
@@ -149,6 +150,21 @@ WORDS: tuple[WordSpec, ...] = (
        "on enter: win", "this Unit has conquered its objective"),
     _W("reset-marker", "action", ("",), "Put this Unit's marker back on 1 chevron.",
        "use: reset-marker", "reset your Unit marker to 1 chevron"),
+    _W("draw", "action", ("count deck",),
+       "Draw cards from the top of an expansion's deck (rules/kinds.yaml); its discard pile is shuffled into a "
+       "new deck when it runs out. A card its kind gives to a Unit is held and used like an Item; a card "
+       "held by the game goes into play for every Unit. The kind's limit per Unit and turn applies.",
+       "use during purchase if can-draw badge: lose 1 star, lose 1 courage, draw 1 badge", "draw {0} {1}",
+       "Badges held: none -> Military Aide after 'draw 1 badge'."),
+    _W("discard", "action", ("'self'", "item", "count 'item'"),
+       "Lose a card on purpose: this card (an Item or a held card; a card in play for every Unit, such as a "
+       "Battle Condition, is cancelled for all), a named Item, or Items of the player's choice. A lost Item "
+       "counts as used.",
+       "use when drawn if holds item >= 1: discard 1 item, discard self", "discard {0}"),
+    _W("arrange-top", "action", ("count deck",),
+       "Look at the top cards of a deck and put them back in any order (the player's).",
+       "use if has binoculars: discard binoculars, arrange-top 2 battle-condition",
+       "look at the top {0} cards of the {1} deck and put them back in any order"),
     # ------------------------------------------------------ standing modifiers
     _W("forbid", "modifier", ("flag",), "Take a permission away.",
        "forbid stay", "{0} is not allowed"),
@@ -180,6 +196,11 @@ WORDS: tuple[WordSpec, ...] = (
     _W("turn-start", "event", ("",), "A new turn begins."),
     _W("game-start", "event", ("",), "The game begins (after set-up)."),
     _W("landmine", "event", ("",), "This Unit crossed a line with Landmines."),
+    _W("drawn", "event", ("",),
+       "A card was drawn from an expansion's deck: this card (for each Unit, when it comes into play for "
+       "all), or any card for a rule's trigger (test which with 'drawn KIND'). 'use when drawn': a card's "
+       "uses offered to each Unit right after it is drawn, and only then (losses that cancel it).",
+       "on drawn if drawn badge: gain 1 courage to the german"),
     # ----------------------------------------------------------------- moments
     _W("mgf", "moment", ("",), "The Machine Gun Fire roll of Phase 5 ('before mgf': before it is rolled)."),
     _W("movement", "moment", ("",), "Phase 4, when Units move."),
@@ -212,10 +233,31 @@ WORDS: tuple[WordSpec, ...] = (
        "This Unit is the only Unit that started the game in the named Sector.",
        "on first-enter if started-alone m-s2: find signalling-lamp free"),
     _W("battle-cry", "predicate", ("",), "This Unit moves this turn with a Battle Cry."),
+    _W("have", "predicate", ("resource",), "How many of a resource this Unit has.",
+       "use during purchase if have courage >= 6: lose 6 courage, draw-award random"),
+    _W("holds", "predicate", ("kind",),
+       "How many cards of a kind this Unit holds (living Specialists, Items, its Vehicle, Awards, an "
+       "expansion's held cards).", "use when drawn if holds specialist >= 1: sacrifice 1 specialist, discard self"),
+    _W("colours", "predicate", ("face",),
+       "How many different colours show this face in the Final Tally (colourless results do not count).",
+       "use once per turn after final-tally if colours skull == 2: add 1 skull any-colour"),
+    _W("active-skulls", "predicate", ("",),
+       "The active Skulls of this Unit's Final Tally this turn: those that cancelled a die in Phase 2 (not "
+       "ignored, not part of an RWB or of a straight).", "on combat if active-skulls >= 2: lose 1 courage"),
+    _W("card-is", "predicate", ("card",),
+       "The card a card's value is asked about is this one (a cost: 'specialist-cost = 1 if card-is X').",
+       "specialist-cost = 1 if card-is medic"),
+    _W("drawn", "predicate", ("kind",), "The card just drawn is of this kind (in an 'on drawn' trigger).",
+       "on drawn if drawn badge: gain 1 courage to the german"),
+    _W("can-draw", "predicate", ("deck",),
+       "This Unit may draw a card of this deck now: the deck or its discard pile has cards, and the kind's "
+       "limit per turn is not reached.", "use during purchase if can-draw badge: lose 1 star, draw 1 badge"),
     # ---------------------------------------------------------------- counters
     _W("locked", "counter", ("face",), "Locked dice showing this face.", "gain 3 soldiers per locked skull"),
     _W("rwbs", "counter", ("",), "RWB bonuses scored this turn."),
     _W("specialists", "counter", ("",), "This Unit's living Specialists."),
+    _W("active-skulls", "counter", ("",), "This Unit's active Skulls this turn (see the condition).",
+       "on combat: lose 1 soldiers per active-skulls"),
     # ----------------------------------------------------------------- targets
     _W("all units", "target", ("",), "Every Unit in the game (the German is not a Unit)."),
     _W("units here", "target", ("",), "Every Unit in the same Sector as the source."),

@@ -22,6 +22,7 @@ from ddaydice.dsl.compile import UNLIMITED, ModifierHook, TriggerHook, UseHook
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.loader import Content, EffectSource
 from ddaydice.dsl.schema import BattleMap, Sector, Variant
+from ddaydice.interpreter import decks
 from ddaydice.interpreter.deciders import Decider, Decision, check_answer
 from ddaydice.interpreter.options import OptionRules, pool_trade, printed_part, reachable, set_up, start_resources
 from ddaydice.interpreter.precedence import Contribution, Derivation, combine
@@ -84,6 +85,7 @@ class Game:
         self._decider_of: dict[str, Decider] = {}
         self._losing: str | None = None
         self._decoy: str | None = None
+        self.drawing: str | None = None  # the card being drawn, while 'on drawn' triggers run (interpreter/decks.py)
         self.state = state if state is not None else self._setup(players, seed, rng)
         self.rng = self.state.rng
 
@@ -158,6 +160,7 @@ class Game:
             reach |= {cid for cid, card in c.cards.items() if c.card_kinds[cid] == "item" and card.grade == "regular"}
         reach |= {p.card for p in self.map.placed} | set(self.map.vehicles)
         reach |= reachable(self.option_rules, c)
+        reach |= decks.reachable(self)  # the cards of an expansion's decks in this game
         for s in self.map.sectors:
             if s.start is not None:
                 reach |= set(s.start.specialists)
@@ -218,13 +221,12 @@ class Game:
 
     def _index_effects(self) -> None:
         c = self.content
-        self.global_sources: list[EffectSource] = [e for k, e in c.effects.items() if k.startswith("rule:")
-                                                   and "/" not in k]
+        self.global_sources: list[EffectSource] = list(_with_variants(c.effects, "rule:", self.options).values())
         for opt in self.options:
             key = f"option:{opt}"
             if key in c.effects:
                 self.global_sources.append(c.effects[key])
-        self.rwb_sources = {k.split(":", 1)[1]: e for k, e in c.effects.items() if k.startswith("rwb:")}
+        self.rwb_sources = _with_variants(c.effects, "rwb:", self.options)
         self.rwb_faces = {r.id: r.face for r in c.rwb.rwb}
         mid = self.map.id
         if f"{mid}/rules" in c.effects:
@@ -286,6 +288,7 @@ class Game:
         self.state = state
         self.rng = rng
         set_up(self, state)  # the options' set-up: marker rolls, lists drawn at random or complete
+        decks.set_up(self, state)  # an expansion's decks shuffled; an option's piles of Items
         for u in units:
             for spec in u.specialists:
                 self._came_into_play(u, spec)
@@ -296,7 +299,9 @@ class Game:
         return int(self.rng.random() * 6) + 1
 
     def _unavailable(self, card: str) -> bool:
-        return any(o in self.content.cards[card].unavailable_in for o in self.options)
+        c = self.content.cards[card]
+        return any(o in c.unavailable_in for o in self.options) or (
+            bool(c.only_in) and not any(o in self.options for o in c.only_in))
 
     # ============================================================== logging
     def log(self, kind: str, detail: str, unit: Unit | None = None, source: str = "", tier: str = "",
@@ -352,6 +357,7 @@ class Game:
             out.append(u.vehicle)
         out += u.items
         out += u.awards
+        out += u.cards
         return out
 
     def _tier(self, src: EffectSource) -> int:
@@ -360,6 +366,8 @@ class Game:
     def _scoped(self, owner: Unit | None, scope: str | None, unit: Unit | None, sector: str | None,
                 sector_subject: bool) -> bool:
         """Does a hook of a card held by ``owner`` reach ``unit`` (or ``sector``)?"""
+        if scope == "the-german":
+            return False  # the German is not a Unit: what is written for him never reaches one
         if owner is None:
             return True
         if scope == "all-units":
@@ -404,6 +412,12 @@ class Game:
                     played = owner.came_into_play.get(owner.vehicle, 0)
                     for i, hook in found[name]:
                         out.append((src, owner, played, i, hook))
+        for played, card in enumerate(self.state.in_play):  # drawn cards in play for every Unit
+            found = self._card_mods.get(card)
+            if found and name in found:
+                src = self.content.effects[card]
+                for i, hook in found[name]:
+                    out.append((src, None, played, i, hook))
         return out
 
     def _mods_of(self, src: EffectSource) -> dict[str, list[tuple[int, ModifierHook]]]:
@@ -453,7 +467,7 @@ class Game:
                     # (the Paratrooper "counts as 6", not his comrades; the Messenger alone may be traded);
                     # costs (Messenger, Quartermaster) are changed for any card.
                     continue
-                ctx = Ctx(self, ctx_unit or owner, owner, src, sector)
+                ctx = Ctx(self, ctx_unit or owner, owner, src, sector, card)
                 if hook.condition is not None and not hook.condition(ctx):
                     continue
                 if hook.op == "require":
@@ -578,6 +592,10 @@ class Game:
         else:
             if not sector_only:
                 sources += [(s, None, 0) for s in self.global_sources]
+                for played, card in enumerate(self.state.in_play):  # drawn cards in play for every Unit
+                    in_play = self.content.effects.get(card)
+                    if in_play is not None and in_play.compiled.triggers:
+                        sources.append((in_play, None, played))
             sources += [(s, None, 0) for s in self._sector_sources(where)]
             if not sector_only:
                 for owner in self.state.units:
@@ -591,7 +609,8 @@ class Game:
             for i, hook in enumerate(src.compiled.triggers):
                 if hook.event != event:
                     continue
-                if only is None and not self._scoped(holder, hook.scope, unit, where, False):
+                if (only is None and not self._scoped(holder, hook.scope, unit, where, False)) \
+                        or hook.scope == "the-german":
                     continue
                 hits.append((self._tier(src), (played, src.owner), src, holder, i, hook))
         hits.sort(key=lambda h: (h[0], h[1]))
@@ -613,11 +632,16 @@ class Game:
     # ================================================================ uses
     def available_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]:
         if not unit.items and not unit.awards and not unit.specialists and unit.vehicle is None \
-                and not self._others_share_uses(unit) and not self._can_buy_award(unit) and not self._shared_uses:
+                and not self._others_share_uses(unit) and not self._can_buy_award(unit) and not self._shared_uses \
+                and not unit.cards and not self.state.in_play:
             return []
         out = []
         cards = self.held_cards(unit)
         sources: list[tuple[EffectSource, str]] = [(s, "") for s in self.global_sources]
+        for card in self.state.in_play:  # drawn cards in play for every Unit: any Unit may use them
+            in_play = self.content.effects.get(card)
+            if in_play is not None and in_play.compiled.uses:
+                sources.append((in_play, ""))
         for card in cards:
             src = self.content.effects.get(card)
             if src is not None:
@@ -638,8 +662,10 @@ class Game:
                     if other.sector != unit.sector:
                         continue
                 points = USE_POINTS if hook.window is None else WINDOW_POINTS.get(hook.window, ())
-                if point not in points:
+                if point not in points or hook.scope == "the-german":
                     continue
+                if card in unit.cards and decks.spent(self, unit, card):
+                    continue  # a held card kept after use (an option's keep-used) serves once per turn
                 ctx = Ctx(self, unit, unit, src, unit.sector)
                 if hook.condition is not None and not hook.condition(ctx):
                     continue
@@ -689,6 +715,8 @@ class Game:
             unit.awards.remove(src.owner)
             unit.used_awards.append(src.owner)
             self.state.award_discard.append(src.owner)
+        elif src.owner in unit.cards:  # a card of an expansion's deck, held like an Item
+            decks.used(self, unit, src.owner)
         if self.tracing:
             self.log("use", f"{unit.name} uses {src.name}: {hook.text}", unit, src.owner, src.tier)
         hook.run(Ctx(self, unit, unit, src, unit.sector))
@@ -706,11 +734,16 @@ class Game:
         s = self.state
         if s.turn == 0:
             self.choose_starts()
+            for u in self.order():
+                self.fire("game-start", u)
         s.turn += 1
         for u in s.units:
             u.recruited = 0
             u.found = 0
             u.awards_drawn = 0
+        if s.decks:
+            s.phase = "turn-start"
+            decks.start_of_turn(self)  # an expansion's cards drawn before the first phase (Battle Conditions)
         for phase in PHASES:
             if s.outcome is not None:
                 return
@@ -798,15 +831,20 @@ class Game:
         n = self.value("dice-rolled", unit)
         rng = self.rng
         random = rng.random
-        dice = [Die(faces[int(random() * 6)], c, idx) for idx, c in self._layout]
-        if n < len(dice):
-            # ruling: when fewer dice are rolled, the player chooses which dice sit out (one per missing die).
+        if n >= len(self._layout):
+            dice = [Die(faces[int(random() * 6)], c, idx) for idx, c in self._layout]
+        else:
+            # ruling: when fewer dice are rolled, the player chooses which dice sit out (one per missing die),
+            # before rolling; the dice that sit out are not rolled at all.
+            dice = [Die("", c, idx) for idx, c in self._layout]
             out = self.ask(unit, Decision("aside", unit.id, f"{unit.name} rolls only {n} dice: which sit out?",
                                           tuple(f"{d.colour} {d.index % per + 1}" for d in reversed(dice)),
                                           tuple(d.index for d in reversed(dice)), len(dice) - n,
                                           len(dice) - n))
             drop = {len(dice) - 1 - i for i in out}
             dice = [d for d in dice if d.index not in drop]
+            for d in dice:
+                d.face = faces[int(random() * 6)]
         if ("after", "first-roll") in self.live_windows:
             unit.tally = dice  # uses 'after first-roll' read and change the first roll (Soldier Mulligan)
             self.use_point(unit, "after-first-roll")
@@ -1051,6 +1089,8 @@ class Game:
         s = self.state
         if card in s.pool:
             s.pool.remove(card)
+            if s.piles:
+                decks.pile_taken(self, card)  # an option's piles: the card under it becomes available
         hand = s.hands.get(unit.id, [])
         if card in hand:
             hand.remove(card)
@@ -1105,7 +1145,7 @@ class Game:
                     if have > 0:
                         options.append(f"give 1 {res.replace('_', ' ')} to {other.name}")
                         keys.append((other.id, res))
-                for item in unit.items:
+                for item in unit.items + [c for c in unit.cards if decks.tradeable(self, c)]:
                     options.append(f"give the {self._name_of(item)} to {other.name}")
                     keys.append((other.id, item))
                 if unit.vehicle and other.vehicle is None:
@@ -1127,6 +1167,9 @@ class Game:
             elif what in unit.items:
                 unit.items.remove(what)
                 other.items.append(what)
+            elif what in unit.cards:
+                unit.cards.remove(what)
+                other.cards.append(what)
             elif what == unit.vehicle:
                 unit.vehicle = None
                 other.vehicle = what
@@ -1633,6 +1676,22 @@ _PLAN_KEYS = ("option_rules", "live_windows", "_shared_uses",
               "_faces", "_layout", "_soldier_faces")
 
 
+def _with_variants(effects: Any, prefix: str, options: Sequence[str]) -> dict[str, EffectSource]:
+    """The effects under a prefix ('rule:', 'rwb:') by id. An entry written for an optional rule
+    ('rwb:battle-cry@badges') stands in for the plain one while that rule is on, and is left out otherwise."""
+    out: dict[str, EffectSource] = {}
+    for key, src in effects.items():
+        if not key.startswith(prefix) or "/" in key:
+            continue
+        ident, _, option = key[len(prefix):].partition("@")
+        if option:
+            if option in options:
+                out[ident] = src
+        elif ident not in out:
+            out[ident] = src
+    return out
+
+
 def _granted_queries(tree: Any) -> set[str]:
     """Queries an effect may change through the modifiers its actions grant (``def -7 this turn``)."""
     from ddaydice.dsl import ast as dsl_ast
@@ -1660,15 +1719,16 @@ def _granted_queries(tree: Any) -> set[str]:
 class Ctx:
     """The interpreter's side of dsl.compile.EffectContext: what an effect can do, for one Unit."""
 
-    __slots__ = ("game", "owner", "sector", "source", "unit")
+    __slots__ = ("card", "game", "owner", "sector", "source", "unit")
 
     def __init__(self, game: Game, unit: Unit | None, owner: Unit | None, source: EffectSource,
-                 sector: str | None) -> None:
+                 sector: str | None, card: str | None = None) -> None:
         self.game = game
         self.unit = unit
         self.owner = owner
         self.source = source
         self.sector = sector
+        self.card = card  # the card a card's value is asked about ('card-is')
 
     # ------------------------------------------------------------ helpers
     def _me(self) -> Unit:
@@ -1680,8 +1740,8 @@ class Ctx:
         me = self._me()
         if recipient is None:
             return [me]
-        if recipient == "all-units":
-            return g.state.active_units()
+        if recipient in {"all-units", "all-players"}:
+            return g.state.active_units()  # every player: the Units (a German player is not one of them)
         if recipient == "units-here":
             return [u for u in g.state.active_units() if u.sector == me.sector]
         if recipient == "another-unit":
@@ -2038,6 +2098,15 @@ class Ctx:
         u = self._me()
         u.entered_turn = self.game.state.turn
 
+    def draw(self, deck: str, count: int) -> None:
+        decks.draw(self.game, self._me(), deck, count)
+
+    def discard(self, what: str | int) -> None:
+        decks.discard(self.game, self._me(), what, self.source)
+
+    def arrange_top(self, deck: str, count: int) -> None:
+        decks.arrange_top(self.game, self._me(), deck, count, self.source)
+
     def reset_marker(self) -> None:
         self._me().marker = "chevron-1"
 
@@ -2087,6 +2156,8 @@ class Ctx:
             return sum(1 for d in u.tally if d.source == "rwb-used") // 3
         if what[0] in {"specialists", "specialist"}:
             return len(u.specialists)
+        if what[0] == "active-skulls":
+            return decks.active_skulls(self.game, u)
         return sum(1 for d in u.tally if d.face == what[0] and not d.cancelled)
 
     def predicate(self, name: str, args: tuple[str, ...]) -> int | bool:
@@ -2135,6 +2206,21 @@ class Ctx:
             case "started-alone":
                 starters = [o for o in g.state.units if o.visited[:1] == [args[0]]]
                 return u is not None and starters == [u]
+            case "have":
+                return int(getattr(u, args[0].replace("-", "_"))) if u else 0
+            case "colours":
+                return len({d.colour for d in u.tally if d.face == args[0] and d.colour and not d.cancelled}) \
+                    if u else 0
+            case "active-skulls":
+                return decks.active_skulls(g, u) if u else 0
+            case "card-is":
+                return self.card == args[0]
+            case "drawn":
+                return g.drawing is not None and g.content.card_kinds.get(g.drawing) == args[0]
+            case "holds":
+                return decks.holds(g, u, args[0]) if u else 0
+            case "can-draw":
+                return u is not None and decks.can_draw(g, u, args[0])
         raise RuleError(f"no predicate '{name}'")
 
 

@@ -1,0 +1,371 @@
+"""Decks of cards an expansion declares (rules/kinds.yaml): set-up, draws, cards in play, held cards, piles.
+
+A kind of card is data (dsl/schema.py, ``KindDef``); nothing here, or in the engine, knows a card, a deck or
+a module by its id. The general mechanisms:
+
+- **decks**: the cards of a kind are shuffled into a deck at set-up when the kind's optional rule is on (or
+  always, without one); cards are drawn from the top; the discard pile is shuffled into a new deck when the
+  deck runs out (:func:`set_up`, :func:`take_top`);
+- **cards in play for every Unit** (``held-by: game``): the game draws ``draw-each-turn`` cards at the
+  start of each turn, before the first phase (:func:`start_of_turn`); each stays in play until the next
+  turn's draw, its effects applying like a rule's, in its kind's precedence tier (the engine reads
+  ``state.in_play``); a card tagged with a ``persist`` tag, while that option is on, stays until another
+  card with the tag is drawn, and applies after the cards drawn with it (:func:`draw_for_turn`);
+- **'use when drawn'**: a card's uses with the window 'when drawn' are offered to each Unit, in tie order,
+  right after it is drawn, and only then (the losses that cancel a Battle Condition) (:func:`offer_when_drawn`);
+- **held cards** (``held-by: unit``): a drawn card goes to the Unit that drew it, is used like an Item and
+  then discarded, or kept with an option's ``keep-used`` setting (then usable once per turn); at most
+  ``per-turn`` are drawn by one Unit in one turn; ``tradeable`` cards are traded like Items (:func:`draw`,
+  :func:`used`);
+- **discards and arranging**: 'discard' loses a card on purpose (an Item lost counts as used; a card in play
+  is cancelled for every Unit); 'arrange-top' looks at the top cards of a deck and puts them back in any
+  order (:func:`discard`, :func:`arrange_top`);
+- **piles**: an option's ``item-piles`` setting splits the Pool's Items into piles whose top cards alone
+  may be found; the card under a found one becomes available (:func:`set_up_piles`, :func:`pile_taken`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ddaydice.dsl.schema import KindDef
+from ddaydice.interpreter.deciders import Decision
+from ddaydice.interpreter.state import GameState, Unit
+
+if TYPE_CHECKING:
+    from ddaydice.dsl.loader import EffectSource
+    from ddaydice.interpreter.engine import Game
+
+WHEN_DRAWN = ("when", "drawn")
+
+
+# ==================================================================== kinds
+def kinds_in_game(game: Game) -> list[KindDef]:
+    """The decks of this game: declared kinds with a deck whose optional rule is on (or that need none)."""
+    return [k for k in game.content.kinds.kinds if k.deck and (k.option is None or k.option in game.options)]
+
+
+def kind_of(game: Game, card: str) -> KindDef | None:
+    return game.content.kind_def(game.content.card_kinds.get(card, ""))
+
+
+def reachable(game: Game) -> set[str]:
+    """Cards the decks of this game can bring into play (the engine's plan of live queries and events)."""
+    kinds = {k.id for k in kinds_in_game(game)}
+    c = game.content
+    return {cid for cid, kind in c.card_kinds.items() if kind in kinds and not game._unavailable(cid)}
+
+
+def kind_name(game: Game, kind: str) -> str:
+    found = game.content.kind_def(kind)
+    return found.name if found is not None else kind
+
+
+def _persisting_tags(game: Game, kind: KindDef) -> set[str]:
+    return {p.tag for p in kind.persist if p.option in game.options}
+
+
+def _persists(game: Game, card: str) -> bool:
+    kind = kind_of(game, card)
+    return kind is not None and bool(_persisting_tags(game, kind) & set(game.content.cards[card].tags))
+
+
+# =================================================================== set-up
+def set_up(game: Game, state: GameState) -> None:
+    """Shuffle the decks of the game, and split the Pool's Items into piles if an option says so."""
+    for kind in kinds_in_game(game):
+        cards = sorted(cid for cid, k in game.content.card_kinds.items() if k == kind.id
+                       and not game._unavailable(cid))
+        game.rng.shuffle(cards)
+        state.decks[kind.id] = cards
+        state.discards[kind.id] = []
+        game.log("set-up", f"the {kind.plural or kind.name} deck is shuffled ({len(cards)} cards)", None)
+    piles = game.option_rules.item_piles
+    if piles:
+        set_up_piles(game, state, piles)
+
+
+def take_top(game: Game, kind: str) -> str | None:
+    """The top card of a deck, the discard pile shuffled into a new deck first if the deck is empty."""
+    s = game.state
+    deck = s.decks.setdefault(kind, [])
+    if not deck:
+        discard = s.discards.setdefault(kind, [])
+        if not discard:
+            return None
+        deck.extend(discard)
+        discard.clear()
+        game.rng.shuffle(deck)
+        game.log("reshuffle", f"the {kind_name(game, kind)} discard pile is shuffled into a new deck", None)
+    return deck.pop(0)
+
+
+def _to_discard(game: Game, card: str) -> None:
+    kind = game.content.card_kinds[card]
+    game.state.discards.setdefault(kind, []).append(card)
+
+
+# ============================================================ cards in play
+def start_of_turn(game: Game) -> None:
+    """Before the first phase of each turn: the game draws the cards its decks put into play each turn."""
+    for kind in kinds_in_game(game):
+        if kind.held_by == "game" and kind.draw_each_turn > 0:
+            draw_for_turn(game, kind.id)
+
+
+def draw_for_turn(game: Game, kind_id: str) -> None:
+    """The turn's draw of a deck held by the game: last turn's cards leave play (persisting ones stay until
+    another card with their tag is drawn), the new cards come into play and are revealed to every Unit."""
+    s = game.state
+    kind = game.content.kind_def(kind_id)
+    if kind is None:
+        return
+    tags = _persisting_tags(game, kind)
+    for old in [c for c in s.in_play if game.content.card_kinds[c] == kind_id]:
+        if not tags & set(game.content.cards[old].tags):
+            _leave_play(game, old, "its turn is over")
+    for _ in range(max(kind.draw_each_turn, 1)):
+        card = take_top(game, kind_id)
+        if card is None:
+            return
+        mine = tags & set(game.content.cards[card].tags)
+        if mine:
+            for old in [c for c in s.in_play if mine & set(game.content.cards[c].tags)]:
+                _leave_play(game, old, f"{game._name_of(card)} replaces it")
+        put_in_play(game, card)
+
+
+def put_in_play(game: Game, card: str) -> None:
+    s = game.state
+    s.in_play.append(card)
+    # Persisting cards apply after the cards drawn with them: they have the last word in their tier.
+    s.in_play.sort(key=lambda c: _persists(game, c))
+    s.play_order += 1
+    if game.tracing:
+        kind = kind_of(game, card)
+        game.log("draw", f"{kind.name if kind else 'card'} drawn: {game._name_of(card)}", None, card,
+                 game.content.effects[card].tier if card in game.content.effects else "")
+    for unit in game.order():
+        _fire_drawn(game, unit, card)
+    offer_when_drawn(game, card)
+
+
+def _leave_play(game: Game, card: str, why: str) -> None:
+    game.state.in_play.remove(card)
+    _to_discard(game, card)
+    game.log("discard", f"{game._name_of(card)} leaves play ({why})", None, card)
+
+
+def offer_when_drawn(game: Game, card: str) -> None:
+    """The card's 'use when drawn' clauses, offered to each Unit in tie order while the card is in play."""
+    src = game.content.effects.get(card)
+    if src is None or not any(h.window == WHEN_DRAWN for h in src.compiled.uses):
+        return
+    from ddaydice.interpreter.engine import Ctx
+
+    for unit in game.order():
+        for _ in range(len(src.compiled.uses)):
+            if card not in game.state.in_play or unit.status != "active" or game.state.outcome is not None:
+                return
+            uses = []
+            for i, hook in enumerate(src.compiled.uses):
+                if hook.window != WHEN_DRAWN or hook.scope == "the-german":
+                    continue
+                if hook.condition is not None and not hook.condition(Ctx(game, unit, unit, src, unit.sector)):
+                    continue
+                if hook.limit is not None and unit.counters.get(game._limit_key(unit, src.owner, 2000 + i,
+                                                                                hook.limit), 0):
+                    continue
+                uses.append((i, hook))
+            if not uses:
+                break
+            labels = ["nothing"] + [f"{src.name}: {hook.text}" for _, hook in uses]
+            keys = [None] + [(src.owner, i) for i, _ in uses]
+            pick = game.ask_one(unit, "use", f"{unit.name}: use a card or rule now (drawn)?", labels, keys)
+            if pick == 0:
+                break
+            i, hook = uses[pick - 1]
+            game.perform_use(unit, src, i, hook, "")
+
+
+def _fire_drawn(game: Game, unit: Unit, card: str) -> None:
+    """'on drawn': the card's own triggers, then every other effect that hears draws ('if drawn KIND')."""
+    before = game.drawing
+    game.drawing = card
+    try:
+        src = game.content.effects.get(card)
+        if src is not None and any(t.event == "drawn" for t in src.compiled.triggers):
+            game.fire("drawn", unit, only=src)
+        game.fire("drawn", unit)
+    finally:
+        game.drawing = before
+
+
+# ============================================================== held cards
+def _drew_key(game: Game, kind: str) -> str:
+    return f"drew:{kind}@t{game.state.turn}"
+
+
+def can_draw(game: Game, unit: Unit, kind_id: str) -> bool:
+    kind = game.content.kind_def(kind_id)
+    s = game.state
+    if kind is None or (not s.decks.get(kind_id) and not s.discards.get(kind_id)):
+        return False
+    return kind.per_turn is None or unit.counters.get(_drew_key(game, kind_id), 0) < kind.per_turn
+
+
+def draw(game: Game, unit: Unit, kind_id: str, count: int) -> None:
+    """A Unit draws cards of a deck (a Badge on a Battle Cry): it holds them, or they go into play."""
+    kind = game.content.kind_def(kind_id)
+    if kind is None or kind_id not in game.state.decks:
+        return  # the deck is not in this game (its optional rule is off)
+    for _ in range(count):
+        if not can_draw(game, unit, kind_id):
+            game.log("draw", f"{unit.name} may draw no more {kind.plural or kind.name} now", unit)
+            return
+        card = take_top(game, kind_id)
+        if card is None:
+            return
+        unit.counters[_drew_key(game, kind_id)] = unit.counters.get(_drew_key(game, kind_id), 0) + 1
+        unit.counters[f"drawn:{kind_id}"] = unit.counters.get(f"drawn:{kind_id}", 0) + 1
+        if kind.held_by == "game":
+            put_in_play(game, card)
+            continue
+        unit.cards.append(card)
+        game._came_into_play(unit, card)
+        if game.tracing:
+            game.log("draw", f"{unit.name} draws a {kind.name}: {game._name_of(card)}", unit, card,
+                     game.content.effects[card].tier if card in game.content.effects else "")
+        _fire_drawn(game, unit, card)
+
+
+def _keeps_used(game: Game, kind: str) -> bool:
+    return kind in game.option_rules.keep_used
+
+
+def used(game: Game, unit: Unit, card: str) -> None:
+    """A held card has been used: it goes to its discard pile, or stays (an option's keep-used), spent this turn."""
+    kind = game.content.card_kinds[card]
+    if _keeps_used(game, kind):
+        unit.counters[f"spent:{card}@t{game.state.turn}"] = 1
+        return
+    unit.cards.remove(card)
+    _to_discard(game, card)
+
+
+def spent(game: Game, unit: Unit, card: str) -> bool:
+    """A kept card (keep-used) is used at most once per turn."""
+    return bool(unit.counters.get(f"spent:{card}@t{game.state.turn}"))
+
+
+def tradeable(game: Game, card: str) -> bool:
+    kind = kind_of(game, card)
+    return kind is not None and kind.tradeable
+
+
+def holds(game: Game, unit: Unit, kind: str) -> int:
+    """How many cards of a kind the Unit holds."""
+    match kind:
+        case "specialist":
+            return len(unit.specialists)
+        case "item":
+            return len(unit.items)
+        case "vehicle":
+            return int(unit.vehicle is not None)
+        case "award":
+            return len(unit.awards)
+    return sum(1 for c in unit.cards if game.content.card_kinds.get(c) == kind)
+
+
+# ========================================================= discard, arrange
+def discard(game: Game, unit: Unit, what: str | int, source: EffectSource) -> None:
+    """Lose a card on purpose: this card, a named Item, or Items of the player's choice. An Item lost counts
+    as used; a card in play leaves play for every Unit (a Battle Condition cancelled); a held card is
+    discarded."""
+    s = game.state
+    if what == "self":
+        card = source.owner
+        if card in s.in_play:
+            _leave_play(game, card, f"cancelled by {unit.name}")
+        elif card in unit.cards:
+            unit.cards.remove(card)
+            _to_discard(game, card)
+        elif card in unit.items:
+            _lose_item(game, unit, card)
+        return
+    if isinstance(what, str):
+        if what in unit.items:
+            _lose_item(game, unit, what)
+        return
+    for _ in range(what):
+        if not unit.items:
+            return
+        i = game.ask_one(unit, "discard", f"{source.name}: lose which Item?",
+                         [game._name_of(c) for c in unit.items], list(unit.items))
+        _lose_item(game, unit, unit.items[i])
+
+
+def _lose_item(game: Game, unit: Unit, item: str) -> None:
+    unit.items.remove(item)
+    unit.used_items.append(item)
+    game.log("discard", f"{unit.name} loses the {game._name_of(item)}", unit, item)
+
+
+def arrange_top(game: Game, unit: Unit, kind_id: str, count: int, source: EffectSource) -> None:
+    """Look at the top cards of a deck and put them back in any order (the first chosen goes on top)."""
+    deck = game.state.decks.get(kind_id)
+    if not deck:
+        return
+    top = deck[:count]
+    del deck[:count]
+    order: list[str] = []
+    while top:
+        i = game.ask(unit, Decision("arrange", unit.id, f"{source.name}: which {kind_name(game, kind_id)} goes "
+                                    f"{'on top' if not order else 'next'}?",
+                                    tuple(game._name_of(c) for c in top), tuple(top)))[0] if len(top) > 1 else 0
+        order.append(top.pop(i))
+    deck[:0] = order
+    game.log("arrange", f"{unit.name} looks at the top of the {kind_name(game, kind_id)} deck and puts back: "
+             + ", ".join(game._name_of(c) for c in order), unit)
+
+
+# ================================================================== piles
+def set_up_piles(game: Game, state: GameState, n: int) -> None:
+    """The Pool's Items, shuffled and split into n piles as equal as can be; only their top cards are in the
+    Pool (the rest wait in state.piles)."""
+    c = game.content
+    items = [p for p in state.pool if c.card_kinds[p] == "item"]
+    game.rng.shuffle(items)
+    size = -(-len(items) // n) if items else 0
+    piles = [items[i * size:(i + 1) * size] for i in range(n)] if size else []
+    state.piles = [p for p in piles if p]
+    tops = {p[0] for p in state.piles}
+    state.pool = [p for p in state.pool if c.card_kinds[p] != "item" or p in tops]
+    game.log("set-up", "the Items are split into piles: " + "; ".join(
+        f"{len(p)} cards, {game._name_of(p[0])} on top" for p in state.piles), None)
+
+
+def pile_taken(game: Game, card: str) -> None:
+    """A pile's top card was taken from the Pool: the card under it becomes available."""
+    s = game.state
+    for pile in s.piles:
+        if pile and pile[0] == card:
+            pile.pop(0)
+            if pile:
+                s.pool.append(pile[0])
+                game.log("pile", f"{game._name_of(pile[0])} is now on top of its pile", None)
+            break
+    s.piles = [p for p in s.piles if p]
+
+
+# ============================================================== predicates
+def active_skulls(game: Game, unit: Unit) -> int:
+    """The Unit's active Skulls this turn (Atlantikwall, 'Crâne Actif'): Skulls that actively cancelled a die in
+    Phase 2, so neither ignored (Sharpshooter) nor part of an RWB (the Dead Man's Gift cancels nothing) nor of a
+    straight. Each active Skull cancels exactly one die, so they are the cancelled dice, less the straight's
+    Skull when the tally is a straight and that Skull cancelled a die too."""
+    cancelled = sum(1 for d in unit.tally if d.cancelled)
+    faces = {f.id for f in game.content.dice.faces}
+    straight = faces <= {d.face for d in unit.tally}
+    return max(0, cancelled - (1 if straight and cancelled else 0))
+
