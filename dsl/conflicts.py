@@ -217,10 +217,19 @@ def _fixed_sources(content: Content, bm: BattleMap, ignore: frozenset[str],
                    options: Iterable[str] = ()) -> list[EffectSource]:
     """The effects of a set-up that do not come from cards: rules, options on, RWBs, the map's Sectors."""
     on = {f"option:{o}" for o in options}
+    # A rule or RWB written for an optional rule ('rwb:battle-cry@badges') stands in for the plain one in the
+    # set-ups with that rule on, and is absent from the others (as in the engine).
+    replaced = {key.split("@", 1)[0] for key in content.effects
+                if "@" in key and f"option:{key.split('@', 1)[1]}" in on}
 
     def wanted(key: str) -> bool:
         if key.startswith("option:"):
             return key in on
+        if "@" in key:
+            if f"option:{key.split('@', 1)[1]}" not in on:
+                return False
+        elif key in replaced:
+            return False
         if key.startswith(("rule:", "special-damage:")):
             return "/" not in key
         if key.startswith("rwb:"):
