@@ -38,6 +38,7 @@ import attrs
 from ddaydice.dsl.diagnostics import DDayError, Diagnostic, RuleError, did_you_mean
 from ddaydice.dsl.loader import Content
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, structure
+from ddaydice.interpreter import decks
 from ddaydice.interpreter.deciders import ReferencePolicy, Scripted
 from ddaydice.interpreter.engine import PHASES, Game
 from ddaydice.interpreter.options import OptionRules, reachable, score
@@ -63,6 +64,7 @@ class UnitSetup:
     visited: tuple[str, ...] | None = None
     marker: str | None = None
     status: str | None = None
+    cards: tuple[str, ...] = ()  # cards of an expansion's decks the Unit holds (Badges)
 
 
 @attrs.frozen
@@ -86,6 +88,8 @@ class ScenarioFile:
     bunker_specialists: dict[str, int] = attrs.Factory(dict)
     conquered: tuple[str, ...] = ()
     entered: tuple[str, ...] = ()
+    decks: dict[str, list[str]] = attrs.Factory(dict)  # an expansion's decks, top card first, by kind
+    in_play: tuple[str, ...] = ()  # drawn cards in play for every Unit (Battle Conditions)
 
 
 class ScriptedRandom(random.Random):
@@ -232,6 +236,23 @@ def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnosti
     for j, r in enumerate(sc.rolls):
         if not 1 <= r <= 6:
             err(["rolls", j], f"a d6 result must be 1 to 6, found {r}")
+    for i, u in enumerate(sc.units):
+        for j, cid in enumerate(u.cards):
+            kdef = content.kind_def(content.card_kinds.get(cid, ""))
+            if kdef is None or kdef.held_by != "unit":
+                err(["units", i, "cards", j], f"'{cid}' is no card a Unit holds from a deck (a Badge)")
+    for raw, cards in sc.decks.items():
+        kdef = content.kind_def(str(raw).replace("_", "-"))
+        if kdef is None or not kdef.deck:
+            err(["decks", raw], f"no deck '{raw}'", did_you_mean(str(raw), [k.id for k in content.kinds.kinds]))
+            continue
+        for j, cid in enumerate(cards):
+            if content.card_kinds.get(cid) != kdef.id:
+                err(["decks", raw, j], f"'{cid}' is no {kdef.name}")
+    for j, cid in enumerate(sc.in_play):
+        kdef = content.kind_def(content.card_kinds.get(cid, ""))
+        if kdef is None or kdef.held_by != "game":
+            err(["in_play", j], f"'{cid}' is no card in play for every Unit (a Battle Condition)")
     if sc.phase is not None and sc.phase not in PHASES:
         err(["phase"], f"no phase '{sc.phase}'", did_you_mean(sc.phase, PHASES))
     for j, step in enumerate(sc.steps):
@@ -241,7 +262,7 @@ def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnosti
     return out
 
 
-STEP_KINDS = ("phase", "turn", "turns", "game", "use", "move", "recruit", "find", "trade", "roll")
+STEP_KINDS = ("phase", "turn", "turns", "game", "use", "move", "recruit", "find", "trade", "roll", "draw")
 
 
 def _check_step(step: Any) -> str | None:
@@ -315,6 +336,9 @@ def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
         unit.tally = dice
     state.bunker_specialists.update(sc.bunker_specialists)
     state.conquered.extend(sc.conquered)
+    for raw, cards in sc.decks.items():  # an expansion's decks in a known order (the YAML reader spells '-' '_')
+        state.decks[str(raw).replace("_", "-")] = list(cards)
+    state.in_play = list(sc.in_play)
     for sid in sc.entered:
         state.sectors[sid].entered = True
     for u in state.units:
@@ -332,6 +356,7 @@ def _apply(setup: UnitSetup, unit: Unit, game: Game) -> None:
     unit.dead = list(setup.dead)
     unit.items = list(setup.items)
     unit.awards = list(setup.awards)
+    unit.cards = list(setup.cards)
     unit.visited = list(setup.visited) if setup.visited is not None else [unit.sector]
     if unit.sector not in unit.visited:
         unit.visited.append(unit.sector)
@@ -371,7 +396,8 @@ def run_step(game: Game, step: Any) -> str | None:
         return None
     if "use" in step:
         card = str(step["use"])
-        if card not in game.held_cards(unit) and not card.startswith("rule:"):
+        if card not in game.held_cards(unit) and not card.startswith(("rule:", "option:")) \
+                and card not in s.in_play:
             return f"{unit.name} does not hold the {game._name_of(card)}"
         for point in ("after-final-tally", "purchase", "movement", "before-mgf", "after-mgf"):
             for src, i, hook, held in game.available_uses(unit, point):
@@ -404,6 +430,17 @@ def run_step(game: Game, step: Any) -> str | None:
                 unit.found += 1
                 return None
         return f"{unit.name} cannot find the {game._name_of(card)} now"
+    if "draw" in step:  # the draw of a deck: the game's turn draw (Battle Conditions), or the Unit's (a Badge)
+        kind = game.content.kind_def(str(step["draw"]))
+        if kind is None or kind.id not in s.decks:
+            return f"there is no deck '{step['draw']}' in this game (is its optional rule on?)"
+        if kind.held_by == "game":
+            decks.draw_for_turn(game, kind.id)
+            return None
+        if not decks.can_draw(game, unit, kind.id):
+            return f"{unit.name} may not draw a {kind.name} now"
+        decks.draw(game, unit, kind.id, 1)
+        return None
     if "trade" in step:
         other = s.unit(str(step["trade"]))
         if other.sector != unit.sector and not game.flag("trade-anywhere", unit):
@@ -420,6 +457,10 @@ def run_step(game: Game, step: Any) -> str | None:
         if item in unit.items:
             unit.items.remove(item)
             other.items.append(item)
+            return None
+        if item in unit.cards and decks.tradeable(game, item):
+            unit.cards.remove(item)
+            other.cards.append(item)
             return None
         return f"{unit.name} cannot trade '{item}'"
     raise RuleError(f"unknown step {step!r}")
@@ -477,6 +518,10 @@ def actual_value(game: Game, path: str) -> Any:
     s = game.state
     if "." not in path:
         path = path.replace("_", "-")  # the YAML reader spells an `expect:` key's '-' as '_' (award-deck)
+    if path == "in-play":
+        return s.in_play
+    if path.split()[0] in {"deck", "discard"} and len(path.split()) == 2:  # deck KIND, discard KIND
+        return (s.decks if path.split()[0] == "deck" else s.discards).get(path.split()[1], [])
     if path in {"outcome", "reason", "turn", "phase", "pool", "award-deck", "conquered"}:
         return {"outcome": s.outcome, "reason": s.reason, "turn": s.turn, "phase": s.phase, "pool": s.pool,
                 "award-deck": s.award_deck, "conquered": s.conquered}[path]
