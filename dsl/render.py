@@ -338,7 +338,7 @@ class Renderer:
                     case "have":
                         return f"the Unit's {self.name(arg0)}{cmp_text}"
                     case "holds":
-                        return f"the {self.name(arg0)} cards the Unit holds{cmp_text}"
+                        return f"the {self.name(arg0)}s the Unit holds{cmp_text}"
                     case "colours":
                         return f"the colours showing {self.name(arg0)} in the Final Tally{cmp_text}"
                     case "active-skulls":
