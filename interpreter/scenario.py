@@ -22,8 +22,8 @@ A scenario is YAML (see docs/scenarios.md)::
       - query def for u1: 3
 
 Steps: ``phase: NAME``, ``turn``, ``turns: N``, ``game``, ``use: CARD`` (with ``unit:``), ``move: SECTOR``,
-``recruit: CARD``, ``find: CARD``, ``trade: {to: u2, give: soldiers, amount: 1}``; any step may say
-``refused: true`` when the rules must refuse it.
+``recruit: CARD``, ``find: CARD``, ``trade: u2`` (with ``give: soldiers`` and ``amount: 1``, from ``unit:``);
+any step may say ``refused: true`` when the rules must refuse it.
 """
 
 from __future__ import annotations
@@ -262,6 +262,14 @@ def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnosti
     return out
 
 
+PHASE_POINTS = {
+    "roll": ("after-first-roll", "after-final-tally"),
+    "upkeep": ("after-final-tally",),
+    "purchase": ("purchase",),
+    "movement": ("movement",),
+    "combat": ("before-mgf", "after-mgf"),
+}
+
 STEP_KINDS = ("phase", "turn", "turns", "game", "use", "move", "recruit", "find", "trade", "roll", "draw")
 
 
@@ -399,12 +407,15 @@ def run_step(game: Game, step: Any) -> str | None:
         if card not in game.held_cards(unit) and not card.startswith(("rule:", "option:")) \
                 and card not in s.in_play:
             return f"{unit.name} does not hold the {game._name_of(card)}"
-        for point in ("after-final-tally", "purchase", "movement", "before-mgf", "after-mgf"):
+        # A card is played at the moments of the phase the game stands in (set it with `phase:`).
+        points = PHASE_POINTS.get(s.phase, ())
+        for point in points:
             for src, i, hook, held in game.available_uses(unit, point):
                 if src.owner == card:
                     game.perform_use(unit, src, i, hook, held)
                     return None
-        return f"the {game._name_of(card)} cannot be used now (its condition, window or limit forbids it)"
+        return (f"the {game._name_of(card)} cannot be used now, in phase '{s.phase}' (its timing, condition or "
+                "limit forbids it)")
     if "move" in step:
         to = str(step["move"])
         for move in game.legal_moves(unit):
