@@ -108,6 +108,7 @@ class _Facts:
     retreat: str | None = None
     no_find: bool = False
     enter_unless: str | None = None  # Sector that must be conquered before entering
+    no_entry_after: tuple[str, ...] = ()  # no entry for a Unit that has been in all these Sectors
 
 
 _ADD = re.compile(r"^on final-tally: add (\d+) (courage|star|tool|skull)")
@@ -116,6 +117,7 @@ _FREE = re.compile(r"(?:recruit|find) ([a-z-]+) free")
 _CLIMB = re.compile(r"forbid advance unless count skull >= (\d+)")
 _RETREAT = re.compile(r"retreat ([a-z0-9-]+)")
 _ENTER_UNLESS = re.compile(r"forbid enter unless conquered ([a-z0-9-]+)")
+_NO_ENTRY_AFTER = re.compile(r"^forbid enter if ((?:visited [a-z0-9-]+(?: and )?)+)$")
 
 
 def _parse_facts(texts: Iterable[str]) -> _Facts:
@@ -154,6 +156,8 @@ def _parse_facts(texts: Iterable[str]) -> _Facts:
                 f["no_find"] = True
             elif (m := _ENTER_UNLESS.search(line)) is not None:
                 f["enter_unless"] = m.group(1)
+            elif (m := _NO_ENTRY_AFTER.match(line)) is not None:
+                f["no_entry_after"] = tuple(re.findall(r"visited ([a-z0-9-]+)", m.group(1)))
     if cards:
         f["free_cards"] = tuple(cards)
     return _Facts(**f)
@@ -594,11 +598,13 @@ class HeuristicPolicy:
                 if tsec.bunker and to not in targets:
                     continue
                 tf = _facts(g, to)
+                if tf.no_entry_after and all(v in unit.visited or v == sid for v in tf.no_entry_after):
+                    continue  # by the time the Unit gets there, it will have been where this forbids
                 enterable = not enter_live or g.flag("enter", unit, sector=to)
                 if not tsec.bunker and not enterable:
                     continue
-                if tsec.bunker and not enterable and not (
-                        tf.enter_unless is not None and tf.enter_unless not in g.state.conquered):
+                closed = tsec.bunker and not enterable
+                if closed and not (tf.enter_unless is not None and tf.enter_unless not in g.state.conquered):
                     continue
                 advance = kind_ == "advance" or tsec.cost is not None
                 cost = tsec.cost if tsec.cost is not None else line_cost
@@ -630,6 +636,12 @@ class HeuristicPolicy:
                     continue
                 if f.climb and advance:
                     avail *= p_climb
+                if closed and tf.enter_unless is not None:
+                    # A Bunker that opens when another Bunker falls: it may open any turn, sooner when a Unit
+                    # already waits beside that Bunker.
+                    near = any(u is not unit and tf.enter_unless in [t for t, *_r in g.moves[u.sector]]
+                               for u in g.state.active_units())
+                    avail *= 0.3 if near else 0.1
                 bonus = path + (beach if advance else 0.0)
                 out.append(_Edge(to, cost, e_loss, e_var, bonus, avail))
             if f.retreat is not None and f.retreat in reach_set:
@@ -907,6 +919,10 @@ class HeuristicPolicy:
             if m.kind == "stay":
                 lm, lv = planner.loss_of(x)
                 o = _shift(planner.roll_at(x, view.visited, c, k + 1), -lm, lv)
+                waiting = any(e.avail < 1 and e.to not in unit.visited for e in planner.edges_of(x))
+                if k >= planner.max_rolls[planner.index[x]] and len(moves) > 1 and not waiting:
+                    # Past the planner's horizon in a Sector without a stay limit: stop putting it off.
+                    o = _shift(o, -3.0 * (k - planner.max_rolls[planner.index[x]] + 1), 0.0)
                 if view.holding:
                     o = _shift(o, 2.0, 0.0)
             else:
@@ -1588,9 +1604,12 @@ def _hops(game: Game, unit: Unit) -> dict[str, int]:
         nxt = []
         for x in todo:
             for to, _kind, _cost, _mines, _barrier in game.moves[x]:
-                if to not in dist and to not in unit.visited:
-                    dist[to] = dist[x] + 1
-                    nxt.append(to)
+                if to in dist or to in unit.visited:
+                    continue
+                if not game.flag("enter", unit, sector=to) and _facts(game, to).enter_unless is None:
+                    continue
+                dist[to] = dist[x] + 1
+                nxt.append(to)
         todo = nxt
     return dist
 
