@@ -1,0 +1,242 @@
+"""The Atlantikwall pack (expansions/atlantikwall/): its mechanisms beyond the scenario files.
+
+The module rules are settled by the scenarios in tests/scenarios/atlantikwall/; these tests check what a
+scenario cannot say well: the base game is unchanged when the pack is loaded with no option on, the
+general mechanisms name no card or module, the honesty of the content, random games with every option,
+Chaotic Resupply's piles, and the commands of the issue.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ddaydice.dsl.loader import Content, load
+from ddaydice.interpreter import decks as decks_mod
+from ddaydice.interpreter import engine as engine_mod
+from ddaydice.interpreter import options as options_mod
+from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.deciders import RandomDecider, ReferencePolicy
+from ddaydice.interpreter.engine import Game
+from ddaydice.interpreter.state import digest
+
+PACK = Path(__file__).resolve().parent.parent / "expansions" / "atlantikwall"
+MODULE_OPTIONS = ("battle-conditions", "persistent-weather", "advanced-observation", "badges", "badge-of-honour",
+                  "badge-of-courage", "badge-of-assistance", "chaotic-resupply")
+
+
+@functools.cache
+def base() -> Content:
+    loaded, diags = load()
+    assert loaded is not None, diags
+    return loaded
+
+
+@functools.cache
+def pack() -> Content:
+    loaded, diags = load(packs=["atlantikwall"])
+    assert loaded is not None, diags
+    return loaded
+
+
+def dday(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+# ------------------------------------------------------------------ the pack
+def test_the_pack_loads_cleanly_and_adds_its_optional_rules() -> None:
+    loaded, diags = load(packs=["atlantikwall"])
+    assert loaded is not None and not diags, diags
+    assert set(MODULE_OPTIONS) <= set(loaded.options)
+    assert {loaded.owner_pack[f"option:{o}"] for o in MODULE_OPTIONS} == {"atlantikwall"}
+    man = loaded.packs["atlantikwall"]
+    assert man.requires == () and man.provenance == "reconstructed" and man.note.strip()
+    assert "german-player" in man.pending
+
+
+def test_battle_conditions_rank_between_sector_attributes_and_specialists_and_badges_with_items() -> None:
+    tiers = [t.id for t in pack().precedence.tiers]
+    assert tiers == ["rules", "sectors", "battle-conditions", "specialists", "items-vehicles", "awards"]
+    assert pack().tier_of("battle-condition") == "battle-conditions"
+    assert pack().tier_of("badge") == "items-vehicles"
+    assert [t.id for t in base().precedence.tiers] == ["rules", "sectors", "specialists", "items-vehicles", "awards"]
+
+
+def test_only_crossfire_and_the_military_aide_are_the_rulebooks() -> None:
+    """The text prints one Battle Condition and one Badge in full; every other card of those decks is ours."""
+    c = pack()
+    mine = {cid: card for cid, card in c.cards.items() if c.owner_pack.get(f"card:{cid}") == "atlantikwall"}
+    by_kind: dict[str, set[str]] = {}
+    for cid in mine:
+        by_kind.setdefault(c.card_kinds[cid], set()).add(cid)
+    assert {cid for cid in mine if mine[cid].provenance == "rulebook"} == {"crossfire", "military-aide"}
+    for cid, card in mine.items():
+        if card.provenance == "reconstructed":
+            assert card.note.strip(), cid
+    assert len(by_kind["battle-condition"]) >= 12 and len(by_kind["badge"]) >= 10
+    weather = {cid for cid in by_kind["battle-condition"] if "weather" in mine[cid].tags}
+    assert weather and weather < by_kind["battle-condition"]
+
+
+def test_module_one_cards_stay_out_of_every_game() -> None:
+    """The Atlantikwall Allied cards apply only with the German player's rules (pending): never in play, even
+    when an option makes every Specialist and Special Item available."""
+    for options in ((), ("bazooka-joe-2",), ("chaotic-resupply",), ("wild-specialists",)):
+        g = Game(pack(), "omaha-beach", players=2, seed=1, options=options, deciders=ReferencePolicy())
+        cards = set(g.state.pool) | {c for hand in g.state.hands.values() for c in hand}
+        cards |= {c for pile in g.state.piles for c in pile}
+        assert not cards & {"sniper", "sniper-scope", "scharfschutze"}, options
+
+
+# ------------------------------------------------------ the base is unchanged
+@pytest.mark.parametrize("map_id", ["exercise-tiger", "omaha-beach", "gold-beach"])
+def test_loading_the_pack_with_no_option_changes_no_game(map_id: str) -> None:
+    variant = "advanced-training" if map_id == "exercise-tiger" else None
+    for seed in range(6):
+        a = Game(base(), map_id, players=2, seed=seed, variant=variant,
+                 deciders=[RandomDecider(seed), ReferencePolicy()])
+        b = Game(pack(), map_id, players=2, seed=seed, variant=variant,
+                 deciders=[RandomDecider(seed), ReferencePolicy()])
+        a.run()
+        b.run()
+        assert (a.state.outcome, a.state.turn, a.state.choices) == (b.state.outcome, b.state.turn, b.state.choices)
+        assert not b.state.decks and not b.state.in_play
+
+
+def test_the_battle_cry_is_the_base_one_unless_badges_are_on() -> None:
+    plain = Game(pack(), "exercise-tiger", seed=0, deciders=ReferencePolicy())
+    with_badges = Game(pack(), "exercise-tiger", seed=0, options=("badges",), deciders=ReferencePolicy())
+    assert plain.rwb_sources["battle-cry"].owner == "rwb:battle-cry"
+    assert with_badges.rwb_sources["battle-cry"].owner == "rwb:battle-cry@badges"
+    assert "rwb:battle-cry@badges" not in {s.owner for s in plain.rwb_sources.values()}
+    assert [s.owner for s in plain.global_sources] == [s.owner for s in Game(
+        base(), "exercise-tiger", seed=0, deciders=ReferencePolicy()).global_sources]
+
+
+# ----------------------------------------------------------- no special case
+def test_no_card_kind_or_option_of_the_pack_is_named_in_the_interpreter() -> None:
+    """The engine grew general mechanisms only: no id of the pack appears in its code."""
+    c = pack()
+    ids = {cid for cid in c.cards if c.owner_pack.get(f"card:{cid}") == "atlantikwall"}
+    ids |= {k.id for k in c.kinds.kinds} | set(MODULE_OPTIONS) | {"atlantikwall", "weather", "german-player"}
+    for module in (engine_mod, decks_mod, options_mod):
+        text = inspect.getsource(module)
+        for ident in ids:
+            assert not re.search(rf"['\"]{re.escape(ident)}['\"]", text), f"'{ident}' is named in {module.__name__}"
+
+
+# ----------------------------------------------------------- the decks in play
+def test_the_battle_condition_is_drawn_first_thing_in_each_turn() -> None:
+    g = Game(pack(), "exercise-tiger", seed=4, variant="advanced-training", options=("battle-conditions",),
+             deciders=ReferencePolicy(), trace=True)
+    assert len(g.state.decks["battle-condition"]) == sum(1 for k in pack().card_kinds.values()
+                                                         if k == "battle-condition")
+    for _ in range(3):
+        if g.state.outcome is not None:
+            break
+        before = len(g.state.log)
+        g.run_turn()
+        events = g.state.log[before:]
+        first = next(e for e in events if e.kind not in {"set-up", "discard", "reshuffle"})
+        assert first.kind == "draw" and first.phase == "turn-start", first
+        assert len(g.state.in_play) == 1
+
+
+def test_the_deck_is_reshuffled_when_it_runs_out() -> None:
+    g = Game(pack(), "exercise-tiger", seed=2, variant="advanced-training", options=("battle-conditions",),
+             deciders=ReferencePolicy())
+    n = len(g.state.decks["battle-condition"])
+    seen = []
+    for _ in range(n + 3):
+        decks_mod.draw_for_turn(g, "battle-condition")
+        seen.append(g.state.in_play[0])
+    assert sorted(seen[:n]) == sorted(set(seen[:n]))  # each card once before the reshuffle
+    total = len(g.state.decks["battle-condition"]) + len(g.state.discards["battle-condition"]) + len(g.state.in_play)
+    assert total == n
+
+
+def test_chaotic_resupply_offers_only_the_top_of_two_piles() -> None:
+    c = pack()
+    g = Game(c, "omaha-beach", seed=5, options=("chaotic-resupply",), deciders=ReferencePolicy())
+    s = g.state
+    items = [p for p in s.pool if c.card_kinds[p] == "item"]
+    assert len(s.piles) == 2 and abs(len(s.piles[0]) - len(s.piles[1])) <= 1
+    assert sorted(items) == sorted(p[0] for p in s.piles)
+    everything = {cid for cid, card in c.cards.items() if c.card_kinds[cid] == "item" and not g._unavailable(cid)}
+    placed = set(s.placed)
+    assert {x for p in s.piles for x in p} == everything - placed  # every Regular and Special Item
+    unit = s.units[0]
+    taken = s.piles[0][0]
+    under = s.piles[0][1]
+    g.gain_card(unit, taken)
+    assert taken not in s.pool and under in s.pool and s.piles[0][0] == under
+    while s.piles and len(s.piles) == 2:  # empty one pile: only the other stays in play
+        g.gain_card(unit, s.piles[0][0])
+    assert len(s.piles) == 1 and [p for p in s.pool if c.card_kinds[p] == "item"] == [s.piles[0][0]]
+
+
+def test_random_games_with_every_module_option_stay_legal() -> None:
+    for map_id in ("exercise-tiger", "omaha-beach", "pointe-du-hoc", "gold-beach"):
+        for seed in range(3):
+            g = Game(pack(), map_id, players=3 if map_id != "pointe-du-hoc" else 2, seed=seed,
+                     options=(*MODULE_OPTIONS, "victory-points"),
+                     deciders=[RandomDecider(seed), RandomDecider(seed + 1), RandomDecider(seed + 2)])
+            g.run()
+            s = g.state
+            assert s.outcome in {"won", "lost"}
+            assert len(s.in_play) <= 2
+            for kind in ("battle-condition", "badge"):
+                held = [c for u in s.units for c in u.cards if pack().card_kinds[c] == kind]
+                count = len(s.decks[kind]) + len(s.discards[kind]) + len(held)
+                count += len([c for c in s.in_play if pack().card_kinds[c] == kind])
+                assert count == sum(1 for k in pack().card_kinds.values() if k == kind), (map_id, seed, kind)
+
+
+def test_a_game_with_the_modules_saves_and_replays() -> None:
+    def play() -> Game:
+        g = Game(pack(), "exercise-tiger", players=2, seed=11, variant="advanced-training",
+                 options=("battle-conditions", "badges", "badge-of-courage"),
+                 deciders=[RandomDecider(3), RandomDecider(4)])
+        g.run()
+        return g
+
+    assert digest(play().state) == digest(play().state)
+
+
+# ---------------------------------------------------------------- commands
+def test_validate_list_conflicts_and_simulate() -> None:
+    code, out = dday("validate")
+    assert code == 0, out
+    assert "warning" not in out.lower(), out
+    code, out = dday("list", "--pack", "atlantikwall")
+    assert code == 0, out
+    for name in ("crossfire", "military-aide", "battle-conditions", "badges", "chaotic-resupply"):
+        assert name in out
+    code, out = dday("list", "--pack", "atlantikwall", "--format", "json")
+    rows = json.loads(out)
+    assert {r["kind"] for r in rows} >= {"battle-condition", "badge"}
+    code, out = dday("conflicts", "--pack", "atlantikwall")
+    assert code == 0, out
+    code, out = dday("simulate", "exercise-tiger", "--variant", "advanced-training", "--pack", "atlantikwall",
+                     "--option", "battle-conditions", "--option", "badges", "--games", "60", "--quiet", "--format",
+                     "json")
+    assert code == 0, out
+    assert json.loads(out)["games"] == 60
+
+
+def test_an_option_of_the_pack_needs_the_pack() -> None:
+    code, out = dday("simulate", "exercise-tiger", "--option", "battle-conditions", "--games", "1", "--quiet")
+    assert code == 2 and "no optional rule 'battle-conditions'" in out
+
+
+def test_the_readme_names_every_optional_rule() -> None:
+    text = (PACK / "README.md").read_text(encoding="utf-8")
+    for oid in MODULE_OPTIONS:
+        assert f"`{oid}`" in text, oid
