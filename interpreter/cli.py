@@ -464,6 +464,12 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     note = content.award_deck_note()
     if note and game.state.award_deck:
         click.echo(f"note: {note}")
+    for kind, cards in sorted(game.state.decks.items()):  # an expansion's decks in this game
+        ours = sorted(content.cards[c].name for c in cards if content.cards[c].provenance == "reconstructed")
+        if ours:
+            name = content.kind_def(kind)
+            click.echo(f"note: {len(ours)} of the {len(cards)} {name.plural if name else kind} are RECONSTRUCTIONS "
+                       f"(not printed in the rulebook): " + ", ".join(ours))
     shown = 0
     try:
         while game.state.outcome is None:

@@ -55,7 +55,17 @@ def unit_line(game: Game, uid: str) -> str:
         parts.append("Vehicle: " + game._name_of(u.vehicle))
     if u.awards:
         parts.append("Awards: " + ", ".join(game._name_of(s) for s in u.awards))
+    held: dict[str, list[str]] = {}  # cards of an expansion's decks (Badges), by kind
+    for card in u.cards:
+        kind = game.content.kind_def(game.content.card_kinds[card])
+        held.setdefault(kind.plural or kind.name if kind else "Cards", []).append(game._name_of(card))
+    parts += [f"{kind}: " + ", ".join(names) for kind, names in held.items()]
     return "; ".join(parts)
+
+
+def in_play_lines(game: Game) -> list[str]:
+    """The cards drawn into play for every Unit (Battle Conditions), with their text."""
+    return [f"in play: {game._name_of(c)}: {game.content.cards[c].text.strip()}" for c in game.state.in_play]
 
 
 def tally_line(game: Game, uid: str) -> str:
@@ -80,6 +90,7 @@ class Human:
     ask: Callable[[str], str]
     say: Callable[[str], None]
     last_turn: int = -1
+    last_in_play: tuple[int, tuple[str, ...]] = (-1, ())
 
     def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
         s = game.state
@@ -87,6 +98,10 @@ class Human:
             self.last_turn = s.turn
             self.say(f"\n=== Turn {s.turn} ===")
             self.say(board(game))
+        if s.in_play and (s.turn, tuple(s.in_play)) != self.last_in_play:
+            self.last_in_play = (s.turn, tuple(s.in_play))
+            for line in in_play_lines(game):
+                self.say(line)
         self.say(f"\n[{s.phase}] " + unit_line(game, decision.unit))
         tally = tally_line(game, decision.unit)
         if tally:
