@@ -90,6 +90,7 @@ class ScenarioFile:
     entered: tuple[str, ...] = ()
     decks: dict[str, list[str]] = attrs.Factory(dict)  # an expansion's decks, top card first, by kind
     in_play: tuple[str, ...] = ()  # drawn cards in play for every Unit (Battle Conditions)
+    piles: tuple[tuple[str, ...], ...] = ()  # an option's piles of Items (item-piles), top first
 
 
 class ScriptedRandom(random.Random):
@@ -249,6 +250,10 @@ def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnosti
         for j, cid in enumerate(cards):
             if content.card_kinds.get(cid) != kdef.id:
                 err(["decks", raw, j], f"'{cid}' is no {kdef.name}")
+    for i, pile in enumerate(sc.piles):
+        for j, cid in enumerate(pile):
+            if content.card_kinds.get(cid) != "item":
+                err(["piles", i, j], f"no item '{cid}'")
     for j, cid in enumerate(sc.in_play):
         kdef = content.kind_def(content.card_kinds.get(cid, ""))
         if kdef is None or kdef.held_by != "game":
@@ -347,6 +352,9 @@ def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
     for raw, cards in sc.decks.items():  # an expansion's decks in a known order (the YAML reader spells '-' '_')
         state.decks[str(raw).replace("_", "-")] = list(cards)
     state.in_play = list(sc.in_play)
+    if sc.piles:  # the piles replace the Pool's Items: only their tops may be found
+        state.piles = [list(p) for p in sc.piles if p]
+        state.pool = [c for c in state.pool if content.card_kinds[c] != "item"] + [p[0] for p in state.piles]
     for sid in sc.entered:
         state.sectors[sid].entered = True
     for u in state.units:
@@ -531,6 +539,8 @@ def actual_value(game: Game, path: str) -> Any:
         path = path.replace("_", "-")  # the YAML reader spells an `expect:` key's '-' as '_' (award-deck)
     if path == "in-play":
         return s.in_play
+    if path == "piles":
+        return s.piles
     if path.split()[0] in {"deck", "discard"} and len(path.split()) == 2:  # deck KIND, discard KIND
         return (s.decks if path.split()[0] == "deck" else s.discards).get(path.split()[1], [])
     if path in {"outcome", "reason", "turn", "phase", "pool", "award-deck", "conquered"}:
