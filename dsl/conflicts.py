@@ -136,7 +136,8 @@ def _option_cards(content: Content, options: Iterable[str]) -> dict[str, str]:
 
 def _setup(content: Content, bm: BattleMap, v: Variant | None, options: tuple[str, ...] = ()) -> Setup:
     reasons: dict[str, list[str]] = {}
-    barred = {cid for cid, card in content.cards.items() if set(card.unavailable_in) & set(options)}
+    barred = {cid for cid, card in content.cards.items() if set(card.unavailable_in) & set(options)
+              or (card.only_in and not set(card.only_in) & set(options))}
 
     def add(cid: str, why: str) -> None:
         if cid in content.cards and cid not in barred:
@@ -175,6 +176,11 @@ def _setup(content: Content, bm: BattleMap, v: Variant | None, options: tuple[st
     if "awards" not in ignore:
         for card in content.cards_of("award"):
             add(card.id, "in the Award deck")
+    for kind in content.kinds.kinds:  # an expansion's decks whose optional rule is on (rules/kinds.yaml)
+        if kind.deck and (kind.option is None or kind.option in options):
+            for cid, k in content.card_kinds.items():
+                if k == kind.id:
+                    add(cid, f"in the {kind.plural or kind.name} deck")
     # Cards the game's effects bring into play, and those the cards they bring bring, and so on.
     frontier = _fixed_sources(content, bm, ignore, options)
     seen: set[str] = set()
@@ -363,6 +369,8 @@ class _Extractor:
         self.numbers = content.vocab.numbers()
         self.renderer = Renderer({cid: c.name for cid, c in content.cards.items()})
         self.implied: dict[str, frozenset[Lit]] = {}
+        # Cards drawn into play for every Unit (Battle Conditions) stand like a rule while in play.
+        self.in_play_kinds = frozenset(k.id for k in content.kinds.kinds if k.held_by == "game")
 
     def implied_literals(self, src: EffectSource, standing: bool) -> frozenset[Lit]:
         """What is certainly true while this effect acts: its card is in play (if it stays in play), and
@@ -410,8 +418,10 @@ class _Extractor:
             body = clause.body
             reported = shown if shown is not None else src
             rci = shown_clause if shown is not None else ci
+            if clause.scope is not None and clause.scope.kind == "the-german":
+                continue  # the German is not a Unit: nothing written for him meets a Unit's effects
             if isinstance(body, ast.Modifier):
-                if shown is not None or src.kind not in STANDING_KINDS:
+                if shown is not None or (src.kind not in STANDING_KINDS and src.kind not in self.in_play_kinds):
                     continue
                 found = self.statement(body.statement)
                 if found is None or found[1] == "act":
