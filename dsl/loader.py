@@ -727,3 +727,39 @@ def _check_effects(b: _Builder, vocab: Vocabulary) -> dict[str, EffectSource]:
                          map_vocab, compiler, map_renderer, tier("sector"), b.owner_pack.get(f"map:{mid}"),
                          key="rules"))
     return out
+
+
+_CACHE: dict[tuple[str, tuple[str, ...] | str], tuple[tuple[tuple[str, int, int], ...], Content]] = {}
+
+
+def _fingerprint(root: Path) -> tuple[tuple[str, int, int], ...]:
+    """Every content file under ``root`` with its size and modification time."""
+    out = []
+    for folder, _dirs, files in os.walk(root, followlinks=True):
+        for name in sorted(files):
+            if name.endswith((".yaml", ".yml", ".lark")):
+                path = os.path.join(folder, name)  # noqa: PTH118  (os.walk gives strings)
+                try:
+                    st = os.stat(path)  # noqa: PTH116
+                except OSError:
+                    continue
+                out.append((path, st.st_size, st.st_mtime_ns))
+    return tuple(sorted(out))
+
+
+def load_cached(root: Path | None = None, *, packs: Iterable[str] | str = ()) -> tuple[Content | None,
+                                                                                      list[Diagnostic]]:
+    """``load`` for a whole content tree, remembered for the life of the process while its files are
+    unchanged (a test run, a notebook: one load, many games and scenarios). Content is immutable."""
+    root = root or bundled_root()
+    key = (str(root.resolve()), packs if isinstance(packs, str) else tuple(packs))
+    prints = _fingerprint(root.resolve())
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] == prints:
+        return hit[1], list(hit[1].warnings)
+    content, diags = load(root, packs=packs)
+    if content is not None:
+        if len(_CACHE) > 8:
+            _CACHE.clear()
+        _CACHE[key] = (prints, content)
+    return content, diags

@@ -41,9 +41,12 @@ def _echo_diagnostics(diags: list[Diagnostic], fmt: str, limit: int) -> None:
 def load_or_exit(root: Path | None = None, packs: list[str] | str = "", extra: list[Path] | None = None,
                  fmt: str = "text") -> Content:
     """Load content; on errors print them and exit 1 (2 if the root itself is unusable)."""
-    from ddaydice.dsl.loader import load
+    from ddaydice.dsl.loader import load, load_cached
 
-    content, diags = load(root, packs=packs, extra=extra or [])
+    if extra:
+        content, diags = load(root, packs=packs, extra=extra)
+    else:
+        content, diags = load_cached(root, packs=packs)
     if content is None:
         errors = [d for d in diags if d.severity == "error"]
         _echo_diagnostics(errors, fmt, 50)
@@ -191,10 +194,10 @@ def _derivation_text(d: Any, indent: str = "      ") -> list[str]:
 
 
 def _load_for(cache: dict[tuple[str, ...], Content], packs: tuple[str, ...]) -> Content | None:
-    from ddaydice.dsl.loader import load
+    from ddaydice.dsl.loader import load_cached
 
     if packs not in cache:
-        content, _ = load(packs=list(packs))
+        content, _ = load_cached(packs=list(packs))
         if content is None:
             return None
         cache[packs] = content
