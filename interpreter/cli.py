@@ -131,7 +131,9 @@ def _rows(content: Content, kind: str | None) -> list[dict[str, Any]]:
     if kind in (None, "expansion"):
         for pid, man in content.packs.items():
             rows.append({"id": pid, "name": man.name, "kind": "expansion", "cost": None,
-                         "provenance": man.provenance, "version": man.version})
+                         "provenance": man.provenance, "version": man.version, "pending": list(man.pending),
+                         "description": f"optional rules still to come: {', '.join(man.pending)}"
+                         if man.pending else ""})
     return rows
 
 
