@@ -81,6 +81,7 @@ FACES = ("skull", "star", "one-soldier", "two-soldiers", "courage", "tool")
 COLOURS = ("red", "white", "blue")
 _LAYOUT = ("red", "red", "white", "white", "blue", "blue")  # a Unit's six dice, by index
 BUNKER_BREAKERS = {"flame-thrower": 10.0, "bazooka": 7.0, "gammon-bomb": 3.5}
+SKULL_HELPERS = ("grappling-hook", "rope-ladder", "binoculars", "rangefinder")
 SOLDIER_ITEMS = {"field-radio", "walkie-talkie", "signalling-lamp", "medal-case", "memorial-cross",
                  "command-jacket", "lucky-charm", "pocket-bible", "legion-of-merit"}
 
@@ -434,6 +435,7 @@ class HeuristicPolicy:
     _intent: dict[str, Any] = attrs.Factory(dict)
     _ctx: dict[tuple[Any, ...], _DiceContext] = attrs.Factory(dict)
     _statics: dict[tuple[Any, ...], int] = attrs.Factory(dict)
+    _ahead: dict[tuple[Any, ...], tuple[bool, bool, bool, bool]] = attrs.Factory(dict)
 
     # ================================================================ dispatch
     def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
@@ -447,6 +449,7 @@ class HeuristicPolicy:
             self._intent = {}
             self._ctx = {}
             self._statics = {}
+            self._ahead = {}
         unit = game.state.unit(decision.unit)
         kind = decision.kind
         handler = _HANDLERS.get(kind)
@@ -512,7 +515,7 @@ class HeuristicPolicy:
         cheapest = min((self.spec_value(game, unit, sp) for sp in unit.specialists), default=0.0)
         mines_free = g.flag("ignore-landmines", unit) or "minesweeper" in specs
         barriers_ok = g.flag("ignore-barriers", unit) or "wirecutters" in items
-        skull_help = sum(items.count(i) for i in ("grappling-hook", "rope-ladder"))
+        skull_help = sum(items.count(i) for i in SKULL_HELPERS)
         p_climb = P_CLIMB_HELPED if skull_help else P_CLIMB
         has_cry_item = "dexedrine" in items
         breakers = sum(BUNKER_BREAKERS.get(i, 0.0) for i in items)
@@ -644,7 +647,7 @@ class HeuristicPolicy:
                     avail *= 0.3 if near else 0.1
                 bonus = path + (beach if advance else 0.0)
                 out.append(_Edge(to, cost, e_loss, e_var, bonus, avail))
-            if f.retreat is not None and f.retreat in reach_set:
+            if f.retreat is not None and f.retreat in reach_set and _sector_uses_offered(g, sid):
                 out.append(_Edge(f.retreat, 0, 0.0, 0.0, 0.0, 1.0, retreat=True))
             edges.append((sid, tuple(out)))
         return _Params(tuple(loss), tuple(gain), frozenset(climbing), tuple(max_rolls), tuple(enter), targets,
@@ -731,25 +734,45 @@ class HeuristicPolicy:
             extra = 0.0
         return body + extra
 
+    def ahead(self, game: Game, unit: Unit) -> tuple[bool, bool, bool, bool]:
+        """What lies ahead of the Unit: (a Climb, a Battle-Cry-only Sector, a Barrier, Landmines)."""
+        key = (id(game.state), unit.id, unit.sector, len(unit.visited))
+        found = self._ahead.get(key)
+        if found is None:
+            reach = _reachable(game, unit)
+            climb = any(_facts(game, s).climb for s in reach)
+            cry = any(_facts(game, s).battle_cry_only for s in reach)
+            barrier = any(bar for s in reach for *_r, bar in game.moves[s])
+            mines = any(m for s in reach for _t, _k, _c, m, _b in game.moves[s]) and "landmines" not in game.ignore
+            found = self._ahead[key] = (climb, cry, barrier, mines)
+            if len(self._ahead) > 256:
+                self._ahead.clear()
+        return found
+
     def item_value(self, game: Game, unit: Unit, item: str) -> float:
-        """An Item's (or Vehicle's) worth to this Unit, in Soldiers."""
+        """An Item's (or Vehicle's) worth to this Unit, in Soldiers, for what lies ahead of it."""
         _adv, turns = self.remaining(game, unit)
-        climbing = any(_facts(game, s).climb for s in game.sectors)
+        climbing, cry_needed, barrier, mines = self.ahead(game, unit)
         solo = len(game.state.units) == 1
-        cry_needed = any(_facts(game, s).battle_cry_only for s in game.sectors)
         base: dict[str, float] = {
             "bangalore-torpedo": 8.0, "bazooka": 7.0, "flame-thrower": 10.0, "gammon-bomb": 3.5,
             "field-radio": 5.0, "walkie-talkie": 2.0, "signalling-lamp": 6.0, "medal-case": 3.5,
             "grenade": 3.5, "flak-vest": 4.0, "mortar": 0.5 if solo else 2.0, "pocket-bible": 2.0,
             "lucky-charm": 1.0, "command-jacket": 2.5, "dexedrine": 12.0 if cry_needed else 3.0,
-            "whistle": 2.0, "mine-detector": 2.0, "binoculars": 3.0, "carrier-pigeon": 0.0 if solo else 0.5,
-            "shoulder-patch": 3.0, "ammo-box": 2.0, "dispatch-case": 0.0 if solo else 1.0,
-            "grappling-hook": 8.0 if climbing else -1.0, "rope-ladder": 9.0 if climbing else -1.0,
-            "rangefinder": 1.5, "strategic-map": 1.0, "toolkit": 2.5, "wirecutters": 1.0,
+            "whistle": 2.0, "mine-detector": 2.0 if mines else 0.0, "binoculars": 7.0 if climbing else 3.0,
+            "carrier-pigeon": 0.0 if solo else 0.5, "shoulder-patch": 3.0, "ammo-box": 2.0,
+            "dispatch-case": 0.0 if solo else 1.0, "grappling-hook": 8.0 if climbing else -1.0,
+            "rope-ladder": 9.0 if climbing else -1.0, "rangefinder": 6.0 if climbing else 1.5,
+            "strategic-map": 1.0, "toolkit": 2.5, "wirecutters": 1.0 if barrier else 0.0,
             "tank": 0.7 * turns, "half-track": 0.2 * turns, "armored-car": 0.3 * turns, "bulldozer": 0.4 * turns,
             "jeep": 0.35 * turns, "ambulance": 1.0 * turns,
         }
-        return base.get(item, 0.5)
+        v = base.get(item, 0.5)
+        if climbing and item in SKULL_HELPERS:
+            # Each more Skull-giver helps less: the first turns a 21% Climb into a 47% one.
+            held = sum(1 for i in unit.items if i in SKULL_HELPERS) - (1 if item in unit.items else 0)
+            v /= 1.0 + held
+        return v
 
     def star_value(self, game: Game, unit: Unit) -> float:
         """What one more Star is worth: the best Specialist per Star within reach."""
@@ -1212,6 +1235,8 @@ class HeuristicPolicy:
             return after_tally and self._plan_reroll(game, unit)
         if owner in {"captain", "strategic-map"}:
             return after_tally and self._plan_recolour(game, unit)
+        if owner in SKULL_HELPERS and after_tally and _facts(game, unit.sector).climb:
+            return self._climb_help(game, unit, owner)
         if owner == "rangefinder":
             return after_tally and self._plan_reface(game, unit, "blue", 1.5)
         if owner == "binoculars":
@@ -1229,12 +1254,7 @@ class HeuristicPolicy:
             tools = sum(1 for dd in unit.tally if dd.face == "tool" and not dd.cancelled)
             return after_tally and self.tool_value(game) > 0 and tools >= 2
         if owner in {"grappling-hook", "rope-ladder"}:
-            need = _facts(game, unit.sector).climb
-            if not after_tally or not need:
-                return False
-            skulls = sum(1 for dd in unit.tally if dd.face == "skull")
-            helpers = sum(1 for i in unit.items if i in {"grappling-hook", "rope-ladder"})
-            return skulls < need <= skulls + helpers
+            return False
         if owner in BUNKER_BREAKERS or owner == "bangalore-torpedo":
             if point not in {"before-mgf", "after-mgf"}:
                 return False
@@ -1315,6 +1335,24 @@ class HeuristicPolicy:
             o = view.planner.at(f.retreat, view.visited | view.planner.mask([f.retreat]), unit.courage, 0)
             return _survival(game.soldier_count(unit), o) > best_z
         return False
+
+    def _climb_help(self, game: Game, unit: Unit, owner: str) -> bool:
+        """Use a Skull-giving Item (or a die-changing one) when it completes this turn's Climb."""
+        need = _facts(game, unit.sector).climb
+        skulls = sum(1 for dd in unit.tally if dd.face == "skull")
+        others = [dd for dd in unit.tally if dd.face != "skull"]
+        blue = any(dd.colour == "blue" and dd.real for dd in others)
+        helpers = sum(1 for item in unit.items if item in {"grappling-hook", "rope-ladder"}
+                      or (item == "binoculars" and others) or (item == "rangefinder" and blue))
+        if not skulls < need <= skulls + helpers:
+            return False
+        if owner in {"binoculars", "rangefinder"}:
+            cands = [dd for dd in others if owner == "binoculars" or (dd.colour == "blue" and dd.real)]
+            if not cands:
+                return False
+            die = cands[0]
+            self._intent["reface"] = (f"{die.colour} {die.face}", "skull")
+        return True
 
     def _lethal(self, game: Game, unit: Unit, *, expected: bool = False) -> bool:
         s = game.state
@@ -1435,8 +1473,41 @@ class HeuristicPolicy:
         return picks
 
     def _trade(self, game: Game, unit: Unit, d: Decision) -> int:
-        if game.state.phase != "combat":
-            return 0
+        if game.state.phase == "combat":
+            return self._rescue(game, unit, d)
+        # Phase 3: hand over what is worth more to a comrade of the Sector, and even out the Soldiers.
+        mine_m = self._margin(game, unit)
+        for i, key in enumerate(d.keys):
+            if key is None:
+                continue
+            oid, what = key
+            other = game.state.unit(oid)
+            if other.status != "active":
+                continue
+            if what in unit.items:
+                if self.item_value(game, other, what) > self.item_value(game, unit, what) + 1.0:
+                    return i
+            elif what == "soldiers":
+                if unit.soldiers > 1 and mine_m - self._margin(game, other) >= 4.0:
+                    return i
+            elif what == "courage":
+                give = self.plan_value(game, unit, unit.courage, at_roll=False) - self.plan_value(
+                    game, unit, unit.courage - 1, at_roll=False)
+                take = self.plan_value(game, other, other.courage + 1, at_roll=False) - self.plan_value(
+                    game, other, other.courage, at_roll=False)
+                if take > give + 1.0:
+                    return i
+        return 0
+
+    def _margin(self, game: Game, unit: Unit) -> float:
+        """Soldiers the Unit is expected to have left in the Bunker."""
+        view = self.view(game, unit)
+        k = self.rolls_here(game, unit, at_roll=False)
+        o = view.planner.at(unit.sector, view.visited, unit.courage, k)
+        return game.soldier_count(unit) + o[1] - 30.0 * (1.0 - o[3])
+
+    def _rescue(self, game: Game, unit: Unit, d: Decision) -> int:
+        """After the MGF roll: give Soldiers to a comrade this combat would wipe out, if they can be spared."""
         mine = self._combat_loss_now(game, unit)
         spare = game.soldier_count(unit) - mine - 2
         if spare <= 0 or unit.soldiers <= 1:
@@ -1578,6 +1649,31 @@ def _assign(game: Game, active: list[Unit], bunkers: list[str]) -> dict[str, str
             best = (cost, perm)
     assert best is not None
     return {units[i].id: best[1][i] for i in range(n)}
+
+
+def _sector_uses_offered(game: Game, sector: str) -> bool:
+    """Does the engine offer a Sector's own uses (Pointe-du-Hoc's retreat) to a Unit standing there?
+
+    Probed once per map on a throwaway game, so the planner counts on the retreat only where it exists.
+    """
+    key = (id(game.content), game.map.id, game.variant.id if game.variant else None, sector)
+    found = _OFFERED.get(key)
+    if found is None:
+        from ddaydice.interpreter.engine import Game as _Game
+
+        probe = _Game(game.content, game.map.id, players=1, seed=0,
+                      variant=game.variant.id if game.variant else None, options=game.options,
+                      deciders=[ReferencePolicy()])
+        u = probe.state.units[0]
+        probe.state.turn = 10
+        u.sector, u.visited, u.entered_turn, u.marker = sector, [sector], 1, "must-move"
+        owner = f"{game.map.id}/{sector}"
+        found = any(src.owner == owner for src, *_rest in probe.available_uses(u, "movement"))
+        _OFFERED[key] = found
+    return found
+
+
+_OFFERED: dict[tuple[Any, ...], bool] = {}
 
 
 def _reachable(game: Game, unit: Unit) -> list[str]:
