@@ -81,7 +81,8 @@ def main() -> None:
     wins = sum(won for won, _ in results)
     turns = sum(t for _, t in results) / games
     spent = time.process_time() - start
-    print(f"{games} games, {wins / games:.1%} won, mean turns {turns:.2f}, {games / spent:.0f} games/s (one core, CPU time)")
+    print(f"{games} games, {wins / games:.1%} won, mean turns {turns:.2f}, "
+          f"{games / spent:.0f} games/s (one core, CPU time)")
 
 
 if __name__ == "__main__":
