@@ -798,24 +798,29 @@ class HeuristicPolicy:
         return ITEM_POINT_VALUE
 
     # ================================================================ dice
-    def dice_context(self, game: Game, unit: Unit) -> _DiceContext:
+    def dice_context(self, game: Game, unit: Unit, *, rolling: bool = False) -> _DiceContext:
+        """How much each result is worth now; ``rolling``: the Sector's and cards' bonus results are still to
+        come (during the rolls), rather than already in the Final Tally."""
         view = self.view(game, unit)
         key = (self._view_key, game.state.turn, unit.marker, unit.courage, unit.stars, unit.item_points,
-               len(game.state.pool), game.state.phase)
+               len(game.state.pool), game.state.phase, rolling)
         found = self._ctx.get(key)
         if found is not None:
             return found
         if len(self._ctx) > 64:
             self._ctx.clear()
-        ctx = self._ctx[key] = self._dice_context(game, unit, view)
+        ctx = self._ctx[key] = self._dice_context(game, unit, view, rolling)
         return ctx
 
-    def _dice_context(self, game: Game, unit: Unit, view: _TurnView) -> _DiceContext:
+    def _dice_context(self, game: Game, unit: Unit, view: _TurnView, rolling: bool) -> _DiceContext:
         here = _facts(game, unit.sector)
         bonus_tools = here.tools + (1 if "scout" in unit.specialists else 0) + (
             1 if unit.vehicle == "half-track" else 0)
         base_courage = unit.courage + here.courage - here.courage_penalty + (
             1 if unit.vehicle == "bulldozer" else 0)
+        if not rolling:
+            bonus_tools = 0
+            base_courage = unit.courage
         curve = self.courage_curve(game, unit, max(0, base_courage), 8)
         climb = here.climb if here.climb and any(
             e.avail < 1 for e in view.planner.edges_of(unit.sector)) else 0
@@ -868,7 +873,7 @@ class HeuristicPolicy:
 
     # ---------------------------------------------------------------- lock / re-roll / cancel
     def _lock(self, game: Game, unit: Unit, d: Decision) -> tuple[int, ...]:
-        ctx = self.dice_context(game, unit)
+        ctx = self.dice_context(game, unit, rolling=True)
         dice = [(k[0], k[1], k[2]) for k in d.keys]
         rerolls = max(0, game.value("rolls", unit) - 1)
         costs = []
@@ -884,7 +889,7 @@ class HeuristicPolicy:
         return picked
 
     def _reroll(self, game: Game, unit: Unit, d: Decision) -> tuple[int, ...]:
-        ctx = self.dice_context(game, unit)
+        ctx = self.dice_context(game, unit, rolling=True)
         key = (game.state.turn, unit.id)
         done = self._rerolls.get(key, 0)
         self._rerolls[key] = done + 1
