@@ -874,18 +874,11 @@ class HeuristicPolicy:
     # ---------------------------------------------------------------- lock / re-roll / cancel
     def _lock(self, game: Game, unit: Unit, d: Decision) -> tuple[int, ...]:
         ctx = self.dice_context(game, unit, rolling=True)
-        dice = [(k[0], k[1], k[2]) for k in d.keys]
+        dice = [(k[1], k[2]) for k in d.keys]
         rerolls = max(0, game.value("rolls", unit) - 1)
-        costs = []
-        for i, (_, face, colour) in enumerate(dice):
-            others = [(f, c) for j, (_, f, c) in enumerate(dice) if j != i]
-            vals = ctx.values(colour, others)
-            v = vals[face] + (3.0 if ctx.marksman and face == "skull" else 0.0)
-            u = ctx.reroll_value(vals, rerolls)
-            costs.append((max(v, u) - v, -v, i))
-        costs.sort()
-        picked = tuple(sorted(i for _, _, i in costs[: d.min_picks]))
-        self._fixed[(game.state.turn, unit.id)] = {dice[i][0]: (dice[i][1], dice[i][2]) for i in picked}
+        kept = self._keep_order(ctx, [], dice, rerolls, d.min_picks, forced=True)
+        picked = tuple(sorted(kept))
+        self._fixed[(game.state.turn, unit.id)] = {d.keys[i][0]: dice[i] for i in picked}
         return picked
 
     def _reroll(self, game: Game, unit: Unit, d: Decision) -> tuple[int, ...]:
@@ -902,13 +895,40 @@ class HeuristicPolicy:
         stuck = [("skull", colour) for idx, colour in enumerate(_LAYOUT)
                  if idx not in free_idx and idx not in fixed and idx not in aside]
         held = list(fixed.values()) + stuck
-        pick: list[int] = []
-        for i, (face, colour) in enumerate(free):
-            others = held + [x for j, x in enumerate(free) if j != i]
-            vals = ctx.values(colour, others)
-            if vals[face] < ctx.reroll_value(vals, left) - 1e-9:
-                pick.append(i)
-        return tuple(pick)
+        kept = set(self._keep_order(ctx, held, free, left, len(free), forced=False))
+        return tuple(i for i in range(len(free)) if i not in kept)
+
+    @staticmethod
+    def _keep_order(ctx: _DiceContext, held: list[tuple[str, str]], dice: list[tuple[str, str]], rerolls: int,
+                    most: int, *, forced: bool) -> list[int]:
+        """Which dice to keep, decided one at a time, each in the light of those already kept.
+
+        A die is kept when its face is worth more than a fresh die with ``rerolls`` re-rolls to come (or,
+        when ``forced`` to keep ``most`` dice, the cheapest to keep first). Results that pile up (Tools)
+        count the other dice showing them; results that run out of use (a second Courage when one is
+        enough) count only those already kept.
+        """
+        kept: list[int] = []
+        ctx_kept = list(held)
+        undecided = list(range(len(dice)))
+        while undecided and len(kept) < most:
+            best_i = -1
+            best = -math.inf
+            best_v = -math.inf
+            for i in undecided:
+                face, colour = dice[i]
+                others = ctx_kept + [dice[j] for j in undecided if j != i and dice[j][0] == "tool"]
+                vals = ctx.values(colour, others)
+                v = vals[face] + (3.0 if forced and ctx.marksman and face == "skull" else 0.0)
+                margin = v - ctx.reroll_value(vals, rerolls)
+                if margin > best + 1e-9 or (abs(margin - best) <= 1e-9 and v > best_v):
+                    best_i, best, best_v = i, margin, v
+            if not forced and best < -1e-9:
+                break
+            kept.append(best_i)
+            ctx_kept.append(dice[best_i])
+            undecided.remove(best_i)
+        return kept
 
     def _cancel(self, game: Game, unit: Unit, d: Decision) -> int:
         ctx = self.dice_context(game, unit)
