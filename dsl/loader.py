@@ -408,7 +408,7 @@ class _Builder:
                 self.diags.append(Diagnostic("DUP001", f"duplicate kind of card '{kind.id}'", file, line, col))
             seen.add(kind.id)
             for opt in [kind.option, *(p.option for p in kind.persist)]:
-                if opt is not None and opt not in self.options:
+                if opt is not None and opt not in self.options and opt not in pending:
                     self.diags.append(Diagnostic("OPT002", f"kind '{kind.id}' names the optional rule '{opt}', "
                                                  "which does not exist", file, line, col,
                                                  hint=did_you_mean(opt, self.options)))
