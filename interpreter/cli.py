@@ -285,9 +285,13 @@ def explain(file: Path, query: tuple[str, ...], fmt: str) -> None:
     'casualties for u1 from 7', 'may-enter for u1 in s7', 'locked-dice for u1'.
     """
     from ddaydice.dsl.diagnostics import DDayError, SourceCache, render_all
+    from ddaydice.dsl.yamlsrc import read_yaml
     from ddaydice.interpreter import scenario as sc_mod
 
-    content = load_or_exit()
+    doc, _ = read_yaml(str(file))  # the packs the scenario names (`packs:`), as `dday scenario run` loads them
+    packs = [str(p) for p in doc.data.get("packs", [])] if doc is not None and isinstance(doc.data, dict) \
+        and isinstance(doc.data.get("packs"), list) else []
+    content = load_or_exit(packs=packs)
     loaded, diags = sc_mod.load_scenario(file, content)
     if loaded is None or diags:
         click.echo(render_all(diags, SourceCache()))
