@@ -240,3 +240,11 @@ def test_the_readme_names_every_optional_rule() -> None:
     text = (PACK / "README.md").read_text(encoding="utf-8")
     for oid in MODULE_OPTIONS:
         assert f"`{oid}`" in text, oid
+
+
+def test_explain_loads_the_packs_a_scenario_names() -> None:
+    scenario = Path(__file__).resolve().parent / "scenarios" / "atlantikwall" / "bc-overrides-locked-dice.yaml"
+    code, out = dday("explain", str(scenario), "locked-dice", "for", "u1")
+    assert code == 0, out
+    assert "locked-dice for u1 = 3" in out
+    assert re.search(r"sectors\s+Exercise Tiger, Sector 7: set 0: 2 -> 0\s+\[overruled by Clear Skies", out), out
