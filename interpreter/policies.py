@@ -82,6 +82,8 @@ COLOURS = ("red", "white", "blue")
 _LAYOUT = ("red", "red", "white", "white", "blue", "blue")  # a Unit's six dice, by index
 BUNKER_BREAKERS = {"flame-thrower": 10.0, "bazooka": 7.0, "gammon-bomb": 3.5}
 SKULL_HELPERS = ("grappling-hook", "rope-ladder", "binoculars", "rangefinder")
+#: Items the route planner counts on (the others are used as they come).
+_PLANNED_ITEMS = frozenset({*BUNKER_BREAKERS, *SKULL_HELPERS, "dexedrine", "wirecutters"})
 SOLDIER_ITEMS = {"field-radio", "walkie-talkie", "signalling-lamp", "medal-case", "memorial-cross",
                  "command-jacket", "lucky-charm", "pocket-bible", "legion-of-merit"}
 
@@ -428,6 +430,8 @@ class HeuristicPolicy:
     fallback: ReferencePolicy = attrs.Factory(ReferencePolicy)
     _view_key: tuple[Any, ...] | None = None
     _views: dict[tuple[Any, ...], _TurnView] = attrs.Factory(dict)
+    _target_memo: dict[tuple[Any, ...], tuple[frozenset[str], bool, bool]] = attrs.Factory(dict)
+    _cards: tuple[Any, ...] = ()
     _game: Any = None
     _rerolls: dict[tuple[int, str], int] = attrs.Factory(dict)
     _fixed: dict[tuple[int, str], dict[int, tuple[str, str]]] = attrs.Factory(dict)
@@ -443,6 +447,7 @@ class HeuristicPolicy:
             self._game = game
             self._view_key = None
             self._views = {}
+            self._target_memo = {}
             self._rerolls = {}
             self._fixed = {}
             self._asides = {}
@@ -462,17 +467,23 @@ class HeuristicPolicy:
     def view(self, game: Game, unit: Unit) -> _TurnView:
         s = game.state
         here = game.sectors[unit.sector]
-        key = (unit.id, unit.sector, unit.chevrons() if len(here.defense) > 1 else 0, tuple(unit.specialists),
-               tuple(unit.items), unit.vehicle, tuple(s.conquered), tuple(sorted(s.bunker_specialists.items())),
-               len(s.grants), tuple((u.status, u.sector, len(u.specialists)) for u in s.units),
-               sum(1 for st in s.sectors.values() if st.entered), sum(len(st.attributes) for st in s.sectors.values()),
-               len(s.placed), len(s.award_deck), len(s.pool))
+        targets, holding, near = self._targets(game, unit)
+        # Only what the plan depends on: this Unit's cards, the cards that reach every Unit, the Sectors
+        # whose first entry gives something, the Items the planner counts on.
+        cards = tuple((u.id, tuple(u.specialists) if u is unit else tuple(c for c in u.specialists if c in _SHARED),
+                       u.vehicle) for u in s.units if u.status == "active")
+        firsts = _first_entry_sectors(game)
+        key = (unit.id, unit.sector, unit.chevrons() if len(here.defense) > 1 else 0,
+               tuple(i for i in unit.items if i in _PLANNED_ITEMS), tuple(s.conquered),
+               tuple(sorted(s.bunker_specialists.items())), len(s.grants), cards,
+               tuple(f for f in firsts if s.sectors[f].entered), sum(len(st.attributes) for st in s.sectors.values()),
+               len(s.placed), bool(s.award_deck), targets, holding, near)
         found = self._views.get(key)
         if found is not None:
             self._view_key = key
             return found
-        targets, holding = self._targets(game, unit)
-        params = self._params(game, unit, targets)
+        self._cards = cards
+        params = self._params(game, unit, targets, near)
         planner = _PLANS.get(params)
         if planner is None:
             if len(_PLANS) > 3000:
@@ -485,9 +496,14 @@ class HeuristicPolicy:
         self._view_key = key
         return view
 
-    def _targets(self, game: Game, unit: Unit) -> tuple[frozenset[str], bool]:
-        """The Bunkers this Unit aims at (objectives are shared out between Units), and whether to hold."""
+    def _targets(self, game: Game, unit: Unit) -> tuple[frozenset[str], bool, bool]:
+        """The Bunkers this Unit aims at (objectives are shared out between Units), whether it must hold
+        back (its Bunker is closed for now) and whether a comrade waits beside the Bunker that opens it."""
         s = game.state
+        key = (unit.id, tuple((u.status, u.sector, len(u.visited)) for u in s.units), tuple(s.conquered))
+        found = self._target_memo.get(key)
+        if found is not None:
+            return found
         bunkers = [sid for sid, sec in game.sectors.items() if sec.bunker]
         objectives = [b for b in bunkers if game.sectors[b].objective]
         open_obj = [b for b in objectives if b not in s.conquered]
@@ -500,13 +516,20 @@ class HeuristicPolicy:
         elif len(s.units) > 1 and open_obj and len(active) == 1:
             mine = set(open_obj)
         holding = False
+        near = False
         for b in list(mine):
             f = _facts(game, b)
             if f.enter_unless is not None and f.enter_unless not in s.conquered:
                 holding = True
-        return frozenset(mine), holding
+                near = near or any(u is not unit and f.enter_unless in [t for t, *_r in game.moves[u.sector]]
+                                   for u in active)
+        found = (frozenset(mine), holding, near)
+        if len(self._target_memo) > 64:
+            self._target_memo.clear()
+        self._target_memo[key] = found
+        return found
 
-    def _params(self, game: Game, unit: Unit, targets: frozenset[str]) -> _Params:
+    def _params(self, game: Game, unit: Unit, targets: frozenset[str], near: bool) -> _Params:
         g = game
         specs = set(unit.specialists)
         items = list(unit.items)
@@ -642,8 +665,6 @@ class HeuristicPolicy:
                 if closed and tf.enter_unless is not None:
                     # A Bunker that opens when another Bunker falls: it may open any turn, sooner when a Unit
                     # already waits beside that Bunker.
-                    near = any(u is not unit and tf.enter_unless in [t for t, *_r in g.moves[u.sector]]
-                               for u in g.state.active_units())
                     avail *= 0.3 if near else 0.1
                 bonus = path + (beach if advance else 0.0)
                 out.append(_Edge(to, cost, e_loss, e_var, bonus, avail))
@@ -655,8 +676,7 @@ class HeuristicPolicy:
 
     def _static(self, game: Game, unit: Unit, query: str, sector: str | None, base: int | None = None) -> int:
         """A value that depends only on the Sector and the cards in play (not on this turn's grants)."""
-        cards = tuple((u.id, tuple(u.specialists), u.vehicle) for u in game.state.active_units())
-        key = (query, unit.id, sector, base, cards)
+        key = (query, unit.id, sector, base, self._cards)
         found = self._statics.get(key)
         if found is None:
             if len(self._statics) > 4096:
@@ -1674,6 +1694,23 @@ def _assign(game: Game, active: list[Unit], bunkers: list[str]) -> dict[str, str
             best = (cost, perm)
     assert best is not None
     return {units[i].id: best[1][i] for i in range(n)}
+
+
+def _first_entry_sectors(game: Game) -> tuple[str, ...]:
+    """Sectors whose first entry gives something (a free card, an Award), or where a card waits."""
+    key = (id(game.content), game.map.id, game.variant.id if game.variant else None)
+    found = _FIRSTS.get(key)
+    if found is None:
+        placed = {p.sector for p in game.map.placed}
+        found = tuple(sid for sid in game.sectors
+                      if sid in placed or any("first-enter" in src.text for src in game._sector_sources(sid)))
+        _FIRSTS[key] = found
+    return found
+
+
+_FIRSTS: dict[tuple[Any, ...], tuple[str, ...]] = {}
+#: Specialists whose effect reaches other Units' plans (Locks, costs).
+_SHARED = frozenset({"general", "quartermaster", "messenger", "lieutenant"})
 
 
 def _sector_uses_offered(game: Game, sector: str) -> bool:
