@@ -848,9 +848,10 @@ class Game:
         if ("after", "first-roll") in self.live_windows:
             unit.tally = dice  # uses 'after first-roll' read and change the first roll (Soldier Mulligan)
             self.use_point(unit, "after-first-roll")
+        unit.tally = dice  # the dice on the table while rolling (what a player at the terminal is shown)
         locks = min(self.value("locked-dice", unit), len(dice))
         if locks:
-            picked = self.ask(unit, Decision("lock", unit.id, "Lock dice", (),
+            picked = self.ask(unit, Decision("lock", unit.id, "Lock dice (Locked dice are never re-rolled)", (),
                                              tuple([(d.index, d.face, d.colour) for d in dice]), locks, locks,
                                              self._die_label))
             for i in picked:

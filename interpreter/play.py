@@ -37,10 +37,29 @@ def board(game: Game) -> str:
         mgf = f" MGF{sec.mgf}" if sec.mgf else ""
         units = (" <" + ",".join(where[sec.id]) + ">") if sec.id in where else ""
         rows.setdefault(sec.row, []).append(f"{sec.name}{shield}{mgf}{units}")
+    # The Courage printed on the line below each row (what an Advance into the row costs).
+    costs: dict[int, set[int]] = {}
+    for line in game.map.lines:
+        if line.kind == "advance":
+            for to in line.to:
+                target = game.sectors[to]
+                costs.setdefault(target.row, set()).add(target.cost if target.cost is not None else (line.cost or 0))
     lines = []
     for row in sorted(rows, reverse=True):
-        lines.append(f"  row {row}: " + "   ".join(rows[row]))
+        cost = "/".join(str(c) for c in sorted(costs.get(row, ())))
+        label = f"row {row}" + (f" ({cost} Courage to Advance here)" if cost else "")
+        lines.append(f"  {label}: " + "   ".join(rows[row]))
+    lines.append("  (DEF in brackets: [black shield] = can't stay here; MGF n = n Machine Gun Fire dice; "
+                 "<U1> = Units; * safe, x wiped out)")
     return "\n".join(lines)
+
+
+def sector_notes(game: Game, sector_id: str) -> str:
+    """A Sector's attributes in plain English (what a player reads on the board)."""
+    if "attributes" in game.ignore:
+        return ""
+    src = game.content.effects.get(f"{game.map.id}/{sector_id}")
+    return " ".join(src.english) if src is not None else ""
 
 
 def unit_line(game: Game, uid: str) -> str:
@@ -109,6 +128,11 @@ class Human:
         self.say(decision.prompt)
         for i, label in enumerate(decision.options):
             self.say(f"  {i + 1}. {label}")
+            target = getattr(decision.keys[i], "to", None) if i < len(decision.keys) else None
+            if decision.kind == "move" and isinstance(target, str):
+                notes = sector_notes(game, target)
+                if notes:
+                    self.say(f"       {notes}")
         multi = decision.max_picks != 1
         if multi:
             need = (f"exactly {decision.min_picks}" if decision.min_picks == decision.max_picks
