@@ -29,13 +29,13 @@ from ddaydice.interpreter.precedence import Contribution, Derivation, combine
 from ddaydice.interpreter.state import Die, Event, GameState, Grant, SectorState, Unit, new_rng
 
 PHASES = ("roll", "upkeep", "purchase", "movement", "combat")
-USE_POINTS = ("after-final-tally", "purchase", "movement", "before-mgf", "after-mgf")
+USE_POINTS = ("after-final-tally", "purchase", "movement", "after-landmine", "before-mgf", "after-mgf")
 WINDOW_POINTS: dict[tuple[str, str], tuple[str, ...]] = {
     ("after", "final-tally"): ("after-final-tally",),
     ("during", "roll"): ("after-final-tally",),
     ("during", "upkeep"): ("after-final-tally",),
     ("during", "purchase"): ("purchase",),
-    ("during", "movement"): ("movement",),
+    ("during", "movement"): ("movement", "after-landmine"),
     ("before", "movement"): ("movement",),
     ("during", "combat"): ("before-mgf", "after-mgf"),
     ("before", "mgf"): ("before-mgf",),
@@ -82,6 +82,7 @@ class Game:
         else:
             self.__dict__.update(plan[1])
         self.pending_casualties = 0
+        self.landmine_roll: list[int] | None = None
         self._decider_of: dict[str, Decider] = {}
         self._losing: str | None = None
         self._decoy: str | None = None
@@ -1402,9 +1403,14 @@ class Game:
             if self.tracing:
                 self.log("landmines", f"{unit.name} ignores the Landmines", unit)
             return
-        roll = self.d6()
+        self.landmine_roll = [self.d6()]
         if self.tracing:
-            self.log("landmines", f"{unit.name} crosses Landmines and rolls {roll}", unit, roll=roll)
+            self.log("landmines", f"{unit.name} crosses Landmines and rolls {self.landmine_roll[0]}", unit,
+                     roll=self.landmine_roll[0])
+        # Landmine dice can be modified (rulebook: "like using the Binoculars") before the losses are taken.
+        self.use_point(unit, "after-landmine")
+        roll = self.landmine_roll[0]
+        self.landmine_roll = None
         self.suffer(unit, roll, "Landmines")
 
     # ----------------------------------------------------- phase 5: combat
@@ -1412,11 +1418,14 @@ class Game:
         by_sector: dict[str, list[Unit]] = {}
         for unit in self.order():
             by_sector.setdefault(unit.sector, []).append(unit)
+        # Every Unit may play its "before MGF is rolled" cards before any MGF is rolled (a Mortar can
+        # silence a neighbouring Sector whose Combat comes first).
+        for units in by_sector.values():
+            for unit in units:
+                self.use_point(unit, "before-mgf")
         for sector, units in by_sector.items():
             if self.state.outcome is not None:
                 return
-            for unit in units:
-                self.use_point(unit, "before-mgf")
             n = self.value("mgf-dice", units[0], sector=sector)
             rolls = [self.d6() for _ in range(n)]
             if rolls and self.tracing:
@@ -1863,6 +1872,8 @@ class Ctx:
             for sid, sec in g.state.sectors.items():
                 if sec.mgf_roll and sec.mgf_turn == g.state.turn and sid == u.sector:
                     targets += [("mgf", sid, i) for i in range(len(sec.mgf_roll))]
+            if g.landmine_roll is not None:
+                targets.append(("landmine", "", 0))
         if count is None:
             chosen = targets
         else:
@@ -1876,11 +1887,12 @@ class Ctx:
         new_face: str | None = None
         for t in chosen:
             if isinstance(t, tuple):
-                _, sid, i = t
-                rolls = g.state.sectors[sid].mgf_roll
+                what, sid, i = t
+                rolls = g.landmine_roll if what == "landmine" else g.state.sectors[sid].mgf_roll
                 assert rolls is not None
-                pick = g.ask_one(u, "choose", f"{self.source.name}: set the MGF die to?", [str(n) for n in
-                                                                                          range(1, 7)])
+                name = "Landmine" if what == "landmine" else "MGF"
+                pick = g.ask_one(u, "choose", f"{self.source.name}: set the {name} die to?", [str(n) for n in
+                                                                                              range(1, 7)])
                 rolls[i] = pick + 1
                 continue
             if new_face is None or not same:
@@ -1893,7 +1905,7 @@ class Ctx:
 
     def _label(self, t: Any) -> str:
         if isinstance(t, tuple):
-            return f"MGF die {t[2] + 1}"
+            return "the Landmine die" if t[0] == "landmine" else f"MGF die {t[2] + 1}"
         return f"{t.colour} {t.face}"
 
     def recolour(self, count: int, filters: tuple[str, ...]) -> None:
