@@ -443,7 +443,8 @@ class Game:
         base_source = "game rules"
         if base is None:
             base, base_source = self._base(name, unit, sector, card)
-        if not explain and name not in self.live_queries and name != "def":
+        if not explain and name not in self.live_queries and (
+                name != "def" or not self.state.bunker_specialists.get(sector or "")):
             if info.minimum is not None and not isinstance(base, bool) and base < info.minimum:
                 return info.minimum, None
             return base, None
