@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -253,6 +253,21 @@ class _Planner:
             reach[i] = seen
         self.reach = reach
         self.n = n
+        # The most Courage any way on from a Sector can still use: more is worth nothing to the plan.
+        need = [0] * n
+        for _ in range(n + 1):
+            changed = False
+            for i in range(n):
+                best = 0
+                for e, to in zip(self.edges[i], self.edge_to[i], strict=True):
+                    best = max(best, e.cost + need[to])
+                best = min(best, CMAX)
+                if best != need[i]:
+                    need[i] = best
+                    changed = True
+            if not changed:
+                break
+        self.need = need
 
     # ------------------------------------------------------------- by Sector name
     def at(self, sector: str, visited: int, c: int, k: int) -> Outlook:
@@ -282,7 +297,7 @@ class _Planner:
     def value(self, x: int, visited: int, c: int, k: int) -> Outlook:
         """Phase 4 in Sector ``x`` after ``k`` rolls there, with ``c`` Courage: the outlook of the best plan."""
         rv = visited & self.reach[x]
-        c = min(c, CMAX)
+        c = min(c, self.need[x])
         key = ((rv * self.n + x) * (CMAX + 1) + c) * 64 + min(k, 63)
         found = self.memo.get(key)
         if found is not None:
@@ -326,7 +341,7 @@ class _Planner:
     def roll(self, x: int, rv: int, c: int, k: int) -> Outlook:
         """A roll in ``x`` (the dice steered to the best amount of Courage), then Phase 4."""
         gain, free = self.gain[x]
-        base = min(max(0, c + free), CMAX)
+        base = min(max(0, c + free), self.need[x])
         rv &= self.reach[x] | 1 << x
         key = ((rv * self.n + x) * (CMAX + 1) + base) * 64 + min(k, 63)
         found = self.rolled.get(key)
@@ -432,6 +447,7 @@ class HeuristicPolicy:
     _views: dict[tuple[Any, ...], _TurnView] = attrs.Factory(dict)
     _target_memo: dict[tuple[Any, ...], tuple[frozenset[str], bool, bool]] = attrs.Factory(dict)
     _cards: tuple[Any, ...] = ()
+    _counts: dict[tuple[Any, ...], int] = attrs.Factory(dict)
     _game: Any = None
     _rerolls: dict[tuple[int, str], int] = attrs.Factory(dict)
     _fixed: dict[tuple[int, str], dict[int, tuple[str, str]]] = attrs.Factory(dict)
@@ -455,6 +471,7 @@ class HeuristicPolicy:
             self._ctx = {}
             self._statics = {}
             self._ahead = {}
+            self._counts = {}
         unit = game.state.unit(decision.unit)
         kind = decision.kind
         handler = _HANDLERS.get(kind)
@@ -472,11 +489,11 @@ class HeuristicPolicy:
         # whose first entry gives something, the Items the planner counts on.
         cards = tuple((u.id, tuple(u.specialists) if u is unit else tuple(c for c in u.specialists if c in _SHARED),
                        u.vehicle) for u in s.units if u.status == "active")
-        firsts = _first_entry_sectors(game)
+        firsts, randoms = _first_entry_sectors(game)
         key = (unit.id, unit.sector, unit.chevrons() if len(here.defense) > 1 else 0,
                tuple(i for i in unit.items if i in _PLANNED_ITEMS), tuple(s.conquered),
                tuple(sorted(s.bunker_specialists.items())), len(s.grants), cards,
-               tuple(f for f in firsts if s.sectors[f].entered), sum(len(st.attributes) for st in s.sectors.values()),
+               tuple(f for f in firsts if s.sectors[f].entered), tuple(len(s.sectors[r].attributes) for r in randoms),
                len(s.placed), bool(s.award_deck), targets, holding, near)
         found = self._views.get(key)
         if found is not None:
@@ -510,7 +527,7 @@ class HeuristicPolicy:
         active = s.active_units()
         mine: set[str] = set(bunkers)
         if len(s.units) > 1 and open_obj and len(active) > 1:
-            assignment = _assign(game, active, open_obj)
+            assignment = _assign(game, active, open_obj, self._may_enter)
             if unit.id in assignment:
                 mine = {assignment[unit.id]}
         elif len(s.units) > 1 and open_obj and len(active) == 1:
@@ -626,7 +643,7 @@ class HeuristicPolicy:
                 tf = _facts(g, to)
                 if tf.no_entry_after and all(v in unit.visited or v == sid for v in tf.no_entry_after):
                     continue  # by the time the Unit gets there, it will have been where this forbids
-                enterable = not enter_live or g.flag("enter", unit, sector=to)
+                enterable = not enter_live or self._may_enter(g, unit, to)
                 if not tsec.bunker and not enterable:
                     continue
                 closed = tsec.bunker and not enterable
@@ -674,9 +691,38 @@ class HeuristicPolicy:
         return _Params(tuple(loss), tuple(gain), frozenset(climbing), tuple(max_rolls), tuple(enter), targets,
                        tuple(edges))
 
-    def _static(self, game: Game, unit: Unit, query: str, sector: str | None, base: int | None = None) -> int:
+    def count(self, game: Game, unit: Unit) -> int:
+        """The Unit's Soldiers, its Specialists included (the engine's count, remembered)."""
+        key = (unit.id, unit.soldiers, tuple(unit.specialists))
+        found = self._counts.get(key)
+        if found is None:
+            if len(self._counts) > 256:
+                self._counts.clear()
+            found = self._counts[key] = game.soldier_count(unit)
+        return found
+
+    def _cost(self, game: Game, unit: Unit, spec: str) -> int:
+        key = ("cost", unit.id, spec, tuple(unit.specialists), tuple(c for u in game.state.units
+                                                                     for c in u.specialists if c in _SHARED))
+        found = self._statics.get(key)
+        if found is None:
+            found = self._statics[key] = game.value("specialist-cost", unit, card=spec)
+        return found
+
+    def _may_enter(self, game: Game, unit: Unit, sector: str) -> bool:
+        s = game.state
+        key = ("enter", unit.id, sector, len(unit.visited), tuple(s.conquered),
+               sum(1 for st in s.sectors.values() if st.entered))
+        found = self._statics.get(key)
+        if found is None:
+            found = self._statics[key] = int(game.flag("enter", unit, sector=sector))
+        return bool(found)
+
+    def _static(self, game: Game, unit: Unit, query: str, sector: str | None, base: int | None = None, *,
+                cards: bool = False) -> int:
         """A value that depends only on the Sector and the cards in play (not on this turn's grants)."""
-        key = (query, unit.id, sector, base, self._cards)
+        sig = tuple((u.id, tuple(u.specialists), u.vehicle) for u in game.state.units) if cards else self._cards
+        key = (query, unit.id, sector, base, sig)
         found = self._statics.get(key)
         if found is None:
             if len(self._statics) > 4096:
@@ -689,10 +735,9 @@ class HeuristicPolicy:
         return found
 
     # ------------------------------------------------------------------- state helpers
-    @staticmethod
-    def rolls_here(game: Game, unit: Unit, *, at_roll: bool) -> int:
+    def rolls_here(self, game: Game, unit: Unit, *, at_roll: bool) -> int:
         """Rolls made in the Unit's Sector by Phase 4 of this turn (the planner's ``k``)."""
-        stay = game.value("stay-turns", unit)
+        stay = self._static(game, unit, "stay-turns", unit.sector, cards=True)
         if stay >= 100:
             return max(1, game.state.turn - unit.entered_turn)
         if unit.marker in {"must-move", "cant-stay"}:
@@ -804,7 +849,7 @@ class HeuristicPolicy:
         for spec in hand + pool:
             if spec in unit.specialists or spec in unit.dead:
                 continue
-            cost = game.value("specialist-cost", unit, card=spec)
+            cost = self._cost(game, unit, spec)
             if cost <= 0:
                 continue
             best = max(best, self.spec_value(game, unit, spec) / cost)
@@ -860,7 +905,7 @@ class HeuristicPolicy:
                    if e.to not in unit.visited and not e.retreat]
             lm = min(nxt, default=lm)
         return _DiceContext(
-            soldier=float(game.soldier_count(unit)),
+            soldier=float(self.count(game, unit)),
             danger=lm,
             curve=curve,
             star=self.star_value(game, unit),
@@ -980,7 +1025,7 @@ class HeuristicPolicy:
         x = unit.sector
         k = self.rolls_here(game, unit, at_roll=False)
         c = unit.courage
-        soldiers = game.soldier_count(unit)
+        soldiers = self.count(game, unit)
         edges = {e.to: e for e in planner.edges_of(x) if not e.retreat}
         out: list[tuple[float, float, float]] = []
         for m in moves:
@@ -1036,7 +1081,7 @@ class HeuristicPolicy:
         if best < 0:
             return 0
         m, _ = self.here_loss(game, unit)
-        if d.keys and d.keys[0] is None and game.soldier_count(unit) >= 2 * m + 3:
+        if d.keys and d.keys[0] is None and self.count(game, unit) >= 2 * m + 3:
             # Wait a turn for a much better Specialist that is one Star away.
             hand = game.state.hands.get(unit.id, []) + [p for p in game.state.pool
                                                         if game.content.card_kinds.get(p) == "specialist"]
@@ -1087,7 +1132,7 @@ class HeuristicPolicy:
     def _absorb(self, game: Game, unit: Unit, d: Decision) -> int:
         most = d.size() - 1
         pending = game.pending_casualties
-        lethal = pending >= game.soldier_count(unit)
+        lethal = pending >= self.count(game, unit)
         if lethal:
             return most
         if "star" in d.prompt.lower():
@@ -1237,7 +1282,7 @@ class HeuristicPolicy:
             if u.status != "active":
                 return -1e9
             m, _ = self.here_loss(game, u)
-            return m - game.soldier_count(u)
+            return m - self.count(game, u)
         return max(range(len(ids)), key=lambda i: (need(ids[i]), -i))
 
     # ================================================================ uses
@@ -1318,7 +1363,7 @@ class HeuristicPolicy:
             if point != "before-mgf" or game.value("mgf-dice", unit) <= 0:
                 return False
             m, _ = self.here_loss(game, unit)
-            return in_bunker_now or m >= game.soldier_count(unit) - 2
+            return in_bunker_now or m >= self.count(game, unit) - 2
         if owner == "flak-vest":
             if point != "after-mgf":
                 return False
@@ -1359,7 +1404,7 @@ class HeuristicPolicy:
             if not barrier:
                 return False
             edges = [e for e in view.planner.edges_of(unit.sector) if e.to in barrier and e.cost <= unit.courage]
-            soldiers = game.soldier_count(unit)
+            soldiers = self.count(game, unit)
             return any(_survival(soldiers, view.planner.take(e, view.visited, unit.courage)) > best_z + 0.01
                        for e in edges)
         if owner == "point-man":
@@ -1368,7 +1413,7 @@ class HeuristicPolicy:
             view = self.view(game, unit)
             lm, lv = view.planner.loss_of(unit.sector)
             o = _shift(view.planner.roll_at(unit.sector, view.visited, unit.courage, 2), -lm, lv)
-            return _survival(game.soldier_count(unit) - 1, o) > best_z + 0.02
+            return _survival(self.count(game, unit) - 1, o) > best_z + 0.02
         if owner.startswith(f"{game.map.id}/"):
             # A Sector's use during movement: the retreat from a failed Climb.
             f = _facts(game, unit.sector)
@@ -1378,7 +1423,7 @@ class HeuristicPolicy:
             if not any(e.retreat for e in view.planner.edges_of(unit.sector)):
                 return False
             o = view.planner.at(f.retreat, view.visited | view.planner.mask([f.retreat]), unit.courage, 0)
-            return _survival(game.soldier_count(unit), o) > best_z
+            return _survival(self.count(game, unit), o) > best_z
         return False
 
     def _climb_help(self, game: Game, unit: Unit, owner: str) -> bool:
@@ -1410,7 +1455,7 @@ class HeuristicPolicy:
             if game.flag("ignore-mgf-casualties", unit):
                 mgf = 0
             loss = d + mgf
-        return loss >= game.soldier_count(unit)
+        return loss >= self.count(game, unit)
 
     def _deadly_turn(self, game: Game, unit: Unit) -> bool:
         view = self.view(game, unit)
@@ -1421,7 +1466,7 @@ class HeuristicPolicy:
                 if game.value("advance-cost", unit, base=cost) <= courage:
                     return True
         m, _ = self.here_loss(game, unit)
-        return m >= game.soldier_count(unit)
+        return m >= self.count(game, unit)
 
     def _tally_values(self, game: Game, unit: Unit) -> tuple[_DiceContext, list[Die], list[float]]:
         ctx = self.dice_context(game, unit)
@@ -1549,12 +1594,12 @@ class HeuristicPolicy:
         view = self.view(game, unit)
         k = self.rolls_here(game, unit, at_roll=False)
         o = view.planner.at(unit.sector, view.visited, unit.courage, k)
-        return game.soldier_count(unit) + o[1] - 30.0 * (1.0 - o[3])
+        return self.count(game, unit) + o[1] - 30.0 * (1.0 - o[3])
 
     def _rescue(self, game: Game, unit: Unit, d: Decision) -> int:
         """After the MGF roll: give Soldiers to a comrade this combat would wipe out, if they can be spared."""
         mine = self._combat_loss_now(game, unit)
-        spare = game.soldier_count(unit) - mine - 2
+        spare = self.count(game, unit) - mine - 2
         if spare <= 0 or unit.soldiers <= 1:
             return 0
         for i, key in enumerate(d.keys):
@@ -1563,7 +1608,7 @@ class HeuristicPolicy:
             other = game.state.unit(key[0])
             if other.status != "active":
                 continue
-            need = self._combat_loss_now(game, other) - game.soldier_count(other) + 1
+            need = self._combat_loss_now(game, other) - self.count(game, other) + 1
             if need > 0:
                 return i
         return 0
@@ -1679,11 +1724,12 @@ def _without(live: Sequence[Die], key: tuple[int, str, str | None]) -> list[tupl
     return out
 
 
-def _assign(game: Game, active: list[Unit], bunkers: list[str]) -> dict[str, str]:
+def _assign(game: Game, active: list[Unit], bunkers: list[str],
+            may_enter: Callable[[Game, Unit, str], bool]) -> dict[str, str]:
     """Share the open objective Bunkers out between the active Units (the same answer for every Unit)."""
     import itertools
 
-    dist = {u.id: _hops(game, u) for u in active}
+    dist = {u.id: _hops(game, u, may_enter) for u in active}
     order = sorted(bunkers, key=lambda b: (game.sectors[b].column or 0, b))
     units = sorted(active, key=lambda u: u.id)
     best: tuple[float, tuple[str, ...]] | None = None
@@ -1696,19 +1742,21 @@ def _assign(game: Game, active: list[Unit], bunkers: list[str]) -> dict[str, str
     return {units[i].id: best[1][i] for i in range(n)}
 
 
-def _first_entry_sectors(game: Game) -> tuple[str, ...]:
-    """Sectors whose first entry gives something (a free card, an Award), or where a card waits."""
+def _first_entry_sectors(game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Sectors whose first entry gives something (a free card, an Award) or where a card waits; and Sectors
+    that draw a random attribute."""
     key = (id(game.content), game.map.id, game.variant.id if game.variant else None)
     found = _FIRSTS.get(key)
     if found is None:
         placed = {p.sector for p in game.map.placed}
-        found = tuple(sid for sid in game.sectors
-                      if sid in placed or any("first-enter" in src.text for src in game._sector_sources(sid)))
+        texts = {sid: " ".join(src.text for src in game._sector_sources(sid)) for sid in game.sectors}
+        found = (tuple(sid for sid in game.sectors if sid in placed or "first-enter" in texts[sid]),
+                 tuple(sid for sid in game.sectors if "attribute" in texts[sid]))
         _FIRSTS[key] = found
     return found
 
 
-_FIRSTS: dict[tuple[Any, ...], tuple[str, ...]] = {}
+_FIRSTS: dict[tuple[Any, ...], tuple[tuple[str, ...], tuple[str, ...]]] = {}
 #: Specialists whose effect reaches other Units' plans (Locks, costs).
 _SHARED = frozenset({"general", "quartermaster", "messenger", "lieutenant"})
 
@@ -1755,7 +1803,7 @@ def _reachable(game: Game, unit: Unit) -> list[str]:
     return [unit.sector] + [s for s in game.sectors if s in seen and s != unit.sector]
 
 
-def _hops(game: Game, unit: Unit) -> dict[str, int]:
+def _hops(game: Game, unit: Unit, may_enter: Callable[[Game, Unit, str], bool]) -> dict[str, int]:
     dist = {unit.sector: 0}
     todo = [unit.sector]
     while todo:
@@ -1764,7 +1812,7 @@ def _hops(game: Game, unit: Unit) -> dict[str, int]:
             for to, _kind, _cost, _mines, _barrier in game.moves[x]:
                 if to in dist or to in unit.visited:
                     continue
-                if not game.flag("enter", unit, sector=to) and _facts(game, to).enter_unless is None:
+                if not may_enter(game, unit, to) and _facts(game, to).enter_unless is None:
                     continue
                 dist[to] = dist[x] + 1
                 nxt.append(to)
