@@ -82,6 +82,7 @@ class Game:
         else:
             self.__dict__.update(plan[1])
         self.pending_casualties = 0
+        self._face_worth: dict[str, tuple[str, int]] | None = None
         self.landmine_roll: list[int] | None = None
         self._decider_of: dict[str, Decider] = {}
         self._losing: str | None = None
@@ -981,18 +982,30 @@ class Game:
     def _collect(self, unit: Unit) -> None:
         gains = {"soldiers": 0, "stars": 0, "courage": 0}
         tools = 0
-        soldier_faces = self._soldier_faces
+        worth = self._face_worth
+        if worth is None:
+            # What each face of the Final Tally is worth in this game (variants count only some faces).
+            worth = {}
+            for face in self._faces:
+                if not self.counts_face(face):
+                    continue
+                if self._soldier_faces.get(face):
+                    worth[face] = ("soldiers", self._soldier_faces[face])
+                elif face in {"star", "courage"}:
+                    worth[face] = ("stars" if face == "star" else "courage", 1)
+                elif face == "tool":
+                    worth[face] = ("tools", 1)
+            self._face_worth = worth
         for d in unit.tally:
-            if d.cancelled or not self.counts_face(d.face):
+            if d.cancelled:
                 continue
-            if soldier_faces.get(d.face):
-                gains["soldiers"] += soldier_faces[d.face]
-            elif d.face == "star":
-                gains["stars"] += 1
-            elif d.face == "courage":
-                gains["courage"] += 1
-            elif d.face == "tool":
+            got = worth.get(d.face)
+            if got is None:
+                continue
+            if got[0] == "tools":
                 tools += 1
+            else:
+                gains[got[0]] += got[1]
         table = self.content.dice.tool_table
         points = table[tools] if tools < len(table) else table[-1] + (tools - len(table) + 1) * \
             self.content.dice.tool_table_step
