@@ -57,7 +57,7 @@ def display_path(path: Path) -> str:
         rel = os.path.relpath(path.resolve())
     except ValueError:
         return str(path)
-    return str(path) if rel.startswith("..") else rel
+    return str(path.resolve()) if rel.startswith("..") else rel
 
 
 @attrs.frozen
@@ -137,6 +137,7 @@ class _Builder:
     pending_rwb: list[tuple[schema.RwbDef, YamlDoc, Any]] = attrs.Factory(list)
     pending_rules: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
     pending_damage: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
+    broken_cards: list[tuple[str, str, YamlDoc, Any]] = attrs.Factory(list)
 
     # ------------------------------------------------------------ reading
     def read(self, path: Path) -> YamlDoc | None:
@@ -264,6 +265,9 @@ class _Builder:
         for i, node in enumerate(nodes):
             card = self.take(doc, node, schema.Card, ["cards", i])
             if card is None:
+                # Its effect is still checked (after the vocabulary is known), so every error shows at once.
+                if isinstance(node, dict) and isinstance(node.get("effect"), str):
+                    self.broken_cards.append((str(node.get("id", f"card {i + 1}")), cf.kind, doc, node))
                 continue
             if self.claim(f"card:{card.id}", card.id, doc, node, pack, "card", overrides=card.overrides):
                 self.cards[card.id] = (card, cf.kind, doc, node)
@@ -604,6 +608,17 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
                                           hint="use --root DIR to validate a whole content tree"))
         else:
             _load_single(b, path)
+    known_packs = {p.name for p in _pack_dirs(root)} | set(b.packs)
+    for man, doc in b.packs.values():
+        for j, needed in enumerate(man.requires):
+            if needed not in known_packs and needed != "base":
+                line, col = position(doc.data, ["requires", j])
+                b.diags.append(Diagnostic("PACK004", f"pack '{man.id}' requires '{needed}', which does not exist",
+                                          doc.file, line, col, hint=did_you_mean(needed, known_packs)))
+            elif needed in known_packs and needed not in b.packs and needed != "base":
+                line, col = position(doc.data, ["requires", j])
+                b.diags.append(Diagnostic("PACK005", f"pack '{man.id}' requires '{needed}', which is not loaded",
+                                          doc.file, line, col, hint=f"load it too (--pack {needed})"))
     vocab = b.vocabulary()
     effects: dict[str, EffectSource] = {}
     if vocab is not None:
@@ -706,6 +721,9 @@ def _check_effects(b: _Builder, vocab: Vocabulary) -> dict[str, EffectSource]:
     for oid, (opt, doc, node) in b.options.items():
         add(b.effect(f"option:{oid}", "option", opt.name, opt.effect, doc, node, vocab, compiler, renderer,
                      tier("option"), b.owner_pack.get(f"option:{oid}")))
+    for name, kind, doc, node in b.broken_cards:
+        b.effect(f"(unloaded) {name}", kind, name, str(node["effect"]), doc, node, vocab, compiler, renderer,
+                 tier(kind), None)
     for cid, (card, kind, doc, node) in b.cards.items():
         add(b.effect(cid, kind, card.name, card.effect, doc, node, vocab, compiler, renderer, tier(kind),
                      b.owner_pack.get(f"card:{cid}")))

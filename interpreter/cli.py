@@ -183,9 +183,10 @@ def _derivation_text(d: Any, indent: str = "      ") -> list[str]:
         lines.append(f"{indent}  = {d.value}")
         return lines
     lines = [f"{indent}{d.query} for {d.subject or 'the game'}: base {d.base} ({d.base_source})"]
+    width = max([15, *(len(step.tier) for step in d.steps)])
     for step in d.steps:
         val = "" if step.value is None else f" {step.value}"
-        line = f"{indent}  {step.tier:<15} {step.source_name}: {step.op}{val}: {step.before} -> {step.after}"
+        line = f"{indent}  {step.tier:<{width}} {step.source_name}: {step.op}{val}: {step.before} -> {step.after}"
         if step.overruled_by:
             line += f"  [overruled by {step.overruled_by}: {step.reason}]"
         elif step.reason:
