@@ -50,7 +50,7 @@ from ddaydice.interpreter.deciders import Decider, Decision, RandomDecider, Refe
 
 if TYPE_CHECKING:
     from ddaydice.interpreter.engine import Game
-    from ddaydice.interpreter.state import Die, Unit
+    from ddaydice.interpreter.state import Die, GameState, Unit
 
 POLICIES = ("random", "reference", "heuristic")
 
@@ -438,15 +438,19 @@ class _TurnView:
     holding: bool  # the Unit's Bunker is closed for now: stay low
 
 
+#: Views shared by the policies of one game's Units (keyed by the game state's identity, which is checked).
+_VIEWS: dict[tuple[Any, ...], tuple[GameState, _TurnView]] = {}
+
+
 @attrs.define
 class HeuristicPolicy:
     """A competent player; deterministic given the game (it draws no random numbers)."""
 
     fallback: ReferencePolicy = attrs.Factory(ReferencePolicy)
     _view_key: tuple[Any, ...] | None = None
-    _views: dict[tuple[Any, ...], _TurnView] = attrs.Factory(dict)
     _target_memo: dict[tuple[Any, ...], tuple[frozenset[str], bool, bool]] = attrs.Factory(dict)
     _cards: tuple[Any, ...] = ()
+    _quick: dict[tuple[Any, ...], tuple[Any, _TurnView]] = attrs.Factory(dict)
     _counts: dict[tuple[Any, ...], int] = attrs.Factory(dict)
     _game: Any = None
     _rerolls: dict[tuple[int, str], int] = attrs.Factory(dict)
@@ -460,9 +464,10 @@ class HeuristicPolicy:
     # ================================================================ dispatch
     def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
         if self._game is not game:
+            if not any(entry[0] is game.state for entry in _VIEWS.values()):
+                _VIEWS.clear()  # a new game: let the old ones go
             self._game = game
             self._view_key = None
-            self._views = {}
             self._target_memo = {}
             self._rerolls = {}
             self._fixed = {}
@@ -472,6 +477,7 @@ class HeuristicPolicy:
             self._statics = {}
             self._ahead = {}
             self._counts = {}
+            self._quick = {}
         unit = game.state.unit(decision.unit)
         kind = decision.kind
         handler = _HANDLERS.get(kind)
@@ -482,6 +488,21 @@ class HeuristicPolicy:
 
     # ================================================================ the plan
     def view(self, game: Game, unit: Unit) -> _TurnView:
+        s = game.state
+        # Within one decision nothing changes: every answer given is recorded, so the count of answers
+        # tells decisions apart.
+        quick = (len(s.choices), unit.id, unit.sector, len(unit.items), len(unit.specialists))
+        hit = self._quick.get(quick)
+        if hit is not None:
+            self._view_key = hit[0]
+            return hit[1]
+        view = self._view(game, unit)
+        if len(self._quick) > 8:
+            self._quick.clear()
+        self._quick[quick] = (self._view_key, view)
+        return view
+
+    def _view(self, game: Game, unit: Unit) -> _TurnView:
         s = game.state
         here = game.sectors[unit.sector]
         targets, holding, near = self._targets(game, unit)
@@ -495,10 +516,11 @@ class HeuristicPolicy:
                tuple(sorted(s.bunker_specialists.items())), len(s.grants), cards,
                tuple(f for f in firsts if s.sectors[f].entered), tuple(len(s.sectors[r].attributes) for r in randoms),
                len(s.placed), bool(s.award_deck), targets, holding, near)
-        found = self._views.get(key)
-        if found is not None:
-            self._view_key = key
-            return found
+        self._view_key = key
+        # Every Unit's policy works out the same views (of itself and of its comrades): share them.
+        shared = _VIEWS.get((id(s), key))
+        if shared is not None and shared[0] is s:
+            return shared[1]
         self._cards = cards
         params = self._params(game, unit, targets, near)
         planner = _PLANS.get(params)
@@ -507,10 +529,9 @@ class HeuristicPolicy:
                 _PLANS.clear()
             planner = _PLANS[params] = _Planner(params)
         view = _TurnView(params, planner, planner.mask(unit.visited), targets, holding)
-        if len(self._views) > 16:
-            self._views.clear()
-        self._views[key] = view
-        self._view_key = key
+        if len(_VIEWS) > 256:
+            _VIEWS.clear()
+        _VIEWS[(id(s), key)] = (s, view)
         return view
 
     def _targets(self, game: Game, unit: Unit) -> tuple[frozenset[str], bool, bool]:
