@@ -1,0 +1,63 @@
+"""dday simulate: the JSON contract, and identical results whatever --jobs is."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from click.testing import CliRunner
+
+from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.simulate import game_seed, wilson
+
+ARGS = ["simulate", "exercise-tiger", "--variant", "practice-run", "--games", "80", "--seed", "7",
+        "--policy", "reference", "--format", "json"]
+TIMING = {"seconds", "games_per_s", "jobs"}
+
+
+def _run(*extra: str) -> dict[str, Any]:
+    result = CliRunner().invoke(main, [*ARGS, *extra])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.output)
+    return data
+
+
+def test_the_json_has_the_promised_fields() -> None:
+    data = _run()
+    for key in ("games", "wins", "win_rate", "mean_turns", "seconds", "games_per_s", "win_rate_ci95"):
+        assert key in data
+    assert data["games"] == 80
+    assert data["win_rate"] == data["wins"] / 80
+    assert data["mean_turns"] >= 1
+
+
+def test_same_seed_same_results_whatever_the_jobs() -> None:
+    one = _run("--jobs", "1")
+    two = _run("--jobs", "2")
+    assert {k: v for k, v in one.items() if k not in TIMING} == {k: v for k, v in two.items() if k not in TIMING}
+
+
+def test_another_seed_gives_other_games() -> None:
+    a = _run()
+    b = CliRunner().invoke(main, [*ARGS[:-4], "--seed", "8", "--policy", "reference", "--format", "json"])
+    assert b.exit_code == 0
+    assert json.loads(b.output)["turns_histogram"] != a["turns_histogram"]
+
+
+def test_game_seeds_depend_on_the_run_seed_and_index_only() -> None:
+    assert game_seed(7, 3) == game_seed(7, 3)
+    assert game_seed(7, 3) != game_seed(7, 4) != game_seed(8, 3)
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(50, 100)
+    assert 0.40 < lo < 0.41 and 0.59 < hi < 0.60
+    assert wilson(0, 0) == (0.0, 0.0)
+
+
+def test_unknown_option_and_variant_are_usage_errors() -> None:
+    bad = CliRunner().invoke(main, ["simulate", "exercise-tiger", "--option", "nope", "--games", "1"])
+    assert bad.exit_code == 2
+    bad = CliRunner().invoke(main, ["simulate", "exercise-tiger", "--variant", "practise-run", "--games", "1"])
+    assert bad.exit_code == 2
+    assert "practice-run" in bad.output
