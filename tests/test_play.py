@@ -1,0 +1,56 @@
+"""dday play and dday replay, through the CLI; the terminal decider re-asks on illegal input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ddaydice.dsl.loader import load
+from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.deciders import Decision
+from ddaydice.interpreter.engine import Game
+from ddaydice.interpreter.play import Human, board
+from ddaydice.interpreter.policies import make_policy
+
+
+def test_a_game_played_by_policies_is_saved_and_replays_identically(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    result = CliRunner().invoke(main, ["play", "exercise-tiger", "--variant", "advanced-training", "--seed", "5",
+                                       "--auto", "reference", "--save", str(save)])
+    assert result.exit_code == 0, result.output
+    assert "The game is" in result.output
+    assert "RECONSTRUCTIONS" in result.output  # the reconstructed Awards are flagged on screen
+    replay = CliRunner().invoke(main, ["replay", str(save)])
+    assert replay.exit_code == 0, replay.output
+    assert "identical" in replay.output
+
+
+def test_a_tampered_replay_is_reported(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    CliRunner().invoke(main, ["play", "exercise-tiger", "--variant", "practice-run", "--seed", "5", "--auto",
+                              "reference", "--save", str(save)])
+    save.write_text(save.read_text().replace('"seed": 5', '"seed": 6'))
+    replay = CliRunner().invoke(main, ["replay", str(save)])
+    assert replay.exit_code == 1
+    assert "DIFFERENT" in replay.output or "diverged" in replay.output
+
+
+def test_the_human_decider_asks_again_until_the_answer_is_legal() -> None:
+    content, _ = load()
+    assert content is not None
+    game = Game(content, "exercise-tiger", seed=1, variant="practice-run", deciders=make_policy("reference"))
+    answers = iter(["9", "x", "1 2", "2"])
+    said: list[str] = []
+    human = Human(ask=lambda _prompt: next(answers), say=said.append)
+    decision = Decision("move", "u1", "move?", ("stay", "advance to Sector 2", "advance to Sector 3"))
+    assert human.decide(game, decision) == (1,)
+    assert any("not a legal answer" in s for s in said)
+    assert any("one option number" in s for s in said)
+    assert "Sector 1(2) <U1>" in board(game)
+
+
+def test_auto_names_an_unknown_policy() -> None:
+    result = CliRunner().invoke(main, ["play", "exercise-tiger", "--auto", "genius"])
+    assert result.exit_code == 2
+    assert "heuristic" in result.output
