@@ -75,6 +75,9 @@ P_BATTLE_CRY = 0.3
 P_CLIMB = 0.21
 P_CLIMB_HELPED = 0.47
 UNLIMITED_STAY_CAP = 8
+#: What a turn costs beyond its combat (the game has a turn limit; a plan that dawdles risks more): without
+#: it a Sector that pays a little more than it costs would be stayed in for ever.
+TURN_COST = 0.4
 #: Soldiers one Item Point is worth (Bazooka 15 -> 7, Field Radio 12 -> 5, Walkie-Talkie 5 -> 2).
 ITEM_POINT_VALUE = 0.4
 FACES = ("skull", "star", "one-soldier", "two-soldiers", "courage", "tool")
@@ -948,6 +951,11 @@ class HeuristicPolicy:
         planner = view.planner
         k = self.rolls_here(game, unit, at_roll=True)
         plain = planner.at(unit.sector, view.visited, courage, k)[0]
+        if k >= planner.max_rolls[planner.index[unit.sector]]:
+            # Past the horizon: the Battle Cry competes with moving now, not with waiting for ever.
+            sure = self._sure_move(game, unit, courage)
+            if sure > DEATH / 2:
+                plain = sure
         best = plain
         for e in planner.edges_of(unit.sector):
             if e.to in unit.visited or e.retreat:
@@ -1053,7 +1061,9 @@ class HeuristicPolicy:
             if m.kind == "stay":
                 lm, lv = planner.loss_of(x)
                 o = _shift(planner.roll_at(x, view.visited, c, k + 1), -lm, lv)
-                waiting = any(e.avail < 1 and e.to not in unit.visited for e in planner.edges_of(x))
+                # Past the planner's horizon in a Sector without a stay limit, waiting is for what cannot
+                # be had otherwise (a Battle Cry into a Bunker when no other way is any good).
+                waiting = self._sure_move(game, unit, c) <= DEATH / 2
                 if k >= planner.max_rolls[planner.index[x]] and len(moves) > 1 and not waiting:
                     # Past the planner's horizon in a Sector without a stay limit: stop putting it off.
                     o = _shift(o, -3.0 * (k - planner.max_rolls[planner.index[x]] + 1), 0.0)
@@ -1081,6 +1091,14 @@ class HeuristicPolicy:
                     o = _shift(o, -4.0, 0.0)
             out.append((_survival(soldiers, o), o[0], o[2]))
         return out
+
+    def _sure_move(self, game: Game, unit: Unit, courage: int) -> float:
+        """The utility of the best move the Unit can surely make now (no Battle Cry or Climb needed)."""
+        view = self.view(game, unit)
+        planner = view.planner
+        return max((planner.take(e, view.visited, courage)[0] for e in planner.edges_of(unit.sector)
+                    if e.avail >= 1 and e.cost <= courage and not e.retreat and e.to not in unit.visited),
+                   default=DEATH)
 
     def choose_move(self, game: Game, unit: Unit, moves: Sequence[Any]) -> tuple[int, float]:
         """The move with the best chance to survive (near-ties go to the most Soldiers expected)."""
@@ -1158,12 +1176,10 @@ class HeuristicPolicy:
             return most
         if "star" in d.prompt.lower():
             return most if self.star_value(game, unit) < 0.8 else 0
-        curve = [self.plan_value(game, unit, unit.courage - n, at_roll=False) for n in range(most + 1)]
-        best = 0
-        for n in range(most + 1):
-            if curve[0] - curve[n] <= 0.8 * n:
-                best = n
-        return best
+        # Courage the route ahead can still use is kept; the rest saves Soldiers.
+        view = self.view(game, unit)
+        keep = view.planner.need[view.planner.index[unit.sector]]
+        return max(0, min(most, unit.courage - keep))
 
     # ================================================================ choices
     def _or(self, game: Game, unit: Unit, d: Decision) -> int:
