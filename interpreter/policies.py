@@ -75,9 +75,6 @@ P_BATTLE_CRY = 0.3
 P_CLIMB = 0.21
 P_CLIMB_HELPED = 0.47
 UNLIMITED_STAY_CAP = 8
-#: What a turn costs beyond its combat (the game has a turn limit; a plan that dawdles risks more): without
-#: it a Sector that pays a little more than it costs would be stayed in for ever.
-TURN_COST = 0.4
 #: Soldiers one Item Point is worth (Bazooka 15 -> 7, Field Radio 12 -> 5, Walkie-Talkie 5 -> 2).
 ITEM_POINT_VALUE = 0.4
 FACES = ("skull", "star", "one-soldier", "two-soldiers", "courage", "tool")
