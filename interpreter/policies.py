@@ -14,18 +14,22 @@ Everything is priced in Soldiers, the currency of survival.
 *The route planner* (:class:`_Planner`) is a small dynamic programme over (Sector, Sectors already visited
 nearby, Courage, rolls spent in the Sector). Each combat costs the Sector's expected casualties (DEF, 3.5
 per MGF die, Landmines on the way, Special Damage, a Specialist to sacrifice); each roll brings about six
-Soldiers, fewer when its dice are steered to Courage (:data:`COURAGE_TARGETS`); a Unit may stay as long as its
-marker allows. Climbing Sectors (4 Skulls to Advance) and Battle-Cry-only Bunkers are moves that are
-available only with some probability per turn. The programme gives the expected Soldiers a Unit still
-gains (negative: loses) from a state on, and the variance of that; the move it makes maximises the chance
-to survive, ``(Soldiers + mean) / sd``. It is cached by everything it depends on, so one plan serves many
-turns and many games.
+Soldiers, fewer when its dice are steered to Courage (:data:`COURAGE_TARGETS`, with the chance of falling
+short); a Unit may stay as long as its marker allows. Climbing Sectors (4 Skulls to Advance), Bunkers
+entered only with a Battle Cry and Bunkers that open when another falls are moves available only with some
+probability per turn. For each state the programme gives the plan's outlook: the chance the Unit is not
+stranded (must move and cannot), and the mean and variance of the Soldiers it still gains (negative:
+loses). It maximises ``live * mean + (1 - live) * DEATH``; a move is chosen for the best chance to come
+through, ``live * P(Soldiers + gain > 0)``. Plans are cached by everything they depend on, so one plan
+serves many turns and many games, and the Units' policies of one game share them.
 
 *Dice*: every face of every die is valued in context: Soldiers at face value, Courage by what one more
 Courage is worth to the plan (the planner's marginal value), Stars by the best Specialist they buy, Tools
 by the Item Points table (which rewards piling them up), Skulls by the result they would cancel (or
-highly, when climbing), plus the Red-White-Blue bonus a die would complete. Dice are Locked where locking
-costs least and re-rolled when a fresh die (with the re-rolls left) is worth more than the face shown.
+highly, when climbing), plus the Red-White-Blue bonus a die would complete; Soldiers count more when this
+turn's combat could wipe the Unit out. Dice are kept one at a time, each valued against those already kept
+(a second Courage is worth less than the first): Locked where locking costs least, re-rolled when a fresh
+die (with the re-rolls left) is worth more than the face shown.
 
 *Cards*: Specialists and Items are valued for the map ahead (Advances left, combats left, Landmines,
 the Bunker's DEF); Items are kept for the moment they pay (DEF breakers in the Bunker or when a combat
@@ -33,8 +37,9 @@ would kill, Flak Vest after a high MGF roll, the Dexedrine or a Battle Cry when 
 Grappling Hooks when a Climb is one Skull short).
 
 *Team play*: Units split between Bunkers that must all be conquered (every Unit computes the same
-assignment from the shared state), a Unit gives Soldiers to a Unit of its Sector that the MGF just rolled
-would wipe out, and a Unit waits in safe Sectors while its Bunker is still closed.
+assignment from the shared state); Units of one Sector hand each other the Items that are worth more to the
+other and even out their Soldiers, and a Unit gives Soldiers to a comrade the MGF just rolled would wipe
+out; a Unit whose Bunker is still closed holds back.
 """
 
 from __future__ import annotations
@@ -78,14 +83,10 @@ UNLIMITED_STAY_CAP = 8
 #: Soldiers one Item Point is worth (Bazooka 15 -> 7, Field Radio 12 -> 5, Walkie-Talkie 5 -> 2).
 ITEM_POINT_VALUE = 0.4
 FACES = ("skull", "star", "one-soldier", "two-soldiers", "courage", "tool")
-COLOURS = ("red", "white", "blue")
-_LAYOUT = ("red", "red", "white", "white", "blue", "blue")  # a Unit's six dice, by index
 BUNKER_BREAKERS = {"flame-thrower": 10.0, "bazooka": 7.0, "gammon-bomb": 3.5}
 SKULL_HELPERS = ("grappling-hook", "rope-ladder", "binoculars", "rangefinder")
 #: Items the route planner counts on (the others are used as they come).
 _PLANNED_ITEMS = frozenset({*BUNKER_BREAKERS, *SKULL_HELPERS, "dexedrine", "wirecutters"})
-SOLDIER_ITEMS = {"field-radio", "walkie-talkie", "signalling-lamp", "medal-case", "memorial-cross",
-                 "command-jacket", "lucky-charm", "pocket-bible", "legion-of-merit"}
 
 
 # ------------------------------------------------------------------------------------- sector facts
@@ -983,7 +984,7 @@ class HeuristicPolicy:
         fixed = self._fixed.get(key, {})
         aside = self._asides.get(key, set())
         # Dice neither free nor Locked by us are Skulls that may not be re-rolled here.
-        stuck = [("skull", colour) for idx, colour in enumerate(_LAYOUT)
+        stuck = [("skull", colour) for idx, colour in game._layout
                  if idx not in free_idx and idx not in fixed and idx not in aside]
         held = list(fixed.values()) + stuck
         kept = set(self._keep_order(ctx, held, free, left, len(free), forced=False))
@@ -1535,7 +1536,7 @@ class HeuristicPolicy:
             if not dd.real:
                 continue
             others = [(o.face, o.colour) for o in live if o is not dd]
-            for colour in COLOURS:
+            for colour in game.content.dice.colours:
                 if colour == dd.colour:
                     continue
                 gain = ctx.values(colour, others)[dd.face] - v
