@@ -594,6 +594,8 @@ class HeuristicPolicy:
                    if _facts(g, b).battle_cry_only and b in targets}
         reach = _reachable(g, unit)
         reach_set = set(reach)
+        cost_granted = any(gr.query == "advance-cost" and gr.unit in (None, unit.id) for gr in g.state.grants)
+        platoon = unit.specialists.count("platoon-leader")
         enter_live = "enter" in g.live_queries
         for sid in reach:
             sec = g.sectors[sid]
@@ -673,7 +675,12 @@ class HeuristicPolicy:
                     continue
                 advance = kind_ == "advance" or tsec.cost is not None
                 cost = tsec.cost if tsec.cost is not None else line_cost
-                cost = self._static(g, unit, "advance-cost", None, cost) if advance else 0
+                if advance:
+                    # This turn's grants (a Whistle) do not last: the plan prices later Advances without them.
+                    cost = max(0, cost - platoon) if cost_granted else self._static(g, unit, "advance-cost", None,
+                                                                                    cost)
+                else:
+                    cost = 0
                 e_loss = 0.0
                 e_var = 0.0
                 if mines and "landmines" not in g.ignore and not mines_free:
