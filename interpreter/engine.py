@@ -1069,35 +1069,29 @@ class Game:
         return out
 
     def _offered(self, unit: Unit) -> list[str]:
-        out = []
-        for src in self._sector_sources(unit.sector):
-            for hook in src.compiled.uses:
-                del hook
-        for card, where in self.state.placed.items():
-            if where == f"offer:{unit.sector}":
-                out.append(card)
-        return out
+        """Cards a Sector offers to be found there, paying their cost (a Tank in Juno's Sector 5)."""
+        here = f"offer:{unit.sector}"
+        return [card for card, where in self.state.placed.items() if where == here]
 
     def purchase(self, unit: Unit) -> None:
-        options = self.recruitable(unit)
-        if options:
-            labels = ["recruit nobody"] + [f"recruit the {self._name_of(c)} ({cost} Stars)" for c, cost in options]
-            pick = self.ask_one(unit, "recruit", f"{unit.name} has {unit.stars} Stars: recruit a Specialist?",
-                                labels, [None] + [c for c, _ in options])
-            if pick:
-                card, cost = options[pick - 1]
-                unit.stars -= cost
-                self.gain_card(unit, card)
+        """Phase 3: recruit at most the allowed Specialists, then find at most the allowed Items."""
+        self._buy(unit, "recruit", self.recruitable(unit), "stars", "Stars", "recruit nobody", "a Specialist")
+        self._buy(unit, "find", self.findable(unit), "item_points", "Item Points", "find nothing", "an Item")
+
+    def _buy(self, unit: Unit, kind: str, options: list[tuple[str, int]], purse: str, money: str, nothing: str,
+             what: str) -> None:
+        if not options:
+            return
+        labels = [nothing] + [f"{kind} the {self._name_of(c)} ({cost} {money})" for c, cost in options]
+        pick = self.ask_one(unit, kind, f"{unit.name} has {getattr(unit, purse)} {money}: {kind} {what}?",
+                            labels, [None] + [c for c, _ in options])
+        if pick:
+            card, cost = options[pick - 1]
+            setattr(unit, purse, getattr(unit, purse) - cost)
+            self.gain_card(unit, card)
+            if kind == "recruit":
                 unit.recruited += 1
-        options = self.findable(unit)
-        if options:
-            labels = ["find nothing"] + [f"find the {self._name_of(c)} ({cost} Item Points)" for c, cost in options]
-            pick = self.ask_one(unit, "find", f"{unit.name} has {unit.item_points} Item Points: find an Item?",
-                                labels, [None] + [c for c, _ in options])
-            if pick:
-                card, cost = options[pick - 1]
-                unit.item_points -= cost
-                self.gain_card(unit, card)
+            else:
                 unit.found += 1
 
     def gain_card(self, unit: Unit, card: str) -> None:
