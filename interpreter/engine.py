@@ -634,13 +634,15 @@ class Game:
 
     # ================================================================ uses
     def available_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]:
+        here = [s for s in self._sector_sources(unit.sector) if s.compiled.uses]
         if not unit.items and not unit.awards and not unit.specialists and unit.vehicle is None \
                 and not self._others_share_uses(unit) and not self._can_buy_award(unit) and not self._shared_uses \
-                and not unit.cards and not self.state.in_play:
+                and not unit.cards and not self.state.in_play and not here:
             return []
         out = []
         cards = self.held_cards(unit)
         sources: list[tuple[EffectSource, str]] = [(s, "") for s in self.global_sources]
+        sources += [(s, "") for s in here]  # a Sector's own uses (Pointe-du-Hoc: retreat after a failed Climb)
         for card in self.state.in_play:  # drawn cards in play for every Unit: any Unit may use them
             in_play = self.content.effects.get(card)
             if in_play is not None and in_play.compiled.uses:
@@ -2107,11 +2109,14 @@ class Ctx:
     def retreat(self, sector: str) -> None:
         g = self.game
         u = self._me()
-        if sector in u.visited:
+        if sector in u.visited or u.moved_turn == g.state.turn:
             return
+        # ruling: a retreat is the Unit's move of the turn and a new stay in that Sector.
         u.sector = sector
         u.visited.append(sector)
-        u.marker = "chevron-1"
+        u.marker = "cant-stay" if g.sectors[sector].black else "chevron-1"
+        u.moved_turn = g.state.turn
+        u.entered_turn = g.state.turn
         if g.tracing:
             g.log("retreat", f"{u.name} retreats to {g.sectors[sector].name}", u)
 
