@@ -1088,13 +1088,23 @@ class Game:
         pick = self.ask_one(unit, kind, f"{unit.name} has {getattr(unit, purse)} {money}: {kind} {what}?",
                             labels, [None] + [c for c, _ in options])
         if pick:
-            card, cost = options[pick - 1]
-            setattr(unit, purse, getattr(unit, purse) - cost)
-            self.gain_card(unit, card)
-            if kind == "recruit":
-                unit.recruited += 1
-            else:
-                unit.found += 1
+            self.buy(unit, kind, options[pick - 1][0])
+
+    def buy(self, unit: Unit, kind: str, card: str) -> bool:
+        """Recruit ("recruit") or find ("find") a card in Phase 3, paying its cost for this Unit and counting
+        it toward the per-turn limit; False when the rules do not allow it now."""
+        options = self.recruitable(unit) if kind == "recruit" else self.findable(unit)
+        cost = next((c for cid, c in options if cid == card), None)
+        if cost is None:
+            return False
+        if kind == "recruit":
+            unit.stars -= cost
+            unit.recruited += 1
+        else:
+            unit.item_points -= cost
+            unit.found += 1
+        self.gain_card(unit, card)
+        return True
 
     def gain_card(self, unit: Unit, card: str) -> None:
         kind = self.content.card_kinds[card]

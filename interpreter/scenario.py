@@ -431,24 +431,12 @@ def run_step(game: Game, step: Any) -> str | None:
                 game.do_move(unit, move)
                 return None
         return f"{unit.name} may not move to {to} now"
-    if "recruit" in step:
-        card = str(step["recruit"])
-        for cid, cost in game.recruitable(unit):
-            if cid == card:
-                unit.stars -= cost
-                game.gain_card(unit, cid)
-                unit.recruited += 1
+    for purchase in ("recruit", "find"):
+        if purchase in step:
+            card = str(step[purchase])
+            if game.buy(unit, purchase, card):
                 return None
-        return f"{unit.name} cannot recruit the {game._name_of(card)} now"
-    if "find" in step:
-        card = str(step["find"])
-        for cid, cost in game.findable(unit):
-            if cid == card:
-                unit.item_points -= cost
-                game.gain_card(unit, cid)
-                unit.found += 1
-                return None
-        return f"{unit.name} cannot find the {game._name_of(card)} now"
+            return f"{unit.name} cannot {purchase} the {game._name_of(card)} now"
     if "draw" in step:  # the draw of a deck: the game's turn draw (Battle Conditions), or the Unit's (a Badge)
         kind = game.content.kind_def(str(step["draw"]))
         if kind is None or kind.id not in s.decks:
