@@ -68,7 +68,7 @@ def check_answer(decision: Decision, answer: Sequence[int]) -> tuple[int, ...]:
             if k == 1:
                 if 0 <= answer[0] < n:
                     return tuple(answer)
-            elif all(0 <= i < n for i in answer) and len(set(answer)) == k:
+            elif k == 0 or (min(answer) >= 0 and max(answer) < n and len(set(answer)) == k):
                 return tuple(answer)
     except TypeError:
         pass

@@ -116,6 +116,7 @@ class Game:
         self._build_graph()
         self._index_effects()
         self._find_live()
+        self._compile_moves()
         self._req_cache: dict[tuple[str, int], list[tuple[str | int, ...]]] = {}
         self._faces = [f.id for f in content.dice.faces]
         self._soldier_faces = {f.id: f.soldiers for f in content.dice.faces}
@@ -142,6 +143,10 @@ class Game:
         self.live_queries = frozenset(live)
         self.live_events = frozenset(events)
         self.live_windows = frozenset(h.window for src in sources for h in src.compiled.uses if h.window)
+        # The moments of the turn at which some card or rule of this game could ever be used; at the others
+        # use_point returns at once.
+        self.live_points = frozenset(p for src in sources for h in src.compiled.uses
+                                     for p in (USE_POINTS if h.window is None else WINDOW_POINTS.get(h.window, ())))
         # Uses offered by the rules themselves (an option's, a map's rules), not only by cards held.
         self._shared_uses = any(src.compiled.uses for src in self.global_sources if src.owner != "rule:buy-award")
         self.static_flags = {q.id: bool(q.default) for q in self.queries.values()
@@ -149,6 +154,37 @@ class Game:
         self.static_values = {q.id: int(q.default) for q in self.queries.values()
                               if q.kind == "number" and q.id not in live and q.default is not None
                               and not isinstance(q.default, bool) and q.id not in {"def", "mgf-dice"}}
+
+    def _compile_moves(self) -> None:
+        """Phase 4's candidate moves from each Sector, worked out once when nothing in this game can change the
+        rules they follow (entering, Advancing, Barriers, Advance costs, room, Vehicles, Battle Cries): then a
+        turn checks only what the Unit has visited, its Courage and Vehicle, room, and a Sector's requirements."""
+        self._fixed_moves: dict[str, list[tuple[str, str, int, bool, bool]]] | None = None
+        self._fixed_capacity = 0
+        flags, values = self.static_flags, self.static_values
+        needed = ("enter", "advance", "ignore-barriers", "vehicle-here", "battle-cry", "ignore-requirements",
+                  "ignore-sacrifices")
+        if "advance-cost" in self.live_queries or "capacity" not in values or any(q not in flags for q in needed) \
+                or flags["battle-cry"]:
+            return
+        mines_on = "landmines" not in self.ignore
+        fixed: dict[str, list[tuple[str, str, int, bool, bool]]] = {}
+        for here, lines in self.moves.items():
+            cands: list[tuple[str, str, int, bool, bool]] = []
+            for to, line_kind, line_cost, mines, barrier in lines if flags["enter"] else ():
+                if (barrier and not flags["ignore-barriers"]) or (line_kind == "advance" and not flags["advance"]):
+                    continue
+                target = self.sectors[to]
+                kind, cost = line_kind, line_cost
+                if target.cost is not None:  # entering a Sector with its own printed cost is an Advance
+                    kind, cost = "advance", target.cost
+                mines_apply = mines and mines_on
+                # (to, kind, Courage, Landmines, whether a Unit with a Vehicle abandons it)
+                cands.append((to, kind, cost if kind == "advance" else 0, mines_apply,
+                              mines_apply or target.bunker or not flags["vehicle-here"]))
+            fixed[here] = cands
+        self._fixed_moves = fixed
+        self._fixed_capacity = values["capacity"]
 
     def _reachable_cards(self) -> set[str]:
         """Cards that can come into play in this game: the lists, the placed cards, the Award deck, and
@@ -220,6 +256,8 @@ class Game:
                     dist[a] = d + c
                     heapq.heappush(heap, (d + c, a))
         self.courage_to_bunker = dist
+        # How the reference policy ranks destinations: lowest first DEF, then lowest Sector number.
+        self._move_rank = {sid: (sec.defense[0], self._number(sid)) for sid, sec in self.sectors.items()}
 
     def _index_effects(self) -> None:
         c = self.content
@@ -443,7 +481,7 @@ class Game:
         sector_subject = info.subject == "sector"
         base_source = "game rules"
         if base is None:
-            base, base_source = self._base(name, unit, sector, card)
+            base, base_source = self._base(name, unit, sector, card, explain or consume)
         if not explain and name not in self.live_queries and (
                 name != "def" or not self.state.bunker_specialists.get(sector or "")):
             if info.minimum is not None and not isinstance(base, bool) and base < info.minimum:
@@ -551,13 +589,17 @@ class Game:
             return self.content.cards[owner].name
         return owner
 
-    def _base(self, name: str, unit: Unit | None, sector: str | None, card: str | None) -> tuple[int | bool, str]:
+    def _base(self, name: str, unit: Unit | None, sector: str | None, card: str | None, label: bool = True
+              ) -> tuple[int | bool, str]:
+        """The value before any effect, and where it comes from (worded only when ``label``: a derivation)."""
         info = self.queries[name]
         if name == "def":
             assert sector is not None
             sec = self.sectors[sector]
             turn = unit.chevrons() if unit is not None and unit.sector == sector else 1
             idx = min(max(turn, 1), len(sec.defense)) - 1
+            if not label:
+                return sec.defense[idx], ""
             return sec.defense[idx], f"{sec.name}'s printed DEF" + (f" (DEF #{idx + 1})" if len(sec.defense) > 1
                                                                     else "")
         if name == "mgf-dice":
@@ -694,6 +736,8 @@ class Game:
 
     def use_point(self, unit: Unit, point: str) -> None:
         """Offer the Unit every use it may make here, until it declines."""
+        if point not in self.live_points:
+            return
         for _ in range(20):
             if unit.status != "active" or self.state.outcome is not None:
                 return
@@ -1219,6 +1263,25 @@ class Game:
             return [Move("stay", None, 0, False)]
         if self.flag("stay", unit):
             moves.append(Move("stay", None, 0, False))
+        fixed = self._fixed_moves
+        if fixed is not None:  # the same checks as below, with the rules this game cannot change worked out
+            visited, courage, vehicle = unit.visited, unit.courage, unit.vehicle is not None
+            room = self._fixed_capacity
+            crowd: dict[str, int] | None = None
+            if room <= len(s.units):
+                crowd = {}
+                for u in s.units:
+                    if u.status == "active":
+                        crowd[u.sector] = crowd.get(u.sector, 0) + 1
+            for to, kind, cost, mines_apply, abandons in fixed[here]:
+                if to in visited or (crowd is not None and crowd.get(to, 0) >= room):
+                    continue
+                requirements = self._requirements(to)
+                if requirements and any(r[:1] == ("battle-cry",) for r in requirements):
+                    continue  # no Battle Cry in this game
+                if cost <= courage and (not requirements or self._meets(unit, requirements)):
+                    moves.append(Move(kind, to, cost, mines_apply, False, vehicle and abandons))
+            return moves
         battle_cry = self.flag("battle-cry", unit) and self.flag("battle-cry-here", unit)
         occupancy: dict[str, int] = {}
         for u in s.units:
@@ -1539,8 +1602,11 @@ class Game:
     def suffer(self, unit: Unit, amount: int, cause: str) -> None:
         if amount <= 0 or unit.status == "dead":
             return
-        after, _ = self.query("casualties", unit, base=amount, consume=True)
-        remaining = int(after)
+        if "casualties" in self.live_queries:
+            after, _ = self.query("casualties", unit, base=amount, consume=True)
+            remaining = int(after)
+        else:
+            remaining = amount  # nothing in this game changes casualties (amount > 0: no clamp applies)
         if remaining < amount and self.tracing:
             self.log("save", f"{unit.name} is spared {amount - remaining} casualties", unit)
         self.pending_casualties = remaining
@@ -1668,26 +1734,31 @@ class Game:
     def reference_move(self, decision: Decision) -> int:
         """DESIGN.md section 10's movement rule, for the reference policy."""
         unit = self.state.unit(decision.unit)
-        moves: list[Move] = list(decision.keys)
+        moves: tuple[Move, ...] = decision.keys
         need = self.courage_to_bunker.get(unit.sector, UNLIMITED)
-        stay_allowed = any(m.kind == "stay" for m in moves)
-        must = not stay_allowed
-
-        def best(kind: str) -> int | None:
-            cands = [(self.sectors[m.to or ""].defense[0], self._number(m.to or ""), i)
-                     for i, m in enumerate(moves) if m.kind == kind and not m.battle_cry]
-            return min(cands)[2] if cands else None
-
-        adv = best("advance")
+        rank = self._move_rank
+        # The best advance and the best lateral move: lowest (first DEF, Sector number), the first one on a tie.
+        adv = lat = stay = None
+        adv_rank = lat_rank = None
+        for i, m in enumerate(moves):
+            kind = m.kind
+            if kind == "stay":
+                if stay is None:
+                    stay = i
+            elif not m.battle_cry:
+                r = rank[m.to or ""]
+                if kind == "advance":
+                    if adv_rank is None or r < adv_rank:
+                        adv, adv_rank = i, r
+                elif kind == "lateral" and (lat_rank is None or r < lat_rank):
+                    lat, lat_rank = i, r
         if adv is not None and unit.courage >= need:
             return adv
-        if must:
-            lat = best("lateral")
+        if stay is None:  # the Unit must move
             if lat is not None:
                 return lat
             if adv is not None:
                 return adv
-        stay = next((i for i, m in enumerate(moves) if m.kind == "stay"), None)
         return stay if stay is not None else 0
 
     def _number(self, sector: str) -> int:
@@ -1699,7 +1770,8 @@ class Game:
 
 
 _PLANS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Content, dict[str, Any]]] = {}
-_PLAN_KEYS = ("option_rules", "live_windows", "_shared_uses",
+_PLAN_KEYS = ("option_rules", "live_windows", "live_points", "_shared_uses",
+              "_move_rank", "_fixed_moves", "_fixed_capacity",
               "map", "variant", "options", "ignore", "keep_faces", "sectors", "tier_index", "queries", "moves",
               "courage_to_bunker", "global_sources", "rwb_sources", "rwb_faces", "_mods_cache", "_global_mods",
               "_card_mods", "live_queries", "live_events", "static_flags", "static_values", "_req_cache",
