@@ -250,6 +250,8 @@ class Renderer:
                 if isinstance(a[0], ast.Number):
                     return f"lose {a[0].value} Item of your choice (it counts as used)"
                 return f"lose the {self.name(word(0))} (it counts as used)"
+            case "cancel":
+                return f"cancel the {self.name(word(0))} in play (for every Unit)"
             case "arrange-top":
                 return (f"look at the top {self.amount(a[0])} cards of the {self.name(word(1))} deck and put them "
                         "back in any order")

@@ -161,6 +161,11 @@ WORDS: tuple[WordSpec, ...] = (
        "Battle Condition, is cancelled for all), a named Item, or Items of the player's choice. A lost Item "
        "counts as used.",
        "use when drawn if holds item >= 1: discard 1 item, discard self", "discard {0}"),
+    _W("cancel", "action", ("deck",),
+       "Cancel the cards of a deck that are in play for every Unit (a Battle Condition): they leave play for "
+       "their discard pile at once; nothing happens if none is in play (or the deck is not in the game).",
+       "use after final-tally if option battle-conditions: cancel battle-condition", "cancel the {0} in play",
+       "In play: Rain -> none (Rain on the discard pile) after 'cancel battle-condition'."),
     _W("arrange-top", "action", ("count deck",),
        "Look at the top cards of a deck and put them back in any order (the player's).",
        "use if has binoculars: discard binoculars, arrange-top 2 battle-condition",

@@ -400,8 +400,11 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
 def _provenance_warning(content: Content, map_id: str) -> str | None:
     bm = content.maps.get(map_id)
     if bm is not None and bm.provenance == "reconstructed":
+        pack = content.owner_pack.get(f"map:{map_id}")
+        where = content.origins.get(f"map:{map_id}", (f"maps/{map_id}.yaml", 1, 1))[0]
+        render = f"dday render {map_id}" + (f" --pack {pack}" if pack else "")
         return (f"note: {bm.name} is a RECONSTRUCTION: the rulebook does not give its layout; what is ours is "
-                f"listed in its note (dday render {map_id}, or maps/{map_id}.yaml)")
+                f"listed in its note ({render}, or {where})")
     return None
 
 

@@ -18,8 +18,8 @@ a module by its id. The general mechanisms:
   ``per-turn`` are drawn by one Unit in one turn; ``tradeable`` cards are traded like Items (:func:`draw`,
   :func:`used`);
 - **discards and arranging**: 'discard' loses a card on purpose (an Item lost counts as used; a card in play
-  is cancelled for every Unit); 'arrange-top' looks at the top cards of a deck and puts them back in any
-  order (:func:`discard`, :func:`arrange_top`);
+  is cancelled for every Unit); 'cancel' cancels every card of a deck in play; 'arrange-top' looks at the top
+  cards of a deck and puts them back in any order (:func:`discard`, :func:`cancel`, :func:`arrange_top`);
 - **piles**: an option's ``item-piles`` setting splits the Pool's Items into piles whose top cards alone
   may be found; the card under a found one becomes available (:func:`set_up_piles`, :func:`pile_taken`).
 """
@@ -303,6 +303,13 @@ def discard(game: Game, unit: Unit, what: str | int, source: EffectSource) -> No
         i = game.ask_one(unit, "discard", f"{source.name}: lose which Item?",
                          [game._name_of(c) for c in unit.items], list(unit.items))
         _lose_item(game, unit, unit.items[i])
+
+
+def cancel(game: Game, unit: Unit, kind_id: str) -> None:
+    """The cards of a deck in play for every Unit leave play for their discard pile (a Battle Condition
+    cancelled by a card): persisting ones too. Nothing happens if none is in play."""
+    for card in [c for c in game.state.in_play if game.content.card_kinds.get(c) == kind_id]:
+        _leave_play(game, card, f"cancelled by {unit.name}")
 
 
 def _lose_item(game: Game, unit: Unit, item: str) -> None:

@@ -162,8 +162,8 @@ class Game:
         self._fixed_moves: dict[str, list[tuple[str, str, int, bool, bool]]] | None = None
         self._fixed_capacity = 0
         flags, values = self.static_flags, self.static_values
-        needed = ("enter", "advance", "ignore-barriers", "vehicle-here", "battle-cry", "ignore-requirements",
-                  "ignore-sacrifices")
+        needed = ("enter", "advance", "ignore-barriers", "vehicle-here", "vehicle-crosses-landmines", "battle-cry",
+                  "ignore-requirements", "ignore-sacrifices")
         if "advance-cost" in self.live_queries or "capacity" not in values or any(q not in flags for q in needed) \
                 or flags["battle-cry"]:
             return
@@ -181,7 +181,8 @@ class Game:
                 mines_apply = mines and mines_on
                 # (to, kind, Courage, Landmines, whether a Unit with a Vehicle abandons it)
                 cands.append((to, kind, cost if kind == "advance" else 0, mines_apply,
-                              mines_apply or target.bunker or not flags["vehicle-here"]))
+                              (mines_apply and not flags["vehicle-crosses-landmines"]) or target.bunker
+                              or not flags["vehicle-here"]))
             fixed[here] = cands
         self._fixed_moves = fixed
         self._fixed_capacity = values["capacity"]
@@ -203,7 +204,7 @@ class Game:
             if s.start is not None:
                 reach |= set(s.start.specialists)
         if "awards" not in self.ignore:
-            reach |= {a.id for a in c.cards_of("award")}
+            reach |= {a.id for a in c.cards_of("award") if not self._unavailable(a.id)}
         texts = [e.text for k, e in c.effects.items() if k.startswith((f"{self.map.id}/", "rule:"))]
         frontier = set(reach)
         while frontier:
@@ -216,7 +217,7 @@ class Game:
                     frontier.add(cid)
             if "vehicle" in blob:
                 for veh in c.cards_of("vehicle"):
-                    if veh.id not in reach:
+                    if veh.id not in reach and not self._unavailable(veh.id):
                         reach.add(veh.id)
                         frontier.add(veh.id)
         return reach
@@ -1305,8 +1306,9 @@ class Game:
             if not self.flag("enter", unit, sector=to):
                 continue
             mines_apply = mines and "landmines" not in self.ignore
-            abandons = unit.vehicle is not None and (mines_apply or self.sectors[to].bunker
-                                                     or not self.flag("vehicle-here", unit, sector=to))
+            abandons = unit.vehicle is not None and (
+                (mines_apply and not self.flag("vehicle-crosses-landmines", unit)) or self.sectors[to].bunker
+                or not self.flag("vehicle-here", unit, sector=to))
             requirements = self._requirements(to)
             needs_cry = any(r[:1] == ("battle-cry",) for r in requirements)
             if needs_cry and not (battle_cry and self.flag("battle-cry-here", unit, sector=to)):
@@ -2075,7 +2077,7 @@ class Ctx:
             return
         if isinstance(what, int) and kind == "vehicle":
             vehicles = [c.id for c in g.content.cards_of("vehicle") if c.id not in g.state.abandoned
-                        and not any(o.vehicle == c.id for o in g.state.units)]
+                        and not g._unavailable(c.id) and not any(o.vehicle == c.id for o in g.state.units)]
             if not vehicles:
                 return
             i = g.ask_one(u, "find", f"{self.source.name}: take which Vehicle?", [g._name_of(v) for v in vehicles],
@@ -2211,6 +2213,9 @@ class Ctx:
 
     def discard(self, what: str | int) -> None:
         decks.discard(self.game, self._me(), what, self.source)
+
+    def cancel(self, deck: str) -> None:
+        decks.cancel(self.game, self._me(), deck)
 
     def arrange_top(self, deck: str, count: int) -> None:
         decks.arrange_top(self.game, self._me(), deck, count, self.source)

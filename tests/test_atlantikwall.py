@@ -22,13 +22,15 @@ from ddaydice.interpreter import decks as decks_mod
 from ddaydice.interpreter import engine as engine_mod
 from ddaydice.interpreter import options as options_mod
 from ddaydice.interpreter.cli import main
-from ddaydice.interpreter.deciders import RandomDecider, ReferencePolicy
+from ddaydice.interpreter.deciders import Decision, RandomDecider, ReferencePolicy
 from ddaydice.interpreter.engine import Game
 from ddaydice.interpreter.state import digest
 
 PACK = Path(__file__).resolve().parent.parent / "expansions" / "atlantikwall"
 MODULE_OPTIONS = ("battle-conditions", "persistent-weather", "advanced-observation", "badges", "badge-of-honour",
-                  "badge-of-courage", "badge-of-assistance", "chaotic-resupply")
+                  "badge-of-courage", "badge-of-assistance", "chaotic-resupply", "atlantikwall-material")
+GENERAL_VEHICLES = {"mine-clearing-tank", "tractor"}
+GENERAL_AWARDS = {"star-of-france-and-germany", "grunwald-cross", "resistance-medal", "volunteer-service-medal"}
 
 
 @functools.cache
@@ -118,6 +120,58 @@ def test_the_battle_cry_is_the_base_one_unless_badges_are_on() -> None:
     assert "rwb:battle-cry@badges" not in {s.owner for s in plain.rwb_sources.values()}
     assert [s.owner for s in plain.global_sources] == [s.owner for s in Game(
         base(), "exercise-tiger", seed=0, deciders=ReferencePolicy()).global_sources]
+
+
+# ---------------------------------------------------------- general material
+class _Recorder:
+    """Answers every question with its first option, and keeps the questions."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, ...]] = []
+
+    def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+        self.asked.append(tuple(decision.options))
+        return (0,)
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_the_general_material_joins_the_decks_only_with_its_optional_rule(on: bool) -> None:
+    """The two Vehicles and four Awards of the general material are 'only-in: [atlantikwall-material]': with
+    the pack loaded and the rule off, the Award deck and the Legion of Merit's Vehicles are the base game's."""
+    options = ("atlantikwall-material",) if on else ()
+    rec = _Recorder()
+    g = Game(pack(), "exercise-tiger", players=1, seed=2, variant="advanced-training", options=options,
+             deciders=[rec])
+    assert (set(g.state.award_deck) >= GENERAL_AWARDS) is on
+    assert not on or not set(g.state.award_deck) - GENERAL_AWARDS - {a.id for a in base().cards_of("award")}
+    unit = g.state.units[0]
+    unit.awards.append("legion-of-merit")
+    src = pack().effects["legion-of-merit"]
+    g.perform_use(unit, src, 0, src.compiled.uses[0], "legion-of-merit")
+    offered = {label for labels in rec.asked for label in labels}
+    names = {pack().cards[v].name for v in GENERAL_VEHICLES}
+    assert (names <= offered) is on, offered
+    assert {"Jeep", "Tank"} <= offered
+
+
+def test_exercise_fabius_is_the_packs_reconstructed_map_and_easier_than_tiger() -> None:
+    c = pack()
+    bm = c.maps["exercise-fabius"]
+    assert c.owner_pack["map:exercise-fabius"] == "atlantikwall"
+    assert bm.provenance == "reconstructed" and "everything on it is ours" in bm.note
+    assert bm.players == (1, 4)
+    assert "exercise-fabius" not in base().maps
+    tiger = c.maps["exercise-tiger"]
+    assert max(s.defense[0] for s in bm.sectors) < max(s.defense[0] for s in tiger.sectors)
+    for players in (1, 2, 3, 4):
+        won = {}
+        for map_id, variant in (("exercise-fabius", None), ("exercise-tiger", "advanced-training")):
+            games = [Game(c, map_id, players=players, seed=seed, variant=variant, deciders=ReferencePolicy())
+                     for seed in range(40)]
+            for g in games:
+                g.run()
+            won[map_id] = sum(g.state.outcome == "won" for g in games)
+        assert won["exercise-fabius"] > won["exercise-tiger"], (players, won)
 
 
 # ----------------------------------------------------------- no special case
@@ -217,7 +271,8 @@ def test_validate_list_conflicts_and_simulate() -> None:
     assert "warning" not in out.lower(), out
     code, out = dday("list", "--pack", "atlantikwall")
     assert code == 0, out
-    for name in ("crossfire", "military-aide", "battle-conditions", "badges", "chaotic-resupply"):
+    for name in ("crossfire", "military-aide", "battle-conditions", "badges", "chaotic-resupply", "exercise-fabius",
+                 "atlantikwall-material", *sorted(GENERAL_VEHICLES | GENERAL_AWARDS)):
         assert name in out
     code, out = dday("list", "--pack", "atlantikwall", "--format", "json")
     rows = json.loads(out)
@@ -229,6 +284,10 @@ def test_validate_list_conflicts_and_simulate() -> None:
                      "json")
     assert code == 0, out
     assert json.loads(out)["games"] == 60
+    code, out = dday("simulate", "exercise-fabius", "--pack", "atlantikwall", "--option", "atlantikwall-material",
+                     "--option", "battle-conditions", "--players", "3", "--games", "20", "--quiet", "--format", "json")
+    assert code == 0, out
+    assert json.loads(out)["games"] == 20
 
 
 def test_an_option_of_the_pack_needs_the_pack() -> None:

@@ -36,7 +36,8 @@ class SvgSnapshot(SingleFileSnapshotExtension):
 
 @functools.cache
 def content() -> Content:
-    loaded, diags = load()
+    """The bundled content with every bundled pack, for the maps the packs add (Exercise Fabius)."""
+    loaded, diags = load(packs="all")
     assert loaded is not None, diags
     return loaded
 
@@ -70,8 +71,12 @@ def points(d: str) -> list[tuple[float, float]]:
 
 
 # ------------------------------------------------------------------ snapshots
-def test_nine_bundled_maps() -> None:
-    assert len(bundled_maps()) == 9
+def test_nine_base_maps_and_the_packs_maps() -> None:
+    base, diags = load()
+    assert base is not None, diags
+    assert len(base.maps) == 9
+    assert sorted(set(bundled_maps()) - set(base.maps)) == ["exercise-fabius"]
+    assert content().owner_pack["map:exercise-fabius"] == "atlantikwall"
 
 
 @pytest.mark.parametrize("map_id", bundled_maps())
@@ -307,6 +312,15 @@ def test_cli_writes_a_file(tmp_path: Path) -> None:
     assert out.read_text(encoding="utf-8") == render_svg(content(), "exercise-tiger")
     assert "wrote" in result.stderr
     assert list(tmp_path.iterdir()) == [out]  # no temporary file left behind
+
+
+def test_cli_draws_a_packs_map() -> None:
+    result = CliRunner().invoke(main, ["render", "exercise-fabius", "--pack", "atlantikwall"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == render_svg(content(), "exercise-fabius")
+    assert "RECONSTRUCTION" in result.stderr
+    missing = CliRunner().invoke(main, ["render", "exercise-fabius"])
+    assert missing.exit_code == 2
 
 
 def test_cli_stdout_and_variant() -> None:
