@@ -241,10 +241,10 @@ class _Checker:
             if len(per.words) != 2 or per.words[1].name not in faces:
                 self.err("DSL112", "'per locked' needs a face: 'per locked skull'", per.pos)
             return
-        if len(per.words) == 1 and (first.name in faces or first.name in {"rwbs", "specialists", "rwb",
-                                                                            "specialist", "active-skulls"}):
+        counters = {w.name for w in words.WORDS if w.role == "counter"} | {"rwb", "specialist"}
+        if len(per.words) == 1 and (first.name in faces or first.name in counters):
             return
-        pool = [*faces, "locked", "rwbs", "specialists"]
+        pool = [*faces, *sorted(counters)]
         self.err("DSL112", f"cannot count '{' '.join(w.name for w in per.words)}'", per.pos,
                  did_you_mean(first.name, pool) or "count a face of the tally, 'locked FACE', 'rwbs' or "
                  "'specialists'")

@@ -54,6 +54,7 @@ class EffectContext(Protocol):
     def discard(self, what: str | int) -> None: ...
     def cancel(self, deck: str) -> None: ...
     def arrange_top(self, deck: str, count: int) -> None: ...
+    def pick(self, deck: str, count: int) -> None: ...
     def grant(self, modifier: ModifierHook, duration: str, recipient: str | None) -> None: ...
     def choose_option(self, labels: list[str]) -> int: ...
     def count(self, what: tuple[str, ...]) -> int: ...
@@ -282,7 +283,9 @@ class Compiler:
                 free = "free" in words
                 if v == "recruit":
                     return lambda ctx: ctx.recruit(target, free)
-                kind = "vehicle" if isinstance(a[0], ast.Number) and "vehicle" in words else "item"
+                kind = "item"
+                if isinstance(a[0], ast.Number):
+                    kind = "vehicle" if "vehicle" in words else "used-item" if "used-item" in words else "item"
                 return lambda ctx: ctx.find(target, free, kind)
             case "offer":
                 card = words[0]
@@ -312,11 +315,13 @@ class Compiler:
                 return lambda ctx: ctx.win()
             case "reset-marker":
                 return lambda ctx: ctx.reset_marker()
-            case "draw" | "arrange-top":
+            case "draw" | "arrange-top" | "pick":
                 deck = words[0]
                 count = a[0].value if isinstance(a[0], ast.Number) else 1
                 if v == "draw":
                     return lambda ctx: ctx.draw(deck, count)
+                if v == "pick":
+                    return lambda ctx: ctx.pick(deck, count)
                 return lambda ctx: ctx.arrange_top(deck, count)
             case "cancel":
                 cancelled = words[0]

@@ -41,9 +41,10 @@ RULE_FILES: dict[str, type[Any]] = {
     "rwb.yaml": schema.RwbRules,
     "game.yaml": schema.GameRules,
     "kinds.yaml": schema.KindRules,
+    "sides.yaml": schema.SideRules,
 }
-# Rules files a content tree may leave out (an expansion declares its kinds of cards there).
-OPTIONAL_RULE_FILES = frozenset({"kinds.yaml"})
+# Rules files a content tree may leave out (an expansion declares its kinds of cards and its sides there).
+OPTIONAL_RULE_FILES = frozenset({"kinds.yaml", "sides.yaml"})
 SOURCE_KIND_TIER_DEFAULT = {"rwb": "rules", "attribute": "sectors"}
 
 
@@ -99,6 +100,11 @@ class Content:
     warnings: tuple[Diagnostic, ...] = ()
     owner_pack: Mapping[str, str] = attrs.field(factory=dict)
     kinds: schema.KindRules = attrs.field(factory=lambda: schema.KindRules("rulebook"))
+    sides: schema.SideRules = attrs.field(factory=lambda: schema.SideRules("rulebook"))
+
+    def side_def(self, side: str) -> schema.SideDef | None:
+        """Another side than the Units (rules/sides.yaml): the German player of Atlantikwall."""
+        return next((d for d in self.sides.sides if d.id == side), None)
 
     def kind_def(self, kind: str) -> schema.KindDef | None:
         """The declaration of a kind of card an expansion adds (rules/kinds.yaml); None for the base kinds."""
@@ -135,6 +141,7 @@ class _Builder:
     origins: dict[str, tuple[str, int, int]] = attrs.Factory(dict)
     owner_pack: dict[str, str] = attrs.Factory(dict)
     pending_rwb: list[tuple[schema.RwbDef, YamlDoc, Any]] = attrs.Factory(list)
+    pending_sides: list[tuple[schema.SideDef, YamlDoc, Any]] = attrs.Factory(list)
     pending_rules: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
     pending_damage: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
     broken_cards: list[tuple[str, str, YamlDoc, Any]] = attrs.Factory(list)
@@ -182,6 +189,10 @@ class _Builder:
             if isinstance(obj, schema.KindRules):
                 for i, kind in enumerate(obj.kinds):
                     self.origins[f"kind:{kind.id}"] = (doc.file, *position(doc.data, ["kinds", i, "id"]))
+            if isinstance(obj, schema.SideRules):
+                for i, side in enumerate(obj.sides):
+                    self.origins[f"side:{side.id}"] = (doc.file, *position(doc.data, ["sides", i, "id"]))
+                    self.pending_sides.append((side, doc, doc.data["sides"][i]))
             if isinstance(obj, schema.RwbRules):
                 for i, rwb in enumerate(obj.rwb):
                     self.pending_rwb.append((rwb, doc, doc.data["rwb"][i]))
@@ -342,6 +353,8 @@ class _Builder:
         qr: schema.QueryRules = self.rules["queries.yaml"]
         rwb: schema.RwbRules = self.rules["rwb.yaml"]
         kinds: schema.KindRules | None = self.rules.get("kinds.yaml")
+        sides: schema.SideRules | None = self.rules.get("sides.yaml")
+        side_colours = {c for d in (sides.sides if sides else ()) for c in d.colours}
         resources_map: dict[str, str] = {}
         for r in res.resources:
             resources_map[r.id] = r.id
@@ -361,7 +374,7 @@ class _Builder:
             queries[f"ignore-{ig.id}"] = QueryInfo(f"ignore-{ig.id}", "flag", False, None, "unit", ig.text)
         return Vocabulary(
             faces=frozenset(f.id for f in dice.faces),
-            colours=frozenset(dice.colours),
+            colours=frozenset(dice.colours) | side_colours,
             resources=resources_map,
             queries=queries,
             ignorables=frozenset(ig.id for ig in qr.ignorables),
@@ -416,7 +429,29 @@ class _Builder:
                     self.diags.append(Diagnostic("OPT002", f"kind '{kind.id}' names the optional rule '{opt}', "
                                                  "which does not exist", file, line, col,
                                                  hint=did_you_mean(opt, self.options)))
+        for side, _doc, _node in self.pending_sides:
+            file, line, col = self.origins[f"side:{side.id}"]
+            if side.option not in self.options and side.option not in pending:
+                self.diags.append(Diagnostic("OPT002", f"side '{side.id}' names the optional rule '{side.option}', "
+                                             "which does not exist", file, line, col,
+                                             hint=did_you_mean(side.option, self.options)))
+            for spec in side.start.specialists:
+                if spec not in self.cards:
+                    self.diags.append(Diagnostic("XREF001", f"side '{side.id}' starts with '{spec}', which is no "
+                                                 "card", file, line, col, hint=did_you_mean(spec, self.cards)))
+        side_ids = {side.id for side, _, _ in self.pending_sides}
+        for kind in declared.kinds if declared else ():
+            if kind.side is not None and kind.side not in side_ids:
+                file, line, col = self.origins.get(f"kind:{kind.id}", ("rules/kinds.yaml", 1, 1))
+                self.diags.append(Diagnostic("XREF005", f"kind '{kind.id}' names the side '{kind.side}', which "
+                                             "is not declared (rules/sides.yaml)", file, line, col,
+                                             hint=did_you_mean(kind.side, side_ids)))
         for rwb, doc, node in self.pending_rwb:
+            if rwb.side is not None and rwb.side not in side_ids:
+                line, col = position(node, ["side"])
+                self.diags.append(Diagnostic("XREF005", f"RWB '{rwb.id}' names the side '{rwb.side}', which is "
+                                             "not declared (rules/sides.yaml)", doc.file, line, col,
+                                             hint=did_you_mean(rwb.side, side_ids)))
             if rwb.option is not None and rwb.option not in self.options:
                 line, col = position(node, ["option"])
                 self.diags.append(Diagnostic("OPT002", f"RWB '{rwb.id}' is written for the optional rule "
@@ -649,6 +684,7 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
         warnings=tuple(sorted(b.diags, key=sort_key)),
         owner_pack=dict(b.owner_pack),
         kinds=b.rules.get("kinds.yaml", schema.KindRules("rulebook")),
+        sides=b.rules.get("sides.yaml", schema.SideRules("rulebook")),
     )
     return content, sorted(b.diags, key=sort_key)
 
@@ -712,6 +748,15 @@ def _check_effects(b: _Builder, vocab: Vocabulary) -> dict[str, EffectSource]:
         # an RWB written for an optional rule stands in for the plain one while the rule is on (engine)
         key = f"rwb:{rwb.id}" + (f"@{rwb.option}" if rwb.option else "")
         add(b.effect(key, "rwb", rwb.name, rwb.effect, doc, node, vocab, compiler, renderer, tier("rule"), None))
+    for side, doc, node in b.pending_sides:
+        # A side's own rules reach its players only (interpreter: the side's sources); its Assault trophy runs
+        # for its player when it wins an Assault.
+        add(b.effect(f"side:{side.id}", "rule", side.name, side.effect, doc, node, vocab, compiler, renderer,
+                     tier("rule"), None))
+        if side.assault is not None and side.assault.trophy:
+            add(b.effect(f"side:{side.id}/assault", "rule", f"{side.name}: {side.assault.name}",
+                         side.assault.trophy, doc, node["assault"], vocab, compiler, renderer, tier("rule"), None,
+                         key="trophy"))
     for rule, doc, node in b.pending_rules:
         add(b.effect(f"rule:{rule.id}", "rule", rule.name, rule.effect, doc, node, vocab, compiler, renderer,
                      tier("rule"), None))

@@ -37,6 +37,7 @@ EVENT_PHRASES = {
     "game-start": "at the start of the game",
     "landmine": "when this Unit crosses Landmines",
     "drawn": "when a card is drawn",
+    "assault-won": "when this player wins an Assault",
 }
 MOMENT_PHRASES = {
     "final-tally": "the Final Tally",
@@ -138,6 +139,8 @@ class Renderer:
             return " for every living Specialist"
         if names[0] == "active-skulls":
             return " for every active Skull this turn"
+        if names[0] == "units-after-first":
+            return " for every Unit in the game after the first"
         return f" for every {self.name(names[0])} in the Final Tally"
 
     def filters(self, args: tuple[ast.Arg, ...]) -> str:
@@ -215,7 +218,8 @@ class Renderer:
             case "recruit" | "find":
                 free = " for free" if word(len(a) - 1) == "free" else ""
                 if isinstance(a[0], ast.Number):
-                    what = "Specialist" if v == "recruit" else "Vehicle" if word(1) == "vehicle" else "Item"
+                    what = "Specialist" if v == "recruit" else "Vehicle" if word(1) == "vehicle" else \
+                        "used Item (paying its cost again)" if word(1) == "used-item" else "Item"
                     return f"{v} {a[0].value} {what} of your choice{free}"
                 return f"{v} the {self.name(word(0))}{free}"
             case "offer":
@@ -252,6 +256,9 @@ class Renderer:
                 return f"lose the {self.name(word(0))} (it counts as used)"
             case "cancel":
                 return f"cancel the {self.name(word(0))} in play (for every Unit)"
+            case "pick":
+                return (f"take {self.amount(a[0])} {self.name(word(1))} of your choice from the deck, then shuffle "
+                        "it")
             case "arrange-top":
                 return (f"look at the top {self.amount(a[0])} cards of the {self.name(word(1))} deck and put them "
                         "back in any order")
@@ -351,6 +358,10 @@ class Renderer:
                         return f"the card drawn is a {self.name(arg0)}"
                     case "can-draw":
                         return f"the Unit may draw a {self.name(arg0)} now"
+                    case "front-row":
+                        return "the Unit's Sector is in the front row"
+                    case "next-to-bunker":
+                        return "the Unit's Sector is next to a final Bunker"
                 return f"{title(w.name)}{cmp_text}"
 
     def condition(self, cond: ast.Condition | None) -> str:

@@ -113,6 +113,9 @@ class RwbDef:
     # An entry written for an optional rule stands in for the entry of the same id while that rule is on
     # (Badges: the Battle Cry RWB gains a third option); it is left out otherwise.
     option: str | None = None
+    # The bonus belongs to the table of another side (rules/sides.yaml: the German player's RBN bonuses):
+    # it is scored by that side's players only, on that side's colours.
+    side: str | None = None
 
 
 @attrs.frozen
@@ -367,9 +370,68 @@ class KindDef:
     tradeable: bool = False
     persist: tuple[Persist, ...] = ()
     plural: str = ""
+    # Cards of this kind are held and counted like Specialists or like Items (another side's Specialists
+    # and Items: recruited or found from the Pool by that side's players only).
+    held_as: Literal["specialist", "item"] | None = None
+    side: str | None = None  # the side whose players alone recruit, find or draw these cards
 
 
 @attrs.frozen
 class KindRules:
     provenance: Provenance
     kinds: tuple[KindDef, ...] = ()
+
+
+@attrs.frozen
+class Assault:
+    """A contest between a side and a Unit entering an objective Bunker (Atlantikwall, Phase 7: Assault).
+
+    Each side counts its Soldiers (Specialists count as their Soldier value); more wins; a tie goes to the
+    side with more Specialists, then to ``ties``. A Unit that wins ends the game (won); a Unit that loses is
+    destroyed, and the game goes on while other Units are in play; ``trophy`` is the side's effect then
+    (in the effect language, run for the side's player)."""
+
+    name: str
+    text: str
+    ties: Literal["side", "units"] = "side"
+    trophy: str = ""
+
+
+@attrs.frozen
+class SideStart:
+    soldiers: int = 0
+    stars: int = 0
+    courage: int = 0
+    item_points: int = 0
+    specialists: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class SideDef:
+    """Another side than the Allied Units (rules/sides.yaml): a player who is not a Unit.
+
+    The side's player rolls ``colours`` (a die changing hands changes colour by ``colour-alias``), scores the
+    RWB entries written for the side, recruits and finds the cards of the kinds written for the side, never
+    moves, and its turn is the game's phases, acting first (the side decides the order of simultaneous
+    things). ``casualties``: how the side loses Soldiers in Combat (``highest-occupied-def``: the highest
+    printed DEF among the Sectors the Units occupy; a shortfall lowers the DEF of every Sector for the
+    Units, and below 0 gives the Units there Soldiers). ``effect``: the side's own rules, in the effect
+    language; they reach the side's players only (the game rules' effects reach Units only)."""
+
+    id: str
+    name: str
+    text: str
+    option: str
+    colours: tuple[str, ...]
+    colour_alias: dict[str, str] = attrs.field(factory=dict)
+    start: SideStart = SideStart()
+    casualties: Literal["highest-occupied-def"] | None = None
+    assault: Assault | None = None
+    effect: str = ""
+    note: str = ""
+
+
+@attrs.frozen
+class SideRules:
+    provenance: Provenance
+    sides: tuple[SideDef, ...] = ()

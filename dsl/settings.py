@@ -79,6 +79,9 @@ SETTINGS: tuple[SettingSpec, ...] = (
     _S("objectives", "str", "objectives",
        "every: every objective Bunker must be conquered, even by a lone Unit (by default a lone Unit on a map "
        "with several objective Bunkers wins with one).", "every or default"),
+    _S("side-loses-at-zero", "bool", "objectives",
+       "true: a player of another side (rules/sides.yaml) who has no Soldier left, his Specialists counted, "
+       "loses the game (solitaire Atlantikwall); by default he fights on.", "true or false"),
     # ------------------------------------------------------------- trading
     _S("trading-pool", "int", "trading",
        "A Unit that may trade dice (dice-trade) and has no other Unit to trade with trades with its own "

@@ -112,9 +112,10 @@ WORDS: tuple[WordSpec, ...] = (
        "Recruit a named Specialist or one of the player's choice; 'free' costs no Stars and does not count "
        "toward the 1-per-turn limit.",
        "on enter: recruit scout free", "recruit {0}"),
-    _W("find", "action", ("item|vehicle 'free'?", "count 'item'|'vehicle' 'free'?"),
+    _W("find", "action", ("item|vehicle 'free'?", "count 'item'|'vehicle'|'used-item' 'free'?"),
        "Find a named Item or Vehicle, or Items or a Vehicle of the player's choice; 'free' costs no Item "
-       "Points and does not count toward the 1-per-turn limit. A Unit still holds at most 1 Vehicle.",
+       "Points and does not count toward the 1-per-turn limit. A Unit still holds at most 1 Vehicle. "
+       "'used-item': one of the player's own used Items, paying its cost again (the German's Ingenuity).",
        "use after final-tally: find 1 vehicle free", "find {0}",
        "Vehicle: none -> Jeep (chosen) after 'find 1 vehicle free'; Item Points unchanged."),
     _W("offer", "action", ("vehicle|item",),
@@ -161,6 +162,10 @@ WORDS: tuple[WordSpec, ...] = (
        "Battle Condition, is cancelled for all), a named Item, or Items of the player's choice. A lost Item "
        "counts as used.",
        "use when drawn if holds item >= 1: discard 1 item, discard self", "discard {0}"),
+    _W("pick", "action", ("count deck",),
+       "Take cards of the player's choice from a deck (its discard pile included), then shuffle the deck "
+       "(the German's straight: the Decoration of his choice). The kind's limit per turn applies.",
+       "on straight: pick 1 decoration", "take {0} {1} of your choice from the deck, then shuffle it"),
     _W("cancel", "action", ("deck",),
        "Cancel the cards of a deck that are in play for every Unit (a Battle Condition): they leave play for "
        "their discard pile at once; nothing happens if none is in play (or the deck is not in the game).",
@@ -201,6 +206,9 @@ WORDS: tuple[WordSpec, ...] = (
     _W("turn-start", "event", ("",), "A new turn begins."),
     _W("game-start", "event", ("",), "The game begins (after set-up)."),
     _W("landmine", "event", ("",), "This Unit crossed a line with Landmines."),
+    _W("assault-won", "event", ("",),
+       "Another side's player won an Assault (Atlantikwall, Phase 7: the Allied Unit is destroyed).",
+       "on assault-won: draw 1 decoration"),
     _W("drawn", "event", ("",),
        "A card was drawn from an expansion's deck: this card (for each Unit, when it comes into play for "
        "all), or any card for a rule's trigger (test which with 'drawn KIND'). 'use when drawn': a card's "
@@ -226,7 +234,14 @@ WORDS: tuple[WordSpec, ...] = (
     _W("occupied", "predicate", ("",), "Another Unit stands in this Sector."),
     _W("option", "predicate", ("word",), "An optional rule is switched on.", "if option solitaire"),
     _W("players", "predicate", ("",), "The number of Units in the game."),
-    _W("in-play", "predicate", ("card",), "Some Unit has this card in play.", "unless in-play general"),
+    _W("in-play", "predicate", ("card",), "Some player (a Unit, or another side's player) has this card in play.",
+       "unless in-play general"),
+    _W("front-row", "predicate", ("",),
+       "This Unit's Sector is in the front row of the Battle Map (the highest row that is not a Bunker's).",
+       "forbid trade if front-row"),
+    _W("next-to-bunker", "predicate", ("",),
+       "This Unit's Sector is joined by a line to a final Bunker (one the Units must conquer).",
+       "forbid trade if next-to-bunker"),
     _W("occupied-by-us", "predicate", ("sector",), "Some Unit stands in the named Sector."),
     _W("conquered", "predicate", ("sector",),
        "Some Unit has entered the named Sector during this game (a Bunker: conquered it); it stays true.",
@@ -260,6 +275,8 @@ WORDS: tuple[WordSpec, ...] = (
     # ---------------------------------------------------------------- counters
     _W("locked", "counter", ("face",), "Locked dice showing this face.", "gain 3 soldiers per locked skull"),
     _W("rwbs", "counter", ("",), "RWB bonuses scored this turn."),
+    _W("units-after-first", "counter", ("",), "The Units in the game after the first (players - 1).",
+       "on game-start: gain 3 courage per units-after-first"),
     _W("specialists", "counter", ("",), "This Unit's living Specialists."),
     _W("active-skulls", "counter", ("",), "This Unit's active Skulls this turn (see the condition).",
        "on combat: lose 1 soldiers per active-skulls"),

@@ -336,6 +336,37 @@ def arrange_top(game: Game, unit: Unit, kind_id: str, count: int, source: Effect
              + ", ".join(game._name_of(c) for c in order), unit)
 
 
+def pick(game: Game, unit: Unit, kind_id: str, count: int, source: EffectSource) -> None:
+    """Take cards of the player's choice from a deck and its discard pile, then shuffle the deck (the German's
+    straight: "draw the Decoration of your choice for free, then shuffle the deck")."""
+    kind = game.content.kind_def(kind_id)
+    s = game.state
+    if kind is None or kind_id not in s.decks:
+        return
+    for _ in range(count):
+        if not can_draw(game, unit, kind_id):
+            return
+        cards = s.decks[kind_id] + s.discards.get(kind_id, [])
+        i = game.ask(unit, Decision("pick", unit.id, f"{source.name}: take which {kind.name}?",
+                                    tuple(game._name_of(c) for c in cards), tuple(cards)))[0] if len(cards) > 1 else 0
+        card = cards[i]
+        if card in s.decks[kind_id]:
+            s.decks[kind_id].remove(card)
+        else:
+            s.discards[kind_id].remove(card)
+        game.rng.shuffle(s.decks[kind_id])
+        unit.counters[_drew_key(game, kind_id)] = unit.counters.get(_drew_key(game, kind_id), 0) + 1
+        unit.counters[f"drawn:{kind_id}"] = unit.counters.get(f"drawn:{kind_id}", 0) + 1
+        if kind.held_by == "game":
+            put_in_play(game, card)
+            continue
+        unit.cards.append(card)
+        game._came_into_play(unit, card)
+        if game.tracing:
+            game.log("draw", f"{unit.name} takes a {kind.name} of his choice: {game._name_of(card)}", unit, card)
+        _fire_drawn(game, unit, card)
+
+
 # ================================================================== piles
 def set_up_piles(game: Game, state: GameState, n: int) -> None:
     """The Pool's Items, shuffled and split into n piles as equal as can be; only their top cards are in the

@@ -25,7 +25,7 @@ from ddaydice.dsl.schema import BattleMap, Sector, Variant
 from ddaydice.interpreter import decks
 from ddaydice.interpreter.deciders import Decider, Decision, check_answer
 from ddaydice.interpreter.options import OptionRules, pool_trade, printed_part, reachable, set_up, start_resources
-from ddaydice.interpreter.precedence import Contribution, Derivation, combine
+from ddaydice.interpreter.precedence import Contribution, Derivation, Step, combine
 from ddaydice.interpreter.state import Die, Event, GameState, Grant, SectorState, Unit, new_rng
 
 PHASES = ("roll", "upkeep", "purchase", "movement", "combat")
@@ -113,6 +113,10 @@ class Game:
         self.sectors: dict[str, Sector] = {s.id: s for s in self.map.sectors}
         self.tier_index = {t.id: i for i, t in enumerate(content.precedence.tiers)}
         self.queries = content.vocab.queries
+        # Other sides than the Units (rules/sides.yaml) whose optional rule is on: the German player.
+        self.side_defs = {d.id: d for d in content.sides.sides if d.option in self.options}
+        self._role = {k.id: k.held_as for k in content.kinds.kinds if k.held_as is not None}
+        self._kind_side = {k.id: k.side for k in content.kinds.kinds if k.side is not None}
         self._build_graph()
         self._index_effects()
         self._find_live()
@@ -122,11 +126,16 @@ class Game:
         self._soldier_faces = {f.id: f.soldiers for f in content.dice.faces}
         per = content.dice.dice_per_colour
         self._layout = [(idx, c) for idx, c in enumerate(c for c in content.dice.colours for _ in range(per))]
+        self._side_layout = {side: [(idx, c) for idx, c in enumerate(c for c in d.colours for _ in range(per))]
+                             for side, d in self.side_defs.items()}
 
     def _find_live(self) -> None:
         """The queries and events some effect of this game could ever touch; the others are constant."""
         c = self.content
         sources: list[EffectSource] = list(self.global_sources)
+        for side in self.side_defs:
+            sources += self.side_sources[side]
+            sources += list(self.side_rwb[side].values())
         if "rwb" not in self.ignore:
             sources += list(self.rwb_sources.values())
         if "attributes" not in self.ignore:
@@ -200,6 +209,10 @@ class Game:
         reach |= {p.card for p in self.map.placed} | set(self.map.vehicles)
         reach |= reachable(self.option_rules, c)
         reach |= decks.reachable(self)  # the cards of an expansion's decks in this game
+        reach |= {cid for cid, kind in c.card_kinds.items() if self._kind_side.get(kind) in self.side_defs
+                  and not self._unavailable(cid)}  # the Pool of another side (the German Reserve)
+        for d in self.side_defs.values():
+            reach |= set(d.start.specialists)
         for s in self.map.sectors:
             if s.start is not None:
                 reach |= set(s.start.specialists)
@@ -257,6 +270,14 @@ class Game:
                     dist[a] = d + c
                     heapq.heappush(heap, (d + c, a))
         self.courage_to_bunker = dist
+        # The front row (the highest row of Sectors that are not Bunkers) and the Sectors joined by a line to a
+        # final Bunker: where another side's watch forbids trading (Atlantikwall).
+        rows = [s.row for s in self.sectors.values() if not s.bunker]
+        top = max(rows) if rows else 0
+        self.front_row = frozenset(sid for sid, s in self.sectors.items() if not s.bunker and s.row == top)
+        finals = {sid for sid, s in self.sectors.items() if s.bunker and s.objective}
+        self.next_to_bunker = frozenset(a for a, outs in self.moves.items() if a not in finals
+                                        and any(b in finals for b, *_ in outs))
         # How the reference policy ranks destinations: lowest first DEF, then lowest Sector number.
         self._move_rank = {sid: (sec.defense[0], self._number(sid)) for sid, sec in self.sectors.items()}
 
@@ -267,7 +288,21 @@ class Game:
             key = f"option:{opt}"
             if key in c.effects:
                 self.global_sources.append(c.effects[key])
-        self.rwb_sources = _with_variants(c.effects, "rwb:", self.options)
+        rwb_side = {r.id: r.side for r in c.rwb.rwb}
+        every_rwb = _with_variants(c.effects, "rwb:", self.options)
+        self.rwb_sources = {k: v for k, v in every_rwb.items() if rwb_side.get(k) is None}
+        # Each side's own rules and RWB table (the German player's RBN bonuses) reach its players only.
+        self.side_rwb = {side: {k: v for k, v in every_rwb.items() if rwb_side.get(k) == side}
+                         for side in self.side_defs}
+        self.side_sources = {side: [c.effects[k] for k in (f"side:{side}",) if k in c.effects]
+                             for side in self.side_defs}
+        self._side_mods: dict[str, dict[str, list[tuple[EffectSource, int, ModifierHook]]]] = {}
+        for side, srcs in self.side_sources.items():
+            mods: dict[str, list[tuple[EffectSource, int, ModifierHook]]] = {}
+            for src in srcs:
+                for i, hook in enumerate(src.compiled.modifiers):
+                    mods.setdefault(hook.query, []).append((src, i, hook))
+            self._side_mods[side] = mods
         self.rwb_faces = {r.id: r.face for r in c.rwb.rwb}
         mid = self.map.id
         if f"{mid}/rules" in c.effects:
@@ -320,6 +355,10 @@ class Game:
         if not no_items:
             pool += [cid for cid, card in c.cards.items() if c.card_kinds[cid] == "item" and card.grade == "regular"]
             pool += [i for i in special_items if i not in pool]
+        # Another side's Pool (the German Reserve): every card of the kinds written for that side.
+        for side, d in self.side_defs.items():
+            pool += [cid for cid, kind in c.card_kinds.items() if self._kind_side.get(kind) == side
+                     and cid not in d.start.specialists]
         pool = [p for p in pool if p not in placed and not self._unavailable(p)]
         state.pool = pool
         state.placed = dict(placed)
@@ -328,9 +367,14 @@ class Game:
         state.award_deck = awards
         self.state = state
         self.rng = rng
+        for d in self.side_defs.values():
+            player = Unit(id=d.id, name=d.name, sector="", side=d.id, soldiers=d.start.soldiers,
+                          stars=d.start.stars, courage=d.start.courage, item_points=d.start.item_points,
+                          specialists=list(d.start.specialists))
+            state.sides.append(player)
         set_up(self, state)  # the options' set-up: marker rolls, lists drawn at random or complete
         decks.set_up(self, state)  # an expansion's decks shuffled; an option's piles of Items
-        for u in units:
+        for u in units + state.sides:
             for spec in u.specialists:
                 self._came_into_play(u, spec)
         return state
@@ -355,7 +399,9 @@ class Game:
     def ask(self, unit: Unit, decision: Decision) -> tuple[int, ...]:
         decider = self._decider_of.get(unit.id)
         if decider is None:
-            decider = self._decider_of[unit.id] = self.deciders[(int(unit.id[1:]) - 1) % len(self.deciders)]
+            # A Unit's decider is the one at its number; another side's player comes after the Units.
+            k = int(unit.id[1:]) - 1 if not unit.side else len(self.state.units) + self.state.sides.index(unit)
+            decider = self._decider_of[unit.id] = self.deciders[k % len(self.deciders)]
         answer = check_answer(decision, decider.decide(self, decision))
         self.state.choices.append(list(answer))
         if self.tracing:
@@ -380,7 +426,7 @@ class Game:
         return self.content.effects.get(card)
 
     def _sector_sources(self, sector: str) -> list[EffectSource]:
-        if "attributes" in self.ignore:
+        if "attributes" in self.ignore or not sector:  # another side's player stands in no Sector
             return []
         out = []
         src = self.content.effects.get(f"{self.map.id}/{sector}")
@@ -408,7 +454,14 @@ class Game:
                 sector_subject: bool) -> bool:
         """Does a hook of a card held by ``owner`` reach ``unit`` (or ``sector``)?"""
         if scope == "the-german":
-            return False  # the German is not a Unit: what is written for him never reaches one
+            # What is written for the German reaches another side's player only (the German is not a Unit).
+            return unit is not None and bool(unit.side)
+        if scope == "all-players":
+            return True
+        if unit is not None and unit.side:
+            # Another side's player: only his own cards and his side's rules reach him, and what is written
+            # for every player; what is written for Units never does ("the German is not a Unit").
+            return owner is not None and owner is unit and scope is None
         if owner is None:
             return True
         if scope == "all-units":
@@ -422,12 +475,20 @@ class Game:
             return owner.sector == sector
         return unit is not None and owner.id == unit.id
 
-    def _candidates(self, name: str, sector: str | None
+    def _candidates(self, name: str, sector: str | None, unit: Unit | None = None
                     ) -> list[tuple[EffectSource, Unit | None, int, int, ModifierHook]]:
         """Every standing modifier of query ``name`` that could reach ``sector`` (scope checked later)."""
         out: list[tuple[EffectSource, Unit | None, int, int, ModifierHook]] = []
-        for src, i, hook in self._global_mods.get(name, ()):
-            out.append((src, None, 0, i, hook))
+        if unit is not None and unit.side:
+            # Another side's player: his side's rules (held by him, so that they reach him alone), his cards,
+            # and cards in play written for him; no Sector's attributes ("you ignore the attributes and
+            # conditions of all Sectors"), no rule of the Units.
+            for src, i, hook in self._side_mods.get(unit.side, {}).get(name, ()):
+                out.append((src, unit, 0, i, hook))
+            sector = None
+        else:
+            for src, i, hook in self._global_mods.get(name, ()):
+                out.append((src, None, 0, i, hook))
         if sector is not None:
             acquired = self.state.sectors[sector].acquired
             for src in self._sector_sources(sector):
@@ -436,7 +497,7 @@ class Game:
                 played = acquired.get(src.owner.rsplit("attribute:", 1)[-1], 0) if acquired else 0
                 for i, hook in self._mods_of(src).get(name, ()):
                     out.append((src, None, played, i, hook))
-        for owner in self.state.units:
+        for owner in self.players():
             if owner.status != "active":
                 continue
             for card in owner.specialists:
@@ -472,13 +533,15 @@ class Game:
 
     # ============================================================== queries
     def query(self, name: str, unit: Unit | None, *, sector: str | None = None, card: str | None = None,
-              base: int | bool | None = None, explain: bool = False, consume: bool = False
-              ) -> tuple[int | bool, Derivation | None]:
+              base: int | bool | None = None, explain: bool = False, consume: bool = False,
+              clamp: bool = True) -> tuple[int | bool, Derivation | None]:
         info = self.queries.get(name)
         if info is None:
             raise RuleError(f"unknown query '{name}'")
         if sector is None and unit is not None:
-            sector = unit.sector
+            sector = unit.sector or None  # another side's player stands in no Sector
+        if name == "def" and self.state.shortfall and sector is not None:
+            return self._def_with_shortfall(unit, sector, card, explain, consume, clamp)
         sector_subject = info.subject == "sector"
         base_source = "game rules"
         if base is None:
@@ -488,7 +551,7 @@ class Game:
             if info.minimum is not None and not isinstance(base, bool) and base < info.minimum:
                 return info.minimum, None
             return base, None
-        candidates = self._candidates(name, sector)
+        candidates = self._candidates(name, sector, unit)
         grants = [g for g in self.state.grants if g.query == name] if self.state.grants else []
         bunker_n = self.state.bunker_specialists.get(sector, 0) if name == "def" and sector is not None else 0
         if not candidates and not grants and not bunker_n and not explain:
@@ -541,8 +604,8 @@ class Game:
                                               0, "rules", "add", -bunker_n, (-1, "rule"), (),
                                               f"{bunker_n} surviving Specialist(s) of earlier Units"))
         want_steps = explain or (consume and bool(consumed))
-        value, derivation = combine(base, contributions, info.minimum, explain=want_steps, query=name,
-                                    subject=self._subject(unit, sector, card) if want_steps else "",
+        value, derivation = combine(base, contributions, info.minimum if clamp else None, explain=want_steps,
+                                    query=name, subject=self._subject(unit, sector, card) if want_steps else "",
                                     base_source=base_source)
         if consume and consumed and unit is not None and derivation is not None:
             # A limited effect ("once per phase") is used up only when it applied, not when it was overruled.
@@ -551,6 +614,26 @@ class Game:
                 if (source, text) not in overruled:
                     unit.counters[key] = unit.counters.get(key, 0) + 1
         return value, (derivation if explain else None)
+
+    def _def_with_shortfall(self, unit: Unit | None, sector: str, card: str | None, explain: bool, consume: bool,
+                            clamp: bool) -> tuple[int | bool, Derivation | None]:
+        """The DEF of a Sector for the Units while another side's casualties fell short this turn: the DEF
+        the Units suffer (never below 0), then lowered by 1 per missing Soldier; below 0 only unclamped
+        (each Unit there gains the difference: interpreter combat)."""
+        shortfall = self.state.shortfall
+        self.state.shortfall = 0
+        try:
+            value, derivation = self.query("def", unit, sector=sector, card=card, explain=explain, consume=consume)
+        finally:
+            self.state.shortfall = shortfall
+        lowered = int(value) - shortfall
+        final = max(lowered, 0) if clamp else lowered
+        if derivation is not None:
+            step = Step("rule:shortfall", "missing Soldiers of the other side", "rules", "add", -shortfall,
+                        int(value), final, text=f"{shortfall} Soldier(s) missing from the other side's casualties "
+                        "lower the DEF of every Sector")
+            derivation = attrs.evolve(derivation, steps=(*derivation.steps, step), value=final)
+        return final, derivation
 
     def value(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None,
               base: int | None = None) -> int:
@@ -635,6 +718,21 @@ class Game:
         sources: list[tuple[EffectSource, Unit | None, int]] = []
         if only is not None:
             sources = [(only, unit, 0)]
+        elif unit.side:
+            # Another side's player: his side's rules and his cards (held by him), and cards in play or held by
+            # others that are written for him or for every player.
+            sources += [(s, unit, 0) for s in self.side_sources.get(unit.side, ())]
+            for played, card in enumerate(self.state.in_play):
+                in_play = self.content.effects.get(card)
+                if in_play is not None and in_play.compiled.triggers:
+                    sources.append((in_play, None, played))
+            for owner in self.players():
+                if owner.status != "active":
+                    continue
+                for card in self.held_cards(owner):
+                    held = self.content.effects.get(card)
+                    if held is not None and held.compiled.triggers:
+                        sources.append((held, owner, owner.came_into_play.get(card, 0)))
         else:
             if not sector_only:
                 sources += [(s, None, 0) for s in self.global_sources]
@@ -644,7 +742,7 @@ class Game:
                         sources.append((in_play, None, played))
             sources += [(s, None, 0) for s in self._sector_sources(where)]
             if not sector_only:
-                for owner in self.state.units:
+                for owner in self.players():
                     if owner.status != "active":
                         continue
                     for card in self.held_cards(owner):
@@ -656,7 +754,7 @@ class Game:
                 if hook.event != event:
                     continue
                 if (only is None and not self._scoped(holder, hook.scope, unit, where, False)) \
-                        or hook.scope == "the-german":
+                        or (hook.scope == "the-german" and not unit.side):
                     continue
                 hits.append((self._tier(src), (played, src.owner), src, holder, i, hook))
         hits.sort(key=lambda h: (h[0], h[1]))
@@ -677,6 +775,8 @@ class Game:
 
     # ================================================================ uses
     def available_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]:
+        if unit.side:
+            return self._side_uses(unit, point)
         here = [s for s in self._sector_sources(unit.sector) if s.compiled.uses]
         if not unit.items and not unit.awards and not unit.specialists and unit.vehicle is None \
                 and not self._others_share_uses(unit) and not self._can_buy_award(unit) and not self._shared_uses \
@@ -726,6 +826,37 @@ class Game:
                 out.append((src, i, hook, card))
         return out
 
+    def _side_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]:
+        """The uses another side's player may make: his side's rules, his cards, and cards in play written
+        for him or for every player (a Battle Condition the German ignores unless it names him)."""
+        sources: list[tuple[EffectSource, str]] = [(s, "") for s in self.side_sources.get(unit.side, ())]
+        for card in self.state.in_play:
+            in_play = self.content.effects.get(card)
+            if in_play is not None and in_play.compiled.uses:
+                sources.append((in_play, "in-play"))
+        for card in self.held_cards(unit):
+            src = self.content.effects.get(card)
+            if src is not None:
+                sources.append((src, card))
+        out = []
+        for src, card in sources:
+            for i, hook in enumerate(src.compiled.uses):
+                if card == "in-play" and hook.scope not in {"the-german", "all-players"}:
+                    continue
+                points = USE_POINTS if hook.window is None else WINDOW_POINTS.get(hook.window, ())
+                if point not in points:
+                    continue
+                if card in unit.cards and decks.spent(self, unit, card):
+                    continue
+                ctx = Ctx(self, unit, unit, src, None)
+                if hook.condition is not None and not hook.condition(ctx):
+                    continue
+                if hook.limit is not None and unit.counters.get(self._limit_key(unit, src.owner, 2000 + i,
+                                                                                hook.limit), 0) > 0:
+                    continue
+                out.append((src, i, hook, "" if card == "in-play" else card))
+        return out
+
     def _others_share_uses(self, unit: Unit) -> bool:
         for owner in self.state.units:
             if owner is not unit and owner.status == "active" and (owner.specialists or owner.vehicle):
@@ -757,7 +888,8 @@ class Game:
         if hook.limit is not None:
             key = self._limit_key(unit, src.owner, 2000 + index, hook.limit)
             unit.counters[key] = unit.counters.get(key, 0) + 1
-        kind = self.content.card_kinds.get(src.owner)
+        kind = self.content.card_kinds.get(src.owner, "")
+        kind = self._role.get(kind, kind)  # another side's Items are used like Items
         if kind == "item" and src.owner in unit.items:
             unit.items.remove(src.owner)
             unit.used_items.append(src.owner)
@@ -784,10 +916,11 @@ class Game:
         s = self.state
         if s.turn == 0:
             self.choose_starts()
-            for u in self.order():
+            for u in self.side_players() + self.order():
                 self.fire("game-start", u)
         s.turn += 1
-        for u in s.units:
+        s.shortfall = 0
+        for u in self.players():
             u.recruited = 0
             u.found = 0
             u.awards_drawn = 0
@@ -852,6 +985,17 @@ class Game:
         getattr(self, f"phase_{phase}")()
         self._expire("phase")
 
+    def players(self) -> list[Unit]:
+        """Every player: the Units, then the players of other sides (who are not Units)."""
+        if not self.state.sides:
+            return self.state.units
+        return self.state.units + self.state.sides
+
+    def side_players(self) -> list[Unit]:
+        """Players of other sides still in the game; they act before the Units in each phase (ruling: the
+        German "decides what happens first")."""
+        return [p for p in self.state.sides if p.status == "active"]
+
     def order(self) -> list[Unit]:
         """Simultaneous actions in tie order: fewer Soldiers first, then Unit number."""
         units = self.state.units
@@ -861,10 +1005,13 @@ class Game:
 
     # ------------------------------------------------------- phase 1: roll
     def phase_roll(self) -> None:
-        for unit in self.order():
+        sides = self.side_players() if self.state.sides else []
+        for unit in sides + self.order():
             self.roll_for(unit)
-        for unit in self.order():
+        for unit in sides + self.order():
             self.fire("final-tally", unit)
+        for unit in sides:
+            self.use_point(unit, "after-final-tally")
         for unit in self.order():
             self.lieutenant_trade(unit)
             self.use_point(unit, "after-final-tally")
@@ -881,12 +1028,13 @@ class Game:
         n = self.value("dice-rolled", unit)
         rng = self.rng
         random = rng.random
-        if n >= len(self._layout):
-            dice = [Die(faces[int(random() * 6)], c, idx) for idx, c in self._layout]
+        layout = self._side_layout[unit.side] if unit.side else self._layout
+        if n >= len(layout):
+            dice = [Die(faces[int(random() * 6)], c, idx) for idx, c in layout]
         else:
             # ruling: when fewer dice are rolled, the player chooses which dice sit out (one per missing die),
             # before rolling; the dice that sit out are not rolled at all.
-            dice = [Die("", c, idx) for idx, c in self._layout]
+            dice = [Die("", c, idx) for idx, c in layout]
             out = self.ask(unit, Decision("aside", unit.id, f"{unit.name} rolls only {n} dice: which sit out?",
                                           tuple(f"{d.colour} {d.index % per + 1}" for d in reversed(dice)),
                                           tuple(d.index for d in reversed(dice)), len(dice) - n,
@@ -960,7 +1108,7 @@ class Game:
         return not (face == "tool" and "tools" in self.ignore)
 
     def phase_upkeep(self) -> None:
-        for unit in self.order():
+        for unit in (self.side_players() if self.state.sides else []) + self.order():
             self.upkeep_for(unit)
 
     def upkeep_for(self, unit: Unit) -> None:
@@ -971,17 +1119,21 @@ class Game:
                 {f.id for f in self.content.dice.faces} <= {d.face for d in tally}:
             self.fire("straight", unit)
         rwb_on = "rwb" not in self.ignore
+        table = self.side_rwb[unit.side] if unit.side else self.rwb_sources
+        # The Skulls' RWB (Dead Man's Gift; the German's Distribution) is read before Skulls cancel: its
+        # three Skulls cancel nothing.
+        gift_id = next((rid for rid in table if self.rwb_faces.get(rid) == "skull"), "")
         gift: list[Die] = []
-        if rwb_on:
-            gift = self._rwb_dice(unit, "dead-mans-gift")
+        if rwb_on and gift_id:
+            gift = self._rwb_dice(unit, gift_id)
         self._cancel(unit, exclude=gift)
         if rwb_on:
             if gift:
-                self._score_rwb(unit, "dead-mans-gift", gift)
+                self._score_rwb(unit, gift_id, gift)
             for _ in range(4):
                 scored = False
-                for rid in self.rwb_sources:
-                    if rid == "dead-mans-gift":
+                for rid in table:
+                    if rid == gift_id:
                         continue
                     dice = self._rwb_dice(unit, rid)
                     if dice:
@@ -990,11 +1142,12 @@ class Game:
                 if not scored:
                     break
         self._collect(unit)
-        self._advance_marker(unit)
+        if not unit.side:
+            self._advance_marker(unit)
 
     def _rwb_dice(self, unit: Unit, rid: str) -> list[Die]:
         face = self.rwb_faces.get(rid)
-        colours = self.content.dice.colours
+        colours = self.side_defs[unit.side].colours if unit.side else self.content.dice.colours
         picked: list[Die] = []
         for colour in colours:
             die = next((d for d in unit.tally if d.face == face and d.colour == colour and not d.cancelled
@@ -1007,7 +1160,7 @@ class Game:
     def _score_rwb(self, unit: Unit, rid: str, dice: list[Die]) -> None:
         for d in dice:
             d.source = "rwb-used"
-        src = self.rwb_sources[rid]
+        src = self.side_rwb[unit.side][rid] if unit.side else self.rwb_sources[rid]
         if self.tracing:
             self.log("rwb", f"{unit.name} scores {src.name}", unit, src.owner, src.tier)
         self.fire("rwb", unit, only=src)
@@ -1078,6 +1231,9 @@ class Game:
 
     # --------------------------------------------------- phase 3: purchase
     def phase_purchase(self) -> None:
+        for player in self.side_players() if self.state.sides else ():
+            self.purchase(player)
+            self.use_point(player, "purchase")
         for unit in self.order():
             if unit.status != "active":
                 continue
@@ -1091,8 +1247,9 @@ class Game:
         if unit.recruited >= self.value("recruits-per-turn", unit) or not self.flag("recruit", unit):
             return []
         out = []
+        kind = self._side_kind(unit, "specialist")
         for spec in self.state.hands.get(unit.id, []) + [p for p in self.state.pool
-                                                          if self.content.card_kinds[p] == "specialist"]:
+                                                          if self.content.card_kinds[p] == kind]:
             if spec in unit.specialists or spec in unit.dead:
                 continue
             cost = self.value("specialist-cost", unit, card=spec)
@@ -1106,14 +1263,25 @@ class Game:
         if not free and (unit.found >= self.value("finds-per-turn", unit) or not self.flag("find", unit)):
             return []
         out = []
-        offered = self._offered(unit)
-        for card in [p for p in self.state.pool if self.content.card_kinds[p] == "item"] + offered:
+        offered = self._offered(unit) if not unit.side else []
+        kind = self._side_kind(unit, "item")
+        for card in [p for p in self.state.pool if self.content.card_kinds[p] == kind] + offered:
             cost = self.value("item-cost", unit, card=card)
             if free or cost <= unit.item_points:
                 if self.content.card_kinds[card] == "vehicle" and unit.vehicle is not None:
                     continue
                 out.append((card, 0 if free else cost))
         return out
+
+    def _side_kind(self, unit: Unit, role: str) -> str:
+        """The kind of card a player recruits ("specialist") or finds ("item"): a Unit the base kinds, another
+        side's player the kinds written for his side (the German Reserve)."""
+        if not unit.side:
+            return role
+        for kind, side in self._kind_side.items():
+            if side == unit.side and self._role.get(kind) == role:
+                return kind
+        return f"(no {role} for {unit.side})"
 
     def _offered(self, unit: Unit) -> list[str]:
         """Cards a Sector offers to be found there, paying their cost (a Tank in Juno's Sector 5)."""
@@ -1162,6 +1330,7 @@ class Game:
         if card in hand:
             hand.remove(card)
         s.placed.pop(card, None)
+        kind = self._role.get(kind, kind)  # another side's Specialists and Items are held like the Units'
         if kind == "specialist":
             unit.specialists.append(card)
         elif kind == "vehicle":
@@ -1500,6 +1669,12 @@ class Game:
 
     # ----------------------------------------------------- phase 5: combat
     def phase_combat(self) -> None:
+        if self.state.sides:
+            # Another side's players fight first: their cards, then their casualties (whose shortfall
+            # lowers the DEF the Units suffer this turn).
+            for player in self.side_players():
+                self.use_point(player, "before-mgf")
+                self.side_casualties(player)
         by_sector: dict[str, list[Unit]] = {}
         for unit in self.order():
             by_sector.setdefault(unit.sector, []).append(unit)
@@ -1530,9 +1705,36 @@ class Game:
                 self.combat(unit, rolls)
         self.resolve_bunkers()
 
+    def side_casualties(self, player: Unit) -> None:
+        """A side's casualties in Combat (rules/sides.yaml ``casualties``). ``highest-occupied-def``: the
+        highest DEF among the Sectors the Units occupy, as printed for the Unit there (no card, attribute or
+        condition changes it: "you ignore the attributes and conditions of all Sectors"); what the player
+        cannot lose is the shortfall, which lowers every Sector's DEF for the Units this turn."""
+        how = self.side_defs[player.side].casualties
+        units = self.state.active_units()
+        if how != "highest-occupied-def" or not units:
+            return
+        worst, where = max((int(self._base("def", u, u.sector, None)[0]), u.sector) for u in units)
+        short = self.suffer(player, worst, f"Combat: DEF {worst} of {self.sectors[where].name}")
+        if short:
+            self.state.shortfall += short
+            if self.tracing:
+                self.log("shortfall", f"{player.name} is {short} Soldier(s) short: the DEF of every Sector is "
+                         f"lowered by {short} for the Units this turn", player, shortfall=short)
+
     def combat(self, unit: Unit, rolls: list[int]) -> None:
         sector = unit.sector
-        defense = self.value("def", unit)
+        if self.state.shortfall:
+            # Another side's missing Soldiers lower the DEF; below 0, each Unit there gains the difference.
+            raw = int(self.query("def", unit, clamp=False)[0])
+            if raw < 0:
+                unit.soldiers -= raw
+                if self.tracing:
+                    self.log("gain", f"{unit.name} gains {-raw} Soldiers (the DEF falls to {raw})", unit,
+                             resource="soldiers", amount=-raw)
+            defense = max(raw, 0)
+        else:
+            defense = self.value("def", unit)
         mgf = sum(rolls)
         if mgf and self.flag("ignore-mgf-casualties", unit):
             if self.tracing:
@@ -1557,6 +1759,8 @@ class Game:
         for unit in s.active_units():
             if self.sectors[unit.sector].bunker and unit.entered_turn == s.turn:
                 entered.setdefault(unit.sector, []).append(unit)
+        if s.sides:
+            entered = self.assaults(entered)
         for bunker, units in entered.items():
             leaving: list[Unit] = []
             for unit in units:
@@ -1581,6 +1785,53 @@ class Game:
             s.bunker_specialists[bunker] = s.bunker_specialists.get(bunker, 0) + sum(
                 len(u.specialists) for u in leaving)
 
+    def assaults(self, entered: dict[str, list[Unit]]) -> dict[str, list[Unit]]:
+        """Another side's Assault (rules/sides.yaml ``assault``; Atlantikwall's Phase 7) against every Unit that
+        entered a final Bunker this turn, one Unit at a time in the order the Units choose (two Bunkers entered
+        together count as one). Returns the Bunkers entered where no Assault is fought."""
+        player = next((p for p in self.side_players() if self.side_defs[p.side].assault is not None), None)
+        if player is None:
+            return entered
+        assault = self.side_defs[player.side].assault
+        assert assault is not None
+        units = [u for b, us in entered.items() if self.sectors[b].objective for u in us]
+        rest = {b: us for b, us in entered.items() if not self.sectors[b].objective}
+        self.state.phase = "assault"
+        while units and self.state.outcome is None:
+            i = self.ask_keys(units[0], "assault", f"{assault.name}: which Unit faces the {player.name} first?",
+                              [u.id for u in units], lambda uid: self.state.unit(uid).name)
+            unit = units.pop(i)
+            mine, theirs = self.soldier_count(unit), self.soldier_count(player)
+            if mine != theirs:
+                wins = mine > theirs
+                why = f"{mine} Soldiers against {theirs}"
+            elif len(unit.specialists) != len(player.specialists):
+                wins = len(unit.specialists) > len(player.specialists)
+                why = (f"{mine} Soldiers each; {len(unit.specialists)} Specialists against "
+                       f"{len(player.specialists)}")
+            else:
+                wins = assault.ties == "units"
+                why = f"{mine} Soldiers and {len(unit.specialists)} Specialists each: the tie goes to " + (
+                    "the Units" if wins else f"the {player.name}")
+            if self.tracing:
+                self.log("assault", f"{assault.name}: {unit.name} against the {player.name}: {why}; "
+                         f"{unit.name if wins else 'the ' + player.name} wins", unit, won=wins)
+            if wins:
+                unit.conquered = unit.sector
+                self.state.conquests.append({"unit": unit.id, "bunker": unit.sector, "turn": self.state.turn})
+                self.end("won", f"{unit.name} wins the Assault of {self.sectors[unit.sector].name} ({why})")
+                return {}
+            unit.status = "dead"
+            self.state.deaths.append({"unit": unit.id, "sector": unit.sector, "wiped": True,
+                                      "turn": self.state.turn})
+            if not self.state.active_units():
+                self.end("lost", f"{unit.name} is destroyed in the Assault ({why})")
+                return {}
+            src = self.content.effects.get(f"side:{player.side}/assault")
+            if src is not None:
+                self.fire("assault-won", player, only=src)
+        return rest
+
     def _wants_to_remain(self, unit: Unit) -> bool:
         """A Unit allowed to stay in play after conquering a Bunker chooses (Gold solitaire, Deadstick)."""
         unconquered = [b for b in self.sectors.values() if b.bunker and b.objective and b.id not in
@@ -1601,9 +1852,11 @@ class Game:
             total += self.value("soldier-value", unit, card=spec)
         return total
 
-    def suffer(self, unit: Unit, amount: int, cause: str) -> None:
+    def suffer(self, unit: Unit, amount: int, cause: str) -> int:
+        """Lose ``amount`` Soldiers (after protections), the player choosing Soldiers or Specialists; returns
+        what could not be lost (another side's shortfall)."""
         if amount <= 0 or unit.status == "dead":
-            return
+            return 0
         if "casualties" in self.live_queries:
             after, _ = self.query("casualties", unit, base=amount, consume=True)
             remaining = int(after)
@@ -1639,11 +1892,18 @@ class Game:
                 lost += v
         if self.tracing:
             self.log("casualties", f"{unit.name} loses {lost} ({cause})", unit, lost=lost, cause=cause)
+        if unit.side:
+            # Another side's player is not wiped out ("you do not lose the game!"), unless the game's rules
+            # say so (solitaire Atlantikwall: options' setting side-loses-at-zero).
+            if self.soldier_count(unit) <= 0 and self.option_rules.side_loses_at_zero:
+                self.end("won", f"{unit.name} has no Soldier left ({cause})")
+            return max(remaining, 0)
         if self.tracing:
             self.state.log[-1].data["sector"] = unit.sector
         self.state.deaths.append({"unit": unit.id, "sector": unit.sector, "lost": lost, "turn": self.state.turn})
         if self.soldier_count(unit) <= 0:
             self.wipe_out(unit, f"wiped out ({cause})")
+        return 0
 
     def _casualty_label(self, unit: Unit, key: tuple[str, Any]) -> str:
         what, arg = key
@@ -1726,7 +1986,7 @@ class Game:
         if period == "turn":
             s.grants = [g for g in s.grants if g.expires == "never" or
                         (g.expires.startswith("turn:") and int(g.expires[5:]) > s.turn)]
-            for u in s.units:
+            for u in self.players():
                 if u.counters:
                     u.counters = {k: v for k, v in u.counters.items() if "@t" not in k or k.endswith("@g")}
         else:
@@ -1775,7 +2035,9 @@ _PLANS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Content, dict[s
 _PLAN_KEYS = ("option_rules", "live_windows", "live_points", "_shared_uses",
               "_move_rank", "_fixed_moves", "_fixed_capacity",
               "map", "variant", "options", "ignore", "keep_faces", "sectors", "tier_index", "queries", "moves",
-              "courage_to_bunker", "global_sources", "rwb_sources", "rwb_faces", "_mods_cache", "_global_mods",
+              "courage_to_bunker", "front_row", "next_to_bunker", "side_defs", "_role", "_kind_side",
+              "side_rwb", "side_sources", "_side_mods", "_side_layout", "global_sources", "rwb_sources",
+              "rwb_faces", "_mods_cache", "_global_mods",
               "_card_mods", "live_queries", "live_events", "static_flags", "static_values", "_req_cache",
               "_faces", "_layout", "_soldier_faces")
 
@@ -1831,7 +2093,7 @@ class Ctx:
         self.unit = unit
         self.owner = owner
         self.source = source
-        self.sector = sector
+        self.sector = sector or None  # another side's player stands in no Sector
         self.card = card  # the card a card's value is asked about ('card-is')
 
     # ------------------------------------------------------------ helpers
@@ -1844,8 +2106,12 @@ class Ctx:
         me = self._me()
         if recipient is None:
             return [me]
-        if recipient in {"all-units", "all-players"}:
-            return g.state.active_units()  # every player: the Units (a German player is not one of them)
+        if recipient == "all-units":
+            return g.state.active_units()  # the German player is not a Unit
+        if recipient == "all-players":
+            return g.state.active_units() + g.side_players()
+        if recipient == "the-german":
+            return g.side_players()  # another side's players (nobody, in a game without them)
         if recipient == "units-here":
             return [u for u in g.state.active_units() if u.sector == me.sector]
         if recipient == "another-unit":
@@ -2075,6 +2341,24 @@ class Ctx:
             if g.tracing:
                 g.log("find", f"{u.name} cannot find anything here", u, self.source.owner, self.source.tier)
             return
+        if isinstance(what, int) and kind == "used-item":
+            # One of the player's own used Items, back in hand for its cost (the German's Ingenuity).
+            used = [c for c in dict.fromkeys(u.used_items) if free or g.value("item-cost", u, card=c) <= u.item_points]
+            if not used:
+                return
+            i = g.ask_one(u, "find", f"{self.source.name}: find which used Item again?",
+                          ["nothing"] + [g._name_of(c) for c in used], [None, *used])
+            if i == 0:
+                return
+            card = used[i - 1]
+            if not free:
+                u.item_points -= g.value("item-cost", u, card=card)
+            u.used_items.remove(card)
+            u.items.append(card)
+            g._came_into_play(u, card)
+            if g.tracing:
+                g.log("gain-card", f"{u.name} finds the used {g._name_of(card)} again", u, card)
+            return
         if isinstance(what, int) and kind == "vehicle":
             vehicles = [c.id for c in g.content.cards_of("vehicle") if c.id not in g.state.abandoned
                         and not g._unavailable(c.id) and not any(o.vehicle == c.id for o in g.state.units)]
@@ -2220,6 +2504,9 @@ class Ctx:
     def arrange_top(self, deck: str, count: int) -> None:
         decks.arrange_top(self.game, self._me(), deck, count, self.source)
 
+    def pick(self, deck: str, count: int) -> None:
+        decks.pick(self.game, self._me(), deck, count, self.source)
+
     def reset_marker(self) -> None:
         self._me().marker = "chevron-1"
 
@@ -2271,6 +2558,8 @@ class Ctx:
             return len(u.specialists)
         if what[0] == "active-skulls":
             return decks.active_skulls(self.game, u)
+        if what[0] == "units-after-first":
+            return max(len(self.game.state.units) - 1, 0)
         return sum(1 for d in u.tally if d.face == what[0] and not d.cancelled)
 
     def predicate(self, name: str, args: tuple[str, ...]) -> int | bool:
@@ -2303,7 +2592,11 @@ class Ctx:
             case "players":
                 return len(g.state.units)
             case "in-play":
-                return any(args[0] in g.held_cards(o) for o in g.state.active_units())
+                return any(args[0] in g.held_cards(o) for o in g.players() if o.status == "active")
+            case "front-row":
+                return sector is not None and sector in g.front_row
+            case "next-to-bunker":
+                return sector is not None and sector in g.next_to_bunker
             case "occupied-by-us":
                 return any(o.sector == args[0] for o in g.state.active_units())
             case "conquered":

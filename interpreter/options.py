@@ -131,6 +131,10 @@ class OptionRules:
         return self.settings.get("objectives") == "every"
 
     @property
+    def side_loses_at_zero(self) -> bool:
+        return bool(self.settings.get("side-loses-at-zero", False))
+
+    @property
     def trading_pool(self) -> int:
         return int(self.settings.get("trading-pool", 0))
 

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ddaydice.interpreter.deciders import Decider, Decision, RandomDecider, ReferencePolicy
+from ddaydice.interpreter.side_policy import SidePolicy
 
 if TYPE_CHECKING:
     from ddaydice.interpreter.engine import Game
@@ -460,10 +461,14 @@ class HeuristicPolicy:
     _intent: dict[str, Any] = attrs.Factory(dict)
     _ctx: dict[tuple[Any, ...], _DiceContext] = attrs.Factory(dict)
     _statics: dict[tuple[Any, ...], int] = attrs.Factory(dict)
+    _side_policy: SidePolicy = attrs.Factory(SidePolicy)
     _ahead: dict[tuple[Any, ...], tuple[bool, bool, bool, bool]] = attrs.Factory(dict)
 
     # ================================================================ dispatch
     def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+        if game.state.sides and game.state.unit(decision.unit).side:
+            # another side's player (the German): his own policy (interpreter/side_policy.py)
+            return self._side_policy.decide(game, decision)
         if self._game is not game:
             if not any(entry[0] is game.state for entry in _VIEWS.values()):
                 _VIEWS.clear()  # a new game: let the old ones go

@@ -91,6 +91,8 @@ class ScenarioFile:
     decks: dict[str, list[str]] = attrs.Factory(dict)  # an expansion's decks, top card first, by kind
     in_play: tuple[str, ...] = ()  # drawn cards in play for every Unit (Battle Conditions)
     piles: tuple[tuple[str, ...], ...] = ()  # an option's piles of Items (item-piles), top first
+    # Players of another side (rules/sides.yaml: the German), by side id: their resources and cards.
+    sides: tuple[UnitSetup, ...] = ()
 
 
 class ScriptedRandom(random.Random):
@@ -200,7 +202,28 @@ def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnosti
         except RuleError as exc:
             err(["options"], str(exc))
     effects_text = " ".join(e.text for k, e in content.effects.items() if k.startswith(f"{sc.map}/"))
-    ids = [u.id for u in sc.units]
+    side_ids = [d.id for d in content.sides.sides if d.option in sc.options]
+    for i, side in enumerate(sc.sides):
+        if side.id not in side_ids:
+            err(["sides", i, "id"], f"no side '{side.id}' in this game" + ("" if side_ids else
+                                                                         " (no optional rule of a side is on)"),
+                did_you_mean(side.id, side_ids))
+        if side.sector is not None or side.visited is not None or side.marker is not None:
+            err(["sides", i, "id"], "another side's player stands in no Sector and has no marker")
+        for field in ("specialists", "dead", "items"):
+            for j, cid in enumerate(getattr(side, field) or ()):
+                kdef = content.kind_def(content.card_kinds.get(cid, ""))
+                role = "specialist" if field in {"specialists", "dead"} else "item"
+                if kdef is None or kdef.side != side.id or kdef.held_as != role:
+                    pool = [c for c, k in content.card_kinds.items() if (content.kind_def(k) or kdef) is not None
+                            and getattr(content.kind_def(k), "side", None) == side.id]
+                    err(["sides", i, field, j], f"'{cid}' is no {role} of the side '{side.id}'",
+                        did_you_mean(cid, pool))
+        for j, cid in enumerate(side.cards):
+            kdef = content.kind_def(content.card_kinds.get(cid, ""))
+            if kdef is None or kdef.held_by != "unit":
+                err(["sides", i, "cards", j], f"'{cid}' is no card a player holds from a deck (a Decoration)")
+    ids = [u.id for u in sc.units] + [s.id for s in sc.sides]
     for i, u in enumerate(sc.units):
         if u.id != f"u{i + 1}":
             err(["units", i, "id"], f"Units are numbered in order: expected 'u{i + 1}', found '{u.id}'")
@@ -227,7 +250,7 @@ def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnosti
         if key not in ids:
             where = "tally" if key in sc.tally else "answers"
             err([where, key], f"no Unit '{key}' in this scenario", did_you_mean(key, ids))
-    colours = set(content.dice.colours)
+    colours = set(content.vocab.colours)
     faces = {f.id for f in content.dice.faces}
     for uid, results in sc.tally.items():
         for j, text in enumerate(results):
@@ -317,6 +340,9 @@ def _parse_die(text: str, colours: set[str], faces: set[str]) -> tuple[Die | Non
 def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
     deciders = [Scripted(list(sc.answers.get(u.id, [])), ReferencePolicy() if sc.fallback == "reference" else None)
                 for u in sc.units]
+    # Another side's players come after the Units, in the order of rules/sides.yaml.
+    deciders += [Scripted(list(sc.answers.get(d.id, [])), ReferencePolicy() if sc.fallback == "reference" else None)
+                 for d in content.sides.sides if d.option in sc.options]
     # `rolls:` start at set-up (an option's Unit-marker rolls); the seeded rolls after them start afresh.
     setup_rng = SetupRandom(sc.seed, sc.rolls)
     game = Game(content, sc.map, players=len(sc.units), seed=sc.seed, variant=sc.variant, options=sc.options,
@@ -329,11 +355,14 @@ def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
     state.phase = sc.phase or "roll"
     for setup, unit in zip(sc.units, state.units, strict=True):
         _apply(setup, unit, game)
-    colours = set(content.dice.colours)
+    for setup in sc.sides:
+        _apply(setup, state.unit(setup.id), game)
+    colours = set(content.vocab.colours)
     faces = {f.id for f in content.dice.faces}
     per = content.dice.dice_per_colour
     for uid, results in sc.tally.items():
         unit = state.unit(uid)
+        order = list(game.side_defs[unit.side].colours if unit.side else content.dice.colours)
         dice = []
         seen: dict[str, int] = {}
         for text in results:
@@ -342,7 +371,7 @@ def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
             if die.colour is not None:
                 k = seen.get(die.colour, 0)
                 seen[die.colour] = k + 1
-                die.index = sorted(colours, key=list(content.dice.colours).index).index(die.colour) * per + k
+                die.index = (order.index(die.colour) if die.colour in order else len(order)) * per + k
             else:
                 die.source = "scenario"
             dice.append(die)
@@ -373,9 +402,10 @@ def _apply(setup: UnitSetup, unit: Unit, game: Game) -> None:
     unit.items = list(setup.items)
     unit.awards = list(setup.awards)
     unit.cards = list(setup.cards)
-    unit.visited = list(setup.visited) if setup.visited is not None else [unit.sector]
-    if unit.sector not in unit.visited:
-        unit.visited.append(unit.sector)
+    if not unit.side:
+        unit.visited = list(setup.visited) if setup.visited is not None else [unit.sector]
+        if unit.sector not in unit.visited:
+            unit.visited.append(unit.sector)
     unit.entered_turn = 0
     for card in game.held_cards(unit):
         game._came_into_play(unit, card)

@@ -80,6 +80,7 @@ class Unit:
     conquered: str | None = None
     trading_pool: list[Die] | None = None  # dice an option's Trading Pool holds (rolled once; None: not yet)
     cards: list[str] = attrs.Factory(list)  # cards of an expansion's decks the Unit holds (Badges), used like Items
+    side: str = ""  # "" for a Unit; else the side of a player who is not a Unit (rules/sides.yaml: the German)
 
     def chevrons(self) -> int:
         return MARKER_CHEVRONS.get(self.marker, 3 if self.marker == "must-move" else 1)
@@ -143,9 +144,16 @@ class GameState:
     discards: dict[str, list[str]] = attrs.Factory(dict)
     in_play: list[str] = attrs.Factory(list)  # drawn cards in play for every Unit (Battle Conditions), in order
     piles: list[list[str]] = attrs.Factory(list)  # an option's piles of Items, top first (its top is in the Pool)
+    # Players of another side, who are not Units (rules/sides.yaml: the German player); they never move.
+    sides: list[Unit] = attrs.Factory(list)
+    # This turn's shortfall of a side's casualties: it lowers the DEF of every Sector for the Units.
+    shortfall: int = 0
 
     def unit(self, uid: str) -> Unit:
         for u in self.units:
+            if u.id == uid:
+                return u
+        for u in self.sides:
             if u.id == uid:
                 return u
         raise KeyError(uid)

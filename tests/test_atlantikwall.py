@@ -21,6 +21,7 @@ from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter import decks as decks_mod
 from ddaydice.interpreter import engine as engine_mod
 from ddaydice.interpreter import options as options_mod
+from ddaydice.interpreter import side_policy as side_policy_mod
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.deciders import Decision, RandomDecider, ReferencePolicy
 from ddaydice.interpreter.engine import Game
@@ -60,7 +61,7 @@ def test_the_pack_loads_cleanly_and_adds_its_optional_rules() -> None:
     assert {loaded.owner_pack[f"option:{o}"] for o in MODULE_OPTIONS} == {"atlantikwall"}
     man = loaded.packs["atlantikwall"]
     assert man.requires == () and man.provenance == "reconstructed" and man.note.strip()
-    assert "german-player" in man.pending
+    assert man.pending == () and "german-player" in loaded.options  # every module is implemented
 
 
 def test_battle_conditions_rank_between_sector_attributes_and_specialists_and_badges_with_items() -> None:
@@ -88,8 +89,8 @@ def test_only_crossfire_and_the_military_aide_are_the_rulebooks() -> None:
 
 
 def test_module_one_cards_stay_out_of_every_game() -> None:
-    """The Atlantikwall Allied cards apply only with the German player's rules (pending): never in play, even
-    when an option makes every Specialist and Special Item available."""
+    """The Atlantikwall Allied cards apply only with the German player's rules: without his option never in
+    play, even when an option makes every Specialist and Special Item available."""
     for options in ((), ("bazooka-joe-2",), ("chaotic-resupply",), ("wild-specialists",)):
         g = Game(pack(), "omaha-beach", players=2, seed=1, options=options, deciders=ReferencePolicy())
         cards = set(g.state.pool) | {c for hand in g.state.hands.values() for c in hand}
@@ -180,7 +181,8 @@ def test_no_card_kind_or_option_of_the_pack_is_named_in_the_interpreter() -> Non
     c = pack()
     ids = {cid for cid in c.cards if c.owner_pack.get(f"card:{cid}") == "atlantikwall"}
     ids |= {k.id for k in c.kinds.kinds} | set(MODULE_OPTIONS) | {"atlantikwall", "weather", "german-player"}
-    for module in (engine_mod, decks_mod, options_mod):
+    ids |= {d.id for d in c.sides.sides} | {r.id for r in c.rwb.rwb if r.side}
+    for module in (engine_mod, decks_mod, options_mod, side_policy_mod):
         text = inspect.getsource(module)
         for ident in ids:
             assert not re.search(rf"['\"]{re.escape(ident)}['\"]", text), f"'{ident}' is named in {module.__name__}"
