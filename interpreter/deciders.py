@@ -59,12 +59,11 @@ class Decider(Protocol):
     def decide(self, game: Game, decision: Decision) -> tuple[int, ...]: ...
 
 
-def check_answer(decision: Decision, answer: Sequence[int]) -> tuple[int, ...]:
-    """The answer as a tuple, or a RuleError naming the legal options."""
-    n = len(decision.keys) if decision.labeler is not None else len(decision.labels)
+def legal_answer(n: int, min_picks: int, max_picks: int, answer: Sequence[int]) -> tuple[int, ...] | None:
+    """The answer as a tuple if it picks ``min_picks`` to ``max_picks`` different options of ``n``, else None."""
     try:
         k = len(answer)
-        if decision.min_picks <= k <= decision.max_picks:
+        if min_picks <= k <= max_picks:
             if k == 1:
                 if 0 <= answer[0] < n:
                     return tuple(answer)
@@ -72,6 +71,15 @@ def check_answer(decision: Decision, answer: Sequence[int]) -> tuple[int, ...]:
                 return tuple(answer)
     except TypeError:
         pass
+    return None
+
+
+def check_answer(decision: Decision, answer: Sequence[int]) -> tuple[int, ...]:
+    """The answer as a tuple, or a RuleError naming the legal options."""
+    n = len(decision.keys) if decision.labeler is not None else len(decision.labels)
+    legal = legal_answer(n, decision.min_picks, decision.max_picks, answer)
+    if legal is not None:
+        return legal
     count = (f"exactly {decision.min_picks}" if decision.min_picks == decision.max_picks
              else f"{decision.min_picks} to {decision.max_picks}")
     raise RuleError(f"illegal answer {list(answer)} for {decision.kind} ({decision.unit}): pick {count} of: "
@@ -156,16 +164,19 @@ class ReferencePolicy:
     """The fixed policy of DESIGN.md section 10, so independent implementations can compare distributions."""
 
     def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
-        kind = decision.kind
-        keys = decision.keys
+        return self.decide_keys(game, decision.unit, decision.kind, decision.keys, decision.min_picks)
+
+    def decide_keys(self, game: Game, unit: str, kind: str, keys: tuple[Any, ...], min_picks: int
+                    ) -> tuple[int, ...]:
+        """The answer from the options' keys alone (the engine's fast protocol: no Decision is built)."""
         if kind == "lock":
             ranked = sorted([(_LOCK_RANK.get(key[1], 99), key[0], i) for i, key in enumerate(keys)])
-            return tuple(sorted([r[2] for r in ranked[: decision.min_picks]]))
+            return tuple(sorted([r[2] for r in ranked[:min_picks]]))
         if kind == "reroll":
             return tuple([i for i, key in enumerate(keys) if key[1] not in _KEEP])
         if kind == "cancel":
             best = min(range(len(keys)), key=lambda i: (_CANCEL_RANK.get(keys[i][1], 99), i))
             return (best,)
         if kind == "move":
-            return (game.reference_move(decision),)
-        return tuple(range(decision.min_picks))
+            return (game.reference_move_keys(unit, keys),)
+        return tuple(range(min_picks))

@@ -23,7 +23,7 @@ from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.loader import Content, EffectSource
 from ddaydice.dsl.schema import BattleMap, Sector, Variant
 from ddaydice.interpreter import decks
-from ddaydice.interpreter.deciders import Decider, Decision, check_answer
+from ddaydice.interpreter.deciders import Decider, Decision, check_answer, legal_answer
 from ddaydice.interpreter.options import OptionRules, pool_trade, printed_part, reachable, set_up, start_resources
 from ddaydice.interpreter.precedence import Contribution, Derivation, Step, combine
 from ddaydice.interpreter.state import Die, Event, GameState, Grant, SectorState, Unit, new_rng
@@ -47,6 +47,7 @@ UNIT_COLOURS = ("red", "white", "blue")
 _REROLL_PROMPTS = ("", "second roll: re-roll which dice (Locked dice stay)?",
                    "third and last roll: re-roll which dice (Locked dice stay)?")
 MAX_TURNS = 60
+_NEXT_MARKER = {"chevron-1": "chevron-2", "chevron-2": "chevron-3"}
 
 
 class Move(NamedTuple):
@@ -121,6 +122,7 @@ class Game:
         self._index_effects()
         self._find_live()
         self._compile_moves()
+        self._fold_constants()
         self._req_cache: dict[tuple[str, int], list[tuple[str | int, ...]]] = {}
         self._faces = [f.id for f in content.dice.faces]
         self._soldier_faces = {f.id: f.soldiers for f in content.dice.faces}
@@ -195,6 +197,14 @@ class Game:
             fixed[here] = cands
         self._fixed_moves = fixed
         self._fixed_capacity = values["capacity"]
+
+    def _fold_constants(self) -> None:
+        """A number worked out from the map that nothing in this game changes and that is the same in every
+        Sector is answered from the table too (the MGF dice where a variant ignores MGF)."""
+        if "mgf-dice" not in self.live_queries:
+            counts = {0 if "mgf" in self.ignore else sec.mgf for sec in self.sectors.values()}
+            if len(counts) == 1:
+                self.static_values["mgf-dice"] = max(0, counts.pop())
 
     def _reachable_cards(self) -> set[str]:
         """Cards that can come into play in this game: the lists, the placed cards, the Award deck, and
@@ -414,12 +424,29 @@ class Game:
             return 0
         return self.ask(unit, Decision(kind, unit.id, prompt, tuple(options), tuple(keys)))[0]
 
-    def ask_keys(self, unit: Unit, kind: str, prompt: str, keys: Sequence[Any],
+    def ask_keys(self, unit: Unit, kind: str, prompt: str | Callable[[], str], keys: Sequence[Any],
                  labeler: Callable[[Any], str]) -> int:
         """Ask for one of ``keys``; their English labels are made only if somebody reads them."""
         if len(keys) == 1:
             return 0
-        return self.ask(unit, Decision(kind, unit.id, prompt, (), tuple(keys), labeler=labeler))[0]
+        return self.pick(unit, kind, prompt, tuple(keys), 1, 1, labeler)[0]
+
+    def pick(self, unit: Unit, kind: str, prompt: str | Callable[[], str], keys: tuple[Any, ...], min_picks: int,
+             max_picks: int, labeler: Callable[[Any], str]) -> tuple[int, ...]:
+        """Ask for ``min_picks`` to ``max_picks`` of ``keys`` (labelled by ``labeler`` if somebody reads them).
+
+        The fast protocol: a decider with ``decide_keys`` (a fixed policy) answers from the keys alone, and no
+        Decision is built (nor the prompt worded, when it is given as a function) unless the game is traced or
+        the answer fails the same legality test as every answer."""
+        decider = self._decider_of.get(unit.id)
+        fast = getattr(decider, "decide_keys", None) if decider is not None and not self.tracing else None
+        if fast is not None:
+            answer = legal_answer(len(keys), min_picks, max_picks, fast(self, unit.id, kind, keys, min_picks))
+            if answer is not None:
+                self.state.choices.append(list(answer))
+                return answer
+        return self.ask(unit, Decision(kind, unit.id, prompt if isinstance(prompt, str) else prompt(), (), keys,
+                                       min_picks, max_picks, labeler))
 
     # =========================================================== the sources
     def _card_source(self, card: str) -> EffectSource | None:
@@ -778,9 +805,9 @@ class Game:
         if unit.side:
             return self._side_uses(unit, point)
         here = [s for s in self._sector_sources(unit.sector) if s.compiled.uses]
-        if not unit.items and not unit.awards and not unit.specialists and unit.vehicle is None \
-                and not self._others_share_uses(unit) and not self._can_buy_award(unit) and not self._shared_uses \
-                and not unit.cards and not self.state.in_play and not here:
+        if not here and not unit.items and not unit.awards and not unit.specialists and unit.vehicle is None \
+                and not unit.cards and not self.state.in_play and not self._shared_uses \
+                and not self._can_buy_award(unit) and not self._others_share_uses(unit):
             return []
         out = []
         cards = self.held_cards(unit)
@@ -983,7 +1010,8 @@ class Game:
     def run_phase(self, phase: str) -> None:
         self.state.phase = phase
         getattr(self, f"phase_{phase}")()
-        self._expire("phase")
+        if self.state.grants:
+            self._expire("phase")
 
     def players(self) -> list[Unit]:
         """Every player: the Units, then the players of other sides (who are not Units)."""
@@ -1023,7 +1051,6 @@ class Game:
             if self.tracing:
                 self.log("roll", f"{unit.name} keeps last turn's Final Tally", unit)
             return
-        per = self.content.dice.dice_per_colour
         faces = self._faces
         n = self.value("dice-rolled", unit)
         rng = self.rng
@@ -1035,6 +1062,7 @@ class Game:
             # ruling: when fewer dice are rolled, the player chooses which dice sit out (one per missing die),
             # before rolling; the dice that sit out are not rolled at all.
             dice = [Die("", c, idx) for idx, c in layout]
+            per = self.content.dice.dice_per_colour
             out = self.ask(unit, Decision("aside", unit.id, f"{unit.name} rolls only {n} dice: which sit out?",
                                           tuple(f"{d.colour} {d.index % per + 1}" for d in reversed(dice)),
                                           tuple(d.index for d in reversed(dice)), len(dice) - n,
@@ -1049,9 +1077,8 @@ class Game:
         unit.tally = dice  # the dice on the table while rolling (what a player at the terminal is shown)
         locks = min(self.value("locked-dice", unit), len(dice))
         if locks:
-            picked = self.ask(unit, Decision("lock", unit.id, "Lock dice (Locked dice are never re-rolled)", (),
-                                             tuple([(d.index, d.face, d.colour) for d in dice]), locks, locks,
-                                             self._die_label))
+            picked = self.pick(unit, "lock", "Lock dice (Locked dice are never re-rolled)",
+                               tuple([(d.index, d.face, d.colour) for d in dice]), locks, locks, self._die_label)
             for i in picked:
                 dice[i].locked = True
         rolls = self.value("rolls", unit)
@@ -1060,9 +1087,8 @@ class Game:
             free = [d for d in dice if not d.locked and (skulls_ok or d.face != "skull")]
             if not free:
                 break
-            picked = self.ask(unit, Decision("reroll", unit.id, _REROLL_PROMPTS[r] if r < 3 else "re-roll which dice?",
-                                             (), tuple([(d.index, d.face, d.colour) for d in free]), 0,
-                                             len(free), self._die_label))
+            picked = self.pick(unit, "reroll", _REROLL_PROMPTS[r] if r < 3 else "re-roll which dice?",
+                               tuple([(d.index, d.face, d.colour) for d in free]), 0, len(free), self._die_label)
             for i in picked:
                 free[i].face = faces[int(random() * 6)]
         unit.tally = dice
@@ -1222,7 +1248,7 @@ class Game:
             return
         if not self.flag("marker-advance", unit):
             return
-        nxt = {"chevron-1": "chevron-2", "chevron-2": "chevron-3"}.get(unit.marker)
+        nxt = _NEXT_MARKER.get(unit.marker)
         stay = self.value("stay-turns", unit)
         if nxt is None or unit.chevrons() >= stay:
             unit.marker = "must-move"
@@ -1290,8 +1316,12 @@ class Game:
 
     def purchase(self, unit: Unit) -> None:
         """Phase 3: recruit at most the allowed Specialists, then find at most the allowed Items."""
-        self._buy(unit, "recruit", self.recruitable(unit), "stars", "Stars", "recruit nobody", "a Specialist")
-        self._buy(unit, "find", self.findable(unit), "item_points", "Item Points", "find nothing", "an Item")
+        options = self.recruitable(unit)
+        if options:
+            self._buy(unit, "recruit", options, "stars", "Stars", "recruit nobody", "a Specialist")
+        options = self.findable(unit)
+        if options:
+            self._buy(unit, "find", options, "item_points", "Item Points", "find nothing", "an Item")
 
     def _buy(self, unit: Unit, kind: str, options: list[tuple[str, int]], purse: str, money: str, nothing: str,
              what: str) -> None:
@@ -1431,7 +1461,7 @@ class Game:
         if unit.moved_turn == s.turn:
             # rulebook, Phase 4: "A Unit can only move once per turn": once it has moved, it stays put.
             return [Move("stay", None, 0, False)]
-        if self.flag("stay", unit):
+        if self._may_stay(unit):
             moves.append(Move("stay", None, 0, False))
         fixed = self._fixed_moves
         if fixed is not None:  # the same checks as below, with the rules this game cannot change worked out
@@ -1495,6 +1525,12 @@ class Game:
                     kind == "advance" or requirements) and not (plain_ok and cost == 0 and not requirements):
                 moves.append(Move(kind, to, 0, mines_apply, True, abandons))
         return moves
+
+    def _may_stay(self, unit: Unit) -> bool:
+        """The 'stay' permission; when nothing in this game changes it, its base (the Unit marker) at once."""
+        if "stay" in self.live_queries:
+            return self.flag("stay", unit)
+        return unit.marker not in {"must-move", "cant-stay"}  # as in _base
 
     def explain_entry(self, unit: Unit, to: str) -> tuple[bool, Derivation]:
         """Whether the Unit may move into ``to`` now, as a derivation of every check, in order."""
@@ -1585,13 +1621,14 @@ class Game:
 
     def move_phase_for(self, unit: Unit) -> None:
         moves = self.legal_moves(unit)
-        must = not self.flag("stay", unit)
+        must = not self._may_stay(unit)
         if not moves:
             if must:
                 self.wipe_out(unit, "must move and cannot")
             return
-        pick = self.ask_keys(unit, "move", f"{unit.name} in {self.sectors[unit.sector].name}"
-                             f"{' (must move)' if must else ''}: move?", moves, self.describe_move)
+        pick = self.ask_keys(
+            unit, "move", lambda: f"{unit.name} in {self.sectors[unit.sector].name}{' (must move)' if must else ''}: "
+            "move?", moves, self.describe_move)
         move = moves[pick]
         if move.kind == "stay":
             return
@@ -1680,7 +1717,7 @@ class Game:
             by_sector.setdefault(unit.sector, []).append(unit)
         # Every Unit may play its "before MGF is rolled" cards before any MGF is rolled (a Mortar can
         # silence a neighbouring Sector whose Combat comes first).
-        for units in by_sector.values():
+        for units in by_sector.values() if "before-mgf" in self.live_points else ():
             for unit in units:
                 self.use_point(unit, "before-mgf")
         for sector, units in by_sector.items():
@@ -1878,7 +1915,7 @@ class Game:
                     keys.append(("soldiers", 1))
             for spec in unit.specialists:
                 keys.append(("specialist", spec))
-            pick = self.ask_keys(unit, "casualty", f"{unit.name} must lose {remaining} more ({cause})",
+            pick = self.ask_keys(unit, "casualty", functools.partial(self._casualty_prompt, unit, remaining, cause),
                                  keys, functools.partial(self._casualty_label, unit))
             what, arg = keys[pick]
             if what == "soldiers":
@@ -1904,6 +1941,10 @@ class Game:
         if self.soldier_count(unit) <= 0:
             self.wipe_out(unit, f"wiped out ({cause})")
         return 0
+
+    @staticmethod
+    def _casualty_prompt(unit: Unit, remaining: int, cause: str) -> str:
+        return f"{unit.name} must lose {remaining} more ({cause})"
 
     def _casualty_label(self, unit: Unit, key: tuple[str, Any]) -> str:
         what, arg = key
@@ -1960,7 +2001,7 @@ class Game:
         s = self.state
         if s.outcome is not None:
             return
-        if not s.active_units():
+        if not any(u.status == "active" for u in s.units):
             if any(u.status == "safe" for u in s.units) and self._objectives_met():
                 self.end("won", "every surviving Unit is safe in a Bunker")
             else:
@@ -1984,8 +2025,9 @@ class Game:
         if period == "phase" and not s.grants:
             return
         if period == "turn":
-            s.grants = [g for g in s.grants if g.expires == "never" or
-                        (g.expires.startswith("turn:") and int(g.expires[5:]) > s.turn)]
+            if s.grants:
+                s.grants = [g for g in s.grants if g.expires == "never" or
+                            (g.expires.startswith("turn:") and int(g.expires[5:]) > s.turn)]
             for u in self.players():
                 if u.counters:
                     u.counters = {k: v for k, v in u.counters.items() if "@t" not in k or k.endswith("@g")}
@@ -1995,8 +2037,11 @@ class Game:
     # ================================================================ policy
     def reference_move(self, decision: Decision) -> int:
         """DESIGN.md section 10's movement rule, for the reference policy."""
-        unit = self.state.unit(decision.unit)
-        moves: tuple[Move, ...] = decision.keys
+        return self.reference_move_keys(decision.unit, decision.keys)
+
+    def reference_move_keys(self, unit_id: str, moves: tuple[Move, ...]) -> int:
+        """DESIGN.md section 10's movement rule, from the legal moves of a Unit."""
+        unit = self.state.unit(unit_id)
         need = self.courage_to_bunker.get(unit.sector, UNLIMITED)
         rank = self._move_rank
         # The best advance and the best lateral move: lowest (first DEF, Sector number), the first one on a tie.
