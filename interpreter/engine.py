@@ -2578,7 +2578,10 @@ class Ctx:
                           [g.sectors[n].name for n in near], near)
             targets = [(None, near[i])]
         elif info is not None and info.subject == "sector":
-            targets = [(None, me.sector)]
+            # A Sector's value: the granter's Sector; another side's player, who stands in none, changes the
+            # Sectors of the Units his effect reaches ('to all units').
+            targets = [(None, me.sector)] if me.sector else [
+                (None, sid) for sid in sorted({u.sector for u in self._recipients(recipient) if u.sector})]
         else:
             targets = [(u.id, None) for u in self._recipients(recipient)
                        if modifier.condition is None or modifier.condition(Ctx(g, u, self.owner, self.source,

@@ -442,7 +442,7 @@ def run_step(game: Game, step: Any) -> str | None:
         return None
     if "use" in step:
         card = str(step["use"])
-        if card not in game.held_cards(unit) and not card.startswith(("rule:", "option:")) \
+        if card not in game.held_cards(unit) and not card.startswith(("rule:", "option:", "side:")) \
                 and card not in s.in_play:
             return f"{unit.name} does not hold the {game._name_of(card)}"
         # A card is played at the moments of the phase the game stands in (set it with `phase:`).
