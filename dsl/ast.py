@@ -104,6 +104,12 @@ class Option:
     duration: DurationKind | None = None
     recipient: Target | None = None
     pos: Pos = attrs.field(default=NOWHERE, eq=False)
+    # more actions of the same option, joined with "and" (each an Option without 'also' of its own)
+    also: tuple[Option, ...] = ()
+
+    def parts(self) -> tuple[Option, ...]:
+        """This option's actions in order: itself, then those joined with "and"."""
+        return (self, *self.also)
 
 
 @attrs.frozen

@@ -26,7 +26,7 @@ DURATION_ENGLISH = {
 
 FILTER_WORDS = frozenset({"locked", "unlocked", "real", "any-roll"})
 COMPARE_PREDICATES = frozenset({"count", "same-face", "chevrons", "turns-here", "players", "have", "holds",
-                                "colours", "active-skulls"})
+                                "colours", "active-skulls", "times-used"})
 MAP_KINDS = frozenset({"attribute", "table", "sector"})
 # parameter kinds whose arguments are names (of content or of the rules), not numbers
 NAME_KINDS = frozenset(words.PARAM_KINDS) - {"amount", "count", "change", "counter"}
@@ -336,13 +336,17 @@ class _Checker:
         for action in actions:
             opts = []
             for opt in action.options:
-                stmt = self.check_statement(opt.statement, in_actions=True, duration=opt.duration)
-                recipient = opt.recipient
-                if recipient is not None:
-                    recipient = self.check_recipient(recipient, stmt)
-                opts.append(attrs.evolve(opt, statement=stmt, recipient=recipient))
+                opts.append(attrs.evolve(self.check_option(opt),
+                                         also=tuple(self.check_option(o) for o in opt.also)))
             out.append(attrs.evolve(action, options=tuple(opts)))
         return tuple(out)
+
+    def check_option(self, opt: ast.Option) -> ast.Option:
+        stmt = self.check_statement(opt.statement, in_actions=True, duration=opt.duration)
+        recipient = opt.recipient
+        if recipient is not None:
+            recipient = self.check_recipient(recipient, stmt)
+        return attrs.evolve(opt, statement=stmt, recipient=recipient)
 
     def sector_valued(self, stmt: ast.Statement) -> bool:
         """Whether a statement changes a value or permission that belongs to a Sector."""

@@ -36,7 +36,7 @@ class EffectContext(Protocol):
     def recolour(self, count: int, filters: tuple[str, ...]) -> None: ...
     def copy_tally(self) -> None: ...
     def keep_tally(self) -> None: ...
-    def sacrifice(self, what: str | int) -> None: ...
+    def sacrifice(self, what: str | int, recipient: str | None = None) -> None: ...
     def recruit(self, what: str | int, free: bool) -> None: ...
     def find(self, what: str | int, free: bool, kind: str = "item") -> None: ...
     def offer(self, card: str) -> None: ...
@@ -51,7 +51,10 @@ class EffectContext(Protocol):
     def win(self) -> None: ...
     def reset_marker(self) -> None: ...
     def draw(self, deck: str, count: int) -> None: ...
-    def discard(self, what: str | int) -> None: ...
+    def discard(self, what: str | int, recipient: str | None = None, kind: str = "item") -> None: ...
+    def steal(self, count: int, filters: tuple[str, ...]) -> None: ...
+    def pool_trade(self, count: int) -> None: ...
+    def second_tally(self) -> None: ...
     def cancel(self, deck: str) -> None: ...
     def arrange_top(self, deck: str, count: int) -> None: ...
     def pick(self, deck: str, count: int) -> None: ...
@@ -166,6 +169,14 @@ def _text(stmt: ast.Statement) -> str:
     return " ".join(parts)
 
 
+def _holds(kind: str) -> Cond:
+    return lambda ctx: int(ctx.predicate("holds", (kind,))) >= 1
+
+
+def _has(card: str) -> Cond:
+    return lambda ctx: bool(ctx.predicate("has", (card,)))
+
+
 class Compiler:
     def __init__(self, numbers: set[str]) -> None:
         self.numbers = numbers
@@ -277,7 +288,7 @@ class Compiler:
                 return lambda ctx: ctx.keep_tally()
             case "sacrifice":
                 what: str | int = a[0].value if isinstance(a[0], ast.Number) else words[0]
-                return lambda ctx: ctx.sacrifice(what)
+                return lambda ctx: ctx.sacrifice(what, recipient)
             case "recruit" | "find":
                 target: str | int = a[0].value if isinstance(a[0], ast.Number) else words[0]
                 free = "free" in words
@@ -328,21 +339,70 @@ class Compiler:
                 return lambda ctx: ctx.cancel(cancelled)
             case "discard":
                 lost: str | int = a[0].value if isinstance(a[0], ast.Number) else words[0]
-                return lambda ctx: ctx.discard(lost)
+                held = words[0] if isinstance(a[0], ast.Number) and words else "item"
+                return lambda ctx: ctx.discard(lost, recipient, held)
+            case "steal":
+                filters = tuple(w for w in words if w != "die")
+                return lambda ctx: ctx.steal(amount(ctx), filters)
+            case "pool-trade":
+                return lambda ctx: ctx.pool_trade(amount(ctx))
+            case "second-tally":
+                return lambda ctx: ctx.second_tally()
         raise AssertionError(f"no compiler for action '{v}'")
 
+    def option(self, opt: ast.Option) -> Action:
+        parts = [self.statement(o.statement, o.duration, o.recipient.kind if o.recipient else None,
+                                self.condition(o.recipient.condition) if o.recipient else None)
+                 for o in opt.parts()]
+        if len(parts) == 1:
+            return parts[0]
+
+        def run_parts(ctx: EffectContext) -> None:
+            for run in parts:
+                run(ctx)
+
+        return run_parts
+
+    @staticmethod
+    def can_lose(opt: ast.Option) -> Cond | None:
+        """Whether an option of an OR may be chosen: "you cannot choose to lose what you do not have"
+        (a card of one's own to sacrifice or discard, named or of one's choice)."""
+        checks: list[Cond] = []
+        for o in opt.parts():
+            st = o.statement
+            if o.recipient is not None or st.verb.name not in {"sacrifice", "discard"} or not st.args:
+                continue
+            first = st.args[0]
+            if isinstance(first, ast.Number):
+                held = _words(st.args)
+                kind = "specialist" if st.verb.name == "sacrifice" else (held[0] if held else "item")
+                checks.append(_holds(kind))
+            elif isinstance(first, ast.Word) and first.name != "self":
+                checks.append(_has(first.name))
+        if not checks:
+            return None
+        return lambda ctx: all(c(ctx) for c in checks)
+
     def action(self, action: ast.Action, renderer: Callable[[ast.Option], str]) -> Action:
-        runs = [self.statement(o.statement, o.duration, o.recipient.kind if o.recipient else None,
-                               self.condition(o.recipient.condition) if o.recipient else None)
-                for o in action.options]
+        runs = [self.option(o) for o in action.options]
         if len(runs) == 1:
             return runs[0]
         labels = [renderer(o) for o in action.options]
+        feasible = [self.can_lose(o) for o in action.options]
+        if not any(feasible):
+            def choose(ctx: EffectContext) -> None:
+                runs[ctx.choose_option(labels)](ctx)
 
-        def choose(ctx: EffectContext) -> None:
-            runs[ctx.choose_option(labels)](ctx)
+            return choose
 
-        return choose
+        def choose_possible(ctx: EffectContext) -> None:
+            # Only the options whose losses the player can pay; none: nothing happens.
+            ok = [i for i, f in enumerate(feasible) if f is None or f(ctx)]
+            if not ok:
+                return
+            runs[ok[ctx.choose_option([labels[i] for i in ok])]](ctx)
+
+        return choose_possible
 
     def actions(self, actions: tuple[ast.Action, ...], renderer: Callable[[ast.Option], str]) -> Action:
         runs = [self.action(a, renderer) for a in actions]
@@ -375,8 +435,8 @@ class Compiler:
                                                 body.limit.period if body.limit else None, text, body.pos, scope))
                 case ast.Use():
                     window = (body.window.kind, body.window.moment.name) if body.window else None
-                    sacrifices = any(o.statement.verb.name == "sacrifice" and _words(o.statement.args)[:1] == ("self",)
-                                     for act in body.actions for o in act.options)
+                    sacrifices = any(p.statement.verb.name == "sacrifice" and _words(p.statement.args)[:1] == ("self",)
+                                     for act in body.actions for o in act.options for p in o.parts())
                     uses.append(UseHook(window, self.condition(body.condition), self.actions(body.actions, renderer),
                                         body.limit.period if body.limit else None, text, body.pos, scope,
                                         sacrifices))

@@ -235,12 +235,21 @@ class _ToAst(Transformer[Token, Any]):
         statement = children[0]
         duration = None
         recipient = None
+        also: list[ast.Option] = []
         for extra in children[1:]:
             if isinstance(extra, str):
                 duration = extra
             elif isinstance(extra, ast.Target):
                 recipient = extra
-        return ast.Option(statement, duration, recipient, _pos(self.smap, meta))  # type: ignore[arg-type]
+            elif isinstance(extra, ast.Option):
+                also.append(extra)
+        return ast.Option(statement, duration, recipient, _pos(self.smap, meta),  # type: ignore[arg-type]
+                          tuple(also))
+
+    @v_args(meta=True)
+    def also(self, meta: Any, children: list[Any]) -> ast.Option:
+        part: ast.Option = self.option(meta, children)
+        return part
 
     @v_args(meta=True)
     def action(self, meta: Any, children: list[ast.Option]) -> ast.Action:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import attrs
+
 from ddaydice.dsl import ast
 
 FACE_NAMES = {
@@ -252,8 +254,16 @@ class Renderer:
                 if word(0) == "self":
                     return "discard this card"
                 if isinstance(a[0], ast.Number):
+                    if word(1) not in {"", "item"}:
+                        return f"lose {a[0].value} {self.name(word(1))} of your choice (discarded)"
                     return f"lose {a[0].value} Item of your choice (it counts as used)"
                 return f"lose the {self.name(word(0))} (it counts as used)"
+            case "steal":
+                return f"take {self.amount(a[0])} {die}{self.filters(a[2:])} from an opponent's Final Tally"
+            case "pool-trade":
+                return f"trade up to {self.amount(a[0])} {die} of your Final Tally with your trading pool"
+            case "second-tally":
+                return "roll a second Final Tally with a separate set of dice and keep either one"
             case "cancel":
                 return f"cancel the {self.name(word(0))} in play (for every Unit)"
             case "pick":
@@ -290,6 +300,8 @@ class Renderer:
         return v
 
     def option(self, opt: ast.Option) -> str:
+        if opt.also:
+            return " and ".join(self.option(o) for o in (attrs.evolve(opt, also=()), *opt.also))
         text = self.statement(opt.statement)
         if opt.recipient is not None:
             who = TARGET_PHRASES[opt.recipient.kind]
@@ -358,6 +370,8 @@ class Renderer:
                         return f"the card drawn is a {self.name(arg0)}"
                     case "can-draw":
                         return f"the Unit may draw a {self.name(arg0)} now"
+                    case "times-used":
+                        return f"the times this card has been used{cmp_text}"
                     case "front-row":
                         return "the Unit's Sector is in the front row"
                     case "next-to-bunker":

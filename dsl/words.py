@@ -106,7 +106,9 @@ WORDS: tuple[WordSpec, ...] = (
        "use after final-tally: sacrifice self, keep-tally", "this Final Tally will also be your Final Tally next turn"),
     _W("sacrifice", "action", ("'self'", "count 'specialist'", "specialist"),
        "Lose a Specialist on purpose (not a casualty of combat): this card, one of the player's choice, or a "
-       "named one.",
+       "named one. With a recipient another player loses it, and chooses which ('sacrifice 1 specialist to "
+       "the german': the German loses 1 Specialist of his choice). An option of an OR that would lose a card "
+       "the player does not have cannot be chosen.",
        "use: sacrifice self, allow stay this turn", "sacrifice {0}"),
     _W("recruit", "action", ("specialist 'free'?", "count 'specialist' 'free'?"),
        "Recruit a named Specialist or one of the player's choice; 'free' costs no Stars and does not count "
@@ -157,10 +159,12 @@ WORDS: tuple[WordSpec, ...] = (
        "held by the game goes into play for every Unit. The kind's limit per Unit and turn applies.",
        "use during purchase if can-draw badge: lose 1 star, lose 1 courage, draw 1 badge", "draw {0} {1}",
        "Badges held: none -> Military Aide after 'draw 1 badge'."),
-    _W("discard", "action", ("'self'", "item", "count 'item'"),
+    _W("discard", "action", ("'self'", "item", "count 'item'|deck"),
        "Lose a card on purpose: this card (an Item or a held card; a card in play for every Unit, such as a "
-       "Battle Condition, is cancelled for all), a named Item, or Items of the player's choice. A lost Item "
-       "counts as used.",
+       "Battle Condition, is cancelled for all), a named Item, or Items (or held cards of a deck: 'discard 1 "
+       "decoration') of the player's choice. A lost Item counts as used. With a recipient another player "
+       "loses it, and chooses which ('discard 1 item to another unit'). An option of an OR that would lose a "
+       "card the player does not have cannot be chosen.",
        "use when drawn if holds item >= 1: discard 1 item, discard self", "discard {0}"),
     _W("pick", "action", ("count deck",),
        "Take cards of the player's choice from a deck (its discard pile included), then shuffle the deck "
@@ -175,6 +179,23 @@ WORDS: tuple[WordSpec, ...] = (
        "Look at the top cards of a deck and put them back in any order (the player's).",
        "use if has binoculars: discard binoculars, arrange-top 2 battle-condition",
        "look at the top {0} cards of the {1} deck and put them back in any order"),
+    _W("steal", "action", ("count 'die' filter*",),
+       "Take dice of the player's choice from an opponent's Final Tally (another side's player: the German "
+       "for a Unit, a Unit of his choice for the German) into this Final Tally; a die changes colour by the "
+       "sides' colour-alias (a German black die becomes blue). Only real dice, not Locked unless the filter "
+       "says 'locked'.",
+       "use once per turn after final-tally: steal 1 die", "take {0} die {2} from an opponent's Final Tally",
+       "German tally [black courage, ...] -> [...]; Unit's tally gains a blue courage."),
+    _W("pool-trade", "action", ("count 'die'",),
+       "Trade dice of the Final Tally, one for one, with the player's own trading pool of 6 extra dice (2 "
+       "of each of his colours), rolled the first time it is needed and rolled again when it is empty; "
+       "each pool die is taken once.",
+       "use after final-tally: pool-trade 2 die", "trade up to {0} dice of your Final Tally with your trading pool",
+       "Tally [red skull, ...] -> [red two-soldiers, ...] (the pool's die taken; the skull given leaves the game)."),
+    _W("second-tally", "action", ("",),
+       "Roll a separate Final Tally (every die of the player's, re-rolled as if it were his own, Locks "
+       "ignored) and keep either that one or the original, the player's choice.",
+       "use after final-tally: second-tally", "roll a second Final Tally and keep either one"),
     # ------------------------------------------------------ standing modifiers
     _W("forbid", "modifier", ("flag",), "Take a permission away.",
        "forbid stay", "{0} is not allowed"),
@@ -269,6 +290,9 @@ WORDS: tuple[WordSpec, ...] = (
        "specialist-cost = 1 if card-is medic"),
     _W("drawn", "predicate", ("kind",), "The card just drawn is of this kind (in an 'on drawn' trigger).",
        "on drawn if drawn badge: gain 1 courage to the german"),
+    _W("times-used", "predicate", ("",),
+       "How many times the player has played this card's uses during the game (counted with tokens).",
+       "use if times-used >= 3: gain 1 star"),
     _W("can-draw", "predicate", ("deck",),
        "This Unit may draw a card of this deck now: the deck or its discard pile has cards, and the kind's "
        "limit per turn is not reached.", "use during purchase if can-draw badge: lose 1 star, draw 1 badge"),

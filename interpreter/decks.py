@@ -278,10 +278,10 @@ def holds(game: Game, unit: Unit, kind: str) -> int:
 
 
 # ========================================================= discard, arrange
-def discard(game: Game, unit: Unit, what: str | int, source: EffectSource) -> None:
-    """Lose a card on purpose: this card, a named Item, or Items of the player's choice. An Item lost counts
-    as used; a card in play leaves play for every Unit (a Battle Condition cancelled); a held card is
-    discarded."""
+def discard(game: Game, unit: Unit, what: str | int, source: EffectSource, kind: str = "item") -> None:
+    """Lose a card on purpose: this card, a named Item, or Items (or held cards of a deck's ``kind``) of the
+    player's choice. An Item lost counts as used; a card in play leaves play for every Unit (a Battle
+    Condition cancelled); a held card is discarded."""
     s = game.state
     if what == "self":
         card = source.owner
@@ -296,6 +296,17 @@ def discard(game: Game, unit: Unit, what: str | int, source: EffectSource) -> No
     if isinstance(what, str):
         if what in unit.items:
             _lose_item(game, unit, what)
+        return
+    if kind != "item":
+        for _ in range(what):
+            held = [c for c in unit.cards if game.content.card_kinds.get(c) == kind]
+            if not held:
+                return
+            i = game.ask_one(unit, "discard", f"{source.name}: lose which {kind_name(game, kind)}?",
+                             [game._name_of(c) for c in held], held)
+            unit.cards.remove(held[i])
+            _to_discard(game, held[i])
+            game.log("discard", f"{unit.name} loses the {game._name_of(held[i])}", unit, held[i])
         return
     for _ in range(what):
         if not unit.items:

@@ -221,6 +221,8 @@ class Game:
         reach |= decks.reachable(self)  # the cards of an expansion's decks in this game
         reach |= {cid for cid, kind in c.card_kinds.items() if self._kind_side.get(kind) in self.side_defs
                   and not self._unavailable(cid)}  # the Pool of another side (the German Reserve)
+        reach |= {cid for cid, card in c.cards.items() if c.card_kinds[cid] == "specialist" and card.only_in
+                  and card.grade == "unique" and not self._unavailable(cid)}  # Specialists an option adds
         for d in self.side_defs.values():
             reach |= set(d.start.specialists)
         for s in self.map.sectors:
@@ -362,6 +364,10 @@ class Game:
         for u in units:
             state.hands[u.id] = [s for s in specs if c.cards[s].grade == "regular"]
         pool = [s for s in specs if c.cards[s].grade == "unique"]
+        # Unique Specialists an optional rule adds to the Allied Reserve whatever the map ('only-in' it: the
+        # German player's Sniper, PIAT Gunner and SOE Agent).
+        pool += [cid for cid, card in c.cards.items() if c.card_kinds[cid] == "specialist" and card.only_in
+                 and card.grade == "unique" and cid not in pool and any(o in self.options for o in card.only_in)]
         if not no_items:
             pool += [cid for cid, card in c.cards.items() if c.card_kinds[cid] == "item" and card.grade == "regular"]
             pool += [i for i in special_items if i not in pool]
@@ -912,6 +918,8 @@ class Game:
             self.perform_use(unit, *uses[pick - 1])
 
     def perform_use(self, unit: Unit, src: EffectSource, index: int, hook: UseHook, card: str) -> None:
+        used = f"used:{src.owner}"  # the times this card's uses were played this game ('times-used')
+        unit.counters[used] = unit.counters.get(used, 0) + 1
         if hook.limit is not None:
             key = self._limit_key(unit, src.owner, 2000 + index, hook.limit)
             unit.counters[key] = unit.counters.get(key, 0) + 1
@@ -1703,6 +1711,7 @@ class Game:
         roll = self.landmine_roll[0]
         self.landmine_roll = None
         self.suffer(unit, roll, "Landmines")
+        self.fire("landmine", unit)  # 'on landmine': the Unit crossed Landmines (after their losses)
 
     # ----------------------------------------------------- phase 5: combat
     def phase_combat(self) -> None:
@@ -1966,10 +1975,15 @@ class Game:
             self.fire("specialist-lost", unit)
             spec = self._take_decoy() or spec
             self._losing = None
+        back = "back-to-pool" in self.live_queries and self.flag("back-to-pool", unit, card=spec)
         unit.specialists.remove(spec)
-        unit.dead.append(spec)
+        if back:
+            self.state.pool.append(spec)  # a card that returns to the Pool when lost (the Zwangsrekrut)
+        else:
+            unit.dead.append(spec)
         if self.tracing:
-            self.log("specialist-lost", f"{unit.name} loses the {self._name_of(spec)}", unit, spec)
+            self.log("specialist-lost", f"{unit.name} loses the {self._name_of(spec)}"
+                     + (" (back to the Pool)" if back else ""), unit, spec)
 
     def _take_decoy(self) -> str | None:
         decoy, self._decoy = self._decoy, None
@@ -2340,16 +2354,19 @@ class Ctx:
         u = self._me()
         u.kept_tally = [attrs.evolve(d, cancelled=False) for d in u.tally if d.real]
 
-    def sacrifice(self, what: str | int) -> None:
+    def sacrifice(self, what: str | int, recipient: str | None = None) -> None:
         g = self.game
-        u = self._me()
         if what == "self":
-            g.lose_specialist(u, self.source.owner, forced=False)
-        elif isinstance(what, int):
-            for _ in range(what):
-                g.sacrifice_choice(u, f"{self.source.name}: sacrifice a Specialist")
-        else:
-            g.lose_specialist(u, what, forced=True)
+            g.lose_specialist(self._me(), self.source.owner, forced=False)
+            return
+        # With a recipient, another player loses the Specialist and chooses which (rulebook, Atlantikwall:
+        # "the loss is always the choice of the Allied Unit's player").
+        for u in self._recipients(recipient):
+            if isinstance(what, int):
+                for _ in range(what):
+                    g.sacrifice_choice(u, f"{self.source.name}: {'lose' if recipient else 'sacrifice'} a Specialist")
+            else:
+                g.lose_specialist(u, what, forced=True)
 
     def recruit(self, what: str | int, free: bool) -> None:
         g = self.game
@@ -2364,9 +2381,10 @@ class Ctx:
         counted = self.game.content.card_kinds.get(self.source.owner) != "award"
         if counted and u.recruited >= g.value("recruits-per-turn", u):
             return
+        kind = g._side_kind(u, "specialist")  # another side's player recruits from his own Reserve
         options = [c for c, _ in g.recruitable(u)] if not free else [
-            c for c in g.state.hands.get(u.id, []) + [p for p in g.state.pool if g.content.card_kinds[p] ==
-                                                       "specialist"] if c not in u.specialists and c not in u.dead]
+            c for c in g.state.hands.get(u.id, []) + [p for p in g.state.pool if g.content.card_kinds[p] == kind]
+            if c not in u.specialists and c not in u.dead]
         if not options:
             return
         i = g.ask_one(u, "recruit", f"{self.source.name}: recruit which Specialist?",
@@ -2540,8 +2558,85 @@ class Ctx:
     def draw(self, deck: str, count: int) -> None:
         decks.draw(self.game, self._me(), deck, count)
 
-    def discard(self, what: str | int) -> None:
-        decks.discard(self.game, self._me(), what, self.source)
+    def discard(self, what: str | int, recipient: str | None = None, kind: str = "item") -> None:
+        if what == "self":
+            decks.discard(self.game, self._me(), what, self.source)
+            return
+        for u in self._recipients(recipient):
+            decks.discard(self.game, u, what, self.source, kind)
+
+    def steal(self, count: int, filters: tuple[str, ...]) -> None:
+        """Take dice from an opponent's Final Tally (another side's player); colours change by colour-alias."""
+        g = self.game
+        me = self._me()
+        foes = g.state.active_units() if me.side else g.side_players()
+        if not foes:
+            return
+        foe = foes[g.ask_one(me, "choose", f"{self.source.name}: take a die from whom?", [f.name for f in foes],
+                             [f.id for f in foes])] if len(foes) > 1 else foes[0]
+        side = g.side_defs.get(foe.side or me.side or "")
+        alias = dict(side.colour_alias) if side is not None else {}
+        colours = set(g.content.dice.colours) | {c for d in g.side_defs.values() for c in d.colours}
+        faces = {f.id for f in g.content.dice.faces}
+        for _ in range(count):
+            cands = [d for d in foe.tally if d.real and not d.cancelled and d.source != "rwb-used"
+                     and (not d.locked or "locked" in filters)
+                     and (not any(f in colours for f in filters) or d.colour in filters)
+                     and (not any(f in faces for f in filters) or d.face in filters)]
+            if not cands:
+                return
+            i = g.ask_one(me, "choose", f"{self.source.name}: take which die from {foe.name}?",
+                          [f"{d.colour} {d.face}" for d in cands], [(d.index, d.face, d.colour) for d in cands])
+            d = cands[i]
+            foe.tally.remove(d)
+            me.tally.append(attrs.evolve(d, colour=alias.get(d.colour or "", d.colour), locked=False, index=-1))
+            if g.tracing:
+                g.log("steal", f"{me.name} takes a {d.colour} {d.face} from {foe.name}'s Final Tally", me,
+                      self.source.owner, self.source.tier)
+
+    def pool_trade(self, count: int) -> None:
+        """Trade dice one for one with the player's own trading pool of 6 extra dice, 2 of each of his colours
+        (rolled when first needed, and again when empty)."""
+        g = self.game
+        me = self._me()
+        colours = list(g.side_defs[me.side].colours) if me.side else list(g.content.dice.colours)
+        faces = [f.id for f in g.content.dice.faces]
+        for _ in range(count):
+            if not me.trading_pool:
+                me.trading_pool = [Die(faces[g.d6() - 1], colours[(k // 2) % len(colours)], -1) for k in range(6)]
+                if g.tracing:
+                    g.log("trading-pool", f"{me.name} rolls a trading pool: " + ", ".join(
+                        f"{d.colour} {d.face}" for d in me.trading_pool), me)
+            pool = me.trading_pool
+            mine = [d for d in me.tally if d.real and not d.cancelled]
+            if not mine:
+                return
+            pick = g.ask_one(me, "dice-trade", f"{self.source.name}: take which die of the trading pool?",
+                             ["no trade"] + [f"{d.colour} {d.face}" for d in pool], [None, *range(len(pool))])
+            if pick == 0:
+                return
+            taken = pool.pop(pick - 1)
+            give = g.ask_one(me, "dice-trade", f"{self.source.name}: give which die for the {taken.colour} "
+                             f"{taken.face}?", [f"{d.colour} {d.face}" for d in mine],
+                             [(d.index, d.face, d.colour) for d in mine])
+            given = mine[give]
+            me.tally[me.tally.index(given)] = Die(taken.face, taken.colour, given.index)
+            if g.tracing:
+                g.log("dice-trade", f"{me.name} gives {given.colour} {given.face} for the pool's {taken.colour} "
+                      f"{taken.face}", me, self.source.owner, self.source.tier)
+
+    def second_tally(self) -> None:
+        """Roll a separate Final Tally (every real die re-rolled, Locks ignored) and keep either one."""
+        g = self.game
+        me = self._me()
+        faces = [f.id for f in g.content.dice.faces]
+        real = [d for d in me.tally if d.real]
+        new = [attrs.evolve(d, face=faces[g.d6() - 1], locked=False, cancelled=False) for d in real]
+        labels = ["keep the original: " + ", ".join(f"{d.colour} {d.face}" for d in real),
+                  "keep the new one: " + ", ".join(f"{d.colour} {d.face}" for d in new)]
+        if g.ask_one(me, "choose", f"{self.source.name}: which Final Tally?", labels) == 1:
+            me.tally = new + [d for d in me.tally if not d.real]
+
 
     def cancel(self, deck: str) -> None:
         decks.cancel(self.game, self._me(), deck)
@@ -2675,6 +2770,8 @@ class Ctx:
                 return decks.holds(g, u, args[0]) if u else 0
             case "can-draw":
                 return u is not None and decks.can_draw(g, u, args[0])
+            case "times-used":
+                return u.counters.get(f"used:{self.source.owner}", 0) if u else 0
         raise RuleError(f"no predicate '{name}'")
 
 

@@ -192,6 +192,9 @@ def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnosti
             err(["options", i], f"no optional rule '{opt}'", did_you_mean(opt, content.options))
     variant = next((v for v in bm.variants if v.id == sc.variant), None)
     specs = set(variant.specialists) if variant and variant.specialists is not None else set(bm.specialists)
+    # Unique Specialists an optional rule adds to the Pool whatever the map ('only-in' it: Atlantikwall's Sniper).
+    specs |= {cid for cid, card in content.cards.items() if content.card_kinds[cid] == "specialist"
+              and card.only_in and card.grade == "unique" and any(o in sc.options for o in card.only_in)}
     for s in bm.sectors:
         if s.start:
             specs |= set(s.start.specialists)
