@@ -22,7 +22,7 @@ from ddaydice.dsl.compile import UNLIMITED, ModifierHook, TriggerHook, UseHook
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.loader import Content, EffectSource
 from ddaydice.dsl.schema import BattleMap, Sector, Variant
-from ddaydice.interpreter import decks
+from ddaydice.interpreter import decks, fastturn
 from ddaydice.interpreter.deciders import Decider, Decision, check_answer, legal_answer
 from ddaydice.interpreter.options import OptionRules, pool_trade, printed_part, reachable, set_up, start_resources
 from ddaydice.interpreter.precedence import Contribution, Derivation, Step, combine
@@ -130,6 +130,8 @@ class Game:
         self._layout = [(idx, c) for idx, c in enumerate(c for c in content.dice.colours for _ in range(per))]
         self._side_layout = {side: [(idx, c) for idx, c in enumerate(c for c in d.colours for _ in range(per))]
                              for side, d in self.side_defs.items()}
+        self._setup_tpl = self._setup_template()
+        self._fast_plan = fastturn.FastPlan(self)  # the turn specialised from this plan, if one applies
 
     def _find_live(self) -> None:
         """The queries and events some effect of this game could ever touch; the others are constant."""
@@ -158,6 +160,12 @@ class Game:
         # use_point returns at once.
         self.live_points = frozenset(p for src in sources for h in src.compiled.uses
                                      for p in (USE_POINTS if h.window is None else WINDOW_POINTS.get(h.window, ())))
+        owners: dict[str, set[str]] = {}
+        for src in sources:
+            for h in src.compiled.uses:
+                for p in USE_POINTS if h.window is None else WINDOW_POINTS.get(h.window, ()):
+                    owners.setdefault(p, set()).add(src.owner)
+        self._point_owners = {p: frozenset(o) for p, o in owners.items()}  # who could be used at each point
         # Uses offered by the rules themselves (an option's, a map's rules), not only by cards held.
         self._shared_uses = any(src.compiled.uses for src in self.global_sources if src.owner != "rule:buy-award")
         self.static_flags = {q.id: bool(q.default) for q in self.queries.values()
@@ -327,42 +335,19 @@ class Game:
         self._card_mods = {cid: self._mods_of(c.effects[cid]) for cid in c.cards if cid in c.effects
                            and c.effects[cid].compiled.modifiers}
 
-    def _setup(self, players: int, seed: int, rng: random.Random | None = None) -> GameState:
-        lo, hi = self.map.players
-        if not lo <= players <= hi:
-            raise RuleError(f"{self.map.name} is for {lo} to {hi} players, not {players}")
-        if not 1 <= players <= 4:
-            raise RuleError("D-Day Dice is for 1 to 4 Units")
-        most = self.option_rules.max_players
-        if most is not None and players > most:
-            raise RuleError(f"the optional rule '{self.option_rules.origin['max-players']}' is for at most {most} "
-                            f"player(s), not {players}")
-        rng = rng if rng is not None else new_rng(seed)
-        starts = [s for s in self.map.sectors if s.start is not None]
-        units = []
-        for i in range(players):
-            start = starts[0] if len(starts) == 1 else starts[i % len(starts)]
-            assert start.start is not None
-            u = Unit(id=f"u{i + 1}", name=f"Unit {i + 1}", sector=start.id, visited=[start.id])
-            for attr, n in start_resources(self.option_rules, start.start).items():
-                setattr(u, attr, n)
-            for spec in start.start.specialists:
-                u.specialists.append(spec)
-            units.append(u)
-        state = GameState(map_id=self.map.id, variant=self.variant.id if self.variant else None,
-                          options=list(self.options), seed=seed, rng=rng, units=units,
-                          sectors={s.id: SectorState(s.id) for s in self.map.sectors})
-        for u in units:
-            state.sectors[u.sector].entered = True
-        # Availability: the variant's lists, else the map's; Regular Items always, unless the variant says none.
+    def _setup_template(self) -> dict[str, Any]:
+        """What every game of this plan starts with, worked out once: the starts, the starting resources, the
+        hands, the Pool, the placed cards and the Award deck before it is shuffled."""
         c = self.content
+        starts = [s for s in self.map.sectors if s.start is not None]
+        resources = {s.id: start_resources(self.option_rules, s.start) for s in starts if s.start is not None}
+        # Availability: the variant's lists, else the map's; Regular Items always, unless the variant says none.
         specs = self.variant.specialists if self.variant and self.variant.specialists is not None \
             else self.map.specialists
         special_items = self.variant.items if self.variant and self.variant.items is not None else self.map.items
         no_items = self.variant is not None and self.variant.items is not None and not self.variant.items
         placed = {p.card: p.sector for p in self.map.placed}
-        for u in units:
-            state.hands[u.id] = [s for s in specs if c.cards[s].grade == "regular"]
+        hand = [s for s in specs if c.cards[s].grade == "regular"]
         pool = [s for s in specs if c.cards[s].grade == "unique"]
         # Unique Specialists an optional rule adds to the Allied Reserve whatever the map ('only-in' it: the
         # German player's Sniper, PIAT Gunner and SOE Agent).
@@ -376,9 +361,43 @@ class Game:
             pool += [cid for cid, kind in c.card_kinds.items() if self._kind_side.get(kind) == side
                      and cid not in d.start.specialists]
         pool = [p for p in pool if p not in placed and not self._unavailable(p)]
-        state.pool = pool
-        state.placed = dict(placed)
         awards = [] if "awards" in self.ignore else [a.id for a in c.cards_of("award") if not self._unavailable(a.id)]
+        return {"starts": starts, "resources": resources, "hand": hand, "pool": pool, "placed": placed,
+                "awards": awards, "sectors": [s.id for s in self.map.sectors]}
+
+    def _setup(self, players: int, seed: int, rng: random.Random | None = None) -> GameState:
+        lo, hi = self.map.players
+        if not lo <= players <= hi:
+            raise RuleError(f"{self.map.name} is for {lo} to {hi} players, not {players}")
+        if not 1 <= players <= 4:
+            raise RuleError("D-Day Dice is for 1 to 4 Units")
+        most = self.option_rules.max_players
+        if most is not None and players > most:
+            raise RuleError(f"the optional rule '{self.option_rules.origin['max-players']}' is for at most {most} "
+                            f"player(s), not {players}")
+        rng = rng if rng is not None else new_rng(seed)
+        tpl = self._setup_tpl
+        starts = tpl["starts"]
+        units = []
+        for i in range(players):
+            start = starts[0] if len(starts) == 1 else starts[i % len(starts)]
+            assert start.start is not None
+            u = Unit(id=f"u{i + 1}", name=f"Unit {i + 1}", sector=start.id, visited=[start.id])
+            for attr, n in tpl["resources"][start.id].items():
+                setattr(u, attr, n)
+            for spec in start.start.specialists:
+                u.specialists.append(spec)
+            units.append(u)
+        state = GameState(map_id=self.map.id, variant=self.variant.id if self.variant else None,
+                          options=list(self.options), seed=seed, rng=rng, units=units,
+                          sectors={sid: SectorState(sid) for sid in tpl["sectors"]})
+        for u in units:
+            state.sectors[u.sector].entered = True
+        for u in units:
+            state.hands[u.id] = list(tpl["hand"])
+        state.pool = list(tpl["pool"])
+        state.placed = dict(tpl["placed"])
+        awards = list(tpl["awards"])
         rng.shuffle(awards)
         state.award_deck = awards
         self.state = state
@@ -940,6 +959,8 @@ class Game:
 
     # =============================================================== turns
     def run(self, max_turns: int = MAX_TURNS) -> str:
+        if fastturn.play(self, max_turns):  # the turn specialised from the plan, when it applies
+            return self.state.outcome or "lost"
         while self.state.outcome is None:
             if self.state.turn >= max_turns:
                 self.end("lost", f"no result after {max_turns} turns")
@@ -2091,7 +2112,8 @@ class Game:
 
 
 _PLANS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Content, dict[str, Any]]] = {}
-_PLAN_KEYS = ("option_rules", "live_windows", "live_points", "_shared_uses",
+_PLAN_KEYS = ("option_rules", "live_windows", "live_points", "_shared_uses", "_point_owners", "_fast_plan",
+              "_setup_tpl",
               "_move_rank", "_fixed_moves", "_fixed_capacity",
               "map", "variant", "options", "ignore", "keep_faces", "sectors", "tier_index", "queries", "moves",
               "courage_to_bunker", "front_row", "next_to_bunker", "side_defs", "_role", "_kind_side",
