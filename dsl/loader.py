@@ -119,11 +119,12 @@ class Content:
     def cards_of(self, kind: str) -> list[schema.Card]:
         return [c for cid, c in self.cards.items() if self.card_kinds[cid] == kind]
 
-    def award_deck_note(self) -> str | None:
-        """Says so when the Award deck is smaller than the printed 12 cards."""
-        awards = self.cards_of("award")
-        if len(awards) < 12:
-            return (f"the Award deck has {len(awards)} of the printed 12 cards: the rulebook prints no Award "
+    def award_deck_note(self, in_game: int | None = None) -> str | None:
+        """Says so when the Award deck is smaller than the printed 12 cards (``in_game``: a game's deck size,
+        which leaves out the cards an optional rule keeps out)."""
+        n = len(self.cards_of("award")) if in_game is None else in_game
+        if n < 12:
+            return (f"the Award deck has {n} of the printed 12 cards: the rulebook prints no Award "
                     "texts; load the 'house-awards' pack for stand-ins")
         return None
 

@@ -247,6 +247,9 @@ class Renderer:
                 return "this Unit has conquered its objective"
             case "reset-marker":
                 return "turn the Unit marker back to 1 chevron"
+            case "roll-split":
+                return (f"roll 1 die per Unit: one result of your choice gives {self.name(word(0))}, the others "
+                        f"added up give {self.name(word(1))}")
             case "draw":
                 n = a[0].value if isinstance(a[0], ast.Number) else 1
                 return f"draw {n} {self.name(word(1))}" + (" cards" if n > 1 else "")

@@ -151,6 +151,11 @@ WORDS: tuple[WordSpec, ...] = (
        "use if turns-here >= 3: retreat s7", "retreat to Sector {0}"),
     _W("win", "action", ("",), "This Unit has conquered its objective (as if it entered the Bunker).",
        "on enter: win", "this Unit has conquered its objective"),
+    _W("roll-split", "action", ("resource resource",),
+       "Roll 1d6 per Unit in the game; the player keeps the result of his choice as the first resource and adds "
+       "up the others as the second (the German's blind start).",
+       "on game-start if option german-blind-start: roll-split soldiers courage",
+       "roll 1 die per Unit: one of your choice gives {0}, the others added up give {1}"),
     _W("reset-marker", "action", ("",), "Put this Unit's marker back on 1 chevron.",
        "use: reset-marker", "reset your Unit marker to 1 chevron"),
     _W("draw", "action", ("count deck",),

@@ -377,6 +377,11 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
                f"{', '.join(options) or 'none'}")
     click.echo(f"  games        {summary['games']}")
     click.echo(f"  won          {summary['wins']} = {summary['win_rate']:.1%}  (95% CI {lo:.1%} to {hi:.1%})")
+    sides = [d.name for d in content.sides.sides if d.option in Game(
+        content, map_id, players=players, seed=0, variant=variant, options=options, deciders=make_policy(policy)
+    ).options]
+    if sides:  # another side plays against the Units: the games the Units did not win are his
+        click.echo(f"               (won by the Allied Units; the {', '.join(sides)} won the others)")
     click.echo(f"  turns        mean {summary['mean_turns']:.2f}, min {summary['turns_min']}, "
                f"max {summary['turns_max']}")
     if summary["wiped_out_by_sector"]:
@@ -409,19 +414,25 @@ def _provenance_warning(content: Content, map_id: str) -> str | None:
 
 
 # ------------------------------------------------------------------ play
-def _parse_auto(auto: tuple[str, ...], players: int) -> dict[int, str]:
+def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = None) -> dict[int, str]:
+    """Which players a policy plays: Units by number (1..players), then other sides' players (the German)."""
     from ddaydice.interpreter.policies import POLICIES
 
+    sides = sides or []
     chosen: dict[int, str] = {}
     for item in auto:
         if "=" in item:
             who, policy = item.split("=", 1)
-            if not (who.startswith("u") and who[1:].isdigit() and 1 <= int(who[1:]) <= players):
-                raise click.UsageError(f"--auto {item}: no Unit '{who}' (Units are u1..u{players})")
-            targets = [int(who[1:])]
+            if who in sides:
+                targets = [players + 1 + list(sides).index(who)]
+            elif who.startswith("u") and who[1:].isdigit() and 1 <= int(who[1:]) <= players:
+                targets = [int(who[1:])]
+            else:
+                others = f" or {', '.join(sides)}" if sides else ""
+                raise click.UsageError(f"--auto {item}: no player '{who}' (Units are u1..u{players}{others})")
         else:
             policy = item
-            targets = list(range(1, players + 1))
+            targets = list(range(1, players + 1 + len(sides)))
         if policy not in POLICIES:
             raise click.UsageError(f"--auto {item}: no policy '{policy}' (policies: {', '.join(POLICIES)})")
         for t in targets:
@@ -437,7 +448,8 @@ def _parse_auto(auto: tuple[str, ...], players: int) -> dict[int, str]:
 @click.option("--option", "options", multiple=True, help="An optional rule (repeatable).")
 @click.option("--pack", "packs", multiple=True, help="A bundled expansion to load (repeatable).")
 @click.option("--auto", "auto", multiple=True,
-              help="Let a policy play: 'heuristic' (every Unit) or 'u2=reference' (one Unit). Repeatable.")
+              help="Let a policy play: 'heuristic' (every player) or 'u2=reference' (one Unit) or "
+                   "'german=heuristic' (Atlantikwall's German player). Repeatable.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the finished game (seed and choices) to replay it with 'dday replay'.")
 @click.option("--trace/--no-trace", default=False, help="Print every event of the game as it happens.")
@@ -454,10 +466,19 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     content = load_or_exit(packs=list(packs))
     if seed is None:
         seed = _random.SystemRandom().randrange(10**9)
-    autos = _parse_auto(auto, players)
+    from ddaydice.interpreter.options import OptionRules
+
+    try:
+        rules = OptionRules.build(content, options)
+    except DDayError as exc:
+        raise click.UsageError(str(exc)) from exc
+    sides = [d.id for d in content.sides.sides if d.option in rules.options]  # other sides' players (the German)
+    autos = _parse_auto(auto, players, sides)
+    if rules.automated_units:  # automated Units (solitaire Atlantikwall) decide nothing themselves
+        autos.update({i: autos.get(i, "reference") for i in range(1, players + 1)})
     human = Human(ask=lambda prompt: click.prompt(prompt, default="", show_default=False, prompt_suffix=""),
                   say=click.echo)
-    deciders = [make_policy(autos[i], seed + i) if i in autos else human for i in range(1, players + 1)]
+    deciders = [make_policy(autos[i], seed + i) if i in autos else human for i in range(1, players + 1 + len(sides))]
     try:
         game = Game(content, map_id, players=players, seed=seed, variant=variant, options=options,
                     deciders=deciders, trace=trace)
@@ -468,13 +489,12 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     warn = _provenance_warning(content, map_id)
     if warn:
         click.echo(warn)
-    reconstructed = sorted({content.cards[c].name for c in content.cards
-                            if content.cards[c].provenance == "reconstructed"
-                            and content.card_kinds[c] == "award" and game.state.award_deck})
+    reconstructed = sorted({content.cards[c].name for c in game.state.award_deck
+                            if content.cards[c].provenance == "reconstructed"})
     if reconstructed:
         click.echo("note: these Awards are RECONSTRUCTIONS (the rulebook prints no Award texts): "
                    + ", ".join(reconstructed))
-    note = content.award_deck_note()
+    note = content.award_deck_note(len(game.state.award_deck))
     if note and game.state.award_deck:
         click.echo(f"note: {note}")
     for kind, cards in sorted(game.state.decks.items()):  # an expansion's decks in this game
@@ -499,9 +519,10 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
         sys.exit(1)
     except DDayError as exc:
         raise click.ClickException(str(exc)) from exc
-    click.echo(f"\nThe game is {game.state.outcome.upper() if game.state.outcome else '?'} after "
+    who = "for the Allies " if game.state.sides else ""
+    click.echo(f"\nThe game is {game.state.outcome.upper() if game.state.outcome else '?'} {who}after "
                f"{game.state.turn} turn(s): {game.state.reason}")
-    for u in game.state.units:
+    for u in game.players():
         click.echo("  " + unit_line(game, u.id))
     from ddaydice.interpreter.options import score, score_text
 

@@ -163,7 +163,7 @@ def offer_when_drawn(game: Game, card: str) -> None:
         return
     from ddaydice.interpreter.engine import Ctx
 
-    for unit in game.order():
+    for unit in game.acting():  # automated Units (solitaire Atlantikwall) use nothing
         for _ in range(len(src.compiled.uses)):
             if card not in game.state.in_play or unit.status != "active" or game.state.outcome is not None:
                 return

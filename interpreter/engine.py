@@ -22,7 +22,7 @@ from ddaydice.dsl.compile import UNLIMITED, ModifierHook, TriggerHook, UseHook
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.loader import Content, EffectSource
 from ddaydice.dsl.schema import BattleMap, Sector, Variant
-from ddaydice.interpreter import decks, fastturn
+from ddaydice.interpreter import automaton, decks, fastturn
 from ddaydice.interpreter.deciders import Decider, Decision, check_answer, legal_answer
 from ddaydice.interpreter.options import OptionRules, pool_trade, printed_part, reachable, set_up, start_resources
 from ddaydice.interpreter.precedence import Contribution, Derivation, Step, combine
@@ -409,6 +409,9 @@ class Game:
             state.sides.append(player)
         set_up(self, state)  # the options' set-up: marker rolls, lists drawn at random or complete
         decks.set_up(self, state)  # an expansion's decks shuffled; an option's piles of Items
+        if self.option_rules.automated_units:
+            for u in units:
+                automaton.start(self, u)  # an automated Unit's random start (solitaire Atlantikwall)
         for u in units + state.sides:
             for spec in u.specialists:
                 self._came_into_play(u, spec)
@@ -792,7 +795,8 @@ class Game:
                     in_play = self.content.effects.get(card)
                     if in_play is not None and in_play.compiled.triggers:
                         sources.append((in_play, None, played))
-            sources += [(s, None, 0) for s in self._sector_sources(where)]
+            if not self.option_rules.automated_units:  # an automated Unit: no Sector attribute
+                sources += [(s, None, 0) for s in self._sector_sources(where)]
             if not sector_only:
                 for owner in self.players():
                     if owner.status != "active":
@@ -920,8 +924,8 @@ class Game:
 
     def use_point(self, unit: Unit, point: str) -> None:
         """Offer the Unit every use it may make here, until it declines."""
-        if point not in self.live_points:
-            return
+        if point not in self.live_points or (self.option_rules.automated_units and not unit.side):
+            return  # an automated Unit uses nothing
         for _ in range(20):
             if unit.status != "active" or self.state.outcome is not None:
                 return
@@ -993,7 +997,7 @@ class Game:
         """Maps with several starting Sectors: each Unit chooses where it starts (at set-up), honouring
         the Sectors that need at least N Units ("at least 1 player per Map")."""
         starts = [s for s in self.map.sectors if s.start is not None]
-        if len(starts) < 2:
+        if len(starts) < 2 or self.option_rules.automated_units:
             return
         least = {s.id: s.start.at_least if s.start is not None else 0 for s in starts}
         placed: dict[str, int] = {}
@@ -1060,16 +1064,20 @@ class Game:
             return [units[0]] if units[0].status == "active" else []
         return sorted(self.state.active_units(), key=lambda u: (self.soldier_count(u), u.id))
 
+    def acting(self) -> list[Unit]:
+        """The Units that roll, keep resources and buy: none when the Units are automated."""
+        return [] if self.option_rules.automated_units else self.order()
+
     # ------------------------------------------------------- phase 1: roll
     def phase_roll(self) -> None:
         sides = self.side_players() if self.state.sides else []
-        for unit in sides + self.order():
+        for unit in sides + self.acting():
             self.roll_for(unit)
-        for unit in sides + self.order():
+        for unit in sides + self.acting():
             self.fire("final-tally", unit)
         for unit in sides:
             self.use_point(unit, "after-final-tally")
-        for unit in self.order():
+        for unit in self.acting():
             self.lieutenant_trade(unit)
             self.use_point(unit, "after-final-tally")
 
@@ -1163,7 +1171,7 @@ class Game:
         return not (face == "tool" and "tools" in self.ignore)
 
     def phase_upkeep(self) -> None:
-        for unit in (self.side_players() if self.state.sides else []) + self.order():
+        for unit in (self.side_players() if self.state.sides else []) + self.acting():
             self.upkeep_for(unit)
 
     def upkeep_for(self, unit: Unit) -> None:
@@ -1289,7 +1297,7 @@ class Game:
         for player in self.side_players() if self.state.sides else ():
             self.purchase(player)
             self.use_point(player, "purchase")
-        for unit in self.order():
+        for unit in self.acting():
             if unit.status != "active":
                 continue
             self.trade(unit)
@@ -1479,6 +1487,11 @@ class Game:
     def phase_movement(self) -> None:
         for unit in self.order():
             if unit.status != "active" or self.state.outcome is not None:
+                continue
+            if self.option_rules.automated_units:
+                move = automaton.next_move(self, unit)  # solitaire Atlantikwall's fixed procedure
+                if move is not None:
+                    self.do_move(unit, move)
                 continue
             self.use_point(unit, "movement")
             self.move_phase_for(unit)
@@ -1712,6 +1725,8 @@ class Game:
                         self.lose_specialist(unit, str(what), forced=True)
         first = not self.state.sectors[to].entered
         self.state.sectors[to].entered = True
+        if self.option_rules.automated_units:
+            return  # an automated Unit is not affected by Sector attributes
         self.fire("enter", unit, sector=to, sector_only=True)
         if first:
             self.fire("first-enter", unit, sector=to, sector_only=True)
@@ -1719,6 +1734,16 @@ class Game:
         # never by entering alone: Merville's Sector 9 holds two, one for solitaire and one otherwise.
 
     def landmines(self, unit: Unit) -> None:
+        if self.option_rules.automated_units:
+            # An automated Unit keeps no Soldiers: Landmines another side's rules switch off hit that side's
+            # player ("you must roll and suffer the losses yourself; you can only avoid this by activating").
+            if self.flag("ignore-landmines", unit):
+                for player in self.side_players():
+                    roll = self.d6()
+                    if self.tracing:
+                        self.log("landmines", f"inactive Landmines: {player.name} rolls {roll}", player, roll=roll)
+                    self.suffer(player, roll, "inactive Landmines")
+            return
         if self.flag("ignore-landmines", unit):
             if self.tracing:
                 self.log("landmines", f"{unit.name} ignores the Landmines", unit)
@@ -1769,8 +1794,29 @@ class Game:
                 self.fire("combat", unit)
                 if unit.status != "active":
                     continue
+                if self.option_rules.automated_units:
+                    self.automated_combat(unit)
+                    continue
                 self.combat(unit, rolls)
         self.resolve_bunkers()
+
+    def automated_combat(self, unit: Unit) -> None:
+        """An automated Unit suffers nothing; an MGF another side's rules switch off in its Sector hits that
+        side's player instead, Special Damage included (solitaire Atlantikwall: "If the Allies are in a Sector
+        with an inactive MGF, you must roll the MGF and suffer the losses yourself")."""
+        printed = 0 if "mgf" in self.ignore else self.sectors[unit.sector].mgf
+        if not printed or self.value("mgf-dice", unit) > 0:
+            return
+        special = self.sectors[unit.sector].special_damage or self.map.special_damage
+        src = self.content.effects.get(f"special-damage:{special}") if special and special != "none" else None
+        for player in self.side_players():
+            rolls = [self.d6() for _ in range(printed)]
+            if self.tracing:
+                self.log("mgf", f"inactive MGF in {self.sectors[unit.sector].name}: {player.name} rolls {rolls}",
+                         player, rolls=rolls)
+            for _ in range(sum(1 for r in rolls if r == 6) if src is not None else 0):
+                self.fire("combat", player, only=src)
+            self.suffer(player, sum(rolls), f"inactive MGF in {self.sectors[unit.sector].name}")
 
     def side_casualties(self, player: Unit) -> None:
         """A side's casualties in Combat (rules/sides.yaml ``casualties``). ``highest-occupied-def``: the
@@ -1826,7 +1872,15 @@ class Game:
         for unit in s.active_units():
             if self.sectors[unit.sector].bunker and unit.entered_turn == s.turn:
                 entered.setdefault(unit.sector, []).append(unit)
-        if s.sides:
+        if s.sides and self.option_rules.automated_units:
+            # No Assault against an automated Unit: its attack on a final Bunker ends the game, which the other
+            # side wins if still standing ("the objective is to survive the Allies attacking the Bunker").
+            for bunker, units in entered.items():
+                if self.sectors[bunker].objective and units:
+                    self.end("lost", f"{units[0].name} attacked {self.sectors[bunker].name}: the "
+                             f"{self.side_players()[0].name if self.side_players() else 'other side'} held it")
+                    return
+        elif s.sides:
             entered = self.assaults(entered)
         for bunker, units in entered.items():
             leaving: list[Unit] = []
@@ -1922,8 +1976,8 @@ class Game:
     def suffer(self, unit: Unit, amount: int, cause: str) -> int:
         """Lose ``amount`` Soldiers (after protections), the player choosing Soldiers or Specialists; returns
         what could not be lost (another side's shortfall)."""
-        if amount <= 0 or unit.status == "dead":
-            return 0
+        if amount <= 0 or unit.status == "dead" or (self.option_rules.automated_units and not unit.side):
+            return 0  # an automated Unit keeps no Soldiers
         if "casualties" in self.live_queries:
             after, _ = self.query("casualties", unit, base=amount, consume=True)
             remaining = int(after)
@@ -2005,6 +2059,8 @@ class Game:
         if self.tracing:
             self.log("specialist-lost", f"{unit.name} loses the {self._name_of(spec)}"
                      + (" (back to the Pool)" if back else ""), unit, spec)
+        if unit.side and self.option_rules.side_loses_at_zero and self.soldier_count(unit) <= 0:
+            self.end("won", f"{unit.name} has no Soldier left")  # "at any moment" (solitaire Atlantikwall)
 
     def _take_decoy(self) -> str | None:
         decoy, self._decoy = self._decoy, None
@@ -2215,6 +2271,8 @@ class Ctx:
     def gain(self, resource: str, amount: int, recipient: str | None) -> None:
         attr = resource.replace("-", "_")
         for u in self._recipients(recipient):
+            if self.game.option_rules.automated_units and not u.side:
+                continue  # an automated Unit keeps no resources
             setattr(u, attr, getattr(u, attr) + amount)
             if self.game.tracing:
                 self.game.log("gain", f"{u.name} gains {amount} {resource}", u, self.source.owner, self.source.tier,
@@ -2226,6 +2284,8 @@ class Ctx:
             if attr == "soldiers":
                 self.game.suffer(u, amount, self.source.name)
                 continue
+            if self.game.option_rules.automated_units and not u.side:
+                continue  # an automated Unit keeps no resources
             have = getattr(u, attr)
             setattr(u, attr, max(0, have - amount))
             if self.game.tracing:
@@ -2445,6 +2505,8 @@ class Ctx:
                 g.log("gain-card", f"{u.name} finds the used {g._name_of(card)} again", u, card)
             return
         if isinstance(what, int) and kind == "vehicle":
+            if u.side:
+                return  # Vehicles are the Units'
             vehicles = [c.id for c in g.content.cards_of("vehicle") if c.id not in g.state.abandoned
                         and not g._unavailable(c.id) and not any(o.vehicle == c.id for o in g.state.units)]
             if not vehicles:
@@ -2659,7 +2721,6 @@ class Ctx:
         if g.ask_one(me, "choose", f"{self.source.name}: which Final Tally?", labels) == 1:
             me.tally = new + [d for d in me.tally if not d.real]
 
-
     def cancel(self, deck: str) -> None:
         decks.cancel(self.game, self._me(), deck)
 
@@ -2668,6 +2729,19 @@ class Ctx:
 
     def pick(self, deck: str, count: int) -> None:
         decks.pick(self.game, self._me(), deck, count, self.source)
+
+    def roll_split(self, keep: str, rest: str) -> None:
+        g = self.game
+        u = self._me()
+        rolls = [g.d6() for _ in range(max(len(g.state.units), 1))]
+        i = g.ask_one(u, "choose", f"{self.source.name}: rolled {rolls}; which die gives your {keep}?",
+                      [f"{r} {keep}, {sum(rolls) - r} {rest}" for r in rolls], list(range(len(rolls))))
+        for res, n in ((keep, rolls[i]), (rest, sum(rolls) - rolls[i])):
+            attr = res.replace("-", "_")
+            setattr(u, attr, getattr(u, attr) + n)
+        if g.tracing:
+            g.log("roll-split", f"{u.name} rolls {rolls}: {rolls[i]} {keep}, {sum(rolls) - rolls[i]} {rest}", u,
+                  self.source.owner, self.source.tier)
 
     def reset_marker(self) -> None:
         self._me().marker = "chevron-1"

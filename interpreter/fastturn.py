@@ -135,7 +135,7 @@ class FastPlan:
     def _why_not(game: Game) -> str | None:
         if game.side_defs:
             return "another side's player"
-        if getattr(game.option_rules, "automated_units", False):
+        if game.option_rules.automated_units:
             return "automated Units"
         fired = _PATH_EVENTS | ({"straight"} if game.keep_faces is None else set())
         heard = sorted(game.live_events & fired)

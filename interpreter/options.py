@@ -131,6 +131,10 @@ class OptionRules:
         return self.settings.get("objectives") == "every"
 
     @property
+    def automated_units(self) -> bool:
+        return bool(self.settings.get("automated-units", False))
+
+    @property
     def side_loses_at_zero(self) -> bool:
         return bool(self.settings.get("side-loses-at-zero", False))
 

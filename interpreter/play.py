@@ -62,9 +62,12 @@ def sector_notes(game: Game, sector_id: str) -> str:
     return " ".join(src.english) if src is not None else ""
 
 
-def unit_line(game: Game, uid: str) -> str:
+def unit_line(game: Game, uid: str, viewer: str | None = None) -> str:
+    """A player's resources and cards. Another side's player (the German) stands in no Sector; his cards
+    drawn from a deck (Decorations) are secret until played: only he (``viewer``) sees which they are."""
     u = game.state.unit(uid)
-    parts = [f"{u.name} [{u.status}] in {game.sectors[u.sector].name} ({u.marker})",
+    where = f"in {game.sectors[u.sector].name} ({u.marker})" if u.sector else "in the Bunker (never moves)"
+    parts = [f"{u.name} [{u.status}] {where}",
              f"Soldiers {u.soldiers}", f"Stars {u.stars}", f"Courage {u.courage}", f"Item Points {u.item_points}"]
     if u.specialists:
         parts.append("Specialists: " + ", ".join(game._name_of(s) for s in u.specialists))
@@ -75,9 +78,11 @@ def unit_line(game: Game, uid: str) -> str:
     if u.awards:
         parts.append("Awards: " + ", ".join(game._name_of(s) for s in u.awards))
     held: dict[str, list[str]] = {}  # cards of an expansion's decks (Badges), by kind
+    secret = bool(u.side) and viewer != u.id
     for card in u.cards:
         kind = game.content.kind_def(game.content.card_kinds[card])
-        held.setdefault(kind.plural or kind.name if kind else "Cards", []).append(game._name_of(card))
+        held.setdefault(kind.plural or kind.name if kind else "Cards", []).append(
+            "(secret)" if secret else game._name_of(card))
     parts += [f"{kind}: " + ", ".join(names) for kind, names in held.items()]
     return "; ".join(parts)
 
@@ -121,7 +126,10 @@ class Human:
             self.last_in_play = (s.turn, tuple(s.in_play))
             for line in in_play_lines(game):
                 self.say(line)
-        self.say(f"\n[{s.phase}] " + unit_line(game, decision.unit))
+        for other in s.sides:  # another side's player (the German): his forces, his Decorations secret
+            if other.id != decision.unit:
+                self.say("  " + unit_line(game, other.id, decision.unit))
+        self.say(f"\n[{s.phase}] " + unit_line(game, decision.unit, decision.unit))
         tally = tally_line(game, decision.unit)
         if tally:
             self.say("  " + tally)

@@ -57,7 +57,8 @@ def game_seed(run_seed: int, index: int) -> int:
 
 def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
     seed = game_seed(spec.seed, index)
-    deciders = [make_policy(spec.policy, seed + k) for k in range(spec.players)]
+    # One decider per Unit, and one for another side's player (the German), who comes after the Units.
+    deciders = [make_policy(spec.policy, seed + k) for k in range(spec.players + 1)]
     game = Game(content, spec.map_id, players=spec.players, seed=seed, variant=spec.variant,
                 options=spec.options, deciders=deciders)
     start_specs = {u.id: set(u.specialists) for u in game.state.units}

@@ -82,6 +82,44 @@ def test_fast_turn_plays_the_general_turns_game(map_id: str, variant: str | None
         assert to_json(fast.state) == to_json(general.state)
 
 
+@functools.cache
+def atlantikwall() -> Content:
+    loaded, diags = load(packs=["atlantikwall"])
+    assert loaded is not None, diags
+    return loaded
+
+
+@pytest.mark.parametrize(("options", "reason"), [(("german-player",), "another side's player"),
+                                                 (("solitaire-atlantikwall",), "another side's player")])
+def test_another_sides_player_or_automated_units_take_the_general_turn(options: tuple[str, ...],
+                                                                       reason: str) -> None:
+    def one(seed: int) -> Game:
+        return Game(atlantikwall(), "exercise-tiger", variant="practice-run", seed=seed, options=options,
+                    deciders=[make_policy("reference") for _ in range(2)])
+
+    for seed in range(10):
+        fast = one(seed)
+        assert fastturn.why_not(fast) == reason
+        assert fast._fast_plan.reason == reason
+        fast.run()
+        with general_turn_only():
+            general = one(seed)
+            general.run()
+        assert outcome(fast) == outcome(general)
+
+
+def test_automated_units_alone_never_take_the_fast_turn() -> None:
+    game = Game(atlantikwall(), "exercise-tiger", variant="practice-run", seed=1,
+                options=("solitaire-atlantikwall",), deciders=[make_policy("reference") for _ in range(2)])
+    assert game.option_rules.automated_units
+    assert fastturn.FastPlan._why_not(attrs_without_sides(game)) == "automated Units"
+
+
+def attrs_without_sides(game: Game) -> Game:
+    game.side_defs = {}  # the plan's check on automated Units, apart from the other side's player
+    return game
+
+
 def test_fast_turn_is_used_for_the_benchmark_and_gives_simulation_records_unchanged() -> None:
     spec = Spec("exercise-tiger", "practice-run", 1, "reference", seed=7)
     fast = [play_one(content(), spec, i) for i in range(400)]

@@ -39,12 +39,34 @@ def test_the_german_starts_with_4_soldiers_the_unteroffizier_and_3_courage_per_u
     """"3 Courage against 2 Units, 6 Courage against 3 Units, and so on." """
     g = Game(pack(), "omaha-beach", players=players, seed=3, options=("german-player",), deciders=ReferencePolicy())
     player = german(g)
-    assert (player.soldiers, player.specialists, player.courage) == (4, ["unteroffizier"], 0)
+    assert (player.soldiers, player.specialists, player.courage) == (0, ["unteroffizier"], 0)
+    before = [u.courage for u in g.state.units]
     for p in g.side_players() + g.order():
         g.fire("game-start", p)
     assert player.courage == courage
     assert player.soldiers == 4 and not player.sector and player.side == "german"
-    assert all(u.courage == g.state.units[0].courage for u in g.state.units)  # the Units gain nothing
+    assert [u.courage for u in g.state.units] == before  # the Units gain nothing
+
+
+@pytest.mark.parametrize("players", [1, 3])
+def test_the_german_blind_start_rolls_a_die_per_unit_one_for_soldiers_the_rest_for_courage(players: int) -> None:
+    """"Roll 1d6 per Allied player: choose 1 result for your starting Soldiers; add up the others for your
+    Courage. 2-player game or solitaire: roll 1d6 for your starting Soldiers." """
+    class KeepLargest(ReferencePolicy):
+        def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+            if decision.kind == "choose" and decision.unit == "german":
+                return (max(range(decision.size()), key=lambda i: int(decision.options[i].split()[0])),)
+            return super().decide(game, decision)
+
+    g = Game(pack(), "omaha-beach", players=players, seed=9, options=("german-blind-start",),
+             deciders=KeepLargest(), trace=True)
+    g.run_turn()
+    (event,) = [e for e in g.state.log if e.kind == "roll-split"]
+    rolls = [int(x) for x in event.detail.split("[")[1].split("]")[0].split(",")]
+    assert len(rolls) == players
+    assert event.detail.endswith(f"{max(rolls)} soldiers, {sum(rolls) - max(rolls)} courage")
+    assert "german-player" in g.options and not any(e.kind == "gain" and e.unit == "german" and "4 soldiers" in
+                                                    e.detail for e in g.state.log)
 
 
 def test_the_german_rolls_red_white_and_black_dice_and_the_units_red_white_and_blue() -> None:
@@ -135,3 +157,27 @@ def test_the_heuristic_plays_the_allies_and_the_side_policy_the_german() -> None
         wins += g.state.outcome == "won"
         assert german(g).specialists != ["unteroffizier"] or german(g).dead  # he recruits
     assert wins >= 1
+
+
+@pytest.mark.parametrize("extra", [(), ("battle-conditions", "badges")])
+def test_solitaire_atlantikwall_plays_whole_games_on_every_one_player_map(extra: tuple[str, ...]) -> None:
+    """The German against the automated Unit: every game ends, the Unit keeps no resources, and only the
+    German decides (the Unit's decider is never asked)."""
+    asked: set[str] = set()
+
+    class Recorder(RandomDecider):
+        def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+            asked.add(decision.unit)
+            return super().decide(game, decision)
+
+    for map_id, bm in pack().maps.items():
+        if bm.players[0] > 1:
+            continue  # Operation Deadstick needs 2 players; solitaire is for 1
+        for seed in range(3):
+            g = Game(pack(), map_id, seed=seed, options=("solitaire-atlantikwall", *extra),
+                     variant=bm.variants[-1].id if bm.variants else None, deciders=[Recorder(seed), Recorder(seed)])
+            start = (g.state.units[0].soldiers, g.state.units[0].courage)
+            g.run()
+            assert g.state.outcome in {"won", "lost"}, (map_id, seed)
+            assert (g.state.units[0].soldiers, g.state.units[0].courage) == start
+    assert asked == {"german"}
