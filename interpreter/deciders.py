@@ -198,6 +198,13 @@ class ReferencePolicy:
             return (game.reference_move_keys(unit, keys),)
         return tuple(range(min_picks))
 
+    def dice_rules(self, faces: Sequence[str]) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+        """Its Lock and re-roll choices as data, per face (by position in ``faces``): it Locks the dice of least
+        (rank, die index), and re-rolls every free die whose face is wished away. The fast turn
+        (interpreter/fastturn.py) plays these rules on dice as integers; they give decide_keys's answers."""
+        tables = _FACE_TABLES.get(faces) if isinstance(faces, tuple) else None
+        return tables if tables is not None else _face_tables(faces)
+
     def decide_dice(self, kind: str, dice: Sequence[int], which: Sequence[int], faces: Sequence[str],
                     min_picks: int) -> tuple[int, ...] | None:
         """The answer on faces directly (the fast turn's dice as integers): the same answer :meth:`decide_keys`

@@ -45,6 +45,8 @@ _FLAGS = ("reroll-skull", "dice-trade", "marker-advance")
 # Queries whose absence from the live set lets the fast turn use their base directly.
 _BASES = ("def", "stay", "casualties")
 _MEMO_LIMIT = 200_000  # remembered dice answers per kind of decider (at most 6**6 locks + 7**6 re-rolls)
+_UNKNOWN: Any = object()  # a remembered first re-roll not worked out yet
+_ASKED: Any = object()  # an answer asked through a Decision (not remembered)
 _STAY_MARKERS = frozenset({"must-move", "cant-stay"})
 _NEXT_MARKER = {"chevron-1": "chevron-2", "chevron-2": "chevron-3"}
 
@@ -105,8 +107,11 @@ class FastPlan:
         self.tos = {sid: tuple(m[0] for m in cands) for sid, cands in self.moves.items()}
         # The answers of deciders that answer dice choices from their keys alone, by (kind of decider, choice).
         self.memos: dict[tuple[type, str], dict[Any, Any]] = {}
-        # What a Final Tally gives (Soldiers, Stars, Courage, Item Points), by its faces.
-        self.gains: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
+        # What each face gives, packed: Soldiers, Stars << 10, Courage << 20, Tools << 30 (at most 6 dice of 2).
+        self.packed = tuple(s | (st << 10) | (co << 20) | (to << 30) for s, st, co, to in self.worth)
+        if max(max(w) for w in self.worth) * len(game._layout) >= 1024:
+            self.reason = "a Final Tally worth too much to pack"
+        self.lock_patterns: dict[tuple[int, ...], tuple[tuple[bool, ...], tuple[int, ...]]] = {}
 
     def _after_upkeep(self, marker: str) -> str:
         """Game._advance_marker with the plan's constants."""
@@ -115,21 +120,14 @@ class FastPlan:
         nxt = _NEXT_MARKER.get(marker)
         return "must-move" if nxt is None or _chevrons(marker) >= self.stay_turns else nxt
 
-    def gain(self, dice: tuple[int, ...]) -> tuple[int, int, int, int]:
-        """Game._collect for a Final Tally of these faces (nothing cancelled)."""
-        soldiers = stars = courage = tools = 0
-        for f in dice:
-            w = self.worth[f]
-            soldiers += w[0]
-            stars += w[1]
-            courage += w[2]
-            tools += w[3]
+    def gain(self, dice: Sequence[int]) -> tuple[int, int, int, int]:
+        """Game._collect for a Final Tally of these faces (nothing cancelled): Soldiers, Stars, Courage and Item
+        Points. Each face's worth is packed in one integer (10 bits a resource), so a tally is one sum."""
+        total = sum([self.packed[f] for f in dice])
+        tools = total >> 30
         table = self.tool_table
         points = table[tools] if tools < len(table) else table[-1] + (tools - len(table) + 1) * self.tool_step
-        got = (soldiers, stars, courage, points)
-        if len(self.gains) < _MEMO_LIMIT:
-            self.gains[dice] = got
-        return got
+        return total & 1023, (total >> 10) & 1023, (total >> 20) & 1023, points
 
     @staticmethod
     def _why_not(game: Game) -> str | None:
@@ -234,7 +232,13 @@ def play(game: Game, max_turns: int) -> bool:
     # A decider whose moves read only the keys, the Unit's Sector and its Courage: its answers are remembered.
     move_memo = memos.setdefault((kind_of, "move"), {}) \
         if set(getattr(decider, "move_reads", ("?",))) <= {"sector", "courage"} else None
-    # A decider that answers dice choices on the faces as integers (decide_dice) is asked so on a miss.
+    # A decider whose Lock and re-roll choices are rules given as data (dice_rules) is played by them; one that
+    # answers dice choices on the faces as integers (decide_dice) is asked so on a miss of its remembered answers.
+    dice_rules = getattr(decider, "dice_rules", None)
+    rules = dice_rules(fp.faces) if dice_rules is not None else None
+    rank, wish = rules if rules is not None else ((), ())
+    lock_patterns = fp.lock_patterns
+    every_face_rerollable = all(fp.rerollable)
     on_faces = getattr(decider, "decide_dice", None)
     all_positions = list(range(len(game._layout)))
 
@@ -262,9 +266,8 @@ def play(game: Game, max_turns: int) -> bool:
     uid = u.id
     locks, rolls = fp.locks, fp.rolls
     rerollable = fp.rerollable
-    every_face_rerollable = all(rerollable)
     tos = fp.tos
-    gains, gain = fp.gains, fp.gain
+    gain, packed, tool_table = fp.gain, fp.packed, fp.tool_table
     next_marker, def_by_marker = fp.next_marker, fp.def_by_marker
     black, bunker, cause, fixed = fp.black, fp.bunker, fp.cause, fp.moves
     sectors = s.sectors
@@ -286,8 +289,31 @@ def play(game: Game, max_turns: int) -> bool:
     def over() -> bool:
         return s.outcome is not None
 
+    asked: list[Any] = [None]
+
+    def reroll_step(dice: list[int], locked: Sequence[bool]) -> Any:
+        """A re-roll's answer and the dice it re-rolls (None: no die may be re-rolled). Its keys are the free
+        dice (position and face): a pure decider's answers are remembered by those alone."""
+        masked = tuple([dice[i] if not locked[i] and rerollable[dice[i]] else -1 for i in positions])
+        hit = reroll_memo.get(masked) if reroll_memo is not None else None
+        if hit is None:
+            free = [i for i in positions if masked[i] >= 0]
+            if not free:
+                return None
+            answer = decide_reroll(dice, free)
+            if answer is None:
+                answer = ask("reroll", "re-roll which dice?", keys_of(dice, free), 0, len(free), game._die_label)
+                choices.pop()  # game.ask recorded it; recorded again by the caller, once
+                asked[0] = (answer, tuple([free[i] for i in answer]))
+                return _ASKED  # not the decider's own answer: not remembered
+            hit = (answer, tuple([free[i] for i in answer]))
+            if reroll_memo is not None and len(reroll_memo) < _MEMO_LIMIT:
+                reroll_memo[masked] = hit
+        return hit
+
     dice = [0] * ndice
-    locked = [False] * ndice
+    no_locks = (False,) * ndice
+    locked: Sequence[bool] = no_locks
     rolled = False
     try:
         while s.outcome is None:
@@ -304,60 +330,67 @@ def play(game: Game, max_turns: int) -> bool:
             # Phase 1: roll, Lock, re-roll twice (no card can be used, no effect hears the Final Tally).
             s.phase = "roll"
             dice = [int(random() * 6) for _ in positions]
-            locked = [False] * ndice
+            locked = no_locks
             rolled = True
-            hit: tuple[int, ...] = ()
-            if locks:
-                key: Any = tuple(dice)
-                found = lock_memo.get(key) if lock_memo is not None else None
-                if found is None:
-                    found = decide_lock(dice, locks)
-                    if found is None:
-                        found = ask("lock", "Lock dice (Locked dice are never re-rolled)", keys_of(dice, all_positions),
-                                  locks, locks, game._die_label)
-                        choices.pop()  # game.ask recorded it; recorded again below, once
-                    elif lock_memo is not None and len(lock_memo) < _MEMO_LIMIT:
-                        lock_memo[key] = found
-                hit = found
-                choices.append(list(hit))
-                for i in hit:
-                    locked[i] = True
-            for _ in range(1, rolls):
-                # The keys of a re-roll are the free dice (position and face): remembered by those alone.
-                if every_face_rerollable:
-                    masked = dice[:]
-                    for i in hit:
-                        masked[i] = -1
-                else:
-                    masked = [dice[i] if not locked[i] and rerollable[dice[i]] else -1 for i in positions]
-                key = tuple(masked)
-                hit2 = reroll_memo.get(key) if reroll_memo is not None else None
-                if hit2 is None:
-                    free = [i for i in positions if masked[i] >= 0]
+            if rules is not None:
+                # The decider's rules as data: Lock the dice of least (rank, index); re-roll the wished faces.
+                unlocked: Sequence[int] = positions
+                if locks:
+                    best = sorted([(rank[f] << 6) | i for i, f in enumerate(dice)])[:locks]
+                    picks = sorted([b & 63 for b in best])
+                    choices.append(picks)
+                    pattern = lock_patterns.get(tuple(picks)) or _pattern(lock_patterns, tuple(picks), ndice)
+                    locked, unlocked = pattern
+                for _ in range(1, rolls):
+                    free = unlocked if every_face_rerollable else [i for i in unlocked if rerollable[dice[i]]]
                     if not free:
                         break  # nothing left to re-roll: no question is asked
-                    answer = decide_reroll(dice, free)
-                    if answer is None:
-                        answer = ask("reroll", "re-roll which dice?", keys_of(dice, free), 0, len(free),
-                                     game._die_label)
-                        hit2 = (answer, tuple([free[i] for i in answer]))
-                        choices.pop()  # game.ask recorded it; recorded again below, once
+                    picks = [j for j, i in enumerate(free) if wish[dice[i]]]
+                    choices.append(picks)
+                    for j in picks:
+                        dice[free[j]] = int(random() * 6)
+            else:
+                entry: list[Any] | None = None
+                if locks:
+                    key: Any = tuple(dice)
+                    entry = lock_memo.get(key) if lock_memo is not None else None
+                    if entry is None:
+                        found = decide_lock(dice, locks)
+                        asked_lock = found is None
+                        if found is None:
+                            found = ask("lock", "Lock dice (Locked dice are never re-rolled)",
+                                        keys_of(dice, all_positions), locks, locks, game._die_label)
+                            choices.pop()  # game.ask recorded it; recorded again below, once
+                        # The Lock, the first re-roll once known (its keys follow from these faces and the Lock), and
+                        # which dice are Locked.
+                        entry = [found, _UNKNOWN, tuple(i in found for i in positions)]
+                        if lock_memo is not None and not asked_lock and len(lock_memo) < _MEMO_LIMIT:
+                            lock_memo[key] = entry
+                    choices.append(list(entry[0]))
+                    locked = entry[2]
+                for r in range(1, rolls):
+                    if r == 1 and entry is not None and entry[1] is not _UNKNOWN:
+                        step = entry[1]
                     else:
-                        hit2 = (answer, tuple([free[i] for i in answer]))
-                        if reroll_memo is not None and len(reroll_memo) < _MEMO_LIMIT:
-                            reroll_memo[key] = hit2
-                choices.append(list(hit2[0]))
-                for i in hit2[1]:
-                    dice[i] = int(random() * 6)
+                        step = reroll_step(dice, locked)
+                        if r == 1 and entry is not None and reroll_memo is not None and step is not _ASKED:
+                            entry[1] = step
+                    if step is None:
+                        break  # nothing left to re-roll: no question is asked
+                    if step is _ASKED:
+                        step = asked[0]
+                    choices.append(list(step[0]))
+                    for i in step[1]:
+                        dice[i] = int(random() * 6)
 
             # Phase 2: upkeep (no Skull cancels, no RWB is scored): collect, then the Unit marker.
             s.phase = "upkeep"
-            key = tuple(dice)
-            got = gains.get(key) or gain(key)
-            u.soldiers += got[0]
-            u.stars += got[1]
-            u.courage += got[2]
-            u.item_points += got[3]
+            total = sum([packed[f] for f in dice])
+            u.soldiers += total & 1023
+            u.stars += (total >> 10) & 1023
+            u.courage += (total >> 20) & 1023
+            tools = total >> 30
+            u.item_points += tool_table[tools] if tools < len(tool_table) else gain(dice)[3]
             marker = u.marker = next_marker.get(u.marker) or fp._after_upkeep(u.marker)
 
             # Phase 3: nothing to trade or buy, no card to use.
@@ -469,8 +502,16 @@ def play(game: Game, max_turns: int) -> bool:
     return True
 
 
+def _pattern(patterns: dict[tuple[int, ...], tuple[tuple[bool, ...], tuple[int, ...]]], locked: tuple[int, ...],
+             n: int) -> tuple[tuple[bool, ...], tuple[int, ...]]:
+    """Which of ``n`` dice are Locked, and the positions of the others, for the Locked positions ``locked``
+    (kept: a handful per plan)."""
+    pattern = patterns[locked] = (tuple(i in locked for i in range(n)), tuple(i for i in range(n) if i not in locked))
+    return pattern
+
+
 def _materialise(unit: Unit, faces: Sequence[str], layout: list[tuple[int, str]], dice: list[int],
-                 locked: list[bool]) -> None:
+                 locked: Sequence[bool]) -> None:
     """The Final Tally as the general turn leaves it: one Die record per die."""
     unit.tally = [Die(faces[f], colour, idx, locked=lk) for (idx, colour), f, lk in zip(layout, dice, locked,
                                                                                         strict=True)]
