@@ -100,18 +100,37 @@ class FastPlan:
         self.cause = {sid: f"Combat in {sec.name}" for sid, sec in game.sectors.items()}
         self.black = {sid: sec.black for sid, sec in game.sectors.items()}
         self.bunker = {sid: sec.bunker for sid, sec in game.sectors.items()}
+        from ddaydice.interpreter.engine import Move
+
+        self.Move = Move
+        self.stay_move = Move("stay", None, 0, False)
         # Phase 4's candidate moves per Sector, as the engine compiled them.
         assert game._fixed_moves is not None
         self.moves = game._fixed_moves
         self.faces = tuple(game._faces)
         self.tos = {sid: tuple(m[0] for m in cands) for sid, cands in self.moves.items()}
-        # The answers of deciders that answer dice choices from their keys alone, by (kind of decider, choice).
-        self.memos: dict[tuple[type, str], dict[Any, Any]] = {}
+        # Per kind of decider: its remembered answers and its dice rules (decider_setup).
+        self.deciders: dict[type, tuple[Any, Any, Any, Any, Any]] = {}
+        self.all_positions = list(range(len(game._layout)))
+        self.every_face_rerollable = all(self.rerollable)
         # What each face gives, packed: Soldiers, Stars << 10, Courage << 20, Tools << 30 (at most 6 dice of 2).
         self.packed = tuple(s | (st << 10) | (co << 20) | (to << 30) for s, st, co, to in self.worth)
         if max(max(w) for w in self.worth) * len(game._layout) >= 1024:
             self.reason = "a Final Tally worth too much to pack"
         self.lock_patterns: dict[tuple[int, ...], tuple[tuple[bool, ...], tuple[int, ...]]] = {}
+
+    def decider_setup(self, decider: Decider) -> tuple[Any, Any, Any, Any, Any]:
+        """What the fast turn keeps per kind of decider (class attributes and rules: the same for every instance):
+        the answers remembered for the kinds it answers from keys alone (pure_kinds), its remembered moves when
+        they read only the keys, the Unit's Sector and Courage (move_reads), and its dice rules as data
+        (dice_rules), if any."""
+        pure: frozenset[str] = getattr(decider, "pure_kinds", frozenset())
+        memos: list[dict[Any, Any] | None] = [{} if kind in pure else None for kind in ("lock", "reroll", "casualty")]
+        reads = set(getattr(decider, "move_reads", ("?",)))
+        moves: dict[Any, Any] | None = {} if reads <= {"sector", "courage"} else None
+        dice_rules = getattr(decider, "dice_rules", None)
+        rules = dice_rules(self.faces) if dice_rules is not None else None
+        return memos[0], memos[1], memos[2], moves, rules
 
     def _after_upkeep(self, marker: str) -> str:
         """Game._advance_marker with the plan's constants."""
@@ -223,24 +242,16 @@ def play(game: Game, max_turns: int) -> bool:
     u = s.units[0]
     decider = game._decider_of[u.id] = _decider(game, u)
     decide = decider.decide_keys  # type: ignore[attr-defined]
-    pure: frozenset[str] = getattr(decider, "pure_kinds", frozenset())
-    memos = fp.memos
     kind_of = type(decider)
-    lock_memo = memos.setdefault((kind_of, "lock"), {}) if "lock" in pure else None
-    reroll_memo = memos.setdefault((kind_of, "reroll"), {}) if "reroll" in pure else None
-    casualty_memo = memos.setdefault((kind_of, "casualty"), {}) if "casualty" in pure else None
-    # A decider whose moves read only the keys, the Unit's Sector and its Courage: its answers are remembered.
-    move_memo = memos.setdefault((kind_of, "move"), {}) \
-        if set(getattr(decider, "move_reads", ("?",))) <= {"sector", "courage"} else None
-    # A decider whose Lock and re-roll choices are rules given as data (dice_rules) is played by them; one that
-    # answers dice choices on the faces as integers (decide_dice) is asked so on a miss of its remembered answers.
-    dice_rules = getattr(decider, "dice_rules", None)
-    rules = dice_rules(fp.faces) if dice_rules is not None else None
+    known = fp.deciders.get(kind_of)
+    if known is None:
+        known = fp.deciders[kind_of] = fp.decider_setup(decider)
+    lock_memo, reroll_memo, casualty_memo, move_memo, rules = known
     rank, wish = rules if rules is not None else ((), ())
     lock_patterns = fp.lock_patterns
-    every_face_rerollable = all(fp.rerollable)
+    every_face_rerollable = fp.every_face_rerollable
     on_faces = getattr(decider, "decide_dice", None)
-    all_positions = list(range(len(game._layout)))
+    all_positions = fp.all_positions
 
     def decide_lock(dice: list[int], locks: int) -> tuple[int, ...] | None:
         if on_faces is not None:
@@ -273,9 +284,8 @@ def play(game: Game, max_turns: int) -> bool:
     sectors = s.sectors
     deaths = s.deaths
     visited = u.visited
-    from ddaydice.interpreter.engine import Move
-
-    stay_move = Move("stay", None, 0, False)
+    Move = fp.Move
+    stay_move = fp.stay_move
 
     def keys_of(dice: list[int], which: list[int]) -> tuple[tuple[int, str, str], ...]:
         return tuple([(layout[i][0], faces[dice[i]], layout[i][1]) for i in which])
@@ -336,8 +346,9 @@ def play(game: Game, max_turns: int) -> bool:
                 # The decider's rules as data: Lock the dice of least (rank, index); re-roll the wished faces.
                 unlocked: Sequence[int] = positions
                 if locks:
-                    best = sorted([(rank[f] << 6) | i for i, f in enumerate(dice)])[:locks]
-                    picks = sorted([b & 63 for b in best])
+                    best = sorted([(rank[f] << 6) | i for i, f in enumerate(dice)])
+                    picks = [b & 63 for b in best[:locks]]
+                    picks.sort()
                     choices.append(picks)
                     pattern = lock_patterns.get(tuple(picks)) or _pattern(lock_patterns, tuple(picks), ndice)
                     locked, unlocked = pattern

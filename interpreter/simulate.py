@@ -8,6 +8,7 @@ records; the parent aggregates them in index order.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import time
@@ -51,8 +52,19 @@ class GameRecord:
 
 
 def game_seed(run_seed: int, index: int) -> int:
-    """The seed of game ``index`` of a run: a function of the run's seed and the index only."""
-    return random.Random(f"ddaydice:{run_seed}:{index}").getrandbits(62)
+    """The seed of game ``index`` of a run: a function of the run's seed and the index only.
+
+    It is ``random.Random(f"ddaydice:{run_seed}:{index}").getrandbits(62)``, worked out without a new generator
+    each time: one generator is reseeded with the integer that seeding from a string makes (the text and its
+    SHA-512 digest, big-endian: random.Random.seed, version 2), directly (tests/test_simulate.py checks both)."""
+    text = f"ddaydice:{run_seed}:{index}".encode()
+    _RESEED(_SEEDER, int.from_bytes(text + hashlib.sha512(text).digest(), "big"))
+    return _SEEDER.getrandbits(62)
+
+
+_SEEDER = random.Random()
+_RESEED: Callable[[random.Random, int], None] = random.Random.__mro__[1].seed  # type: ignore[attr-defined]
+# (the C generator's own seeding, under random.Random.seed)
 
 
 def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
@@ -64,13 +76,13 @@ def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
     start_specs = {u.id: set(u.specialists) for u in game.state.units}
     game.run()
     s = game.state
-    lost: Counter[str] = Counter()
+    lost: dict[str, int] = {}
     dead_at: list[str] = []
     for d in s.deaths:
         if d.get("wiped"):
             dead_at.append(d["sector"])
         else:
-            lost[d["sector"]] += int(d.get("lost", 0))
+            lost[d["sector"]] = lost.get(d["sector"], 0) + int(d.get("lost", 0))
     specialists = sorted(sp for u in s.units for sp in set(u.specialists + u.dead) - start_specs[u.id])
     items = sorted(i for u in s.units for i in u.used_items + u.used_awards)
     scored = score(game)

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
+from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter import fastturn
+from ddaydice.interpreter.deciders import Decision, ReferencePolicy
 from ddaydice.interpreter.engine import Game
 from ddaydice.interpreter.policies import make_policy
 from ddaydice.interpreter.simulate import Spec, game_seed, play_one
@@ -164,6 +167,77 @@ def test_a_game_resumed_after_general_turns_ends_the_same_way() -> None:
         assert outcome(mixed) == outcome(general)
 
 
+class KeysOnly:
+    """The reference policy through the key protocol alone (no dice rules, no answers on faces): the fast turn
+    remembers its answers by the dice faces."""
+
+    pure_kinds: frozenset[str] = ReferencePolicy.pure_kinds
+    reads_tally = False
+    move_reads: tuple[str, ...] = ("sector", "courage")
+
+    def __init__(self) -> None:
+        self.policy = ReferencePolicy()
+
+    def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+        return self.decide_keys(game, decision.unit, decision.kind, decision.keys, decision.min_picks)
+
+    def decide_keys(self, game: Game, unit: str, kind: str, keys: tuple[Any, ...], min_picks: int
+                    ) -> tuple[int, ...]:
+        return self.policy.decide_keys(game, unit, kind, keys, min_picks)
+
+
+class OnFaces(KeysOnly):
+    """... and answering on faces (decide_dice) when an answer is not remembered yet."""
+
+    def decide_dice(self, kind: str, dice: Sequence[int], which: Sequence[int], faces: Sequence[str],
+                    min_picks: int) -> tuple[int, ...] | None:
+        return self.policy.decide_dice(kind, dice, which, faces, min_picks)
+
+
+class Unremembered(KeysOnly):
+    """... answering nothing from keys alone: asked every time."""
+
+    pure_kinds = frozenset()
+    move_reads = ("sector", "courage", "something else")
+
+
+class Illegal(KeysOnly):
+    """A fixed policy whose Lock is illegal: the same error through both turns."""
+
+    def decide_keys(self, game: Game, unit: str, kind: str, keys: tuple[Any, ...], min_picks: int
+                    ) -> tuple[int, ...]:
+        return (0, 0) if kind == "lock" else super().decide_keys(game, unit, kind, keys, min_picks)
+
+
+@pytest.mark.parametrize("decider", [KeysOnly, OnFaces, Unremembered])
+def test_deciders_through_the_key_protocol_alone_play_the_same_games(decider: type[KeysOnly]) -> None:
+    for seed in range(150):
+        def one(seed: int = seed) -> Game:
+            return Game(content(), "exercise-tiger", seed=seed, variant="practice-run", deciders=[decider()])
+
+        fast = one()
+        assert fastturn.why_not(fast) is None
+        fast.run()
+        with general_turn_only():
+            general = one()
+            general.run()
+        assert outcome(fast) == outcome(general), seed
+
+
+def test_an_illegal_answer_is_the_same_error_through_both_turns() -> None:
+    messages = []
+    for use_fast in (True, False):
+        game = Game(content(), "exercise-tiger", seed=3, variant="practice-run", deciders=[Illegal()])
+        with pytest.raises(RuleError) as caught:
+            if use_fast:
+                game.run()
+            else:
+                with general_turn_only():
+                    game.run()
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+
+
 def test_reference_policy_answers_on_faces_as_on_keys() -> None:
     policy = make_policy("reference")
     game = new_game("exercise-tiger", "practice-run", (), "reference", 1, 0)
@@ -178,3 +252,10 @@ def test_reference_policy_answers_on_faces_as_on_keys() -> None:
             on_faces = policy.decide_dice(kind, dice, which, faces, picks)  # type: ignore[attr-defined]
             on_keys = policy.decide_keys(game, "u1", kind, keys, picks)  # type: ignore[attr-defined]
             assert on_faces == on_keys, (kind, dice, which)
+        # Its dice rules: Lock the dice of least (rank, index), re-roll the free dice whose face is wished away.
+        rank, wish = policy.dice_rules(faces)  # type: ignore[attr-defined]
+        locks = min(2, len(which))
+        by_rules = tuple(sorted(j for _, _, j in sorted((rank[dice[p]], p, j) for j, p in enumerate(which))[:locks]))
+        assert by_rules == policy.decide_keys(game, "u1", "lock", keys, locks)  # type: ignore[attr-defined]
+        assert tuple(j for j, p in enumerate(which) if wish[dice[p]]) == \
+            policy.decide_keys(game, "u1", "reroll", keys, 0)  # type: ignore[attr-defined]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 from click.testing import CliRunner
@@ -47,6 +48,13 @@ def test_another_seed_gives_other_games() -> None:
 def test_game_seeds_depend_on_the_run_seed_and_index_only() -> None:
     assert game_seed(7, 3) == game_seed(7, 3)
     assert game_seed(7, 3) != game_seed(7, 4) != game_seed(8, 3)
+
+
+def test_game_seeds_are_those_of_a_generator_seeded_from_the_text() -> None:
+    for run_seed in (0, 1, 7, 2**40 + 3):
+        for index in range(500):
+            expected = random.Random(f"ddaydice:{run_seed}:{index}").getrandbits(62)
+            assert game_seed(run_seed, index) == expected
 
 
 def test_wilson_interval() -> None:
