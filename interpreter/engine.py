@@ -603,6 +603,7 @@ class Game:
                 if not self._scoped(owner, hook.scope, unit, sector, sector_subject):
                     continue
                 if card is not None and owner is not None and card != src.owner and info.subject == "card" \
+                        and src.owner in self.content.cards \
                         and name not in {"specialist-cost", "item-cost"} and card in self.held_cards(owner):
                     # ruling: a held card's change to a value of a card in play speaks of the card itself
                     # (the Paratrooper "counts as 6", not his comrades; the Messenger alone may be traded);
