@@ -2183,7 +2183,7 @@ def _granted_queries(tree: Any) -> set[str]:
         body = clause.body
         if isinstance(body, dsl_ast.Trigger | dsl_ast.Use):
             for action in body.actions:
-                for opt in action.options:
+                for opt in (part for o in action.options for part in o.parts()):
                     verb = opt.statement.verb.name
                     words = [a.name for a in opt.statement.args if isinstance(a, dsl_ast.Word)]
                     if verb in {"forbid", "allow"} and words:
