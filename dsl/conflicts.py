@@ -94,7 +94,7 @@ def _named_cards(content: Content, src: EffectSource) -> list[tuple[str, str]]:
         if isinstance(body, ast.Modifier):
             continue
         for action in body.actions:
-            for opt in action.options:
+            for opt in (part for o in action.options for part in o.parts()):
                 verb = opt.statement.verb.name
                 if verb not in {"recruit", "find", "offer"}:
                     continue
@@ -435,7 +435,7 @@ class _Extractor:
                 continue
             lits = condition_literals(body.condition) | self.implied_literals(reported, False) | outer
             for action in body.actions:
-                for opt in action.options:
+                for opt in (part for o in action.options for part in o.parts()):
                     stmt = opt.statement
                     olits = lits | (condition_literals(opt.recipient.condition)
                                     if opt.recipient is not None else frozenset())
@@ -510,7 +510,7 @@ class _MapView:
                         no_vehicle.add(sec.id)
                     continue
                 for action in body.actions:
-                    for opt in action.options:
+                    for opt in (part for o in action.options for part in o.parts()):
                         words = [a.name for a in opt.statement.args if isinstance(a, ast.Word)]
                         if opt.statement.verb.name == "roll-attribute" and words:
                             for attr in tables.get(words[0], ()):
@@ -526,7 +526,7 @@ class _MapView:
                 if isinstance(body, ast.Modifier):
                     continue
                 for action in body.actions:
-                    for opt in action.options:
+                    for opt in (part for o in action.options for part in o.parts()):
                         words = [a.name for a in opt.statement.args if isinstance(a, ast.Word)]
                         if opt.statement.verb.name == "become" and words and words[0] in self.attribute_at:
                             self.attribute_at[words[0]] |= set(self.all)

@@ -622,6 +622,7 @@ class Game:
                 if not self._scoped(owner, hook.scope, unit, sector, sector_subject):
                     continue
                 if card is not None and owner is not None and card != src.owner and info.subject == "card" \
+                        and src.owner in self.content.cards \
                         and name not in {"specialist-cost", "item-cost"} and card in self.held_cards(owner):
                     # ruling: a held card's change to a value of a card in play speaks of the card itself
                     # (the Paratrooper "counts as 6", not his comrades; the Messenger alone may be traded);
@@ -2204,7 +2205,7 @@ def _granted_queries(tree: Any) -> set[str]:
         body = clause.body
         if isinstance(body, dsl_ast.Trigger | dsl_ast.Use):
             for action in body.actions:
-                for opt in action.options:
+                for opt in (part for o in action.options for part in o.parts()):
                     verb = opt.statement.verb.name
                     words = [a.name for a in opt.statement.args if isinstance(a, dsl_ast.Word)]
                     if verb in {"forbid", "allow"} and words:

@@ -122,6 +122,12 @@ class Human:
             self.last_turn = s.turn
             self.say(f"\n=== Turn {s.turn} ===")
             self.say(board(game))
+            if game.option_rules.automated_units:  # solitaire Atlantikwall: where the automated Unit stands
+                for u in s.units:
+                    since = max(u.entered_turn, 1)
+                    self.say(f"  {u.name} (automated) in {game.sectors[u.sector].name} since turn {since}; it "
+                             f"stays {1 if game.sectors[u.sector].black else 2} Combat(s) in a Sector"
+                             + "".join(f", with the {game._name_of(c)}" for c in u.specialists))
         if s.in_play and (s.turn, tuple(s.in_play)) != self.last_in_play:
             self.last_in_play = (s.turn, tuple(s.in_play))
             for line in in_play_lines(game):

@@ -65,6 +65,7 @@ class UnitSetup:
     marker: str | None = None
     status: str | None = None
     cards: tuple[str, ...] = ()  # cards of an expansion's decks the Unit holds (Badges)
+    used_items: tuple[str, ...] = ()  # Items used earlier in the game
 
 
 @attrs.frozen
@@ -89,6 +90,7 @@ class ScenarioFile:
     conquered: tuple[str, ...] = ()
     entered: tuple[str, ...] = ()
     decks: dict[str, list[str]] = attrs.Factory(dict)  # an expansion's decks, top card first, by kind
+    discards: dict[str, list[str]] = attrs.Factory(dict)  # their discard piles
     in_play: tuple[str, ...] = ()  # drawn cards in play for every Unit (Battle Conditions)
     piles: tuple[tuple[str, ...], ...] = ()  # an option's piles of Items (item-piles), top first
     # Players of another side (rules/sides.yaml: the German), by side id: their resources and cards.
@@ -213,7 +215,7 @@ def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnosti
                 did_you_mean(side.id, side_ids))
         if side.sector is not None or side.visited is not None or side.marker is not None:
             err(["sides", i, "id"], "another side's player stands in no Sector and has no marker")
-        for field in ("specialists", "dead", "items"):
+        for field in ("specialists", "dead", "items", "used_items"):
             for j, cid in enumerate(getattr(side, field) or ()):
                 kdef = content.kind_def(content.card_kinds.get(cid, ""))
                 role = "specialist" if field in {"specialists", "dead"} else "item"
@@ -238,6 +240,7 @@ def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnosti
         if u.marker is not None and u.marker not in MARKERS:
             err(["units", i, "marker"], f"no marker face '{u.marker}'", did_you_mean(u.marker, MARKERS))
         for field, kind in (("specialists", "specialist"), ("dead", "specialist"), ("items", "item"),
+                            ("used_items", "item"),
                             ("awards", "award")):
             for j, cid in enumerate(getattr(u, field) or ()):
                 if content.card_kinds.get(cid) != kind:
@@ -268,14 +271,15 @@ def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnosti
             kdef = content.kind_def(content.card_kinds.get(cid, ""))
             if kdef is None or kdef.held_by != "unit":
                 err(["units", i, "cards", j], f"'{cid}' is no card a Unit holds from a deck (a Badge)")
-    for raw, cards in sc.decks.items():
-        kdef = content.kind_def(str(raw).replace("_", "-"))
-        if kdef is None or not kdef.deck:
-            err(["decks", raw], f"no deck '{raw}'", did_you_mean(str(raw), [k.id for k in content.kinds.kinds]))
-            continue
-        for j, cid in enumerate(cards):
-            if content.card_kinds.get(cid) != kdef.id:
-                err(["decks", raw, j], f"'{cid}' is no {kdef.name}")
+    for key, piles in (("decks", sc.decks), ("discards", sc.discards)):
+        for raw, cards in piles.items():
+            kdef = content.kind_def(str(raw).replace("_", "-"))
+            if kdef is None or not kdef.deck:
+                err([key, raw], f"no deck '{raw}'", did_you_mean(str(raw), [k.id for k in content.kinds.kinds]))
+                continue
+            for j, cid in enumerate(cards):
+                if content.card_kinds.get(cid) != kdef.id:
+                    err([key, raw, j], f"'{cid}' is no {kdef.name}")
     for i, pile in enumerate(sc.piles):
         for j, cid in enumerate(pile):
             if content.card_kinds.get(cid) != "item":
@@ -383,6 +387,8 @@ def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
     state.conquered.extend(sc.conquered)
     for raw, cards in sc.decks.items():  # an expansion's decks in a known order (the YAML reader spells '-' '_')
         state.decks[str(raw).replace("_", "-")] = list(cards)
+    for raw, cards in sc.discards.items():
+        state.discards[str(raw).replace("_", "-")] = list(cards)
     state.in_play = list(sc.in_play)
     if sc.piles:  # the piles replace the Pool's Items: only their tops may be found
         state.piles = [list(p) for p in sc.piles if p]
@@ -403,6 +409,7 @@ def _apply(setup: UnitSetup, unit: Unit, game: Game) -> None:
         unit.specialists = list(setup.specialists)
     unit.dead = list(setup.dead)
     unit.items = list(setup.items)
+    unit.used_items = list(setup.used_items)
     unit.awards = list(setup.awards)
     unit.cards = list(setup.cards)
     if not unit.side:

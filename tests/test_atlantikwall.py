@@ -18,9 +18,12 @@ import pytest
 from click.testing import CliRunner
 
 from ddaydice.dsl.loader import Content, load
+from ddaydice.interpreter import automaton as automaton_mod
 from ddaydice.interpreter import decks as decks_mod
 from ddaydice.interpreter import engine as engine_mod
 from ddaydice.interpreter import options as options_mod
+from ddaydice.interpreter import play as play_mod
+from ddaydice.interpreter import scenario as scenario_mod
 from ddaydice.interpreter import side_policy as side_policy_mod
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.deciders import Decision, RandomDecider, ReferencePolicy
@@ -182,7 +185,7 @@ def test_no_card_kind_or_option_of_the_pack_is_named_in_the_interpreter() -> Non
     ids = {cid for cid in c.cards if c.owner_pack.get(f"card:{cid}") == "atlantikwall"}
     ids |= {k.id for k in c.kinds.kinds} | set(MODULE_OPTIONS) | {"atlantikwall", "weather", "german-player"}
     ids |= {d.id for d in c.sides.sides} | {r.id for r in c.rwb.rwb if r.side}
-    for module in (engine_mod, decks_mod, options_mod, side_policy_mod):
+    for module in (engine_mod, decks_mod, options_mod, side_policy_mod, automaton_mod, scenario_mod, play_mod):
         text = inspect.getsource(module)
         for ident in ids:
             assert not re.search(rf"['\"]{re.escape(ident)}['\"]", text), f"'{ident}' is named in {module.__name__}"

@@ -181,3 +181,22 @@ def test_solitaire_atlantikwall_plays_whole_games_on_every_one_player_map(extra:
             assert g.state.outcome in {"won", "lost"}, (map_id, seed)
             assert (g.state.units[0].soldiers, g.state.units[0].courage) == start
     assert asked == {"german"}
+
+
+def test_the_engine_plan_and_the_conflict_finder_see_actions_joined_with_and() -> None:
+    """'... or discard 1 decoration and gain 1 courage to all units': the part after 'and' counts too."""
+    from ddaydice.dsl import ast as dsl_ast
+    from ddaydice.interpreter.engine import _granted_queries
+
+    src = pack().effects["gold-wound-badge"]
+    verbs = {p.statement.verb.name for clause in src.tree.clauses if not isinstance(clause.body, dsl_ast.Modifier)
+             for action in clause.body.actions for o in action.options for p in o.parts()}
+    assert {"sacrifice", "discard", "gain"} <= verbs
+    from ddaydice.dsl.checker import Context, check_effect
+    from ddaydice.dsl.parser import SourceMap, parse_effect
+
+    tree, diags = parse_effect("use: gain 1 star or gain 1 courage and def -2 this turn", SourceMap("t.yaml"))
+    assert tree is not None and not diags
+    checked, diags = check_effect(tree, pack().vocab, Context("item"))
+    assert not diags
+    assert "def" in _granted_queries(checked)  # the grant after 'and' makes DEF a live query
