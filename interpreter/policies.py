@@ -81,6 +81,14 @@ P_BATTLE_CRY = 0.3
 P_CLIMB = 0.21
 P_CLIMB_HELPED = 0.47
 UNLIMITED_STAY_CAP = 8
+#: Against another side (the German): his Soldiers gained per turn before the Units' first turns tell (then the
+#: game's own record takes over, as if this prior were FOE_PRIOR_TURNS turns seen), and the variance of a turn.
+FOE_GAIN_PRIOR = 7.0
+FOE_PRIOR_TURNS = 3
+FOE_VAR = 6.0
+#: Courage a Unit loses to the other side in a turn beyond what his cards in play take every turn (his
+#: Decorations and Items, played now and then), as a chance per turn.
+FOE_DRAIN_BASE = 0.25
 #: Soldiers one Item Point is worth (Bazooka 15 -> 7, Field Radio 12 -> 5, Walkie-Talkie 5 -> 2).
 ITEM_POINT_VALUE = 0.4
 FACES = ("skull", "star", "one-soldier", "two-soldiers", "courage", "tool")
@@ -123,6 +131,81 @@ _CLIMB = re.compile(r"forbid advance unless count skull >= (\d+)")
 _RETREAT = re.compile(r"retreat ([a-z0-9-]+)")
 _ENTER_UNLESS = re.compile(r"forbid enter unless conquered ([a-z0-9-]+)")
 _NO_ENTRY_AFTER = re.compile(r"^forbid enter if ((?:visited [a-z0-9-]+(?: and )?)+)$")
+
+
+_PRESSURE = re.compile(r"^use once per turn[^:]*: (.*)$")
+_HIT = re.compile(r"(lose (\d+) (soldiers|courage)|def \+(\d+) this turn|mgf-dice \+(\d+) this turn) "
+                  r"(?:this turn )?to (another unit|all units)")
+
+
+def _foe_pressure(game: Game, card: str) -> tuple[float, float, bool]:
+    """What another side's card in play takes from the Units every turn, read from its effect: (Soldiers,
+    Courage, whether it hits one Unit of his choice rather than all)."""
+    key = (id(game.content), card, tuple(sorted(game.options)))
+    found = _PRESSURE_OF.get(key)
+    if found is None:
+        soldiers = courage = 0.0
+        one = False
+        c = game.content.cards.get(card)
+        for raw in ((c.effect or "") if c is not None else "").splitlines():
+            m = _PRESSURE.match(raw.strip())
+            if m is None:
+                continue
+            head = raw.split(":", 1)[0]
+            if any(o not in game.options for o in re.findall(r"(?<!unless )option ([a-z0-9-]+)", head)) or any(
+                    o in game.options for o in re.findall(r"unless option ([a-z0-9-]+)", head)):
+                continue
+            for h in _HIT.finditer(m.group(1)):
+                one = one or h.group(6) == "another unit"
+                if h.group(3) == "soldiers":
+                    soldiers += int(h.group(2))
+                elif h.group(3) == "courage":
+                    courage += int(h.group(2))
+                elif h.group(4):
+                    soldiers += int(h.group(4))
+                elif h.group(5):
+                    soldiers += MGF_MEAN * int(h.group(5))
+        found = _PRESSURE_OF[key] = (soldiers, courage, one)
+    return found
+
+
+_PRESSURE_OF: dict[tuple[Any, ...], tuple[float, float, bool]] = {}
+_AGAINST = re.compile(r"(lose|sacrifice|discard) (\d+) ([a-z-]+) to the ([a-z-]+)|steal (\d+) die")
+#: What a loss is worth to the other side, in Soldiers (a Specialist: his body and what he does).
+_FOE_LOSS = {"soldiers": 1.0, "specialist": 3.0, "item": 1.0, "decoration": 2.0, "courage": 0.4, "star": 0.6}
+
+
+def _against_foe(game: Game, card: str) -> tuple[float, float]:
+    """What a Unit's card takes from another side's player, read from its effect (written 'to the german',
+    or a die taken from his Final Tally): (once, each turn it works), in Soldiers."""
+    key = (id(game.content), card)
+    found = _AGAINST_OF.get(key)
+    if found is None:
+        once = each = 0.0
+        sides = {d.id for d in game.side_defs.values()}
+        c = game.content.cards.get(card)
+        for raw in ((c.effect or "") if c is not None else "").splitlines():
+            line = raw.strip()
+            v = 0.0
+            for h in _AGAINST.finditer(line):
+                if h.group(5):
+                    v += 1.5 * int(h.group(5))
+                elif h.group(4) in sides:
+                    v += int(h.group(2)) * _FOE_LOSS.get(h.group(3).rstrip("s") if h.group(3) != "soldiers"
+                                                         else h.group(3), 1.0)
+            if not v:
+                continue
+            if "per turn" in line.split(":", 1)[0]:
+                each += v
+            elif line.startswith("on combat"):
+                each += 0.5 * v  # in the turns it stays
+            else:
+                once += v
+        found = _AGAINST_OF[key] = (once, each)
+    return found
+
+
+_AGAINST_OF: dict[tuple[Any, ...], tuple[float, float]] = {}
 
 
 def _parse_facts(texts: Iterable[str]) -> _Facts:
@@ -207,6 +290,13 @@ class _Params:
     enter: tuple[tuple[str, float], ...]  # one-off gain on entering
     terminal: frozenset[str]
     edges: tuple[tuple[str, tuple[_Edge, ...]], ...]
+    #: Against another side (the German): per Sector, what each turn of Combat there costs the Unit's lead over
+    #: him on top of its own casualties (his Soldiers gained per turn, less the printed DEF he loses), and
+    #: the variance his turn adds. Empty: the plan counts the Unit's Soldiers alone.
+    foe: tuple[tuple[str, float], ...] = ()
+    foe_var: float = 0.0
+    #: The chances of losing 0, 1, 2 Courage to the other side each turn, after the roll (empty: none).
+    drain: tuple[float, ...] = ()
 
 
 #: A plan's outlook: (utility, mean Soldiers to come if the Unit lives, their variance, chance to live), where
@@ -227,7 +317,11 @@ class _Planner:
         self.index = {s: i for i, s in enumerate(names)}
         self.names = names
         idx = self.index
-        self.loss = [(m, v) for _, m, v in params.loss]
+        #: Expected casualties per Combat (and variance): ``abs_loss`` the Unit's own, ``loss`` what the plan
+        #: counts (against another side: the Unit's lead over him).
+        self.abs_loss = [(m, v) for _, m, v in params.loss]
+        foe = dict(params.foe)
+        self.loss = [(m + foe.get(s, 0.0), v + (params.foe_var if s in foe else 0.0)) for s, m, v in params.loss]
         gains = {s: (g, c) for s, g, c in params.gain}
         self.gain = [gains[s] for s in names]
         self.climbing = [s in params.climbing for s in names]
@@ -270,6 +364,19 @@ class _Planner:
             if not changed:
                 break
         self.need = need
+        # The Courage a roll brings (COURAGE_TARGETS), less what the other side takes each turn before the Units
+        # move (params.drain: the chances of losing 0, 1, 2): per target, (change in Courage, chance).
+        drain = params.drain or (1.0,)
+        self.drain = drain
+        targets: list[tuple[float, tuple[tuple[int, float], ...]]] = []
+        for share, dist in COURAGE_TARGETS:
+            chances: dict[int, float] = {}
+            for j, pj in enumerate(dist):
+                for lost, pl in enumerate(drain):
+                    if pj * pl:
+                        chances[j - lost] = chances.get(j - lost, 0.0) + pj * pl
+            targets.append((share, tuple(sorted(chances.items()))))
+        self.targets = targets
 
     # ------------------------------------------------------------- by Sector name
     def at(self, sector: str, visited: int, c: int, k: int) -> Outlook:
@@ -279,7 +386,12 @@ class _Planner:
         return self.edges[self.index[sector]]
 
     def loss_of(self, sector: str) -> tuple[float, float]:
+        """What a Combat in ``sector`` costs the plan (against another side: the Unit's lead over him)."""
         return self.loss[self.index[sector]]
+
+    def abs_loss_of(self, sector: str) -> tuple[float, float]:
+        """The Unit's own expected casualties in a Combat in ``sector``."""
+        return self.abs_loss[self.index[sector]]
 
     def roll_at(self, sector: str, visited: int, c: int, k: int) -> Outlook:
         x = self.index[sector]
@@ -354,29 +466,31 @@ class _Planner:
             result = _shift(value(x, rv, base, k), gain, ROLL_VAR)
             self.rolled[key] = result
             return result
-        outs = (value(x, rv, base, k), value(x, rv, base + 1, k), value(x, rv, base + 2, k),
-                value(x, rv, base + 3, k))
-        u0, u1, u2, u3 = outs[0][0], outs[1][0], outs[2][0], outs[3][0]
-        q0, q1, q2, q3 = outs[0][3], outs[1][3], outs[2][3], outs[3][3]
+        targets = self.targets
+        lo = -(len(self.drain) - 1)
+        outs = [value(x, rv, max(0, base + off), k) for off in range(lo, 4)]
         best_u = -math.inf
         best_i = 0
-        for i, (share, d) in enumerate(COURAGE_TARGETS):
+        for i, (share, d) in enumerate(targets):
             g = gain * share
-            u = d[0] * (u0 + q0 * g) + d[1] * (u1 + q1 * g) + d[2] * (u2 + q2 * g) + d[3] * (u3 + q3 * g)
+            u = 0.0
+            for off, p in d:
+                o = outs[off - lo]
+                u += p * (o[0] + o[3] * g)
             if u > best_u:
                 best_u, best_i = u, i
-        share, d = COURAGE_TARGETS[best_i]
+        share, d = targets[best_i]
         g = gain * share
         q = 0.0
         mean = 0.0
         second = 0.0
-        for p, o in zip(d, outs, strict=True):
-            if p:
-                w = p * o[3]
-                q += w
-                mo = o[1] + g
-                mean += w * mo
-                second += w * (o[2] + mo * mo)
+        for off, p in d:
+            o = outs[off - lo]
+            w = p * o[3]
+            q += w
+            mo = o[1] + g
+            mean += w * mo
+            second += w * (o[2] + mo * mo)
         if q > 1e-12:
             mean /= q
             var = max(0.0, second / q - mean * mean) + ROLL_VAR
@@ -463,6 +577,9 @@ class HeuristicPolicy:
     _statics: dict[tuple[Any, ...], int] = attrs.Factory(dict)
     _side_policy: SidePolicy = attrs.Factory(SidePolicy)
     _ahead: dict[tuple[Any, ...], tuple[bool, bool, bool, bool]] = attrs.Factory(dict)
+    #: The other side's player seen at the first decision of each turn: turn -> (his Soldiers, the highest
+    #: printed DEF the Units then occupied, where they fought the turn before).
+    _foe_seen: dict[int, tuple[int, int]] = attrs.Factory(dict)
 
     # ================================================================ dispatch
     def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
@@ -484,6 +601,9 @@ class HeuristicPolicy:
             self._ahead = {}
             self._counts = {}
             self._quick = {}
+            self._foe_seen = {}
+        if game.state.sides and game.state.turn not in self._foe_seen:
+            self._observe_foe(game)
         unit = game.state.unit(decision.unit)
         kind = decision.kind
         handler = _HANDLERS.get(kind)
@@ -512,6 +632,7 @@ class HeuristicPolicy:
         s = game.state
         here = game.sectors[unit.sector]
         targets, holding, near = self._targets(game, unit)
+        foe_model = self.foe_model(game, unit)
         # Only what the plan depends on: this Unit's cards, the cards that reach every Unit, the Sectors
         # whose first entry gives something, the Items the planner counts on.
         cards = tuple((u.id, tuple(u.specialists) if u is unit else tuple(c for c in u.specialists if c in _SHARED),
@@ -521,14 +642,14 @@ class HeuristicPolicy:
                tuple(i for i in unit.items if i in _PLANNED_ITEMS), tuple(s.conquered),
                tuple(sorted(s.bunker_specialists.items())), len(s.grants), cards,
                tuple(f for f in firsts if s.sectors[f].entered), tuple(len(s.sectors[r].attributes) for r in randoms),
-               len(s.placed), bool(s.award_deck), targets, holding, near)
+               len(s.placed), bool(s.award_deck), targets, holding, near, foe_model)
         self._view_key = key
         # Every Unit's policy works out the same views (of itself and of its comrades): share them.
         shared = _VIEWS.get((id(s), key))
         if shared is not None and shared[0] is s:
             return shared[1]
         self._cards = cards
-        params = self._params(game, unit, targets, near)
+        params = self._params(game, unit, targets, near, foe_model)
         planner = _PLANS.get(params)
         if planner is None:
             if len(_PLANS) > 3000:
@@ -573,7 +694,8 @@ class HeuristicPolicy:
         self._target_memo[key] = found
         return found
 
-    def _params(self, game: Game, unit: Unit, targets: frozenset[str], near: bool) -> _Params:
+    def _params(self, game: Game, unit: Unit, targets: frozenset[str], near: bool,
+                foe_model: tuple[float, float, tuple[float, ...]] | None = None) -> _Params:
         g = game
         specs = set(unit.specialists)
         items = list(unit.items)
@@ -722,8 +844,80 @@ class HeuristicPolicy:
             if f.retreat is not None and f.retreat in reach_set and _sector_uses_offered(g, sid):
                 out.append(_Edge(f.retreat, 0, 0.0, 0.0, 0.0, 1.0, retreat=True))
             edges.append((sid, tuple(out)))
+        foe: tuple[tuple[str, float], ...] = ()
+        drain: tuple[float, ...] = ()
+        if foe_model is not None:
+            # Each turn the German gains about foe_gain Soldiers and loses the printed DEF the Unit occupies
+            # (both sides lose the same when he falls short: the shortfall lowers the Unit's DEF): a turn
+            # costs the Unit's lead over him its own casualties less that DEF, plus his gain, plus what his
+            # cards in play take from the Unit each turn.
+            foe_gain, pressure, drain = foe_model
+            foe = tuple((sid, foe_gain + pressure - float(g._base("def", unit, sid, None, False)[0]))
+                        for sid in reach)
         return _Params(tuple(loss), tuple(gain), frozenset(climbing), tuple(max_rolls), tuple(enter), targets,
-                       tuple(edges))
+                       tuple(edges), foe, FOE_VAR if foe else 0.0, drain)
+
+    # ---------------------------------------------------------------- the other side (the German)
+    @staticmethod
+    def foe(game: Game) -> Unit | None:
+        """Another side's player whom a Unit must outnumber in an Assault, and who loses the highest DEF the
+        Units occupy each turn (rules/sides.yaml): the German of Atlantikwall."""
+        for p in game.state.sides:
+            sd = game.side_defs.get(p.side) if p.side else None
+            if p.status == "active" and sd is not None and sd.assault is not None \
+                    and sd.casualties == "highest-occupied-def":
+                return p
+        return None
+
+    def _observe_foe(self, game: Game) -> None:
+        foe = self.foe(game)
+        if foe is None:
+            return
+        units = game.state.active_units()
+        worst = max((int(game._base("def", u, u.sector, None, False)[0]) for u in units), default=0)
+        self._foe_seen[game.state.turn] = (game.soldier_count(foe), worst)
+
+    def foe_gain(self, game: Game) -> float | None:
+        """The German's Soldiers gained per turn, as this game has shown them so far (None: no such side)."""
+        if self.foe(game) is None:
+            return None
+        seen = self._foe_seen
+        total, n = FOE_GAIN_PRIOR * FOE_PRIOR_TURNS, FOE_PRIOR_TURNS
+        for t, (now, worst) in seen.items():
+            before = seen.get(t - 1)
+            if before is None or now <= 0:
+                continue  # at 0 he lost what he had, not the DEF: that turn tells nothing of his gains
+            total += now - before[0] + worst
+            n += 1
+        return round(2.0 * total / n) / 2.0
+
+    def foe_model(self, game: Game, unit: Unit) -> tuple[float, float, tuple[float, ...]] | None:
+        """Against another side: (his Soldiers gained per turn, the Soldiers his cards in play take from this Unit
+        each turn, the chances it loses 0, 1, 2 Courage to him in a turn); None without such a side."""
+        foe = self.foe(game)
+        if foe is None:
+            return None
+        gain = self.foe_gain(game) or 0.0
+        share = 1.0 / max(1, len(game.state.active_units()))
+        soldiers = 0.0
+        courage = FOE_DRAIN_BASE
+        for card in foe.specialists:
+            hit = _foe_pressure(game, card)
+            soldiers += hit[0] * (share if hit[2] else 1.0)
+            courage += hit[1] * (share if hit[2] else 1.0)
+        courage = min(2.0, round(4.0 * courage) / 4.0)
+        drain = (1.0 - courage, courage) if courage <= 1.0 else (0.0, 2.0 - courage, courage - 1.0)
+        return gain, round(2.0 * soldiers) / 2.0, drain
+
+    def standing(self, game: Game, unit: Unit) -> float:
+        """What the plan's outcome adds to: the Unit's Soldiers, or, against the German, its lead over him
+        (after his roll of this turn, which the plan does not count again)."""
+        count = float(self.count(game, unit))
+        foe = self.foe(game)
+        if foe is None:
+            return count
+        gain = self.foe_gain(game) or 0.0
+        return count - game.soldier_count(foe) + gain
 
     def count(self, game: Game, unit: Unit) -> int:
         """The Unit's Soldiers, its Specialists included (the engine's count, remembered)."""
@@ -831,6 +1025,9 @@ class HeuristicPolicy:
             extra = 0.0
         if spec == "marksman" and "skulls" in game.ignore:
             extra = 0.0
+        if game.state.sides and self.foe(game) is not None:
+            once, each = _against_foe(game, spec)
+            extra += once + 0.6 * each * adv  # a Unit that rushes him has about one turn per Advance left
         return body + extra
 
     def ahead(self, game: Game, unit: Unit) -> tuple[bool, bool, bool, bool]:
@@ -867,6 +1064,9 @@ class HeuristicPolicy:
             "jeep": 0.35 * turns, "ambulance": 1.0 * turns,
         }
         v = base.get(item, 0.5)
+        if game.state.sides and self.foe(game) is not None:
+            once, each = _against_foe(game, item)
+            v += once + 0.6 * each * _adv
         if climbing and item in SKULL_HELPERS:
             # Each more Skull-giver helps less: the first turns a 21% Climb into a 47% one.
             held = sum(1 for i in unit.items if i in SKULL_HELPERS) - (1 if item in unit.items else 0)
@@ -933,9 +1133,9 @@ class HeuristicPolicy:
                 cry = max(cry, 12.0)
                 aim = "courage"
         solo = len(game.state.units) == 1
-        lm, _ = view.planner.loss_of(unit.sector)
+        lm, _ = view.planner.abs_loss_of(unit.sector)
         if self.rolls_here(game, unit, at_roll=True) >= view.planner.max_rolls[view.planner.index[unit.sector]]:
-            nxt = [view.planner.loss_of(e.to)[0] + e.loss for e in view.planner.edges_of(unit.sector)
+            nxt = [view.planner.abs_loss_of(e.to)[0] + e.loss for e in view.planner.edges_of(unit.sector)
                    if e.to not in unit.visited and not e.retreat]
             lm = min(nxt, default=lm)
         return _DiceContext(
@@ -1055,7 +1255,7 @@ class HeuristicPolicy:
     def here_loss(self, game: Game, unit: Unit) -> tuple[float, float]:
         """Expected casualties (and variance) if the Unit fights in its Sector this turn."""
         view = self.view(game, unit)
-        return view.planner.loss_of(unit.sector)
+        return view.planner.abs_loss_of(unit.sector)
 
     def move_scores(self, game: Game, unit: Unit, moves: Sequence[Any]) -> list[tuple[float, float, float]]:
         """For each move: (survival score, mean, variance) of the plan that starts with it."""
@@ -1064,10 +1264,24 @@ class HeuristicPolicy:
         x = unit.sector
         k = self.rolls_here(game, unit, at_roll=False)
         c = unit.courage
-        soldiers = self.count(game, unit)
+        soldiers = self.standing(game, unit)
         edges = {e.to: e for e in planner.edges_of(x) if not e.retreat}
         out: list[tuple[float, float, float]] = []
+        foe = self.foe(game)
         for m in moves:
+            if foe is not None:
+                # The plan counts the Unit's lead over the German; this turn's Combat must also leave the Unit
+                # standing: it suffers the German's Soldiers at most (his shortfall lowers its DEF) and the rest.
+                to = x if m.kind == "stay" else m.to
+                lm, lv = planner.abs_loss_of(to) if to in planner.index else (0.0, 0.0)
+                printed = float(game._base("def", unit, to, None, False)[0])
+                lm -= max(0.0, printed - game.soldier_count(foe))
+                if m.kind != "stay" and to in edges:
+                    lm += edges[to].loss
+                    lv += edges[to].var
+                alive = 0.5 * math.erfc(-(self.count(game, unit) - lm - 0.5) / math.sqrt(2.0 * (lv + 1.0)))
+            else:
+                alive = 1.0
             if m.kind == "stay":
                 lm, lv = planner.loss_of(x)
                 o = _shift(planner.roll_at(x, view.visited, c, k + 1), -lm, lv)
@@ -1099,7 +1313,7 @@ class HeuristicPolicy:
                     o = _shift(o, -0.3 * self.item_value(game, unit, unit.vehicle), 0.0)
                 if view.holding and m.kind == "advance" and not sec.bunker:
                     o = _shift(o, -4.0, 0.0)
-            out.append((_survival(soldiers, o), o[0], o[2]))
+            out.append((alive * _survival(soldiers, o), o[0], o[2]))
         return out
 
     def _sure_move(self, game: Game, unit: Unit, courage: int) -> float:
@@ -1284,6 +1498,10 @@ class HeuristicPolicy:
             if "leadership" in p:
                 face = self.best_add(game, unit, "white")[0]
             return keys.index(face) if face in keys else 0
+        if "take which die" in p and keys and isinstance(keys[0], tuple) and len(keys[0]) == 3:
+            ctx = self.dice_context(game, unit)
+            others = [(dd.face, dd.colour) for dd in unit.tally if not dd.cancelled]
+            return max(range(n), key=lambda i: (ctx.values(None, others).get(keys[i][1], 0.0), -i))
         if "which colour" in p:
             have = {dd.colour for dd in unit.tally if dd.face == "skull" and not dd.cancelled and dd.real}
             for i, colour in enumerate(keys):
@@ -1359,6 +1577,8 @@ class HeuristicPolicy:
         in_bunker_now = sec.bunker and unit.entered_turn == s.turn
         if point == "after-first-roll":  # offered only to re-roll a bad first roll (an option's Soldier Mulligan)
             return True
+        if s.sides and owner in game.content.cards and any(_against_foe(game, owner)) and self.foe(game) is not None:
+            return True  # what hurts the German is used as soon as it may be: his losses shrink him for the Assault
         if owner in {"field-radio", "walkie-talkie", "signalling-lamp", "medal-case", "lucky-charm",
                      "pocket-bible"}:
             return point != "after-first-roll"
@@ -1451,7 +1671,7 @@ class HeuristicPolicy:
             if not barrier:
                 return False
             edges = [e for e in view.planner.edges_of(unit.sector) if e.to in barrier and e.cost <= unit.courage]
-            soldiers = self.count(game, unit)
+            soldiers = self.standing(game, unit)
             return any(_survival(soldiers, view.planner.take(e, view.visited, unit.courage)) > best_z + 0.01
                        for e in edges)
         if owner == "point-man":
@@ -1460,7 +1680,7 @@ class HeuristicPolicy:
             view = self.view(game, unit)
             lm, lv = view.planner.loss_of(unit.sector)
             o = _shift(view.planner.roll_at(unit.sector, view.visited, unit.courage, 2), -lm, lv)
-            return _survival(self.count(game, unit) - 1, o) > best_z + 0.02
+            return _survival(self.standing(game, unit) - 1, o) > best_z + 0.02
         if owner.startswith(f"{game.map.id}/"):
             # A Sector's use during movement: the retreat from a failed Climb.
             f = _facts(game, unit.sector)
@@ -1470,7 +1690,7 @@ class HeuristicPolicy:
             if not any(e.retreat for e in view.planner.edges_of(unit.sector)):
                 return False
             o = view.planner.at(f.retreat, view.visited | view.planner.mask([f.retreat]), unit.courage, 0)
-            return _survival(self.count(game, unit), o) > best_z
+            return _survival(self.standing(game, unit), o) > best_z
         return False
 
     def _climb_help(self, game: Game, unit: Unit, owner: str) -> bool:
@@ -1641,7 +1861,7 @@ class HeuristicPolicy:
         view = self.view(game, unit)
         k = self.rolls_here(game, unit, at_roll=False)
         o = view.planner.at(unit.sector, view.visited, unit.courage, k)
-        return self.count(game, unit) + o[1] - 30.0 * (1.0 - o[3])
+        return self.standing(game, unit) + o[1] - 30.0 * (1.0 - o[3])
 
     def _rescue(self, game: Game, unit: Unit, d: Decision) -> int:
         """After the MGF roll: give Soldiers to a comrade this combat would wipe out, if they can be spared."""

@@ -10,7 +10,10 @@ The policy reads only decisions' keys and the state, never a card's id:
 - recruit the Specialist the game's rules name (``in-play`` conditions of the rules), else the dearest;
   find the dearest Item it can pay;
 - use every card and rule use offered (Decorations are meant to be played), once per use point;
-- casualties: Soldiers before Specialists, the cheapest Specialist first;
+- casualties and sacrifices: Soldiers before Specialists, then a Specialist who goes back to his Reserve, then the
+  cheapest, the ones that switch the defences on last;
+- a result of his choice, or a die taken from a Unit: the best result, never a Skull (a Skull in his own Final
+  Tally cancels one of his dice);
 - every other choice: its first option (an "OR": the first half; "nothing" only when it is the only option).
 """
 
@@ -98,15 +101,39 @@ class SidePolicy:
             soldiers = [i for i, k in enumerate(keys) if k[0] == "soldiers"]
             if soldiers:
                 return (soldiers[0],)
-            return (min(range(len(keys)), key=lambda i: (game.content.cards[keys[i][1]].cost or 0, i)),)
+            wanted = self._missing(game, player, all_wanted=True)
+            return (min(range(len(keys)), key=lambda i: (keys[i][1] in wanted, self._worth(game, keys[i][1]), i)),)
+        if kind == "sacrifice" and keys and all(isinstance(k, str) and k in game.content.cards for k in keys):
+            # Lose the Specialist he misses least: never the ones that switch the Battle Map's defences on.
+            wanted = self._missing(game, player, all_wanted=True)
+            return (min(range(len(keys)), key=lambda i: (keys[i] in wanted, self._worth(game, keys[i]), i)),)
+        if kind == "choose" and keys and all(isinstance(k, str) and k in _KEEP for k in keys):
+            # A result of his choice: the best (never a Skull, which would cancel one of his own dice).
+            return (min(range(len(keys)), key=lambda i: (_KEEP[keys[i]], i)),)
+        if kind == "choose" and keys and all(isinstance(k, tuple) and len(k) == 3 and k[1] in _KEEP for k in keys):
+            # A die taken from a Unit's Final Tally: the best result (a Skull would cancel one of his own).
+            return (min(range(len(keys)), key=lambda i: (_KEEP[keys[i][1]], i)),)
         if decision.min_picks == 0:
             return ()
         return tuple(range(decision.min_picks))
 
-    def _missing(self, game: Game, player: Any) -> list[str]:
+    def _missing(self, game: Game, player: Any, *, all_wanted: bool = False) -> list[str]:
         wanted = self._wanted.get(id(game))
         if wanted is None:
             if len(self._wanted) > 8:
                 self._wanted.clear()
             wanted = self._wanted[id(game)] = wanted_specialists(game)
+        if all_wanted:
+            return wanted
         return [c for c in wanted if c not in player.specialists]
+
+    @staticmethod
+    def _worth(game: Game, card: str) -> float:
+        """What losing a card costs him: its price, nothing for one that goes back to his Reserve when lost (his
+        own card's 'allow back-to-pool' with no condition: he recruits it again)."""
+        c = game.content.cards.get(card)
+        if c is None:
+            return 0.0
+        if any(line.strip() == "allow back-to-pool" for line in (c.effect or "").splitlines()):
+            return -1.0
+        return float(c.cost or 0)

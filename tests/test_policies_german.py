@@ -1,0 +1,74 @@
+"""The heuristic against the German player (Atlantikwall, module 1).
+
+Time is on the German's side: a Unit that farms Soldiers in the lower Sectors while he grows each turn loses
+(before the planner counted him, the heuristic won 34% of Exercise Fabius games with the German on, the
+reference policy 64%). These games are seeded; a regression shows as a lost margin.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ddaydice.dsl.loader import Content, load
+from ddaydice.interpreter.engine import Game
+from ddaydice.interpreter.policies import HeuristicPolicy, _against_foe, _foe_pressure, make_policy
+from ddaydice.interpreter.side_policy import SidePolicy
+from ddaydice.interpreter.simulate import game_seed
+
+GERMAN = ("german-player",)
+
+
+@functools.cache
+def content() -> Content:
+    loaded, diags = load(packs=["atlantikwall"])
+    assert loaded is not None, diags
+    return loaded
+
+
+def wins(map_id: str, allied: str, german: str, games: int, variant: str | None = None) -> int:
+    won = 0
+    for i in range(games):
+        seed = game_seed(7, i)
+        g = Game(content(), map_id, players=1, seed=seed, variant=variant, options=GERMAN,
+                 deciders=[make_policy(allied, seed), make_policy(german, seed + 1)])
+        won += g.run() == "won"
+    return won
+
+
+def test_heuristic_beats_the_reference_policy_with_the_german_on() -> None:
+    # As `dday simulate --policy P` plays them: the same policy for the Units and the German.
+    heuristic = wins("exercise-fabius", "heuristic", "heuristic", 60)
+    reference = wins("exercise-fabius", "reference", "reference", 60)
+    assert heuristic >= 32, heuristic  # 53% or more (it was 34% when it lingered in the lower Sectors)
+    assert heuristic + 6 >= reference, (heuristic, reference)
+
+
+def test_against_the_same_german_the_heuristic_is_far_better_than_the_reference_policy() -> None:
+    heuristic = wins("exercise-fabius", "heuristic", "heuristic", 40)
+    reference = wins("exercise-fabius", "reference", "heuristic", 40)
+    assert heuristic >= reference + 12, (heuristic, reference)
+
+
+def test_the_plan_reads_what_hurts_each_side_from_the_cards() -> None:
+    g = Game(content(), "exercise-fabius", players=1, seed=1, options=GERMAN, deciders=[HeuristicPolicy()])
+    cards = content().cards
+    kinds = content().card_kinds
+    # The German's cards in play that take from the Units every turn (Soldiers, DEF, MGF dice, Courage).
+    pressure = {c: _foe_pressure(g, c) for c in cards if kinds.get(c) == "german-specialist"}
+    assert any(p[0] > 0 for p in pressure.values())
+    assert any(p[1] > 0 for p in pressure.values())
+    # The Units' cards written 'to the german' are worth something; the base game's are not.
+    against = {c: _against_foe(g, c) for c in cards if kinds.get(c) in {"specialist", "item"}}
+    assert sum(1 for v in against.values() if any(v)) >= 5
+    assert not any(v for c, v in against.items() if cards[c].provenance != "reconstructed" and any(v))
+
+
+def test_the_german_never_gives_himself_a_skull() -> None:
+    from ddaydice.interpreter.deciders import Decision
+
+    g = Game(content(), "exercise-fabius", players=1, seed=1, options=GERMAN, deciders=[HeuristicPolicy()])
+    g.run_turn()
+    german = g.state.sides[0]
+    faces = ("skull", "star", "one-soldier", "two-soldiers", "courage", "tool")
+    d = Decision("choose", german.id, "Discipline: which result to add?", faces, keys=faces)
+    assert faces[SidePolicy().decide(g, d)[0]] == "two-soldiers"
