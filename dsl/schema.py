@@ -280,6 +280,8 @@ class Variant:
     specialists: tuple[str, ...] | None = None
     items: tuple[str, ...] | None = None
     vehicles: tuple[str, ...] | None = None
+    # "If a Unit is killed along the way, the other players must continue" (Exercise Tiger's first trainings).
+    continue_after_loss: bool = False
 
 
 @attrs.frozen

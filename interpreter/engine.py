@@ -2084,7 +2084,7 @@ class Game:
 
     def _continue_after_loss(self) -> bool:
         # Exercise Tiger's training variants: "If a Unit is killed along the way, the other players must continue".
-        return self.variant is not None and self.variant.id in {"practice-run", "basic-training"} and \
+        return self.variant is not None and self.variant.continue_after_loss and \
             bool(self.state.active_units())
 
     # ------------------------------------------------------------ end of turn
