@@ -331,6 +331,8 @@ def attrs_evolve(obj: Any, **changes: Any) -> Any:
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option("--policy", type=click.Choice(["random", "reference", "heuristic"]), default="reference",
               show_default=True)
+@click.option("--side-policy", type=click.Choice(["random", "reference", "heuristic"]), default=None,
+              help="The policy of another side's player (Atlantikwall's German); default: --policy.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The run's seed; game i is seeded from it and i.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (results are identical whatever this is).")
@@ -339,8 +341,9 @@ def attrs_evolve(obj: Any, **changes: Any) -> Any:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw the outcomes to this PNG file.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def simulate(map_id: str, variant: str | None, players: int, games: int, policy: str, seed: int, jobs: int,
-             options: tuple[str, ...], packs: tuple[str, ...], fmt: str, plot_path: str | None, quiet: bool) -> None:
+def simulate(map_id: str, variant: str | None, players: int, games: int, policy: str, side_policy: str | None,
+             seed: int, jobs: int, options: tuple[str, ...], packs: tuple[str, ...], fmt: str, plot_path: str | None,
+             quiet: bool) -> None:
     """Play many games with a policy and report win rate, turns, deaths and use of cards."""
     from ddaydice.dsl.diagnostics import DDayError
     from ddaydice.interpreter import simulate as sim
@@ -348,7 +351,7 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
     from ddaydice.interpreter.policies import make_policy
 
     content = load_or_exit(packs=list(packs))
-    spec = sim.Spec(map_id, variant, players, policy, seed, tuple(options), tuple(packs))
+    spec = sim.Spec(map_id, variant, players, policy, seed, tuple(options), tuple(packs), side_policy)
     try:  # fail fast, before any worker starts, on a bad map, variant, option or player count
         Game(content, map_id, players=players, seed=0, variant=variant, options=options,
              deciders=make_policy(policy))
@@ -381,7 +384,8 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
         content, map_id, players=players, seed=0, variant=variant, options=options, deciders=make_policy(policy)
     ).options]
     if sides:  # another side plays against the Units: the games the Units did not win are his
-        click.echo(f"               (won by the Allied Units; the {', '.join(sides)} won the others)")
+        click.echo(f"               (won by the Allied Units; the {', '.join(sides)}, policy "
+                   f"{side_policy or policy}, won the others)")
     click.echo(f"  turns        mean {summary['mean_turns']:.2f}, min {summary['turns_min']}, "
                f"max {summary['turns_max']}")
     if summary["wiped_out_by_sector"]:

@@ -34,6 +34,7 @@ class Spec:
     seed: int
     options: tuple[str, ...] = ()
     packs: tuple[str, ...] = ()
+    side_policy: str | None = None  # the policy of another side's player (the German); None: ``policy``
 
 
 @attrs.frozen
@@ -70,7 +71,8 @@ _RESEED: Callable[[random.Random, int], None] = random.Random.__mro__[1].seed  #
 def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
     seed = game_seed(spec.seed, index)
     # One decider per Unit, and one for another side's player (the German), who comes after the Units.
-    deciders = [make_policy(spec.policy, seed + k) for k in range(spec.players + 1)]
+    deciders = [make_policy(spec.policy, seed + k) for k in range(spec.players)]
+    deciders.append(make_policy(spec.side_policy or spec.policy, seed + spec.players))
     game = Game(content, spec.map_id, players=spec.players, seed=seed, variant=spec.variant,
                 options=spec.options, deciders=deciders)
     start_specs = {u.id: set(u.specialists) for u in game.state.units}
@@ -161,6 +163,7 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
         "variant": spec.variant,
         "players": spec.players,
         "policy": spec.policy,
+        "side_policy": spec.side_policy or spec.policy,
         "options": list(spec.options),
         "seed": spec.seed,
         "jobs": jobs,

@@ -200,3 +200,25 @@ def test_the_engine_plan_and_the_conflict_finder_see_actions_joined_with_and() -
     checked, diags = check_effect(tree, pack().vocab, Context("item"))
     assert not diags
     assert "def" in _granted_queries(checked)  # the grant after 'and' makes DEF a live query
+
+
+def test_simulate_gives_the_german_his_own_policy() -> None:
+    """--side-policy: the Units' policy and the German's can differ; by default both are --policy."""
+    import json
+
+    from click.testing import CliRunner
+
+    from ddaydice.interpreter.cli import main
+
+    def run(*extra: str) -> dict[str, object]:
+        result = CliRunner().invoke(main, ["simulate", "exercise-fabius", "--pack", "atlantikwall", "--option",
+                                           "german-player", "--games", "30", "--policy", "reference", "-q",
+                                           "--format", "json", *extra])
+        assert result.exit_code == 0, result.output
+        data: dict[str, object] = json.loads(result.output)
+        return data
+
+    same, explicit, stronger = run(), run("--side-policy", "reference"), run("--side-policy", "heuristic")
+    assert same["side_policy"] == "reference" and same["wins"] == explicit["wins"]
+    assert stronger["side_policy"] == "heuristic"
+    assert isinstance(stronger["wins"], int) and isinstance(same["wins"], int) and stronger["wins"] < same["wins"]
