@@ -62,11 +62,28 @@ CASES = [
     ("exercise-tiger", "practice-run", ("well-equipped",), "reference", 1, True),
     ("exercise-tiger", "practice-run", ("solitaire",), "reference", 1, True),
     ("exercise-tiger", "practice-run", ("soldier-mulligan",), "reference", 1, False),
-    ("exercise-tiger", "practice-run", (), "reference", 2, False),
+    # Several Units: the tie order, trading, room.
+    ("exercise-tiger", "practice-run", (), "reference", 2, True),
+    ("exercise-tiger", "practice-run", (), "reference", 4, True),
     ("exercise-tiger", "practice-run", (), "random", 1, False),
     ("exercise-tiger", "practice-run", (), "heuristic", 1, False),
-    ("exercise-tiger", "basic-training", (), "reference", 1, False),
-    ("omaha-beach", None, (), "reference", 1, False),
+    # Skulls cancelling, RWB bonuses (the general upkeep when one could score), Landmines, something to recruit.
+    ("exercise-tiger", "basic-training", (), "reference", 1, True),
+    ("exercise-tiger", "basic-training", (), "reference", 3, True),
+    # Sector effects (Final Tally, entering, requirements, Lock and dice rolled changed), MGF, Items and Awards
+    # to buy, cards gained along the way (the general turn while they are in play).
+    ("exercise-tiger", "advanced-training", (), "reference", 1, True),
+    ("exercise-tiger", "advanced-training", (), "reference", 2, True),
+    ("omaha-beach", None, (), "reference", 1, True),
+    ("omaha-beach", None, (), "reference", 2, True),
+    ("utah-beach", None, (), "reference", 1, True),
+    ("gold-beach", None, (), "reference", 2, True),
+    ("juno-beach", None, (), "reference", 1, True),
+    ("sword-beach", None, (), "reference", 1, True),
+    ("pointe-du-hoc", None, (), "reference", 1, True),
+    ("merville-battery", None, (), "reference", 1, True),
+    ("operation-deadstick", None, (), "reference", 2, True),
+    ("exercise-tiger", "basic-training", (), "heuristic", 1, False),
 ]
 
 
@@ -82,7 +99,7 @@ def test_fast_turn_plays_the_general_turns_game(map_id: str, variant: str | None
             general = new_game(map_id, variant, options, policy, players, seed)
             general.run()
         assert outcome(fast) == outcome(general), (map_id, variant, options, policy, players, seed)
-        assert to_json(fast.state) == to_json(general.state)
+        assert to_json(fast.state) == to_json(general.state), seed
 
 
 @functools.cache
@@ -259,3 +276,131 @@ def test_reference_policy_answers_on_faces_as_on_keys() -> None:
         assert by_rules == policy.decide_keys(game, "u1", "lock", keys, locks)  # type: ignore[attr-defined]
         assert tuple(j for j, p in enumerate(which) if wish[dice[p]]) == \
             policy.decide_keys(game, "u1", "reroll", keys, 0)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("map_id", "variant", "players"), [("exercise-tiger", "basic-training", 2),
+                                                             ("omaha-beach", None, 2)])
+@pytest.mark.parametrize("decider", [KeysOnly, OnFaces, Unremembered])
+def test_deciders_through_the_key_protocol_alone_cancel_skulls_and_play_several_units(
+        decider: type[KeysOnly], map_id: str, variant: str | None, players: int) -> None:
+    for seed in range(60):
+        def one(seed: int = seed) -> Game:
+            return Game(content(), map_id, seed=seed, variant=variant, players=players,
+                        deciders=[decider() for _ in range(players)])
+
+        fast = one()
+        assert fastturn.why_not(fast) is None
+        fast.run()
+        with general_turn_only():
+            general = one()
+            general.run()
+        assert outcome(fast) == outcome(general), seed
+        assert to_json(fast.state) == to_json(general.state), seed
+
+
+class IllegalCancel(KeysOnly):
+    """A fixed policy whose Skull cancels an option that does not exist: the same error through both turns."""
+
+    def decide_keys(self, game: Game, unit: str, kind: str, keys: tuple[Any, ...], min_picks: int
+                    ) -> tuple[int, ...]:
+        return (len(keys),) if kind == "cancel" else super().decide_keys(game, unit, kind, keys, min_picks)
+
+
+def test_an_illegal_cancel_is_the_same_error_through_both_turns() -> None:
+    messages = []
+    for use_fast in (True, False):
+        game = Game(content(), "exercise-tiger", seed=3, variant="basic-training", deciders=[IllegalCancel()])
+        with pytest.raises(RuleError) as caught:
+            if use_fast:
+                game.run()
+            else:
+                with general_turn_only():
+                    game.run()
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+
+
+def count_turns(game: Game) -> tuple[list[int], int]:
+    """(the turns played by the general turn, turns in all) for one game."""
+    general: list[int] = []
+    original = Game.run_turn
+
+    def counted(self: Game) -> None:
+        original(self)
+        general.append(self.state.turn)
+
+    Game.run_turn = counted  # type: ignore[method-assign]
+    try:
+        game.run()
+    finally:
+        Game.run_turn = original  # type: ignore[method-assign]
+    return general, game.state.turn
+
+
+def test_cards_in_play_hand_over_to_the_general_turn_and_back() -> None:
+    """Advanced Training: Sectors give Specialists, RWB bonuses find Items; while a card is in play the turns are
+    the general ones, and the fast turn takes over again when none is (an Item used, a Specialist lost)."""
+    general_turns = fast_turns = back = 0
+    for seed in range(60):
+        game = new_game("exercise-tiger", "advanced-training", (), "reference", 1, seed)
+        turns, total = count_turns(game)
+        general_turns += len(turns)
+        fast_turns += total - len(turns)
+        back += bool(turns) and max(turns) < total  # fast again after general turns
+    assert general_turns > 0 and fast_turns > 0 and back > 0
+
+
+def test_a_state_that_is_not_plain_takes_the_general_turn_and_plays_the_same_game() -> None:
+    for seed in range(40):
+        def one(seed: int = seed) -> Game:
+            game = new_game("exercise-tiger", "basic-training", (), "reference", 1, seed)
+            game.state.units[0].specialists.append("medic")  # a card in play from the start
+            game.state.hands["u1"].remove("medic")
+            return game
+
+        fast = one()
+        assert fastturn.why_not(fast) is None
+        assert fastturn.plain_reason(fast) == "a Unit holds cards or a kept tally"
+        fast.run()
+        with general_turn_only():
+            general = one()
+            general.run()
+        assert outcome(fast) == outcome(general), seed
+        assert to_json(fast.state) == to_json(general.state), seed
+
+
+@pytest.mark.parametrize(("map_id", "variant", "players", "reason"), [
+    ("exercise-tiger", "practice-run", 1, None),
+    ("exercise-tiger", "basic-training", 3, None),
+    ("exercise-tiger", "advanced-training", 1, None),
+    ("omaha-beach", None, 2, None),
+])
+def test_why_not_reads_the_plan_and_the_deciders_only(map_id: str, variant: str | None, players: int,
+                                                      reason: str | None) -> None:
+    game = new_game(map_id, variant, (), "reference", players, 1)
+    assert fastturn.why_not(game) == reason
+    assert fastturn.plain_reason(game) is None
+    mixed = Game(content(), map_id, variant=variant, players=players, seed=1,
+                 deciders=[make_policy("reference")] + [make_policy("random", 1)] * (players - 1))
+    assert fastturn.why_not(mixed) == (None if players == 1 else "the decider may read the Final Tally")
+
+
+def test_the_plans_standing_sources_decide_what_the_fast_turn_plays() -> None:
+    practice = plan_of("exercise-tiger", "practice-run")
+    assert practice.simple and practice.trivial_upkeep and practice.simple_combat
+    basic = plan_of("exercise-tiger", "basic-training")
+    # Skulls cancel and RWB bonuses are scored; no standing source changes a query or hears an event on the path.
+    assert basic.skulls_cancel and basic.rwb_mask and not basic.trivial_upkeep and basic.modified == frozenset()
+    advanced = plan_of("exercise-tiger", "advanced-training")
+    # Sectors change the Lock and the dice rolled, hear the Final Tally and the entering, and hold MGF.
+    assert advanced.locked_dice is None and advanced.dice_rolled is None and advanced.move_heard
+    assert advanced.heard("final-tally", "s2") and not advanced.heard("final-tally", "s1")
+    assert not advanced.simple_combat and advanced.moves is not None
+    omaha = plan_of("omaha-beach", None)
+    assert omaha.capacity is None and omaha.moves is not None  # room read where a Sector changes it
+
+
+def plan_of(map_id: str, variant: str | None) -> fastturn.FastPlan:
+    plan = fastturn.plan_for(new_game(map_id, variant, (), "reference", 1 if map_id != "omaha-beach" else 2, 1))
+    assert plan.reason is None
+    return plan
