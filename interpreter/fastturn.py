@@ -55,7 +55,8 @@ _PHASES = ("roll", "upkeep", "purchase", "movement", "combat")
 _MOVE_QUERIES = ("enter", "advance", "ignore-barriers", "vehicle-here", "vehicle-crosses-landmines", "battle-cry",
                  "battle-cry-here", "ignore-requirements", "ignore-sacrifices", "advance-cost")
 _MOVE_EVENTS = ("move", "advance", "enter", "first-enter")
-_OK = 0  # the index of "the state is plain" in play's one-item list (an index the type checker does not narrow on)
+_OK, _BUY = 0, 1  # in play's list of flags: the state is plain; Phase 3 may do something (indexes the type checker
+# does not narrow on)
 
 
 class FastPlan:
@@ -213,6 +214,55 @@ class FastPlan:
             and "final-tally" not in heard_somewhere and self.dice_trade is False \
             and not self.use_plain["after-final-tally"] and not self.use_plain["movement"] and self.simple_combat \
             and self.moves is not None and self.next_marker is not None
+        # What play() reads, in one tuple (one unpacking per game instead of an attribute read per name).
+        self.constants: tuple[Any, ...] = (
+            self.faces,  # faces
+            self.ndice,  # ndice
+            self.all_positions,  # all_positions
+            self.lock_patterns,  # lock_patterns
+            self.packed,  # packed
+            self.tool_table,  # tool_table
+            self.next_marker,  # next_marker
+            self.def_by_marker,  # def_by_marker
+            self.black,  # black
+            self.bunker,  # bunker
+            self.cause,  # cause
+            self.moves,  # fixed
+            self.tos,  # tos
+            self.Move,  # Move
+            self.stay_move,  # stay_move
+            self.skull,  # skull
+            self.colour_of,  # colour_of
+            self.ncolours,  # ncolours
+            self.rwb_mask,  # rwb_mask
+            self.plain_casualties,  # plain_casualties
+            min(self.locked_dice, self.ndice) if self.locked_dice is not None else None,  # c_locks
+            self.rolls,  # c_rolls
+            self.reroll_skull,  # c_skulls_ok
+            self.rerollable_all,  # rerollable_all
+            self.rerollable_no_skull,  # rerollable_no_skull
+            self.heard_at,  # heard_at
+            self.use_any["after-final-tally"],  # aft_any
+            self.use_plain["after-final-tally"],  # aft_plain
+            self.use_any["movement"],  # mov_any
+            self.use_plain["movement"],  # mov_plain
+            self.use_any["before-mgf"],  # bmgf_any
+            self.use_plain["before-mgf"],  # bmgf_plain
+            self.use_any["after-mgf"],  # amgf_any
+            self.use_plain["after-mgf"],  # amgf_plain
+            self.use_any["purchase"],  # purchase_any
+            self.dice_rolled is not None and self.dice_rolled >= self.ndice,  # roll_always
+            self.dice_rolled is not None and self.dice_rolled < self.ndice,  # roll_never
+            self.dice_trade is False,  # no_trade
+            self.purchase_awards_only,  # awards_only
+            self.simple_combat,  # simple_combat_plan
+            self.simple,  # simple_plan
+            self.trivial_upkeep,  # trivial_upkeep
+            self.prologue_acts,  # prologue_acts
+            self.stay_is_marker,  # stay_is_marker
+            self.has_requirements,  # has_requirements
+            self.move_heard,  # move_heard
+        )
 
     def _compile_moves(self, game: Game) -> dict[str, list[tuple[str, str, int, bool]]] | None:
         """Phase 4's candidate moves per Sector in a plain state (as Game._compile_moves, with the bases of the
@@ -393,43 +443,22 @@ def play(game: Game, max_turns: int) -> bool:
     s = game.state
     units = s.units
     single = len(units) == 1
-    hands = {u.id: _Hand(fp, game, u) for u in units}
+    hands = {units[0].id: _Hand(fp, game, units[0])} if single else {u.id: _Hand(fp, game, u) for u in units}
     only = hands[units[0].id] if single else None
-    faces = fp.faces
+    (faces, ndice, all_positions, lock_patterns, packed, tool_table, next_marker, def_by_marker, black, bunker,
+     cause, fixed, tos, Move, stay_move, skull, colour_of, ncolours, rwb_mask, plain_casualties, c_locks, c_rolls,
+     c_skulls_ok, rerollable_all, rerollable_no_skull, heard_at, aft_any, aft_plain, mov_any, mov_plain, bmgf_any,
+     bmgf_plain, amgf_any, amgf_plain, purchase_any, roll_always, roll_never, no_trade, awards_only,
+     simple_combat_plan, simple_plan, trivial_upkeep, prologue_acts, stay_is_marker, has_requirements,
+     move_heard) = fp.constants
     layout = game._layout
-    ndice = fp.ndice
     positions = range(ndice)
-    all_positions = fp.all_positions
     random = game.rng.random
     choices = s.choices
-    lock_patterns = fp.lock_patterns
-    packed, tool_table = fp.packed, fp.tool_table
-    next_marker, def_by_marker = fp.next_marker, fp.def_by_marker
-    black, bunker, cause, fixed, tos = fp.black, fp.bunker, fp.cause, fp.moves, fp.tos
     sectors = s.sectors
     deaths = s.deaths
-    Move = fp.Move
-    stay_move = fp.stay_move
-    skull = fp.skull
-    colour_of, ncolours, rwb_mask = fp.colour_of, fp.ncolours, fp.rwb_mask
-    plain_casualties = fp.plain_casualties
-    state_ok = [plain_reason(game) is None]
-    c_locks = min(fp.locked_dice, ndice) if fp.locked_dice is not None else None
-    c_rolls, c_skulls_ok = fp.rolls, fp.reroll_skull
-    rerollable_all, rerollable_no_skull = fp.rerollable_all, fp.rerollable_no_skull
-    heard_at = fp.heard_at
-    use_any, use_plain = fp.use_any, fp.use_plain
-    aft_any, aft_plain = use_any["after-final-tally"], use_plain["after-final-tally"]
-    mov_any, mov_plain = use_any["movement"], use_plain["movement"]
-    bmgf_any, bmgf_plain = use_any["before-mgf"], use_plain["before-mgf"]
-    amgf_any, amgf_plain = use_any["after-mgf"], use_plain["after-mgf"]
-    purchase_any = use_any["purchase"]
-    dice_rolled = fp.dice_rolled
-    roll_always = dice_rolled is not None and dice_rolled >= ndice
-    roll_never = dice_rolled is not None and dice_rolled < ndice
-    no_trade = fp.dice_trade is False
-    awards_only = fp.purchase_awards_only
-    simple_combat = single and fp.simple_combat
+    state_ok = [plain_reason(game) is None, True]
+    simple_combat = single and simple_combat_plan
 
     def materialise(h: _Hand) -> None:
         if h.fresh:
@@ -450,7 +479,14 @@ def play(game: Game, max_turns: int) -> bool:
         out = fn(*args)
         if s.outcome is None:  # (a game over plays nothing more)
             state_ok[_OK] = plain_reason(game) is None
+            state_ok[_BUY] = buying()
         return out
+
+    def buying() -> bool:
+        """Could Phase 3 ask or do anything for one Unit (something to recruit or find, an Award to buy)? Only a
+        general step changes it (or Courage, for the Award purchase: checked when the Award deck is not empty)."""
+        return bool(s.pool or s.placed or s.hands.get(units[0].id) or (purchase_any and (not awards_only
+                                                                                         or s.award_deck)))
 
     def over() -> bool:
         return s.outcome is not None
@@ -688,7 +724,7 @@ def play(game: Game, max_turns: int) -> bool:
                 else:
                     moves = [stay_move] if may_stay else []
                     visited = u.visited
-                    for to, kind, cost, mines in fixed[here]:  # type: ignore[index]
+                    for to, kind, cost, mines in fixed[here]:
                         if to in visited:
                             continue
                         if crowd is not None and crowd.get(to, 0) and crowd[to] >= (
@@ -781,7 +817,7 @@ def play(game: Game, max_turns: int) -> bool:
                 state_here = sectors[here]
                 state_here.mgf_roll = []
                 state_here.mgf_turn = turn
-                defense = def_by_marker[here].get(unit.marker)  # type: ignore[index]
+                defense = def_by_marker[here].get(unit.marker)
                 if defense is None:
                     defense = fp.defense[here][unit.chevrons()]  # type: ignore[index]
                 if defense > 0:
@@ -953,13 +989,12 @@ def play(game: Game, max_turns: int) -> bool:
 
     # One Unit and a plain plan for every step of the turn but the rare ones: the turn inline (no call per phase).
     h0 = hands[units[0].id]
-    prologue_acts = fp.prologue_acts
+    state_ok[_BUY] = buying()
     u0 = h0.unit
-    simple = single and fp.simple and h0.rules is not None
-    trivial_upkeep = fp.trivial_upkeep
+    simple = single and simple_plan and h0.rules is not None
     rank, wish = h0.rules if h0.rules is not None else ((), ())
     casualty_memo, move_memo = h0.casualty_memo, h0.move_memo
-    stay_is_marker, has_requirements, move_heard = fp.stay_is_marker, fp.has_requirements, fp.move_heard
+
     no_locks = (False,) * ndice
     try:
         while s.outcome is None:
@@ -1022,7 +1057,7 @@ def play(game: Game, max_turns: int) -> bool:
                 u0.courage += (total >> 20) & 1023
                 tools = total >> 30
                 u0.item_points += tool_table[tools] if tools < len(tool_table) else fp.points_of(tools)
-                u0.marker = next_marker.get(u0.marker) or fp._after_upkeep(u0.marker)  # type: ignore[union-attr]
+                u0.marker = next_marker.get(u0.marker) or fp._after_upkeep(u0.marker)
             elif not steps().upkeep(h0):
                 general(game.upkeep_for, u0)
                 if s.grants:
@@ -1032,7 +1067,7 @@ def play(game: Game, max_turns: int) -> bool:
                     continue
             # Phase 3: recruiting, finding, the Award purchase, when there is something to buy.
             s.phase = "purchase"
-            if s.pool or s.placed or s.hands.get(u0.id) or (purchase_any and (not awards_only or s.award_deck)):
+            if state_ok[_BUY]:
                 if steps().might_buy(u0):
                     general(game.purchase, u0)
                 if purchase_any and (not state_ok[_OK] or not awards_only or game._can_buy_award(u0)):
@@ -1093,7 +1128,7 @@ def play(game: Game, max_turns: int) -> bool:
                 state_here = sectors[here]
                 state_here.mgf_roll = []
                 state_here.mgf_turn = turn
-                defense = def_by_marker[here].get(u0.marker)  # type: ignore[index]
+                defense = def_by_marker[here].get(u0.marker)
                 if defense is None:
                     defense = fp.defense[here][u0.chevrons()]  # type: ignore[index]
                 if defense > 0:
