@@ -264,8 +264,12 @@ class _Builder:
         kinds = self.known_kinds()
         if cf.kind not in kinds:
             line, col = position(data, ["kind"])
+            owner = self.bundled_kind_owner(cf.kind)
+            hint = (f"the kind '{cf.kind}' is declared by the expansion '{owner}': load it (--pack {owner}, or "
+                    f"'requires: [{owner}]' in your pack.yaml)" if owner else
+                    did_you_mean(cf.kind, kinds) or "kinds: " + ", ".join(kinds))
             self.diags.append(Diagnostic("SCHEMA004", f"'kind': '{cf.kind}' is not allowed", doc.file, line, col,
-                                         hint=did_you_mean(cf.kind, kinds) or "kinds: " + ", ".join(kinds)))
+                                         hint=hint))
             return
         nodes = data.get("cards")
         if not isinstance(nodes, list):
@@ -288,6 +292,16 @@ class _Builder:
                     line, col = position(node, ["id"], key=True)
                     self.diags.append(Diagnostic("SCHEMA003", f"missing required key 'cost' for {_a(cf.kind)}",
                                                  doc.file, line, col))
+
+    def bundled_kind_owner(self, kind: str) -> str | None:
+        """The expansion under this tree whose rules/kinds.yaml declares ``kind``, for a hint when it is not loaded."""
+        for pack_dir in _pack_dirs(self.root):
+            kinds_file = pack_dir / "rules" / "kinds.yaml"
+            doc, _ = read_yaml(str(kinds_file)) if kinds_file.is_file() else (None, [])
+            declared = doc.data.get("kinds") if doc is not None and isinstance(doc.data, dict) else None
+            if isinstance(declared, list) and any(isinstance(k, dict) and k.get("id") == kind for k in declared):
+                return pack_dir.name
+        return None
 
     def known_kinds(self) -> list[str]:
         """The base game's kinds of cards and those the rules loaded so far declare (rules/kinds.yaml)."""
@@ -614,6 +628,28 @@ def _pack_dirs(root: Path) -> list[Path]:
     return sorted(p for p in exp.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
 
 
+def _bundled_requires(manifests: list[Path], available: dict[str, Path]) -> list[str]:
+    """The bundled expansions that these pack manifests require, directly or through each other, in an order where
+    each comes after what it requires. A manifest that cannot be read is skipped here: loading it reports why."""
+    out: list[str] = []
+    seen: set[str] = set()
+
+    def visit(manifest: Path) -> None:
+        doc, _ = read_yaml(str(manifest))
+        needs = doc.data.get("requires") if doc is not None and isinstance(doc.data, dict) else None
+        if not isinstance(needs, list):
+            return
+        for name in needs:
+            if isinstance(name, str) and name in available and name not in seen:
+                seen.add(name)
+                visit(available[name] / "pack.yaml")
+                out.append(name)
+
+    for manifest in manifests:
+        visit(manifest)
+    return out
+
+
 def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: Iterable[Path] = ()) -> tuple[
         Content | None, list[Diagnostic]]:
     """Load a content tree. ``packs`` names bundled expansions to include ("all" for every one);
@@ -628,6 +664,11 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
         wanted = list(available) if packs == "all" else [packs] if packs else []
     else:
         wanted = list(packs)
+    # An expansion brings the bundled expansions it requires, loaded before it (as a package brings its dependencies).
+    manifests = [available[n] / "pack.yaml" for n in wanted if n in available] + [
+        p / "pack.yaml" for p in extra if p.is_dir() and (p / "pack.yaml").is_file()]
+    brought = _bundled_requires(manifests, available)
+    wanted = brought + [n for n in wanted if n not in brought]
     for name in wanted:
         if name not in available:
             b.diags.append(Diagnostic("PACK003", f"no expansion named '{name}'", display_path(root / "expansions"),
@@ -654,7 +695,8 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
             elif needed in known_packs and needed not in b.packs and needed != "base":
                 line, col = position(doc.data, ["requires", j])
                 b.diags.append(Diagnostic("PACK005", f"pack '{man.id}' requires '{needed}', which is not loaded",
-                                          doc.file, line, col, hint=f"load it too (--pack {needed})"))
+                                          doc.file, line, col,
+                                          hint=f"'{needed}' could not be loaded: see its own errors"))
     vocab = b.vocabulary()
     effects: dict[str, EffectSource] = {}
     if vocab is not None:

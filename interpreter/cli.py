@@ -74,12 +74,15 @@ def main() -> None:
               help="json prints a list of {file, line, column, code, severity, message}.")
 @click.option("--max-errors", type=click.IntRange(min=1), default=50, show_default=True,
               help="Show at most this many diagnostics (the rest are counted).")
-def validate(paths: tuple[Path, ...], root: Path | None, fmt: str, max_errors: int) -> None:
+@click.option("--pack", "packs", multiple=True,
+              help="With PATHs: also load this bundled expansion under them (repeatable; 'all').")
+def validate(paths: tuple[Path, ...], root: Path | None, fmt: str, max_errors: int, packs: tuple[str, ...]) -> None:
     """Check content: YAML, keys, types, references, provenance and every effect.
 
     With no PATH, all bundled content (with every bundled expansion) is checked.
     A PATH may be a content file or an expansion folder; it is checked on top of
-    the bundled base game.
+    the bundled base game, with the bundled expansions its pack.yaml requires
+    and those named by --pack.
     """
     import time
 
@@ -92,7 +95,8 @@ def validate(paths: tuple[Path, ...], root: Path | None, fmt: str, max_errors: i
         if not p.exists():
             raise click.UsageError(f"no such file or folder: {p}")
     started = time.perf_counter()
-    content, diags = load(root, packs="all" if not paths else (), extra=list(paths))
+    chosen: list[str] | str = "all" if not paths or "all" in packs else list(packs)
+    content, diags = load(root, packs=chosen, extra=list(paths))
     elapsed = time.perf_counter() - started
     errors = [d for d in diags if d.severity == "error"]
     _echo_diagnostics(diags, fmt, max_errors)

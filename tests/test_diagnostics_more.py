@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from ddaydice.dsl.loader import bundled_root, load
 from ddaydice.interpreter.cli import main
 
 
@@ -28,12 +30,46 @@ def test_a_pack_requiring_an_unknown_pack(tmp_path: Path, monkeypatch: pytest.Mo
     assert "did you mean 'atlantikwall'?" in result.output
 
 
-def test_a_pack_requiring_a_pack_not_loaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+GERMAN_ITEM = ("kind: german-item\ncards:\n  - id: flare-gun\n    name: Flare Gun\n    cost: 4\n"
+               "    text: After the Final Tally, take 1 die of an Allied Unit.\n"
+               "    effect: |\n      use after final-tally: steal 1 die\n    provenance: reconstructed\n"
+               "    note: invented for a test\n")
+
+
+def test_a_pack_brings_the_bundled_packs_it_requires(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A modder's pack that requires Atlantikwall is checked with it loaded first: its German Item is a known kind."""
     monkeypatch.chdir(tmp_path)
-    _pack(tmp_path, "atlantikwall")
+    pack = _pack(tmp_path, "atlantikwall")
+    (pack / "cards" / "german.yaml").write_text(GERMAN_ITEM, encoding="utf-8")
     result = CliRunner().invoke(main, ["validate", "mypack"])
+    assert result.exit_code == 0, result.output
+    assert "2 expansions" in result.output
+    content, diags = load(extra=[pack])
+    assert content is not None and not [d for d in diags if d.severity == "error"]
+    assert list(content.packs) == ["atlantikwall", "mypack"] and "flare-gun" in content.cards
+
+
+def test_a_single_file_of_a_pack_kind_needs_that_pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "german.yaml").write_text(GERMAN_ITEM, encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "german.yaml"])
     assert result.exit_code == 1
-    assert "PACK005 pack 'mypack' requires 'atlantikwall', which is not loaded" in result.output
+    assert "german.yaml:1:7: SCHEMA004 'kind': 'german-item' is not allowed" in result.output
+    assert "declared by the expansion 'atlantikwall': load it (--pack atlantikwall" in result.output
+    result = CliRunner().invoke(main, ["validate", "german.yaml", "--pack", "atlantikwall"])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(main, ["validate", "german.yaml", "--pack", "atlantikwal"])
+    assert result.exit_code == 1 and "PACK003 no expansion named 'atlantikwal'" in result.output
+
+
+def test_a_bundled_pack_named_brings_what_it_requires(tmp_path: Path) -> None:
+    """``load(packs=[...])`` (dday play/simulate --pack) loads what a bundled pack requires before it."""
+    root = tmp_path / "tree"
+    shutil.copytree(bundled_root(), root)
+    _pack(root / "expansions", "atlantikwall")
+    content, diags = load(root, packs=["mypack"])
+    assert content is not None and not [d for d in diags if d.severity == "error"]
+    assert list(content.packs) == ["atlantikwall", "mypack"]
 
 
 def test_a_broken_card_still_has_its_effect_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
