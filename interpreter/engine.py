@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import heapq
 import random
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
@@ -26,7 +27,17 @@ from ddaydice.interpreter import automaton, decks, fastturn
 from ddaydice.interpreter.deciders import Decider, Decision, check_answer, legal_answer
 from ddaydice.interpreter.options import OptionRules, pool_trade, printed_part, reachable, set_up, start_resources
 from ddaydice.interpreter.precedence import Contribution, Derivation, Step, combine
-from ddaydice.interpreter.state import Die, Event, GameState, Grant, SectorState, Unit, new_rng
+from ddaydice.interpreter.state import (
+    NEXT_MARKER,
+    STAY_FORBIDDEN,
+    Die,
+    Event,
+    GameState,
+    Grant,
+    SectorState,
+    Unit,
+    new_rng,
+)
 
 PHASES = ("roll", "upkeep", "purchase", "movement", "combat")
 USE_POINTS = ("after-final-tally", "purchase", "movement", "after-landmine", "before-mgf", "after-mgf")
@@ -47,7 +58,18 @@ UNIT_COLOURS = ("red", "white", "blue")
 _REROLL_PROMPTS = ("", "second roll: re-roll which dice (Locked dice stay)?",
                    "third and last roll: re-roll which dice (Locked dice stay)?")
 MAX_TURNS = 60
-_NEXT_MARKER = {"chevron-1": "chevron-2", "chevron-2": "chevron-3"}
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9-]*")  # the words of an effect's text, to find the cards it names
+
+
+def cards_named(texts: Iterable[str], card_ids: Iterable[str]) -> set[str]:
+    """The cards these effect texts name, as whole words ('medic' is not named by 'field-medical-badge'), and
+    'vehicle' if they speak of Vehicles at all."""
+    words = set(_WORD.findall(" ".join(texts)))
+    named = words.intersection(card_ids)
+    if words & {"vehicle", "vehicles"}:
+        named.add("vehicle")
+    return named
 
 
 class Move(NamedTuple):
@@ -243,12 +265,11 @@ class Game:
         while frontier:
             texts += [c.effects[cid].text for cid in frontier if cid in c.effects]
             frontier = set()
-            blob = " ".join(texts)
-            for cid in c.cards:
-                if cid not in reach and cid in blob:
-                    reach.add(cid)
-                    frontier.add(cid)
-            if "vehicle" in blob:
+            named = cards_named(texts, c.cards)
+            for cid in (named - reach).intersection(c.cards):
+                reach.add(cid)
+                frontier.add(cid)
+            if "vehicle" in named:
                 for veh in c.cards_of("vehicle"):
                     if veh.id not in reach and not self._unavailable(veh.id):
                         reach.add(veh.id)
@@ -750,7 +771,7 @@ class Game:
         if name == "stay":
             if unit is None:
                 return True, "game rules"
-            must = unit.marker in {"must-move", "cant-stay"}
+            must = unit.marker in STAY_FORBIDDEN
             return (not must), ("the Unit marker shows it must move" if must else "game rules")
         if name in {"specialist-cost", "item-cost"} and card is not None:
             return self.content.cards[card].cost or 0, f"{self._name_of(card)}'s printed cost"
@@ -1282,11 +1303,11 @@ class Game:
                      f"{gains['courage']} Courage, {points} Item Points", unit, gains=gains, item_points=points)
 
     def _advance_marker(self, unit: Unit) -> None:
-        if unit.marker in {"must-move", "cant-stay"}:
+        if unit.marker in STAY_FORBIDDEN:
             return
         if not self.flag("marker-advance", unit):
             return
-        nxt = _NEXT_MARKER.get(unit.marker)
+        nxt = NEXT_MARKER.get(unit.marker)
         stay = self.value("stay-turns", unit)
         if nxt is None or unit.chevrons() >= stay:
             unit.marker = "must-move"
@@ -1573,7 +1594,7 @@ class Game:
         """The 'stay' permission; when nothing in this game changes it, its base (the Unit marker) at once."""
         if "stay" in self.live_queries:
             return self.flag("stay", unit)
-        return unit.marker not in {"must-move", "cant-stay"}  # as in _base
+        return unit.marker not in STAY_FORBIDDEN
 
     def explain_entry(self, unit: Unit, to: str) -> tuple[bool, Derivation]:
         """Whether the Unit may move into ``to`` now, as a derivation of every check, in order."""

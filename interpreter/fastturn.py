@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ddaydice.interpreter.deciders import Decision, legal_answer
-from ddaydice.interpreter.state import MARKER_CHEVRONS, Die
+from ddaydice.interpreter.state import MARKER_CHEVRONS, NEXT_MARKER, STAY_FORBIDDEN, Die
 
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import EffectSource
@@ -48,8 +48,6 @@ if TYPE_CHECKING:
 _MEMO_LIMIT = 200_000  # remembered dice answers per kind of decider (at most 6**6 locks + 7**6 re-rolls)
 _UNKNOWN: Any = object()  # a remembered first re-roll not worked out yet
 _ASKED: Any = object()  # an answer asked through a Decision (not remembered)
-_STAY_MARKERS = frozenset({"must-move", "cant-stay"})
-_NEXT_MARKER = {"chevron-1": "chevron-2", "chevron-2": "chevron-3"}
 _PHASES = ("roll", "upkeep", "purchase", "movement", "combat")
 # The permissions and numbers Phase 4's compiled moves take at their base (as Game._compile_moves).
 _MOVE_QUERIES = ("enter", "advance", "ignore-barriers", "vehicle-here", "vehicle-crosses-landmines", "battle-cry",
@@ -306,9 +304,9 @@ class FastPlan:
 
     def _after_upkeep(self, marker: str) -> str:
         """Game._advance_marker with the plan's constants."""
-        if marker in _STAY_MARKERS or not self.marker_advance:
+        if marker in STAY_FORBIDDEN or not self.marker_advance:
             return marker
-        nxt = _NEXT_MARKER.get(marker)
+        nxt = NEXT_MARKER.get(marker)
         return "must-move" if nxt is None or _chevrons(marker) >= self.stay_turns else nxt
 
     def points_of(self, tools: int) -> int:
@@ -699,7 +697,7 @@ def play(game: Game, max_turns: int) -> bool:
             u = h.unit
             here = u.sector
             marker = u.marker
-            may_stay = marker not in _STAY_MARKERS if fp.stay_is_marker else game._may_stay(u)
+            may_stay = marker not in STAY_FORBIDDEN if fp.stay_is_marker else game._may_stay(u)
             have = u.courage
             memo = h.move_memo
             mkey = None
@@ -1080,7 +1078,7 @@ def play(game: Game, max_turns: int) -> bool:
             # Phase 4: the compiled moves (as move_step, for one Unit).
             s.phase = "movement"
             here = u0.sector
-            may_stay = u0.marker not in _STAY_MARKERS if stay_is_marker else game._may_stay(u0)
+            may_stay = u0.marker not in STAY_FORBIDDEN if stay_is_marker else game._may_stay(u0)
             have = u0.courage
             hit3 = None
             if u0.moved_turn != turn and move_memo is not None and not has_requirements:

@@ -16,6 +16,8 @@ import attrs
 import cattrs
 
 MARKER_CHEVRONS = {"chevron-1": 1, "chevron-2": 2, "chevron-3": 3}
+NEXT_MARKER = {"chevron-1": "chevron-2", "chevron-2": "chevron-3"}  # a turn more in the same Sector
+STAY_FORBIDDEN = frozenset({"must-move", "cant-stay"})  # the faces on which the Unit may not stay (the 'stay' base)
 
 
 @attrs.define

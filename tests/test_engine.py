@@ -167,3 +167,15 @@ def test_an_overruled_limited_effect_keeps_its_use() -> None:
     g.state.grants.clear()
     assert g.query("casualties", u, base=5, consume=True)[0] == 4  # the Medic still saves one
     assert g.query("casualties", u, base=5, consume=True)[0] == 5  # and now his save is spent
+
+
+def test_the_cards_an_effect_names_are_whole_words() -> None:
+    """The plan of a game follows the cards its effects name; 'sniper' is not named by 'sniper-scope'."""
+    from ddaydice.interpreter.engine import cards_named
+
+    ids = ["sniper", "sniper-scope", "grenade", "stick-grenade", "medic"]
+    assert cards_named(["use: discard 1 sniper-scope", "gain 1 stick-grenade"], ids) == {"sniper-scope",
+                                                                                         "stick-grenade"}
+    assert cards_named(["join sniper in sector 3"], ids) == {"sniper"}
+    assert cards_named(["gain 1 vehicle"], ids) == {"vehicle"}
+    assert cards_named(["advance"], ids) == set()
