@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ddaydice.dsl import ast as dsl_ast
 from ddaydice.interpreter.deciders import Decider, Decision, RandomDecider, ReferencePolicy
 from ddaydice.interpreter.side_policy import SidePolicy
 
@@ -96,6 +97,12 @@ BUNKER_BREAKERS = {"flame-thrower": 10.0, "bazooka": 7.0, "gammon-bomb": 3.5}
 SKULL_HELPERS = ("grappling-hook", "rope-ladder", "binoculars", "rangefinder")
 #: Items the route planner counts on (the others are used as they come).
 _PLANNED_ITEMS = frozenset({*BUNKER_BREAKERS, *SKULL_HELPERS, "dexedrine", "wirecutters"})
+#: The cards the heuristic has rules of its own for (wants_use); any other card is played by what its effect does.
+_OWN_RULES = frozenset({
+    *BUNKER_BREAKERS, *SKULL_HELPERS, "field-radio", "walkie-talkie", "signalling-lamp", "medal-case", "lucky-charm",
+    "pocket-bible", "memorial-cross", "legion-of-merit", "command-jacket", "shoulder-patch", "victoria-cross",
+    "corporal", "jeep", "captain", "strategic-map", "ammo-box", "toolkit", "bangalore-torpedo", "grenade",
+    "flak-vest", "grenadier", "mortar", "whistle", "mine-detector", "dexedrine", "wirecutters", "point-man"})
 
 
 # ------------------------------------------------------------------------------------- sector facts
@@ -206,6 +213,54 @@ def _against_foe(game: Game, card: str) -> tuple[float, float]:
 
 
 _AGAINST_OF: dict[tuple[Any, ...], tuple[float, float]] = {}
+
+
+def _generic_use(game: Game, card: str) -> str:
+    """How the heuristic plays a card it has no rule of its own for (an expansion's, a modder's), read from the
+    actions of its ``use`` effect: 'gain' (resources, free cards, a die that is not a Skull: at once), 'defence'
+    (DEF, casualties or MGF lowered, MGF casualties ignored: kept for a turn that needs it), 'cost' (the Advance
+    made cheaper) or 'mines' (Landmines ignored), both at the move that needs them; '' (not played) for a card
+    that costs the Unit something (a Soldier, itself) or only changes dice, which needs a plan of its own."""
+    key = (id(game.content), card)
+    found = _GENERIC_OF.get(key)
+    if found is None:
+        source = game.content.effects.get(card)
+        kinds: set[str] = set()
+        for clause in source.tree.clauses if source is not None else ():
+            body = clause.body
+            if not isinstance(body, dsl_ast.Use):
+                continue
+            for action in body.actions:
+                for option in action.options:
+                    for st in (option.statement, *(o.statement for o in option.also)):
+                        kinds.add(_statement_kind(st, option.recipient is not None))
+        ranked = [k for k in ("defence", "cost", "mines", "gain") if k in kinds]
+        found = "" if "self-cost" in kinds or not ranked else ranked[0]
+        _GENERIC_OF[key] = found
+    return found
+
+
+def _statement_kind(st: dsl_ast.Statement, to_another: bool) -> str:
+    verb = st.verb.name
+    words = {a.name for a in st.args if isinstance(a, dsl_ast.Word)}
+    lowered = any(isinstance(a, dsl_ast.Signed) and a.value < 0 for a in st.args) or any(
+        isinstance(a, dsl_ast.Assign) and isinstance(a.value, dsl_ast.Number) and a.value.value == 0 for a in st.args)
+    if verb in {"lose", "sacrifice", "discard"} and not to_another:
+        return "self-cost"
+    if (verb in {"def", "casualties", "mgf-dice"} and lowered) or (
+            verb == "ignore" and words & {"mgf-casualties", "special-damage"}):
+        return "defence"
+    if verb == "advance-cost" and lowered:
+        return "cost"
+    if verb == "ignore" and "landmines" in words:
+        return "mines"
+    if verb in {"gain", "draw-award"} or (verb == "add" and "skull" not in words) or (
+            verb in {"find", "recruit"} and "free" in words):
+        return "gain"
+    return ""
+
+
+_GENERIC_OF: dict[tuple[Any, ...], str] = {}
 
 
 def _parse_facts(texts: Iterable[str]) -> _Facts:
@@ -1428,6 +1483,9 @@ class HeuristicPolicy:
             vals = [self.item_value(game, unit, c) for c, cost in game.findable(unit, free=True)
                     if game.value("item-cost", unit, card=c) <= pts]
             return max(vals, default=0.0)
+        drawn = re.search(r"draw (\d+) ([a-z -]+)", text)
+        if drawn is not None:
+            return int(drawn.group(1)) * self.draw_value(game, unit, drawn.group(2).strip())
         m = re.search(r"gain (\d+) (soldier|star|courage|item)", text)
         if m is None:
             return 0.0
@@ -1445,6 +1503,39 @@ class HeuristicPolicy:
             return max(0.1 * n, self.plan_value(game, unit, c + n, at_roll=True)
                        - self.plan_value(game, unit, c, at_roll=True))
         return 0.0
+
+    def draw_value(self, game: Game, unit: Unit, name: str) -> float:
+        """What a card drawn at random from a deck (a Badge) is worth, in Soldiers: the mean over the kind's cards
+        this game can hold of what each one's use does (_card_worth)."""
+        kind = next((k for k in game.content.kinds.kinds if name in {k.id, k.name.lower(), k.plural.lower()}), None)
+        if kind is None:
+            return 0.0
+        cards = [cid for cid, k in game.content.card_kinds.items() if k == kind.id and not game._unavailable(cid)]
+        return sum(self._card_worth(game, unit, cid) for cid in cards) / len(cards) if cards else 0.0
+
+    def _card_worth(self, game: Game, unit: Unit, card: str) -> float:
+        """What playing a card is worth, read from its use effect: resources gained at their value, a defence or a
+        cheaper move a little (it waits for the turn that needs it), anything else less."""
+        source = game.content.effects.get(card)
+        worth = 0.0
+        for clause in source.tree.clauses if source is not None else ():
+            body = clause.body
+            if not isinstance(body, dsl_ast.Use):
+                continue
+            for action in body.actions:
+                worth += max((sum(self._statement_worth(game, unit, st, option.recipient is not None)
+                                  for st in (option.statement, *(o.statement for o in option.also)))
+                              for option in action.options), default=0.0)
+        return worth
+
+    def _statement_worth(self, game: Game, unit: Unit, st: dsl_ast.Statement, to_another: bool) -> float:
+        kind = _statement_kind(st, to_another)
+        if st.verb.name == "gain":
+            n = next((a.value for a in st.args if isinstance(a, dsl_ast.Number)), 1)
+            what = next((a.name for a in st.args if isinstance(a, dsl_ast.Word)), "")
+            per = {"soldiers": 1.0, "courage": 0.8, "stars": self.star_value(game, unit), "item-points": 0.25}
+            return n * per.get(what, 0.5) * (0.8 if to_another else 1.0)
+        return {"defence": 2.0, "cost": 1.0, "mines": 1.0, "gain": 1.5, "self-cost": -1.0}.get(kind, 0.5)
 
     def best_add(self, game: Game, unit: Unit, colour: str | None) -> tuple[str, float]:
         ctx = self.dice_context(game, unit)
@@ -1511,7 +1602,8 @@ class HeuristicPolicy:
         if "choose an award" in p:
             pref = ("victoria-cross", "memorial-cross", "legion-of-merit")
             order = {a: j for j, a in enumerate(pref)}
-            return min(range(n), key=lambda i: (order.get(keys[i], 9), i))
+            # The printed three first (the heuristic has rules for them), then the others by what their use does.
+            return min(range(n), key=lambda i: (order.get(keys[i], 9), -self._card_worth(game, unit, str(keys[i])), i))
         if "which other unit" in p or "copy whose" in p:
             return self._neediest(game, list(keys)) if keys else 0
         if "which adjacent sector" in p:
@@ -1650,6 +1742,33 @@ class HeuristicPolicy:
             c = unit.courage
             drop = self.plan_value(game, unit, c, at_roll=False) - self.plan_value(game, unit, c - 6, at_roll=False)
             return drop < 3.0
+        if owner in game.content.cards and owner not in _OWN_RULES:
+            return self._generic_wants(game, unit, owner, point)
+        return False
+
+    def _generic_wants(self, game: Game, unit: Unit, owner: str, point: str) -> bool:
+        """A card the heuristic has no rule of its own for, played by what its effect does (_generic_use)."""
+        kind = _generic_use(game, owner)
+        if kind == "gain":
+            return True
+        if kind == "defence":
+            if point == "after-final-tally":
+                return self._deadly_turn(game, unit)
+            if point in {"before-mgf", "after-mgf", "combat"}:
+                sec = game.sectors[unit.sector]
+                if sec.bunker and unit.entered_turn == game.state.turn:
+                    return True
+                m, _ = self.here_loss(game, unit)
+                return m >= self.count(game, unit) - 2
+            return False
+        if kind in {"cost", "mines"} and point == "movement":
+            moves = game.legal_moves(unit)
+            if not moves:
+                return False
+            best = moves[self.choose_move(game, unit, moves)[0]]
+            if kind == "cost":
+                return best.kind == "advance" and best.cost >= 1 and not best.battle_cry
+            return best.landmines and not game.flag("ignore-landmines", unit)
         return False
 
     def _wants_movement_use(self, game: Game, unit: Unit, owner: str) -> bool:
@@ -1691,6 +1810,8 @@ class HeuristicPolicy:
                 return False
             o = view.planner.at(f.retreat, view.visited | view.planner.mask([f.retreat]), unit.courage, 0)
             return _survival(self.standing(game, unit), o) > best_z
+        if owner in game.content.cards and owner not in _OWN_RULES:
+            return self._generic_wants(game, unit, owner, "movement")
         return False
 
     def _climb_help(self, game: Game, unit: Unit, owner: str) -> bool:

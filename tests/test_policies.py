@@ -117,3 +117,52 @@ def test_heuristic_wins_where_the_reference_cannot() -> None:
         reference, _ = run(content(), Spec(map_id, None, players, "reference", 7), 20)
         assert sum(r.outcome == "won" for r in reference) == 0, map_id
         assert sum(r.outcome == "won" for r in heuristic) >= 15, map_id
+
+
+@functools.cache
+def content_with_packs() -> Content:
+    loaded, diags = load(packs=["atlantikwall", "house-awards"])
+    assert loaded is not None, diags
+    return loaded
+
+
+def test_cards_the_heuristic_has_no_rule_for_are_read_from_their_effect() -> None:
+    """An expansion's or a modder's card is played by what its use does, never ignored for want of a rule."""
+    from ddaydice.interpreter.policies import _generic_use
+
+    g = Game(content_with_packs(), "exercise-tiger", seed=1, variant="advanced-training", options=["badges"],
+             deciders=HeuristicPolicy())
+    kinds = {cid: _generic_use(g, cid) for cid in ("channel-crossing-clasp", "star-of-france-and-germany",
+                                                    "hedgerow-star", "seawall-medal", "field-medical-badge",
+                                                    "parachutist-wings", "ranger-tab", "combat-photographer",
+                                                    "dispatch-case", "military-aide")}
+    assert kinds == {"channel-crossing-clasp": "gain", "star-of-france-and-germany": "gain", "hedgerow-star": "gain",
+                     "seawall-medal": "defence", "field-medical-badge": "defence", "parachutist-wings": "cost",
+                     "ranger-tab": "mines", "combat-photographer": "", "dispatch-case": "", "military-aide": ""}
+
+
+def test_the_heuristic_plays_a_gain_at_once_and_keeps_a_defence_for_a_turn_that_needs_it() -> None:
+    pol = HeuristicPolicy()
+    g = Game(content_with_packs(), "exercise-tiger", seed=1, variant="advanced-training", deciders=pol)
+    u = g.state.units[0]
+    u.items += ["channel-crossing-clasp", "seawall-medal"]
+    assert pol.wants_use(g, u, "channel-crossing-clasp", "after-final-tally")
+    # On the beach with 20 Soldiers, nothing to advance to that it can pay for: no turn worth a DEF -5.
+    u.courage = 0
+    assert not pol._deadly_turn(g, u)
+    assert not pol.wants_use(g, u, "seawall-medal", "after-final-tally")
+    u.soldiers = 1  # the same Sector's losses would now wipe it out
+    assert pol._deadly_turn(g, u)
+    assert pol.wants_use(g, u, "seawall-medal", "after-final-tally")
+
+
+def test_a_card_drawn_at_random_is_worth_the_mean_of_its_deck() -> None:
+    pol = HeuristicPolicy()
+    g = Game(content_with_packs(), "omaha-beach", players=2, seed=0, options=["badges"], deciders=pol)
+    u = g.state.units[0]
+    badges = [cid for cid, kind in g.content.card_kinds.items() if kind == "badge"]
+    mean = sum(pol._card_worth(g, u, cid) for cid in badges) / len(badges)
+    assert pol.label_value(g, u, "draw 1 Badge") == pytest.approx(mean) and mean > 0
+    assert pol._card_worth(g, u, "combat-infantryman-badge") == pytest.approx(2.0)  # gain 2 Soldiers
+    # Against 'gain 3 Soldiers' the reconstructed deck is worth less: the heuristic takes the Soldiers.
+    assert mean < pol.label_value(g, u, "gain 3 Soldiers")
