@@ -172,6 +172,9 @@ def _setup(content: Content, bm: BattleMap, v: Variant | None, options: tuple[st
             add(cid, f"in the hand of the Units that start in {sec.name}")
     for cid, why in _option_cards(content, options).items():
         add(cid, why)
+    for cid, card in content.cards.items():  # a Unique Specialist 'only-in' an option joins the Pool on any map
+        if content.card_kinds[cid] == "specialist" and card.grade == "unique" and set(card.only_in) & set(options):
+            add(cid, f"joins the Reserve with the optional rule {content.options[options[0]].name}")
     ignore = frozenset(v.ignore) if v is not None else frozenset()
     if "awards" not in ignore:
         for card in content.cards_of("award"):

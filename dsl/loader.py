@@ -628,6 +628,11 @@ def _pack_dirs(root: Path) -> list[Path]:
     return sorted(p for p in exp.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
 
 
+def _is_pack_path(name: str) -> bool:
+    """Whether a ``--pack`` value names a pack folder by its path (it has a pack.yaml) rather than a bundled pack."""
+    return ("/" in name or name.startswith(".")) and (Path(name) / "pack.yaml").is_file()
+
+
 def _bundled_requires(manifests: list[Path], available: dict[str, Path]) -> list[str]:
     """The bundled expansions that these pack manifests require, directly or through each other, in an order where
     each comes after what it requires. A manifest that cannot be read is skipped here: loading it reports why."""
@@ -664,6 +669,10 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
         wanted = list(available) if packs == "all" else [packs] if packs else []
     else:
         wanted = list(packs)
+    # A pack may also be named by its folder's path (a modder's pack outside expansions/): loaded like a PATH.
+    folders = [Path(n) for n in wanted if n not in available and _is_pack_path(n)]
+    wanted = [n for n in wanted if n in available or not _is_pack_path(n)]
+    extra = [*folders, *extra]
     # An expansion brings the bundled expansions it requires, loaded before it (as a package brings its dependencies).
     manifests = [available[n] / "pack.yaml" for n in wanted if n in available] + [
         p / "pack.yaml" for p in extra if p.is_dir() and (p / "pack.yaml").is_file()]
@@ -672,7 +681,9 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
     for name in wanted:
         if name not in available:
             b.diags.append(Diagnostic("PACK003", f"no expansion named '{name}'", display_path(root / "expansions"),
-                                      1, 1, hint=did_you_mean(name, available)))
+                                      1, 1, hint=did_you_mean(name, available) or (
+                                          f"bundled expansions: {', '.join(sorted(available)) or 'none'}; a pack "
+                                          "folder elsewhere is named by its path (./my-pack)")))
             continue
         b.load_pack(available[name])
     for path in extra:
@@ -859,7 +870,8 @@ def load_cached(root: Path | None = None, *, packs: Iterable[str] | str = ()) ->
     unchanged (a test run, a notebook: one load, many games and scenarios). Content is immutable."""
     root = root or bundled_root()
     key = (str(root.resolve()), packs if isinstance(packs, str) else tuple(packs))
-    prints = _fingerprint(root.resolve())
+    folders = [Path(n).resolve() for n in ([] if isinstance(packs, str) else packs) if _is_pack_path(n)]
+    prints = _fingerprint(root.resolve()) + tuple(f for folder in folders for f in _fingerprint(folder))
     hit = _CACHE.get(key)
     if hit is not None and hit[0] == prints:
         return hit[1], list(hit[1].warnings)

@@ -174,8 +174,6 @@ def list_(kind: str | None, fmt: str, packs: tuple[str, ...], root: Path | None)
             click.echo(f"\nnote: {note}")
 
 
-if __name__ == "__main__":  # pragma: no cover
-    main()
 
 
 # ------------------------------------------------------------------ scenarios
@@ -236,10 +234,16 @@ def scenario_run(paths: tuple[Path, ...], fmt: str, verbose: bool) -> None:
         doc, diags = read_yaml(str(f))
         packs: tuple[str, ...] = ()
         if doc is not None and isinstance(doc.data, dict) and isinstance(doc.data.get("packs"), list):
-            packs = tuple(str(p) for p in doc.data["packs"])
+            packs = tuple(sc_mod.resolve_packs([str(p) for p in doc.data["packs"]], f))
         content = _load_for(cache, packs)
-        if content is None:
-            raise click.ClickException("the bundled content does not load; run 'dday validate'")
+        if content is None:  # the content with these packs does not load: why, and where, as for validate
+            from ddaydice.dsl.diagnostics import Diagnostic as Diag
+            from ddaydice.dsl.loader import load
+
+            _, load_diags = load(packs=list(packs))
+            problems += [d for d in load_diags if d.severity == "error"] or [
+                Diag("SCEN001", f"the content with packs {list(packs)} does not load", str(f), 1, 1)]
+            continue
         loaded, diags = sc_mod.load_scenario(f, content)
         if loaded is None or diags:
             problems += diags
@@ -294,8 +298,8 @@ def explain(file: Path, query: tuple[str, ...], fmt: str) -> None:
     from ddaydice.interpreter import scenario as sc_mod
 
     doc, _ = read_yaml(str(file))  # the packs the scenario names (`packs:`), as `dday scenario run` loads them
-    packs = [str(p) for p in doc.data.get("packs", [])] if doc is not None and isinstance(doc.data, dict) \
-        and isinstance(doc.data.get("packs"), list) else []
+    packs = sc_mod.resolve_packs([str(p) for p in doc.data.get("packs", [])], file) if doc is not None and \
+        isinstance(doc.data, dict) and isinstance(doc.data.get("packs"), list) else []
     content = load_or_exit(packs=packs)
     loaded, diags = sc_mod.load_scenario(file, content)
     if loaded is None or diags:
@@ -592,3 +596,7 @@ main.add_command(_render_command)
 from ddaydice.interpreter.cmd_card import card as _card_command  # noqa: E402
 
 main.add_command(_card_command)
+
+
+if __name__ == "__main__":  # pragma: no cover (after every command is registered)
+    main()

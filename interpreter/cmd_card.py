@@ -137,13 +137,15 @@ def render_card(info: dict[str, Any]) -> str:
 @click.argument("card_id", metavar="ID")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--root", type=click.Path(path_type=Path, file_okay=False), help="Use this content tree.")
-def card(card_id: str, fmt: str, root: Path | None) -> None:
+@click.option("--pack", "paths", multiple=True, type=click.Path(path_type=Path, file_okay=False, exists=True),
+              help="Also load this pack folder (a modder's pack outside expansions/; repeatable).")
+def card(card_id: str, fmt: str, root: Path | None, paths: tuple[Path, ...]) -> None:
     """Show one card: name, kind, grade, cost, text, its effect as written and in English, provenance
     (reconstructions flagged), its pack, and the maps and variants where it can come into play."""
     from ddaydice.dsl.diagnostics import did_you_mean
     from ddaydice.interpreter.cmd_conflicts import load_content
 
-    content = load_content(root, ("all",), (), fmt)
+    content = load_content(root, ("all",), paths, fmt)
     if card_id not in content.cards:
         hint = did_you_mean(card_id, content.cards) or "see 'dday list' for every card"
         raise click.UsageError(f"no card '{card_id}'; {hint}")

@@ -63,7 +63,7 @@ _WORD = re.compile(r"[a-z0-9][a-z0-9-]*")  # the words of an effect's text, to f
 
 
 def cards_named(texts: Iterable[str], card_ids: Iterable[str]) -> set[str]:
-    """The cards these effect texts name, as whole words ('medic' is not named by 'field-medical-badge'), and
+    """The cards these effect texts name, as whole words ('medic' is not named by 'field-medic'), and
     'vehicle' if they speak of Vehicles at all."""
     words = set(_WORD.findall(" ".join(texts)))
     named = words.intersection(card_ids)

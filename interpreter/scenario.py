@@ -36,7 +36,7 @@ from typing import Any
 import attrs
 
 from ddaydice.dsl.diagnostics import DDayError, Diagnostic, RuleError, did_you_mean
-from ddaydice.dsl.loader import Content
+from ddaydice.dsl.loader import Content, bundled_root
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, structure
 from ddaydice.interpreter import decks
 from ddaydice.interpreter.deciders import ReferencePolicy, Scripted
@@ -649,3 +649,24 @@ def collect(paths: Sequence[Path]) -> list[Path]:
         else:
             out.append(p)
     return out
+
+
+def resolve_packs(names: Sequence[str], file: Path) -> list[str]:
+    """The packs a scenario's ``packs:`` names, as the loader takes them: a bundled pack by its name; a pack folder
+    by its path, relative to the scenario file; or the name of the pack folder the scenario file lives in (a
+    modder's pack outside expansions/ keeps its scenarios inside it). An unknown name is left for the loader to
+    report (PACK003)."""
+    expansions = bundled_root() / "expansions"
+    bundled = {p.name for p in expansions.iterdir() if p.is_dir()} if expansions.is_dir() else set()
+    out: list[str] = []
+    for name in names:
+        folder = file.parent / name
+        if name in bundled:
+            out.append(name)
+        elif ("/" in name or name.startswith(".")) and (folder / "pack.yaml").is_file():
+            out.append(str(folder.resolve()))
+        else:
+            home = next((a for a in file.resolve().parents if a.name == name and (a / "pack.yaml").is_file()), None)
+            out.append(str(home) if home is not None else name)
+    return out
+
