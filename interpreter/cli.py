@@ -144,7 +144,9 @@ def _rows(content: Content, kind: str | None) -> list[dict[str, Any]]:
 @main.command(name="list")
 @click.argument("kind", required=False, type=click.Choice(sorted(KINDS)))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--pack", "packs", multiple=True, help="Also load this bundled expansion (repeatable; 'all').")
+@click.option("--pack", "packs", multiple=True,
+              help="Also load this expansion: a bundled one by name, or a pack folder by its path "
+                   "(repeatable; 'all': every bundled one).")
 @click.option("--root", type=click.Path(path_type=Path, file_okay=False), help="Use this content tree.")
 def list_(kind: str | None, fmt: str, packs: tuple[str, ...], root: Path | None) -> None:
     """What is loaded: specialists, items, vehicles, awards, maps, rules, expansions."""
@@ -345,7 +347,8 @@ def attrs_evolve(obj: Any, **changes: Any) -> Any:
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (results are identical whatever this is).")
 @click.option("--option", "options", multiple=True, help="An optional rule (repeatable; see 'dday list rules').")
-@click.option("--pack", "packs", multiple=True, help="A bundled expansion to load (repeatable).")
+@click.option("--pack", "packs", multiple=True,
+              help="An expansion to load: a bundled one by name, or a pack folder by its path (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw the outcomes to this PNG file.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
@@ -458,7 +461,8 @@ def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = N
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
 @click.option("--seed", type=int, default=None, help="The game's seed (random if not given; printed).")
 @click.option("--option", "options", multiple=True, help="An optional rule (repeatable).")
-@click.option("--pack", "packs", multiple=True, help="A bundled expansion to load (repeatable).")
+@click.option("--pack", "packs", multiple=True,
+              help="An expansion to load: a bundled one by name, or a pack folder by its path (repeatable).")
 @click.option("--auto", "auto", multiple=True,
               help="Let a policy play: 'heuristic' (every player) or 'u2=reference' (one Unit) or "
                    "'german=heuristic' (Atlantikwall's German player). Repeatable.")

@@ -147,7 +147,9 @@ def render_report(report: Report, content: Content, packs: list[str]) -> str:
 
 @click.command(name="conflicts")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--pack", "packs", multiple=True, help="Also load this bundled expansion (repeatable; 'all').")
+@click.option("--pack", "packs", multiple=True,
+              help="Also load this expansion: a bundled one by name, or a pack folder by its path "
+                   "(repeatable; 'all': every bundled one).")
 @click.option("--root", type=click.Path(path_type=Path, file_okay=False),
               help="Analyse this content tree (rules/, cards/, maps/, expansions/) instead of the bundled one.")
 @click.option("--map", "map_ids", multiple=True, help="Only this map (repeatable).")
