@@ -1118,7 +1118,8 @@ class HeuristicPolicy:
             "tank": 0.7 * turns, "half-track": 0.2 * turns, "armored-car": 0.3 * turns, "bulldozer": 0.4 * turns,
             "jeep": 0.35 * turns, "ambulance": 1.0 * turns,
         }
-        v = base.get(item, 0.5)
+        v = base[item] if item in base else max(0.5, self._card_worth(game, unit, item)
+                                                + self._standing_worth(game, item, turns, mines))
         if game.state.sides and self.foe(game) is not None:
             once, each = _against_foe(game, item)
             v += once + 0.6 * each * _adv
@@ -1526,6 +1527,17 @@ class HeuristicPolicy:
                 worth += max((sum(self._statement_worth(game, unit, st, option.recipient is not None)
                                   for st in (option.statement, *(o.statement for o in option.also)))
                               for option in action.options), default=0.0)
+        return worth
+
+    @staticmethod
+    def _standing_worth(game: Game, card: str, turns: float, mines: bool) -> float:
+        """What a card's standing changes (a Vehicle's 'advance-cost -1') are worth over the turns ahead."""
+        source = game.content.effects.get(card)
+        per_turn = {"defence": 0.5, "cost": 0.3, "mines": 0.3 if mines else 0.0}
+        worth = 0.0
+        for clause in source.tree.clauses if source is not None else ():
+            if isinstance(clause.body, dsl_ast.Modifier):
+                worth += per_turn.get(_statement_kind(clause.body.statement, False), 0.0) * turns
         return worth
 
     def _statement_worth(self, game: Game, unit: Unit, st: dsl_ast.Statement, to_another: bool) -> float:

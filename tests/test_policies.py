@@ -166,3 +166,19 @@ def test_a_card_drawn_at_random_is_worth_the_mean_of_its_deck() -> None:
     assert pol._card_worth(g, u, "combat-infantryman-badge") == pytest.approx(2.0)  # gain 2 Soldiers
     # Against 'gain 3 Soldiers' the reconstructed deck is worth less: the heuristic takes the Soldiers.
     assert mean < pol.label_value(g, u, "gain 3 Soldiers")
+
+
+def test_an_item_the_heuristic_has_no_value_for_is_valued_by_its_effect() -> None:
+    """A modder's Item or an expansion's Vehicle is worth what its effect does, so the heuristic finds it."""
+    pol = HeuristicPolicy()
+    g = Game(content_with_packs(), "exercise-tiger", seed=1, variant="advanced-training",
+             options=["atlantikwall-material"], deciders=pol)
+    u = g.state.units[0]
+    # The Tractor: 'for units here: advance-cost -1', worth something in every turn ahead.
+    _adv, turns = pol.remaining(g, u)
+    assert turns > 0
+    assert pol.item_value(g, u, "tractor") == pytest.approx(max(0.5, 0.3 * turns))
+    # An Award-like use: 'gain 8 soldiers' (Channel Crossing Clasp) is worth its 8 Soldiers.
+    assert pol.item_value(g, u, "channel-crossing-clasp") == pytest.approx(8.0)
+    # A printed Item keeps the heuristic's own value.
+    assert pol.item_value(g, u, "field-radio") == pytest.approx(5.0)
