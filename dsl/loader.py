@@ -13,6 +13,7 @@ diagnostics. Nothing is half-applied.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from pathlib import Path
@@ -477,8 +478,8 @@ class _Builder:
                 if oid not in self.options and oid not in pending:
                     line, col = position(node, ["only_in", j])
                     self.diags.append(Diagnostic("OPT003", f"card '{cid}' is only in '{oid}', which is no optional "
-                                                 "rule (nor one a pack lists as pending)", doc.file, line, col,
-                                                 severity="warning", hint=did_you_mean(oid, self.options)))
+                                                 "rule (nor one a pack lists as pending): it would be in no game",
+                                                 doc.file, line, col, hint=did_you_mean(oid, self.options)))
 
     def check_map(self, bm: schema.BattleMap, doc: YamlDoc, vocab: Vocabulary) -> None:
         data = doc.data
@@ -628,6 +629,20 @@ def _pack_dirs(root: Path) -> list[Path]:
     return sorted(p for p in exp.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
 
 
+_UNKNOWN_NAME = re.compile(r"unknown [a-z -]+ '([a-z0-9-]+)'$")
+
+
+def _pack_hint(b: _Builder, d: Diagnostic) -> Diagnostic:
+    """An effect naming a kind of card (a deck) that a bundled expansion declares, when that expansion is not
+    loaded, is told which one to require."""
+    m = _UNKNOWN_NAME.search(d.message) if d.code == "DSL102" else None
+    owner = b.bundled_kind_owner(m.group(1)) if m is not None else None
+    if owner is None or owner in b.packs:
+        return d
+    return attrs.evolve(d, hint=f"'{m.group(1) if m else ''}' is a kind of card of the expansion '{owner}': "
+                                f"load it (--pack {owner}, or 'requires: [{owner}]' in your pack.yaml)")
+
+
 def _is_pack_path(name: str) -> bool:
     """Whether a ``--pack`` value names a pack folder by its path (it has a pack.yaml) rather than a bundled pack."""
     return ("/" in name or name.startswith(".")) and (Path(name) / "pack.yaml").is_file()
@@ -702,7 +717,7 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
             if needed not in known_packs and needed != "base":
                 line, col = position(doc.data, ["requires", j])
                 b.diags.append(Diagnostic("PACK004", f"pack '{man.id}' requires '{needed}', which does not exist",
-                                          doc.file, line, col, hint=did_you_mean(needed, known_packs)))
+                                          doc.file, line, col, hint=did_you_mean(needed, known_packs - {man.id})))
             elif needed in known_packs and needed not in b.packs and needed != "base":
                 line, col = position(doc.data, ["requires", j])
                 b.diags.append(Diagnostic("PACK005", f"pack '{man.id}' requires '{needed}', which is not loaded",
@@ -719,6 +734,7 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
         b.diags += check_options(b.options, names, [(cid, card.unavailable_in, doc, node) for cid, (card, _, doc, node)
                                                     in b.cards.items() if card.unavailable_in])
         b.check_kinds_and_variants()
+    b.diags = [_pack_hint(b, d) for d in b.diags]
     errors = [d for d in b.diags if d.severity == "error"]
     if errors or vocab is None:
         return None, sorted(b.diags, key=sort_key)

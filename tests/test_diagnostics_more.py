@@ -83,3 +83,38 @@ def test_a_broken_card_still_has_its_effect_checked(tmp_path: Path, monkeypatch:
     assert result.exit_code == 1
     assert "SCHEMA004 'cost': expected a whole number" in result.output
     assert "x.yaml:8:12: DSL101 unknown action 'gian'" in result.output
+
+
+def test_a_deck_of_a_pack_not_loaded_says_which_pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "box.yaml").write_text(
+        "kind: item\ncards:\n  - id: badge-box\n    name: Badge Box\n    cost: 4\n    grade: regular\n"
+        "    text: Draw a Badge.\n    effect: |\n      use: draw 1 badge\n    provenance: reconstructed\n"
+        "    note: invented for a test\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "box.yaml"])
+    assert result.exit_code == 1
+    assert "box.yaml:9:19: DSL102 draw: unknown deck 'badge'" in result.output
+    assert "'badge' is a kind of card of the expansion 'atlantikwall': load it (--pack atlantikwall" in result.output
+    assert CliRunner().invoke(main, ["validate", "box.yaml", "--pack", "atlantikwall"]).exit_code == 0
+
+
+def test_a_card_only_in_an_unknown_option_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A misspelt 'only-in' would keep the card out of every game: an error, with the likely option."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.yaml").write_text(
+        "kind: item\ncards:\n  - id: lucky-sock\n    name: Lucky Sock\n    cost: 3\n    grade: regular\n"
+        "    only-in: [bazooka-jo]\n    text: x\n    effect: |\n      use: gain 2 soldiers\n"
+        "    provenance: reconstructed\n    note: invented for a test\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "x.yaml"])
+    assert result.exit_code == 1
+    assert "x.yaml:7:15: OPT003 card 'lucky-sock' is only in 'bazooka-jo', which is no optional rule" in result.output
+    assert "did you mean 'bazooka-joe'?" in result.output
+
+
+def test_a_pack_is_never_told_it_may_mean_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _pack(tmp_path, "mypac")
+    result = CliRunner().invoke(main, ["validate", "mypack"])
+    assert result.exit_code == 1
+    assert "PACK004 pack 'mypack' requires 'mypac', which does not exist" in result.output
+    assert "did you mean 'mypack'" not in result.output
