@@ -25,7 +25,7 @@ from ddaydice.dsl import ast, schema
 from ddaydice.dsl.checker import Context, check_effect
 from ddaydice.dsl.compile import CompiledEffect, Compiler
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, sort_key
-from ddaydice.dsl.parser import parse_effect
+from ddaydice.dsl.parser import parse_effect, parse_good_lines
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.settings import Names, check_options
 from ddaydice.dsl.vocab import QueryInfo, Vocabulary
@@ -418,6 +418,9 @@ class _Builder:
         tree, diags = parse_effect(text, smap)
         self.diags += diags
         if tree is None:
+            rest = parse_good_lines(text, smap)  # the clauses that do parse are still checked: all errors at once
+            if rest is not None:
+                self.diags += check_effect(rest, vocab, Context(kind))[1]
             return None
         checked, diags = check_effect(tree, vocab, Context(kind))
         self.diags += diags

@@ -17,7 +17,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ddaydice.dsl import ast
-from ddaydice.dsl.diagnostics import Diagnostic
+from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
 
 
 @attrs.frozen
@@ -109,6 +109,11 @@ def _friendly(err: UnexpectedInput, text: str) -> tuple[str, str, str | None]:
         hint = f"expected {_describe_expected(expected)}"
         if "COLON" in expected and tok.type in {"WORD", "NUMBER", "_NL", "$END"}:
             hint = "a trigger ('on ...') or a use ('use ...') needs ':' before its actions"
+        if tok.type == "WORD":  # a misspelt keyword of the grammar ('befor', 'unles'): say which one
+            keywords = {name.lower() for name in expected if name.isalpha() and name.isupper()} - {"word", "number"}
+            close = did_you_mean(str(tok.value), keywords)
+            if close:
+                hint = close
         return "DSL002", f"unexpected {what}", hint
     return "DSL002", "syntax error", None
 
@@ -375,19 +380,35 @@ def _deepest(tree: Tree[Token]) -> tuple[int, Any]:
     return best, meta
 
 
+def _syntax_error(err: UnexpectedInput, text: str, smap: SourceMap, offset: int = 0) -> Diagnostic:
+    """A parse error as a diagnostic at its place in the file (``offset``: lines of the effect before ``text``)."""
+    code, message, hint = _friendly(err, text)
+    line = getattr(err, "line", 1) or 1
+    column = getattr(err, "column", 1) or 1
+    if isinstance(err, UnexpectedEOF) or (line < 1):
+        lines = text.splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+    fline, fcol = smap.place(max(line, 1) + offset, max(column, 1))
+    return Diagnostic(code, message, smap.file, fline, fcol, hint=hint)
+
+
 def parse_effect(text: str, smap: SourceMap) -> tuple[ast.Effect | None, list[Diagnostic]]:
     """Parse an effect. Returns the tree, or None and the diagnostics; never raises."""
     try:
         tree: Tree[Token] = _parser().parse(text)
     except UnexpectedInput as err:
-        code, message, hint = _friendly(err, text)
-        line = getattr(err, "line", 1) or 1
-        column = getattr(err, "column", 1) or 1
-        if isinstance(err, UnexpectedEOF) or (line < 1):
-            lines = text.splitlines() or [""]
-            line, column = len(lines), len(lines[-1]) + 1
-        fline, fcol = smap.place(max(line, 1), max(column, 1))
-        return None, [Diagnostic(code, message, smap.file, fline, fcol, hint=hint)]
+        # Clauses are one per line: each line is parsed alone, so that every broken clause is reported at once.
+        lines = text.splitlines()
+        found: list[Diagnostic] = []
+        if len(lines) > 1:
+            for i, one in enumerate(lines):
+                if not one.strip():
+                    continue
+                try:
+                    _parser().parse(one)
+                except UnexpectedInput as line_err:
+                    found.append(_syntax_error(line_err, one, smap, offset=i))
+        return None, found or [_syntax_error(err, text, smap)]
     except RecursionError:
         fline, fcol = smap.place(1, 1)
         return None, [Diagnostic("DSL004", "effect nested too deeply", smap.file, fline, fcol)]
@@ -400,3 +421,24 @@ def parse_effect(text: str, smap: SourceMap) -> tuple[ast.Effect | None, list[Di
     effect = _ToAst(smap).transform(tree)
     assert isinstance(effect, ast.Effect)
     return effect, []
+
+
+def parse_good_lines(text: str, smap: SourceMap) -> ast.Effect | None:
+    """The effect made of the lines of ``text`` that parse alone (each broken one blanked, so that every line
+    keeps its place), for checking the rest of an effect whose syntax errors are already reported; None when no
+    line parses or the effect has a single line."""
+    lines = text.splitlines()
+    if len(lines) < 2:
+        return None
+    kept: list[str] = []
+    for one in lines:
+        try:
+            _parser().parse(one)
+            kept.append(one)
+        except UnexpectedInput:
+            kept.append("")
+    if not any(k.strip() for k in kept) or kept == lines:
+        return None
+    tree, diags = parse_effect("\n".join(kept), smap)
+    return tree if not diags else None
+

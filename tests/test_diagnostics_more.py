@@ -118,3 +118,22 @@ def test_a_pack_is_never_told_it_may_mean_itself(tmp_path: Path, monkeypatch: py
     assert result.exit_code == 1
     assert "PACK004 pack 'mypack' requires 'mypac', which does not exist" in result.output
     assert "did you mean 'mypack'" not in result.output
+
+
+def test_every_broken_clause_of_an_effect_is_reported_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two syntax errors and two unknown words in four clauses of one effect: four diagnostics, each on its line,
+    a misspelt keyword of the grammar with the likely one."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.yaml").write_text(
+        "kind: item\ncards:\n  - id: lucky-sock\n    name: Lucky Sock\n    cost: 3\n    grade: regular\n"
+        "    text: x\n    effect: |\n      use befor mgf: gain 2 soldiers\n      use once per tun: gain 1 soldier\n"
+        "      on combatt: gain 1 soldier\n      use after final-taly: gain 1 courage\n"
+        "    provenance: reconstructed\n    note: invented for a test\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "x.yaml"])
+    assert result.exit_code == 1
+    out = result.output
+    assert "x.yaml:9:11: DSL002 unexpected 'befor'" in out and "did you mean 'before'?" in out
+    assert "x.yaml:10:20: DSL002 unexpected 'tun'" in out
+    assert "x.yaml:11:10: DSL107 unknown event 'combatt'" in out
+    assert "x.yaml:12:17: DSL108 unknown moment 'final-taly'" in out
+    assert "4 error(s)" in out
