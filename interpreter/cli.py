@@ -513,6 +513,22 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     note = content.award_deck_note(len(game.state.award_deck))
     if note and game.state.award_deck:
         click.echo(f"note: {note}")
+    s0 = game.state
+    held = {c for u in s0.units for c in (*u.specialists, *u.items)} | {c for h in s0.hands.values() for c in h}
+    allied = {c for c in (*s0.pool, *s0.placed, *held, *bm.vehicles)
+              if c in content.cards and content.card_kinds[c] in {"specialist", "item", "vehicle"}}
+    ours_cards = sorted(content.cards[c].name for c in allied if content.cards[c].provenance == "reconstructed")
+    if ours_cards:
+        click.echo("note: these Specialists, Items and Vehicles of the game are RECONSTRUCTIONS (their texts are not "
+                   "all printed; 'dday card ID' says what is ours): " + ", ".join(ours_cards))
+    for side in s0.sides:  # another side's Reserve (the German's Specialists and Items)
+        kinds = [k for k in content.kinds.kinds if k.side == side.side and k.held_as is not None]
+        for kind in kinds:
+            cards = [c for c in s0.pool if content.card_kinds.get(c) == kind.id]
+            ours = sorted(content.cards[c].name for c in cards if content.cards[c].provenance == "reconstructed")
+            if ours:
+                click.echo(f"note: {len(ours)} of the {len(cards)} {kind.plural or kind.name} of the {side.name} are "
+                           "RECONSTRUCTIONS (the rulebook names some and prints none whole): " + ", ".join(ours))
     for kind, cards in sorted(game.state.decks.items()):  # an expansion's decks in this game
         ours = sorted(content.cards[c].name for c in cards if content.cards[c].provenance == "reconstructed")
         if ours:
