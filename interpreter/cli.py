@@ -522,12 +522,12 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
         click.echo("note: these Specialists, Items and Vehicles of the game are RECONSTRUCTIONS (their texts are not "
                    "all printed; 'dday card ID' says what is ours): " + ", ".join(ours_cards))
     for side in s0.sides:  # another side's Reserve (the German's Specialists and Items)
-        kinds = [k for k in content.kinds.kinds if k.side == side.side and k.held_as is not None]
-        for kind in kinds:
-            cards = [c for c in s0.pool if content.card_kinds.get(c) == kind.id]
+        side_kinds = [k for k in content.kinds.kinds if k.side == side.side and k.held_as is not None]
+        for kd in side_kinds:
+            cards = [c for c in s0.pool if content.card_kinds.get(c) == kd.id]
             ours = sorted(content.cards[c].name for c in cards if content.cards[c].provenance == "reconstructed")
             if ours:
-                click.echo(f"note: {len(ours)} of the {len(cards)} {kind.plural or kind.name} of the {side.name} are "
+                click.echo(f"note: {len(ours)} of the {len(cards)} {kd.plural or kd.name} of the {side.name} are "
                            "RECONSTRUCTIONS (the rulebook names some and prints none whole): " + ", ".join(ours))
     for kind, cards in sorted(game.state.decks.items()):  # an expansion's decks in this game
         ours = sorted(content.cards[c].name for c in cards if content.cards[c].provenance == "reconstructed")
