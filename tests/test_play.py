@@ -54,3 +54,16 @@ def test_auto_names_an_unknown_policy() -> None:
     result = CliRunner().invoke(main, ["play", "exercise-tiger", "--auto", "genius"])
     assert result.exit_code == 2
     assert "heuristic" in result.output
+
+
+def test_play_names_the_reconstructed_cards_a_game_can_bring_into_play() -> None:
+    result = CliRunner().invoke(main, ["play", "exercise-fabius", "--pack", "atlantikwall", "--option", "german-player",
+                                       "--seed", "1", "--auto", "reference"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "note: these Specialists, Items and Vehicles of the game are RECONSTRUCTIONS" in out
+    assert "PIAT Gunner" in out.split("Vehicles of the game are RECONSTRUCTIONS")[1].splitlines()[0]
+    assert "German Specialists of the German player are RECONSTRUCTIONS" in out
+    base = CliRunner().invoke(main, ["play", "exercise-tiger", "--variant", "practice-run", "--seed", "1", "--auto",
+                                     "reference"]).output
+    assert "Specialists, Items and Vehicles of the game are RECONSTRUCTIONS" not in base  # all printed there
