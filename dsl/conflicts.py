@@ -862,6 +862,20 @@ class _Analyser:
             out.append(_Placed(t, sectors, frozenset(where), fixed))
         return out
 
+    def exclusive(self, one: str, other: str) -> bool:
+        """Whether two cards are never in play together: cards of a deck the game draws from, one a turn, each in
+        play until the next draw (Battle Conditions), unless one of them persists and the other does not (a
+        Weather card with persistent weather stays beside the turn's regular card; another Weather card
+        replaces it)."""
+        c = self.content
+        kind = c.kind_def(c.card_kinds.get(one, ""))
+        if kind is None or one == other or c.card_kinds.get(other) != kind.id:
+            return False
+        if kind.held_by != "game" or kind.draw_each_turn != 1:
+            return False
+        tags = {p.tag for p in kind.persist}
+        return (tags & set(c.cards[one].tags)) == (tags & set(c.cards[other].tags))
+
     def meet(self, mv: _MapView, a: _Placed, b: _Placed, mode: str = "same") -> frozenset[str]:
         """The Sectors where two touches can act together (empty: they never meet)."""
         if a.touch.source.owner == b.touch.source.owner and a.touch.clause == b.touch.clause:
@@ -869,6 +883,8 @@ class _Analyser:
         if not (a.setups & b.setups):
             return frozenset()
         if not _compatible(a.touch.literals, b.touch.literals, self.options):
+            return frozenset()
+        if self.exclusive(a.touch.source.owner, b.touch.source.owner):
             return frozenset()
         if mode == "same":
             return mv.narrow(mv.narrow(a.sectors & b.sectors, a.touch.literals), b.touch.literals)

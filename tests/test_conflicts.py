@@ -475,3 +475,20 @@ def test_compact_names() -> None:
         "Sword Sectors 1 to 3 and 5"
     assert compact_names(["Pointe-du-Hoc, Sector 9", "Pointe-du-Hoc, Sector 10"]) == "Pointe-du-Hoc: Sectors 9 and 10"
     assert compact_names(["Bunker"]) == "Bunker"
+
+
+def test_cards_of_a_deck_drawn_one_a_turn_never_meet_unless_one_persists() -> None:
+    """Two Weather cards (Fog: no Locks; Clear Skies: 3 Locks) are never in play together: one Battle Condition is
+    drawn a turn, and with persistent weather a Weather card replaces the last. A Weather card meets a regular
+    Battle Condition (it stays beside the turn's card)."""
+    from ddaydice.dsl.conflicts import _Analyser
+
+    content, diags = load(packs=["atlantikwall"])
+    assert content is not None, diags
+    an = _Analyser(content)
+    assert an.exclusive("fog", "clear-skies")
+    assert not an.exclusive("storm", "heavy-resistance")  # weather beside a regular condition
+    assert not an.exclusive("fog", "medic")  # not the same deck
+    pairs = [({m.owner for m in c.a.members}, {m.owner for m in c.b.members}) for c in analyse(content).conflicts
+             if c.b is not None]
+    assert not [p for p in pairs if {"fog", "clear-skies"} <= p[0] | p[1] and ("fog" in p[0]) != ("fog" in p[1])]
