@@ -646,6 +646,16 @@ def _pack_hint(b: _Builder, d: Diagnostic) -> Diagnostic:
                                 f"load it (--pack {owner}, or 'requires: [{owner}]' in your pack.yaml)")
 
 
+def _home_pack(path: Path) -> Path | None:
+    """The pack folder a content file lives in (the nearest folder above it with a pack.yaml), if any."""
+    if path.is_dir() or path.name == "pack.yaml":
+        return path.parent if path.name == "pack.yaml" else None
+    for folder in path.resolve().parents:
+        if (folder / "pack.yaml").is_file():
+            return folder
+    return None
+
+
 def _is_pack_path(name: str) -> bool:
     """Whether a ``--pack`` value names a pack folder by its path (it has a pack.yaml) rather than a bundled pack."""
     return ("/" in name or name.startswith(".")) and (Path(name) / "pack.yaml").is_file()
@@ -690,7 +700,17 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
     # A pack may also be named by its folder's path (a modder's pack outside expansions/): loaded like a PATH.
     folders = [Path(n) for n in wanted if n not in available and _is_pack_path(n)]
     wanted = [n for n in wanted if n in available or not _is_pack_path(n)]
-    extra = [*folders, *extra]
+    # A content file inside a pack folder is checked within its pack (its cards may be 'only-in' the pack's
+    # optional rule, written in another file of the pack).
+    extra = list(dict.fromkeys(_home_pack(p) or p for p in [*folders, *extra]))
+    # What is already part of this tree is checked in place, not loaded twice: a bundled pack's folder is that
+    # pack, and a base content file (cards/items.yaml) is already loaded.
+    bundled_dirs = {d.resolve(): n for n, d in available.items()}
+    wanted += [bundled_dirs[p.resolve()] for p in extra if p.resolve() in bundled_dirs
+               and bundled_dirs[p.resolve()] not in wanted]
+    base_dirs = [(root / d).resolve() for d in ("rules", "cards", "maps")]
+    extra = [p for p in extra if p.resolve() not in bundled_dirs and not (
+        p.is_file() and any(p.resolve().is_relative_to(d) for d in base_dirs))]
     # An expansion brings the bundled expansions it requires, loaded before it (as a package brings its dependencies).
     manifests = [available[n] / "pack.yaml" for n in wanted if n in available] + [
         p / "pack.yaml" for p in extra if p.is_dir() and (p / "pack.yaml").is_file()]

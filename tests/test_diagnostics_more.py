@@ -137,3 +137,27 @@ def test_every_broken_clause_of_an_effect_is_reported_at_once(tmp_path: Path, mo
     assert "x.yaml:11:10: DSL107 unknown event 'combatt'" in out
     assert "x.yaml:12:17: DSL108 unknown moment 'final-taly'" in out
     assert "4 error(s)" in out
+
+
+def test_a_file_is_checked_where_it_lives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card file inside a pack is checked within its pack (its 'only-in' names the pack's own option, in another
+    file); a bundled file or a bundled pack's folder is the bundled content itself, not a second copy of it."""
+    monkeypatch.chdir(tmp_path)
+    pack = _pack(tmp_path, "atlantikwall")
+    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text().replace("[atlantikwall]", "[]"))
+    (pack / "rules" / "options").mkdir(parents=True)
+    (pack / "rules" / "options" / "socks.yaml").write_text(
+        "id: socks\nname: Socks\ntext: Lucky socks join the game.\nprovenance: reconstructed\nnote: a test\n",
+        encoding="utf-8")
+    (pack / "cards" / "x.yaml").write_text(
+        "kind: item\ncards:\n  - id: lucky-sock\n    name: Lucky Sock\n    cost: 3\n    grade: regular\n"
+        "    only-in: [socks]\n    text: x\n    effect: |\n      use: gain 2 soldiers\n"
+        "    provenance: reconstructed\n    note: invented for a test\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "mypack/cards/x.yaml"])
+    assert result.exit_code == 0, result.output
+    root = bundled_root()
+    for inside in (root / "cards" / "items.yaml", root / "expansions" / "atlantikwall",
+                   root / "expansions" / "atlantikwall" / "cards" / "badges.yaml"):
+        result = CliRunner().invoke(main, ["validate", str(inside)])
+        assert result.exit_code == 0, (inside, result.output)
+        assert "DUP001" not in result.output
