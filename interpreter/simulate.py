@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -175,8 +176,8 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
         "turns_min": min(turns, default=0),
         "turns_max": max(turns, default=0),
         "turns_histogram": {str(k): v for k, v in sorted(outcome_turns.items())},
-        "wiped_out_by_sector": dict(sorted(dead.items())),
-        "soldiers_lost_by_sector": {k: v / n for k, v in sorted(lost.items())},
+        "wiped_out_by_sector": dict(sorted(dead.items(), key=lambda kv: _natural(kv[0]))),
+        "soldiers_lost_by_sector": {k: v / n for k, v in sorted(lost.items(), key=lambda kv: _natural(kv[0]))},
         "specialists_recruited": dict(specs.most_common()),
         "items_used": dict(items.most_common()),
         "reasons": dict(reasons.most_common(8)),
@@ -211,3 +212,9 @@ def plot(summary: dict[str, Any], records: Sequence[GameRecord], path: str) -> N
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+
+
+def _natural(sector: str) -> tuple[tuple[int, int | str], ...]:
+    """Sector ids in reading order: s2 before s10 (numbers compared as numbers)."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", sector) if part)
+

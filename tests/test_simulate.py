@@ -69,3 +69,9 @@ def test_unknown_option_and_variant_are_usage_errors() -> None:
     bad = CliRunner().invoke(main, ["simulate", "exercise-tiger", "--variant", "practise-run", "--games", "1"])
     assert bad.exit_code == 2
     assert "practice-run" in bad.output
+
+
+def test_sectors_are_reported_in_reading_order() -> None:
+    from ddaydice.interpreter.simulate import _natural
+
+    assert sorted(["s10", "bunker", "s2", "s1", "bunker-2"], key=_natural) == ["bunker", "bunker-2", "s1", "s2", "s10"]
