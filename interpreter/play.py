@@ -84,6 +84,8 @@ def unit_line(game: Game, uid: str, viewer: str | None = None) -> str:
         held.setdefault(kind.plural or kind.name if kind else "Cards", []).append(
             "(secret)" if secret else game._name_of(card))
     parts += [f"{kind}: " + ", ".join(names) for kind, names in held.items()]
+    if u.side and game.state.turn == 0:  # his start is given when the game starts ('on game-start')
+        parts.append("his starting forces come when the game starts")
     return "; ".join(parts)
 
 
