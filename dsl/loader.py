@@ -661,10 +661,13 @@ def _is_pack_path(name: str) -> bool:
     return ("/" in name or name.startswith(".")) and (Path(name) / "pack.yaml").is_file()
 
 
-def _bundled_requires(manifests: list[Path], available: dict[str, Path]) -> list[str]:
-    """The bundled expansions that these pack manifests require, directly or through each other, in an order where
-    each comes after what it requires. A manifest that cannot be read is skipped here: loading it reports why."""
-    out: list[str] = []
+def _requires(manifests: list[Path], available: dict[str, Path]) -> tuple[list[str], list[Path]]:
+    """What these pack manifests require, directly or through each other, each after what it requires: the bundled
+    expansions by name, and packs of one's own found beside the pack that requires them (a folder of that name
+    next to it, as ``my-packs/base-pack`` beside ``my-packs/other-pack``). A manifest that cannot be read is
+    skipped here: loading it reports why."""
+    names: list[str] = []
+    folders: list[Path] = []
     seen: set[str] = set()
 
     def visit(manifest: Path) -> None:
@@ -673,14 +676,21 @@ def _bundled_requires(manifests: list[Path], available: dict[str, Path]) -> list
         if not isinstance(needs, list):
             return
         for name in needs:
-            if isinstance(name, str) and name in available and name not in seen:
+            if not isinstance(name, str) or name in seen:
+                continue
+            beside = manifest.parent.parent / name
+            if name in available:
                 seen.add(name)
                 visit(available[name] / "pack.yaml")
-                out.append(name)
+                names.append(name)
+            elif (beside / "pack.yaml").is_file():
+                seen.add(name)
+                visit(beside / "pack.yaml")
+                folders.append(beside)
 
     for manifest in manifests:
         visit(manifest)
-    return out
+    return names, folders
 
 
 def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: Iterable[Path] = ()) -> tuple[
@@ -714,8 +724,10 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
     # An expansion brings the bundled expansions it requires, loaded before it (as a package brings its dependencies).
     manifests = [available[n] / "pack.yaml" for n in wanted if n in available] + [
         p / "pack.yaml" for p in extra if p.is_dir() and (p / "pack.yaml").is_file()]
-    brought = _bundled_requires(manifests, available)
+    brought, beside = _requires(manifests, available)
     wanted = brought + [n for n in wanted if n not in brought]
+    first = {f.resolve() for f in beside}  # what is required is loaded before what requires it, even if given too
+    extra = beside + [p for p in extra if p.resolve() not in first]
     for name in wanted:
         if name not in available:
             b.diags.append(Diagnostic("PACK003", f"no expansion named '{name}'", display_path(root / "expansions"),

@@ -161,3 +161,20 @@ def test_a_file_is_checked_where_it_lives(tmp_path: Path, monkeypatch: pytest.Mo
         result = CliRunner().invoke(main, ["validate", str(inside)])
         assert result.exit_code == 0, (inside, result.output)
         assert "DUP001" not in result.output
+
+
+def test_a_pack_finds_the_pack_it_requires_beside_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """my-packs/other requires 'mypack', a folder next to it: loaded first, wherever the command runs from."""
+    monkeypatch.chdir(tmp_path)
+    base = _pack(tmp_path, "atlantikwall")
+    (base / "pack.yaml").write_text((base / "pack.yaml").read_text().replace("[atlantikwall]", "[]"))
+    other = tmp_path / "other"
+    (other / "cards").mkdir(parents=True)
+    (other / "pack.yaml").write_text(
+        "id: other\nname: Other\nversion: '1'\ntext: A test pack.\nprovenance: reconstructed\n"
+        "note: invented for a test\nrequires: [mypack]\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "other"])
+    assert result.exit_code == 0, result.output
+    content, diags = load(packs=[str(other)])
+    assert content is not None, diags
+    assert list(content.packs) == ["mypack", "other"]
