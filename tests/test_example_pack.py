@@ -6,9 +6,9 @@
 - every command of docs/modding.md names a ``dday`` subcommand and options that exist, and every file
   excerpt it quotes (a ```yaml block opening with ``# file: PATH``) is word for word in that file.
 
-``dday scenario run`` loads bundled packs only (a scenario's ``packs:`` names folders under expansions/), so
-the scenarios run here through the same functions on content loaded with the pack on top, as
-``dday validate PATH`` loads it.
+The scenarios run through ``dday scenario run`` where they are (their ``packs: [field-kitchen]`` names the
+pack folder they live in), and through the scenario module on content loaded with the pack on top, for the
+checks that take each effect away; ``dday simulate --pack PATH`` plays the pack.
 """
 
 from __future__ import annotations
@@ -194,3 +194,19 @@ def test_the_guide_quotes_the_pack() -> None:
     for path, text in excerpts:
         assert (REPO / path).is_file(), f"docs/modding.md quotes {path}, which does not exist"
         assert text in (REPO / path).read_text(encoding="utf-8"), f"docs/modding.md's excerpt of {path} differs"
+
+
+def test_the_scenarios_run_where_they_are() -> None:
+    result = CliRunner().invoke(main, ["scenario", "run", str(PACK / "scenarios")])
+    assert result.exit_code == 0, result.output
+    assert f"{len(SCENARIOS)} passed, 0 failed" in result.output
+
+
+def test_the_pack_is_played_from_its_folder() -> None:
+    result = CliRunner().invoke(main, ["simulate", "exercise-tiger", "--variant", "advanced-training", "--pack",
+                                       str(PACK), "--option", "hot-meals", "--games", "3", "--policy", "heuristic",
+                                       "-q", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["games"] == 3 and report["options"] == ["hot-meals"]
+
