@@ -1,11 +1,11 @@
 """The speed ratio hand-written simulator / engine, measured interleaved in one process (kept out of the tests).
 
-    python benchmarks/ratio.py [--blocks B] [--games N] [--general]
+    python benchmarks/ratio.py [--blocks B] [--games N]
 
 The machine is shared and noisy, so absolute rates move by 15% or more between runs; what is compared is the
 ratio within each block (N engine games of the Practice Run with the reference policy, then 2N games of the
 hand-written simulator, on the same seeds' range), and the median over B blocks is reported with its quartiles.
-``--general`` switches the fast turn (interpreter/fastturn.py) off, to measure the general turn alone.
+The engine plays its one turn procedure (interpreter/phases/), the same whatever cards are in play.
 """
 
 from __future__ import annotations
@@ -22,18 +22,14 @@ sys.path.insert(0, str(HERE))
 import handwritten_practice_run  # noqa: E402
 
 from ddaydice.dsl.loader import load  # noqa: E402
-from ddaydice.interpreter import fastturn  # noqa: E402
-from ddaydice.interpreter.simulate import Spec, play_one  # noqa: E402
+from ddaydice.interpreter.tools.simulate import Spec, play_one  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--blocks", type=int, default=20)
     parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--general", action="store_true", help="the general turn only (no fast turn)")
     args = parser.parse_args()
-    if args.general:
-        fastturn.play = lambda game, max_turns: False
     content, _ = load()
     assert content is not None
     spec = Spec("exercise-tiger", "practice-run", 1, "reference", seed=1)
@@ -57,7 +53,7 @@ def main() -> None:
     q1, _, q3 = statistics.quantiles(ratios, n=4)
     print(f"engine {statistics.median(engine_rates):.0f} games/s, hand-written {statistics.median(hand_rates):.0f} "
           f"games/s, ratio {statistics.median(ratios):.2f} (quartiles {q1:.2f}-{q3:.2f}, {args.blocks} blocks "
-          f"of {n} engine games{', general turn only' if args.general else ''})")
+          f"of {n} engine games)")
 
 
 if __name__ == "__main__":

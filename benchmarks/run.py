@@ -25,7 +25,7 @@ sys.path.insert(0, str(HERE))
 import handwritten_practice_run  # noqa: E402
 
 from ddaydice.dsl.loader import load  # noqa: E402
-from ddaydice.interpreter.simulate import Spec, play_one  # noqa: E402
+from ddaydice.interpreter.tools.simulate import Spec, play_one  # noqa: E402
 
 CASES = [
     ("exercise-tiger", "practice-run", "reference"),

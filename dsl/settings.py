@@ -4,7 +4,7 @@ An optional rule is data: a DSL ``effect`` (hooks in tier ``rules``) and ``setti
 general mechanisms of the interpreter (set-up, availability, recipients, objectives, dice trading,
 scoring). This module says which keys exist, what their values look like and what they mean; the
 loader checks every option against it, ``docs/optional-rules.md`` describes it, and
-:mod:`ddaydice.interpreter.options` turns the values into behaviour. No option id appears in the
+:mod:`ddaydice.interpreter.mechanisms.options` turns the values into behaviour. No option id appears in the
 interpreter: a new option is a new YAML file, and a new kind of setting is a new row here plus its
 mechanism there.
 

@@ -18,17 +18,13 @@ import pytest
 from click.testing import CliRunner
 
 from ddaydice.dsl.loader import Content, load
-from ddaydice.interpreter import automaton as automaton_mod
-from ddaydice.interpreter import decks as decks_mod
-from ddaydice.interpreter import engine as engine_mod
-from ddaydice.interpreter import options as options_mod
-from ddaydice.interpreter import play as play_mod
-from ddaydice.interpreter import scenario as scenario_mod
-from ddaydice.interpreter import side_policy as side_policy_mod
 from ddaydice.interpreter.cli import main
-from ddaydice.interpreter.deciders import Decision, RandomDecider, ReferencePolicy
-from ddaydice.interpreter.engine import Game
-from ddaydice.interpreter.state import digest
+from ddaydice.interpreter.core.api import GameView
+from ddaydice.interpreter.core.decisions import Decision
+from ddaydice.interpreter.core.state import digest
+from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.mechanisms import decks as decks_mod
+from ddaydice.interpreter.policies.deciders import RandomDecider, ReferencePolicy
 
 PACK = Path(__file__).resolve().parent.parent / "expansions" / "atlantikwall"
 MODULE_OPTIONS = ("battle-conditions", "persistent-weather", "advanced-observation", "badges", "badge-of-honour",
@@ -133,7 +129,7 @@ class _Recorder:
     def __init__(self) -> None:
         self.asked: list[tuple[str, ...]] = []
 
-    def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+    def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
         self.asked.append(tuple(decision.options))
         return (0,)
 
@@ -185,10 +181,13 @@ def test_no_card_kind_or_option_of_the_pack_is_named_in_the_interpreter() -> Non
     ids = {cid for cid in c.cards if c.owner_pack.get(f"card:{cid}") == "atlantikwall"}
     ids |= {k.id for k in c.kinds.kinds} | set(MODULE_OPTIONS) | {"atlantikwall", "weather", "german-player"}
     ids |= {d.id for d in c.sides.sides} | {r.id for r in c.rwb.rwb if r.side}
-    for module in (engine_mod, decks_mod, options_mod, side_policy_mod, automaton_mod, scenario_mod, play_mod):
-        text = inspect.getsource(module)
+    root = Path(inspect.getfile(decks_mod)).parents[1]  # the whole interpreter package, every layer
+    for path in sorted(root.rglob("*.py")):
+        if path.parent.name == "policies":
+            continue  # the heuristic policy still names cards it knows (to be valued from their effects instead)
+        text = path.read_text(encoding="utf-8")
         for ident in ids:
-            assert not re.search(rf"['\"]{re.escape(ident)}['\"]", text), f"'{ident}' is named in {module.__name__}"
+            assert not re.search(rf"['\"]{re.escape(ident)}['\"]", text), f"'{ident}' is named in {path}"
 
 
 # ----------------------------------------------------------- the decks in play

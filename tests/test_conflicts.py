@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from ddaydice.dsl.conflicts import Conflict, Report, analyse, compact_names, setups
 from ddaydice.dsl.loader import Content, bundled_root, load
 from ddaydice.interpreter.cli import main
-from ddaydice.interpreter.precedence import Contribution, combine
+from ddaydice.interpreter.core.precedence import Contribution, combine
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -8,9 +8,10 @@ import pytest
 
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.loader import Content, load
-from ddaydice.interpreter.deciders import Decision, RandomDecider, ReferencePolicy, Scripted, check_answer
-from ddaydice.interpreter.engine import Game
-from ddaydice.interpreter.state import digest, from_json, to_json
+from ddaydice.interpreter.core.decisions import Decision, check_answer
+from ddaydice.interpreter.core.state import digest, from_json, to_json
+from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.policies.deciders import RandomDecider, ReferencePolicy, Scripted
 
 
 @functools.cache
@@ -143,7 +144,7 @@ def test_every_word_of_the_language_has_an_implementation() -> None:
     import inspect
 
     from ddaydice.dsl import words
-    from ddaydice.interpreter.engine import Ctx
+    from ddaydice.interpreter.effects.ctx import Ctx
 
     source = inspect.getsource(Ctx.predicate)
     for name in words.words("predicate"):
@@ -155,7 +156,7 @@ def test_every_word_of_the_language_has_an_implementation() -> None:
 
 def test_an_overruled_limited_effect_keeps_its_use() -> None:
     """The Medic's "1 per phase" is used up only when it applied, not when a higher tier overruled it."""
-    from ddaydice.interpreter.state import Grant
+    from ddaydice.interpreter.core.state import Grant
 
     g = Game(content(), "exercise-tiger", seed=1, variant="advanced-training", deciders=ReferencePolicy())
     u = g.state.units[0]
@@ -171,7 +172,7 @@ def test_an_overruled_limited_effect_keeps_its_use() -> None:
 
 def test_the_cards_an_effect_names_are_whole_words() -> None:
     """The plan of a game follows the cards its effects name; 'sniper' is not named by 'sniper-scope'."""
-    from ddaydice.interpreter.engine import cards_named
+    from ddaydice.interpreter.core.values import cards_named
 
     ids = ["sniper", "sniper-scope", "grenade", "stick-grenade", "medic"]
     assert cards_named(["use: discard 1 sniper-scope", "gain 1 stick-grenade"], ids) == {"sniper-scope",

@@ -26,8 +26,8 @@ from click.testing import CliRunner
 from ddaydice.dsl import ast
 from ddaydice.dsl.compile import CompiledEffect
 from ddaydice.dsl.loader import Content, load
-from ddaydice.interpreter import scenario as sc_mod
 from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.tools import scenario as sc_mod
 
 REPO = Path(__file__).resolve().parent.parent
 PACK = REPO / "docs" / "example-pack" / "field-kitchen"

@@ -13,10 +13,12 @@ import itertools
 import pytest
 
 from ddaydice.dsl.loader import Content, load
-from ddaydice.interpreter.deciders import Decision, RandomDecider, ReferencePolicy
-from ddaydice.interpreter.engine import Game
-from ddaydice.interpreter.policies import HeuristicPolicy
-from ddaydice.interpreter.state import Unit, digest, from_json, to_json
+from ddaydice.interpreter.core.api import GameView
+from ddaydice.interpreter.core.decisions import Decision
+from ddaydice.interpreter.core.state import Unit, digest, from_json, to_json
+from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.policies.deciders import RandomDecider, ReferencePolicy
+from ddaydice.interpreter.policies.heuristic import HeuristicPolicy
 
 MODULES = ("german-player", "battle-conditions", "badges")
 
@@ -53,7 +55,7 @@ def test_the_german_blind_start_rolls_a_die_per_unit_one_for_soldiers_the_rest_f
     """"Roll 1d6 per Allied player: choose 1 result for your starting Soldiers; add up the others for your
     Courage. 2-player game or solitaire: roll 1d6 for your starting Soldiers." """
     class KeepLargest(ReferencePolicy):
-        def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+        def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
             if decision.kind == "choose" and decision.unit == "german":
                 return (max(range(decision.size()), key=lambda i: int(decision.options[i].split()[0])),)
             return super().decide(game, decision)
@@ -84,7 +86,7 @@ def test_the_german_is_asked_after_the_units_and_acts_first() -> None:
     asked: list[str] = []
 
     class Recorder(ReferencePolicy):
-        def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+        def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
             asked.append(decision.unit)
             return super().decide(game, decision)
 
@@ -166,7 +168,7 @@ def test_solitaire_atlantikwall_plays_whole_games_on_every_one_player_map(extra:
     asked: set[str] = set()
 
     class Recorder(RandomDecider):
-        def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+        def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
             asked.add(decision.unit)
             return super().decide(game, decision)
 
@@ -186,7 +188,7 @@ def test_solitaire_atlantikwall_plays_whole_games_on_every_one_player_map(extra:
 def test_the_engine_plan_and_the_conflict_finder_see_actions_joined_with_and() -> None:
     """'... or discard 1 decoration and gain 1 courage to all units': the part after 'and' counts too."""
     from ddaydice.dsl import ast as dsl_ast
-    from ddaydice.interpreter.engine import _granted_queries
+    from ddaydice.interpreter.game.plan import _granted_queries
 
     src = pack().effects["gold-wound-badge"]
     verbs = {p.statement.verb.name for clause in src.tree.clauses if not isinstance(clause.body, dsl_ast.Modifier)

@@ -19,13 +19,14 @@ from click.testing import CliRunner
 from ddaydice.dsl import settings as settings_mod
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.loader import Content, load
-from ddaydice.interpreter import engine as engine_mod
-from ddaydice.interpreter import options as options_mod
 from ddaydice.interpreter.cli import main
-from ddaydice.interpreter.deciders import ReferencePolicy, Scripted
-from ddaydice.interpreter.engine import Game
-from ddaydice.interpreter.options import OptionRules, score
+from ddaydice.interpreter.core import option_rules as option_rules_mod
+from ddaydice.interpreter.core.option_rules import OptionRules
+from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.mechanisms import options as options_mod
+from ddaydice.interpreter.mechanisms.options import score
 from ddaydice.interpreter.policies import make_policy
+from ddaydice.interpreter.policies.deciders import ReferencePolicy, Scripted
 
 OPTIONS = ("solitaire", "bazooka-joe", "bazooka-joe-2", "soldier-mulligan", "well-equipped", "wild-specialists",
            "quartermasters-whim", "blind-start", "victory-points")
@@ -54,10 +55,12 @@ def test_every_option_of_the_issue_is_bundled(content: Content) -> None:
 
 def test_no_option_is_a_special_case_of_the_engine(content: Content) -> None:
     """No option id appears in the interpreter's code: every option works through its data."""
-    sources = {"engine": inspect.getsource(engine_mod), "options": inspect.getsource(options_mod)}
+    root = Path(inspect.getfile(options_mod)).parents[1]  # every layer of the engine, below the policies and tools
+    sources = {str(path.relative_to(root)): path.read_text(encoding="utf-8") for path in root.rglob("*.py")
+               if path.parent.name in {"core", "effects", "mechanisms", "phases", "game"}}
     for oid in content.options:
         for name, text in sources.items():
-            assert not re.search(rf"['\"]{re.escape(oid)}['\"]", text), f"'{oid}' is named in interpreter/{name}.py"
+            assert not re.search(rf"['\"]{re.escape(oid)}['\"]", text), f"'{oid}' is named in interpreter/{name}"
 
 
 def test_every_score_term_is_implemented(content: Content) -> None:
@@ -70,10 +73,11 @@ def test_every_score_term_is_implemented(content: Content) -> None:
 
 
 def test_every_setting_in_the_registry_is_read_by_the_mechanisms() -> None:
-    text = inspect.getsource(options_mod)
+    text = inspect.getsource(options_mod) + inspect.getsource(option_rules_mod)
     for spec in settings_mod.SETTINGS:
         key = "start-" if spec.name == "start-RESOURCE" else spec.name
-        assert f'"{key}' in text, f"setting '{spec.name}' is read nowhere in interpreter/options.py"
+        assert f'"{key}' in text, (
+            f"setting '{spec.name}' is read nowhere in core/option_rules.py or mechanisms/options.py")
 
 
 def _validate_option(tmp_path: Path, text: str) -> tuple[int, str]:
@@ -329,7 +333,7 @@ def test_the_documentation_describes_every_setting_score_term_and_option(content
 
 
 def test_a_scenario_may_give_a_unit_a_specialist_an_option_makes_available(content: Content, tmp_path: Path) -> None:
-    from ddaydice.interpreter.scenario import load_scenario
+    from ddaydice.interpreter.tools.scenario import load_scenario
 
     def diagnostics(options: str) -> list[str]:
         path = tmp_path / "s.yaml"

@@ -8,10 +8,10 @@ from click.testing import CliRunner
 
 from ddaydice.dsl.loader import load
 from ddaydice.interpreter.cli import main
-from ddaydice.interpreter.deciders import Decision
-from ddaydice.interpreter.engine import Game
-from ddaydice.interpreter.play import Human, board
+from ddaydice.interpreter.core.decisions import Decision
+from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies import make_policy
+from ddaydice.interpreter.tools.play import Human, board
 
 
 def test_a_game_played_by_policies_is_saved_and_replays_identically(tmp_path: Path) -> None:

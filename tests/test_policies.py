@@ -13,11 +13,11 @@ import math
 import pytest
 
 from ddaydice.dsl.loader import Content, load
-from ddaydice.interpreter.deciders import Decision
-from ddaydice.interpreter.engine import Game
-from ddaydice.interpreter.policies import HeuristicPolicy, make_policy
-from ddaydice.interpreter.simulate import Spec, game_seed, run, wilson
-from ddaydice.interpreter.state import digest
+from ddaydice.interpreter.core.decisions import Decision
+from ddaydice.interpreter.core.state import digest
+from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.policies.heuristic import HeuristicPolicy, make_policy
+from ddaydice.interpreter.tools.simulate import Spec, game_seed, run, wilson
 
 
 @functools.cache
@@ -79,7 +79,7 @@ def test_a_policy_reused_for_a_second_game_plays_it_as_a_fresh_one() -> None:
 def test_heuristic_draws_no_random_numbers() -> None:
     # The game's generator is the only source of randomness: the heuristic's choices leave its state
     # exactly where the same rolls would (checked by replaying the recorded choices).
-    from ddaydice.interpreter.deciders import Scripted
+    from ddaydice.interpreter.policies.deciders import Scripted
 
     g = play("utah-beach", None, 2, 4242)
     replay = Game(content(), "utah-beach", players=2, seed=4242,
@@ -128,7 +128,7 @@ def content_with_packs() -> Content:
 
 def test_cards_the_heuristic_has_no_rule_for_are_read_from_their_effect() -> None:
     """An expansion's or a modder's card is played by what its use does, never ignored for want of a rule."""
-    from ddaydice.interpreter.policies import _generic_use
+    from ddaydice.interpreter.policies.heuristic import _generic_use
 
     g = Game(content_with_packs(), "exercise-tiger", seed=1, variant="advanced-training", options=["badges"],
              deciders=HeuristicPolicy())

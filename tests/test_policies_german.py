@@ -10,10 +10,10 @@ from __future__ import annotations
 import functools
 
 from ddaydice.dsl.loader import Content, load
-from ddaydice.interpreter.engine import Game
-from ddaydice.interpreter.policies import HeuristicPolicy, _against_foe, _foe_pressure, make_policy
-from ddaydice.interpreter.side_policy import SidePolicy
-from ddaydice.interpreter.simulate import game_seed
+from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.policies.heuristic import HeuristicPolicy, _against_foe, _foe_pressure, make_policy
+from ddaydice.interpreter.policies.side_policy import SidePolicy
+from ddaydice.interpreter.tools.simulate import game_seed
 
 GERMAN = ("german-player",)
 
@@ -64,7 +64,7 @@ def test_the_plan_reads_what_hurts_each_side_from_the_cards() -> None:
 
 
 def test_the_german_never_gives_himself_a_skull() -> None:
-    from ddaydice.interpreter.deciders import Decision
+    from ddaydice.interpreter.core.decisions import Decision
 
     g = Game(content(), "exercise-fabius", players=1, seed=1, options=GERMAN, deciders=[HeuristicPolicy()])
     g.run_turn()

@@ -23,7 +23,7 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.cli import main
-from ddaydice.interpreter.render_map import RenderError, render_svg, text_width, wrap
+from ddaydice.interpreter.tools.render_map import RenderError, render_svg, text_width, wrap
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 TIGER_LANDMINES = {("s2", "s3"), ("s5", "s7"), ("s5", "s8"), ("s7", "s9"), ("s8", "s10")}

@@ -9,7 +9,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from ddaydice.interpreter.cli import main
-from ddaydice.interpreter.simulate import game_seed, wilson
+from ddaydice.interpreter.tools.simulate import game_seed, wilson
 
 ARGS = ["simulate", "exercise-tiger", "--variant", "practice-run", "--games", "80", "--seed", "7",
         "--policy", "reference", "--format", "json"]
@@ -72,6 +72,6 @@ def test_unknown_option_and_variant_are_usage_errors() -> None:
 
 
 def test_sectors_are_reported_in_reading_order() -> None:
-    from ddaydice.interpreter.simulate import _natural
+    from ddaydice.interpreter.tools.simulate import _natural
 
     assert sorted(["s10", "bunker", "s2", "s1", "bunker-2"], key=_natural) == ["bunker", "bunker-2", "s1", "s2", "s10"]

@@ -7,9 +7,9 @@ import hashlib
 import json
 
 from ddaydice.dsl.loader import Content, load
-from ddaydice.interpreter.engine import Game
+from ddaydice.interpreter.core.state import digest
+from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies import make_policy
-from ddaydice.interpreter.state import digest
 
 # (map, variant, options, policy, players, seeds, packs)
 CASES: list[tuple[str, str | None, tuple[str, ...], str, int, int, tuple[str, ...]]] = [

@@ -19,149 +19,17 @@ the options switched on into behaviour, and nothing here, or in the engine, know
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import attrs
 
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.loader import Content
 from ddaydice.dsl.schema import Start
-from ddaydice.dsl.settings import Names, parse, settings_of
-from ddaydice.interpreter.state import Die, GameState, Unit
-
-if TYPE_CHECKING:
-    from ddaydice.interpreter.engine import Game
-
-MAP = ("map",)
-
-
-def names_of(content: Content) -> Names:
-    return Names(resources=content.vocab.resources, marker_faces=tuple(f.id for f in content.game.marker_faces))
-
-
-@attrs.frozen
-class OptionRules:
-    """The options of one game, their requirements included, and their merged, parsed settings."""
-
-    options: tuple[str, ...] = ()
-    settings: Mapping[str, Any] = attrs.field(factory=dict)
-    origin: Mapping[str, str] = attrs.field(factory=dict)
-
-    @classmethod
-    def build(cls, content: Content, wanted: Iterable[str]) -> OptionRules:
-        order: list[str] = []
-
-        def add(oid: str, why: str | None) -> None:
-            if oid in order:
-                return
-            if oid not in content.options:
-                known = ", ".join(sorted(content.options)) or "none"
-                raise RuleError(f"no optional rule '{oid}'" + (f" (required by '{why}')" if why else "")
-                                + f" (there are: {known})")
-            order.append(oid)
-            for req in content.options[oid].requires:
-                add(req, oid)
-
-        for oid in wanted:
-            add(oid, None)
-        names = names_of(content)
-        settings: dict[str, Any] = {}
-        origin: dict[str, str] = {}
-        raw_of: dict[str, Any] = {}
-        for oid in order:
-            for key, raw in settings_of(content.options[oid].settings).items():
-                value, problem = parse(key, raw, names)
-                if problem is not None:
-                    raise RuleError(f"optional rule '{oid}': {problem}")
-                if key in settings and raw_of[key] != raw:
-                    raise RuleError(f"the optional rules '{origin[key]}' and '{oid}' cannot be played together: "
-                                    f"they set '{key}' to {raw_of[key]!r} and {raw!r}")
-                settings[key] = value
-                origin[key] = oid
-                raw_of[key] = raw
-        return cls(tuple(order), settings, origin)
-
-    # -------------------------------------------------------------- set-up
-    @property
-    def max_players(self) -> int | None:
-        value = self.settings.get("max-players")
-        return int(value) if value is not None else None
-
-    @property
-    def printed_start(self) -> bool:
-        return bool(self.settings.get("printed-start", True))
-
-    @property
-    def start(self) -> dict[str, int]:
-        """Resources (as Unit attributes) every Unit starts with, in place of the printed ones."""
-        return {k[6:].replace("-", "_"): int(v) for k, v in self.settings.items() if k.startswith("start-")}
-
-    @property
-    def marker_rolls(self) -> int:
-        return int(self.settings.get("marker-rolls", 0))
-
-    @property
-    def marker_table(self) -> dict[str, tuple[int, str]]:
-        return {face: (n, res) for face, n, res in self.settings.get("marker-table", ())}
-
-    # -------------------------------------------------------- availability
-    @property
-    def regular(self) -> tuple[Any, ...]:
-        return tuple(self.settings.get("regular-specialists", MAP))
-
-    @property
-    def unique(self) -> tuple[Any, ...]:
-        return tuple(self.settings.get("unique-specialists", MAP))
-
-    @property
-    def special_items(self) -> tuple[Any, ...]:
-        return tuple(self.settings.get("special-items", MAP))
-
-    # ---------------------------------------------------------- the others
-    def another_unit(self, kind: str) -> str:
-        """How 'to another unit' resolves in an effect of this kind of source: other, self or nobody."""
-        for k, how in self.settings.get("another-unit-in", ()):
-            if k == kind:
-                return str(how)
-        return str(self.settings.get("another-unit", "other"))
-
-    @property
-    def every_objective(self) -> bool:
-        return self.settings.get("objectives") == "every"
-
-    @property
-    def automated_units(self) -> bool:
-        return bool(self.settings.get("automated-units", False))
-
-    @property
-    def side_loses_at_zero(self) -> bool:
-        return bool(self.settings.get("side-loses-at-zero", False))
-
-    @property
-    def trading_pool(self) -> int:
-        return int(self.settings.get("trading-pool", 0))
-
-    @property
-    def score_terms(self) -> tuple[tuple[str, int], ...]:
-        """The score table, with the terms other options add to it ('score-also'; nothing without a table)."""
-        table = tuple(self.settings.get("score", ()))
-        return table + tuple(self.settings.get("score-also", ())) if table else ()
-
-    # ---------------------------------------------------- decks (interpreter/decks.py)
-    @property
-    def keep_used(self) -> tuple[str, ...]:
-        """Kinds of cards that stay with their Unit when used (once per turn each)."""
-        return tuple(self.settings.get("keep-used", ()))
-
-    @property
-    def item_piles(self) -> int:
-        """Piles the Pool's Items are split into, only their tops findable (0: no piles)."""
-        return int(self.settings.get("item-piles", 0))
-
-    @property
-    def group_score(self) -> str:
-        return str(self.settings.get("group-score", "lowest"))
+from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.option_rules import MAP, OptionRules
+from ddaydice.interpreter.core.state import Die, GameState, Unit
 
 
 # ==================================================================== set-up
@@ -182,7 +50,7 @@ def printed_part(rules: OptionRules, start: Start) -> dict[str, int]:
             for attr in ("soldiers", "stars", "courage", "item_points")}
 
 
-def set_up(game: Game, state: GameState) -> None:
+def set_up(game: GameAPI, state: GameState) -> None:
     """The options' set-up, after the engine's: marker rolls, then the random or complete card lists."""
     rules = game.option_rules
     if rules.marker_rolls:
@@ -201,14 +69,14 @@ def set_up(game: Game, state: GameState) -> None:
         _availability(game, state, rules)
 
 
-def _cards(game: Game, kind: str, grade: str) -> list[str]:
+def _cards(game: GameAPI, kind: str, grade: str) -> list[str]:
     c = game.content
     placed = {p.card for p in game.map.placed}
     return [cid for cid, card in c.cards.items() if c.card_kinds[cid] == kind and card.grade == grade
             and cid not in placed and not game._unavailable(cid)]
 
 
-def _availability(game: Game, state: GameState, rules: OptionRules) -> None:
+def _availability(game: GameAPI, state: GameState, rules: OptionRules) -> None:
     c = game.content
     rng = game.rng
     players = len(state.units)
@@ -251,7 +119,7 @@ def reachable(rules: OptionRules, content: Content) -> set[str]:
 
 
 # ========================================================= dice trading pool
-def pool_trade(game: Game, unit: Unit) -> None:
+def pool_trade(game: GameAPI, unit: Unit) -> None:
     """Trade 1 die of the Final Tally with 1 of the Unit's Trading Pool (once per turn, each pool die once).
 
     The pool is rolled once, the first time the Unit may trade dice with nobody else: as many dice as the
@@ -305,7 +173,7 @@ class Score:
                 "lines": {u: [{"term": t, "count": n, "points": p} for t, n, p in ls] for u, ls in self.lines.items()}}
 
 
-def _term(game: Game, unit: Unit, term: str) -> int:
+def _term(game: GameAPI, unit: Unit, term: str) -> int:
     s = game.state
     mine = [c for c in s.conquests if c["unit"] == unit.id]
     if term == "bunkers-entered":
@@ -329,7 +197,7 @@ def _term(game: Game, unit: Unit, term: str) -> int:
     return value
 
 
-def score(game: Game, terms: Sequence[tuple[str, int]] | None = None) -> Score | None:
+def score(game: GameAPI, terms: Sequence[tuple[str, int]] | None = None) -> Score | None:
     """The options' score table applied to the game as it stands (at its end: won or lost)."""
     rules = game.option_rules
     terms = rules.score_terms if terms is None else terms
@@ -349,7 +217,7 @@ def score(game: Game, terms: Sequence[tuple[str, int]] | None = None) -> Score |
     return Score(units, lines, group, how)
 
 
-def score_text(game: Game, result: Score) -> list[str]:
+def score_text(game: GameAPI, result: Score) -> list[str]:
     """The score as a player reads it at the end of ``dday play``."""
     out = []
     for unit in game.state.units:

@@ -21,8 +21,8 @@ from typing import Any
 import attrs
 
 from ddaydice.dsl.loader import Content, load
-from ddaydice.interpreter.engine import Game
-from ddaydice.interpreter.options import score, score_summary
+from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.mechanisms.options import score, score_summary
 from ddaydice.interpreter.policies import make_policy
 
 

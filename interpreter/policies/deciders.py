@@ -12,78 +12,16 @@ Deciders here: :class:`Scripted` (answers from a scenario file), :class:`RandomD
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 import attrs
 
+from ddaydice.dsl.compile import UNLIMITED
 from ddaydice.dsl.diagnostics import RuleError
-
-if TYPE_CHECKING:
-    from ddaydice.interpreter.engine import Game
-
-
-@attrs.define(eq=False)
-class Decision:
-    """A question to a player: pick ``min_picks`` to ``max_picks`` of the options.
-
-    ``keys`` are the options as data (for policies); ``labels`` in plain English (for people). With a
-    ``labeler``, labels are made from the keys only when somebody reads them, so simulations that
-    never show a question never pay for its wording.
-    """
-
-    kind: str  # lock, reroll, cancel, choose, move, recruit, find, use, casualty, sacrifice, trade, aside, ...
-    unit: str
-    prompt: str
-    labels: tuple[str, ...] = ()
-    keys: tuple[Any, ...] = ()
-    min_picks: int = 1
-    max_picks: int = 1
-    labeler: Callable[[Any], str] | None = None
-
-    @property
-    def options(self) -> tuple[str, ...]:
-        if self.labeler is not None and len(self.labels) != len(self.keys):
-            self.labels = tuple(self.labeler(k) for k in self.keys)
-        return self.labels
-
-    def size(self) -> int:
-        return len(self.keys) if self.labeler is not None else len(self.labels)
-
-    def describe(self) -> str:
-        legal = "; ".join(f"{i}: {label}" for i, label in enumerate(self.options))
-        return f"{self.prompt} [{legal}]"
-
-
-class Decider(Protocol):
-    def decide(self, game: Game, decision: Decision) -> tuple[int, ...]: ...
-
-
-def legal_answer(n: int, min_picks: int, max_picks: int, answer: Sequence[int]) -> tuple[int, ...] | None:
-    """The answer as a tuple if it picks ``min_picks`` to ``max_picks`` different options of ``n``, else None."""
-    try:
-        k = len(answer)
-        if min_picks <= k <= max_picks:
-            if k == 1:
-                if 0 <= answer[0] < n:
-                    return tuple(answer)
-            elif k == 0 or (min(answer) >= 0 and max(answer) < n and len(set(answer)) == k):
-                return tuple(answer)
-    except TypeError:
-        pass
-    return None
-
-
-def check_answer(decision: Decision, answer: Sequence[int]) -> tuple[int, ...]:
-    """The answer as a tuple, or a RuleError naming the legal options."""
-    n = len(decision.keys) if decision.labeler is not None else len(decision.labels)
-    legal = legal_answer(n, decision.min_picks, decision.max_picks, answer)
-    if legal is not None:
-        return legal
-    count = (f"exactly {decision.min_picks}" if decision.min_picks == decision.max_picks
-             else f"{decision.min_picks} to {decision.max_picks}")
-    raise RuleError(f"illegal answer {list(answer)} for {decision.kind} ({decision.unit}): pick {count} of: "
-                    + "; ".join(f"{i}: {label}" for i, label in enumerate(decision.options)))
+from ddaydice.interpreter.core.api import Decider, GameView
+from ddaydice.interpreter.core.decisions import Decision, check_answer
+from ddaydice.interpreter.core.values import Move
 
 
 @attrs.define
@@ -99,7 +37,7 @@ class Scripted:
     fallback: Decider | None = None
     used: int = 0
 
-    def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+    def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
         if self.used >= len(self.answers):
             if self.fallback is not None:
                 return self.fallback.decide(game, decision)
@@ -146,7 +84,7 @@ class RandomDecider:
     def __attrs_post_init__(self) -> None:
         self.rng = random.Random(self.seed)
 
-    def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+    def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
         n = decision.size()
         k = self.rng.randint(decision.min_picks, min(decision.max_picks, n))
         return tuple(sorted(self.rng.sample(range(n), k)))
@@ -180,10 +118,10 @@ class ReferencePolicy:
     # What its moves read besides their keys: the fast turn remembers its moves by Sector, Courage and keys.
     move_reads: ClassVar[tuple[str, ...]] = ("sector", "courage")
 
-    def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+    def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
         return self.decide_keys(game, decision.unit, decision.kind, decision.keys, decision.min_picks)
 
-    def decide_keys(self, game: Game, unit: str, kind: str, keys: tuple[Any, ...], min_picks: int
+    def decide_keys(self, game: GameView, unit: str, kind: str, keys: tuple[Any, ...], min_picks: int
                     ) -> tuple[int, ...]:
         """The answer from the options' keys alone (the engine's fast protocol: no Decision is built)."""
         if kind == "lock":
@@ -195,7 +133,7 @@ class ReferencePolicy:
             best = min(range(len(keys)), key=lambda i: (_CANCEL_RANK.get(keys[i][1], 99), i))
             return (best,)
         if kind == "move":
-            return (game.reference_move_keys(unit, keys),)
+            return (reference_move(game, unit, keys),)
         return tuple(range(min_picks))
 
     def dice_rules(self, faces: Sequence[str]) -> tuple[tuple[int, ...], tuple[bool, ...]]:
@@ -222,3 +160,33 @@ class ReferencePolicy:
             drop = tables[1]
             return tuple([j for j, p in enumerate(which) if drop[dice[p]]])
         return None
+
+
+def reference_move(game: GameView, unit_id: str, moves: tuple[Move, ...]) -> int:
+    """DESIGN.md section 10's movement rule, from the legal moves of a Unit."""
+    unit = game.state.unit(unit_id)
+    need = game.courage_to_bunker.get(unit.sector, UNLIMITED)
+    rank = game.move_rank
+    # The best advance and the best lateral move: lowest (first DEF, Sector number), the first one on a tie.
+    adv = lat = stay = None
+    adv_rank = lat_rank = None
+    for i, m in enumerate(moves):
+        kind = m.kind
+        if kind == "stay":
+            if stay is None:
+                stay = i
+        elif not m.battle_cry:
+            r = rank[m.to or ""]
+            if kind == "advance":
+                if adv_rank is None or r < adv_rank:
+                    adv, adv_rank = i, r
+            elif kind == "lateral" and (lat_rank is None or r < lat_rank):
+                lat, lat_rank = i, r
+    if adv is not None and unit.courage >= need:
+        return adv
+    if stay is None:  # the Unit must move
+        if lat is not None:
+            return lat
+        if adv is not None:
+            return adv
+    return stay if stay is not None else 0

@@ -43,7 +43,7 @@ def render(map_id: str, output: Path | None, variant: str | None, packs: tuple[s
     can check the data against it.
     """
     from ddaydice.interpreter.cli import load_or_exit
-    from ddaydice.interpreter.render_map import RenderError, render_svg
+    from ddaydice.interpreter.tools.render_map import RenderError, render_svg
 
     content = load_or_exit(packs=list(packs))
     try:

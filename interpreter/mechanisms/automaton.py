@@ -25,17 +25,14 @@ Our readings (docs/rulings.md, section 12; tests/scenarios/atlantikwall/solitair
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ddaydice.interpreter.state import Unit
-
-if TYPE_CHECKING:
-    from ddaydice.interpreter.engine import Game, Move
+from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.state import Unit
+from ddaydice.interpreter.core.values import Move
 
 DIRECTION = "automaton-direction"  # a Unit counter: -1 towards the left edge, +1 towards the right
 
 
-def start(game: Game, unit: Unit) -> None:
+def start(game: GameAPI, unit: Unit) -> None:
     """Set-up: a random Sector of the first row, and a random first direction."""
     rows = [s for s in game.map.sectors if not s.bunker]
     first = min(s.row for s in rows)
@@ -49,7 +46,7 @@ def start(game: Game, unit: Unit) -> None:
         game.log("automaton", f"{unit.name} (automated) starts in {sector.name}", unit)
 
 
-def first_direction(game: Game, sector: str) -> int:
+def first_direction(game: GameAPI, sector: str) -> int:
     """Towards the farther edge of the Sector's row (left when both are as far)."""
     row = game.sectors[sector].row
     cols = [_column(game, s.id) for s in game.map.sectors if s.row == row and not s.bunker]
@@ -57,14 +54,13 @@ def first_direction(game: Game, sector: str) -> int:
     return 1 if max(cols) - here > here - min(cols) else -1
 
 
-def _column(game: Game, sid: str) -> float:
+def _column(game: GameAPI, sid: str) -> float:
     sec = game.sectors[sid]
     return sec.column if sec.column is not None else float(game._number(sid))
 
 
-def next_move(game: Game, unit: Unit) -> Move | None:
+def next_move(game: GameAPI, unit: Unit) -> Move | None:
     """The automated Unit's move this turn, or None when it stays."""
-    from ddaydice.interpreter.engine import Move
 
     stay = 1 if game.sectors[unit.sector].black else 2
     turns_here = game.state.turn - unit.entered_turn

@@ -38,12 +38,14 @@ import attrs
 from ddaydice.dsl.diagnostics import DDayError, Diagnostic, RuleError, did_you_mean
 from ddaydice.dsl.loader import Content, bundled_root
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, structure
-from ddaydice.interpreter import decks
-from ddaydice.interpreter.deciders import ReferencePolicy, Scripted
-from ddaydice.interpreter.engine import PHASES, Game
-from ddaydice.interpreter.options import OptionRules, reachable, score
-from ddaydice.interpreter.precedence import Derivation
-from ddaydice.interpreter.state import Die, Unit
+from ddaydice.interpreter.core.option_rules import OptionRules
+from ddaydice.interpreter.core.precedence import Derivation
+from ddaydice.interpreter.core.state import Die, Unit
+from ddaydice.interpreter.core.values import PHASES
+from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.mechanisms import decks
+from ddaydice.interpreter.mechanisms.options import reachable, score
+from ddaydice.interpreter.policies.deciders import ReferencePolicy, Scripted
 
 MARKERS = ("chevron-1", "chevron-2", "chevron-3", "must-move", "battle-cry", "cant-stay")
 

@@ -19,19 +19,17 @@ The policy reads only decisions' keys and the state, never a card's id:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ddaydice.dsl import ast as dsl_ast
-from ddaydice.interpreter.deciders import Decision
-
-if TYPE_CHECKING:
-    from ddaydice.interpreter.engine import Game
+from ddaydice.interpreter.core.api import GameView
+from ddaydice.interpreter.core.decisions import Decision
 
 _KEEP = {"two-soldiers": 0, "one-soldier": 1, "star": 2, "courage": 3, "tool": 4, "skull": 5}
 _CANCEL = {"tool": 0, "courage": 1, "star": 2, "one-soldier": 3, "two-soldiers": 4}
 
 
-def wanted_specialists(game: Game) -> list[str]:
+def wanted_specialists(game: GameView) -> list[str]:
     """Cards the game's rules test with 'in-play' (the defences a side switches on by recruiting them)."""
     out: list[str] = []
     for src in game.global_sources:
@@ -55,7 +53,7 @@ class SidePolicy:
         self._wanted: dict[int, list[str]] = {}
         self._used: set[tuple[str, int, str, int]] = set()
 
-    def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+    def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
         player = game.state.unit(decision.unit)
         keys = decision.keys
         kind = decision.kind
@@ -117,7 +115,7 @@ class SidePolicy:
             return ()
         return tuple(range(decision.min_picks))
 
-    def _missing(self, game: Game, player: Any, *, all_wanted: bool = False) -> list[str]:
+    def _missing(self, game: GameView, player: Any, *, all_wanted: bool = False) -> list[str]:
         wanted = self._wanted.get(id(game))
         if wanted is None:
             if len(self._wanted) > 8:
@@ -128,7 +126,7 @@ class SidePolicy:
         return [c for c in wanted if c not in player.specialists]
 
     @staticmethod
-    def _worth(game: Game, card: str) -> float:
+    def _worth(game: GameView, card: str) -> float:
         """What losing a card costs him: its price, nothing for one that goes back to his Reserve when lost (his
         own card's 'allow back-to-pool' with no condition: he recruits it again)."""
         c = game.content.cards.get(card)

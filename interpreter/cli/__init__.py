@@ -224,7 +224,7 @@ def scenario_run(paths: tuple[Path, ...], fmt: str, verbose: bool) -> None:
     """Run scenario files (or every .yaml under a folder). Exit 0 all pass, 1 a check fails, 2 unusable input."""
     from ddaydice.dsl.diagnostics import SourceCache, render_all
     from ddaydice.dsl.yamlsrc import read_yaml
-    from ddaydice.interpreter import scenario as sc_mod
+    from ddaydice.interpreter.tools import scenario as sc_mod
 
     files = sc_mod.collect(list(paths))
     if not files:
@@ -297,7 +297,7 @@ def explain(file: Path, query: tuple[str, ...], fmt: str) -> None:
     """
     from ddaydice.dsl.diagnostics import DDayError, SourceCache, render_all
     from ddaydice.dsl.yamlsrc import read_yaml
-    from ddaydice.interpreter import scenario as sc_mod
+    from ddaydice.interpreter.tools import scenario as sc_mod
 
     doc, _ = read_yaml(str(file))  # the packs the scenario names (`packs:`), as `dday scenario run` loads them
     packs = sc_mod.resolve_packs([str(p) for p in doc.data.get("packs", [])], file) if doc is not None and \
@@ -357,9 +357,9 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
              quiet: bool) -> None:
     """Play many games with a policy and report win rate, turns, deaths and use of cards."""
     from ddaydice.dsl.diagnostics import DDayError
-    from ddaydice.interpreter import simulate as sim
-    from ddaydice.interpreter.engine import Game
+    from ddaydice.interpreter.game import Game
     from ddaydice.interpreter.policies import make_policy
+    from ddaydice.interpreter.tools import simulate as sim
 
     content = load_or_exit(packs=list(packs))
     spec = sim.Spec(map_id, variant, players, policy, seed, tuple(options), tuple(packs), side_policy)
@@ -475,14 +475,14 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     import random as _random
 
     from ddaydice.dsl.diagnostics import DDayError
-    from ddaydice.interpreter.engine import Game
-    from ddaydice.interpreter.play import Human, save_replay, unit_line
+    from ddaydice.interpreter.game import Game
     from ddaydice.interpreter.policies import make_policy
+    from ddaydice.interpreter.tools.play import Human, save_replay, unit_line
 
     content = load_or_exit(packs=list(packs))
     if seed is None:
         seed = _random.SystemRandom().randrange(10**9)
-    from ddaydice.interpreter.options import OptionRules
+    from ddaydice.interpreter.core.option_rules import OptionRules
 
     try:
         rules = OptionRules.build(content, options)
@@ -556,7 +556,7 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
                f"{game.state.turn} turn(s): {game.state.reason}")
     for u in game.players():
         click.echo("  " + unit_line(game, u.id))
-    from ddaydice.interpreter.options import score, score_text
+    from ddaydice.interpreter.mechanisms.options import score, score_text
 
     scored = score(game)
     if scored is not None:  # an option's score table, counted at the end of every game, won or lost
@@ -575,9 +575,9 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
 def replay(file: Path, trace: bool) -> None:
     """Replay a saved game from its seed and choices; checks it ends in the same state."""
     from ddaydice.dsl.diagnostics import DDayError
-    from ddaydice.interpreter.deciders import Scripted
-    from ddaydice.interpreter.engine import Game
-    from ddaydice.interpreter.state import digest
+    from ddaydice.interpreter.core.state import digest
+    from ddaydice.interpreter.game import Game
+    from ddaydice.interpreter.policies.deciders import Scripted
 
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
@@ -602,18 +602,18 @@ def replay(file: Path, trace: bool) -> None:
 
 
 # ------------------------------------------------------------------ conflicts
-from ddaydice.interpreter.cmd_conflicts import conflicts as _conflicts_command  # noqa: E402
+from ddaydice.interpreter.cli.conflicts import conflicts as _conflicts_command  # noqa: E402
 
 main.add_command(_conflicts_command)
 
 # ------------------------------------------------------------------ render
-from ddaydice.interpreter.cmd_render import render as _render_command  # noqa: E402
+from ddaydice.interpreter.cli.render import render as _render_command  # noqa: E402
 
 main.add_command(_render_command)
 
 
 # ------------------------------------------------------------------ card
-from ddaydice.interpreter.cmd_card import card as _card_command  # noqa: E402
+from ddaydice.interpreter.cli.card import card as _card_command  # noqa: E402
 
 main.add_command(_card_command)
 

@@ -29,49 +29,49 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ddaydice.dsl.schema import KindDef
-from ddaydice.interpreter.deciders import Decision
-from ddaydice.interpreter.state import GameState, Unit
+from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.decisions import Decision
+from ddaydice.interpreter.core.state import GameState, Unit
 
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import EffectSource
-    from ddaydice.interpreter.engine import Game
 
 WHEN_DRAWN = ("when", "drawn")
 
 
 # ==================================================================== kinds
-def kinds_in_game(game: Game) -> list[KindDef]:
+def kinds_in_game(game: GameAPI) -> list[KindDef]:
     """The decks of this game: declared kinds with a deck whose optional rule is on (or that need none)."""
     return [k for k in game.content.kinds.kinds if k.deck and (k.option is None or k.option in game.options)]
 
 
-def kind_of(game: Game, card: str) -> KindDef | None:
+def kind_of(game: GameAPI, card: str) -> KindDef | None:
     return game.content.kind_def(game.content.card_kinds.get(card, ""))
 
 
-def reachable(game: Game) -> set[str]:
+def reachable(game: GameAPI) -> set[str]:
     """Cards the decks of this game can bring into play (the engine's plan of live queries and events)."""
     kinds = {k.id for k in kinds_in_game(game)}
     c = game.content
     return {cid for cid, kind in c.card_kinds.items() if kind in kinds and not game._unavailable(cid)}
 
 
-def kind_name(game: Game, kind: str) -> str:
+def kind_name(game: GameAPI, kind: str) -> str:
     found = game.content.kind_def(kind)
     return found.name if found is not None else kind
 
 
-def _persisting_tags(game: Game, kind: KindDef) -> set[str]:
+def _persisting_tags(game: GameAPI, kind: KindDef) -> set[str]:
     return {p.tag for p in kind.persist if p.option in game.options}
 
 
-def _persists(game: Game, card: str) -> bool:
+def _persists(game: GameAPI, card: str) -> bool:
     kind = kind_of(game, card)
     return kind is not None and bool(_persisting_tags(game, kind) & set(game.content.cards[card].tags))
 
 
 # =================================================================== set-up
-def set_up(game: Game, state: GameState) -> None:
+def set_up(game: GameAPI, state: GameState) -> None:
     """Shuffle the decks of the game, and split the Pool's Items into piles if an option says so."""
     for kind in kinds_in_game(game):
         cards = sorted(cid for cid, k in game.content.card_kinds.items() if k == kind.id
@@ -85,7 +85,7 @@ def set_up(game: Game, state: GameState) -> None:
         set_up_piles(game, state, piles)
 
 
-def take_top(game: Game, kind: str) -> str | None:
+def take_top(game: GameAPI, kind: str) -> str | None:
     """The top card of a deck, the discard pile shuffled into a new deck first if the deck is empty."""
     s = game.state
     deck = s.decks.setdefault(kind, [])
@@ -100,20 +100,20 @@ def take_top(game: Game, kind: str) -> str | None:
     return deck.pop(0)
 
 
-def _to_discard(game: Game, card: str) -> None:
+def _to_discard(game: GameAPI, card: str) -> None:
     kind = game.content.card_kinds[card]
     game.state.discards.setdefault(kind, []).append(card)
 
 
 # ============================================================ cards in play
-def start_of_turn(game: Game) -> None:
+def start_of_turn(game: GameAPI) -> None:
     """Before the first phase of each turn: the game draws the cards its decks put into play each turn."""
     for kind in kinds_in_game(game):
         if kind.held_by == "game" and kind.draw_each_turn > 0:
             draw_for_turn(game, kind.id)
 
 
-def draw_for_turn(game: Game, kind_id: str) -> None:
+def draw_for_turn(game: GameAPI, kind_id: str) -> None:
     """The turn's draw of a deck held by the game: last turn's cards leave play (persisting ones stay until
     another card with their tag is drawn), the new cards come into play and are revealed to every Unit."""
     s = game.state
@@ -135,7 +135,7 @@ def draw_for_turn(game: Game, kind_id: str) -> None:
         put_in_play(game, card)
 
 
-def put_in_play(game: Game, card: str) -> None:
+def put_in_play(game: GameAPI, card: str) -> None:
     s = game.state
     s.in_play.append(card)
     # Persisting cards apply after the cards drawn with them: they have the last word in their tier.
@@ -150,19 +150,17 @@ def put_in_play(game: Game, card: str) -> None:
     offer_when_drawn(game, card)
 
 
-def _leave_play(game: Game, card: str, why: str) -> None:
+def _leave_play(game: GameAPI, card: str, why: str) -> None:
     game.state.in_play.remove(card)
     _to_discard(game, card)
     game.log("discard", f"{game._name_of(card)} leaves play ({why})", None, card)
 
 
-def offer_when_drawn(game: Game, card: str) -> None:
+def offer_when_drawn(game: GameAPI, card: str) -> None:
     """The card's 'use when drawn' clauses, offered to each Unit in tie order while the card is in play."""
     src = game.content.effects.get(card)
     if src is None or not any(h.window == WHEN_DRAWN for h in src.compiled.uses):
         return
-    from ddaydice.interpreter.engine import Ctx
-
     for unit in game.acting():  # automated Units (solitaire Atlantikwall) use nothing
         for _ in range(len(src.compiled.uses)):
             if card not in game.state.in_play or unit.status != "active" or game.state.outcome is not None:
@@ -171,7 +169,7 @@ def offer_when_drawn(game: Game, card: str) -> None:
             for i, hook in enumerate(src.compiled.uses):
                 if hook.window != WHEN_DRAWN or hook.scope == "the-german":
                     continue
-                if hook.condition is not None and not hook.condition(Ctx(game, unit, unit, src, unit.sector)):
+                if hook.condition is not None and not hook.condition(game.context(unit, unit, src, unit.sector)):
                     continue
                 if hook.limit is not None and unit.counters.get(game._limit_key(unit, src.owner, 2000 + i,
                                                                                 hook.limit), 0):
@@ -188,7 +186,7 @@ def offer_when_drawn(game: Game, card: str) -> None:
             game.perform_use(unit, src, i, hook, "")
 
 
-def _fire_drawn(game: Game, unit: Unit, card: str) -> None:
+def _fire_drawn(game: GameAPI, unit: Unit, card: str) -> None:
     """'on drawn': the card's own triggers, then every other effect that hears draws ('if drawn KIND')."""
     before = game.drawing
     game.drawing = card
@@ -202,11 +200,11 @@ def _fire_drawn(game: Game, unit: Unit, card: str) -> None:
 
 
 # ============================================================== held cards
-def _drew_key(game: Game, kind: str) -> str:
+def _drew_key(game: GameAPI, kind: str) -> str:
     return f"drew:{kind}@t{game.state.turn}"
 
 
-def can_draw(game: Game, unit: Unit, kind_id: str) -> bool:
+def can_draw(game: GameAPI, unit: Unit, kind_id: str) -> bool:
     kind = game.content.kind_def(kind_id)
     s = game.state
     if kind is None or (not s.decks.get(kind_id) and not s.discards.get(kind_id)):
@@ -214,7 +212,7 @@ def can_draw(game: Game, unit: Unit, kind_id: str) -> bool:
     return kind.per_turn is None or unit.counters.get(_drew_key(game, kind_id), 0) < kind.per_turn
 
 
-def draw(game: Game, unit: Unit, kind_id: str, count: int) -> None:
+def draw(game: GameAPI, unit: Unit, kind_id: str, count: int) -> None:
     """A Unit draws cards of a deck (a Badge on a Battle Cry): it holds them, or they go into play."""
     kind = game.content.kind_def(kind_id)
     if kind is None or kind_id not in game.state.decks:
@@ -239,11 +237,11 @@ def draw(game: Game, unit: Unit, kind_id: str, count: int) -> None:
         _fire_drawn(game, unit, card)
 
 
-def _keeps_used(game: Game, kind: str) -> bool:
+def _keeps_used(game: GameAPI, kind: str) -> bool:
     return kind in game.option_rules.keep_used
 
 
-def used(game: Game, unit: Unit, card: str) -> None:
+def used(game: GameAPI, unit: Unit, card: str) -> None:
     """A held card has been used: it goes to its discard pile, or stays (an option's keep-used), spent this turn."""
     kind = game.content.card_kinds[card]
     if _keeps_used(game, kind):
@@ -253,17 +251,17 @@ def used(game: Game, unit: Unit, card: str) -> None:
     _to_discard(game, card)
 
 
-def spent(game: Game, unit: Unit, card: str) -> bool:
+def spent(game: GameAPI, unit: Unit, card: str) -> bool:
     """A kept card (keep-used) is used at most once per turn."""
     return bool(unit.counters.get(f"spent:{card}@t{game.state.turn}"))
 
 
-def tradeable(game: Game, card: str) -> bool:
+def tradeable(game: GameAPI, card: str) -> bool:
     kind = kind_of(game, card)
     return kind is not None and kind.tradeable
 
 
-def holds(game: Game, unit: Unit, kind: str) -> int:
+def holds(game: GameAPI, unit: Unit, kind: str) -> int:
     """How many cards of a kind the Unit holds."""
     match kind:
         case "specialist":
@@ -278,7 +276,7 @@ def holds(game: Game, unit: Unit, kind: str) -> int:
 
 
 # ========================================================= discard, arrange
-def discard(game: Game, unit: Unit, what: str | int, source: EffectSource, kind: str = "item") -> None:
+def discard(game: GameAPI, unit: Unit, what: str | int, source: EffectSource, kind: str = "item") -> None:
     """Lose a card on purpose: this card, a named Item, or Items (or held cards of a deck's ``kind``) of the
     player's choice. An Item lost counts as used; a card in play leaves play for every Unit (a Battle
     Condition cancelled); a held card is discarded."""
@@ -316,20 +314,20 @@ def discard(game: Game, unit: Unit, what: str | int, source: EffectSource, kind:
         _lose_item(game, unit, unit.items[i])
 
 
-def cancel(game: Game, unit: Unit, kind_id: str) -> None:
+def cancel(game: GameAPI, unit: Unit, kind_id: str) -> None:
     """The cards of a deck in play for every Unit leave play for their discard pile (a Battle Condition
     cancelled by a card): persisting ones too. Nothing happens if none is in play."""
     for card in [c for c in game.state.in_play if game.content.card_kinds.get(c) == kind_id]:
         _leave_play(game, card, f"cancelled by {unit.name}")
 
 
-def _lose_item(game: Game, unit: Unit, item: str) -> None:
+def _lose_item(game: GameAPI, unit: Unit, item: str) -> None:
     unit.items.remove(item)
     unit.used_items.append(item)
     game.log("discard", f"{unit.name} loses the {game._name_of(item)}", unit, item)
 
 
-def arrange_top(game: Game, unit: Unit, kind_id: str, count: int, source: EffectSource) -> None:
+def arrange_top(game: GameAPI, unit: Unit, kind_id: str, count: int, source: EffectSource) -> None:
     """Look at the top cards of a deck and put them back in any order (the first chosen goes on top)."""
     deck = game.state.decks.get(kind_id)
     if not deck:
@@ -347,7 +345,7 @@ def arrange_top(game: Game, unit: Unit, kind_id: str, count: int, source: Effect
              + ", ".join(game._name_of(c) for c in order), unit)
 
 
-def pick(game: Game, unit: Unit, kind_id: str, count: int, source: EffectSource) -> None:
+def pick(game: GameAPI, unit: Unit, kind_id: str, count: int, source: EffectSource) -> None:
     """Take cards of the player's choice from a deck and its discard pile, then shuffle the deck (the German's
     straight: "draw the Decoration of your choice for free, then shuffle the deck")."""
     kind = game.content.kind_def(kind_id)
@@ -379,7 +377,7 @@ def pick(game: Game, unit: Unit, kind_id: str, count: int, source: EffectSource)
 
 
 # ================================================================== piles
-def set_up_piles(game: Game, state: GameState, n: int) -> None:
+def set_up_piles(game: GameAPI, state: GameState, n: int) -> None:
     """The Pool's Items, shuffled and split into n piles as equal as can be; only their top cards are in the
     Pool (the rest wait in state.piles)."""
     c = game.content
@@ -394,7 +392,7 @@ def set_up_piles(game: Game, state: GameState, n: int) -> None:
         f"{len(p)} cards, {game._name_of(p[0])} on top" for p in state.piles), None)
 
 
-def pile_taken(game: Game, card: str) -> None:
+def pile_taken(game: GameAPI, card: str) -> None:
     """A pile's top card was taken from the Pool: the card under it becomes available."""
     s = game.state
     for pile in s.piles:
@@ -408,7 +406,7 @@ def pile_taken(game: Game, card: str) -> None:
 
 
 # ============================================================== predicates
-def active_skulls(game: Game, unit: Unit) -> int:
+def active_skulls(game: GameAPI, unit: Unit) -> int:
     """The Unit's active Skulls this turn (Atlantikwall, 'Crâne Actif'): Skulls that actively cancelled a die in
     Phase 2, so neither ignored (Sharpshooter) nor part of an RWB (the Dead Man's Gift cancels nothing) nor of a
     straight. Each active Skull cancels exactly one die, so they are the cancelled dice, less the straight's

@@ -11,20 +11,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
-from ddaydice.interpreter.deciders import Decision
-
-if TYPE_CHECKING:
-    from ddaydice.interpreter.engine import Game
+from ddaydice.interpreter.core.api import GameView
+from ddaydice.interpreter.core.decisions import Decision
 
 FACE_SYMBOL = {"skull": "Skull", "star": "Star", "one-soldier": "1 Soldier", "two-soldiers": "2 Soldiers",
                "courage": "Courage", "tool": "Tool"}
 
 
-def board(game: Game) -> str:
+def board(game: GameView) -> str:
     """The map by rows (top first), with the Units' positions."""
     rows: dict[int, list[str]] = {}
     where: dict[str, list[str]] = {}
@@ -54,7 +52,7 @@ def board(game: Game) -> str:
     return "\n".join(lines)
 
 
-def sector_notes(game: Game, sector_id: str) -> str:
+def sector_notes(game: GameView, sector_id: str) -> str:
     """A Sector's attributes in plain English (what a player reads on the board)."""
     if "attributes" in game.ignore:
         return ""
@@ -62,7 +60,7 @@ def sector_notes(game: Game, sector_id: str) -> str:
     return " ".join(src.english) if src is not None else ""
 
 
-def unit_line(game: Game, uid: str, viewer: str | None = None) -> str:
+def unit_line(game: GameView, uid: str, viewer: str | None = None) -> str:
     """A player's resources and cards. Another side's player (the German) stands in no Sector; his cards
     drawn from a deck (Decorations) are secret until played: only he (``viewer``) sees which they are."""
     u = game.state.unit(uid)
@@ -89,12 +87,12 @@ def unit_line(game: Game, uid: str, viewer: str | None = None) -> str:
     return "; ".join(parts)
 
 
-def in_play_lines(game: Game) -> list[str]:
+def in_play_lines(game: GameView) -> list[str]:
     """The cards drawn into play for every Unit (Battle Conditions), with their text."""
     return [f"in play: {game._name_of(c)}: {game.content.cards[c].text.strip()}" for c in game.state.in_play]
 
 
-def tally_line(game: Game, uid: str) -> str:
+def tally_line(game: GameView, uid: str) -> str:
     u = game.state.unit(uid)
     if not u.tally:
         return ""
@@ -118,7 +116,7 @@ class Human:
     last_turn: int = -1
     last_in_play: tuple[int, tuple[str, ...]] = (-1, ())
 
-    def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+    def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
         s = game.state
         if s.turn != self.last_turn:
             self.last_turn = s.turn
@@ -174,14 +172,14 @@ class Human:
             return picks
 
 
-def save_replay(path: Path, game: Game, *, players: int, packs: tuple[str, ...]) -> None:
+def save_replay(path: Path, game: GameView, *, players: int, packs: tuple[str, ...]) -> None:
     s = game.state
     data: dict[str, Any] = {
         "format": "ddaydice-replay/1",
         "map": s.map_id, "variant": s.variant, "players": players, "seed": s.seed, "options": list(s.options),
         "packs": list(packs), "choices": s.choices, "outcome": s.outcome, "turns": s.turn,
     }
-    from ddaydice.interpreter.state import digest
+    from ddaydice.interpreter.core.state import digest
 
     data["digest"] = digest(s)
     tmp = path.with_suffix(path.suffix + ".tmp")

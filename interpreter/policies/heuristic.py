@@ -5,7 +5,7 @@
 - ``heuristic``: a competent player (below). Deterministic: it draws no random numbers of its own.
 
 A policy sees the whole game (as a player at the table does) and answers a
-:class:`~ddaydice.interpreter.deciders.Decision` with option indices.
+:class:`~ddaydice.interpreter.core.decisions.Decision` with option indices.
 
 How the heuristic plays
 -----------------------
@@ -52,12 +52,14 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ddaydice.dsl import ast as dsl_ast
-from ddaydice.interpreter.deciders import Decider, Decision, RandomDecider, ReferencePolicy
-from ddaydice.interpreter.side_policy import SidePolicy
+from ddaydice.interpreter.core.api import Decider, GameView
+from ddaydice.interpreter.core.decisions import Decision
+from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.policies.deciders import RandomDecider, ReferencePolicy
+from ddaydice.interpreter.policies.side_policy import SidePolicy
 
 if TYPE_CHECKING:
-    from ddaydice.interpreter.engine import Game
-    from ddaydice.interpreter.state import Die, GameState, Unit
+    from ddaydice.interpreter.core.state import Die, GameState, Unit
 
 POLICIES = ("random", "reference", "heuristic")
 
@@ -145,7 +147,7 @@ _HIT = re.compile(r"(lose (\d+) (soldiers|courage)|def \+(\d+) this turn|mgf-dic
                   r"(?:this turn )?to (another unit|all units)")
 
 
-def _foe_pressure(game: Game, card: str) -> tuple[float, float, bool]:
+def _foe_pressure(game: GameView, card: str) -> tuple[float, float, bool]:
     """What another side's card in play takes from the Units every turn, read from its effect: (Soldiers,
     Courage, whether it hits one Unit of his choice rather than all)."""
     key = (id(game.content), card, tuple(sorted(game.options)))
@@ -182,7 +184,7 @@ _AGAINST = re.compile(r"(lose|sacrifice|discard) (\d+) ([a-z-]+) to the ([a-z-]+
 _FOE_LOSS = {"soldiers": 1.0, "specialist": 3.0, "item": 1.0, "decoration": 2.0, "courage": 0.4, "star": 0.6}
 
 
-def _against_foe(game: Game, card: str) -> tuple[float, float]:
+def _against_foe(game: GameView, card: str) -> tuple[float, float]:
     """What a Unit's card takes from another side's player, read from its effect (written 'to the german',
     or a die taken from his Final Tally): (once, each turn it works), in Soldiers."""
     key = (id(game.content), card)
@@ -215,7 +217,7 @@ def _against_foe(game: Game, card: str) -> tuple[float, float]:
 _AGAINST_OF: dict[tuple[Any, ...], tuple[float, float]] = {}
 
 
-def _generic_use(game: Game, card: str) -> str:
+def _generic_use(game: GameView, card: str) -> str:
     """How the heuristic plays a card it has no rule of its own for (an expansion's, a modder's), read from the
     actions of its ``use`` effect: 'gain' (resources, free cards, a die that is not a Skull: at once), 'defence'
     (DEF, casualties or MGF lowered, MGF casualties ignored: kept for a turn that needs it), 'cost' (the Advance
@@ -306,7 +308,7 @@ def _parse_facts(texts: Iterable[str]) -> _Facts:
     return _Facts(**f)
 
 
-def _facts(game: Game, sid: str) -> _Facts:
+def _facts(game: GameView, sid: str) -> _Facts:
     attrs_now = game.state.sectors[sid].attributes
     key = (id(game.content), game.map.id, game.variant.id if game.variant else None, sid,
            tuple(attrs_now) if attrs_now else ())
@@ -637,7 +639,7 @@ class HeuristicPolicy:
     _foe_seen: dict[int, tuple[int, int]] = attrs.Factory(dict)
 
     # ================================================================ dispatch
-    def decide(self, game: Game, decision: Decision) -> tuple[int, ...]:
+    def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
         if game.state.sides and game.state.unit(decision.unit).side:
             # another side's player (the German): his own policy (interpreter/side_policy.py)
             return self._side_policy.decide(game, decision)
@@ -668,7 +670,7 @@ class HeuristicPolicy:
         return answer if isinstance(answer, tuple) else (answer,)
 
     # ================================================================ the plan
-    def view(self, game: Game, unit: Unit) -> _TurnView:
+    def view(self, game: GameView, unit: Unit) -> _TurnView:
         s = game.state
         # Within one decision nothing changes: every answer given is recorded, so the count of answers
         # tells decisions apart.
@@ -683,7 +685,7 @@ class HeuristicPolicy:
         self._quick[quick] = (self._view_key, view)
         return view
 
-    def _view(self, game: Game, unit: Unit) -> _TurnView:
+    def _view(self, game: GameView, unit: Unit) -> _TurnView:
         s = game.state
         here = game.sectors[unit.sector]
         targets, holding, near = self._targets(game, unit)
@@ -716,7 +718,7 @@ class HeuristicPolicy:
         _VIEWS[(id(s), key)] = (s, view)
         return view
 
-    def _targets(self, game: Game, unit: Unit) -> tuple[frozenset[str], bool, bool]:
+    def _targets(self, game: GameView, unit: Unit) -> tuple[frozenset[str], bool, bool]:
         """The Bunkers this Unit aims at (objectives are shared out between Units), whether it must hold
         back (its Bunker is closed for now) and whether a comrade waits beside the Bunker that opens it."""
         s = game.state
@@ -749,7 +751,7 @@ class HeuristicPolicy:
         self._target_memo[key] = found
         return found
 
-    def _params(self, game: Game, unit: Unit, targets: frozenset[str], near: bool,
+    def _params(self, game: GameView, unit: Unit, targets: frozenset[str], near: bool,
                 foe_model: tuple[float, float, tuple[float, ...]] | None = None) -> _Params:
         g = game
         specs = set(unit.specialists)
@@ -914,7 +916,7 @@ class HeuristicPolicy:
 
     # ---------------------------------------------------------------- the other side (the German)
     @staticmethod
-    def foe(game: Game) -> Unit | None:
+    def foe(game: GameView) -> Unit | None:
         """Another side's player whom a Unit must outnumber in an Assault, and who loses the highest DEF the
         Units occupy each turn (rules/sides.yaml): the German of Atlantikwall."""
         for p in game.state.sides:
@@ -924,7 +926,7 @@ class HeuristicPolicy:
                 return p
         return None
 
-    def _observe_foe(self, game: Game) -> None:
+    def _observe_foe(self, game: GameView) -> None:
         foe = self.foe(game)
         if foe is None:
             return
@@ -932,7 +934,7 @@ class HeuristicPolicy:
         worst = max((int(game._base("def", u, u.sector, None, False)[0]) for u in units), default=0)
         self._foe_seen[game.state.turn] = (game.soldier_count(foe), worst)
 
-    def foe_gain(self, game: Game) -> float | None:
+    def foe_gain(self, game: GameView) -> float | None:
         """The German's Soldiers gained per turn, as this game has shown them so far (None: no such side)."""
         if self.foe(game) is None:
             return None
@@ -946,7 +948,7 @@ class HeuristicPolicy:
             n += 1
         return round(2.0 * total / n) / 2.0
 
-    def foe_model(self, game: Game, unit: Unit) -> tuple[float, float, tuple[float, ...]] | None:
+    def foe_model(self, game: GameView, unit: Unit) -> tuple[float, float, tuple[float, ...]] | None:
         """Against another side: (his Soldiers gained per turn, the Soldiers his cards in play take from this Unit
         each turn, the chances it loses 0, 1, 2 Courage to him in a turn); None without such a side."""
         foe = self.foe(game)
@@ -964,7 +966,7 @@ class HeuristicPolicy:
         drain = (1.0 - courage, courage) if courage <= 1.0 else (0.0, 2.0 - courage, courage - 1.0)
         return gain, round(2.0 * soldiers) / 2.0, drain
 
-    def standing(self, game: Game, unit: Unit) -> float:
+    def standing(self, game: GameView, unit: Unit) -> float:
         """What the plan's outcome adds to: the Unit's Soldiers, or, against the German, its lead over him
         (after his roll of this turn, which the plan does not count again)."""
         count = float(self.count(game, unit))
@@ -974,7 +976,7 @@ class HeuristicPolicy:
         gain = self.foe_gain(game) or 0.0
         return count - game.soldier_count(foe) + gain
 
-    def count(self, game: Game, unit: Unit) -> int:
+    def count(self, game: GameView, unit: Unit) -> int:
         """The Unit's Soldiers, its Specialists included (the engine's count, remembered)."""
         key = (unit.id, unit.soldiers, tuple(unit.specialists))
         found = self._counts.get(key)
@@ -984,7 +986,7 @@ class HeuristicPolicy:
             found = self._counts[key] = game.soldier_count(unit)
         return found
 
-    def _cost(self, game: Game, unit: Unit, spec: str) -> int:
+    def _cost(self, game: GameView, unit: Unit, spec: str) -> int:
         key = ("cost", unit.id, spec, tuple(unit.specialists), tuple(c for u in game.state.units
                                                                      for c in u.specialists if c in _SHARED))
         found = self._statics.get(key)
@@ -992,7 +994,7 @@ class HeuristicPolicy:
             found = self._statics[key] = game.value("specialist-cost", unit, card=spec)
         return found
 
-    def _may_enter(self, game: Game, unit: Unit, sector: str) -> bool:
+    def _may_enter(self, game: GameView, unit: Unit, sector: str) -> bool:
         s = game.state
         key = ("enter", unit.id, sector, len(unit.visited), tuple(s.conquered),
                sum(1 for st in s.sectors.values() if st.entered))
@@ -1001,7 +1003,7 @@ class HeuristicPolicy:
             found = self._statics[key] = int(game.flag("enter", unit, sector=sector))
         return bool(found)
 
-    def _static(self, game: Game, unit: Unit, query: str, sector: str | None, base: int | None = None, *,
+    def _static(self, game: GameView, unit: Unit, query: str, sector: str | None, base: int | None = None, *,
                 cards: bool = False) -> int:
         """A value that depends only on the Sector and the cards in play (not on this turn's grants)."""
         sig = tuple((u.id, tuple(u.specialists), u.vehicle) for u in game.state.units) if cards else self._cards
@@ -1018,7 +1020,7 @@ class HeuristicPolicy:
         return found
 
     # ------------------------------------------------------------------- state helpers
-    def rolls_here(self, game: Game, unit: Unit, *, at_roll: bool) -> int:
+    def rolls_here(self, game: GameView, unit: Unit, *, at_roll: bool) -> int:
         """Rolls made in the Unit's Sector by Phase 4 of this turn (the planner's ``k``)."""
         stay = self._static(game, unit, "stay-turns", unit.sector, cards=True)
         if stay >= 100:
@@ -1027,17 +1029,17 @@ class HeuristicPolicy:
             return 99
         return unit.chevrons() if at_roll else unit.chevrons() - 1
 
-    def plan_value(self, game: Game, unit: Unit, courage: int, *, at_roll: bool) -> float:
+    def plan_value(self, game: GameView, unit: Unit, courage: int, *, at_roll: bool) -> float:
         view = self.view(game, unit)
         k = self.rolls_here(game, unit, at_roll=at_roll)
         return view.planner.at(unit.sector, view.visited, courage, k)[0]
 
-    def courage_curve(self, game: Game, unit: Unit, base: int, n: int) -> list[float]:
+    def courage_curve(self, game: GameView, unit: Unit, base: int, n: int) -> list[float]:
         """Planner values with ``base`` .. ``base + n`` Courage at this turn's Phase 4."""
         return [self.plan_value(game, unit, base + i, at_roll=True) for i in range(n + 1)]
 
     # ================================================================ values of cards
-    def remaining(self, game: Game, unit: Unit) -> tuple[int, int]:
+    def remaining(self, game: GameView, unit: Unit) -> tuple[int, int]:
         """(Advances left, turns left), roughly, from the row of the Unit to the Bunker's."""
         rows = [sec.row for sec in game.sectors.values() if sec.bunker]
         top = max(rows) if rows else 6
@@ -1045,7 +1047,7 @@ class HeuristicPolicy:
         adv = max(1, top - here)
         return adv, 2 * adv + 1
 
-    def spec_value(self, game: Game, unit: Unit, spec: str) -> float:
+    def spec_value(self, game: GameView, unit: Unit, spec: str) -> float:
         """A Specialist's worth to this Unit, in Soldiers, for the rest of the map."""
         adv, turns = self.remaining(game, unit)
         body = float(game.value("soldier-value", unit, card=spec)) if spec in unit.specialists else (
@@ -1085,7 +1087,7 @@ class HeuristicPolicy:
             extra += once + 0.6 * each * adv  # a Unit that rushes him has about one turn per Advance left
         return body + extra
 
-    def ahead(self, game: Game, unit: Unit) -> tuple[bool, bool, bool, bool]:
+    def ahead(self, game: GameView, unit: Unit) -> tuple[bool, bool, bool, bool]:
         """What lies ahead of the Unit: (a Climb, a Battle-Cry-only Sector, a Barrier, Landmines)."""
         key = (id(game.state), unit.id, unit.sector, len(unit.visited))
         found = self._ahead.get(key)
@@ -1100,7 +1102,7 @@ class HeuristicPolicy:
                 self._ahead.clear()
         return found
 
-    def item_value(self, game: Game, unit: Unit, item: str) -> float:
+    def item_value(self, game: GameView, unit: Unit, item: str) -> float:
         """An Item's (or Vehicle's) worth to this Unit, in Soldiers, for what lies ahead of it."""
         _adv, turns = self.remaining(game, unit)
         climbing, cry_needed, barrier, mines = self.ahead(game, unit)
@@ -1129,7 +1131,7 @@ class HeuristicPolicy:
             v /= 1.0 + held
         return v
 
-    def star_value(self, game: Game, unit: Unit) -> float:
+    def star_value(self, game: GameView, unit: Unit) -> float:
         """What one more Star is worth: the best Specialist per Star within reach."""
         if not game.counts_face("star"):
             return 0.0
@@ -1145,7 +1147,7 @@ class HeuristicPolicy:
             best = max(best, self.spec_value(game, unit, spec) / cost)
         return 0.7 * best
 
-    def tool_value(self, game: Game) -> float:
+    def tool_value(self, game: GameView) -> float:
         if not game.counts_face("tool"):
             return 0.0
         if not any(game.content.card_kinds.get(p) == "item" for p in game.state.pool):
@@ -1153,7 +1155,7 @@ class HeuristicPolicy:
         return ITEM_POINT_VALUE
 
     # ================================================================ dice
-    def dice_context(self, game: Game, unit: Unit, *, rolling: bool = False) -> _DiceContext:
+    def dice_context(self, game: GameView, unit: Unit, *, rolling: bool = False) -> _DiceContext:
         """How much each result is worth now; ``rolling``: the Sector's and cards' bonus results are still to
         come (during the rolls), rather than already in the Final Tally."""
         view = self.view(game, unit)
@@ -1167,7 +1169,7 @@ class HeuristicPolicy:
         ctx = self._ctx[key] = self._dice_context(game, unit, view, rolling)
         return ctx
 
-    def _dice_context(self, game: Game, unit: Unit, view: _TurnView, rolling: bool) -> _DiceContext:
+    def _dice_context(self, game: GameView, unit: Unit, view: _TurnView, rolling: bool) -> _DiceContext:
         here = _facts(game, unit.sector)
         bonus_tools = here.tools + (1 if "scout" in unit.specialists else 0) + (
             1 if unit.vehicle == "half-track" else 0)
@@ -1211,7 +1213,7 @@ class HeuristicPolicy:
             aim=aim,
         )
 
-    def cry_gain(self, game: Game, unit: Unit, courage: int) -> float:
+    def cry_gain(self, game: GameView, unit: Unit, courage: int) -> float:
         """What a Battle Cry this turn would be worth over the best plain move (Soldiers)."""
         view = self.view(game, unit)
         planner = view.planner
@@ -1232,7 +1234,7 @@ class HeuristicPolicy:
         return best - plain
 
     # ---------------------------------------------------------------- lock / re-roll / cancel
-    def _lock(self, game: Game, unit: Unit, d: Decision) -> tuple[int, ...]:
+    def _lock(self, game: GameView, unit: Unit, d: Decision) -> tuple[int, ...]:
         ctx = self.dice_context(game, unit, rolling=True)
         dice = [(k[1], k[2]) for k in d.keys]
         rerolls = max(0, game.value("rolls", unit) - 1)
@@ -1241,7 +1243,7 @@ class HeuristicPolicy:
         self._fixed[(game.state.turn, unit.id)] = {d.keys[i][0]: dice[i] for i in picked}
         return picked
 
-    def _reroll(self, game: Game, unit: Unit, d: Decision) -> tuple[int, ...]:
+    def _reroll(self, game: GameView, unit: Unit, d: Decision) -> tuple[int, ...]:
         ctx = self.dice_context(game, unit, rolling=True)
         key = (game.state.turn, unit.id)
         done = self._rerolls.get(key, 0)
@@ -1290,7 +1292,7 @@ class HeuristicPolicy:
             undecided.remove(best_i)
         return kept
 
-    def _cancel(self, game: Game, unit: Unit, d: Decision) -> int:
+    def _cancel(self, game: GameView, unit: Unit, d: Decision) -> int:
         ctx = self.dice_context(game, unit)
         live = [dd for dd in unit.tally if not dd.cancelled and dd.face != "skull"]
         best = 0
@@ -1305,15 +1307,15 @@ class HeuristicPolicy:
 
 
     # ================================================================ moving
-    def _move(self, game: Game, unit: Unit, d: Decision) -> int:
+    def _move(self, game: GameView, unit: Unit, d: Decision) -> int:
         return self.choose_move(game, unit, list(d.keys))[0]
 
-    def here_loss(self, game: Game, unit: Unit) -> tuple[float, float]:
+    def here_loss(self, game: GameView, unit: Unit) -> tuple[float, float]:
         """Expected casualties (and variance) if the Unit fights in its Sector this turn."""
         view = self.view(game, unit)
         return view.planner.abs_loss_of(unit.sector)
 
-    def move_scores(self, game: Game, unit: Unit, moves: Sequence[Any]) -> list[tuple[float, float, float]]:
+    def move_scores(self, game: GameView, unit: Unit, moves: Sequence[Any]) -> list[tuple[float, float, float]]:
         """For each move: (survival score, mean, variance) of the plan that starts with it."""
         view = self.view(game, unit)
         planner = view.planner
@@ -1372,7 +1374,7 @@ class HeuristicPolicy:
             out.append((alive * _survival(soldiers, o), o[0], o[2]))
         return out
 
-    def _sure_move(self, game: Game, unit: Unit, courage: int) -> float:
+    def _sure_move(self, game: GameView, unit: Unit, courage: int) -> float:
         """The utility of the best move the Unit can surely make now (no Battle Cry or Climb needed)."""
         view = self.view(game, unit)
         planner = view.planner
@@ -1380,7 +1382,7 @@ class HeuristicPolicy:
                     if e.avail >= 1 and e.cost <= courage and not e.retreat and e.to not in unit.visited),
                    default=DEATH)
 
-    def choose_move(self, game: Game, unit: Unit, moves: Sequence[Any]) -> tuple[int, float]:
+    def choose_move(self, game: GameView, unit: Unit, moves: Sequence[Any]) -> tuple[int, float]:
         """The move with the best chance to survive (near-ties go to the most Soldiers expected)."""
         scores = self.move_scores(game, unit, moves)
         top = max(sc[0] for sc in scores)
@@ -1389,7 +1391,7 @@ class HeuristicPolicy:
         return best, scores[best][0]
 
     # ================================================================ purchases
-    def _recruit(self, game: Game, unit: Unit, d: Decision) -> int:
+    def _recruit(self, game: GameView, unit: Unit, d: Decision) -> int:
         best, best_v = (0 if d.keys and d.keys[0] is None else -1), 0.0
         for i, key in enumerate(d.keys):
             if key is None:
@@ -1414,7 +1416,7 @@ class HeuristicPolicy:
                 return 0
         return best
 
-    def _find(self, game: Game, unit: Unit, d: Decision) -> int:
+    def _find(self, game: GameView, unit: Unit, d: Decision) -> int:
         best, best_v = 0, 0.0
         for i, key in enumerate(d.keys):
             if key is None:
@@ -1431,7 +1433,7 @@ class HeuristicPolicy:
         return best
 
     # ================================================================ casualties
-    def _casualty(self, game: Game, unit: Unit, d: Decision) -> int:
+    def _casualty(self, game: GameView, unit: Unit, d: Decision) -> int:
         soldiers = [(k[1], i) for i, k in enumerate(d.keys) if k[0] == "soldiers"]
         if soldiers:
             return max(soldiers)[1]
@@ -1444,11 +1446,11 @@ class HeuristicPolicy:
                 best, best_r = i, r
         return best
 
-    def _sacrifice(self, game: Game, unit: Unit, d: Decision) -> int:
+    def _sacrifice(self, game: GameView, unit: Unit, d: Decision) -> int:
         keys = d.keys or tuple(unit.specialists)
         return min(range(len(keys)), key=lambda i: (self.spec_value(game, unit, keys[i]), i))
 
-    def _absorb(self, game: Game, unit: Unit, d: Decision) -> int:
+    def _absorb(self, game: GameView, unit: Unit, d: Decision) -> int:
         most = d.size() - 1
         pending = game.pending_casualties
         lethal = pending >= self.count(game, unit)
@@ -1462,17 +1464,17 @@ class HeuristicPolicy:
         return max(0, min(most, unit.courage - keep))
 
     # ================================================================ choices
-    def _or(self, game: Game, unit: Unit, d: Decision) -> int:
+    def _or(self, game: GameView, unit: Unit, d: Decision) -> int:
         vals = [self.label_value(game, unit, label) for label in d.options]
         return max(range(len(vals)), key=lambda i: (vals[i], -i))
 
-    def pending_courage(self, game: Game, unit: Unit) -> int:
+    def pending_courage(self, game: GameView, unit: Unit) -> int:
         if game.state.phase not in {"roll", "upkeep"}:
             return unit.courage
         extra = sum(1 for dd in unit.tally if dd.face == "courage" and not dd.cancelled)
         return unit.courage + extra
 
-    def label_value(self, game: Game, unit: Unit, label: str) -> float:
+    def label_value(self, game: GameView, unit: Unit, label: str) -> float:
         text = label.lower()
         solo = len(game.state.units) == 1
         if ("battle cry" in text or "battle-cry" in text) and ("allow" in text or "move" in text):
@@ -1505,7 +1507,7 @@ class HeuristicPolicy:
                        - self.plan_value(game, unit, c, at_roll=True))
         return 0.0
 
-    def draw_value(self, game: Game, unit: Unit, name: str) -> float:
+    def draw_value(self, game: GameView, unit: Unit, name: str) -> float:
         """What a card drawn at random from a deck (a Badge) is worth, in Soldiers: the mean over the kind's cards
         this game can hold of what each one's use does (_card_worth)."""
         kind = next((k for k in game.content.kinds.kinds if name in {k.id, k.name.lower(), k.plural.lower()}), None)
@@ -1514,7 +1516,7 @@ class HeuristicPolicy:
         cards = [cid for cid, k in game.content.card_kinds.items() if k == kind.id and not game._unavailable(cid)]
         return sum(self._card_worth(game, unit, cid) for cid in cards) / len(cards) if cards else 0.0
 
-    def _card_worth(self, game: Game, unit: Unit, card: str) -> float:
+    def _card_worth(self, game: GameView, unit: Unit, card: str) -> float:
         """What playing a card is worth, read from its use effect: resources gained at their value, a defence or a
         cheaper move a little (it waits for the turn that needs it), anything else less."""
         source = game.content.effects.get(card)
@@ -1530,7 +1532,7 @@ class HeuristicPolicy:
         return worth
 
     @staticmethod
-    def _standing_worth(game: Game, card: str, turns: float, mines: bool) -> float:
+    def _standing_worth(game: GameView, card: str, turns: float, mines: bool) -> float:
         """What a card's standing changes (a Vehicle's 'advance-cost -1') are worth over the turns ahead."""
         source = game.content.effects.get(card)
         per_turn = {"defence": 0.5, "cost": 0.3, "mines": 0.3 if mines else 0.0}
@@ -1540,7 +1542,7 @@ class HeuristicPolicy:
                 worth += per_turn.get(_statement_kind(clause.body.statement, False), 0.0) * turns
         return worth
 
-    def _statement_worth(self, game: Game, unit: Unit, st: dsl_ast.Statement, to_another: bool) -> float:
+    def _statement_worth(self, game: GameView, unit: Unit, st: dsl_ast.Statement, to_another: bool) -> float:
         kind = _statement_kind(st, to_another)
         if st.verb.name == "gain":
             n = next((a.value for a in st.args if isinstance(a, dsl_ast.Number)), 1)
@@ -1549,14 +1551,14 @@ class HeuristicPolicy:
             return n * per.get(what, 0.5) * (0.8 if to_another else 1.0)
         return {"defence": 2.0, "cost": 1.0, "mines": 1.0, "gain": 1.5, "self-cost": -1.0}.get(kind, 0.5)
 
-    def best_add(self, game: Game, unit: Unit, colour: str | None) -> tuple[str, float]:
+    def best_add(self, game: GameView, unit: Unit, colour: str | None) -> tuple[str, float]:
         ctx = self.dice_context(game, unit)
         others = [(dd.face, dd.colour) for dd in unit.tally if not dd.cancelled]
         vals = ctx.values(colour, others)
         face = max(FACES, key=lambda f: (vals[f], f))
         return face, vals[face]
 
-    def _choose(self, game: Game, unit: Unit, d: Decision) -> int:
+    def _choose(self, game: GameView, unit: Unit, d: Decision) -> int:
         p = d.prompt.lower()
         keys = d.keys
         n = d.size()
@@ -1628,7 +1630,7 @@ class HeuristicPolicy:
             return 1 if "yes" in [o.lower() for o in d.options] else 0
         return 0
 
-    def _worst_die(self, game: Game, unit: Unit, keys: Sequence[tuple[int, str]]) -> int:
+    def _worst_die(self, game: GameView, unit: Unit, keys: Sequence[tuple[int, str]]) -> int:
         ctx = self.dice_context(game, unit)
         live = [dd for dd in unit.tally if not dd.cancelled]
         best, best_gain = 0, -math.inf
@@ -1642,7 +1644,7 @@ class HeuristicPolicy:
                 best, best_gain = i, gain
         return best
 
-    def _neediest(self, game: Game, ids: list[Any]) -> int:
+    def _neediest(self, game: GameView, ids: list[Any]) -> int:
         def need(uid: Any) -> float:
             try:
                 u = game.state.unit(str(uid))
@@ -1655,7 +1657,7 @@ class HeuristicPolicy:
         return max(range(len(ids)), key=lambda i: (need(ids[i]), -i))
 
     # ================================================================ uses
-    def _use(self, game: Game, unit: Unit, d: Decision) -> int:
+    def _use(self, game: GameView, unit: Unit, d: Decision) -> int:
         m = re.search(r"\(([a-z-]+)\)\?\s*$", d.prompt)
         point = m.group(1) if m is not None else self._point(game, unit)
         for i, key in enumerate(d.keys):
@@ -1667,14 +1669,14 @@ class HeuristicPolicy:
         return 0
 
     @staticmethod
-    def _point(game: Game, unit: Unit) -> str:
+    def _point(game: GameView, unit: Unit) -> str:
         phase = game.state.phase
         if phase == "combat":
             sec = game.state.sectors[unit.sector]
             return "after-mgf" if sec.mgf_turn == game.state.turn else "before-mgf"
         return {"roll": "after-final-tally", "purchase": "purchase", "movement": "movement"}.get(phase, phase)
 
-    def wants_use(self, game: Game, unit: Unit, owner: str, point: str) -> bool:
+    def wants_use(self, game: GameView, unit: Unit, owner: str, point: str) -> bool:
         s = game.state
         sec = game.sectors[unit.sector]
         after_tally = point == "after-final-tally"
@@ -1758,7 +1760,7 @@ class HeuristicPolicy:
             return self._generic_wants(game, unit, owner, point)
         return False
 
-    def _generic_wants(self, game: Game, unit: Unit, owner: str, point: str) -> bool:
+    def _generic_wants(self, game: GameView, unit: Unit, owner: str, point: str) -> bool:
         """A card the heuristic has no rule of its own for, played by what its effect does (_generic_use)."""
         kind = _generic_use(game, owner)
         if kind == "gain":
@@ -1783,7 +1785,7 @@ class HeuristicPolicy:
             return best.landmines and not game.flag("ignore-landmines", unit)
         return False
 
-    def _wants_movement_use(self, game: Game, unit: Unit, owner: str) -> bool:
+    def _wants_movement_use(self, game: GameView, unit: Unit, owner: str) -> bool:
         moves = game.legal_moves(unit)
         if not moves:
             best_i, best_z = -1, -math.inf
@@ -1826,7 +1828,7 @@ class HeuristicPolicy:
             return self._generic_wants(game, unit, owner, "movement")
         return False
 
-    def _climb_help(self, game: Game, unit: Unit, owner: str) -> bool:
+    def _climb_help(self, game: GameView, unit: Unit, owner: str) -> bool:
         """Use a Skull-giving Item (or a die-changing one) when it completes this turn's Climb."""
         need = _facts(game, unit.sector).climb
         skulls = sum(1 for dd in unit.tally if dd.face == "skull")
@@ -1844,7 +1846,7 @@ class HeuristicPolicy:
             self._intent["reface"] = (f"{die.colour} {die.face}", "skull")
         return True
 
-    def _lethal(self, game: Game, unit: Unit, *, expected: bool = False) -> bool:
+    def _lethal(self, game: GameView, unit: Unit, *, expected: bool = False) -> bool:
         s = game.state
         d = game.value("def", unit)
         if expected:
@@ -1857,7 +1859,7 @@ class HeuristicPolicy:
             loss = d + mgf
         return loss >= self.count(game, unit)
 
-    def _deadly_turn(self, game: Game, unit: Unit) -> bool:
+    def _deadly_turn(self, game: GameView, unit: Unit) -> bool:
         view = self.view(game, unit)
         courage = self.pending_courage(game, unit)
         for to, _kind, _cost, _m, _b in game.moves[unit.sector]:
@@ -1868,7 +1870,7 @@ class HeuristicPolicy:
         m, _ = self.here_loss(game, unit)
         return m >= self.count(game, unit)
 
-    def _tally_values(self, game: Game, unit: Unit) -> tuple[_DiceContext, list[Die], list[float]]:
+    def _tally_values(self, game: GameView, unit: Unit) -> tuple[_DiceContext, list[Die], list[float]]:
         ctx = self.dice_context(game, unit)
         live = [dd for dd in unit.tally if not dd.cancelled]
         vals = []
@@ -1877,7 +1879,7 @@ class HeuristicPolicy:
             vals.append(ctx.values(dd.colour, others)[dd.face])
         return ctx, live, vals
 
-    def _plan_reroll(self, game: Game, unit: Unit) -> bool:
+    def _plan_reroll(self, game: GameView, unit: Unit) -> bool:
         ctx, live, vals = self._tally_values(game, unit)
         best, best_gain = None, 0.3
         for dd, v in zip(live, vals, strict=True):
@@ -1894,7 +1896,7 @@ class HeuristicPolicy:
         self._intent["reroll"] = best
         return True
 
-    def _plan_recolour(self, game: Game, unit: Unit) -> bool:
+    def _plan_recolour(self, game: GameView, unit: Unit) -> bool:
         ctx, live, vals = self._tally_values(game, unit)
         best, best_gain = None, 1.5
         for dd, v in zip(live, vals, strict=True):
@@ -1913,7 +1915,7 @@ class HeuristicPolicy:
         self._intent["recolour"] = best
         return True
 
-    def _plan_reface(self, game: Game, unit: Unit, colour: str | None, threshold: float) -> bool:
+    def _plan_reface(self, game: GameView, unit: Unit, colour: str | None, threshold: float) -> bool:
         ctx, live, vals = self._tally_values(game, unit)
         best, best_gain = None, threshold
         for dd, v in zip(live, vals, strict=True):
@@ -1931,7 +1933,7 @@ class HeuristicPolicy:
         self._intent["reface"] = best
         return True
 
-    def _plan_ammo(self, game: Game, unit: Unit) -> bool:
+    def _plan_ammo(self, game: GameView, unit: Unit) -> bool:
         skulls = [dd for dd in unit.tally if dd.face == "skull" and not dd.cancelled]
         if len(skulls) < 1 or _facts(game, unit.sector).climb:
             return False
@@ -1940,7 +1942,7 @@ class HeuristicPolicy:
         return len(skulls) >= 2 or face == "two-soldiers"
 
     # ================================================================ the rest
-    def _start(self, game: Game, unit: Unit, d: Decision) -> int:
+    def _start(self, game: GameView, unit: Unit, d: Decision) -> int:
         def score(sid: str) -> float:
             st = game.sectors[sid].start
             if st is None:
@@ -1950,19 +1952,19 @@ class HeuristicPolicy:
             return v
         return max(range(d.size()), key=lambda i: (score(d.keys[i]), -i))
 
-    def _remain(self, game: Game, unit: Unit, d: Decision) -> int:
+    def _remain(self, game: GameView, unit: Unit, d: Decision) -> int:
         open_obj = [b for b, sec in game.sectors.items() if sec.bunker and sec.objective
                     and b not in game.state.conquered]
         others = [u for u in game.state.active_units() if u is not unit]
         want = "remain" if open_obj and not others else "leave"
         return d.keys.index(want) if want in d.keys else 0
 
-    def _aside(self, game: Game, unit: Unit, d: Decision) -> tuple[int, ...]:
+    def _aside(self, game: GameView, unit: Unit, d: Decision) -> tuple[int, ...]:
         picks = tuple(range(d.min_picks))
         self._asides[(game.state.turn, unit.id)] = {d.keys[i] for i in picks}
         return picks
 
-    def _trade(self, game: Game, unit: Unit, d: Decision) -> int:
+    def _trade(self, game: GameView, unit: Unit, d: Decision) -> int:
         if game.state.phase == "combat":
             return self._rescue(game, unit, d)
         # Phase 3: hand over what is worth more to a comrade of the Sector, and even out the Soldiers.
@@ -1989,14 +1991,14 @@ class HeuristicPolicy:
                     return i
         return 0
 
-    def _margin(self, game: Game, unit: Unit) -> float:
+    def _margin(self, game: GameView, unit: Unit) -> float:
         """Soldiers the Unit is expected to have left in the Bunker."""
         view = self.view(game, unit)
         k = self.rolls_here(game, unit, at_roll=False)
         o = view.planner.at(unit.sector, view.visited, unit.courage, k)
         return self.standing(game, unit) + o[1] - 30.0 * (1.0 - o[3])
 
-    def _rescue(self, game: Game, unit: Unit, d: Decision) -> int:
+    def _rescue(self, game: GameView, unit: Unit, d: Decision) -> int:
         """After the MGF roll: give Soldiers to a comrade this combat would wipe out, if they can be spared."""
         mine = self._combat_loss_now(game, unit)
         spare = self.count(game, unit) - mine - 2
@@ -2013,7 +2015,7 @@ class HeuristicPolicy:
                 return i
         return 0
 
-    def _combat_loss_now(self, game: Game, unit: Unit) -> int:
+    def _combat_loss_now(self, game: GameView, unit: Unit) -> int:
         s = game.state
         d = game.value("def", unit)
         rolls = s.sectors[unit.sector].mgf_roll or []
@@ -2024,14 +2026,14 @@ class HeuristicPolicy:
         v, _ = game.query("casualties", unit, base=loss)
         return int(v)
 
-    def _dice_trade(self, game: Game, unit: Unit, d: Decision) -> int:
+    def _dice_trade(self, game: GameView, unit: Unit, d: Decision) -> int:
         if d.keys:
             return 0
         order = ("tool", "star", "one-soldier", "courage", "two-soldiers", "skull")
         rank = {f: i for i, f in enumerate(order)}
         return min(range(d.size()), key=lambda i: (rank.get(d.options[i].split()[-1], 9), i))
 
-    def _mulligan(self, game: Game, unit: Unit, d: Decision) -> int:
+    def _mulligan(self, game: GameView, unit: Unit, d: Decision) -> int:
         return 1 if d.size() > 1 else 0
 
 
@@ -2124,8 +2126,8 @@ def _without(live: Sequence[Die], key: tuple[int, str, str | None]) -> list[tupl
     return out
 
 
-def _assign(game: Game, active: list[Unit], bunkers: list[str],
-            may_enter: Callable[[Game, Unit, str], bool]) -> dict[str, str]:
+def _assign(game: GameView, active: list[Unit], bunkers: list[str],
+            may_enter: Callable[[GameView, Unit, str], bool]) -> dict[str, str]:
     """Share the open objective Bunkers out between the active Units (the same answer for every Unit)."""
     import itertools
 
@@ -2142,7 +2144,7 @@ def _assign(game: Game, active: list[Unit], bunkers: list[str],
     return {units[i].id: best[1][i] for i in range(n)}
 
 
-def _first_entry_sectors(game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _first_entry_sectors(game: GameView) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Sectors whose first entry gives something (a free card, an Award) or where a card waits; and Sectors
     that draw a random attribute."""
     key = (id(game.content), game.map.id, game.variant.id if game.variant else None)
@@ -2161,7 +2163,7 @@ _FIRSTS: dict[tuple[Any, ...], tuple[tuple[str, ...], tuple[str, ...]]] = {}
 _SHARED = frozenset({"general", "quartermaster", "messenger", "lieutenant"})
 
 
-def _sector_uses_offered(game: Game, sector: str) -> bool:
+def _sector_uses_offered(game: GameView, sector: str) -> bool:
     """Does the engine offer a Sector's own uses (Pointe-du-Hoc's retreat) to a Unit standing there?
 
     Probed once per map on a throwaway game, so the planner counts on the retreat only where it exists.
@@ -2169,9 +2171,8 @@ def _sector_uses_offered(game: Game, sector: str) -> bool:
     key = (id(game.content), game.map.id, game.variant.id if game.variant else None, sector)
     found = _OFFERED.get(key)
     if found is None:
-        from ddaydice.interpreter.engine import Game as _Game
 
-        probe = _Game(game.content, game.map.id, players=1, seed=0,
+        probe = Game(game.content, game.map.id, players=1, seed=0,
                       variant=game.variant.id if game.variant else None, options=game.options,
                       deciders=[ReferencePolicy()])
         u = probe.state.units[0]
@@ -2186,7 +2187,7 @@ def _sector_uses_offered(game: Game, sector: str) -> bool:
 _OFFERED: dict[tuple[Any, ...], bool] = {}
 
 
-def _reachable(game: Game, unit: Unit) -> list[str]:
+def _reachable(game: GameView, unit: Unit) -> list[str]:
     """The Sectors the Unit may still reach (its own first), in the map's order."""
     seen = {unit.sector}
     todo = [unit.sector]
@@ -2203,7 +2204,7 @@ def _reachable(game: Game, unit: Unit) -> list[str]:
     return [unit.sector] + [s for s in game.sectors if s in seen and s != unit.sector]
 
 
-def _hops(game: Game, unit: Unit, may_enter: Callable[[Game, Unit, str], bool]) -> dict[str, int]:
+def _hops(game: GameView, unit: Unit, may_enter: Callable[[GameView, Unit, str], bool]) -> dict[str, int]:
     dist = {unit.sector: 0}
     todo = [unit.sector]
     while todo:

@@ -1,0 +1,53 @@
+"""CPU time per turn with cards in play, against Basic Training, interleaved (kept out of the tests).
+
+    python benchmarks/turn_cost.py [--blocks B] [--games N]
+
+Exercise Tiger Basic Training (1 player, no card in play unless bought), Advanced Training (1 player) and Omaha
+Beach (2 players), reference policy. Each block plays N games of every case on the same seeds' range and divides
+each case's CPU time per turn by Basic Training's in that block; the medians over B blocks are reported with
+their range. A card in play slows only the queries it modifies, so the ratios stay near 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from ddaydice.dsl.loader import load
+from ddaydice.interpreter.tools.simulate import Spec, play_one
+
+CASES = [("exercise-tiger", "basic-training", 1), ("exercise-tiger", "advanced-training", 1),
+         ("omaha-beach", None, 2)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--blocks", type=int, default=7)
+    parser.add_argument("--games", type=int, default=200)
+    args = parser.parse_args()
+    content, _ = load()
+    assert content is not None
+    specs = [Spec(map_id, variant, players, "reference", seed=1) for map_id, variant, players in CASES]
+    per_turn: list[list[float]] = [[] for _ in specs]
+    ratios: list[list[float]] = [[] for _ in specs]
+    n = args.games
+    for block in range(args.blocks):
+        costs = []
+        for spec in specs:
+            turns = 0
+            start = time.process_time()
+            for i in range(block * n, (block + 1) * n):
+                turns += play_one(content, spec, i).turns
+            costs.append((time.process_time() - start) / max(turns, 1))
+        for k, cost in enumerate(costs):
+            per_turn[k].append(cost)
+            ratios[k].append(cost / costs[0])
+    for k, (map_id, variant, players) in enumerate(CASES):
+        print(f"{map_id} {variant or ''} {players}p: {statistics.median(per_turn[k]) * 1e6:.0f} us/turn, "
+              f"{statistics.median(ratios[k]):.2f}x Basic Training ({min(ratios[k]):.2f}-{max(ratios[k]):.2f}, "
+              f"{args.blocks} blocks of {n} games)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,295 @@
+"""The game as every layer sees it: the attributes and operations of a game, declared once.
+
+Each layer of the interpreter programs against :class:`GameAPI` and never imports the layers above it: an effect
+that makes a Unit lose Soldiers calls ``game.suffer`` (phases/casualties.py) through this declaration, and a
+mechanism that draws a card fires its triggers through ``game.fire`` (effects/events.py). The concrete
+:class:`~ddaydice.interpreter.game.Game` is assembled from one part per layer (``interpreter/game/``), each of
+which implements some of these operations. Policies and tools read a game through the same declaration
+(``GameView``).
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeAlias
+
+from ddaydice.dsl.compile import EffectContext, ModifierHook, UseHook
+from ddaydice.dsl.loader import Content, EffectSource
+from ddaydice.dsl.schema import BattleMap, Sector, SideDef, Variant
+from ddaydice.dsl.vocab import QueryInfo
+from ddaydice.interpreter.core.decisions import Decision
+from ddaydice.interpreter.core.option_rules import OptionRules
+from ddaydice.interpreter.core.precedence import Derivation
+from ddaydice.interpreter.core.state import Die, GameState, Unit
+from ddaydice.interpreter.core.values import MAX_TURNS, Move
+
+
+class Decider(Protocol):
+    """Answers a decision with the indices of the options it picks."""
+
+    def decide(self, game: GameAPI, decision: Decision) -> tuple[int, ...]: ...
+
+
+class GameAPI(abc.ABC):
+    """A game: its content and plan, its state, and the operations the layers offer each other."""
+
+    # ------------------------------------------------------------ the game
+    content: Content
+    state: GameState
+    rng: random.Random
+    tracing: bool
+    deciders: list[Decider]
+    # ------------------------------------------------------------ the plan (shared by the games of a simulation)
+    map: BattleMap
+    variant: Variant | None
+    options: list[str]
+    option_rules: OptionRules
+    ignore: set[str]
+    keep_faces: set[str] | None
+    sectors: dict[str, Sector]
+    tier_index: dict[str, int]
+    queries: Mapping[str, QueryInfo]
+    moves: dict[str, list[tuple[str, str, int, bool, bool]]]
+    courage_to_bunker: dict[str, int]
+    move_rank: dict[str, tuple[int, int]]
+    front_row: frozenset[str]
+    next_to_bunker: frozenset[str]
+    side_defs: dict[str, SideDef]
+    global_sources: list[EffectSource]
+    rwb_sources: dict[str, EffectSource]
+    side_rwb: dict[str, dict[str, EffectSource]]
+    side_sources: dict[str, list[EffectSource]]
+    rwb_faces: dict[str, str]
+    live_queries: frozenset[str]
+    live_events: frozenset[str]
+    live_windows: frozenset[tuple[str, str]]
+    live_points: frozenset[str]
+    static_flags: dict[str, bool]
+    static_values: dict[str, int]
+    _faces: list[str]
+    _layout: list[tuple[int, str]]
+    _role: dict[str, str]
+    _kind_side: dict[str, str]
+    _soldier_faces: dict[str, int]
+    _side_layout: dict[str, list[tuple[int, str]]]
+    _setup_tpl: dict[str, Any]
+    _point_owners: dict[str, frozenset[str]]
+    _shared_uses: bool
+    _fixed_moves: dict[str, list[tuple[str, str, int, bool, bool]]] | None
+    _fixed_capacity: int
+    _req_cache: dict[tuple[str, int], list[tuple[str | int, ...]]]
+    _side_mods: dict[str, dict[str, list[tuple[EffectSource, int, ModifierHook]]]]
+    _mods_cache: dict[str, dict[str, list[tuple[int, ModifierHook]]]]
+    _global_mods: dict[str, list[tuple[EffectSource, int, ModifierHook]]]
+    _card_mods: dict[str, dict[str, list[tuple[int, ModifierHook]]]]
+    # ------------------------------------------------------------ the turn's working values
+    pending_casualties: int
+    landmine_roll: list[int] | None
+    drawing: str | None
+    _losing: str | None
+    _decoy: str | None
+    _face_worth: dict[str, tuple[str, int]] | None
+    _decider_of: dict[str, Decider]
+
+    @abc.abstractmethod
+    def d6(self) -> int: ...
+
+    @abc.abstractmethod
+    def log(self, kind: str, detail: str, unit: Unit | None = None, source: str = "", tier: str = "",
+            **data: Any) -> None: ...
+
+    @abc.abstractmethod
+    def ask(self, unit: Unit, decision: Decision) -> tuple[int, ...]: ...
+
+    @abc.abstractmethod
+    def ask_one(self, unit: Unit, kind: str, prompt: str, options: Sequence[str], keys: Sequence[Any] = ()) -> int: ...
+
+    @abc.abstractmethod
+    def ask_keys(self, unit: Unit, kind: str, prompt: str | Callable[[], str], keys: Sequence[Any],
+                 labeler: Callable[[Any], str]) -> int: ...
+
+    @abc.abstractmethod
+    def pick(self, unit: Unit, kind: str, prompt: str | Callable[[], str], keys: tuple[Any, ...], min_picks: int,
+             max_picks: int, labeler: Callable[[Any], str]) -> tuple[int, ...]: ...
+
+    @abc.abstractmethod
+    def _unavailable(self, card: str) -> bool: ...
+
+    @abc.abstractmethod
+    def _number(self, sector: str) -> int: ...
+
+    @abc.abstractmethod
+    def _setup_template(self) -> dict[str, Any]: ...
+
+    @abc.abstractmethod
+    def choose_starts(self) -> None: ...
+
+    @abc.abstractmethod
+    def context(self, unit: Unit | None, owner: Unit | None, source: EffectSource, sector: str | None,
+                card: str | None = None) -> EffectContext: ...
+
+    @abc.abstractmethod
+    def _sector_sources(self, sector: str) -> list[EffectSource]: ...
+
+    @abc.abstractmethod
+    def held_cards(self, u: Unit) -> list[str]: ...
+
+    @abc.abstractmethod
+    def _tier(self, src: EffectSource) -> int: ...
+
+    @abc.abstractmethod
+    def _scoped(self, owner: Unit | None, scope: str | None, unit: Unit | None, sector: str | None,
+                sector_subject: bool) -> bool: ...
+
+    @abc.abstractmethod
+    def _candidates(self, name: str, sector: str | None, unit: Unit | None = None
+                    ) -> list[tuple[EffectSource, Unit | None, int, int, ModifierHook]]: ...
+
+    @abc.abstractmethod
+    def _mods_of(self, src: EffectSource) -> dict[str, list[tuple[int, ModifierHook]]]: ...
+
+    @abc.abstractmethod
+    def _limit_key(self, unit: Unit | None, owner: str, index: int, period: str) -> str: ...
+
+    @abc.abstractmethod
+    def _name_of(self, owner: str) -> str: ...
+
+    @abc.abstractmethod
+    def query(self, name: str, unit: Unit | None, *, sector: str | None = None, card: str | None = None,
+              base: int | bool | None = None, explain: bool = False, consume: bool = False,
+              clamp: bool = True) -> tuple[int | bool, Derivation | None]: ...
+
+    @abc.abstractmethod
+    def value(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None,
+              base: int | None = None) -> int: ...
+
+    @abc.abstractmethod
+    def flag(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None) -> bool: ...
+
+    @abc.abstractmethod
+    def _base(self, name: str, unit: Unit | None, sector: str | None, card: str | None, label: bool = True
+              ) -> tuple[int | bool, str]: ...
+
+    @abc.abstractmethod
+    def fire(self, event: str, unit: Unit, *, sector: str | None = None, only: EffectSource | None = None,
+             sector_only: bool = False) -> None: ...
+
+    @abc.abstractmethod
+    def available_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]: ...
+
+    @abc.abstractmethod
+    def use_point(self, unit: Unit, point: str) -> None: ...
+
+    @abc.abstractmethod
+    def perform_use(self, unit: Unit, src: EffectSource, index: int, hook: UseHook, card: str) -> None: ...
+
+    @abc.abstractmethod
+    def run(self, max_turns: int = MAX_TURNS) -> str: ...
+
+    @abc.abstractmethod
+    def run_turn(self) -> None: ...
+
+    @abc.abstractmethod
+    def run_phase(self, phase: str) -> None: ...
+
+    @abc.abstractmethod
+    def players(self) -> list[Unit]: ...
+
+    @abc.abstractmethod
+    def side_players(self) -> list[Unit]: ...
+
+    @abc.abstractmethod
+    def order(self) -> list[Unit]: ...
+
+    @abc.abstractmethod
+    def acting(self) -> list[Unit]: ...
+
+    @abc.abstractmethod
+    def end_of_turn(self) -> None: ...
+
+    @abc.abstractmethod
+    def end(self, outcome: str, reason: str) -> None: ...
+
+    @abc.abstractmethod
+    def _continue_after_loss(self) -> bool: ...
+
+    @abc.abstractmethod
+    def phase_roll(self) -> None: ...
+
+    @abc.abstractmethod
+    def counts_face(self, face: str) -> bool: ...
+
+    @abc.abstractmethod
+    def phase_upkeep(self) -> None: ...
+
+    @abc.abstractmethod
+    def _cancel(self, unit: Unit, exclude: list[Die]) -> None: ...
+
+    @abc.abstractmethod
+    def phase_purchase(self) -> None: ...
+
+    @abc.abstractmethod
+    def recruitable(self, unit: Unit) -> list[tuple[str, int]]: ...
+
+    @abc.abstractmethod
+    def findable(self, unit: Unit, *, free: bool = False) -> list[tuple[str, int]]: ...
+
+    @abc.abstractmethod
+    def _side_kind(self, unit: Unit, role: str) -> str: ...
+
+    @abc.abstractmethod
+    def buy(self, unit: Unit, kind: str, card: str) -> bool: ...
+
+    @abc.abstractmethod
+    def gain_card(self, unit: Unit, card: str) -> None: ...
+
+    @abc.abstractmethod
+    def _came_into_play(self, unit: Unit, card: str) -> None: ...
+
+    @abc.abstractmethod
+    def abandon_vehicle(self, unit: Unit) -> None: ...
+
+    @abc.abstractmethod
+    def trade(self, unit: Unit) -> None: ...
+
+    @abc.abstractmethod
+    def phase_movement(self) -> None: ...
+
+    @abc.abstractmethod
+    def legal_moves(self, unit: Unit) -> list[Move]: ...
+
+    @abc.abstractmethod
+    def explain_entry(self, unit: Unit, to: str) -> tuple[bool, Derivation]: ...
+
+    @abc.abstractmethod
+    def _requirements(self, sector: str) -> list[tuple[str | int, ...]]: ...
+
+    @abc.abstractmethod
+    def do_move(self, unit: Unit, move: Move) -> None: ...
+
+    @abc.abstractmethod
+    def landmines(self, unit: Unit) -> None: ...
+
+    @abc.abstractmethod
+    def phase_combat(self) -> None: ...
+
+    @abc.abstractmethod
+    def soldier_count(self, unit: Unit) -> int: ...
+
+    @abc.abstractmethod
+    def suffer(self, unit: Unit, amount: int, cause: str) -> int: ...
+
+    @abc.abstractmethod
+    def lose_specialist(self, unit: Unit, spec: str, *, forced: bool) -> None: ...
+
+    @abc.abstractmethod
+    def sacrifice_choice(self, unit: Unit, prompt: str) -> None: ...
+
+    @abc.abstractmethod
+    def wipe_out(self, unit: Unit, why: str) -> None: ...
+
+
+GameView: TypeAlias = GameAPI
+"""What policies and tools read of a game (the same declaration)."""

@@ -1,0 +1,77 @@
+"""Choices: the engine never chooses for a player, it asks a decider.
+
+A :class:`Decision` lists the legal options (with plain-English labels and machine keys) and how many must be
+picked. A decider answers with the indices of the options it picks. The engine checks every answer; an illegal
+one is a :class:`~ddaydice.dsl.diagnostics.RuleError` naming the legal options. The deciders themselves (scripted,
+random, the reference and heuristic policies) live in ``interpreter/policies/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from ddaydice.dsl.diagnostics import RuleError
+
+
+@attrs.define(eq=False)
+class Decision:
+    """A question to a player: pick ``min_picks`` to ``max_picks`` of the options.
+
+    ``keys`` are the options as data (for policies); ``labels`` in plain English (for people). With a
+    ``labeler``, labels are made from the keys only when somebody reads them, so simulations that
+    never show a question never pay for its wording.
+    """
+
+    kind: str  # lock, reroll, cancel, choose, move, recruit, find, use, casualty, sacrifice, trade, aside, ...
+    unit: str
+    prompt: str
+    labels: tuple[str, ...] = ()
+    keys: tuple[Any, ...] = ()
+    min_picks: int = 1
+    max_picks: int = 1
+    labeler: Callable[[Any], str] | None = None
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        if self.labeler is not None and len(self.labels) != len(self.keys):
+            self.labels = tuple(self.labeler(k) for k in self.keys)
+        return self.labels
+
+    def size(self) -> int:
+        return len(self.keys) if self.labeler is not None else len(self.labels)
+
+    def describe(self) -> str:
+        legal = "; ".join(f"{i}: {label}" for i, label in enumerate(self.options))
+        return f"{self.prompt} [{legal}]"
+
+
+def legal_answer(n: int, min_picks: int, max_picks: int, answer: Sequence[int]) -> tuple[int, ...] | None:
+    """The answer as a tuple if it picks ``min_picks`` to ``max_picks`` different options of ``n``, else None."""
+    try:
+        k = len(answer)
+        if min_picks <= k <= max_picks:
+            if k == 1:
+                if 0 <= answer[0] < n:
+                    return tuple(answer)
+            elif k == 0 or (min(answer) >= 0 and max(answer) < n and len(set(answer)) == k):
+                return tuple(answer)
+    except TypeError:
+        pass
+    return None
+
+
+def check_answer(decision: Decision, answer: Sequence[int]) -> tuple[int, ...]:
+    """The answer as a tuple, or a RuleError naming the legal options."""
+    n = len(decision.keys) if decision.labeler is not None else len(decision.labels)
+    legal = legal_answer(n, decision.min_picks, decision.max_picks, answer)
+    if legal is not None:
+        return legal
+    count = (f"exactly {decision.min_picks}" if decision.min_picks == decision.max_picks
+             else f"{decision.min_picks} to {decision.max_picks}")
+    raise RuleError(f"illegal answer {list(answer)} for {decision.kind} ({decision.unit}): pick {count} of: "
+                    + "; ".join(f"{i}: {label}" for i, label in enumerate(decision.options)))
+
+

@@ -1,0 +1,69 @@
+"""The kernel services every layer uses: the game's one die, the trace, and asking a decider."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.decisions import Decision, check_answer, legal_answer
+from ddaydice.interpreter.core.state import (
+    Event,
+    Unit,
+)
+
+
+class Kernel(GameAPI):
+    """The kernel services every layer uses: the game's one die, the trace, and asking a decider."""
+
+    def d6(self) -> int:
+        """One die roll (1-6) from the game's generator; every die of the game comes from here."""
+        return int(self.rng.random() * 6) + 1
+
+    def log(self, kind: str, detail: str, unit: Unit | None = None, source: str = "", tier: str = "",
+            **data: Any) -> None:
+        if self.tracing:
+            self.state.log.append(Event(self.state.turn, self.state.phase, unit.id if unit else None, kind,
+                                        detail, source, tier, data))
+
+    def ask(self, unit: Unit, decision: Decision) -> tuple[int, ...]:
+        decider = self._decider_of.get(unit.id)
+        if decider is None:
+            # A Unit's decider is the one at its number; another side's player comes after the Units.
+            k = int(unit.id[1:]) - 1 if not unit.side else len(self.state.units) + self.state.sides.index(unit)
+            decider = self._decider_of[unit.id] = self.deciders[k % len(self.deciders)]
+        answer = check_answer(decision, decider.decide(self, decision))
+        self.state.choices.append(list(answer))
+        if self.tracing:
+            self.log("choice", f"{decision.prompt} -> " + ", ".join(decision.options[i] for i in answer), unit,
+                     kind_of=decision.kind)
+        return answer
+
+    def ask_one(self, unit: Unit, kind: str, prompt: str, options: Sequence[str], keys: Sequence[Any] = ()) -> int:
+        if len(options) == 1:
+            return 0
+        return self.ask(unit, Decision(kind, unit.id, prompt, tuple(options), tuple(keys)))[0]
+
+    def ask_keys(self, unit: Unit, kind: str, prompt: str | Callable[[], str], keys: Sequence[Any],
+                 labeler: Callable[[Any], str]) -> int:
+        """Ask for one of ``keys``; their English labels are made only if somebody reads them."""
+        if len(keys) == 1:
+            return 0
+        return self.pick(unit, kind, prompt, tuple(keys), 1, 1, labeler)[0]
+
+    def pick(self, unit: Unit, kind: str, prompt: str | Callable[[], str], keys: tuple[Any, ...], min_picks: int,
+             max_picks: int, labeler: Callable[[Any], str]) -> tuple[int, ...]:
+        """Ask for ``min_picks`` to ``max_picks`` of ``keys`` (labelled by ``labeler`` if somebody reads them).
+
+        The fast protocol: a decider with ``decide_keys`` (a fixed policy) answers from the keys alone, and no
+        Decision is built (nor the prompt worded, when it is given as a function) unless the game is traced or
+        the answer fails the same legality test as every answer."""
+        decider = self._decider_of.get(unit.id)
+        fast = getattr(decider, "decide_keys", None) if decider is not None and not self.tracing else None
+        if fast is not None:
+            answer = legal_answer(len(keys), min_picks, max_picks, fast(self, unit.id, kind, keys, min_picks))
+            if answer is not None:
+                self.state.choices.append(list(answer))
+                return answer
+        return self.ask(unit, Decision(kind, unit.id, prompt if isinstance(prompt, str) else prompt(), (), keys,
+                                       min_picks, max_picks, labeler))

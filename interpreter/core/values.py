@@ -1,0 +1,60 @@
+"""Value types and constants of the turn that every layer shares: the phases, the moments at which cards are used,
+the moves of Phase 4."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import NamedTuple
+
+PHASES = ("roll", "upkeep", "purchase", "movement", "combat")
+USE_POINTS = ("after-final-tally", "purchase", "movement", "after-landmine", "before-mgf", "after-mgf")
+WINDOW_POINTS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("after", "final-tally"): ("after-final-tally",),
+    ("during", "roll"): ("after-final-tally",),
+    ("during", "upkeep"): ("after-final-tally",),
+    ("during", "purchase"): ("purchase",),
+    ("during", "movement"): ("movement", "after-landmine"),
+    ("before", "movement"): ("movement",),
+    ("during", "combat"): ("before-mgf", "after-mgf"),
+    ("before", "mgf"): ("before-mgf",),
+    ("after", "mgf"): ("after-mgf",),
+    ("after", "first-roll"): ("after-first-roll",),
+    ("when", "found"): USE_POINTS,
+}
+MAX_TURNS = 60
+
+
+def points_of(window: tuple[str, str] | None) -> tuple[str, ...]:
+    """The moments of the turn at which a use with this window may be made (any moment without one)."""
+    return USE_POINTS if window is None else WINDOW_POINTS.get(window, ())
+
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9-]*")  # the words of an effect's text, to find the cards it names
+
+
+def cards_named(texts: Iterable[str], card_ids: Iterable[str]) -> set[str]:
+    """The cards these effect texts name, as whole words ('medic' is not named by 'field-medic'), and
+    'vehicle' if they speak of Vehicles at all."""
+    words = set(_WORD.findall(" ".join(texts)))
+    named = words.intersection(card_ids)
+    if words & {"vehicle", "vehicles"}:
+        named.add("vehicle")
+    return named
+
+
+class Move(NamedTuple):
+    """A legal move of Phase 4 (a tuple: built many times per turn)."""
+
+    kind: str  # stay, lateral, advance
+    to: str | None
+    cost: int
+    landmines: bool
+    battle_cry: bool = False
+    abandons_vehicle: bool = False
+
+
+def die_label(key: tuple[int, str, str | None]) -> str:
+    """How a die offered in a decision reads: its colour and face ('red 3 Soldiers')."""
+    _, face, colour = key
+    return f"{colour or 'colourless'} {face}"

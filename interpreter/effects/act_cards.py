@@ -1,0 +1,168 @@
+"""Actions on cards: sacrifices, recruits, finds, offers, Awards, decks and discards, decoys."""
+
+from __future__ import annotations
+
+from ddaydice.interpreter.effects.context import ContextBase
+from ddaydice.interpreter.mechanisms import decks
+
+
+class CardActions(ContextBase):
+    """Actions on cards: sacrifices, recruits, finds, offers, Awards, decks and discards, decoys."""
+
+    __slots__ = ()
+
+    def sacrifice(self, what: str | int, recipient: str | None = None) -> None:
+        g = self.game
+        if what == "self":
+            g.lose_specialist(self._me(), self.source.owner, forced=False)
+            return
+        # With a recipient, another player loses the Specialist and chooses which (rulebook, Atlantikwall:
+        # "the loss is always the choice of the Allied Unit's player").
+        for u in self._recipients(recipient):
+            if isinstance(what, int):
+                for _ in range(what):
+                    g.sacrifice_choice(u, f"{self.source.name}: {'lose' if recipient else 'sacrifice'} a Specialist")
+            else:
+                g.lose_specialist(u, what, forced=True)
+
+    def recruit(self, what: str | int, free: bool) -> None:
+        g = self.game
+        u = self._me()
+        if isinstance(what, str):
+            if what in u.specialists or what in u.dead:
+                return
+            g.gain_card(u, what)
+            return
+        # ruling: only an Award's recruit is outside the 1-Specialist-per-turn limit (rulebook, AWARDS: "these
+        # never count toward the 1-per-turn limit"); an Item's (the Shoulder Patch's) counts toward it.
+        counted = self.game.content.card_kinds.get(self.source.owner) != "award"
+        if counted and u.recruited >= g.value("recruits-per-turn", u):
+            return
+        kind = g._side_kind(u, "specialist")  # another side's player recruits from his own Reserve
+        options = [c for c, _ in g.recruitable(u)] if not free else [
+            c for c in g.state.hands.get(u.id, []) + [p for p in g.state.pool if g.content.card_kinds[p] == kind]
+            if c not in u.specialists and c not in u.dead]
+        if not options:
+            return
+        i = g.ask_one(u, "recruit", f"{self.source.name}: recruit which Specialist?",
+                      [g._name_of(c) for c in options], options)
+        if not free:
+            u.stars -= g.value("specialist-cost", u, card=options[i])
+        g.gain_card(u, options[i])
+        if counted:
+            u.recruited += 1
+
+    def find(self, what: str | int, free: bool, kind: str = "item") -> None:
+        g = self.game
+        u = self._me()
+        # ruling: "Items can't be found here" stops every find in that Sector (a Special Find RWB's too),
+        # except an Award's, which overrides everything (rulebook, RULE CONFLICTS).
+        if g.content.card_kinds.get(self.source.owner) != "award" and not g.flag("find", u):
+            if g.tracing:
+                g.log("find", f"{u.name} cannot find anything here", u, self.source.owner, self.source.tier)
+            return
+        if isinstance(what, int) and kind == "used-item":
+            # One of the player's own used Items, back in hand for its cost (the German's Ingenuity).
+            used = [c for c in dict.fromkeys(u.used_items) if free or g.value("item-cost", u, card=c) <= u.item_points]
+            if not used:
+                return
+            i = g.ask_one(u, "find", f"{self.source.name}: find which used Item again?",
+                          ["nothing"] + [g._name_of(c) for c in used], [None, *used])
+            if i == 0:
+                return
+            card = used[i - 1]
+            if not free:
+                u.item_points -= g.value("item-cost", u, card=card)
+            u.used_items.remove(card)
+            u.items.append(card)
+            g._came_into_play(u, card)
+            if g.tracing:
+                g.log("gain-card", f"{u.name} finds the used {g._name_of(card)} again", u, card)
+            return
+        if isinstance(what, int) and kind == "vehicle":
+            if u.side:
+                return  # Vehicles are the Units'
+            vehicles = [c.id for c in g.content.cards_of("vehicle") if c.id not in g.state.abandoned
+                        and not g._unavailable(c.id) and not any(o.vehicle == c.id for o in g.state.units)]
+            if not vehicles:
+                return
+            i = g.ask_one(u, "find", f"{self.source.name}: take which Vehicle?", [g._name_of(v) for v in vehicles],
+                          vehicles)
+            g.gain_card(u, vehicles[i])
+            return
+        if isinstance(what, str):
+            if what in u.items or u.vehicle == what:
+                return
+            if what in g.state.pool or what in g.state.placed or free:
+                g.gain_card(u, what)
+            return
+        options = g.findable(u, free=True)
+        if not free:
+            options = [(c, g.value("item-cost", u, card=c)) for c, _ in options]
+            options = [(c, cost) for c, cost in options if cost <= u.item_points]
+        if not options:
+            return
+        labels = ["nothing"] + [g._name_of(c) for c, _ in options]
+        i = g.ask_one(u, "find", f"{self.source.name}: find which Item?", labels, [None, *options])
+        if i == 0:
+            return
+        card, _ = options[i - 1]
+        if not free:
+            u.item_points -= g.value("item-cost", u, card=card)
+        g.gain_card(u, card)
+
+    def offer(self, card: str) -> None:
+        g = self.game
+        if card in g.content.cards and card not in g.state.abandoned:
+            g.state.placed.setdefault(card, f"offer:{self.sector}")
+
+    def draw_award(self, how: str) -> None:
+        g = self.game
+        u = self._me()
+        deck = g.state.award_deck
+        if not deck or u.awards_drawn:
+            return
+        if how == "random":
+            card = deck.pop(0)
+        else:
+            i = g.ask_one(u, "choose", f"{self.source.name}: choose an Award", [g._name_of(a) for a in deck], deck)
+            card = deck.pop(i)
+        u.awards_drawn += 1
+        g.gain_card(u, card)
+
+    def gain_rwb(self, rwb: str) -> None:
+        g = self.game
+        u = self._me()
+        g.fire("rwb", u, only=g.rwb_sources[rwb])
+        g.fire("rwb", u)
+
+    def die_instead(self) -> None:
+        g = self.game
+        u = self._me()
+        losing = g._losing
+        me = self.source.owner
+        if losing is None or losing == me or me not in u.specialists:
+            return
+        pick = g.ask_one(u, "choose", f"{g._name_of(me)}: be lost in place of the {g._name_of(losing)}?",
+                         ["no", "yes"])
+        if pick == 1:
+            g._decoy = me
+
+    def draw(self, deck: str, count: int) -> None:
+        decks.draw(self.game, self._me(), deck, count)
+
+    def discard(self, what: str | int, recipient: str | None = None, kind: str = "item") -> None:
+        if what == "self":
+            decks.discard(self.game, self._me(), what, self.source)
+            return
+        for u in self._recipients(recipient):
+            decks.discard(self.game, u, what, self.source, kind)
+
+    def cancel(self, deck: str) -> None:
+        decks.cancel(self.game, self._me(), deck)
+
+    def arrange_top(self, deck: str, count: int) -> None:
+        decks.arrange_top(self.game, self._me(), deck, count, self.source)
+
+    def pick(self, deck: str, count: int) -> None:
+        decks.pick(self.game, self._me(), deck, count, self.source)

@@ -1,0 +1,60 @@
+"""The effect context's own helpers: the Unit it speaks for and the recipients of an action."""
+
+from __future__ import annotations
+
+from ddaydice.dsl.loader import EffectSource
+from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.state import (
+    Unit,
+)
+
+
+class ContextBase:
+    """The effect context's own helpers: the Unit it speaks for and the recipients of an action."""
+
+    __slots__ = ("card", "game", "owner", "sector", "source", "unit")
+
+    def __init__(self, game: GameAPI, unit: Unit | None, owner: Unit | None, source: EffectSource,
+                 sector: str | None, card: str | None = None) -> None:
+        self.game = game
+        self.unit = unit
+        self.owner = owner
+        self.source = source
+        self.sector = sector or None  # another side's player stands in no Sector
+        self.card = card  # the card a card's value is asked about ('card-is')
+
+    def _me(self) -> Unit:
+        assert self.unit is not None
+        return self.unit
+
+    def _recipients(self, recipient: str | None) -> list[Unit]:
+        g = self.game
+        me = self._me()
+        if recipient is None:
+            return [me]
+        if recipient == "all-units":
+            return g.state.active_units()  # the German player is not a Unit
+        if recipient == "all-players":
+            return g.state.active_units() + g.side_players()
+        if recipient == "the-german":
+            return g.side_players()  # another side's players (nobody, in a game without them)
+        if recipient == "units-here":
+            return [u for u in g.state.active_units() if u.sector == me.sector]
+        if recipient == "another-unit":
+            how = g.option_rules.another_unit(self.source.kind)  # an option's setting: other, self or nobody
+            if how == "nobody":
+                return []
+            others = [u for u in g.state.active_units() if u is not me] if how == "other" else []
+            if not others:
+                # rulebook, solitaire: "another Unit" means the player.
+                return [me]
+            i = g.ask_one(me, "choose", f"{self.source.name}: which other Unit?", [u.name for u in others],
+                          [u.id for u in others])
+            return [others[i]]
+        return []
+
+    def roll_d6(self) -> int:
+        return self.game.d6()
+
+    def choose_option(self, labels: list[str]) -> int:
+        return self.game.ask_one(self._me(), "or", f"{self.source.name}: choose one", labels)

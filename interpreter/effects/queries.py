@@ -1,0 +1,181 @@
+"""Queries: a value or a permission, its base from the rules, every modifier in play combined by precedence."""
+
+from __future__ import annotations
+
+import attrs
+
+from ddaydice.dsl.diagnostics import RuleError
+from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.precedence import Contribution, Derivation, Step, combine
+from ddaydice.interpreter.core.state import (
+    STAY_FORBIDDEN,
+    Unit,
+)
+from ddaydice.interpreter.effects.ctx import Ctx
+
+
+class Queries(GameAPI):
+    """Queries: a value or a permission, its base from the rules, every modifier in play combined by precedence."""
+
+    def query(self, name: str, unit: Unit | None, *, sector: str | None = None, card: str | None = None,
+              base: int | bool | None = None, explain: bool = False, consume: bool = False,
+              clamp: bool = True) -> tuple[int | bool, Derivation | None]:
+        info = self.queries.get(name)
+        if info is None:
+            raise RuleError(f"unknown query '{name}'")
+        if sector is None and unit is not None:
+            sector = unit.sector or None  # another side's player stands in no Sector
+        if name == "def" and self.state.shortfall and sector is not None:
+            return self._def_with_shortfall(unit, sector, card, explain, consume, clamp)
+        sector_subject = info.subject == "sector"
+        base_source = "game rules"
+        if base is None:
+            base, base_source = self._base(name, unit, sector, card, explain or consume)
+        if not explain and name not in self.live_queries and (
+                name != "def" or not self.state.bunker_specialists.get(sector or "")):
+            if info.minimum is not None and not isinstance(base, bool) and base < info.minimum:
+                return info.minimum, None
+            return base, None
+        candidates = self._candidates(name, sector, unit)
+        grants = [g for g in self.state.grants if g.query == name] if self.state.grants else []
+        bunker_n = self.state.bunker_specialists.get(sector, 0) if name == "def" and sector is not None else 0
+        if not candidates and not grants and not bunker_n and not explain:
+            # The common case: nothing changes this value; only the rules' clamp applies.
+            if info.minimum is not None and not isinstance(base, bool) and base < info.minimum:
+                return info.minimum, None
+            return base, None
+        contributions: list[Contribution] = []
+        consumed: list[tuple[str, str, str]] = []
+        ctx_unit = unit
+        for src, owner, played, i, hook in candidates:
+            if True:
+                if not self._scoped(owner, hook.scope, unit, sector, sector_subject):
+                    continue
+                if card is not None and owner is not None and card != src.owner and info.subject == "card" \
+                        and src.owner in self.content.cards \
+                        and name not in {"specialist-cost", "item-cost"} and card in self.held_cards(owner):
+                    # ruling: a held card's change to a value of a card in play speaks of the card itself
+                    # (the Paratrooper "counts as 6", not his comrades; the Messenger alone may be traded);
+                    # costs (Messenger, Quartermaster) are changed for any card.
+                    continue
+                ctx = Ctx(self, ctx_unit or owner, owner, src, sector, card)
+                if hook.condition is not None and not hook.condition(ctx):
+                    continue
+                if hook.op == "require":
+                    continue
+                if hook.limit is not None:
+                    # The limit is counted on the Unit that benefits (where `consume` records it below), so a
+                    # Vehicle's "for units here ... once per phase" (Ambulance) serves each Unit present.
+                    key = self._limit_key(ctx_unit or owner, src.owner, i, hook.limit)
+                    holder = ctx_unit or owner
+                    if holder is not None and holder.counters.get(key, 0) > 0:
+                        continue
+                    if consume:
+                        consumed.append((key, src.owner, hook.text))
+                value = hook.value(ctx) if hook.value is not None else None
+                who = f"{src.name}" + (f" ({owner.name})" if owner is not None else "")
+                contributions.append(Contribution(src.owner, who, self._tier(src), src.tier, hook.op, value,
+                                                  (played, src.owner),
+                                                  tuple(map(str, hook.args)) if hook.op == "protect" else (),
+                                                  hook.text))
+        for g in grants:
+            if g.unit is not None and (unit is None or g.unit != unit.id):
+                continue
+            if g.sector is not None and g.sector != sector:
+                continue
+            contributions.append(Contribution(g.owner, self._name_of(g.owner), self.tier_index.get(g.tier, 0),
+                                              g.tier, g.op, g.value, (g.order, g.owner), g.args, g.text))
+        if bunker_n:
+            contributions.append(Contribution("rule:bunker-specialists", "Specialists beside the Bunker",
+                                              0, "rules", "add", -bunker_n, (-1, "rule"), (),
+                                              f"{bunker_n} surviving Specialist(s) of earlier Units"))
+        want_steps = explain or (consume and bool(consumed))
+        value, derivation = combine(base, contributions, info.minimum if clamp else None, explain=want_steps,
+                                    query=name, subject=self._subject(unit, sector, card) if want_steps else "",
+                                    base_source=base_source)
+        if consume and consumed and unit is not None and derivation is not None:
+            # A limited effect ("once per phase") is used up only when it applied, not when it was overruled.
+            overruled = {(s.source, s.text) for s in derivation.steps if s.overruled_by}
+            for key, source, text in consumed:
+                if (source, text) not in overruled:
+                    unit.counters[key] = unit.counters.get(key, 0) + 1
+        return value, (derivation if explain else None)
+
+    def _def_with_shortfall(self, unit: Unit | None, sector: str, card: str | None, explain: bool, consume: bool,
+                            clamp: bool) -> tuple[int | bool, Derivation | None]:
+        """The DEF of a Sector for the Units while another side's casualties fell short this turn: the DEF
+        the Units suffer (never below 0), then lowered by 1 per missing Soldier; below 0 only unclamped
+        (each Unit there gains the difference: interpreter combat)."""
+        shortfall = self.state.shortfall
+        self.state.shortfall = 0
+        try:
+            value, derivation = self.query("def", unit, sector=sector, card=card, explain=explain, consume=consume)
+        finally:
+            self.state.shortfall = shortfall
+        lowered = int(value) - shortfall
+        final = max(lowered, 0) if clamp else lowered
+        if derivation is not None:
+            step = Step("rule:shortfall", "missing Soldiers of the other side", "rules", "add", -shortfall,
+                        int(value), final, text=f"{shortfall} Soldier(s) missing from the other side's casualties "
+                        "lower the DEF of every Sector")
+            derivation = attrs.evolve(derivation, steps=(*derivation.steps, step), value=final)
+        return final, derivation
+
+    def value(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None,
+              base: int | None = None) -> int:
+        """A number query's value (no derivation): a table lookup when nothing can change it."""
+        if base is None:
+            fixed = self.static_values.get(name)
+            if fixed is not None:
+                return fixed
+        elif name not in self.live_queries:
+            return base
+        v, _ = self.query(name, unit, sector=sector, card=card, base=base)
+        return int(v)
+
+    def flag(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None) -> bool:
+        """A permission (no derivation): a table lookup when nothing can change it."""
+        fixed = self.static_flags.get(name)
+        if fixed is not None:
+            return fixed
+        v, _ = self.query(name, unit, sector=sector, card=card)
+        return bool(v)
+
+    def _subject(self, unit: Unit | None, sector: str | None, card: str | None) -> str:
+        parts = []
+        if unit is not None:
+            parts.append(unit.name)
+        if sector is not None:
+            parts.append(self.sectors[sector].name)
+        if card is not None:
+            parts.append(self._name_of(card))
+        return ", ".join(parts)
+
+    def _base(self, name: str, unit: Unit | None, sector: str | None, card: str | None, label: bool = True
+              ) -> tuple[int | bool, str]:
+        """The value before any effect, and where it comes from (worded only when ``label``: a derivation)."""
+        info = self.queries[name]
+        if name == "def":
+            assert sector is not None
+            sec = self.sectors[sector]
+            turn = unit.chevrons() if unit is not None and unit.sector == sector else 1
+            idx = min(max(turn, 1), len(sec.defense)) - 1
+            if not label:
+                return sec.defense[idx], ""
+            return sec.defense[idx], f"{sec.name}'s printed DEF" + (f" (DEF #{idx + 1})" if len(sec.defense) > 1
+                                                                    else "")
+        if name == "mgf-dice":
+            assert sector is not None
+            if "mgf" in self.ignore:
+                return 0, "ignored in this variant"
+            return self.sectors[sector].mgf, f"{self.sectors[sector].name}'s MGF symbols"
+        if name == "stay":
+            if unit is None:
+                return True, "game rules"
+            must = unit.marker in STAY_FORBIDDEN
+            return (not must), ("the Unit marker shows it must move" if must else "game rules")
+        if name in {"specialist-cost", "item-cost"} and card is not None:
+            return self.content.cards[card].cost or 0, f"{self._name_of(card)}'s printed cost"
+        if info.default is None:
+            return 0, "game rules"
+        return info.default, "game rules"

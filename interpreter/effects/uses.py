@@ -1,0 +1,150 @@
+"""Uses: the cards and rules a player may use at a moment of the turn, and using one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ddaydice.dsl.compile import UseHook
+from ddaydice.dsl.loader import EffectSource
+from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.state import (
+    Unit,
+)
+from ddaydice.interpreter.core.values import USE_POINTS, WINDOW_POINTS
+from ddaydice.interpreter.effects.ctx import Ctx
+from ddaydice.interpreter.mechanisms import decks
+
+
+class Uses(GameAPI):
+    """Uses: the cards and rules a player may use at a moment of the turn, and using one."""
+
+    def available_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]:
+        if unit.side:
+            return self._side_uses(unit, point)
+        here = [s for s in self._sector_sources(unit.sector) if s.compiled.uses]
+        if not here and not unit.items and not unit.awards and not unit.specialists and unit.vehicle is None \
+                and not unit.cards and not self.state.in_play and not self._shared_uses \
+                and not self._can_buy_award(unit) and not self._others_share_uses(unit):
+            return []
+        out = []
+        cards = self.held_cards(unit)
+        sources: list[tuple[EffectSource, str]] = [(s, "") for s in self.global_sources]
+        sources += [(s, "") for s in here]  # a Sector's own uses (Pointe-du-Hoc: retreat after a failed Climb)
+        for card in self.state.in_play:  # drawn cards in play for every Unit: any Unit may use them
+            in_play = self.content.effects.get(card)
+            if in_play is not None and in_play.compiled.uses:
+                sources.append((in_play, ""))
+        for card in cards:
+            src = self.content.effects.get(card)
+            if src is not None:
+                sources.append((src, card))
+        for owner in self.state.units:
+            if owner is unit or owner.status != "active":
+                continue
+            for card in owner.specialists + ([owner.vehicle] if owner.vehicle else []):
+                src = self.content.effects.get(card)
+                if src is not None and any(h.scope in {"units-here", "all-units"} for h in src.compiled.uses):
+                    sources.append((src, f"{owner.id}:{card}"))
+        for src, card in sources:
+            for i, hook in enumerate(src.compiled.uses):
+                if ":" in card and hook.scope not in {"units-here", "all-units"}:
+                    continue
+                if ":" in card and hook.scope == "units-here":
+                    other = self.state.unit(card.split(":")[0])
+                    if other.sector != unit.sector:
+                        continue
+                points = USE_POINTS if hook.window is None else WINDOW_POINTS.get(hook.window, ())
+                if point not in points or hook.scope == "the-german":
+                    continue
+                if card in unit.cards and decks.spent(self, unit, card):
+                    continue  # a held card kept after use (an option's keep-used) serves once per turn
+                ctx = Ctx(self, unit, unit, src, unit.sector)
+                if hook.condition is not None and not hook.condition(ctx):
+                    continue
+                if hook.limit is not None:
+                    key = self._limit_key(unit, src.owner, 2000 + i, hook.limit)
+                    if unit.counters.get(key, 0) > 0:
+                        continue
+                if src.owner == "rule:buy-award" and not self._can_buy_award(unit):
+                    continue
+                out.append((src, i, hook, card))
+        return out
+
+    def _side_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]:
+        """The uses another side's player may make: his side's rules, his cards, and cards in play written
+        for him or for every player (a Battle Condition the German ignores unless it names him)."""
+        sources: list[tuple[EffectSource, str]] = [(s, "") for s in self.side_sources.get(unit.side, ())]
+        for card in self.state.in_play:
+            in_play = self.content.effects.get(card)
+            if in_play is not None and in_play.compiled.uses:
+                sources.append((in_play, "in-play"))
+        for card in self.held_cards(unit):
+            src = self.content.effects.get(card)
+            if src is not None:
+                sources.append((src, card))
+        out = []
+        for src, card in sources:
+            for i, hook in enumerate(src.compiled.uses):
+                if card == "in-play" and hook.scope not in {"the-german", "all-players"}:
+                    continue
+                points = USE_POINTS if hook.window is None else WINDOW_POINTS.get(hook.window, ())
+                if point not in points:
+                    continue
+                if card in unit.cards and decks.spent(self, unit, card):
+                    continue
+                ctx = Ctx(self, unit, unit, src, None)
+                if hook.condition is not None and not hook.condition(ctx):
+                    continue
+                if hook.limit is not None and unit.counters.get(self._limit_key(unit, src.owner, 2000 + i,
+                                                                                hook.limit), 0) > 0:
+                    continue
+                out.append((src, i, hook, "" if card == "in-play" else card))
+        return out
+
+    def _others_share_uses(self, unit: Unit) -> bool:
+        for owner in self.state.units:
+            if owner is not unit and owner.status == "active" and (owner.specialists or owner.vehicle):
+                return True
+        return False
+
+    def _can_buy_award(self, unit: Unit) -> bool:
+        return unit.courage >= 6 and bool(self.state.award_deck) and unit.awards_drawn == 0
+
+    def use_point(self, unit: Unit, point: str) -> None:
+        """Offer the Unit every use it may make here, until it declines."""
+        if point not in self.live_points or (self.option_rules.automated_units and not unit.side):
+            return  # an automated Unit uses nothing
+        for _ in range(20):
+            if unit.status != "active" or self.state.outcome is not None:
+                return
+            uses = self.available_uses(unit, point)
+            if not uses:
+                return
+            labels = ["nothing"] + [f"{src.name}: {hook.text}" for src, _, hook, _ in uses]
+            keys: list[Any] = [None] + [(src.owner, i) for src, i, _, _ in uses]
+            pick = self.ask_one(unit, "use", f"{unit.name}: use a card or rule now ({point})?", labels, keys) \
+                if len(labels) > 1 else 0
+            if pick == 0:
+                return
+            self.perform_use(unit, *uses[pick - 1])
+
+    def perform_use(self, unit: Unit, src: EffectSource, index: int, hook: UseHook, card: str) -> None:
+        used = f"used:{src.owner}"  # the times this card's uses were played this game ('times-used')
+        unit.counters[used] = unit.counters.get(used, 0) + 1
+        if hook.limit is not None:
+            key = self._limit_key(unit, src.owner, 2000 + index, hook.limit)
+            unit.counters[key] = unit.counters.get(key, 0) + 1
+        kind = self.content.card_kinds.get(src.owner, "")
+        kind = self._role.get(kind, kind)  # another side's Items are used like Items
+        if kind == "item" and src.owner in unit.items:
+            unit.items.remove(src.owner)
+            unit.used_items.append(src.owner)
+        elif kind == "award" and src.owner in unit.awards:
+            unit.awards.remove(src.owner)
+            unit.used_awards.append(src.owner)
+            self.state.award_discard.append(src.owner)
+        elif src.owner in unit.cards:  # a card of an expansion's deck, held like an Item
+            decks.used(self, unit, src.owner)
+        if self.tracing:
+            self.log("use", f"{unit.name} uses {src.name}: {hook.text}", unit, src.owner, src.tier)
+        hook.run(Ctx(self, unit, unit, src, unit.sector))

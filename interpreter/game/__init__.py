@@ -1,0 +1,86 @@
+"""A game of D-Day Dice: content + map + options + deciders -> a played-out state and, if asked, a trace.
+
+The Game is assembled from one part per layer, each in its own module; it holds the per-map plan (shared by every
+game of a simulation), the state, and the effects in play. Everything a card or a Sector does comes from its
+compiled effect (dsl/compile.py); the parts only know the game's procedure (the five phases, interpreter/phases/)
+and how to ask questions (queries, combined by core/precedence.py) and fire events (interpreter/effects/).
+
+Rulings on ambiguous rules are recorded in docs/rulings.md and tested; the code names them where they apply
+(``# ruling: ...``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ddaydice.dsl.loader import Content
+from ddaydice.interpreter.core.api import Decider
+from ddaydice.interpreter.core.kernel import Kernel
+from ddaydice.interpreter.core.state import GameState
+from ddaydice.interpreter.effects.events import Events
+from ddaydice.interpreter.effects.queries import Queries
+from ddaydice.interpreter.effects.sources import Sources
+from ddaydice.interpreter.effects.uses import Uses
+from ddaydice.interpreter.game.plan import Plan
+from ddaydice.interpreter.game.setup import SetUp
+from ddaydice.interpreter.phases.casualties import Casualties
+from ddaydice.interpreter.phases.combat import CombatPhase
+from ddaydice.interpreter.phases.movement import MovementPhase
+from ddaydice.interpreter.phases.purchase import PurchasePhase
+from ddaydice.interpreter.phases.roll import RollPhase
+from ddaydice.interpreter.phases.turn import Turn
+from ddaydice.interpreter.phases.upkeep import UpkeepPhase
+
+
+class Game(Turn, RollPhase, UpkeepPhase, PurchasePhase, MovementPhase, CombatPhase, Casualties, Uses, Events,
+           Queries, Sources, SetUp, Plan, Kernel):
+    """One game: content + map + options + deciders -> a played-out state and, if asked, a trace."""
+
+    def __init__(self, content: Content, map_id: str, *, players: int = 1, seed: int = 0,
+                 variant: str | None = None, options: Iterable[str] = (), deciders: Sequence[Decider] | Decider,
+                 trace: bool = False, state: GameState | None = None, rng: random.Random | None = None) -> None:
+        self.content = content
+        self.tracing = trace
+        self.deciders: list[Decider] = list(deciders) if isinstance(deciders, Sequence) else [deciders]
+        # Everything that depends only on (content, map, variant, options) is computed once and shared
+        # by every game of a simulation: the graph, the effect indexes, the live queries and events.
+        key = (id(content), map_id, variant, tuple(options))
+        plan = _PLANS.get(key)
+        if plan is None or plan[0] is not content:
+            self._prepare(content, map_id, variant, list(options))
+            plan = (content, {k: self.__dict__[k] for k in _PLAN_KEYS})
+            if len(_PLANS) > 64:
+                _PLANS.clear()
+            _PLANS[key] = plan
+        else:
+            self.__dict__.update(plan[1])
+        self.pending_casualties = 0
+        self._face_worth: dict[str, tuple[str, int]] | None = None
+        self.landmine_roll: list[int] | None = None
+        self._decider_of: dict[str, Decider] = {}
+        self._losing: str | None = None
+        self._decoy: str | None = None
+        self.drawing: str | None = None  # the card being drawn, while 'on drawn' triggers run (interpreter/decks.py)
+        self.state = state if state is not None else self._setup(players, seed, rng)
+        self.rng = self.state.rng
+
+
+_PLANS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Content, dict[str, Any]]] = {}
+_PLAN_KEYS = ("option_rules", "live_windows", "live_points", "_shared_uses", "_point_owners",
+              "_setup_tpl",
+              "move_rank", "_fixed_moves", "_fixed_capacity",
+              "map", "variant", "options", "ignore", "keep_faces", "sectors", "tier_index", "queries", "moves",
+              "courage_to_bunker", "front_row", "next_to_bunker", "side_defs", "_role", "_kind_side",
+              "side_rwb", "side_sources", "_side_mods", "_side_layout", "global_sources", "rwb_sources",
+              "rwb_faces", "_mods_cache", "_global_mods",
+              "_card_mods", "live_queries", "live_events", "static_flags", "static_values", "_req_cache",
+              "_faces", "_layout", "_soldier_faces")
+
+
+def play(content: Content, map_id: str, deciders: Sequence[Decider] | Decider, **kw: Any) -> Game:
+    """Set up and play a whole game; returns the finished Game."""
+    game = Game(content, map_id, deciders=deciders, **kw)
+    game.run()
+    return game

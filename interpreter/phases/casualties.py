@@ -1,0 +1,124 @@
+"""Casualties: Soldiers and Specialists lost, Units wiped out."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.state import (
+    Unit,
+)
+
+
+class Casualties(GameAPI):
+    """Casualties: Soldiers and Specialists lost, Units wiped out."""
+
+    def soldier_count(self, unit: Unit) -> int:
+        total = unit.soldiers
+        for spec in unit.specialists:
+            total += self.value("soldier-value", unit, card=spec)
+        return total
+
+    def suffer(self, unit: Unit, amount: int, cause: str) -> int:
+        """Lose ``amount`` Soldiers (after protections), the player choosing Soldiers or Specialists; returns
+        what could not be lost (another side's shortfall)."""
+        if amount <= 0 or unit.status == "dead" or (self.option_rules.automated_units and not unit.side):
+            return 0  # an automated Unit keeps no Soldiers
+        if "casualties" in self.live_queries:
+            after, _ = self.query("casualties", unit, base=amount, consume=True)
+            remaining = int(after)
+        else:
+            remaining = amount  # nothing in this game changes casualties (amount > 0: no clamp applies)
+        if remaining < amount and self.tracing:
+            self.log("save", f"{unit.name} is spared {amount - remaining} casualties", unit)
+        self.pending_casualties = remaining
+        self.fire("casualties", unit)
+        remaining = self.pending_casualties
+        self.pending_casualties = 0
+        lost = 0
+        while remaining > 0 and self.soldier_count(unit) > 0:
+            keys: list[Any] = []
+            if unit.soldiers > 0:
+                n = min(remaining, unit.soldiers)
+                keys.append(("soldiers", n))
+                if n > 1:
+                    keys.append(("soldiers", 1))
+            for spec in unit.specialists:
+                keys.append(("specialist", spec))
+            pick = self.ask_keys(unit, "casualty", functools.partial(self._casualty_prompt, unit, remaining, cause),
+                                 keys, functools.partial(self._casualty_label, unit))
+            what, arg = keys[pick]
+            if what == "soldiers":
+                unit.soldiers -= arg
+                remaining -= arg
+                lost += arg
+            else:
+                v = self.value("soldier-value", unit, card=arg)
+                self.lose_specialist(unit, arg, forced=False)
+                remaining -= v
+                lost += v
+        if self.tracing:
+            self.log("casualties", f"{unit.name} loses {lost} ({cause})", unit, lost=lost, cause=cause)
+        if unit.side:
+            # Another side's player is not wiped out ("you do not lose the game!"), unless the game's rules
+            # say so (solitaire Atlantikwall: options' setting side-loses-at-zero).
+            if self.soldier_count(unit) <= 0 and self.option_rules.side_loses_at_zero:
+                self.end("won", f"{unit.name} has no Soldier left ({cause})")
+            return max(remaining, 0)
+        if self.tracing:
+            self.state.log[-1].data["sector"] = unit.sector
+        self.state.deaths.append({"unit": unit.id, "sector": unit.sector, "lost": lost, "turn": self.state.turn})
+        if self.soldier_count(unit) <= 0:
+            self.wipe_out(unit, f"wiped out ({cause})")
+        return 0
+
+    @staticmethod
+    def _casualty_prompt(unit: Unit, remaining: int, cause: str) -> str:
+        return f"{unit.name} must lose {remaining} more ({cause})"
+
+    def _casualty_label(self, unit: Unit, key: tuple[str, Any]) -> str:
+        what, arg = key
+        if what == "soldiers":
+            return f"lose {arg} Soldier{'s' if arg > 1 else ''}"
+        return f"lose the {self._name_of(arg)} (counts as {self.value('soldier-value', unit, card=arg)})"
+
+    def lose_specialist(self, unit: Unit, spec: str, *, forced: bool) -> None:
+        if spec not in unit.specialists:
+            return
+        if forced:
+            self._decoy = None
+            self._losing = spec
+            self.fire("specialist-lost", unit)
+            spec = self._take_decoy() or spec
+            self._losing = None
+        back = "back-to-pool" in self.live_queries and self.flag("back-to-pool", unit, card=spec)
+        unit.specialists.remove(spec)
+        if back:
+            self.state.pool.append(spec)  # a card that returns to the Pool when lost (the Zwangsrekrut)
+        else:
+            unit.dead.append(spec)
+        if self.tracing:
+            self.log("specialist-lost", f"{unit.name} loses the {self._name_of(spec)}"
+                     + (" (back to the Pool)" if back else ""), unit, spec)
+        if unit.side and self.option_rules.side_loses_at_zero and self.soldier_count(unit) <= 0:
+            self.end("won", f"{unit.name} has no Soldier left")  # "at any moment" (solitaire Atlantikwall)
+
+    def _take_decoy(self) -> str | None:
+        decoy, self._decoy = self._decoy, None
+        return decoy
+
+    def sacrifice_choice(self, unit: Unit, prompt: str) -> None:
+        if not unit.specialists:
+            return
+        i = self.ask_one(unit, "sacrifice", f"{unit.name}: {prompt}",
+                         [self._name_of(s) for s in unit.specialists], list(unit.specialists))
+        self.lose_specialist(unit, unit.specialists[i], forced=True)
+
+    def wipe_out(self, unit: Unit, why: str) -> None:
+        unit.status = "dead"
+        self.state.deaths.append({"unit": unit.id, "sector": unit.sector, "wiped": True, "turn": self.state.turn})
+        if self.tracing:
+            self.log("wiped-out", f"{unit.name} is {why}", unit)
+        if not self._continue_after_loss():
+            self.end("lost", f"{unit.name} is {why}")

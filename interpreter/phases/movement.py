@@ -1,0 +1,289 @@
+"""Phase 4, Movement: the legal moves, entering a Sector, Landmines."""
+
+from __future__ import annotations
+
+from ddaydice.dsl.diagnostics import RuleError
+from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.precedence import Derivation, Step
+from ddaydice.interpreter.core.state import (
+    STAY_FORBIDDEN,
+    Unit,
+)
+from ddaydice.interpreter.core.values import Move
+from ddaydice.interpreter.mechanisms import automaton
+
+
+class MovementPhase(GameAPI):
+    """Phase 4, Movement: the legal moves, entering a Sector, Landmines."""
+
+    def phase_movement(self) -> None:
+        for unit in self.order():
+            if unit.status != "active" or self.state.outcome is not None:
+                continue
+            if self.option_rules.automated_units:
+                move = automaton.next_move(self, unit)  # solitaire Atlantikwall's fixed procedure
+                if move is not None:
+                    self.do_move(unit, move)
+                continue
+            self.use_point(unit, "movement")
+            self.move_phase_for(unit)
+
+    def legal_moves(self, unit: Unit) -> list[Move]:
+        s = self.state
+        here = unit.sector
+        moves: list[Move] = []
+        if unit.moved_turn == s.turn:
+            # rulebook, Phase 4: "A Unit can only move once per turn": once it has moved, it stays put.
+            return [Move("stay", None, 0, False)]
+        if self._may_stay(unit):
+            moves.append(Move("stay", None, 0, False))
+        fixed = self._fixed_moves
+        if fixed is not None:  # the same checks as below, with the rules this game cannot change worked out
+            visited, courage, vehicle = unit.visited, unit.courage, unit.vehicle is not None
+            room = self._fixed_capacity
+            crowd: dict[str, int] | None = None
+            if room <= len(s.units):
+                crowd = {}
+                for u in s.units:
+                    if u.status == "active":
+                        crowd[u.sector] = crowd.get(u.sector, 0) + 1
+            for to, kind, cost, mines_apply, abandons in fixed[here]:
+                if to in visited or (crowd is not None and crowd.get(to, 0) >= room):
+                    continue
+                requirements = self._requirements(to)
+                if requirements and any(r[:1] == ("battle-cry",) for r in requirements):
+                    continue  # no Battle Cry in this game
+                if cost <= courage and (not requirements or self._meets(unit, requirements)):
+                    moves.append(Move(kind, to, cost, mines_apply, False, vehicle and abandons))
+            return moves
+        battle_cry = self.flag("battle-cry", unit) and self.flag("battle-cry-here", unit)
+        occupancy: dict[str, int] = {}
+        for u in s.units:
+            if u.status == "active":
+                occupancy[u.sector] = occupancy.get(u.sector, 0) + 1
+        may_advance = self.flag("advance", unit)
+        crosses_barriers: bool | None = None
+        for to, line_kind, printed_cost, mines, barrier in self.moves[here]:
+            kind, line_cost = line_kind, printed_cost
+            if to in unit.visited:
+                continue
+            if barrier:
+                if crosses_barriers is None:
+                    crosses_barriers = self.flag("ignore-barriers", unit)
+                if not crosses_barriers:
+                    continue
+            if kind == "advance" and not may_advance:
+                continue
+            if occupancy.get(to, 0) >= self.value("capacity", unit, sector=to):
+                continue
+            if not self.flag("enter", unit, sector=to):
+                continue
+            mines_apply = mines and "landmines" not in self.ignore
+            abandons = unit.vehicle is not None and (
+                (mines_apply and not self.flag("vehicle-crosses-landmines", unit)) or self.sectors[to].bunker
+                or not self.flag("vehicle-here", unit, sector=to))
+            requirements = self._requirements(to)
+            needs_cry = any(r[:1] == ("battle-cry",) for r in requirements)
+            if needs_cry and not (battle_cry and self.flag("battle-cry-here", unit, sector=to)):
+                continue
+            target_cost = self.sectors[to].cost
+            if target_cost is not None:
+                # Entering a Sector with its own printed cost (a Bunker) is an Advance from any line.
+                kind = "advance"
+                line_cost = target_cost
+            cost = self.value("advance-cost", unit, base=line_cost) if kind == "advance" else 0
+            plain_ok = cost <= unit.courage and self._meets(unit, requirements)
+            if plain_ok and not needs_cry:
+                moves.append(Move(kind, to, cost, mines_apply, False, abandons))
+            if battle_cry and self.flag("battle-cry-here", unit, sector=to) and (
+                    kind == "advance" or requirements) and not (plain_ok and cost == 0 and not requirements):
+                moves.append(Move(kind, to, 0, mines_apply, True, abandons))
+        return moves
+
+    def _may_stay(self, unit: Unit) -> bool:
+        """The 'stay' permission; when nothing in this game changes it, its base (the Unit marker) at once."""
+        if "stay" in self.live_queries:
+            return self.flag("stay", unit)
+        return unit.marker not in STAY_FORBIDDEN
+
+    def explain_entry(self, unit: Unit, to: str) -> tuple[bool, Derivation]:
+        """Whether the Unit may move into ``to`` now, as a derivation of every check, in order."""
+
+        steps: list[Step] = []
+
+        def check(name: str, passed: bool, yes: str, no: str) -> None:
+            steps.append(Step("rules", name, "rules", "check", None, True, passed, text=yes if passed else no))
+
+        if to not in self.sectors:
+            raise RuleError(f"no sector '{to}' on {self.map.name}")
+        here_name, to_name = self.sectors[unit.sector].name, self.sectors[to].name
+        lines = [m for m in self.moves[unit.sector] if m[0] == to]
+        article = "an advance" if lines and lines[0][1] == "advance" else "a lateral"
+        check("next to it", bool(lines), f"{article} line joins {here_name} and {to_name}",
+              f"{to_name} does not touch {here_name}, or lies behind it (Units never go back)")
+        check("not visited", to not in unit.visited, "not visited yet", "a Unit never visits the same Sector twice")
+        check("one move per turn", unit.moved_turn != self.state.turn, "the Unit has not moved this turn",
+              "the Unit has already moved this turn")
+        if lines:
+            _, kind, cost, _mines, barrier = lines[0]
+            if barrier:
+                check("Barrier", self.flag("ignore-barriers", unit), "the Unit may cross Barriers now",
+                      "a Barrier is impassable (Wirecutters or a Bulldozer cross it)")
+            if kind == "advance":
+                check("may Advance", self.flag("advance", unit), "Advancing from here is allowed",
+                      "Advancing from here is forbidden")
+            enter, derivation = self.query("enter", unit, sector=to, explain=True)
+            check("the Sector lets it in", bool(enter), "nothing forbids entering", "; ".join(
+                f"{s.source_name}: {s.text}" for s in (derivation.steps if derivation else ())) or "forbidden")
+            here = sum(1 for u in self.state.active_units() if u.sector == to)
+            room = self.value("capacity", unit, sector=to)
+            check("room", here < room, "there is room", f"at most {room} Unit(s) may stand there")
+            reqs = self._requirements(to)
+            if reqs:
+                texts = "; ".join(" ".join(map(str, r)) for r in reqs)
+                cry = self.flag("battle-cry", unit)
+                check("requirements", self._meets(unit, reqs) or cry,
+                      f"met ({texts})" if not cry else f"ignored by the Battle Cry ({texts})", f"not met: {texts}")
+            target_cost = self.sectors[to].cost
+            if target_cost is not None:
+                kind, cost = "advance", target_cost
+            if kind == "advance":
+                need = 0 if self.flag("battle-cry", unit) else self.value("advance-cost", unit, base=cost)
+                check("Courage", unit.courage >= need, f"the Advance costs {need} Courage; the Unit has "
+                      f"{unit.courage}", f"the Advance costs {need} Courage; the Unit has only {unit.courage}")
+        final = any(m.to == to for m in self.legal_moves(unit))
+        return final, Derivation("may-enter", f"{unit.name}, {to_name}", True, "game rules", tuple(steps), final)
+
+    def _requirements(self, sector: str) -> list[tuple[str | int, ...]]:
+        if "requirements" in self.ignore:
+            return []
+        key = (sector, len(self.state.sectors[sector].attributes))
+        cached = self._req_cache.get(key)
+        if cached is None:
+            cached = self._req_cache[key] = self._find_requirements(sector)
+        return cached
+
+    def _find_requirements(self, sector: str) -> list[tuple[str | int, ...]]:
+        out = []
+        for src in self._sector_sources(sector):
+            for hook in src.compiled.modifiers:
+                if hook.op == "require":
+                    out.append(hook.args)
+        return [("battle-cry",) if r[:1] == ("battle-cry",) else r for r in out] if out else []
+
+    def _meets(self, unit: Unit, requirements: list[tuple[str | int, ...]]) -> bool:
+        if self.flag("ignore-requirements", unit):
+            return True
+        for req in requirements:
+            if req[0] == "battle-cry":
+                continue
+            if req[0] == "climb":
+                continue
+            if req[0] == "sacrifice":
+                if self.flag("ignore-sacrifices", unit):
+                    continue
+                what = req[1]
+                if isinstance(what, int):
+                    if len(unit.specialists) < what:
+                        return False
+                elif what not in unit.specialists:
+                    return False
+            elif req[0] not in self.held_cards(unit):
+                return False
+        return True
+
+    def move_phase_for(self, unit: Unit) -> None:
+        moves = self.legal_moves(unit)
+        must = not self._may_stay(unit)
+        if not moves:
+            if must:
+                self.wipe_out(unit, "must move and cannot")
+            return
+        pick = self.ask_keys(
+            unit, "move", lambda: f"{unit.name} in {self.sectors[unit.sector].name}{' (must move)' if must else ''}: "
+            "move?", moves, self.describe_move)
+        move = moves[pick]
+        if move.kind == "stay":
+            return
+        self.do_move(unit, move)
+
+    def describe_move(self, m: Move) -> str:
+        if m.kind == "stay":
+            return "stay"
+        sec = self.sectors[m.to or ""]
+        text = f"{'advance' if m.kind == 'advance' else 'move'} to {sec.name} (DEF {'/'.join(map(str, sec.defense))}"
+        text += f", {m.cost} Courage)" if m.kind == "advance" else ")"
+        if m.battle_cry:
+            text += " with a Battle Cry"
+        if m.landmines:
+            text += " across Landmines"
+        if m.abandons_vehicle:
+            text += ", abandoning the Vehicle"
+        return text
+
+    def do_move(self, unit: Unit, move: Move) -> None:
+        assert move.to is not None
+        to = move.to
+        frm = unit.sector
+        if move.abandons_vehicle:
+            self.abandon_vehicle(unit)
+        unit.courage -= move.cost
+        unit.sector = to
+        unit.visited.append(to)
+        unit.moved_turn = self.state.turn
+        unit.entered_turn = self.state.turn
+        unit.marker = "cant-stay" if self.sectors[to].black else "chevron-1"
+        if self.tracing:
+            self.log("move", f"{unit.name} {self.describe_move(move)}", unit, frm=frm, to=to)
+        if move.landmines:
+            self.landmines(unit)
+        if unit.status != "active":
+            return
+        self.fire("move", unit)
+        if move.kind == "advance":
+            self.fire("advance", unit)
+        # ruling: the sacrifice a Sector requires is made on arrival, after the Advance, so a Beachmaster
+        # sacrificed to it has already given his bonus (rulebook: "If you sacrifice him after Advancing, you
+        # still get his bonus"; cards/specialists.yaml).
+        if not move.battle_cry and not self.flag("ignore-requirements", unit):
+            for req in self._requirements(to):
+                if req[0] == "sacrifice" and not self.flag("ignore-sacrifices", unit):
+                    what = req[1]
+                    if isinstance(what, int):
+                        for _ in range(what):
+                            self.sacrifice_choice(unit, f"sacrifice a Specialist to enter {self.sectors[to].name}")
+                    else:
+                        self.lose_specialist(unit, str(what), forced=True)
+        first = not self.state.sectors[to].entered
+        self.state.sectors[to].entered = True
+        if self.option_rules.automated_units:
+            return  # an automated Unit is not affected by Sector attributes
+        self.fire("enter", unit, sector=to, sector_only=True)
+        if first:
+            self.fire("first-enter", unit, sector=to, sector_only=True)
+
+    def landmines(self, unit: Unit) -> None:
+        if self.option_rules.automated_units:
+            # An automated Unit keeps no Soldiers: Landmines another side's rules switch off hit that side's
+            # player ("you must roll and suffer the losses yourself; you can only avoid this by activating").
+            if self.flag("ignore-landmines", unit):
+                for player in self.side_players():
+                    roll = self.d6()
+                    if self.tracing:
+                        self.log("landmines", f"inactive Landmines: {player.name} rolls {roll}", player, roll=roll)
+                    self.suffer(player, roll, "inactive Landmines")
+            return
+        if self.flag("ignore-landmines", unit):
+            if self.tracing:
+                self.log("landmines", f"{unit.name} ignores the Landmines", unit)
+            return
+        self.landmine_roll = [self.d6()]
+        if self.tracing:
+            self.log("landmines", f"{unit.name} crosses Landmines and rolls {self.landmine_roll[0]}", unit,
+                     roll=self.landmine_roll[0])
+        # Landmine dice can be modified (rulebook: "like using the Binoculars") before the losses are taken.
+        self.use_point(unit, "after-landmine")
+        roll = self.landmine_roll[0]
+        self.landmine_roll = None
+        self.suffer(unit, roll, "Landmines")
+        self.fire("landmine", unit)  # 'on landmine': the Unit crossed Landmines (after their losses)

@@ -1,0 +1,205 @@
+"""Phase 3, Purchase: recruiting Specialists, finding Items and Vehicles, trading between Units."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.state import (
+    Unit,
+)
+from ddaydice.interpreter.mechanisms import decks
+
+
+class PurchasePhase(GameAPI):
+    """Phase 3, Purchase: recruiting Specialists, finding Items and Vehicles, trading between Units."""
+
+    def phase_purchase(self) -> None:
+        for player in self.side_players() if self.state.sides else ():
+            self.purchase(player)
+            self.use_point(player, "purchase")
+        for unit in self.acting():
+            if unit.status != "active":
+                continue
+            self.trade(unit)
+            self.purchase(unit)
+            self.use_point(unit, "purchase")
+
+    def recruitable(self, unit: Unit) -> list[tuple[str, int]]:
+        if not self.state.pool and not self.state.hands.get(unit.id):
+            return []
+        if unit.recruited >= self.value("recruits-per-turn", unit) or not self.flag("recruit", unit):
+            return []
+        out = []
+        kind = self._side_kind(unit, "specialist")
+        for spec in self.state.hands.get(unit.id, []) + [p for p in self.state.pool
+                                                          if self.content.card_kinds[p] == kind]:
+            if spec in unit.specialists or spec in unit.dead:
+                continue
+            cost = self.value("specialist-cost", unit, card=spec)
+            if cost <= unit.stars:
+                out.append((spec, cost))
+        return out
+
+    def findable(self, unit: Unit, *, free: bool = False) -> list[tuple[str, int]]:
+        if not self.state.pool and not self.state.placed:
+            return []
+        if not free and (unit.found >= self.value("finds-per-turn", unit) or not self.flag("find", unit)):
+            return []
+        out = []
+        offered = self._offered(unit) if not unit.side else []
+        kind = self._side_kind(unit, "item")
+        for card in [p for p in self.state.pool if self.content.card_kinds[p] == kind] + offered:
+            cost = self.value("item-cost", unit, card=card)
+            if free or cost <= unit.item_points:
+                if self.content.card_kinds[card] == "vehicle" and unit.vehicle is not None:
+                    continue
+                out.append((card, 0 if free else cost))
+        return out
+
+    def _side_kind(self, unit: Unit, role: str) -> str:
+        """The kind of card a player recruits ("specialist") or finds ("item"): a Unit the base kinds, another
+        side's player the kinds written for his side (the German Reserve)."""
+        if not unit.side:
+            return role
+        for kind, side in self._kind_side.items():
+            if side == unit.side and self._role.get(kind) == role:
+                return kind
+        return f"(no {role} for {unit.side})"
+
+    def _offered(self, unit: Unit) -> list[str]:
+        """Cards a Sector offers to be found there, paying their cost (a Tank in Juno's Sector 5)."""
+        here = f"offer:{unit.sector}"
+        return [card for card, where in self.state.placed.items() if where == here]
+
+    def purchase(self, unit: Unit) -> None:
+        """Phase 3: recruit at most the allowed Specialists, then find at most the allowed Items."""
+        options = self.recruitable(unit)
+        if options:
+            self._buy(unit, "recruit", options, "stars", "Stars", "recruit nobody", "a Specialist")
+        options = self.findable(unit)
+        if options:
+            self._buy(unit, "find", options, "item_points", "Item Points", "find nothing", "an Item")
+
+    def _buy(self, unit: Unit, kind: str, options: list[tuple[str, int]], purse: str, money: str, nothing: str,
+             what: str) -> None:
+        if not options:
+            return
+        labels = [nothing] + [f"{kind} the {self._name_of(c)} ({cost} {money})" for c, cost in options]
+        pick = self.ask_one(unit, kind, f"{unit.name} has {getattr(unit, purse)} {money}: {kind} {what}?",
+                            labels, [None] + [c for c, _ in options])
+        if pick:
+            self.buy(unit, kind, options[pick - 1][0])
+
+    def buy(self, unit: Unit, kind: str, card: str) -> bool:
+        """Recruit ("recruit") or find ("find") a card in Phase 3, paying its cost for this Unit and counting
+        it toward the per-turn limit; False when the rules do not allow it now."""
+        options = self.recruitable(unit) if kind == "recruit" else self.findable(unit)
+        cost = next((c for cid, c in options if cid == card), None)
+        if cost is None:
+            return False
+        if kind == "recruit":
+            unit.stars -= cost
+            unit.recruited += 1
+        else:
+            unit.item_points -= cost
+            unit.found += 1
+        self.gain_card(unit, card)
+        return True
+
+    def gain_card(self, unit: Unit, card: str) -> None:
+        kind = self.content.card_kinds[card]
+        s = self.state
+        if card in s.pool:
+            s.pool.remove(card)
+            if s.piles:
+                decks.pile_taken(self, card)  # an option's piles: the card under it becomes available
+        hand = s.hands.get(unit.id, [])
+        if card in hand:
+            hand.remove(card)
+        s.placed.pop(card, None)
+        kind = self._role.get(kind, kind)  # another side's Specialists and Items are held like the Units'
+        if kind == "specialist":
+            unit.specialists.append(card)
+        elif kind == "vehicle":
+            if unit.vehicle is not None:
+                self.abandon_vehicle(unit)
+            unit.vehicle = card
+        elif kind == "award":
+            unit.awards.append(card)
+        else:
+            unit.items.append(card)
+        self._came_into_play(unit, card)
+        if self.tracing:
+            self.log("gain-card", f"{unit.name} gains the {self._name_of(card)}", unit, card,
+                     self.content.tier_of(kind))
+        src = self.content.effects.get(card)
+        if src is not None:
+            self.fire("found", unit, only=src)
+
+    def _came_into_play(self, unit: Unit, card: str) -> None:
+        self.state.play_order += 1
+        unit.came_into_play[card] = self.state.play_order
+
+    def abandon_vehicle(self, unit: Unit) -> None:
+        if unit.vehicle is None:
+            return
+        if self.tracing:
+            self.log("abandon", f"{unit.name} abandons the {self._name_of(unit.vehicle)} for good", unit)
+        self.state.abandoned.append(unit.vehicle)
+        unit.vehicle = None
+
+    def trade(self, unit: Unit) -> None:
+        """Resource trading with Units in the same Sector (or anywhere, with a Carrier Pigeon)."""
+        if len(self.state.units) == 1 or not self.flag("trade", unit):
+            return
+        anywhere = self.flag("trade-anywhere", unit)
+        partners = [u for u in self.state.active_units() if u is not unit and (anywhere or u.sector == unit.sector)]
+        if not partners:
+            return
+        for _ in range(40):
+            options: list[str] = ["done trading"]
+            keys: list[Any] = [None]
+            for other in partners:
+                # ruling: a trade may not leave a Unit without Soldiers (it would be wiped out at once and
+                # lose the game for everyone); the last Soldier is not offered.
+                spare = unit.soldiers if self.soldier_count(unit) > unit.soldiers else unit.soldiers - 1
+                for res, have in (("soldiers", spare), ("courage", unit.courage), ("stars", unit.stars),
+                                  ("item_points", unit.item_points)):
+                    if have > 0:
+                        options.append(f"give 1 {res.replace('_', ' ')} to {other.name}")
+                        keys.append((other.id, res))
+                for item in unit.items + [c for c in unit.cards if decks.tradeable(self, c)]:
+                    options.append(f"give the {self._name_of(item)} to {other.name}")
+                    keys.append((other.id, item))
+                if unit.vehicle and other.vehicle is None:
+                    options.append(f"give the {self._name_of(unit.vehicle)} to {other.name}")
+                    keys.append((other.id, unit.vehicle))
+                for spec in unit.specialists:
+                    if self.flag("trade-specialist", unit, card=spec) and \
+                            not unit.counters.get(f"traded:{spec}@{self.state.turn}"):
+                        options.append(f"give the {self._name_of(spec)} to {other.name}")
+                        keys.append((other.id, spec))
+            pick = self.ask_one(unit, "trade", f"{unit.name}: trade with another Unit?", options, keys)
+            if pick == 0:
+                return
+            oid, what = keys[pick]
+            other = self.state.unit(oid)
+            if what in {"soldiers", "courage", "stars", "item_points"}:
+                setattr(unit, what, getattr(unit, what) - 1)
+                setattr(other, what, getattr(other, what) + 1)
+            elif what in unit.items:
+                unit.items.remove(what)
+                other.items.append(what)
+            elif what in unit.cards:
+                unit.cards.remove(what)
+                other.cards.append(what)
+            elif what == unit.vehicle:
+                unit.vehicle = None
+                other.vehicle = what
+            elif what in unit.specialists:
+                unit.specialists.remove(what)
+                other.specialists.append(what)
+                other.counters[f"traded:{what}@{self.state.turn}"] = 1
+            if self.tracing:
+                self.log("trade", f"{unit.name}: {options[pick]}", unit)

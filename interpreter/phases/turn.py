@@ -1,0 +1,114 @@
+"""The turn: the five phases in order, the tie order of the players, the end of a turn and of the game."""
+
+from __future__ import annotations
+
+from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.state import (
+    Unit,
+)
+from ddaydice.interpreter.core.values import MAX_TURNS, PHASES
+from ddaydice.interpreter.mechanisms import decks
+
+
+class Turn(GameAPI):
+    """The turn: the five phases in order, the tie order of the players, the end of a turn and of the game."""
+
+    def run(self, max_turns: int = MAX_TURNS) -> str:
+        while self.state.outcome is None:
+            if self.state.turn >= max_turns:
+                self.end("lost", f"no result after {max_turns} turns")
+                break
+            self.run_turn()
+        return self.state.outcome or "lost"
+
+    def run_turn(self) -> None:
+        s = self.state
+        if s.turn == 0:
+            self.choose_starts()
+            for u in self.side_players() + self.order():
+                self.fire("game-start", u)
+        s.turn += 1
+        s.shortfall = 0
+        for u in self.players():
+            u.recruited = 0
+            u.found = 0
+            u.awards_drawn = 0
+        if s.decks:
+            s.phase = "turn-start"
+            decks.start_of_turn(self)  # an expansion's cards drawn before the first phase (Battle Conditions)
+        for phase in PHASES:
+            if s.outcome is not None:
+                return
+            self.run_phase(phase)
+        self.end_of_turn()
+
+    def run_phase(self, phase: str) -> None:
+        self.state.phase = phase
+        getattr(self, f"phase_{phase}")()
+        if self.state.grants:
+            self._expire("phase")
+
+    def players(self) -> list[Unit]:
+        """Every player: the Units, then the players of other sides (who are not Units)."""
+        if not self.state.sides:
+            return self.state.units
+        return self.state.units + self.state.sides
+
+    def side_players(self) -> list[Unit]:
+        """Players of other sides still in the game; they act before the Units in each phase (ruling: the
+        German "decides what happens first")."""
+        return [p for p in self.state.sides if p.status == "active"]
+
+    def order(self) -> list[Unit]:
+        """Simultaneous actions in tie order: fewer Soldiers first, then Unit number."""
+        units = self.state.units
+        if len(units) == 1:
+            return [units[0]] if units[0].status == "active" else []
+        return sorted(self.state.active_units(), key=lambda u: (self.soldier_count(u), u.id))
+
+    def acting(self) -> list[Unit]:
+        """The Units that roll, keep resources and buy: none when the Units are automated."""
+        return [] if self.option_rules.automated_units else self.order()
+
+    def end_of_turn(self) -> None:
+        self._expire("turn")
+        s = self.state
+        if s.outcome is not None:
+            return
+        if not any(u.status == "active" for u in s.units):
+            if any(u.status == "safe" for u in s.units) and self._objectives_met():
+                self.end("won", "every surviving Unit is safe in a Bunker")
+            else:
+                self.end("lost", "no Unit reached the objective")
+
+    def _objectives_met(self) -> bool:
+        bunkers = [s.id for s in self.map.sectors if s.bunker and s.objective]
+        return all(b in self.state.conquered for b in bunkers) or (
+            len(bunkers) > 1 and len(self.state.units) == 1 and bool(self.state.conquered)
+            and not self.option_rules.every_objective)
+
+    def end(self, outcome: str, reason: str) -> None:
+        if self.state.outcome is None:
+            self.state.outcome = outcome
+            self.state.reason = reason
+            if self.tracing:
+                self.log("end", f"the game is {outcome}: {reason}", None)
+
+    def _expire(self, period: str) -> None:
+        s = self.state
+        if period == "phase" and not s.grants:
+            return
+        if period == "turn":
+            if s.grants:
+                s.grants = [g for g in s.grants if g.expires == "never" or
+                            (g.expires.startswith("turn:") and int(g.expires[5:]) > s.turn)]
+            for u in self.players():
+                if u.counters:
+                    u.counters = {k: v for k, v in u.counters.items() if "@t" not in k or k.endswith("@g")}
+        else:
+            s.grants = [g for g in s.grants if not g.expires.startswith("phase:")]
+
+    def _continue_after_loss(self) -> bool:
+        # Exercise Tiger's training variants: "If a Unit is killed along the way, the other players must continue".
+        return self.variant is not None and self.variant.continue_after_loss and \
+            bool(self.state.active_units())

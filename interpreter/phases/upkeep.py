@@ -1,0 +1,145 @@
+"""Phase 2, Upkeep: Skulls cancel, RWB bonuses score, the Final Tally is collected, the Unit marker advances."""
+
+from __future__ import annotations
+
+from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.state import (
+    NEXT_MARKER,
+    STAY_FORBIDDEN,
+    Die,
+    Unit,
+)
+from ddaydice.interpreter.core.values import die_label
+
+
+class UpkeepPhase(GameAPI):
+    """Phase 2, Upkeep: Skulls cancel, RWB bonuses score, the Final Tally is collected, the Unit marker advances."""
+
+    def counts_face(self, face: str) -> bool:
+        if self.keep_faces is not None:
+            return face in self.keep_faces
+        if face == "star" and "stars" in self.ignore:
+            return False
+        return not (face == "tool" and "tools" in self.ignore)
+
+    def phase_upkeep(self) -> None:
+        for unit in (self.side_players() if self.state.sides else []) + self.acting():
+            self.upkeep_for(unit)
+
+    def upkeep_for(self, unit: Unit) -> None:
+        self.fire("upkeep", unit)
+        tally = unit.tally
+        # ruling: the straight is read on the Final Tally, before Skulls cancel anything.
+        if self.keep_faces is None and unit.awards_drawn == 0 and \
+                {f.id for f in self.content.dice.faces} <= {d.face for d in tally}:
+            self.fire("straight", unit)
+        rwb_on = "rwb" not in self.ignore
+        table = self.side_rwb[unit.side] if unit.side else self.rwb_sources
+        # The Skulls' RWB (Dead Man's Gift; the German's Distribution) is read before Skulls cancel: its
+        # three Skulls cancel nothing.
+        gift_id = next((rid for rid in table if self.rwb_faces.get(rid) == "skull"), "")
+        gift: list[Die] = []
+        if rwb_on and gift_id:
+            gift = self._rwb_dice(unit, gift_id)
+        self._cancel(unit, exclude=gift)
+        if rwb_on:
+            if gift:
+                self._score_rwb(unit, gift_id, gift)
+            for _ in range(4):
+                scored = False
+                for rid in table:
+                    if rid == gift_id:
+                        continue
+                    dice = self._rwb_dice(unit, rid)
+                    if dice:
+                        self._score_rwb(unit, rid, dice)
+                        scored = True
+                if not scored:
+                    break
+        self._collect(unit)
+        if not unit.side:
+            self._advance_marker(unit)
+
+    def _rwb_dice(self, unit: Unit, rid: str) -> list[Die]:
+        face = self.rwb_faces.get(rid)
+        colours = self.side_defs[unit.side].colours if unit.side else self.content.dice.colours
+        picked: list[Die] = []
+        for colour in colours:
+            die = next((d for d in unit.tally if d.face == face and d.colour == colour and not d.cancelled
+                        and d.source != "rwb-used"), None)
+            if die is None:
+                return []
+            picked.append(die)
+        return picked
+
+    def _score_rwb(self, unit: Unit, rid: str, dice: list[Die]) -> None:
+        for d in dice:
+            d.source = "rwb-used"
+        src = self.side_rwb[unit.side][rid] if unit.side else self.rwb_sources[rid]
+        if self.tracing:
+            self.log("rwb", f"{unit.name} scores {src.name}", unit, src.owner, src.tier)
+        self.fire("rwb", unit, only=src)
+        self.fire("rwb", unit)
+
+    def _cancel(self, unit: Unit, exclude: list[Die]) -> None:
+        if "skulls" in self.ignore or (self.keep_faces is not None and "skull" not in self.keep_faces):
+            return
+        skulls = [d for d in unit.tally if d.face == "skull" and d not in exclude]
+        n = len(skulls) - self.value("skulls-ignored", unit)
+        for _ in range(max(n, 0)):
+            targets = [d for d in unit.tally if d.face != "skull" and not d.cancelled]
+            if not targets:
+                return
+            i = self.ask_keys(unit, "cancel", f"{unit.name}: a Skull cancels which result?",
+                              [(d.index, d.face, d.colour) for d in targets], die_label)
+            targets[i].cancelled = True
+
+    def _collect(self, unit: Unit) -> None:
+        gains = {"soldiers": 0, "stars": 0, "courage": 0}
+        tools = 0
+        worth = self._face_worth
+        if worth is None:
+            # What each face of the Final Tally is worth in this game (variants count only some faces).
+            worth = {}
+            for face in self._faces:
+                if not self.counts_face(face):
+                    continue
+                if self._soldier_faces.get(face):
+                    worth[face] = ("soldiers", self._soldier_faces[face])
+                elif face in {"star", "courage"}:
+                    worth[face] = ("stars" if face == "star" else "courage", 1)
+                elif face == "tool":
+                    worth[face] = ("tools", 1)
+            self._face_worth = worth
+        for d in unit.tally:
+            if d.cancelled:
+                continue
+            got = worth.get(d.face)
+            if got is None:
+                continue
+            if got[0] == "tools":
+                tools += 1
+            else:
+                gains[got[0]] += got[1]
+        table = self.content.dice.tool_table
+        points = table[tools] if tools < len(table) else table[-1] + (tools - len(table) + 1) * \
+            self.content.dice.tool_table_step
+        unit.soldiers += gains["soldiers"]
+        unit.stars += gains["stars"]
+        unit.courage += gains["courage"]
+        unit.item_points += points
+        if self.tracing:
+            self.log("collect", f"{unit.name} collects {gains['soldiers']} Soldiers, {gains['stars']} Stars, "
+                     f"{gains['courage']} Courage, {points} Item Points", unit, gains=gains, item_points=points)
+
+    def _advance_marker(self, unit: Unit) -> None:
+        if unit.marker in STAY_FORBIDDEN:
+            return
+        if not self.flag("marker-advance", unit):
+            return
+        nxt = NEXT_MARKER.get(unit.marker)
+        stay = self.value("stay-turns", unit)
+        if nxt is None or unit.chevrons() >= stay:
+            unit.marker = "must-move"
+        else:
+            unit.marker = nxt
