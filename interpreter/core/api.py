@@ -20,6 +20,7 @@ from ddaydice.dsl.loader import Content, EffectSource
 from ddaydice.dsl.schema import BattleMap, Sector, SideDef, Variant
 from ddaydice.dsl.vocab import QueryInfo
 from ddaydice.interpreter.core.decisions import Decision
+from ddaydice.interpreter.core.inplay import InPlay, Modifier
 from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Die, GameState, Unit
@@ -81,9 +82,6 @@ class GameAPI(abc.ABC):
     _fixed_capacity: int
     _req_cache: dict[tuple[str, int], list[tuple[str | int, ...]]]
     _side_mods: dict[str, dict[str, list[tuple[EffectSource, int, ModifierHook]]]]
-    _mods_cache: dict[str, dict[str, list[tuple[int, ModifierHook]]]]
-    _global_mods: dict[str, list[tuple[EffectSource, int, ModifierHook]]]
-    _card_mods: dict[str, dict[str, list[tuple[int, ModifierHook]]]]
     # ------------------------------------------------------------ the turn's working values
     pending_casualties: int
     landmine_roll: list[int] | None
@@ -91,6 +89,9 @@ class GameAPI(abc.ABC):
     _losing: str | None
     _decoy: str | None
     _face_worth: dict[str, tuple[str, int]] | None
+    # ------------------------------------------------------------ the effects in play (effects/sources.py)
+    epoch: int
+    _index: InPlay | None
     _decider_of: dict[str, Decider]
 
     @abc.abstractmethod
@@ -144,11 +145,13 @@ class GameAPI(abc.ABC):
                 sector_subject: bool) -> bool: ...
 
     @abc.abstractmethod
-    def _candidates(self, name: str, sector: str | None, unit: Unit | None = None
-                    ) -> list[tuple[EffectSource, Unit | None, int, int, ModifierHook]]: ...
+    def _candidates(self, name: str, sector: str | None, unit: Unit | None = None) -> list[Modifier]: ...
 
     @abc.abstractmethod
-    def _mods_of(self, src: EffectSource) -> dict[str, list[tuple[int, ModifierHook]]]: ...
+    def sources_changed(self) -> None: ...
+
+    @abc.abstractmethod
+    def in_play(self) -> InPlay: ...
 
     @abc.abstractmethod
     def _limit_key(self, unit: Unit | None, owner: str, index: int, period: str) -> str: ...
@@ -164,6 +167,9 @@ class GameAPI(abc.ABC):
     @abc.abstractmethod
     def value(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None,
               base: int | None = None) -> int: ...
+
+    @abc.abstractmethod
+    def card_values(self, name: str, unit: Unit, cards: Sequence[str]) -> list[int]: ...
 
     @abc.abstractmethod
     def flag(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None) -> bool: ...

@@ -36,6 +36,7 @@ class SectorActions(ContextBase):
             sec.attributes.append(attribute)
             self.game.state.play_order += 1
             sec.acquired[attribute] = self.game.state.play_order
+            self.game.sources_changed()
             if self.game.tracing:
                 self.game.log("attribute", f"{self.game.sectors[sec.id].name} becomes '{attribute}'", self.unit)
 

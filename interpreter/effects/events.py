@@ -5,10 +5,10 @@ from __future__ import annotations
 from ddaydice.dsl.compile import TriggerHook
 from ddaydice.dsl.loader import EffectSource
 from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.inplay import EMPTY, Trigger
 from ddaydice.interpreter.core.state import (
     Unit,
 )
-from ddaydice.interpreter.effects.ctx import Ctx
 
 
 class Events(GameAPI):
@@ -19,56 +19,38 @@ class Events(GameAPI):
         """Run the triggers for ``event`` that reach ``unit``, lowest tier first."""
         if only is None and event not in self.live_events:
             return
+        ip = self.in_play()
+        if only is None and event not in ip.events:
+            return
         where = sector if sector is not None else unit.sector
-        hits: list[tuple[int, tuple[int, str], EffectSource, Unit | None, int, TriggerHook]] = []
-        sources: list[tuple[EffectSource, Unit | None, int]] = []
+        heard: list[Trigger]
         if only is not None:
-            sources = [(only, unit, 0)]
+            heard = [(only, unit, 0, i, hook) for i, hook in enumerate(only.compiled.triggers) if hook.event == event]
         elif unit.side:
             # Another side's player: his side's rules and his cards (held by him), and cards in play or held by
             # others that are written for him or for every player.
-            sources += [(s, unit, 0) for s in self.side_sources.get(unit.side, ())]
-            for played, card in enumerate(self.state.in_play):
-                in_play = self.content.effects.get(card)
-                if in_play is not None and in_play.compiled.triggers:
-                    sources.append((in_play, None, played))
-            for owner in self.players():
-                if owner.status != "active":
-                    continue
-                for card in self.held_cards(owner):
-                    held = self.content.effects.get(card)
-                    if held is not None and held.compiled.triggers:
-                        sources.append((held, owner, owner.came_into_play.get(card, 0)))
+            heard = [(src, unit, 0, i, hook) for src in self.side_sources.get(unit.side, ())
+                     for i, hook in enumerate(src.compiled.triggers) if hook.event == event]
+            heard += ip.drawn_triggers.get(event, EMPTY)
+            heard += ip.held_triggers.get(event, EMPTY)
         else:
+            heard = [] if sector_only else list(ip.head_triggers.get(event, EMPTY))  # the rules, drawn cards
+            if not self.option_rules.automated_units and where and ip.sector_triggers:
+                heard += ip.sector_triggers[where].get(event, EMPTY)  # an automated Unit: no Sector attribute
             if not sector_only:
-                sources += [(s, None, 0) for s in self.global_sources]
-                for played, card in enumerate(self.state.in_play):  # drawn cards in play for every Unit
-                    in_play = self.content.effects.get(card)
-                    if in_play is not None and in_play.compiled.triggers:
-                        sources.append((in_play, None, played))
-            if not self.option_rules.automated_units:  # an automated Unit: no Sector attribute
-                sources += [(s, None, 0) for s in self._sector_sources(where)]
-            if not sector_only:
-                for owner in self.players():
-                    if owner.status != "active":
-                        continue
-                    for card in self.held_cards(owner):
-                        held = self.content.effects.get(card)
-                        if held is not None and held.compiled.triggers:
-                            sources.append((held, owner, owner.came_into_play.get(card, 0)))
-        for src, holder, played in sources:
-            for i, hook in enumerate(src.compiled.triggers):
-                if hook.event != event:
-                    continue
-                if (only is None and not self._scoped(holder, hook.scope, unit, where, False)) \
-                        or (hook.scope == "the-german" and not unit.side):
-                    continue
-                hits.append((self._tier(src), (played, src.owner), src, holder, i, hook))
-        hits.sort(key=lambda h: (h[0], h[1]))
+                heard += ip.held_triggers.get(event, EMPTY)
+        hits: list[tuple[int, tuple[int, str], EffectSource, Unit | None, int, TriggerHook]] = []
+        for src, holder, played, i, hook in heard:
+            if (only is None and not self._scoped(holder, hook.scope, unit, where, False)) \
+                    or (hook.scope == "the-german" and not unit.side):
+                continue
+            hits.append((self._tier(src), (played, src.owner), src, holder, i, hook))
+        if len(hits) > 1:
+            hits.sort(key=lambda h: (h[0], h[1]))
         for _, _, src, holder, i, hook in hits:
             if unit.status != "active" and event not in {"enter", "first-enter", "casualties", "combat"}:
                 return
-            ctx = Ctx(self, unit, holder, src, where)
+            ctx = self.context(unit, holder, src, where)
             if hook.condition is not None and not hook.condition(ctx):
                 continue
             if hook.limit is not None:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import attrs
 
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.inplay import Modifier
 from ddaydice.interpreter.core.precedence import Contribution, Derivation, Step, combine
 from ddaydice.interpreter.core.state import (
     STAY_FORBIDDEN,
     Unit,
 )
-from ddaydice.interpreter.effects.ctx import Ctx
 
 
 class Queries(GameAPI):
@@ -25,59 +27,23 @@ class Queries(GameAPI):
             raise RuleError(f"unknown query '{name}'")
         if sector is None and unit is not None:
             sector = unit.sector or None  # another side's player stands in no Sector
-        if name == "def" and self.state.shortfall and sector is not None:
+        state = self.state
+        if name == "def" and state.shortfall and sector is not None:
             return self._def_with_shortfall(unit, sector, card, explain, consume, clamp)
-        sector_subject = info.subject == "sector"
         base_source = "game rules"
         if base is None:
             base, base_source = self._base(name, unit, sector, card, explain or consume)
-        if not explain and name not in self.live_queries and (
-                name != "def" or not self.state.bunker_specialists.get(sector or "")):
+        grants = [g for g in state.grants if g.query == name] if state.grants else []
+        bunker_n = state.bunker_specialists.get(sector, 0) if name == "def" and sector is not None \
+            and state.bunker_specialists else 0
+        if not explain and not grants and not bunker_n and name not in self.in_play().queries:
+            # The common case: nothing in play changes this value; only the rules' clamp applies.
             if info.minimum is not None and not isinstance(base, bool) and base < info.minimum:
                 return info.minimum, None
             return base, None
-        candidates = self._candidates(name, sector, unit)
-        grants = [g for g in self.state.grants if g.query == name] if self.state.grants else []
-        bunker_n = self.state.bunker_specialists.get(sector, 0) if name == "def" and sector is not None else 0
-        if not candidates and not grants and not bunker_n and not explain:
-            # The common case: nothing changes this value; only the rules' clamp applies.
-            if info.minimum is not None and not isinstance(base, bool) and base < info.minimum:
-                return info.minimum, None
-            return base, None
-        contributions: list[Contribution] = []
         consumed: list[tuple[str, str, str]] = []
-        ctx_unit = unit
-        for src, owner, played, i, hook in candidates:
-            if True:
-                if not self._scoped(owner, hook.scope, unit, sector, sector_subject):
-                    continue
-                if card is not None and owner is not None and card != src.owner and info.subject == "card" \
-                        and src.owner in self.content.cards \
-                        and name not in {"specialist-cost", "item-cost"} and card in self.held_cards(owner):
-                    # ruling: a held card's change to a value of a card in play speaks of the card itself
-                    # (the Paratrooper "counts as 6", not his comrades; the Messenger alone may be traded);
-                    # costs (Messenger, Quartermaster) are changed for any card.
-                    continue
-                ctx = Ctx(self, ctx_unit or owner, owner, src, sector, card)
-                if hook.condition is not None and not hook.condition(ctx):
-                    continue
-                if hook.op == "require":
-                    continue
-                if hook.limit is not None:
-                    # The limit is counted on the Unit that benefits (where `consume` records it below), so a
-                    # Vehicle's "for units here ... once per phase" (Ambulance) serves each Unit present.
-                    key = self._limit_key(ctx_unit or owner, src.owner, i, hook.limit)
-                    holder = ctx_unit or owner
-                    if holder is not None and holder.counters.get(key, 0) > 0:
-                        continue
-                    if consume:
-                        consumed.append((key, src.owner, hook.text))
-                value = hook.value(ctx) if hook.value is not None else None
-                who = f"{src.name}" + (f" ({owner.name})" if owner is not None else "")
-                contributions.append(Contribution(src.owner, who, self._tier(src), src.tier, hook.op, value,
-                                                  (played, src.owner),
-                                                  tuple(map(str, hook.args)) if hook.op == "protect" else (),
-                                                  hook.text))
+        candidates = self._candidates(name, sector, unit)
+        contributions = self._contributions(name, candidates, unit, sector, card, consume, consumed)
         for g in grants:
             if g.unit is not None and (unit is None or g.unit != unit.id):
                 continue
@@ -89,6 +55,10 @@ class Queries(GameAPI):
             contributions.append(Contribution("rule:bunker-specialists", "Specialists beside the Bunker",
                                               0, "rules", "add", -bunker_n, (-1, "rule"), (),
                                               f"{bunker_n} surviving Specialist(s) of earlier Units"))
+        if not contributions and not explain and (clamp or not candidates):
+            if info.minimum is not None and not isinstance(base, bool) and base < info.minimum:
+                return info.minimum, None
+            return base, None
         want_steps = explain or (consume and bool(consumed))
         value, derivation = combine(base, contributions, info.minimum if clamp else None, explain=want_steps,
                                     query=name, subject=self._subject(unit, sector, card) if want_steps else "",
@@ -100,6 +70,45 @@ class Queries(GameAPI):
                 if (source, text) not in overruled:
                     unit.counters[key] = unit.counters.get(key, 0) + 1
         return value, (derivation if explain else None)
+
+    def _contributions(self, name: str, candidates: list[Modifier], unit: Unit | None, sector: str | None,
+                       card: str | None, consume: bool, consumed: list[tuple[str, str, str]]) -> list[Contribution]:
+        """What each standing modifier in play that reaches the subject adds to the query; a limited one that
+        would apply is noted in ``consumed`` when the query uses it up (``consume``)."""
+        info = self.queries[name]
+        sector_subject = info.subject == "sector"
+        contributions: list[Contribution] = []
+        for src, owner, played, i, hook in candidates:
+            if not self._scoped(owner, hook.scope, unit, sector, sector_subject):
+                continue
+            if card is not None and owner is not None and card != src.owner and info.subject == "card" \
+                    and src.owner in self.content.cards \
+                    and name not in {"specialist-cost", "item-cost"} and card in self.held_cards(owner):
+                # ruling: a held card's change to a value of a card in play speaks of the card itself
+                # (the Paratrooper "counts as 6", not his comrades; the Messenger alone may be traded);
+                # costs (Messenger, Quartermaster) are changed for any card.
+                continue
+            ctx = self.context(unit or owner, owner, src, sector, card)
+            if hook.condition is not None and not hook.condition(ctx):
+                continue
+            if hook.op == "require":
+                continue
+            if hook.limit is not None:
+                # The limit is counted on the Unit that benefits (where `consume` records it below), so a
+                # Vehicle's "for units here ... once per phase" (Ambulance) serves each Unit present.
+                holder = unit or owner
+                key = self._limit_key(holder, src.owner, i, hook.limit)
+                if holder is not None and holder.counters.get(key, 0) > 0:
+                    continue
+                if consume:
+                    consumed.append((key, src.owner, hook.text))
+            value = hook.value(ctx) if hook.value is not None else None
+            who = f"{src.name}" + (f" ({owner.name})" if owner is not None else "")
+            contributions.append(Contribution(src.owner, who, self._tier(src), src.tier, hook.op, value,
+                                              (played, src.owner),
+                                              tuple(map(str, hook.args)) if hook.op == "protect" else (),
+                                              hook.text))
+        return contributions
 
     def _def_with_shortfall(self, unit: Unit | None, sector: str, card: str | None, explain: bool, consume: bool,
                             clamp: bool) -> tuple[int | bool, Derivation | None]:
@@ -132,6 +141,22 @@ class Queries(GameAPI):
             return base
         v, _ = self.query(name, unit, sector=sector, card=card, base=base)
         return int(v)
+
+    def card_values(self, name: str, unit: Unit, cards: Sequence[str]) -> list[int]:
+        """A number query of each card of a list (what each costs the Unit), in one pass: the printed values
+        when nothing in play changes the query, each card's own query otherwise."""
+        fixed = self.static_values.get(name)
+        if fixed is not None:
+            return [fixed] * len(cards)
+        if name in self.in_play().queries or (self.state.grants and any(g.query == name for g in self.state.grants)):
+            return [self.value(name, unit, card=card) for card in cards]
+        minimum = self.queries[name].minimum
+        sector = unit.sector or None
+        out = []
+        for card in cards:
+            base = int(self._base(name, unit, sector, card, False)[0])
+            out.append(minimum if minimum is not None and base < minimum else base)
+        return out
 
     def flag(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None) -> bool:
         """A permission (no derivation): a table lookup when nothing can change it."""

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ddaydice.dsl.compile import ModifierHook
 from ddaydice.dsl.loader import EffectSource
 from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.inplay import EMPTY, InPlay, Modifier, Trigger
 from ddaydice.interpreter.core.state import (
     Unit,
 )
@@ -14,18 +14,82 @@ from ddaydice.interpreter.effects.ctx import Ctx
 class Sources(GameAPI):
     """Where effects come from: the sources in play (rules, Sectors, cards held and drawn) and whom they reach."""
 
+    def sources_changed(self) -> None:
+        """A source of effects came into play or left (a card gained or lost, a Vehicle abandoned, a Unit out
+        of the game, a Sector's new attribute): the index of the effects in play is rebuilt when next read."""
+        self.epoch += 1
+
+    def in_play(self) -> InPlay:
+        """The index of the effects in play in this epoch."""
+        index = self._index
+        if index is None or index.epoch != self.epoch:
+            index = self._index = self._build_index()
+        return index
+
     def _sector_sources(self, sector: str) -> list[EffectSource]:
-        if "attributes" in self.ignore or not sector:  # another side's player stands in no Sector
+        """A Sector's effects: its printed ones, then its attributes (none where a variant ignores them)."""
+        if not sector:  # another side's player stands in no Sector
             return []
-        out = []
-        src = self.content.effects.get(f"{self.map.id}/{sector}")
-        if src is not None:
-            out.append(src)
-        for attr in self.state.sectors[sector].attributes:
-            a = self.content.effects.get(f"{self.map.id}/attribute:{attr}")
-            if a is not None:
-                out.append(a)
-        return out
+        return self.in_play().sector_sources.get(sector, [])
+
+    def _build_index(self) -> InPlay:
+        """Gather the sources in play, once per epoch: the one place where the turn finds its effects."""
+        c = self.content
+        ip = InPlay(self.epoch)
+        for src in self.global_sources:
+            _add(ip.head, ip.head_triggers, src, None, 0)
+        for played, card in enumerate(self.state.in_play):  # drawn cards in play for every Unit
+            drawn = c.effects.get(card)
+            if drawn is not None:
+                ip.drawn.append((played, drawn))
+                _add(None, ip.drawn_triggers, drawn, None, played)
+        if "attributes" not in self.ignore:
+            prefix = f"{self.map.id}/"
+            for sid, sec in self.state.sectors.items():
+                srcs = [src for src in (c.effects.get(prefix + sid),) if src is not None]
+                srcs += [a for a in (c.effects.get(f"{prefix}attribute:{attr}") for attr in sec.attributes)
+                         if a is not None]
+                ip.sector_sources[sid] = srcs
+                mods: dict[str, list[Modifier]] = {}
+                trigs: dict[str, list[Trigger]] = {}
+                for src in srcs:
+                    # An attribute a Sector gains during the game came into play then (rulebook order: when the
+                    # effect came into play, then its id); the printed attributes were there from the start.
+                    played = sec.acquired.get(src.owner.rsplit("attribute:", 1)[-1], 0) if sec.acquired else 0
+                    _add(mods, None, src, None, played)
+                    _add(None, trigs, src, None, 0)
+                ip.sector_modifiers[sid] = mods
+                ip.sector_triggers[sid] = trigs
+        for owner in self.players():
+            if owner.status != "active":
+                continue
+            held = ip.held[owner.id] = []
+            for card in self.held_cards(owner):
+                card_src = c.effects.get(card)
+                if card_src is None:
+                    continue
+                src = card_src
+                entry = (owner, card, src, owner.came_into_play.get(card, 0))
+                held.append(entry)
+                _add(None, ip.held_triggers, src, owner, entry[3])
+                if card in owner.specialists or card == owner.vehicle:
+                    # Standing modifiers are the Specialists' and Vehicles' (Items and Awards are used).
+                    _add(ip.tail, None, src, owner, entry[3])
+                    if any(h.scope in _SHARED for h in src.compiled.uses):
+                        ip.shared.append(entry)
+        for played, src in ip.drawn:
+            _add(ip.tail, None, src, None, played)
+        for key, trig in ip.drawn_triggers.items():
+            ip.head_triggers.setdefault(key, []).extend(trig)
+        queries = set(ip.head) | set(ip.tail) | {q for mods in ip.sector_modifiers.values() for q in mods}
+        for side_mods in self._side_mods.values():
+            queries |= set(side_mods)
+        events = set(ip.head_triggers) | set(ip.held_triggers) | {e for t in ip.sector_triggers.values() for e in t}
+        for side in self.side_defs:
+            events |= {h.event for src in self.side_sources[side] for h in src.compiled.triggers}
+        ip.queries = frozenset(queries)
+        ip.events = frozenset(events)
+        return ip
 
     def held_cards(self, u: Unit) -> list[str]:
         out = list(u.specialists)
@@ -64,61 +128,18 @@ class Sources(GameAPI):
             return owner.sector == sector
         return unit is not None and owner.id == unit.id
 
-    def _candidates(self, name: str, sector: str | None, unit: Unit | None = None
-                    ) -> list[tuple[EffectSource, Unit | None, int, int, ModifierHook]]:
+    def _candidates(self, name: str, sector: str | None, unit: Unit | None = None) -> list[Modifier]:
         """Every standing modifier of query ``name`` that could reach ``sector`` (scope checked later)."""
-        out: list[tuple[EffectSource, Unit | None, int, int, ModifierHook]] = []
+        ip = self.in_play()
+        tail = ip.tail.get(name, EMPTY)
         if unit is not None and unit.side:
             # Another side's player: his side's rules (held by him, so that they reach him alone), his cards,
             # and cards in play written for him; no Sector's attributes ("you ignore the attributes and
             # conditions of all Sectors"), no rule of the Units.
-            for src, i, hook in self._side_mods.get(unit.side, {}).get(name, ()):
-                out.append((src, unit, 0, i, hook))
-            sector = None
-        else:
-            for src, i, hook in self._global_mods.get(name, ()):
-                out.append((src, None, 0, i, hook))
-        if sector is not None:
-            acquired = self.state.sectors[sector].acquired
-            for src in self._sector_sources(sector):
-                # An attribute a Sector gains during the game came into play then (rulebook order: when the
-                # effect came into play, then its id); the printed attributes were there from the start.
-                played = acquired.get(src.owner.rsplit("attribute:", 1)[-1], 0) if acquired else 0
-                for i, hook in self._mods_of(src).get(name, ()):
-                    out.append((src, None, played, i, hook))
-        for owner in self.players():
-            if owner.status != "active":
-                continue
-            for card in owner.specialists:
-                found = self._card_mods.get(card)
-                if found and name in found:
-                    src = self.content.effects[card]
-                    played = owner.came_into_play.get(card, 0)
-                    for i, hook in found[name]:
-                        out.append((src, owner, played, i, hook))
-            if owner.vehicle is not None:
-                found = self._card_mods.get(owner.vehicle)
-                if found and name in found:
-                    src = self.content.effects[owner.vehicle]
-                    played = owner.came_into_play.get(owner.vehicle, 0)
-                    for i, hook in found[name]:
-                        out.append((src, owner, played, i, hook))
-        for played, card in enumerate(self.state.in_play):  # drawn cards in play for every Unit
-            found = self._card_mods.get(card)
-            if found and name in found:
-                src = self.content.effects[card]
-                for i, hook in found[name]:
-                    out.append((src, None, played, i, hook))
-        return out
-
-    def _mods_of(self, src: EffectSource) -> dict[str, list[tuple[int, ModifierHook]]]:
-        cached = self._mods_cache.get(src.owner)
-        if cached is None:
-            cached = {}
-            for i, hook in enumerate(src.compiled.modifiers):
-                cached.setdefault(hook.query, []).append((i, hook))
-            self._mods_cache[src.owner] = cached
-        return cached
+            return [(src, unit, 0, i, hook) for src, i, hook in self._side_mods.get(unit.side, {}).get(name, ())] \
+                + list(tail)
+        here = ip.sector_modifiers[sector].get(name, EMPTY) if sector is not None and ip.sector_modifiers else EMPTY
+        return [*ip.head.get(name, EMPTY), *here, *tail]
 
     def _limit_key(self, unit: Unit | None, owner: str, index: int, period: str) -> str:
         s = self.state
@@ -137,3 +158,17 @@ class Sources(GameAPI):
                 card: str | None = None) -> Ctx:
         """The context in which an effect's hook runs or its condition is read, for one Unit."""
         return Ctx(self, unit, owner, source, sector, card)
+
+
+_SHARED = frozenset({"units-here", "all-units"})  # a held card's uses that serve other Units too
+
+
+def _add(mods: dict[str, list[Modifier]] | None, trigs: dict[str, list[Trigger]] | None, src: EffectSource,
+         holder: Unit | None, played: int) -> None:
+    """File a source's modifiers by query and its triggers by event."""
+    if mods is not None:
+        for i, hook in enumerate(src.compiled.modifiers):
+            mods.setdefault(hook.query, []).append((src, holder, played, i, hook))
+    if trigs is not None:
+        for j, trig in enumerate(src.compiled.triggers):
+            trigs.setdefault(trig.event, []).append((src, holder, played, j, trig))

@@ -11,7 +11,6 @@ from ddaydice.interpreter.core.state import (
     Unit,
 )
 from ddaydice.interpreter.core.values import USE_POINTS, WINDOW_POINTS
-from ddaydice.interpreter.effects.ctx import Ctx
 from ddaydice.interpreter.mechanisms import decks
 
 
@@ -21,30 +20,19 @@ class Uses(GameAPI):
     def available_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]:
         if unit.side:
             return self._side_uses(unit, point)
-        here = [s for s in self._sector_sources(unit.sector) if s.compiled.uses]
+        ip = self.in_play()
+        here = [s for s in ip.sector_sources.get(unit.sector, ()) if s.compiled.uses]
         if not here and not unit.items and not unit.awards and not unit.specialists and unit.vehicle is None \
                 and not unit.cards and not self.state.in_play and not self._shared_uses \
                 and not self._can_buy_award(unit) and not self._others_share_uses(unit):
             return []
-        out = []
-        cards = self.held_cards(unit)
         sources: list[tuple[EffectSource, str]] = [(s, "") for s in self.global_sources]
         sources += [(s, "") for s in here]  # a Sector's own uses (Pointe-du-Hoc: retreat after a failed Climb)
-        for card in self.state.in_play:  # drawn cards in play for every Unit: any Unit may use them
-            in_play = self.content.effects.get(card)
-            if in_play is not None and in_play.compiled.uses:
-                sources.append((in_play, ""))
-        for card in cards:
-            src = self.content.effects.get(card)
-            if src is not None:
-                sources.append((src, card))
-        for owner in self.state.units:
-            if owner is unit or owner.status != "active":
-                continue
-            for card in owner.specialists + ([owner.vehicle] if owner.vehicle else []):
-                src = self.content.effects.get(card)
-                if src is not None and any(h.scope in {"units-here", "all-units"} for h in src.compiled.uses):
-                    sources.append((src, f"{owner.id}:{card}"))
+        sources += [(src, "") for _, src in ip.drawn if src.compiled.uses]  # any Unit may use drawn cards
+        sources += [(src, card) for card, src in self._held_effects(unit)]
+        sources += [(src, f"{owner.id}:{card}") for owner, card, src, _ in ip.shared
+                    if owner is not unit and not owner.side]
+        out = []
         for src, card in sources:
             for i, hook in enumerate(src.compiled.uses):
                 if ":" in card and hook.scope not in {"units-here", "all-units"}:
@@ -58,7 +46,7 @@ class Uses(GameAPI):
                     continue
                 if card in unit.cards and decks.spent(self, unit, card):
                     continue  # a held card kept after use (an option's keep-used) serves once per turn
-                ctx = Ctx(self, unit, unit, src, unit.sector)
+                ctx = self.context(unit, unit, src, unit.sector)
                 if hook.condition is not None and not hook.condition(ctx):
                     continue
                 if hook.limit is not None:
@@ -73,15 +61,10 @@ class Uses(GameAPI):
     def _side_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]:
         """The uses another side's player may make: his side's rules, his cards, and cards in play written
         for him or for every player (a Battle Condition the German ignores unless it names him)."""
+        ip = self.in_play()
         sources: list[tuple[EffectSource, str]] = [(s, "") for s in self.side_sources.get(unit.side, ())]
-        for card in self.state.in_play:
-            in_play = self.content.effects.get(card)
-            if in_play is not None and in_play.compiled.uses:
-                sources.append((in_play, "in-play"))
-        for card in self.held_cards(unit):
-            src = self.content.effects.get(card)
-            if src is not None:
-                sources.append((src, card))
+        sources += [(src, "in-play") for _, src in ip.drawn if src.compiled.uses]
+        sources += [(src, card) for card, src in self._held_effects(unit)]
         out = []
         for src, card in sources:
             for i, hook in enumerate(src.compiled.uses):
@@ -92,7 +75,7 @@ class Uses(GameAPI):
                     continue
                 if card in unit.cards and decks.spent(self, unit, card):
                     continue
-                ctx = Ctx(self, unit, unit, src, None)
+                ctx = self.context(unit, unit, src, None)
                 if hook.condition is not None and not hook.condition(ctx):
                     continue
                 if hook.limit is not None and unit.counters.get(self._limit_key(unit, src.owner, 2000 + i,
@@ -100,6 +83,13 @@ class Uses(GameAPI):
                     continue
                 out.append((src, i, hook, "" if card == "in-play" else card))
         return out
+
+    def _held_effects(self, unit: Unit) -> list[tuple[str, EffectSource]]:
+        """The cards a player holds that have an effect (from the index while he is in the game)."""
+        held = self.in_play().held.get(unit.id)
+        if held is not None:
+            return [(card, src) for _, card, src, _ in held]
+        return [(card, src) for card in self.held_cards(unit) if (src := self.content.effects.get(card)) is not None]
 
     def _others_share_uses(self, unit: Unit) -> bool:
         for owner in self.state.units:
@@ -145,6 +135,7 @@ class Uses(GameAPI):
             self.state.award_discard.append(src.owner)
         elif src.owner in unit.cards:  # a card of an expansion's deck, held like an Item
             decks.used(self, unit, src.owner)
+        self.sources_changed()
         if self.tracing:
             self.log("use", f"{unit.name} uses {src.name}: {hook.text}", unit, src.owner, src.tier)
-        hook.run(Ctx(self, unit, unit, src, unit.sector))
+        hook.run(self.context(unit, unit, src, unit.sector))

@@ -17,6 +17,7 @@ from typing import Any
 
 from ddaydice.dsl.loader import Content
 from ddaydice.interpreter.core.api import Decider
+from ddaydice.interpreter.core.inplay import InPlay
 from ddaydice.interpreter.core.kernel import Kernel
 from ddaydice.interpreter.core.state import GameState
 from ddaydice.interpreter.effects.events import Events
@@ -62,6 +63,8 @@ class Game(Turn, RollPhase, UpkeepPhase, PurchasePhase, MovementPhase, CombatPha
         self._decider_of: dict[str, Decider] = {}
         self._losing: str | None = None
         self._decoy: str | None = None
+        self.epoch = 0
+        self._index: InPlay | None = None
         self.drawing: str | None = None  # the card being drawn, while 'on drawn' triggers run (interpreter/decks.py)
         self.state = state if state is not None else self._setup(players, seed, rng)
         self.rng = self.state.rng
@@ -74,8 +77,7 @@ _PLAN_KEYS = ("option_rules", "live_windows", "live_points", "_shared_uses", "_p
               "map", "variant", "options", "ignore", "keep_faces", "sectors", "tier_index", "queries", "moves",
               "courage_to_bunker", "front_row", "next_to_bunker", "side_defs", "_role", "_kind_side",
               "side_rwb", "side_sources", "_side_mods", "_side_layout", "global_sources", "rwb_sources",
-              "rwb_faces", "_mods_cache", "_global_mods",
-              "_card_mods", "live_queries", "live_events", "static_flags", "static_values", "_req_cache",
+              "rwb_faces", "live_queries", "live_events", "static_flags", "static_values", "_req_cache",
               "_faces", "_layout", "_soldier_faces")
 
 

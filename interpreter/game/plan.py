@@ -253,13 +253,6 @@ class Plan(GameAPI):
         mid = self.map.id
         if f"{mid}/rules" in c.effects:
             self.global_sources.append(c.effects[f"{mid}/rules"])
-        self._mods_cache: dict[str, dict[str, list[tuple[int, ModifierHook]]]] = {}
-        self._global_mods: dict[str, list[tuple[EffectSource, int, ModifierHook]]] = {}
-        for src in self.global_sources:
-            for i, hook in enumerate(src.compiled.modifiers):
-                self._global_mods.setdefault(hook.query, []).append((src, i, hook))
-        self._card_mods = {cid: self._mods_of(c.effects[cid]) for cid in c.cards if cid in c.effects
-                           and c.effects[cid].compiled.modifiers}
 
     def _unavailable(self, card: str) -> bool:
         c = self.content.cards[card]

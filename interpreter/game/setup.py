@@ -144,6 +144,7 @@ class SetUp(GameAPI):
         unit.sector = sector.id
         unit.visited = [sector.id]
         unit.specialists = list(st.specialists)
+        self.sources_changed()
         for spec in unit.specialists:
             self._came_into_play(unit, spec)
         s.sectors[sector.id].entered = True

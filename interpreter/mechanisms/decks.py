@@ -101,8 +101,10 @@ def take_top(game: GameAPI, kind: str) -> str | None:
 
 
 def _to_discard(game: GameAPI, card: str) -> None:
+    """A card goes to its discard pile (from play, from a Unit's hand): the effects in play change."""
     kind = game.content.card_kinds[card]
     game.state.discards.setdefault(kind, []).append(card)
+    game.sources_changed()
 
 
 # ============================================================ cards in play
@@ -138,6 +140,7 @@ def draw_for_turn(game: GameAPI, kind_id: str) -> None:
 def put_in_play(game: GameAPI, card: str) -> None:
     s = game.state
     s.in_play.append(card)
+    game.sources_changed()
     # Persisting cards apply after the cards drawn with them: they have the last word in their tier.
     s.in_play.sort(key=lambda c: _persists(game, c))
     s.play_order += 1
@@ -323,6 +326,7 @@ def cancel(game: GameAPI, unit: Unit, kind_id: str) -> None:
 
 def _lose_item(game: GameAPI, unit: Unit, item: str) -> None:
     unit.items.remove(item)
+    game.sources_changed()
     unit.used_items.append(item)
     game.log("discard", f"{unit.name} loses the {game._name_of(item)}", unit, item)
 

@@ -94,6 +94,7 @@ class Casualties(GameAPI):
             self._losing = None
         back = "back-to-pool" in self.live_queries and self.flag("back-to-pool", unit, card=spec)
         unit.specialists.remove(spec)
+        self.sources_changed()
         if back:
             self.state.pool.append(spec)  # a card that returns to the Pool when lost (the Zwangsrekrut)
         else:
@@ -117,6 +118,7 @@ class Casualties(GameAPI):
 
     def wipe_out(self, unit: Unit, why: str) -> None:
         unit.status = "dead"
+        self.sources_changed()
         self.state.deaths.append({"unit": unit.id, "sector": unit.sector, "wiped": True, "turn": self.state.turn})
         if self.tracing:
             self.log("wiped-out", f"{unit.name} is {why}", unit)

@@ -149,6 +149,7 @@ class CombatPhase(GameAPI):
                                  unit)
                     continue
                 unit.status = "safe"
+                self.sources_changed()
                 leaving.append(unit)
                 if self.tracing:
                     self.log("bunker", f"{unit.name} is safe in {self.sectors[bunker].name} with "
@@ -194,6 +195,7 @@ class CombatPhase(GameAPI):
                 self.end("won", f"{unit.name} wins the Assault of {self.sectors[unit.sector].name} ({why})")
                 return {}
             unit.status = "dead"
+            self.sources_changed()
             self.state.deaths.append({"unit": unit.id, "sector": unit.sector, "wiped": True,
                                       "turn": self.state.turn})
             if not self.state.active_units():

@@ -30,16 +30,12 @@ class PurchasePhase(GameAPI):
             return []
         if unit.recruited >= self.value("recruits-per-turn", unit) or not self.flag("recruit", unit):
             return []
-        out = []
         kind = self._side_kind(unit, "specialist")
-        for spec in self.state.hands.get(unit.id, []) + [p for p in self.state.pool
-                                                          if self.content.card_kinds[p] == kind]:
-            if spec in unit.specialists or spec in unit.dead:
-                continue
-            cost = self.value("specialist-cost", unit, card=spec)
-            if cost <= unit.stars:
-                out.append((spec, cost))
-        return out
+        kinds = self.content.card_kinds
+        specs = [spec for spec in self.state.hands.get(unit.id, []) + [p for p in self.state.pool if kinds[p] == kind]
+                 if spec not in unit.specialists and spec not in unit.dead]
+        return [(spec, cost) for spec, cost in zip(specs, self.card_values("specialist-cost", unit, specs),
+                                                   strict=True) if cost <= unit.stars]
 
     def findable(self, unit: Unit, *, free: bool = False) -> list[tuple[str, int]]:
         if not self.state.pool and not self.state.placed:
@@ -49,8 +45,8 @@ class PurchasePhase(GameAPI):
         out = []
         offered = self._offered(unit) if not unit.side else []
         kind = self._side_kind(unit, "item")
-        for card in [p for p in self.state.pool if self.content.card_kinds[p] == kind] + offered:
-            cost = self.value("item-cost", unit, card=card)
+        cards = [p for p in self.state.pool if self.content.card_kinds[p] == kind] + offered
+        for card, cost in zip(cards, self.card_values("item-cost", unit, cards), strict=True):
             if free or cost <= unit.item_points:
                 if self.content.card_kinds[card] == "vehicle" and unit.vehicle is not None:
                     continue
@@ -140,6 +136,7 @@ class PurchasePhase(GameAPI):
     def _came_into_play(self, unit: Unit, card: str) -> None:
         self.state.play_order += 1
         unit.came_into_play[card] = self.state.play_order
+        self.sources_changed()
 
     def abandon_vehicle(self, unit: Unit) -> None:
         if unit.vehicle is None:
@@ -148,6 +145,7 @@ class PurchasePhase(GameAPI):
             self.log("abandon", f"{unit.name} abandons the {self._name_of(unit.vehicle)} for good", unit)
         self.state.abandoned.append(unit.vehicle)
         unit.vehicle = None
+        self.sources_changed()
 
     def trade(self, unit: Unit) -> None:
         """Resource trading with Units in the same Sector (or anywhere, with a Carrier Pigeon)."""
@@ -201,5 +199,7 @@ class PurchasePhase(GameAPI):
                 unit.specialists.remove(what)
                 other.specialists.append(what)
                 other.counters[f"traded:{what}@{self.state.turn}"] = 1
+            if what not in {"soldiers", "courage", "stars", "item_points"}:
+                self.sources_changed()
             if self.tracing:
                 self.log("trade", f"{unit.name}: {options[pick]}", unit)

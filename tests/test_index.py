@@ -1,0 +1,97 @@
+"""The index of the effects in play is never stale.
+
+The index (interpreter/effects/sources.py) is rebuilt only when a source of effects changes, which every such
+change announces with ``game.sources_changed()``. Here every read of the index is checked against an index
+built afresh from the state at that moment: a change that forgot to announce itself (a card gained, lost,
+traded, drawn or discarded; a Vehicle abandoned; a Unit out of the game; a Sector's new attribute) fails the
+test at the read that would have seen stale effects. The games played are the equivalence corpus (fewer seeds)
+and every scenario file.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.core.inplay import InPlay
+from ddaydice.interpreter.effects.sources import Sources
+
+GOLDEN = Path(__file__).parent / "golden"
+sys.path.insert(0, str(GOLDEN))
+
+from corpus import CASES, play_case  # noqa: E402
+
+SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.yaml"))
+
+
+def _shape(value: Any) -> Any:
+    """The index as plain data: objects (sources, hooks, Units) by identity, containers by content."""
+    if isinstance(value, dict):
+        return {k: _shape(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_shape(v) for v in value]
+    if isinstance(value, str | int | frozenset) or value is None:
+        return value
+    return id(value)
+
+
+def shape(index: InPlay) -> dict[str, Any]:
+    return {name: _shape(getattr(index, name)) for name in InPlay.__slots__ if name != "epoch"}
+
+
+@pytest.fixture
+def checked_index(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Every read of the index compares it with a fresh one; yields the number of reads checked."""
+    original = Sources.in_play
+    reads = [0]
+
+    def in_play(self: Sources) -> InPlay:
+        cached = original(self)
+        fresh = self._build_index()
+        assert shape(cached) == shape(fresh), (
+            f"stale index of the effects in play at turn {self.state.turn}, phase {self.state.phase}: a change of "
+            "the sources in play did not call sources_changed()")
+        reads[0] += 1
+        return cached
+
+    monkeypatch.setattr(Sources, "in_play", in_play)
+    yield reads
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "|".join(map(str, c[:5])))
+def test_the_index_follows_every_change_in_the_corpus(case: tuple[Any, ...], checked_index: list[int]) -> None:
+    *head, seeds, packs = case
+    rows = play_case(*head, min(seeds, 12), packs)
+    assert len(rows) == min(seeds, 12)
+    assert checked_index[0] > 0
+
+
+def test_the_index_follows_every_change_in_the_scenarios(checked_index: list[int]) -> None:
+    result = CliRunner().invoke(main, ["scenario", "run", *map(str, SCENARIOS)])
+    assert result.exit_code == 0, result.output
+    assert checked_index[0] > 0
+
+
+def test_a_forgotten_change_is_caught(checked_index: list[int]) -> None:
+    """The check itself can fail: a card gained behind the index's back is seen at the next read."""
+    from corpus import content
+
+    from ddaydice.interpreter.game import Game
+    from ddaydice.interpreter.policies import make_policy
+
+    game = Game(content(()), "omaha-beach", players=1, seed=1, deciders=[make_policy("reference", 1)])
+    game.in_play()
+    unit = game.state.units[0]
+    spec = next(cid for cid, kind in game.content.card_kinds.items()
+                if kind == "specialist" and game.content.effects.get(cid) is not None)
+    unit.specialists.append(spec)
+    with pytest.raises(AssertionError, match="stale index"):
+        game.in_play()
+    game.sources_changed()
+    game.in_play()
