@@ -66,8 +66,8 @@ def checked_index(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: "|".join(map(str, c[:5])))
 def test_the_index_follows_every_change_in_the_corpus(case: tuple[Any, ...], checked_index: list[int]) -> None:
-    *head, seeds, packs = case
-    rows = play_case(*head, min(seeds, 12), packs)
+    map_id, variant, options, policy, players, seeds, packs = case
+    rows = play_case(map_id, variant, options, policy, players, min(seeds, 12), packs)
     assert len(rows) == min(seeds, 12)
     assert checked_index[0] > 0
 
