@@ -76,7 +76,6 @@ class GameAPI(abc.ABC):
     _soldier_faces: dict[str, int]
     _side_layout: dict[str, list[tuple[int, str]]]
     _setup_tpl: dict[str, Any]
-    _point_owners: dict[str, frozenset[str]]
     _shared_uses: bool
     _fixed_moves: dict[str, list[tuple[str, str, int, bool, bool]]] | None
     _fixed_capacity: int
@@ -93,6 +92,7 @@ class GameAPI(abc.ABC):
     epoch: int
     _index: InPlay | None
     _decider_of: dict[str, Decider]
+    _fast_of: dict[str, Callable[..., tuple[int, ...]] | None]
 
     @abc.abstractmethod
     def d6(self) -> int: ...

@@ -58,8 +58,9 @@ class Kernel(GameAPI):
         The fast protocol: a decider with ``decide_keys`` (a fixed policy) answers from the keys alone, and no
         Decision is built (nor the prompt worded, when it is given as a function) unless the game is traced or
         the answer fails the same legality test as every answer."""
-        decider = self._decider_of.get(unit.id)
-        fast = getattr(decider, "decide_keys", None) if decider is not None and not self.tracing else None
+        fast = self._fast_of.get(unit.id) if not self.tracing else None
+        if fast is None and unit.id not in self._fast_of and unit.id in self._decider_of:
+            fast = self._fast_of[unit.id] = getattr(self._decider_of[unit.id], "decide_keys", None)
         if fast is not None:
             answer = legal_answer(len(keys), min_picks, max_picks, fast(self, unit.id, kind, keys, min_picks))
             if answer is not None:

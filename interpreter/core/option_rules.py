@@ -26,6 +26,11 @@ class OptionRules:
     options: tuple[str, ...] = ()
     settings: Mapping[str, Any] = attrs.field(factory=dict)
     origin: Mapping[str, str] = attrs.field(factory=dict)
+    # Read in every phase of every turn: worked out once.
+    automated_units: bool = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "automated_units", bool(self.settings.get("automated-units", False)))
 
     @classmethod
     def build(cls, content: Content, wanted: Iterable[str]) -> OptionRules:
@@ -108,10 +113,6 @@ class OptionRules:
     @property
     def every_objective(self) -> bool:
         return self.settings.get("objectives") == "every"
-
-    @property
-    def automated_units(self) -> bool:
-        return bool(self.settings.get("automated-units", False))
 
     @property
     def side_loses_at_zero(self) -> bool:

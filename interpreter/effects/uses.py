@@ -10,7 +10,7 @@ from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
     Unit,
 )
-from ddaydice.interpreter.core.values import USE_POINTS, WINDOW_POINTS
+from ddaydice.interpreter.core.values import points_of
 from ddaydice.interpreter.mechanisms import decks
 
 
@@ -41,7 +41,7 @@ class Uses(GameAPI):
                     other = self.state.unit(card.split(":")[0])
                     if other.sector != unit.sector:
                         continue
-                points = USE_POINTS if hook.window is None else WINDOW_POINTS.get(hook.window, ())
+                points = points_of(hook.window)
                 if point not in points or hook.scope == "the-german":
                     continue
                 if card in unit.cards and decks.spent(self, unit, card):
@@ -70,7 +70,7 @@ class Uses(GameAPI):
             for i, hook in enumerate(src.compiled.uses):
                 if card == "in-play" and hook.scope not in {"the-german", "all-players"}:
                     continue
-                points = USE_POINTS if hook.window is None else WINDOW_POINTS.get(hook.window, ())
+                points = points_of(hook.window)
                 if point not in points:
                     continue
                 if card in unit.cards and decks.spent(self, unit, card):

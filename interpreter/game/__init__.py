@@ -12,7 +12,7 @@ Rulings on ambiguous rules are recorded in docs/rulings.md and tested; the code 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ddaydice.dsl.loader import Content
@@ -61,6 +61,7 @@ class Game(Turn, RollPhase, UpkeepPhase, PurchasePhase, MovementPhase, CombatPha
         self._face_worth: dict[str, tuple[str, int]] | None = None
         self.landmine_roll: list[int] | None = None
         self._decider_of: dict[str, Decider] = {}
+        self._fast_of: dict[str, Callable[..., tuple[int, ...]] | None] = {}  # deciders' decide_keys, if any
         self._losing: str | None = None
         self._decoy: str | None = None
         self.epoch = 0
@@ -71,7 +72,7 @@ class Game(Turn, RollPhase, UpkeepPhase, PurchasePhase, MovementPhase, CombatPha
 
 
 _PLANS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Content, dict[str, Any]]] = {}
-_PLAN_KEYS = ("option_rules", "live_windows", "live_points", "_shared_uses", "_point_owners",
+_PLAN_KEYS = ("option_rules", "live_windows", "live_points", "_shared_uses",
               "_setup_tpl",
               "move_rank", "_fixed_moves", "_fixed_capacity",
               "map", "variant", "options", "ignore", "keep_faces", "sectors", "tier_index", "queries", "moves",

@@ -13,7 +13,7 @@ from ddaydice.dsl.loader import Content, EffectSource
 from ddaydice.dsl.schema import BattleMap, Sector, Variant
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.option_rules import OptionRules
-from ddaydice.interpreter.core.values import USE_POINTS, WINDOW_POINTS, cards_named
+from ddaydice.interpreter.core.values import cards_named, points_of
 from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.mechanisms.options import reachable
 
@@ -86,13 +86,7 @@ class Plan(GameAPI):
         # The moments of the turn at which some card or rule of this game could ever be used; at the others
         # use_point returns at once.
         self.live_points = frozenset(p for src in sources for h in src.compiled.uses
-                                     for p in (USE_POINTS if h.window is None else WINDOW_POINTS.get(h.window, ())))
-        owners: dict[str, set[str]] = {}
-        for src in sources:
-            for h in src.compiled.uses:
-                for p in USE_POINTS if h.window is None else WINDOW_POINTS.get(h.window, ()):
-                    owners.setdefault(p, set()).add(src.owner)
-        self._point_owners = {p: frozenset(o) for p, o in owners.items()}  # who could be used at each point
+                                     for p in points_of(h.window))
         # Uses offered by the rules themselves (an option's, a map's rules), not only by cards held.
         self._shared_uses = any(src.compiled.uses for src in self.global_sources if src.owner != "rule:buy-award")
         self.static_flags = {q.id: bool(q.default) for q in self.queries.values()
