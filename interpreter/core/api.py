@@ -24,7 +24,7 @@ from ddaydice.interpreter.core.inplay import InPlay, Modifier
 from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Die, GameState, Unit
-from ddaydice.interpreter.core.values import MAX_TURNS, Move
+from ddaydice.interpreter.core.values import MAX_TURNS, HookKind, Move
 
 
 class Decider(Protocol):
@@ -154,7 +154,7 @@ class GameAPI(abc.ABC):
     def in_play(self) -> InPlay: ...
 
     @abc.abstractmethod
-    def _limit_key(self, unit: Unit | None, owner: str, index: int, period: str) -> str: ...
+    def _limit_key(self, owner: str, hook: HookKind, index: int, period: str) -> str: ...
 
     @abc.abstractmethod
     def _name_of(self, owner: str) -> str: ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 PHASES = ("roll", "upkeep", "purchase", "movement", "combat")
 USE_POINTS = ("after-final-tally", "purchase", "movement", "after-landmine", "before-mgf", "after-mgf")
@@ -23,6 +23,9 @@ WINDOW_POINTS: dict[tuple[str, str], tuple[str, ...]] = {
     ("when", "found"): USE_POINTS,
 }
 MAX_TURNS = 60
+
+HookKind = Literal["modifier", "trigger", "use"]
+"""The three kinds of hook an effect compiles to (dsl/compile.py), as a limit's counter names them."""
 
 
 def points_of(window: tuple[str, str] | None) -> tuple[str, ...]:

@@ -54,7 +54,7 @@ class Events(GameAPI):
             if hook.condition is not None and not hook.condition(ctx):
                 continue
             if hook.limit is not None:
-                key = self._limit_key(unit, src.owner, 1000 + i, hook.limit)
+                key = self._limit_key(src.owner, "trigger", i, hook.limit)
                 if unit.counters.get(key, 0) > 0:
                     continue
                 unit.counters[key] = 1

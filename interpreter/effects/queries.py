@@ -97,7 +97,7 @@ class Queries(GameAPI):
                 # The limit is counted on the Unit that benefits (where `consume` records it below), so a
                 # Vehicle's "for units here ... once per phase" (Ambulance) serves each Unit present.
                 holder = unit or owner
-                key = self._limit_key(holder, src.owner, i, hook.limit)
+                key = self._limit_key(src.owner, "modifier", i, hook.limit)
                 if holder is not None and holder.counters.get(key, 0) > 0:
                     continue
                 if consume:

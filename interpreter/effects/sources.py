@@ -8,6 +8,7 @@ from ddaydice.interpreter.core.inplay import EMPTY, InPlay, Modifier, Trigger
 from ddaydice.interpreter.core.state import (
     Unit,
 )
+from ddaydice.interpreter.core.values import HookKind
 from ddaydice.interpreter.effects.ctx import Ctx
 
 
@@ -141,10 +142,12 @@ class Sources(GameAPI):
         here = ip.sector_modifiers[sector].get(name, EMPTY) if sector is not None and ip.sector_modifiers else EMPTY
         return [*ip.head.get(name, EMPTY), *here, *tail]
 
-    def _limit_key(self, unit: Unit | None, owner: str, index: int, period: str) -> str:
+    def _limit_key(self, owner: str, hook: HookKind, index: int, period: str) -> str:
+        """The counter of a limited hook ("once per turn") of an effect: which effect, which of its modifiers,
+        triggers or uses, and for which turn or phase ('@g': the whole game)."""
         s = self.state
         when = {"turn": f"t{s.turn}", "phase": f"t{s.turn}{s.phase}", "game": "g"}[period]
-        return f"{owner}#{index}@{when}"
+        return f"{owner}#{hook[0]}{index}@{when}"
 
     def _name_of(self, owner: str) -> str:
         src = self.content.effects.get(owner)

@@ -50,7 +50,7 @@ class Uses(GameAPI):
                 if hook.condition is not None and not hook.condition(ctx):
                     continue
                 if hook.limit is not None:
-                    key = self._limit_key(unit, src.owner, 2000 + i, hook.limit)
+                    key = self._limit_key(src.owner, "use", i, hook.limit)
                     if unit.counters.get(key, 0) > 0:
                         continue
                 if src.owner == "rule:buy-award" and not self._can_buy_award(unit):
@@ -78,8 +78,7 @@ class Uses(GameAPI):
                 ctx = self.context(unit, unit, src, None)
                 if hook.condition is not None and not hook.condition(ctx):
                     continue
-                if hook.limit is not None and unit.counters.get(self._limit_key(unit, src.owner, 2000 + i,
-                                                                                hook.limit), 0) > 0:
+                if hook.limit is not None and unit.counters.get(self._limit_key(src.owner, "use", i, hook.limit)):
                     continue
                 out.append((src, i, hook, "" if card == "in-play" else card))
         return out
@@ -122,7 +121,7 @@ class Uses(GameAPI):
         used = f"used:{src.owner}"  # the times this card's uses were played this game ('times-used')
         unit.counters[used] = unit.counters.get(used, 0) + 1
         if hook.limit is not None:
-            key = self._limit_key(unit, src.owner, 2000 + index, hook.limit)
+            key = self._limit_key(src.owner, "use", index, hook.limit)
             unit.counters[key] = unit.counters.get(key, 0) + 1
         kind = self.content.card_kinds.get(src.owner, "")
         kind = self._role.get(kind, kind)  # another side's Items are used like Items

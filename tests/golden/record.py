@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,10 @@ from typing import Any
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
+from click.testing import CliRunner  # noqa: E402
 from corpus import CASES, SIMULATIONS, play_case  # noqa: E402
+
+from ddaydice.interpreter.cli import main as main_cli  # noqa: E402
 
 
 def main() -> None:
@@ -30,9 +32,9 @@ def main() -> None:
         out["games"][key] = rows
         print(key, hashlib.sha256(json.dumps(rows).encode()).hexdigest()[:12], flush=True)
     for args in SIMULATIONS:
-        res = subprocess.run([sys.executable, "-m", "ddaydice.interpreter.cli", "simulate", *args, "--format",
-                              "json", "-q"], capture_output=True, text=True, check=True)
-        data = json.loads(res.stdout)
+        res = CliRunner().invoke(main_cli, ["simulate", *args, "--format", "json", "-q"])
+        assert res.exit_code == 0, res.output
+        data = json.loads(res.output)
         for k in ("games_per_s", "seconds", "elapsed"):
             data.pop(k, None)
         out["simulate"][" ".join(args)] = data
