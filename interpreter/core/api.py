@@ -20,7 +20,7 @@ from ddaydice.dsl.loader import Content, EffectSource
 from ddaydice.dsl.schema import BattleMap, Sector, SideDef, Variant
 from ddaydice.dsl.vocab import QueryInfo
 from ddaydice.interpreter.core.decisions import Decision
-from ddaydice.interpreter.core.inplay import InPlay, Modifier
+from ddaydice.interpreter.core.inplay import InPlay, Modifier, SectorIndex
 from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Die, GameState, Unit
@@ -80,6 +80,8 @@ class GameAPI(abc.ABC):
     _fixed_moves: dict[str, list[tuple[str, str, int, bool, bool]]] | None
     _fixed_capacity: int
     _req_cache: dict[tuple[str, int], list[tuple[str | int, ...]]]
+    _point_uses: dict[tuple[str, str], tuple[tuple[int, UseHook], ...]]
+    _sector_index: dict[tuple[str, tuple[str, ...], tuple[int, ...]], SectorIndex]
     _side_mods: dict[str, dict[str, list[tuple[EffectSource, int, ModifierHook]]]]
     # ------------------------------------------------------------ the turn's working values
     pending_casualties: int

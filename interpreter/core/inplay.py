@@ -23,6 +23,9 @@ Trigger = tuple[EffectSource, Unit | None, int, int, TriggerHook]
 Held = tuple[Unit, str, EffectSource, int]
 """A card a player holds that has an effect: the player, the card, its effect, when it came into play."""
 
+SectorIndex = tuple[list[EffectSource], dict[str, list[Modifier]], dict[str, list[Trigger]]]
+"""A Sector's effects (printed, then gained attributes), its modifiers by query, its triggers by event."""
+
 EMPTY: tuple[()] = ()
 
 

@@ -151,12 +151,13 @@ class Queries(GameAPI):
         if name in self.in_play().queries or (self.state.grants and any(g.query == name for g in self.state.grants)):
             return [self.value(name, unit, card=card) for card in cards]
         minimum = self.queries[name].minimum
-        sector = unit.sector or None
-        out = []
-        for card in cards:
-            base = int(self._base(name, unit, sector, card, False)[0])
-            out.append(minimum if minimum is not None and base < minimum else base)
-        return out
+        if name in _COSTS:
+            printed = self.content.cards
+            bases = [printed[card].cost or 0 for card in cards]
+        else:
+            sector = unit.sector or None
+            bases = [int(self._base(name, unit, sector, card, False)[0]) for card in cards]
+        return bases if minimum is None else [minimum if base < minimum else base for base in bases]
 
     def flag(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None) -> bool:
         """A permission (no derivation): a table lookup when nothing can change it."""
@@ -199,8 +200,11 @@ class Queries(GameAPI):
                 return True, "game rules"
             must = unit.marker in STAY_FORBIDDEN
             return (not must), ("the Unit marker shows it must move" if must else "game rules")
-        if name in {"specialist-cost", "item-cost"} and card is not None:
-            return self.content.cards[card].cost or 0, f"{self._name_of(card)}'s printed cost"
+        if name in _COSTS and card is not None:
+            return self.content.cards[card].cost or 0, f"{self._name_of(card)}'s printed cost" if label else ""
         if info.default is None:
             return 0, "game rules"
         return info.default, "game rules"
+
+
+_COSTS = frozenset({"specialist-cost", "item-cost"})  # a card's printed cost is their base

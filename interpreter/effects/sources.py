@@ -45,22 +45,12 @@ class Sources(GameAPI):
                 ip.drawn.append((played, drawn))
                 _add(None, ip.drawn_triggers, drawn, None, played)
         if "attributes" not in self.ignore:
-            prefix = f"{self.map.id}/"
             for sid, sec in self.state.sectors.items():
-                srcs = [src for src in (c.effects.get(prefix + sid),) if src is not None]
-                srcs += [a for a in (c.effects.get(f"{prefix}attribute:{attr}") for attr in sec.attributes)
-                         if a is not None]
-                ip.sector_sources[sid] = srcs
-                mods: dict[str, list[Modifier]] = {}
-                trigs: dict[str, list[Trigger]] = {}
-                for src in srcs:
-                    # An attribute a Sector gains during the game came into play then (rulebook order: when the
-                    # effect came into play, then its id); the printed attributes were there from the start.
-                    played = sec.acquired.get(src.owner.rsplit("attribute:", 1)[-1], 0) if sec.acquired else 0
-                    _add(mods, None, src, None, played)
-                    _add(None, trigs, src, None, 0)
-                ip.sector_modifiers[sid] = mods
-                ip.sector_triggers[sid] = trigs
+                key = (sid, tuple(sec.attributes), tuple(sec.acquired.get(a, 0) for a in sec.attributes))
+                found = self._sector_index.get(key)
+                if found is None:
+                    found = self._sector_index[key] = self._index_sector(sid, sec.acquired)
+                ip.sector_sources[sid], ip.sector_modifiers[sid], ip.sector_triggers[sid] = found
         for owner in self.players():
             if owner.status != "active":
                 continue
@@ -80,8 +70,8 @@ class Sources(GameAPI):
                         ip.shared.append(entry)
         for played, src in ip.drawn:
             _add(ip.tail, None, src, None, played)
-        for key, trig in ip.drawn_triggers.items():
-            ip.head_triggers.setdefault(key, []).extend(trig)
+        for event, trig in ip.drawn_triggers.items():
+            ip.head_triggers.setdefault(event, []).extend(trig)
         queries = set(ip.head) | set(ip.tail) | {q for mods in ip.sector_modifiers.values() for q in mods}
         for side_mods in self._side_mods.values():
             queries |= set(side_mods)
@@ -128,6 +118,25 @@ class Sources(GameAPI):
             # every Unit present (rulebook: "DEF value changes affect all Units present").
             return owner.sector == sector
         return unit is not None and owner.id == unit.id
+
+    def _index_sector(self, sid: str, acquired: dict[str, int]) -> tuple[
+            list[EffectSource], dict[str, list[Modifier]], dict[str, list[Trigger]]]:
+        """A Sector's effects (printed, then its attributes), its modifiers by query and triggers by event;
+        the same for every game of the plan while the Sector has the same attributes."""
+        c = self.content
+        prefix = f"{self.map.id}/"
+        srcs = [src for src in (c.effects.get(prefix + sid),) if src is not None]
+        srcs += [a for a in (c.effects.get(f"{prefix}attribute:{attr}") for attr in self.state.sectors[sid].attributes)
+                 if a is not None]
+        mods: dict[str, list[Modifier]] = {}
+        trigs: dict[str, list[Trigger]] = {}
+        for src in srcs:
+            # An attribute a Sector gains during the game came into play then (rulebook order: when the
+            # effect came into play, then its id); the printed attributes were there from the start.
+            played = acquired.get(src.owner.rsplit("attribute:", 1)[-1], 0) if acquired else 0
+            _add(mods, None, src, None, played)
+            _add(None, trigs, src, None, 0)
+        return srcs, mods, trigs
 
     def _candidates(self, name: str, sector: str | None, unit: Unit | None = None) -> list[Modifier]:
         """Every standing modifier of query ``name`` that could reach ``sector`` (scope checked later)."""

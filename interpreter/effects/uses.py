@@ -34,15 +34,14 @@ class Uses(GameAPI):
                     if owner is not unit and not owner.side]
         out = []
         for src, card in sources:
-            for i, hook in enumerate(src.compiled.uses):
+            for i, hook in self._uses_at(src, point):
                 if ":" in card and hook.scope not in {"units-here", "all-units"}:
                     continue
                 if ":" in card and hook.scope == "units-here":
                     other = self.state.unit(card.split(":")[0])
                     if other.sector != unit.sector:
                         continue
-                points = points_of(hook.window)
-                if point not in points or hook.scope == "the-german":
+                if hook.scope == "the-german":
                     continue
                 if card in unit.cards and decks.spent(self, unit, card):
                     continue  # a held card kept after use (an option's keep-used) serves once per turn
@@ -67,11 +66,8 @@ class Uses(GameAPI):
         sources += [(src, card) for card, src in self._held_effects(unit)]
         out = []
         for src, card in sources:
-            for i, hook in enumerate(src.compiled.uses):
+            for i, hook in self._uses_at(src, point):
                 if card == "in-play" and hook.scope not in {"the-german", "all-players"}:
-                    continue
-                points = points_of(hook.window)
-                if point not in points:
                     continue
                 if card in unit.cards and decks.spent(self, unit, card):
                     continue
@@ -82,6 +78,15 @@ class Uses(GameAPI):
                     continue
                 out.append((src, i, hook, "" if card == "in-play" else card))
         return out
+
+    def _uses_at(self, src: EffectSource, point: str) -> tuple[tuple[int, UseHook], ...]:
+        """A source's uses that may be made at this moment of the turn (its index of uses by point)."""
+        key = (src.owner, point)
+        found = self._point_uses.get(key)
+        if found is None:
+            found = self._point_uses[key] = tuple((i, hook) for i, hook in enumerate(src.compiled.uses)
+                                                  if point in points_of(hook.window))
+        return found
 
     def _held_effects(self, unit: Unit) -> list[tuple[str, EffectSource]]:
         """The cards a player holds that have an effect (from the index while he is in the game)."""

@@ -7,11 +7,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from ddaydice.dsl import ast as dsl_ast
-from ddaydice.dsl.compile import UNLIMITED, ModifierHook
+from ddaydice.dsl.compile import UNLIMITED, ModifierHook, UseHook
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.loader import Content, EffectSource
 from ddaydice.dsl.schema import BattleMap, Sector, Variant
 from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.inplay import SectorIndex
 from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.values import cards_named, points_of
 from ddaydice.interpreter.mechanisms import decks
@@ -52,6 +53,8 @@ class Plan(GameAPI):
         self._compile_moves()
         self._fold_constants()
         self._req_cache: dict[tuple[str, int], list[tuple[str | int, ...]]] = {}
+        self._point_uses: dict[tuple[str, str], tuple[tuple[int, UseHook], ...]] = {}
+        self._sector_index: dict[tuple[str, tuple[str, ...], tuple[int, ...]], SectorIndex] = {}
         self._faces = [f.id for f in content.dice.faces]
         self._soldier_faces = {f.id: f.soldiers for f in content.dice.faces}
         per = content.dice.dice_per_colour
