@@ -69,6 +69,7 @@ class GameAPI(abc.ABC):
     live_points: frozenset[str]
     static_flags: dict[str, bool]
     static_values: dict[str, int]
+    defaults: dict[str, int | bool]
     _faces: list[str]
     _layout: list[tuple[int, str]]
     _role: dict[str, str]

@@ -137,6 +137,10 @@ class Queries(GameAPI):
             fixed = self.static_values.get(name)
             if fixed is not None:
                 return fixed
+            if not self.state.grants and name not in self.in_play().queries:
+                default = self.defaults.get(name)
+                if default is not None:
+                    return int(default)  # nothing in play touches it in this epoch
         elif name not in self.live_queries:
             return base
         v, _ = self.query(name, unit, sector=sector, card=card, base=base)
@@ -164,6 +168,10 @@ class Queries(GameAPI):
         fixed = self.static_flags.get(name)
         if fixed is not None:
             return fixed
+        if not self.state.grants and name not in self.in_play().queries:
+            default = self.defaults.get(name)
+            if default is not None:
+                return bool(default)  # nothing in play touches it in this epoch
         v, _ = self.query(name, unit, sector=sector, card=card)
         return bool(v)
 

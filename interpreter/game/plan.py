@@ -137,6 +137,16 @@ class Plan(GameAPI):
             counts = {0 if "mgf" in self.ignore else sec.mgf for sec in self.sectors.values()}
             if len(counts) == 1:
                 self.static_values["mgf-dice"] = max(0, counts.pop())
+        # The value of each query whose base is the rules' default (not a Sector's DEF or MGF, the Unit
+        # marker or a card's cost), clamped: its answer in every epoch in which nothing in play touches it.
+        self.defaults: dict[str, int | bool] = {}
+        for q in self.queries.values():
+            if q.id in _OWN_BASE or q.default is None:
+                continue
+            if isinstance(q.default, bool):
+                self.defaults[q.id] = q.default
+            else:
+                self.defaults[q.id] = max(q.default, q.minimum) if q.minimum is not None else q.default
 
     def _reachable_cards(self) -> set[str]:
         """Cards that can come into play in this game: the lists, the placed cards, the Award deck, and
@@ -300,3 +310,6 @@ def _granted_queries(tree: Any) -> set[str]:
                                                            | dsl_ast.Dice):
                         out.add(verb)  # a number query changed for a while, as in: def -7 this turn
     return out
+
+
+_OWN_BASE = frozenset({"def", "mgf-dice", "stay", "specialist-cost", "item-cost"})  # bases of their own
