@@ -9,7 +9,7 @@ play modifies is then a table look-up; a card slows only the queries it modifies
 
 from __future__ import annotations
 
-from ddaydice.dsl.compile import ModifierHook, TriggerHook
+from ddaydice.dsl.compile import ModifierHook, TriggerHook, UseHook
 from ddaydice.dsl.loader import EffectSource
 from ddaydice.interpreter.core.state import Unit
 
@@ -33,7 +33,7 @@ class InPlay:
     """The effects in play during one epoch, indexed for the three ways the turn asks for them."""
 
     __slots__ = ("drawn", "drawn_triggers", "epoch", "events", "head", "head_triggers", "held", "held_triggers",
-                 "queries", "sector_modifiers", "sector_sources", "sector_triggers", "shared", "tail")
+                 "queries", "sector_modifiers", "sector_sources", "sector_triggers", "shared", "tail", "uses")
 
     def __init__(self, epoch: int) -> None:
         self.epoch = epoch
@@ -53,6 +53,8 @@ class InPlay:
         self.drawn: list[tuple[int, EffectSource]] = []
         self.held: dict[str, list[Held]] = {}
         self.shared: list[Held] = []
+        # The uses a Unit could make at a moment of the turn, by (Unit, its Sector, moment): filled as asked.
+        self.uses: dict[tuple[str, str, str], list[tuple[EffectSource, int, UseHook, str]]] = {}
         # Every query something in play modifies, and every event something in play hears.
         self.queries: frozenset[str] = frozenset()
         self.events: frozenset[str] = frozenset()

@@ -20,42 +20,40 @@ class Uses(GameAPI):
     def available_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]:
         if unit.side:
             return self._side_uses(unit, point)
+        out = []
+        for src, i, hook, card in self._use_candidates(unit, point):
+            if hook.scope == "units-here" and ":" in card and self.state.unit(card.split(":")[0]).sector != unit.sector:
+                continue
+            if card in unit.cards and decks.spent(self, unit, card):
+                continue  # a held card kept after use (an option's keep-used) serves once per turn
+            if hook.condition is not None and not hook.condition(self.context(unit, unit, src, unit.sector)):
+                continue
+            if hook.limit is not None and unit.counters.get(self._limit_key(src.owner, "use", i, hook.limit)):
+                continue
+            if src.owner == "rule:buy-award" and not self._can_buy_award(unit):
+                continue
+            out.append((src, i, hook, card))
+        return out
+
+    def _use_candidates(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]:
+        """The uses a Unit could make at this moment in this epoch, before their conditions and limits are
+        read: the rules', its Sector's, the drawn cards', its own cards', and other Units' Specialists and
+        Vehicles that serve every Unit or the Units with them (``card`` is then 'u2:card')."""
         ip = self.in_play()
-        here = [s for s in ip.sector_sources.get(unit.sector, ()) if s.compiled.uses]
-        if not here and not unit.items and not unit.awards and not unit.specialists and unit.vehicle is None \
-                and not unit.cards and not self.state.in_play and not self._shared_uses \
-                and not self._can_buy_award(unit) and not self._others_share_uses(unit):
-            return []
+        key = (unit.id, unit.sector, point)
+        found = ip.uses.get(key)
+        if found is not None:
+            return found
         sources: list[tuple[EffectSource, str]] = [(s, "") for s in self.global_sources]
-        sources += [(s, "") for s in here]  # a Sector's own uses (Pointe-du-Hoc: retreat after a failed Climb)
-        sources += [(src, "") for _, src in ip.drawn if src.compiled.uses]  # any Unit may use drawn cards
+        sources += [(s, "") for s in ip.sector_sources.get(unit.sector, ())]  # Pointe-du-Hoc: retreat
+        sources += [(src, "") for _, src in ip.drawn]  # any Unit may use the cards drawn into play
         sources += [(src, card) for card, src in self._held_effects(unit)]
         sources += [(src, f"{owner.id}:{card}") for owner, card, src, _ in ip.shared
                     if owner is not unit and not owner.side]
-        out = []
-        for src, card in sources:
-            for i, hook in self._uses_at(src, point):
-                if ":" in card and hook.scope not in {"units-here", "all-units"}:
-                    continue
-                if ":" in card and hook.scope == "units-here":
-                    other = self.state.unit(card.split(":")[0])
-                    if other.sector != unit.sector:
-                        continue
-                if hook.scope == "the-german":
-                    continue
-                if card in unit.cards and decks.spent(self, unit, card):
-                    continue  # a held card kept after use (an option's keep-used) serves once per turn
-                ctx = self.context(unit, unit, src, unit.sector)
-                if hook.condition is not None and not hook.condition(ctx):
-                    continue
-                if hook.limit is not None:
-                    key = self._limit_key(src.owner, "use", i, hook.limit)
-                    if unit.counters.get(key, 0) > 0:
-                        continue
-                if src.owner == "rule:buy-award" and not self._can_buy_award(unit):
-                    continue
-                out.append((src, i, hook, card))
-        return out
+        found = ip.uses[key] = [(src, i, hook, card) for src, card in sources for i, hook in self._uses_at(src, point)
+                                if hook.scope != "the-german"
+                                and (":" not in card or hook.scope in {"units-here", "all-units"})]
+        return found
 
     def _side_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]:
         """The uses another side's player may make: his side's rules, his cards, and cards in play written
