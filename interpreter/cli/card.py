@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ddaydice.interpreter.cli.common import load_content
+
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
 
@@ -143,7 +145,6 @@ def card(card_id: str, fmt: str, root: Path | None, paths: tuple[Path, ...]) -> 
     """Show one card: name, kind, grade, cost, text, its effect as written and in English, provenance
     (reconstructions flagged), its pack, and the maps and variants where it can come into play."""
     from ddaydice.dsl.diagnostics import did_you_mean
-    from ddaydice.interpreter.cli.conflicts import load_content
 
     content = load_content(root, ("all",), paths, fmt)
     if card_id not in content.cards:

@@ -1,49 +1,26 @@
 """``dday conflicts``: pairs of effects that touch the same value or permission and can disagree.
 
-The analysis is :mod:`ddaydice.dsl.conflicts` (static, no game state); this module loads the content,
-renders the report for a person who knows the game but not the code, and exits 0 (a report is not an
-error), 1 when the content does not load, 2 on a usage error.
+The analysis is :mod:`ddaydice.dsl.conflicts` (static, no game state); this module loads the content
+(:func:`ddaydice.interpreter.cli.common.load_content`), renders the report for a person who knows the game but
+not the code, and exits 0 (a report is not an error), 1 when the content does not load, 2 on a usage error.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from ddaydice.interpreter.cli.common import load_content
+
 if TYPE_CHECKING:
     from ddaydice.dsl.conflicts import Conflict, Report, Side
     from ddaydice.dsl.loader import Content
 
 WIDTH = 100
-
-
-def load_content(root: Path | None, packs: tuple[str, ...], paths: tuple[Path, ...], fmt: str) -> Content:
-    """Load content like ``dday validate``; on errors print them like it does and exit 1."""
-    from ddaydice.dsl.diagnostics import SourceCache, render_all, to_json
-    from ddaydice.dsl.loader import load
-
-    if root is not None and not (root / "rules").is_dir():
-        raise click.UsageError(f"--root {root}: no rules/ folder there (a content tree has rules/, cards/, "
-                               "maps/, expansions/)")
-    for p in paths:
-        if not p.exists():
-            raise click.UsageError(f"no such file or folder: {p}")
-    chosen: list[str] | str = "all" if "all" in packs else list(packs)
-    content, diags = load(root, packs=chosen, extra=list(paths))
-    if content is None:
-        errors = [d for d in diags if d.severity == "error"]
-        if fmt == "json":
-            click.echo(to_json(diags))
-        else:
-            click.echo(render_all(diags, SourceCache()))
-            click.echo(f"{len(errors)} error(s), {len(diags) - len(errors)} warning(s)", err=True)
-        sys.exit(1)
-    return content
 
 
 def _wrap(label: str, text: str, indent: int = 4) -> list[str]:

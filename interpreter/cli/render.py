@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from ddaydice.interpreter.cli.common import load_or_exit
+
 
 def write_atomically(path: Path, text: str) -> None:
     """Write through a temporary file in the same folder, then replace: a failed save keeps the old file."""
@@ -42,7 +44,6 @@ def render(map_id: str, output: Path | None, variant: str | None, packs: tuple[s
     Reconstructed maps and Sectors are marked as such, so that an owner of the printed board
     can check the data against it.
     """
-    from ddaydice.interpreter.cli import load_or_exit
     from ddaydice.interpreter.tools.render_map import RenderError, render_svg
 
     content = load_or_exit(packs=list(packs))

@@ -177,126 +177,173 @@ def load_scenario(path: Path, content: Content) -> tuple[tuple[ScenarioFile, Yam
 
 def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnostic]:
     """A scenario that sets up an impossible state is rejected with located errors."""
-    out: list[Diagnostic] = []
-
-    def err(path: list[str | int], message: str, hint: str | None = None) -> None:
-        line, col = position(doc.data, path)
-        out.append(Diagnostic("SCEN001", message, doc.file, line, col, hint=hint))
-
+    check = _Validation(sc, doc, content)
     if sc.map not in content.maps:
-        err(["map"], f"no map '{sc.map}'", did_you_mean(sc.map, content.maps))
-        return out
-    bm = content.maps[sc.map]
-    sectors = {s.id for s in bm.sectors}
-    if sc.variant is not None and sc.variant not in {v.id for v in bm.variants}:
-        err(["variant"], f"map '{sc.map}' has no variant '{sc.variant}'",
-            did_you_mean(sc.variant, [v.id for v in bm.variants]))
-    for i, opt in enumerate(sc.options):
-        if opt not in content.options:
-            err(["options", i], f"no optional rule '{opt}'", did_you_mean(opt, content.options))
-    variant = next((v for v in bm.variants if v.id == sc.variant), None)
-    specs = set(variant.specialists) if variant and variant.specialists is not None else set(bm.specialists)
-    # Unique Specialists an optional rule adds to the Pool whatever the map ('only-in' it: Atlantikwall's Sniper).
-    specs |= {cid for cid, card in content.cards.items() if content.card_kinds[cid] == "specialist"
-              and card.only_in and card.grade == "unique" and any(o in sc.options for o in card.only_in)}
-    for s in bm.sectors:
-        if s.start:
-            specs |= set(s.start.specialists)
-    if all(opt in content.options for opt in sc.options):
-        try:  # Specialists an option makes available (Bazooka Joe's second level, Wild Specialists)
-            specs |= {c for c in reachable(OptionRules.build(content, sc.options), content)
-                      if content.card_kinds.get(c) == "specialist"}
-        except RuleError as exc:
-            err(["options"], str(exc))
-    effects_text = " ".join(e.text for k, e in content.effects.items() if k.startswith(f"{sc.map}/"))
-    side_ids = [d.id for d in content.sides.sides if d.option in sc.options]
-    for i, side in enumerate(sc.sides):
-        if side.id not in side_ids:
-            err(["sides", i, "id"], f"no side '{side.id}' in this game" + ("" if side_ids else
-                                                                         " (no optional rule of a side is on)"),
-                did_you_mean(side.id, side_ids))
-        if side.sector is not None or side.visited is not None or side.marker is not None:
-            err(["sides", i, "id"], "another side's player stands in no Sector and has no marker")
-        for field in ("specialists", "dead", "items", "used_items"):
-            for j, cid in enumerate(getattr(side, field) or ()):
+        check.err(["map"], f"no map '{sc.map}'", did_you_mean(sc.map, content.maps))
+        return check.out
+    check.map_and_options()
+    specs = check.specialists()
+    check.sides()
+    check.units(specs)
+    check.tallies_and_rolls()
+    check.cards_and_decks()
+    check.phase_and_steps()
+    return check.out
+
+
+class _Validation:
+    """The checks of :func:`validate`, in the order their diagnostics are reported."""
+
+    def __init__(self, sc: ScenarioFile, doc: YamlDoc, content: Content) -> None:
+        self.sc = sc
+        self.doc = doc
+        self.content = content
+        self.out: list[Diagnostic] = []
+
+    def err(self, path: list[str | int], message: str, hint: str | None = None) -> None:
+        line, col = position(self.doc.data, path)
+        self.out.append(Diagnostic("SCEN001", message, self.doc.file, line, col, hint=hint))
+
+    def map_and_options(self) -> None:
+        sc, content, err = self.sc, self.content, self.err
+        bm = content.maps[sc.map]
+        if sc.variant is not None and sc.variant not in {v.id for v in bm.variants}:
+            err(["variant"], f"map '{sc.map}' has no variant '{sc.variant}'",
+                did_you_mean(sc.variant, [v.id for v in bm.variants]))
+        for i, opt in enumerate(sc.options):
+            if opt not in content.options:
+                err(["options", i], f"no optional rule '{opt}'", did_you_mean(opt, content.options))
+
+    def specialists(self) -> set[str]:
+        """The Specialists that can be in play on the scenario's map, variant and options (an option that cannot be
+        built is reported on ``options``)."""
+        sc, content = self.sc, self.content
+        bm = content.maps[sc.map]
+        variant = next((v for v in bm.variants if v.id == sc.variant), None)
+        specs = set(variant.specialists) if variant and variant.specialists is not None else set(bm.specialists)
+        # Unique Specialists an optional rule adds to the Pool whatever the map ('only-in' it: Atlantikwall's Sniper).
+        specs |= {cid for cid, card in content.cards.items() if content.card_kinds[cid] == "specialist"
+                  and card.only_in and card.grade == "unique" and any(o in sc.options for o in card.only_in)}
+        for s in bm.sectors:
+            if s.start:
+                specs |= set(s.start.specialists)
+        if all(opt in content.options for opt in sc.options):
+            try:  # Specialists an option makes available (Bazooka Joe's second level, Wild Specialists)
+                specs |= {c for c in reachable(OptionRules.build(content, sc.options), content)
+                          if content.card_kinds.get(c) == "specialist"}
+            except RuleError as exc:
+                self.err(["options"], str(exc))
+        return specs
+
+    def sides(self) -> None:
+        """Another side's players (the German): in this game, in no Sector, holding their own side's cards."""
+        sc, content, err = self.sc, self.content, self.err
+        side_ids = [d.id for d in content.sides.sides if d.option in sc.options]
+        for i, side in enumerate(sc.sides):
+            if side.id not in side_ids:
+                err(["sides", i, "id"], f"no side '{side.id}' in this game" + ("" if side_ids else
+                                                                             " (no optional rule of a side is on)"),
+                    did_you_mean(side.id, side_ids))
+            if side.sector is not None or side.visited is not None or side.marker is not None:
+                err(["sides", i, "id"], "another side's player stands in no Sector and has no marker")
+            for field in ("specialists", "dead", "items", "used_items"):
+                for j, cid in enumerate(getattr(side, field) or ()):
+                    kdef = content.kind_def(content.card_kinds.get(cid, ""))
+                    role = "specialist" if field in {"specialists", "dead"} else "item"
+                    if kdef is None or kdef.side != side.id or kdef.held_as != role:
+                        pool = [c for c, k in content.card_kinds.items() if (content.kind_def(k) or kdef) is not None
+                                and getattr(content.kind_def(k), "side", None) == side.id]
+                        err(["sides", i, field, j], f"'{cid}' is no {role} of the side '{side.id}'",
+                            did_you_mean(cid, pool))
+            for j, cid in enumerate(side.cards):
                 kdef = content.kind_def(content.card_kinds.get(cid, ""))
-                role = "specialist" if field in {"specialists", "dead"} else "item"
-                if kdef is None or kdef.side != side.id or kdef.held_as != role:
-                    pool = [c for c, k in content.card_kinds.items() if (content.kind_def(k) or kdef) is not None
-                            and getattr(content.kind_def(k), "side", None) == side.id]
-                    err(["sides", i, field, j], f"'{cid}' is no {role} of the side '{side.id}'",
-                        did_you_mean(cid, pool))
-        for j, cid in enumerate(side.cards):
+                if kdef is None or kdef.held_by != "unit":
+                    err(["sides", i, "cards", j], f"'{cid}' is no card a player holds from a deck (a Decoration)")
+
+    def units(self, specs: set[str]) -> None:
+        """The Units: numbered in order, in Sectors of the map, with cards of the right kinds available there
+        (``specs``: the Specialists that can be in play)."""
+        sc, content, err = self.sc, self.content, self.err
+        sectors = {s.id for s in content.maps[sc.map].sectors}
+        effects_text = " ".join(e.text for k, e in content.effects.items() if k.startswith(f"{sc.map}/"))
+        for i, u in enumerate(sc.units):
+            if u.id != f"u{i + 1}":
+                err(["units", i, "id"], f"Units are numbered in order: expected 'u{i + 1}', found '{u.id}'")
+            if u.sector is not None and u.sector not in sectors:
+                err(["units", i, "sector"], f"map '{sc.map}' has no sector '{u.sector}'",
+                    did_you_mean(u.sector, sectors))
+            for j, v in enumerate(u.visited or ()):
+                if v not in sectors:
+                    err(["units", i, "visited", j], f"map '{sc.map}' has no sector '{v}'", did_you_mean(v, sectors))
+            if u.marker is not None and u.marker not in MARKERS:
+                err(["units", i, "marker"], f"no marker face '{u.marker}'", did_you_mean(u.marker, MARKERS))
+            for field, kind in (("specialists", "specialist"), ("dead", "specialist"), ("items", "item"),
+                                ("used_items", "item"),
+                                ("awards", "award")):
+                for j, cid in enumerate(getattr(u, field) or ()):
+                    if content.card_kinds.get(cid) != kind:
+                        pool = [c for c, k in content.card_kinds.items() if k == kind]
+                        err(["units", i, field, j], f"no {kind} '{cid}'", did_you_mean(cid, pool))
+                    elif kind == "specialist" and cid not in specs and cid not in effects_text:
+                        err(["units", i, field, j], f"the {content.cards[cid].name} is not available on this map"
+                            + (f" ({sc.variant})" if sc.variant else ""), "available: " + ", ".join(sorted(specs)))
+            if u.vehicle is not None and content.card_kinds.get(u.vehicle) != "vehicle":
+                err(["units", i, "vehicle"], f"no vehicle '{u.vehicle}'",
+                    did_you_mean(u.vehicle, [c for c, k in content.card_kinds.items() if k == "vehicle"]))
+
+    def tallies_and_rolls(self) -> None:
+        """`tally:` and `answers:` of players in the scenario, dice results that exist, d6 results 1 to 6."""
+        sc, content, err = self.sc, self.content, self.err
+        ids = [u.id for u in sc.units] + [s.id for s in sc.sides]
+        for key in list(sc.tally) + list(sc.answers):
+            if key not in ids:
+                where = "tally" if key in sc.tally else "answers"
+                err([where, key], f"no Unit '{key}' in this scenario", did_you_mean(key, ids))
+        colours = set(content.vocab.colours)
+        faces = {f.id for f in content.dice.faces}
+        for uid, results in sc.tally.items():
+            for j, text in enumerate(results):
+                problem = _parse_die(text, colours, faces)[1]
+                if problem:
+                    err(["tally", uid, j], problem)
+        for j, r in enumerate(sc.rolls):
+            if not 1 <= r <= 6:
+                err(["rolls", j], f"a d6 result must be 1 to 6, found {r}")
+
+    def cards_and_decks(self) -> None:
+        """Cards of an expansion's decks: held by Units, in decks and discard piles, in piles, in play."""
+        sc, content, err = self.sc, self.content, self.err
+        for i, u in enumerate(sc.units):
+            for j, cid in enumerate(u.cards):
+                kdef = content.kind_def(content.card_kinds.get(cid, ""))
+                if kdef is None or kdef.held_by != "unit":
+                    err(["units", i, "cards", j], f"'{cid}' is no card a Unit holds from a deck (a Badge)")
+        for key, piles in (("decks", sc.decks), ("discards", sc.discards)):
+            for raw, cards in piles.items():
+                kdef = content.kind_def(str(raw).replace("_", "-"))
+                if kdef is None or not kdef.deck:
+                    err([key, raw], f"no deck '{raw}'", did_you_mean(str(raw), [k.id for k in content.kinds.kinds]))
+                    continue
+                for j, cid in enumerate(cards):
+                    if content.card_kinds.get(cid) != kdef.id:
+                        err([key, raw, j], f"'{cid}' is no {kdef.name}")
+        for i, pile in enumerate(sc.piles):
+            for j, cid in enumerate(pile):
+                if content.card_kinds.get(cid) != "item":
+                    err(["piles", i, j], f"no item '{cid}'")
+        for j, cid in enumerate(sc.in_play):
             kdef = content.kind_def(content.card_kinds.get(cid, ""))
-            if kdef is None or kdef.held_by != "unit":
-                err(["sides", i, "cards", j], f"'{cid}' is no card a player holds from a deck (a Decoration)")
-    ids = [u.id for u in sc.units] + [s.id for s in sc.sides]
-    for i, u in enumerate(sc.units):
-        if u.id != f"u{i + 1}":
-            err(["units", i, "id"], f"Units are numbered in order: expected 'u{i + 1}', found '{u.id}'")
-        if u.sector is not None and u.sector not in sectors:
-            err(["units", i, "sector"], f"map '{sc.map}' has no sector '{u.sector}'", did_you_mean(u.sector, sectors))
-        for j, v in enumerate(u.visited or ()):
-            if v not in sectors:
-                err(["units", i, "visited", j], f"map '{sc.map}' has no sector '{v}'", did_you_mean(v, sectors))
-        if u.marker is not None and u.marker not in MARKERS:
-            err(["units", i, "marker"], f"no marker face '{u.marker}'", did_you_mean(u.marker, MARKERS))
-        for field, kind in (("specialists", "specialist"), ("dead", "specialist"), ("items", "item"),
-                            ("used_items", "item"),
-                            ("awards", "award")):
-            for j, cid in enumerate(getattr(u, field) or ()):
-                if content.card_kinds.get(cid) != kind:
-                    pool = [c for c, k in content.card_kinds.items() if k == kind]
-                    err(["units", i, field, j], f"no {kind} '{cid}'", did_you_mean(cid, pool))
-                elif kind == "specialist" and cid not in specs and cid not in effects_text:
-                    err(["units", i, field, j], f"the {content.cards[cid].name} is not available on this map"
-                        + (f" ({sc.variant})" if sc.variant else ""), "available: " + ", ".join(sorted(specs)))
-        if u.vehicle is not None and content.card_kinds.get(u.vehicle) != "vehicle":
-            err(["units", i, "vehicle"], f"no vehicle '{u.vehicle}'",
-                did_you_mean(u.vehicle, [c for c, k in content.card_kinds.items() if k == "vehicle"]))
-    for key in list(sc.tally) + list(sc.answers):
-        if key not in ids:
-            where = "tally" if key in sc.tally else "answers"
-            err([where, key], f"no Unit '{key}' in this scenario", did_you_mean(key, ids))
-    colours = set(content.vocab.colours)
-    faces = {f.id for f in content.dice.faces}
-    for uid, results in sc.tally.items():
-        for j, text in enumerate(results):
-            problem = _parse_die(text, colours, faces)[1]
+            if kdef is None or kdef.held_by != "game":
+                err(["in_play", j], f"'{cid}' is no card in play for every Unit (a Battle Condition)")
+
+    def phase_and_steps(self) -> None:
+        sc, err = self.sc, self.err
+        if sc.phase is not None and sc.phase not in PHASES:
+            err(["phase"], f"no phase '{sc.phase}'", did_you_mean(sc.phase, PHASES))
+        for j, step in enumerate(sc.steps):
+            problem = _check_step(step)
             if problem:
-                err(["tally", uid, j], problem)
-    for j, r in enumerate(sc.rolls):
-        if not 1 <= r <= 6:
-            err(["rolls", j], f"a d6 result must be 1 to 6, found {r}")
-    for i, u in enumerate(sc.units):
-        for j, cid in enumerate(u.cards):
-            kdef = content.kind_def(content.card_kinds.get(cid, ""))
-            if kdef is None or kdef.held_by != "unit":
-                err(["units", i, "cards", j], f"'{cid}' is no card a Unit holds from a deck (a Badge)")
-    for key, piles in (("decks", sc.decks), ("discards", sc.discards)):
-        for raw, cards in piles.items():
-            kdef = content.kind_def(str(raw).replace("_", "-"))
-            if kdef is None or not kdef.deck:
-                err([key, raw], f"no deck '{raw}'", did_you_mean(str(raw), [k.id for k in content.kinds.kinds]))
-                continue
-            for j, cid in enumerate(cards):
-                if content.card_kinds.get(cid) != kdef.id:
-                    err([key, raw, j], f"'{cid}' is no {kdef.name}")
-    for i, pile in enumerate(sc.piles):
-        for j, cid in enumerate(pile):
-            if content.card_kinds.get(cid) != "item":
-                err(["piles", i, j], f"no item '{cid}'")
-    for j, cid in enumerate(sc.in_play):
-        kdef = content.kind_def(content.card_kinds.get(cid, ""))
-        if kdef is None or kdef.held_by != "game":
-            err(["in_play", j], f"'{cid}' is no card in play for every Unit (a Battle Condition)")
-    if sc.phase is not None and sc.phase not in PHASES:
-        err(["phase"], f"no phase '{sc.phase}'", did_you_mean(sc.phase, PHASES))
-    for j, step in enumerate(sc.steps):
-        problem = _check_step(step)
-        if problem:
-            err(["steps", j], problem)
-    return out
+                err(["steps", j], problem)
 
 
 PHASE_POINTS = {
@@ -453,19 +500,7 @@ def run_step(game: Game, step: Any) -> str | None:
                 game.run_turn()
         return None
     if "use" in step:
-        card = str(step["use"])
-        if card not in game.held_cards(unit) and not card.startswith(("rule:", "option:", "side:")) \
-                and card not in s.in_play:
-            return f"{unit.name} does not hold the {game._name_of(card)}"
-        # A card is played at the moments of the phase the game stands in (set it with `phase:`).
-        points = PHASE_POINTS.get(s.phase, ())
-        for point in points:
-            for src, i, hook, held in game.available_uses(unit, point):
-                if src.owner == card:
-                    game.perform_use(unit, src, i, hook, held)
-                    return None
-        return (f"the {game._name_of(card)} cannot be used now, in phase '{s.phase}' (its timing, condition or "
-                "limit forbids it)")
+        return _use(game, unit, str(step["use"]))
     if "move" in step:
         to = str(step["move"])
         for move in game.legal_moves(unit):
@@ -479,40 +514,67 @@ def run_step(game: Game, step: Any) -> str | None:
             if game.buy(unit, purchase, card):
                 return None
             return f"{unit.name} cannot {purchase} the {game._name_of(card)} now"
-    if "draw" in step:  # the draw of a deck: the game's turn draw (Battle Conditions), or the Unit's (a Badge)
-        kind = game.content.kind_def(str(step["draw"]))
-        if kind is None or kind.id not in s.decks:
-            return f"there is no deck '{step['draw']}' in this game (is its optional rule on?)"
-        if kind.held_by == "game":
-            decks.draw_for_turn(game, kind.id)
-            return None
-        if not decks.can_draw(game, unit, kind.id):
-            return f"{unit.name} may not draw a {kind.name} now"
-        decks.draw(game, unit, kind.id, 1)
-        return None
+    if "draw" in step:
+        return _draw(game, unit, str(step["draw"]))
     if "trade" in step:
-        other = s.unit(str(step["trade"]))
-        if other.sector != unit.sector and not game.flag("trade-anywhere", unit):
-            return f"{unit.name} and {other.name} are not in the same Sector"
-        what = str(step.get("give", "soldiers")).replace("-", "_")
-        amount = int(step.get("amount", 1))
-        if what in {"soldiers", "stars", "courage", "item_points"}:
-            if getattr(unit, what) < amount:
-                return f"{unit.name} has not {amount} {what}"
-            setattr(unit, what, getattr(unit, what) - amount)
-            setattr(other, what, getattr(other, what) + amount)
-            return None
-        item = str(step.get("give"))  # card ids keep their '-' (walkie-talkie)
-        if item in unit.items:
-            unit.items.remove(item)
-            other.items.append(item)
-            return None
-        if item in unit.cards and decks.tradeable(game, item):
-            unit.cards.remove(item)
-            other.cards.append(item)
-            return None
-        return f"{unit.name} cannot trade '{item}'"
+        return _trade(game, unit, step)
     raise RuleError(f"unknown step {step!r}")
+
+
+def _use(game: Game, unit: Unit, card: str) -> str | None:
+    """``use: CARD``: a card the Unit holds (or a rule's, an option's, a side's or one in play) is used."""
+    s = game.state
+    if card not in game.held_cards(unit) and not card.startswith(("rule:", "option:", "side:")) \
+            and card not in s.in_play:
+        return f"{unit.name} does not hold the {game._name_of(card)}"
+    # A card is played at the moments of the phase the game stands in (set it with `phase:`).
+    points = PHASE_POINTS.get(s.phase, ())
+    for point in points:
+        for src, i, hook, held in game.available_uses(unit, point):
+            if src.owner == card:
+                game.perform_use(unit, src, i, hook, held)
+                return None
+    return (f"the {game._name_of(card)} cannot be used now, in phase '{s.phase}' (its timing, condition or "
+            "limit forbids it)")
+
+
+def _draw(game: Game, unit: Unit, deck: str) -> str | None:
+    """``draw: KIND``: the draw of a deck: the game's turn draw (Battle Conditions), or the Unit's (a Badge)."""
+    kind = game.content.kind_def(deck)
+    if kind is None or kind.id not in game.state.decks:
+        return f"there is no deck '{deck}' in this game (is its optional rule on?)"
+    if kind.held_by == "game":
+        decks.draw_for_turn(game, kind.id)
+        return None
+    if not decks.can_draw(game, unit, kind.id):
+        return f"{unit.name} may not draw a {kind.name} now"
+    decks.draw(game, unit, kind.id, 1)
+    return None
+
+
+def _trade(game: Game, unit: Unit, step: dict[str, Any]) -> str | None:
+    """``trade: UNIT`` (``give:``, ``amount:``): resources, an Item or a tradeable card to another Unit."""
+    other = game.state.unit(str(step["trade"]))
+    if other.sector != unit.sector and not game.flag("trade-anywhere", unit):
+        return f"{unit.name} and {other.name} are not in the same Sector"
+    what = str(step.get("give", "soldiers")).replace("-", "_")
+    amount = int(step.get("amount", 1))
+    if what in {"soldiers", "stars", "courage", "item_points"}:
+        if getattr(unit, what) < amount:
+            return f"{unit.name} has not {amount} {what}"
+        setattr(unit, what, getattr(unit, what) - amount)
+        setattr(other, what, getattr(other, what) + amount)
+        return None
+    item = str(step.get("give"))  # card ids keep their '-' (walkie-talkie)
+    if item in unit.items:
+        unit.items.remove(item)
+        other.items.append(item)
+        return None
+    if item in unit.cards and decks.tradeable(game, item):
+        unit.cards.remove(item)
+        other.cards.append(item)
+        return None
+    return f"{unit.name} cannot trade '{item}'"
 
 
 def parse_query(text: str) -> tuple[str, str | None, str | None, str | None, int | None]:

@@ -48,7 +48,6 @@ class GameRecord:
     lost_by_sector: tuple[tuple[str, int], ...]
     specialists: tuple[str, ...]  # recruited or joined during the game
     items_used: tuple[str, ...]
-    soldiers_left: int
     score: int | None = None  # the options' score table (victory-points): the group's score
     unit_scores: tuple[int, ...] = ()
 
@@ -90,8 +89,8 @@ def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
     items = sorted(i for u in s.units for i in u.used_items + u.used_awards)
     scored = score(game)
     return GameRecord(index, s.outcome or "lost", s.turn, s.reason, tuple(dead_at), tuple(sorted(lost.items())),
-                      tuple(specialists), tuple(items), sum(u.soldiers for u in s.units if u.status != "dead"),
-                      scored.group if scored else None, tuple(scored.units.values()) if scored else ())
+                      tuple(specialists), tuple(items), scored.group if scored else None,
+                      tuple(scored.units.values()) if scored else ())
 
 
 _WORKER_CONTENT: dict[tuple[str, ...], Content] = {}

@@ -1,0 +1,117 @@
+"""What several ``dday`` commands share: loading content (or exiting with its diagnostics), the packs a
+scenario file names, a derivation as text, and the note on a reconstructed map.
+
+Command modules import this module; it imports no command module and not the ``cli`` package's
+``__init__`` (which imports the commands). Heavy modules are imported inside the functions, so that
+``dday --help`` starts fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from ddaydice.dsl.diagnostics import Diagnostic
+    from ddaydice.dsl.loader import Content
+
+
+def echo_diagnostics(diags: list[Diagnostic], fmt: str, limit: int) -> None:
+    """Print diagnostics: as JSON, or rendered with their source lines (at most ``limit``)."""
+    from ddaydice.dsl.diagnostics import SourceCache, render_all, to_json
+
+    if fmt == "json":
+        click.echo(to_json(diags))
+    elif diags:
+        click.echo(render_all(diags, SourceCache(), limit=limit), err=False)
+
+
+def load_or_exit(root: Path | None = None, packs: list[str] | str = "", extra: list[Path] | None = None,
+                 fmt: str = "text") -> Content:
+    """Load content; on errors print them and exit 1 (2 if the root itself is unusable)."""
+    from ddaydice.dsl.loader import load, load_cached
+
+    if extra:
+        content, diags = load(root, packs=packs, extra=extra)
+    else:
+        content, diags = load_cached(root, packs=packs)
+    if content is None:
+        errors = [d for d in diags if d.severity == "error"]
+        echo_diagnostics(errors, fmt, 50)
+        if fmt != "json":
+            click.echo(f"{len(errors)} error(s): the content could not be loaded", err=True)
+        sys.exit(1)
+    return content
+
+
+def load_content(root: Path | None, packs: tuple[str, ...], paths: tuple[Path, ...], fmt: str) -> Content:
+    """Load content like ``dday validate``; on errors print them like it does and exit 1."""
+    from ddaydice.dsl.diagnostics import SourceCache, render_all, to_json
+    from ddaydice.dsl.loader import load
+
+    if root is not None and not (root / "rules").is_dir():
+        raise click.UsageError(f"--root {root}: no rules/ folder there (a content tree has rules/, cards/, "
+                               "maps/, expansions/)")
+    for p in paths:
+        if not p.exists():
+            raise click.UsageError(f"no such file or folder: {p}")
+    chosen: list[str] | str = "all" if "all" in packs else list(packs)
+    content, diags = load(root, packs=chosen, extra=list(paths))
+    if content is None:
+        errors = [d for d in diags if d.severity == "error"]
+        if fmt == "json":
+            click.echo(to_json(diags))
+        else:
+            click.echo(render_all(diags, SourceCache()))
+            click.echo(f"{len(errors)} error(s), {len(diags) - len(errors)} warning(s)", err=True)
+        sys.exit(1)
+    return content
+
+
+def scenario_packs(file: Path) -> list[str]:
+    """The packs a scenario file names (``packs:``), as ``dday scenario run`` loads them; none if it names none
+    (or cannot be read: loading the scenario reports that)."""
+    from ddaydice.dsl.yamlsrc import read_yaml
+    from ddaydice.interpreter.tools.scenario import resolve_packs
+
+    doc, _ = read_yaml(str(file))
+    if doc is not None and isinstance(doc.data, dict) and isinstance(doc.data.get("packs"), list):
+        return resolve_packs([str(p) for p in doc.data["packs"]], file)
+    return []
+
+
+def derivation_text(d: Any, indent: str = "      ") -> list[str]:
+    """A query's derivation, one line per contribution (``dday scenario run`` on a failed check, ``dday explain``)."""
+    if d.steps and all(step.op == "check" for step in d.steps):
+        lines = [f"{indent}{d.query} for {d.subject}: every check must pass"]
+        for step in d.steps:
+            lines.append(f"{indent}  {'yes' if step.after else 'NO '}  {step.source_name}: {step.text}")
+        lines.append(f"{indent}  = {d.value}")
+        return lines
+    lines = [f"{indent}{d.query} for {d.subject or 'the game'}: base {d.base} ({d.base_source})"]
+    width = max([15, *(len(step.tier) for step in d.steps)])
+    for step in d.steps:
+        val = "" if step.value is None else f" {step.value}"
+        line = f"{indent}  {step.tier:<{width}} {step.source_name}: {step.op}{val}: {step.before} -> {step.after}"
+        if step.overruled_by:
+            line += f"  [overruled by {step.overruled_by}: {step.reason}]"
+        elif step.reason:
+            line += f"  [{step.reason}]"
+        lines.append(line)
+    lines.append(f"{indent}  = {d.value}")
+    return lines
+
+
+def provenance_warning(content: Content, map_id: str) -> str | None:
+    """The note that a map is our reconstruction, not the printed board (``dday simulate``, ``dday play``)."""
+    bm = content.maps.get(map_id)
+    if bm is not None and bm.provenance == "reconstructed":
+        pack = content.owner_pack.get(f"map:{map_id}")
+        where = content.origins.get(f"map:{map_id}", (f"maps/{map_id}.yaml", 1, 1))[0]
+        render = f"dday render {map_id}" + (f" --pack {pack}" if pack else "")
+        return (f"note: {bm.name} is a RECONSTRUCTION: the rulebook does not give its layout; what is ours is "
+                f"listed in its note ({render}, or {where})")
+    return None

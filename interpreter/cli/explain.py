@@ -1,0 +1,52 @@
+"""``dday explain FILE QUERY``: a query in a scenario's state (after its steps), every contribution and why."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ddaydice.interpreter.cli.common import derivation_text, load_or_exit, scenario_packs
+
+
+@click.command()
+@click.argument("file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.argument("query", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def explain(file: Path, query: tuple[str, ...], fmt: str) -> None:
+    """Explain a query in a scenario's state (after its steps): every contribution, in order, and why.
+
+    QUERY reads: NAME for UNIT [in SECTOR] [of CARD] [from N], for example
+    'def for u1', 'advance-cost for u1', 'item-cost for u1 of bazooka',
+    'casualties for u1 from 7', 'may-enter for u1 in s7', 'locked-dice for u1'.
+    """
+    import attrs
+
+    from ddaydice.dsl.diagnostics import DDayError, SourceCache, render_all
+    from ddaydice.interpreter.tools import scenario as sc_mod
+
+    content = load_or_exit(packs=scenario_packs(file))  # the packs the scenario names, as `dday scenario run`
+    loaded, diags = sc_mod.load_scenario(file, content)
+    if loaded is None or diags:
+        click.echo(render_all(diags, SourceCache()))
+        sys.exit(2)
+    sc, _ = loaded
+    sc = attrs.evolve(sc, expect=())
+    result, game = sc_mod.run(sc, content, str(file))
+    if game is None or result.error:
+        raise click.ClickException(result.error or "the scenario could not be set up")
+    text = " ".join(query)
+    try:
+        value, derivation = sc_mod.evaluate_query(game, text)
+    except (DDayError, KeyError) as exc:
+        raise click.UsageError(f"cannot evaluate {text!r}: {exc}") from exc
+    if fmt == "json":
+        click.echo(json.dumps({"query": text, "value": value,
+                               "derivation": derivation.as_json() if derivation else None}, indent=2, default=str))
+        return
+    click.echo(f"{text} = {value}")
+    if derivation is not None:
+        for line in derivation_text(derivation, indent="  "):
+            click.echo(line)

@@ -1,0 +1,86 @@
+"""``dday list [KIND]``: what is loaded (specialists, items, vehicles, awards, maps, rules, expansions)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ddaydice.interpreter.cli.common import load_or_exit
+
+if TYPE_CHECKING:
+    from ddaydice.dsl.loader import Content
+
+KINDS = {
+    "specialists": "specialist",
+    "items": "item",
+    "vehicles": "vehicle",
+    "awards": "award",
+    "maps": "map",
+    "rules": "rule",
+    "expansions": "expansion",
+}
+
+
+
+def _rows(content: Content, kind: str | None) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    if kind in (None, "specialist", "item", "vehicle", "award"):
+        for cid, card in content.cards.items():
+            ck = content.card_kinds[cid]
+            if kind is None or ck == kind:
+                rows.append({"id": cid, "name": card.name, "kind": ck, "grade": card.grade, "cost": card.cost,
+                             "provenance": card.provenance, "pack": content.owner_pack.get(f"card:{cid}")})
+    if kind in (None, "map"):
+        for mid, bm in content.maps.items():
+            rows.append({"id": mid, "name": bm.name, "kind": "map", "cost": None, "provenance": bm.provenance,
+                         "variants": [v.id for v in bm.variants], "pack": content.owner_pack.get(f"map:{mid}")})
+    if kind in (None, "rule"):
+        for oid, opt in content.options.items():
+            rows.append({"id": oid, "name": opt.name, "kind": "optional-rule", "cost": None,
+                         "provenance": opt.provenance, "description": opt.text.strip().splitlines()[0]
+                         if opt.text.strip() else "", "pack": content.owner_pack.get(f"option:{oid}")})
+    if kind in (None, "expansion"):
+        for pid, man in content.packs.items():
+            rows.append({"id": pid, "name": man.name, "kind": "expansion", "cost": None,
+                         "provenance": man.provenance, "version": man.version, "pending": list(man.pending),
+                         "description": f"optional rules still to come: {', '.join(man.pending)}"
+                         if man.pending else ""})
+    return rows
+
+
+@click.command(name="list")
+@click.argument("kind", required=False, type=click.Choice(sorted(KINDS)))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--pack", "packs", multiple=True,
+              help="Also load this expansion: a bundled one by name, or a pack folder by its path "
+                   "(repeatable; 'all': every bundled one).")
+@click.option("--root", type=click.Path(path_type=Path, file_okay=False), help="Use this content tree.")
+def list_(kind: str | None, fmt: str, packs: tuple[str, ...], root: Path | None) -> None:
+    """What is loaded: specialists, items, vehicles, awards, maps, rules, expansions."""
+    chosen: list[str] | str = "all" if "all" in packs else list(packs)
+    content = load_or_exit(root, chosen)
+    rows = _rows(content, KINDS[kind] if kind else None)
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
+        return
+    if not rows:
+        click.echo("(nothing)")
+        return
+    width = max(len(r["id"]) for r in rows)
+    current = None
+    for r in rows:
+        if r["kind"] != current:
+            current = r["kind"]
+            click.echo(f"\n{current}s:" if current != "optional-rule" else "\noptional rules:")
+        cost = f"{r['cost']:>3}" if r["cost"] is not None else "   "
+        extra = f"  {r['description']}" if r.get("description") else ""
+        flag = "  [RECONSTRUCTED]" if r["provenance"] == "reconstructed" else ""
+        pack = f"  (pack {r['pack']})" if r.get("pack") else ""
+        click.echo(f"  {r['id']:<{width}}  {cost}  {r['name']}{flag}{pack}{extra}")
+    if kind in (None, "awards"):
+        note = content.award_deck_note()
+        if note:
+            click.echo(f"\nnote: {note}")

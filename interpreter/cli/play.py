@@ -1,0 +1,179 @@
+"""``dday play MAP``: a game at the terminal, a person deciding every choice (or policies playing some players).
+
+What the player sees and the decider that asks a person are :mod:`ddaydice.interpreter.tools.play`; this module
+sets the game up, says what in it is our reconstruction, runs it and reports the end.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from ddaydice.interpreter.cli.common import load_or_exit, provenance_warning
+
+if TYPE_CHECKING:
+    from ddaydice.dsl.loader import Content
+    from ddaydice.interpreter.game import Game
+
+
+def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = None) -> dict[int, str]:
+    """Which players a policy plays: Units by number (1..players), then other sides' players (the German)."""
+    from ddaydice.interpreter.policies import POLICIES
+
+    sides = sides or []
+    chosen: dict[int, str] = {}
+    for item in auto:
+        if "=" in item:
+            who, policy = item.split("=", 1)
+            if who in sides:
+                targets = [players + 1 + list(sides).index(who)]
+            elif who.startswith("u") and who[1:].isdigit() and 1 <= int(who[1:]) <= players:
+                targets = [int(who[1:])]
+            else:
+                others = f" or {', '.join(sides)}" if sides else ""
+                raise click.UsageError(f"--auto {item}: no player '{who}' (Units are u1..u{players}{others})")
+        else:
+            policy = item
+            targets = list(range(1, players + 1 + len(sides)))
+        if policy not in POLICIES:
+            raise click.UsageError(f"--auto {item}: no policy '{policy}' (policies: {', '.join(POLICIES)})")
+        for t in targets:
+            chosen[t] = policy
+    return chosen
+
+
+
+
+@click.command()
+@click.argument("map_id", metavar="MAP")
+@click.option("--variant", help="A variant of the map (exercise-tiger: practice-run, basic-training, ...).")
+@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
+@click.option("--seed", type=int, default=None, help="The game's seed (random if not given; printed).")
+@click.option("--option", "options", multiple=True, help="An optional rule (repeatable).")
+@click.option("--pack", "packs", multiple=True,
+              help="An expansion to load: a bundled one by name, or a pack folder by its path (repeatable).")
+@click.option("--auto", "auto", multiple=True,
+              help="Let a policy play: 'heuristic' (every player) or 'u2=reference' (one Unit) or "
+                   "'german=heuristic' (Atlantikwall's German player). Repeatable.")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Save the finished game (seed and choices) to replay it with 'dday replay'.")
+@click.option("--trace/--no-trace", default=False, help="Print every event of the game as it happens.")
+def play(map_id: str, variant: str | None, players: int, seed: int | None, options: tuple[str, ...],
+         packs: tuple[str, ...], auto: tuple[str, ...], save_path: Path | None, trace: bool) -> None:
+    """Play a game at the terminal, deciding every choice (or let policies play some Units)."""
+    import random as _random
+
+    from ddaydice.dsl.diagnostics import DDayError
+    from ddaydice.interpreter.core.option_rules import OptionRules
+    from ddaydice.interpreter.game import Game
+    from ddaydice.interpreter.policies import make_policy
+    from ddaydice.interpreter.tools.play import Human, save_replay
+
+    content = load_or_exit(packs=list(packs))
+    if seed is None:
+        seed = _random.SystemRandom().randrange(10**9)
+    try:
+        rules = OptionRules.build(content, options)
+    except DDayError as exc:
+        raise click.UsageError(str(exc)) from exc
+    sides = [d.id for d in content.sides.sides if d.option in rules.options]  # other sides' players (the German)
+    autos = _parse_auto(auto, players, sides)
+    if rules.automated_units:  # automated Units (solitaire Atlantikwall) decide nothing themselves
+        autos.update({i: autos.get(i, "reference") for i in range(1, players + 1)})
+    human = Human(ask=lambda prompt: click.prompt(prompt, default="", show_default=False, prompt_suffix=""),
+                  say=click.echo)
+    deciders = [make_policy(autos[i], seed + i) if i in autos else human for i in range(1, players + 1 + len(sides))]
+    try:
+        game = Game(content, map_id, players=players, seed=seed, variant=variant, options=options,
+                    deciders=deciders, trace=trace)
+    except DDayError as exc:
+        raise click.UsageError(str(exc)) from exc
+    bm = content.maps[map_id]
+    click.echo(f"{bm.name}{' - ' + variant if variant else ''}: {players} Unit(s), seed {seed}")
+    _echo_reconstructions(content, game, map_id)
+    _run(game, trace)
+    _echo_end(content, game)
+    if save_path is not None:
+        save_replay(save_path, game, players=players, packs=packs)
+        click.echo(f"saved to {save_path} (replay it with: dday replay {save_path})")
+
+
+def _echo_reconstructions(content: Content, game: Game, map_id: str) -> None:
+    """The notes on what in this game is our reconstruction: the map, Awards, the Units' cards, other decks."""
+    bm = content.maps[map_id]
+    warn = provenance_warning(content, map_id)
+    if warn:
+        click.echo(warn)
+    reconstructed = sorted({content.cards[c].name for c in game.state.award_deck
+                            if content.cards[c].provenance == "reconstructed"})
+    if reconstructed:
+        click.echo("note: these Awards are RECONSTRUCTIONS (the rulebook prints no Award texts): "
+                   + ", ".join(reconstructed))
+    note = content.award_deck_note(len(game.state.award_deck))
+    if note and game.state.award_deck:
+        click.echo(f"note: {note}")
+    s0 = game.state
+    held = {c for u in s0.units for c in (*u.specialists, *u.items)} | {c for h in s0.hands.values() for c in h}
+    allied = {c for c in (*s0.pool, *s0.placed, *held, *bm.vehicles)
+              if c in content.cards and content.card_kinds[c] in {"specialist", "item", "vehicle"}}
+    ours_cards = sorted(content.cards[c].name for c in allied if content.cards[c].provenance == "reconstructed")
+    if ours_cards:
+        click.echo("note: these Specialists, Items and Vehicles of the game are RECONSTRUCTIONS (their texts are not "
+                   "all printed; 'dday card ID' says what is ours): " + ", ".join(ours_cards))
+    for side in s0.sides:  # another side's Reserve (the German's Specialists and Items)
+        side_kinds = [k for k in content.kinds.kinds if k.side == side.side and k.held_as is not None]
+        for kd in side_kinds:
+            cards = [c for c in s0.pool if content.card_kinds.get(c) == kd.id]
+            ours = sorted(content.cards[c].name for c in cards if content.cards[c].provenance == "reconstructed")
+            if ours:
+                click.echo(f"note: {len(ours)} of the {len(cards)} {kd.plural or kd.name} of the {side.name} are "
+                           "RECONSTRUCTIONS (the rulebook names some and prints none whole): " + ", ".join(ours))
+    for kind, cards in sorted(game.state.decks.items()):  # an expansion's decks in this game
+        ours = sorted(content.cards[c].name for c in cards if content.cards[c].provenance == "reconstructed")
+        if ours:
+            name = content.kind_def(kind)
+            click.echo(f"note: {len(ours)} of the {len(cards)} {name.plural if name else kind} are RECONSTRUCTIONS "
+                       f"(not printed in the rulebook): " + ", ".join(ours))
+
+
+def _run(game: Game, trace: bool) -> None:
+    """Play the game to its end (lost after 60 turns); exit 1 when the player abandons it."""
+    from ddaydice.dsl.diagnostics import DDayError
+
+    shown = 0
+    try:
+        while game.state.outcome is None:
+            if game.state.turn >= 60:
+                game.end("lost", "no result after 60 turns")
+                break
+            game.run_turn()
+            if trace:
+                for event in game.state.log[shown:]:
+                    click.echo(f"  · {event.detail}")
+                shown = len(game.state.log)
+    except (EOFError, click.Abort):
+        click.echo("\ngame abandoned")
+        sys.exit(1)
+    except DDayError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _echo_end(content: Content, game: Game) -> None:
+    """The outcome, each player's line and an option's score table."""
+    from ddaydice.interpreter.mechanisms.options import score, score_text
+    from ddaydice.interpreter.tools.play import unit_line
+
+    who = "for the Allies " if game.state.sides else ""
+    click.echo(f"\nThe game is {game.state.outcome.upper() if game.state.outcome else '?'} {who}after "
+               f"{game.state.turn} turn(s): {game.state.reason}")
+    for u in game.players():
+        click.echo("  " + unit_line(game, u.id))
+    scored = score(game)
+    if scored is not None:  # an option's score table, counted at the end of every game, won or lost
+        table = content.options[game.option_rules.origin["score"]].name
+        click.echo(f"{table}:")
+        for line in score_text(game, scored):
+            click.echo(line)

@@ -1,0 +1,112 @@
+"""``dday simulate MAP``: play many games with a policy and report win rate, turns, deaths and use of cards.
+
+The games are played by :mod:`ddaydice.interpreter.tools.simulate`; this module checks the set-up, shows
+progress and prints the summary.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ddaydice.interpreter.cli.common import load_or_exit, provenance_warning
+
+if TYPE_CHECKING:
+    from ddaydice.dsl.loader import Content
+    from ddaydice.interpreter.tools.simulate import Spec
+
+
+@click.command()
+@click.argument("map_id", metavar="MAP")
+@click.option("--variant", help="A variant of the map (exercise-tiger: practice-run, basic-training, ...).")
+@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--policy", type=click.Choice(["random", "reference", "heuristic"]), default="reference",
+              show_default=True)
+@click.option("--side-policy", type=click.Choice(["random", "reference", "heuristic"]), default=None,
+              help="The policy of another side's player (Atlantikwall's German); default: --policy.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The run's seed; game i is seeded from it and i.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes (results are identical whatever this is).")
+@click.option("--option", "options", multiple=True, help="An optional rule (repeatable; see 'dday list rules').")
+@click.option("--pack", "packs", multiple=True,
+              help="An expansion to load: a bundled one by name, or a pack folder by its path (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw the outcomes to this PNG file.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def simulate(map_id: str, variant: str | None, players: int, games: int, policy: str, side_policy: str | None,
+             seed: int, jobs: int, options: tuple[str, ...], packs: tuple[str, ...], fmt: str, plot_path: str | None,
+             quiet: bool) -> None:
+    """Play many games with a policy and report win rate, turns, deaths and use of cards."""
+    from ddaydice.dsl.diagnostics import DDayError
+    from ddaydice.interpreter.game import Game
+    from ddaydice.interpreter.policies import make_policy
+    from ddaydice.interpreter.tools import simulate as sim
+
+    content = load_or_exit(packs=list(packs))
+    spec = sim.Spec(map_id, variant, players, policy, seed, tuple(options), tuple(packs), side_policy)
+    try:  # fail fast, before any worker starts, on a bad map, variant, option or player count
+        Game(content, map_id, players=players, seed=0, variant=variant, options=options,
+             deciders=make_policy(policy))
+    except DDayError as exc:
+        raise click.UsageError(str(exc)) from exc
+    warn = provenance_warning(content, map_id)
+    if warn and fmt == "text":
+        click.echo(warn, err=True)
+    if quiet or fmt == "json":
+        records, seconds = sim.run(content, spec, games, jobs=jobs)
+    else:
+        with click.progressbar(length=games, label=f"simulating {map_id}", file=sys.stderr) as bar:
+            records, seconds = sim.run(content, spec, games, jobs=jobs, progress=bar.update)
+    summary = sim.summarise(spec, records, seconds, jobs)
+    if plot_path:
+        try:
+            sim.plot(summary, records, plot_path)
+        except ImportError as exc:
+            raise click.ClickException("--plot needs matplotlib: pip install 'ddaydice[plot]'") from exc
+    if fmt == "json":
+        click.echo(json.dumps(summary, indent=2))
+        return
+    _echo_summary(content, spec, summary, jobs)
+
+
+def _echo_summary(content: Content, spec: Spec, summary: dict[str, Any], jobs: int) -> None:
+    """The summary of a run, for a person."""
+    from ddaydice.interpreter.game import Game
+    from ddaydice.interpreter.policies import make_policy
+
+    map_id, variant, players, policy, seed = spec.map_id, spec.variant, spec.players, spec.policy, spec.seed
+    options, side_policy = spec.options, spec.side_policy
+    lo, hi = summary["win_rate_ci95"]
+    title = map_id + (f" ({variant})" if variant else "")
+    click.echo(f"{title}, {players} player(s), policy {policy}, seed {seed}, options: "
+               f"{', '.join(options) or 'none'}")
+    click.echo(f"  games        {summary['games']}")
+    click.echo(f"  won          {summary['wins']} = {summary['win_rate']:.1%}  (95% CI {lo:.1%} to {hi:.1%})")
+    sides = [d.name for d in content.sides.sides if d.option in Game(
+        content, map_id, players=players, seed=0, variant=variant, options=options, deciders=make_policy(policy)
+    ).options]
+    if sides:  # another side plays against the Units: the games the Units did not win are his
+        click.echo(f"               (won by the Allied Units; the {', '.join(sides)}, policy "
+                   f"{side_policy or policy}, won the others)")
+    click.echo(f"  turns        mean {summary['mean_turns']:.2f}, min {summary['turns_min']}, "
+               f"max {summary['turns_max']}")
+    if summary["wiped_out_by_sector"]:
+        click.echo("  wiped out in " + ", ".join(f"{k}: {v}" for k, v in summary["wiped_out_by_sector"].items()))
+    if summary["soldiers_lost_by_sector"]:
+        click.echo("  Soldiers lost per game, by sector: " + ", ".join(
+            f"{k}: {v:.2f}" for k, v in summary["soldiers_lost_by_sector"].items()))
+    if summary["specialists_recruited"]:
+        click.echo("  Specialists: " + ", ".join(f"{k} {v}" for k, v in summary["specialists_recruited"].items()))
+    if summary["items_used"]:
+        click.echo("  Items and Awards used: " + ", ".join(f"{k} {v}" for k, v in summary["items_used"].items()))
+    points = summary.get("victory_points")
+    if points:  # an option's score table (victory-points), counted at the end of every game
+        g, won, lost = points["group"], points["group_won"], points["group_lost"]
+        click.echo(f"  score        group mean {g['mean']:.1f}, min {g['min']}, max {g['max']}; won games "
+                   f"mean {won['mean']:.1f}, lost games mean {lost['mean']:.1f}; per Unit mean "
+                   f"{points['unit']['mean']:.1f}")
+    click.echo(f"  speed        {summary['games_per_s']:.0f} games/s ({summary['seconds']:.2f} s, {jobs} job(s))")
