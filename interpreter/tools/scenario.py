@@ -446,6 +446,7 @@ def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
         state.sectors[sid].entered = True
     for u in state.units:
         state.sectors[u.sector].entered = True
+    game.sources_changed()  # the situation set up here replaces the set-up's cards and attributes
     return game
 
 
@@ -569,10 +570,12 @@ def _trade(game: Game, unit: Unit, step: dict[str, Any]) -> str | None:
     if item in unit.items:
         unit.items.remove(item)
         other.items.append(item)
+        game.sources_changed()
         return None
     if item in unit.cards and decks.tradeable(game, item):
         unit.cards.remove(item)
         other.cards.append(item)
+        game.sources_changed()
         return None
     return f"{unit.name} cannot trade '{item}'"
 
