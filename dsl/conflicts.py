@@ -15,7 +15,7 @@ reach the same Sector (a Sector's attributes act only there; a Vehicle never ent
 conditions that can hold together (``if bunker`` never meets ``if not bunker``; ``unless in-play
 general`` never meets the General).
 
-``dsl/`` never imports the interpreter: the resolution below mirrors ``interpreter/precedence.py``
+``dsl/`` never imports the interpreter: the resolution below mirrors ``interpreter/core/precedence.py``
 (lowest tier first, ``add`` accumulates, ``set``/``forbid``/``allow`` replace, ``protect`` overrules
 the named tiers' reductions, clamps last), and the tests check that both agree on every bundled pair.
 """
@@ -56,7 +56,7 @@ KIND_TITLES: dict[str, str] = {
 KIND_LABELS = {"rule": "game rule", "rwb": "RWB bonus", "option": "optional rule", "sector": "Sector",
                "specialist": "Specialist", "item": "Item", "vehicle": "Vehicle", "award": "Award"}
 
-# Standing modifiers the engine reads (interpreter/engine.py, Game._candidates): the game's rules and
+# Standing modifiers the engine reads (interpreter/effects/sources.py, the index of the effects in play): the game's rules and
 # options, the Sector's own attributes, and the Specialists and Vehicle a Unit holds. Items and Awards
 # act only through what they are used for.
 STANDING_KINDS = frozenset({"rule", "option", "sector", "specialist", "vehicle"})
@@ -119,7 +119,7 @@ def _option_closure(content: Content, oid: str) -> tuple[str, ...]:
 
 def _option_cards(content: Content, options: Iterable[str]) -> dict[str, str]:
     """Cards an optional rule's availability settings may bring into play (a list 'all', or cards drawn at
-    random from the whole deck), as interpreter/options.py reads them: 'GRADE-KINDs' other than 'map'."""
+    random from the whole deck), as interpreter/mechanisms/options.py reads them: 'GRADE-KINDs' other than 'map'."""
     out: dict[str, str] = {}
     for oid in options:
         opt = content.options[oid]
@@ -1320,7 +1320,7 @@ def _range_text(low: int | None, high: int | None) -> str:
 
 
 def _combine(base: int | None, seq: Sequence[Touch], minimum: int | None) -> tuple[int | None, int | None, bool]:
-    """Apply touches in order, as interpreter/precedence.py does: (least, greatest, clamped).
+    """Apply touches in order, as interpreter/core/precedence.py does: (least, greatest, clamped).
 
     The value is ``coef * base + [low, high]``; with an unknown base it is known only once a set has
     replaced it. An unknown amount (a change 'per' something) makes it unknown.

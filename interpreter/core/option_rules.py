@@ -128,7 +128,7 @@ class OptionRules:
         table = tuple(self.settings.get("score", ()))
         return table + tuple(self.settings.get("score-also", ())) if table else ()
 
-    # ---------------------------------------------------- decks (interpreter/decks.py)
+    # ---------------------------------------------------- decks (interpreter/mechanisms/decks.py)
     @property
     def keep_used(self) -> tuple[str, ...]:
         """Kinds of cards that stay with their Unit when used (once per turn each)."""

@@ -34,7 +34,7 @@ class Plan(GameAPI):
                                 f"{', '.join(v.id for v in self.map.variants) or 'none'})")
             self.variant = found[0]
         # The options asked for and those they require; their settings drive general mechanisms
-        # (interpreter/options.py), their effects join the game rules' hooks.
+        # (interpreter/mechanisms/options.py), their effects join the game rules' hooks.
         self.option_rules = OptionRules.build(content, options)
         self.options = list(self.option_rules.options)
         self.ignore: set[str] = set(self.variant.ignore) if self.variant else set()

@@ -189,7 +189,7 @@ def _term(game: GameAPI, unit: Unit, term: str) -> int:
         return len(unit.specialists)
     if term == "awards":
         return len(unit.awards) + len(unit.used_awards)
-    if term.startswith("drawn-"):  # cards of a kind drawn from its deck (interpreter/decks.py counts them)
+    if term.startswith("drawn-"):  # cards of a kind drawn from its deck (interpreter/mechanisms/decks.py counts them)
         return unit.counters.get(f"drawn:{term[6:]}", 0)
     value = getattr(unit, term.replace("-", "_"), None)
     if not isinstance(value, int):
