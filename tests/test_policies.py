@@ -17,6 +17,8 @@ from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.core.state import digest
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies.heuristic import HeuristicPolicy, make_policy
+from ddaydice.interpreter.policies.heuristic.uses import deadly_turn
+from ddaydice.interpreter.policies.heuristic.values import card_worth
 from ddaydice.interpreter.tools.simulate import Spec, game_seed, run, wilson
 
 
@@ -128,14 +130,14 @@ def content_with_packs() -> Content:
 
 def test_cards_the_heuristic_has_no_rule_for_are_read_from_their_effect() -> None:
     """An expansion's or a modder's card is played by what its use does, never ignored for want of a rule."""
-    from ddaydice.interpreter.policies.heuristic import _generic_use
+    from ddaydice.interpreter.policies.heuristic import generic_use
 
     g = Game(content_with_packs(), "exercise-tiger", seed=1, variant="advanced-training", options=["badges"],
              deciders=HeuristicPolicy())
-    kinds = {cid: _generic_use(g, cid) for cid in ("channel-crossing-clasp", "star-of-france-and-germany",
-                                                    "hedgerow-star", "seawall-medal", "field-medical-badge",
-                                                    "parachutist-wings", "ranger-tab", "combat-photographer",
-                                                    "dispatch-case", "military-aide")}
+    kinds = {cid: generic_use(g, cid) for cid in ("channel-crossing-clasp", "star-of-france-and-germany",
+                                                   "hedgerow-star", "seawall-medal", "field-medical-badge",
+                                                   "parachutist-wings", "ranger-tab", "combat-photographer",
+                                                   "dispatch-case", "military-aide")}
     assert kinds == {"channel-crossing-clasp": "gain", "star-of-france-and-germany": "gain", "hedgerow-star": "gain",
                      "seawall-medal": "defence", "field-medical-badge": "defence", "parachutist-wings": "cost",
                      "ranger-tab": "mines", "combat-photographer": "", "dispatch-case": "", "military-aide": ""}
@@ -149,10 +151,10 @@ def test_the_heuristic_plays_a_gain_at_once_and_keeps_a_defence_for_a_turn_that_
     assert pol.wants_use(g, u, "channel-crossing-clasp", "after-final-tally")
     # On the beach with 20 Soldiers, nothing to advance to that it can pay for: no turn worth a DEF -5.
     u.courage = 0
-    assert not pol._deadly_turn(g, u)
+    assert not deadly_turn(pol.memory, g, u)
     assert not pol.wants_use(g, u, "seawall-medal", "after-final-tally")
     u.soldiers = 1  # the same Sector's losses would now wipe it out
-    assert pol._deadly_turn(g, u)
+    assert deadly_turn(pol.memory, g, u)
     assert pol.wants_use(g, u, "seawall-medal", "after-final-tally")
 
 
@@ -161,9 +163,9 @@ def test_a_card_drawn_at_random_is_worth_the_mean_of_its_deck() -> None:
     g = Game(content_with_packs(), "omaha-beach", players=2, seed=0, options=["badges"], deciders=pol)
     u = g.state.units[0]
     badges = [cid for cid, kind in g.content.card_kinds.items() if kind == "badge"]
-    mean = sum(pol._card_worth(g, u, cid) for cid in badges) / len(badges)
+    mean = sum(card_worth(pol.memory, g, u, cid) for cid in badges) / len(badges)
     assert pol.label_value(g, u, "draw 1 Badge") == pytest.approx(mean) and mean > 0
-    assert pol._card_worth(g, u, "combat-infantryman-badge") == pytest.approx(2.0)  # gain 2 Soldiers
+    assert card_worth(pol.memory, g, u, "combat-infantryman-badge") == pytest.approx(2.0)  # gain 2 Soldiers
     # Against 'gain 3 Soldiers' the reconstructed deck is worth less: the heuristic takes the Soldiers.
     assert mean < pol.label_value(g, u, "gain 3 Soldiers")
 

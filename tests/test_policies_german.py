@@ -11,7 +11,7 @@ import functools
 
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.game import Game
-from ddaydice.interpreter.policies.heuristic import HeuristicPolicy, _against_foe, _foe_pressure, make_policy
+from ddaydice.interpreter.policies.heuristic import HeuristicPolicy, against_foe, foe_pressure, make_policy
 from ddaydice.interpreter.policies.side_policy import SidePolicy
 from ddaydice.interpreter.tools.simulate import game_seed
 
@@ -54,11 +54,11 @@ def test_the_plan_reads_what_hurts_each_side_from_the_cards() -> None:
     cards = content().cards
     kinds = content().card_kinds
     # The German's cards in play that take from the Units every turn (Soldiers, DEF, MGF dice, Courage).
-    pressure = {c: _foe_pressure(g, c) for c in cards if kinds.get(c) == "german-specialist"}
+    pressure = {c: foe_pressure(g, c) for c in cards if kinds.get(c) == "german-specialist"}
     assert any(p[0] > 0 for p in pressure.values())
     assert any(p[1] > 0 for p in pressure.values())
     # The Units' cards written 'to the german' are worth something; the base game's are not.
-    against = {c: _against_foe(g, c) for c in cards if kinds.get(c) in {"specialist", "item"}}
+    against = {c: against_foe(g, c) for c in cards if kinds.get(c) in {"specialist", "item"}}
     assert sum(1 for v in against.values() if any(v)) >= 5
     assert not any(v for c, v in against.items() if cards[c].provenance != "reconstructed" and any(v))
 

@@ -12,8 +12,7 @@ Deciders here: :class:`Scripted` (answers from a scenario file), :class:`RandomD
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import attrs
 
@@ -95,28 +94,11 @@ CANCEL_ORDER = ("tool", "star", "one-soldier", "courage", "two-soldiers")
 _LOCK_RANK = {face: i for i, face in enumerate(LOCK_ORDER)}
 _CANCEL_RANK = {face: i for i, face in enumerate(CANCEL_ORDER)}
 _KEEP = frozenset({"one-soldier", "two-soldiers", "courage"})
-_FACE_TABLES: dict[Any, tuple[tuple[int, ...], tuple[bool, ...]]] = {}
-
-
-def _face_tables(faces: Sequence[str]) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-    """The reference policy's Lock rank and re-roll wish per face, for a list of faces (by position)."""
-    tables = (tuple(_LOCK_RANK.get(f, 99) for f in faces), tuple(f not in _KEEP for f in faces))
-    _FACE_TABLES[tuple(faces)] = tables
-    return tables
 
 
 @attrs.define
 class ReferencePolicy:
     """The fixed policy of DESIGN.md section 10, so independent implementations can compare distributions."""
-
-    # The kinds of choice it answers from the options' keys alone, the same for every instance and whatever the
-    # game's state: the fast turn (interpreter/fastturn.py) may remember these answers by the dice faces.
-    pure_kinds: ClassVar[frozenset[str]] = frozenset({"lock", "reroll", "cancel", "casualty"})
-    # It never reads the Final Tally's Die records (its moves read only the Unit's Sector and Courage), so the
-    # fast turn may keep the dice as integers while it plays.
-    reads_tally: ClassVar[bool] = False
-    # What its moves read besides their keys: the fast turn remembers its moves by Sector, Courage and keys.
-    move_reads: ClassVar[tuple[str, ...]] = ("sector", "courage")
 
     def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
         return self.decide_keys(game, decision.unit, decision.kind, decision.keys, decision.min_picks)
@@ -135,31 +117,6 @@ class ReferencePolicy:
         if kind == "move":
             return (reference_move(game, unit, keys),)
         return tuple(range(min_picks))
-
-    def dice_rules(self, faces: Sequence[str]) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-        """Its Lock and re-roll choices as data, per face (by position in ``faces``): it Locks the dice of least
-        (rank, die index), and re-rolls every free die whose face is wished away. The fast turn
-        (interpreter/fastturn.py) plays these rules on dice as integers; they give decide_keys's answers."""
-        tables = _FACE_TABLES.get(faces) if isinstance(faces, tuple) else None
-        return tables if tables is not None else _face_tables(faces)
-
-    def decide_dice(self, kind: str, dice: Sequence[int], which: Sequence[int], faces: Sequence[str],
-                    min_picks: int) -> tuple[int, ...] | None:
-        """The answer on faces directly (the fast turn's dice as integers): the same answer :meth:`decide_keys`
-        gives for the keys ``(which[j], faces[dice[which[j]]], colour)``, where a die's index is its position.
-        None for a kind it does not answer this way."""
-        tables = _FACE_TABLES.get(faces) if isinstance(faces, tuple) else None
-        if tables is None:
-            tables = _face_tables(faces)
-        if kind == "lock":
-            # By (rank of the face, die index, option): the same order as decide_keys's, as one integer.
-            rank = tables[0]
-            ranked = sorted([(rank[dice[p]] << 12) | (p << 6) | j for j, p in enumerate(which)])
-            return tuple(sorted([r & 63 for r in ranked[:min_picks]]))
-        if kind == "reroll":
-            drop = tables[1]
-            return tuple([j for j, p in enumerate(which) if drop[dice[p]]])
-        return None
 
 
 def reference_move(game: GameView, unit_id: str, moves: tuple[Move, ...]) -> int:

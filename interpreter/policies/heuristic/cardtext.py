@@ -1,0 +1,134 @@
+"""What cards do, read from their effects: what the other side's cards take, what hurts him, how to play a card."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ddaydice.dsl import ast as dsl_ast
+from ddaydice.interpreter.core.api import GameView
+from ddaydice.interpreter.policies.heuristic.model import MGF_MEAN
+
+_PRESSURE = re.compile(r"^use once per turn[^:]*: (.*)$")
+_HIT = re.compile(r"(lose (\d+) (soldiers|courage)|def \+(\d+) this turn|mgf-dice \+(\d+) this turn) "
+                  r"(?:this turn )?to (another unit|all units)")
+
+
+def foe_pressure(game: GameView, card: str) -> tuple[float, float, bool]:
+    """What another side's card in play takes from the Units every turn, read from its effect: (Soldiers,
+    Courage, whether it hits one Unit of his choice rather than all)."""
+    key = (id(game.content), card, tuple(sorted(game.options)))
+    found = _PRESSURE_OF.get(key)
+    if found is None:
+        soldiers = courage = 0.0
+        one = False
+        c = game.content.cards.get(card)
+        for raw in ((c.effect or "") if c is not None else "").splitlines():
+            m = _PRESSURE.match(raw.strip())
+            if m is None:
+                continue
+            head = raw.split(":", 1)[0]
+            if any(o not in game.options for o in re.findall(r"(?<!unless )option ([a-z0-9-]+)", head)) or any(
+                    o in game.options for o in re.findall(r"unless option ([a-z0-9-]+)", head)):
+                continue
+            for h in _HIT.finditer(m.group(1)):
+                one = one or h.group(6) == "another unit"
+                if h.group(3) == "soldiers":
+                    soldiers += int(h.group(2))
+                elif h.group(3) == "courage":
+                    courage += int(h.group(2))
+                elif h.group(4):
+                    soldiers += int(h.group(4))
+                elif h.group(5):
+                    soldiers += MGF_MEAN * int(h.group(5))
+        found = _PRESSURE_OF[key] = (soldiers, courage, one)
+    return found
+
+
+_PRESSURE_OF: dict[tuple[Any, ...], tuple[float, float, bool]] = {}
+_AGAINST = re.compile(r"(lose|sacrifice|discard) (\d+) ([a-z-]+) to the ([a-z-]+)|steal (\d+) die")
+#: What a loss is worth to the other side, in Soldiers (a Specialist: his body and what he does).
+_FOE_LOSS = {"soldiers": 1.0, "specialist": 3.0, "item": 1.0, "decoration": 2.0, "courage": 0.4, "star": 0.6}
+
+
+def against_foe(game: GameView, card: str) -> tuple[float, float]:
+    """What a Unit's card takes from another side's player, read from its effect (written 'to the german',
+    or a die taken from his Final Tally): (once, each turn it works), in Soldiers."""
+    key = (id(game.content), card)
+    found = _AGAINST_OF.get(key)
+    if found is None:
+        once = each = 0.0
+        sides = {d.id for d in game.side_defs.values()}
+        c = game.content.cards.get(card)
+        for raw in ((c.effect or "") if c is not None else "").splitlines():
+            line = raw.strip()
+            v = 0.0
+            for h in _AGAINST.finditer(line):
+                if h.group(5):
+                    v += 1.5 * int(h.group(5))
+                elif h.group(4) in sides:
+                    v += int(h.group(2)) * _FOE_LOSS.get(h.group(3).rstrip("s") if h.group(3) != "soldiers"
+                                                         else h.group(3), 1.0)
+            if not v:
+                continue
+            if "per turn" in line.split(":", 1)[0]:
+                each += v
+            elif line.startswith("on combat"):
+                each += 0.5 * v  # in the turns it stays
+            else:
+                once += v
+        found = _AGAINST_OF[key] = (once, each)
+    return found
+
+
+_AGAINST_OF: dict[tuple[Any, ...], tuple[float, float]] = {}
+
+
+def generic_use(game: GameView, card: str) -> str:
+    """How the heuristic plays a card it has no rule of its own for (an expansion's, a modder's), read from the
+    actions of its ``use`` effect: 'gain' (resources, free cards, a die that is not a Skull: at once), 'defence'
+    (DEF, casualties or MGF lowered, MGF casualties ignored: kept for a turn that needs it), 'cost' (the Advance
+    made cheaper) or 'mines' (Landmines ignored), both at the move that needs them; '' (not played) for a card
+    that costs the Unit something (a Soldier, itself) or only changes dice, which needs a plan of its own."""
+    key = (id(game.content), card)
+    found = _GENERIC_OF.get(key)
+    if found is None:
+        source = game.content.effects.get(card)
+        kinds: set[str] = set()
+        for clause in source.tree.clauses if source is not None else ():
+            body = clause.body
+            if not isinstance(body, dsl_ast.Use):
+                continue
+            for action in body.actions:
+                for option in action.options:
+                    for st in (option.statement, *(o.statement for o in option.also)):
+                        kinds.add(statement_kind(st, option.recipient is not None))
+        ranked = [k for k in ("defence", "cost", "mines", "gain") if k in kinds]
+        found = "" if "self-cost" in kinds or not ranked else ranked[0]
+        _GENERIC_OF[key] = found
+    return found
+
+
+def statement_kind(st: dsl_ast.Statement, to_another: bool) -> str:
+    """What one statement of a card's effect does for the Unit: 'self-cost', 'defence', 'cost', 'mines', 'gain'
+    or '' (see generic_use)."""
+    verb = st.verb.name
+    words = {a.name for a in st.args if isinstance(a, dsl_ast.Word)}
+    lowered = any(isinstance(a, dsl_ast.Signed) and a.value < 0 for a in st.args) or any(
+        isinstance(a, dsl_ast.Assign) and isinstance(a.value, dsl_ast.Number) and a.value.value == 0 for a in st.args)
+    if verb in {"lose", "sacrifice", "discard"} and not to_another:
+        return "self-cost"
+    if (verb in {"def", "casualties", "mgf-dice"} and lowered) or (
+            verb == "ignore" and words & {"mgf-casualties", "special-damage"}):
+        return "defence"
+    if verb == "advance-cost" and lowered:
+        return "cost"
+    if verb == "ignore" and "landmines" in words:
+        return "mines"
+    if verb in {"gain", "draw-award"} or (verb == "add" and "skull" not in words) or (
+            verb in {"find", "recruit"} and "free" in words):
+        return "gain"
+    return ""
+
+
+_GENERIC_OF: dict[tuple[Any, ...], str] = {}

@@ -1,0 +1,155 @@
+"""The Unit's other answers: an 'or' between two effects, the prompts of 'choose', where to start, whether to remain."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ddaydice.interpreter.core.api import GameView
+from ddaydice.interpreter.core.decisions import Decision
+from ddaydice.interpreter.policies.heuristic.dice import best_add, cry_gain, dice_context, pending_courage, worst_die
+from ddaydice.interpreter.policies.heuristic.memory import Memory
+from ddaydice.interpreter.policies.heuristic.team import neediest
+from ddaydice.interpreter.policies.heuristic.values import card_worth, draw_value, item_value, star_value
+from ddaydice.interpreter.policies.heuristic.views import plan_value
+
+if TYPE_CHECKING:
+    from ddaydice.interpreter.core.state import Unit
+
+
+def either(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
+    """An 'or' between effects: the one whose label is worth most."""
+    vals = [label_value(mem, game, unit, label) for label in d.options]
+    return max(range(len(vals)), key=lambda i: (vals[i], -i))
+
+
+def label_value(mem: Memory, game: GameView, unit: Unit, label: str) -> float:
+    """What the effect an option's label describes is worth to the Unit, in Soldiers."""
+    text = label.lower()
+    solo = len(game.state.units) == 1
+    if ("battle cry" in text or "battle-cry" in text) and ("allow" in text or "move" in text):
+        return cry_gain(mem, game, unit, pending_courage(game, unit))
+    if "add 1 result" in text:
+        return best_add(mem, game, unit, "white")[1]
+    if "find 1 item" in text:
+        pts = unit.item_points
+        vals = [item_value(mem, game, unit, c) for c, cost in game.findable(unit, free=True)
+                if game.value("item-cost", unit, card=c) <= pts]
+        return max(vals, default=0.0)
+    drawn = re.search(r"draw (\d+) ([a-z -]+)", text)
+    if drawn is not None:
+        return int(drawn.group(1)) * draw_value(mem, game, unit, drawn.group(2).strip())
+    m = re.search(r"gain (\d+) (soldier|star|courage|item)", text)
+    if m is None:
+        return 0.0
+    n = int(m.group(1))
+    what = m.group(2)
+    other = "another unit" in text and not solo
+    if what == "soldier":
+        return float(n) * (0.8 if other else 1.0)
+    if what == "star":
+        return n * star_value(mem, game, unit)
+    if what == "courage":
+        if other:
+            return 0.8 * n
+        c = pending_courage(game, unit)
+        return max(0.1 * n, plan_value(mem, game, unit, c + n, at_roll=True)
+                   - plan_value(mem, game, unit, c, at_roll=True))
+    return 0.0
+
+
+def choose(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
+    """A question of a card's effect, told apart by its prompt (the die or colour a card changes as it meant, a result
+    to add, an Award, a comrade, a Sector)."""
+    p = d.prompt.lower()
+    keys = d.keys
+    n = d.size()
+    intent = mem.intent
+    if "re-roll which die" in p:
+        want = intent.pop("reroll", None)
+        for i, k in enumerate(keys):
+            if want is not None and k[0] == want:
+                return i
+        return worst_die(mem, game, unit, [(k[0], k[1]) for k in keys])
+    if "change the colour of which die" in p:
+        want = intent.get("recolour")
+        for i, k in enumerate(keys):
+            if want is not None and k[0] == want[0]:
+                return i
+        return 0
+    if "to which colour" in p:
+        want = intent.pop("recolour", None)
+        if want is not None and want[1] in keys:
+            return keys.index(want[1])
+        return 0
+    if "set the mgf die" in p:
+        return 0
+    if "change which die" in p:
+        want = intent.get("reface")
+        labels = d.options
+        if want is not None:
+            for i, label in enumerate(labels):
+                if label == want[0]:
+                    return i
+        return 0
+    if re.search(r"change .* to\?", p):
+        want = intent.pop("reface", None)
+        if want is not None and want[1] in keys:
+            return keys.index(want[1])
+        colour = "blue" if "blue" in p else ("red" if "red" in p else ("white" if "white" in p else None))
+        face = best_add(mem, game, unit, colour)[0]
+        return keys.index(face) if face in keys else 0
+    if "which result to add" in p:
+        colour = "white" if "white" in p else None
+        face = best_add(mem, game, unit, colour)[0]
+        if "leadership" in p:
+            face = best_add(mem, game, unit, "white")[0]
+        return keys.index(face) if face in keys else 0
+    if "take which die" in p and keys and isinstance(keys[0], tuple) and len(keys[0]) == 3:
+        ctx = dice_context(mem, game, unit)
+        others = [(dd.face, dd.colour) for dd in unit.tally if not dd.cancelled]
+        return max(range(n), key=lambda i: (ctx.values(None, others).get(keys[i][1], 0.0), -i))
+    if "which colour" in p:
+        have = {dd.colour for dd in unit.tally if dd.face == "skull" and not dd.cancelled and dd.real}
+        for i, colour in enumerate(keys):
+            if colour not in have:
+                return i
+        return 0
+    if "choose an award" in p:
+        pref = ("victoria-cross", "memorial-cross", "legion-of-merit")
+        order = {a: j for j, a in enumerate(pref)}
+        # The printed three first (the heuristic has rules for them), then the others by what their use does.
+        return min(range(n), key=lambda i: (order.get(keys[i], 9), -card_worth(mem, game, unit, str(keys[i])), i))
+    if "which other unit" in p or "copy whose" in p:
+        return neediest(mem, game, list(keys)) if keys else 0
+    if "which adjacent sector" in p:
+        mates = {u.sector for u in game.state.active_units() if u is not unit}
+        for i, k in enumerate(keys):
+            if k in mates:
+                return i
+        return 0
+    if "in place of" in p:
+        return 1 if "yes" in [o.lower() for o in d.options] else 0
+    return 0
+
+
+def start(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
+    """The starting Sector that gives the most."""
+    def score(sid: str) -> float:
+        st = game.sectors[sid].start
+        if st is None:
+            return -1e9
+        v = st.soldiers + 0.7 * st.courage + 0.5 * st.stars + 0.3 * st.item_points
+        v += sum(1.5 for _ in st.specialists)
+        return v
+    return max(range(d.size()), key=lambda i: (score(d.keys[i]), -i))
+
+
+def remain(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
+    """Remain (to conquer an objective still open, as the last Unit) or leave."""
+    open_obj = [b for b, sec in game.sectors.items() if sec.bunker and sec.objective
+                and b not in game.state.conquered]
+    others = [u for u in game.state.active_units() if u is not unit]
+    want = "remain" if open_obj and not others else "leave"
+    return d.keys.index(want) if want in d.keys else 0
+

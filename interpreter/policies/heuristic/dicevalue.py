@@ -1,0 +1,90 @@
+"""What a die's face is worth to a Unit, in Soldiers, given the other results of its Final Tally."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import attrs
+
+from ddaydice.interpreter.policies.heuristic.model import FACES
+
+
+@attrs.frozen
+class DiceContext:
+    """What each die result is worth to a Unit now (in Soldiers), as one Final Tally is being made."""
+
+    soldier: float  # the Unit's Soldiers now
+    danger: float  # the casualties expected in this turn's combat
+    curve: list[float]  # plan value with base Courage + i
+    star: float
+    tool: float
+    bonus_tools: int
+    skull_free: int
+    climb: int
+    rwb: dict[str, float]
+    rwb_on: bool
+    counts: dict[str, bool]
+    marksman: bool
+    aim: str = ""  # a Red-White-Blue triple the dice aim at (the Battle Cry a Bunker needs)
+
+    def courage_value(self, have: int) -> float:
+        c = self.curve
+        if have + 1 >= len(c):
+            return max(0.0, c[-1] - c[-2]) if len(c) > 1 else 0.0
+        return max(0.0, c[have + 1] - c[have])
+
+    def values(self, colour: str | None, others: Sequence[tuple[str, str | None]]) -> dict[str, float]:
+        """The worth of each face on a die of ``colour``, the other results being ``others``."""
+        counts = dict.fromkeys(FACES, 0)
+        for f, _ in others:
+            if f in counts:
+                counts[f] += 1
+        table = (0, 1, 3, 6, 12, 24, 48)
+        t = counts["tool"] + self.bonus_tools
+        tool_gain = (table[min(t + 1, 6)] - table[min(t, 6)]) if t < 6 else 24
+        # Soldiers are worth more when this turn's combat threatens to wipe the Unit out.
+        men = self.soldier + counts["one-soldier"] + 2 * counts["two-soldiers"]
+        w = 1.0 + 2.0 / (1.0 + math.exp(min(50.0, (men - self.danger - 2.0) / 1.5)))
+        vals = {
+            "one-soldier": w,
+            "two-soldiers": 2.0 * w,
+            "courage": self.courage_value(counts["courage"]),
+            "star": self.star,
+            "tool": self.tool * tool_gain,
+        }
+        # A Skull cancels the weakest other result (or nothing, while the Sharpshooter's are unused).
+        if counts["skull"] + 1 <= self.skull_free:
+            skull = 0.0
+        else:
+            weakest = [vals.get(f, 0.0) for f, _ in others if f != "skull"]
+            skull = -min(weakest) if weakest else 0.0
+            skull = min(0.0, skull)
+        if self.climb:
+            skull = 10.0 if counts["skull"] < self.climb else 0.0
+        vals["skull"] = skull
+        for f in FACES:
+            if not self.counts.get(f, True):
+                vals[f] = 0.0
+        if self.rwb_on and colour is not None:
+            for f in FACES:
+                if not self.counts.get(f, True) and f != "skull":
+                    continue
+                have = {c for ff, c in others if ff == f and c is not None}
+                if colour in have:
+                    continue
+                if len(have) >= 2:
+                    vals[f] += self.rwb[f]
+                elif f == self.aim:
+                    vals[f] += self.rwb[f] * (0.5 if have else 0.25)
+                elif have:
+                    vals[f] += 0.15 * self.rwb[f]
+        return vals
+
+    @staticmethod
+    def reroll_value(vals: dict[str, float], rerolls_after: int) -> float:
+        """Expected worth of re-rolling a die now, with ``rerolls_after`` more re-rolls to come."""
+        u = sum(vals.values()) / 6
+        for _ in range(rerolls_after):
+            u = sum(max(v, u) for v in vals.values()) / 6
+        return u

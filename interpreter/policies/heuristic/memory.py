@@ -1,0 +1,85 @@
+"""What the heuristic remembers during one game: its plans, the engine's answers it re-uses, its intents."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from ddaydice.interpreter.core.api import GameView
+from ddaydice.interpreter.policies.heuristic.dicevalue import DiceContext
+from ddaydice.interpreter.policies.heuristic.model import SHARED
+from ddaydice.interpreter.policies.heuristic.planner import TurnView
+
+if TYPE_CHECKING:
+    from ddaydice.interpreter.core.state import Unit
+
+
+@attrs.define
+class Memory:
+    """One game's memory (the policy starts a new one with each game); the caches are bounded."""
+
+    #: The key of the Unit's view last worked out (the dice contexts are remembered by it).
+    view_key: tuple[Any, ...] | None = None
+    #: The cards in play the last plan worked out depends on (the key of the values that depend on them).
+    cards: tuple[Any, ...] = ()
+    quick: dict[tuple[Any, ...], tuple[Any, TurnView]] = attrs.Factory(dict)
+    target_memo: dict[tuple[Any, ...], tuple[frozenset[str], bool, bool]] = attrs.Factory(dict)
+    counts: dict[tuple[Any, ...], int] = attrs.Factory(dict)
+    statics: dict[tuple[Any, ...], int] = attrs.Factory(dict)
+    ahead: dict[tuple[Any, ...], tuple[bool, bool, bool, bool]] = attrs.Factory(dict)
+    ctx: dict[tuple[Any, ...], DiceContext] = attrs.Factory(dict)
+    #: The other side's player seen at the first decision of each turn: turn -> (his Soldiers, the highest
+    #: printed DEF the Units then occupied, where they fought the turn before).
+    foe_seen: dict[int, tuple[int, int]] = attrs.Factory(dict)
+    #: Per (turn, Unit): the re-rolls made, the dice Locked (index -> (face, colour)), the dice set aside.
+    rerolls: dict[tuple[int, str], int] = attrs.Factory(dict)
+    fixed: dict[tuple[int, str], dict[int, tuple[str, str]]] = attrs.Factory(dict)
+    asides: dict[tuple[int, str], set[int]] = attrs.Factory(dict)
+    #: What a card about to be used is meant to do ('reroll', 'recolour', 'reface'), for the questions it asks.
+    intent: dict[str, Any] = attrs.Factory(dict)
+
+    def count(self, game: GameView, unit: Unit) -> int:
+        """The Unit's Soldiers, its Specialists included (the engine's count, remembered)."""
+        key = (unit.id, unit.soldiers, tuple(unit.specialists))
+        found = self.counts.get(key)
+        if found is None:
+            if len(self.counts) > 256:
+                self.counts.clear()
+            found = self.counts[key] = game.soldier_count(unit)
+        return found
+
+    def cost(self, game: GameView, unit: Unit, spec: str) -> int:
+        """What recruiting ``spec`` costs the Unit, in Stars."""
+        key = ("cost", unit.id, spec, tuple(unit.specialists), tuple(c for u in game.state.units
+                                                                     for c in u.specialists if c in SHARED))
+        found = self.statics.get(key)
+        if found is None:
+            found = self.statics[key] = game.value("specialist-cost", unit, card=spec)
+        return found
+
+    def may_enter(self, game: GameView, unit: Unit, sector: str) -> bool:
+        """Whether the Unit may enter ``sector`` (as the rules stand now)."""
+        s = game.state
+        key = ("enter", unit.id, sector, len(unit.visited), tuple(s.conquered),
+               sum(1 for st in s.sectors.values() if st.entered))
+        found = self.statics.get(key)
+        if found is None:
+            found = self.statics[key] = int(game.flag("enter", unit, sector=sector))
+        return bool(found)
+
+    def static(self, game: GameView, unit: Unit, query: str, sector: str | None, base: int | None = None, *,
+               cards: bool = False) -> int:
+        """A value that depends only on the Sector and the cards in play (not on this turn's grants)."""
+        sig = tuple((u.id, tuple(u.specialists), u.vehicle) for u in game.state.units) if cards else self.cards
+        key = (query, unit.id, sector, base, sig)
+        found = self.statics.get(key)
+        if found is None:
+            if len(self.statics) > 4096:
+                self.statics.clear()
+            if base is None:
+                found = game.value(query, unit, sector=sector) if sector is not None else game.value(query, unit)
+            else:
+                found = game.value(query, unit, base=base)
+            self.statics[key] = found
+        return found

@@ -1,0 +1,305 @@
+"""What a Unit's plan depends on: the Bunkers it aims at, and the casualties, gains and moves of every Sector ahead."""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+import attrs
+
+from ddaydice.interpreter.core.api import GameView
+from ddaydice.interpreter.policies.heuristic.facts import Facts, facts, reachable, sector_uses_offered
+from ddaydice.interpreter.policies.heuristic.memory import Memory
+from ddaydice.interpreter.policies.heuristic.model import (
+    BUNKER_BREAKERS,
+    D6_VAR,
+    FOE_VAR,
+    MGF_MEAN,
+    P_BATTLE_CRY,
+    P_CLIMB,
+    P_CLIMB_HELPED,
+    ROLL_GAIN,
+    SKULL_HELPERS,
+    UNLIMITED_STAY_CAP,
+)
+from ddaydice.interpreter.policies.heuristic.planner import Edge, Params
+from ddaydice.interpreter.policies.heuristic.values import item_value, spec_value
+
+if TYPE_CHECKING:
+    from ddaydice.interpreter.core.state import Unit
+
+
+# ------------------------------------------------------------------------------------------- the targets
+def targets_of(mem: Memory, game: GameView, unit: Unit) -> tuple[frozenset[str], bool, bool]:
+    """The Bunkers this Unit aims at (objectives are shared out between Units), whether it must hold
+    back (its Bunker is closed for now) and whether a comrade waits beside the Bunker that opens it."""
+    s = game.state
+    key = (unit.id, tuple((u.status, u.sector, len(u.visited)) for u in s.units), tuple(s.conquered))
+    found = mem.target_memo.get(key)
+    if found is not None:
+        return found
+    bunkers = [sid for sid, sec in game.sectors.items() if sec.bunker]
+    objectives = [b for b in bunkers if game.sectors[b].objective]
+    open_obj = [b for b in objectives if b not in s.conquered]
+    active = s.active_units()
+    mine: set[str] = set(bunkers)
+    if len(s.units) > 1 and open_obj and len(active) > 1:
+        assignment = _assign(mem, game, active, open_obj)
+        if unit.id in assignment:
+            mine = {assignment[unit.id]}
+    elif len(s.units) > 1 and open_obj and len(active) == 1:
+        mine = set(open_obj)
+    holding = False
+    near = False
+    for b in list(mine):
+        f = facts(game, b)
+        if f.enter_unless is not None and f.enter_unless not in s.conquered:
+            holding = True
+            near = near or any(u is not unit and f.enter_unless in [t for t, *_r in game.moves[u.sector]]
+                               for u in active)
+    found = (frozenset(mine), holding, near)
+    if len(mem.target_memo) > 64:
+        mem.target_memo.clear()
+    mem.target_memo[key] = found
+    return found
+
+
+def _assign(mem: Memory, game: GameView, active: list[Unit], bunkers: list[str]) -> dict[str, str]:
+    """Share the open objective Bunkers out between the active Units (the same answer for every Unit)."""
+    dist = {u.id: _hops(mem, game, u) for u in active}
+    order = sorted(bunkers, key=lambda b: (game.sectors[b].column or 0, b))
+    units = sorted(active, key=lambda u: u.id)
+    best: tuple[float, tuple[str, ...]] | None = None
+    n = min(len(units), len(order))
+    for perm in itertools.permutations(order, n):
+        cost = sum(dist[units[i].id].get(perm[i], 99) for i in range(n))
+        if best is None or cost < best[0]:
+            best = (cost, perm)
+    assert best is not None
+    return {units[i].id: best[1][i] for i in range(n)}
+
+
+def _hops(mem: Memory, game: GameView, unit: Unit) -> dict[str, int]:
+    """The moves the Unit needs to each Sector it may reach (a Bunker that opens later counts as open)."""
+    dist = {unit.sector: 0}
+    todo = [unit.sector]
+    while todo:
+        nxt = []
+        for x in todo:
+            for to, _kind, _cost, _mines, _barrier in game.moves[x]:
+                if to in dist or to in unit.visited:
+                    continue
+                if not mem.may_enter(game, unit, to) and facts(game, to).enter_unless is None:
+                    continue
+                dist[to] = dist[x] + 1
+                nxt.append(to)
+        todo = nxt
+    return dist
+
+
+# ------------------------------------------------------------------------------------------- the plan's terms
+@attrs.frozen
+class _Terms:
+    """What the Unit brings to every Sector of its plan (its cards, read once per plan)."""
+
+    specs: frozenset[str]
+    medic: float
+    n_specs: int
+    cheapest: float  # the Specialist it would sacrifice
+    mines_free: bool
+    barriers_ok: bool
+    p_climb: float
+    has_cry_item: bool
+    breakers: float  # DEF its Items take off a Bunker
+    beach: float  # Beachmaster: Soldiers per Advance
+    path: float  # Pathfinder: Soldiers per move
+    cost_granted: bool  # this turn's grants change the cost of an Advance
+    platoon: int
+
+    @classmethod
+    def of(cls, game: GameView, unit: Unit) -> _Terms:
+        """The terms of ``unit``, as it is now."""
+        specs = frozenset(unit.specialists)
+        items = list(unit.items)
+        skull_help = sum(items.count(i) for i in SKULL_HELPERS)
+        return cls(
+            specs=specs,
+            medic=1.0 if ("medic" in specs or unit.vehicle == "ambulance") else 0.0,
+            n_specs=len(unit.specialists),
+            cheapest=min((spec_value(game, unit, sp) for sp in unit.specialists), default=0.0),
+            mines_free=game.flag("ignore-landmines", unit) or "minesweeper" in specs,
+            barriers_ok=game.flag("ignore-barriers", unit) or "wirecutters" in items,
+            p_climb=P_CLIMB_HELPED if skull_help else P_CLIMB,
+            has_cry_item="dexedrine" in items,
+            breakers=sum(BUNKER_BREAKERS.get(i, 0.0) for i in items),
+            beach=3.0 if "beachmaster" in specs else 0.0,
+            path=1.0 if "pathfinder" in specs else 0.0,
+            cost_granted=any(gr.query == "advance-cost" and gr.unit in (None, unit.id) for gr in game.state.grants),
+            platoon=unit.specialists.count("platoon-leader"),
+        )
+
+
+def params(mem: Memory, game: GameView, unit: Unit, targets: frozenset[str], near: bool,
+           foe_model: tuple[float, float, tuple[float, ...]] | None = None) -> Params:
+    """Everything the Unit's plan depends on, Sector by Sector of those it can still reach."""
+    t = _Terms.of(game, unit)
+    loss: list[tuple[str, float, float]] = []
+    gain: list[tuple[str, float, int]] = []
+    climbing: list[str] = []
+    max_rolls: list[tuple[str, int]] = []
+    enter: list[tuple[str, float]] = []
+    edges: list[tuple[str, tuple[Edge, ...]]] = []
+    waiting = {a for a in game.sectors for (b, *_rest) in game.moves[a]
+               if facts(game, b).battle_cry_only and b in targets}
+    reach = reachable(game, unit)
+    reach_set = set(reach)
+    for sid in reach:
+        f = facts(game, sid)
+        loss.append((sid, *_combat_loss(game, unit, sid, f, t)))
+        gr = _roll_gain(mem, game, unit, sid, f)
+        if f.climb:
+            gr = 1.0
+            climbing.append(sid)
+        elif sid in waiting:
+            gr -= 1.3
+        gain.append((sid, gr, f.courage - f.courage_penalty))
+        max_rolls.append((sid, _rolls_allowed(mem, game, unit, sid, f)))
+        e_gain = _enter_gain(mem, game, unit, sid, f)
+        if e_gain:
+            enter.append((sid, e_gain))
+        out = [e for move in game.moves[sid]
+               if move[0] in reach_set and (e := _edge(mem, game, unit, sid, f, t, targets, near, move)) is not None]
+        if f.retreat is not None and f.retreat in reach_set and sector_uses_offered(game, sid):
+            out.append(Edge(f.retreat, 0, 0.0, 0.0, 0.0, 1.0, retreat=True))
+        edges.append((sid, tuple(out)))
+    foe: tuple[tuple[str, float], ...] = ()
+    drain: tuple[float, ...] = ()
+    if foe_model is not None:
+        # Each turn the German gains about foe_gain Soldiers and loses the printed DEF the Unit occupies
+        # (both sides lose the same when he falls short: the shortfall lowers the Unit's DEF): a turn
+        # costs the Unit's lead over him its own casualties less that DEF, plus his gain, plus what his
+        # cards in play take from the Unit each turn.
+        foe_gain, pressure, drain = foe_model
+        foe = tuple((sid, foe_gain + pressure - float(game._base("def", unit, sid, None, False)[0]))
+                    for sid in reach)
+    return Params(tuple(loss), tuple(gain), frozenset(climbing), tuple(max_rolls), tuple(enter), targets,
+                  tuple(edges), foe, FOE_VAR if foe else 0.0, drain)
+
+
+def _combat_loss(g: GameView, unit: Unit, sid: str, f: Facts, t: _Terms) -> tuple[float, float]:
+    """The casualties a Combat in ``sid`` is expected to cost the Unit (and their variance)."""
+    sec = g.sectors[sid]
+    d = g.value("def", unit, sector=sid)
+    if sec.bunker and "engineer" in t.specs and unit.sector != sid:
+        d -= 5
+    mgf = g.value("mgf-dice", unit, sector=sid)
+    m = max(0.0, float(d)) + MGF_MEAN * mgf
+    v = D6_VAR * mgf
+    if f.combat_loss and not (f.combat_loss_unless and f.combat_loss_unless in t.specs):
+        m += f.combat_loss
+        v += D6_VAR
+    sd = sec.special_damage or g.map.special_damage
+    if mgf and sd == "specialist" and t.n_specs:
+        m += mgf / 6 * (1.0 + t.cheapest)
+    elif mgf and sd == "courage":
+        m += mgf / 6 * 0.5
+    if sec.bunker:
+        m = max(0.0, m - t.breakers)
+    if m > 0:
+        m = max(0.0, m - t.medic)
+    return m, v
+
+
+def _roll_gain(mem: Memory, g: GameView, unit: Unit, sid: str, f: Facts) -> float:
+    """The Soldiers a roll in ``sid`` brings (the dice rolled and Locked there, less its Skulls)."""
+    rolled = mem.static(g, unit, "dice-rolled", sid)
+    locks = mem.static(g, unit, "locked-dice", sid)
+    gr = ROLL_GAIN * rolled / 6 * (1.0 + 0.03 * (2 - locks))
+    gr -= 1.2 * f.skulls
+    return gr
+
+
+def _rolls_allowed(mem: Memory, g: GameView, unit: Unit, sid: str, f: Facts) -> int:
+    """How many turns the plan may spend in ``sid``."""
+    stay = mem.static(g, unit, "stay-turns", sid)
+    if g.sectors[sid].black or f.no_stay:
+        return 1
+    if stay >= 100:
+        return UNLIMITED_STAY_CAP
+    return max(1, stay)
+
+
+def _enter_gain(mem: Memory, g: GameView, unit: Unit, sid: str, f: Facts) -> float:
+    """What entering ``sid`` gives (Soldiers, the free cards, an Award, the cards that wait there)."""
+    e_gain = f.enter_soldiers
+    first = not g.state.sectors[sid].entered
+    for card in f.free_cards:
+        if card in unit.specialists or card in unit.dead:
+            continue
+        kind = g.content.card_kinds.get(card)
+        if kind == "specialist":
+            if card in g.state.pool or card in g.state.hands.get(unit.id, []) or first:
+                e_gain += spec_value(g, unit, card)
+        elif first and (card in g.state.placed or card in g.state.pool):
+            e_gain += 0.5 * item_value(mem, g, unit, card)
+    if f.award and first and g.state.award_deck:
+        e_gain += 3.0
+    for card, where in g.state.placed.items():
+        if where == sid and first and card not in f.free_cards:
+            e_gain += 0.5 * item_value(mem, g, unit, card)
+    return e_gain
+
+
+def _edge(mem: Memory, g: GameView, unit: Unit, sid: str, f: Facts, t: _Terms, targets: frozenset[str],
+          near: bool, move: tuple[str, str, int, bool, bool]) -> Edge | None:
+    """The move from ``sid`` along one of the map's lines, priced; None where the plan may not go."""
+    to, kind_, line_cost, mines, barrier = move
+    tsec = g.sectors[to]
+    if barrier and not t.barriers_ok:
+        return None
+    if tsec.bunker and to not in targets:
+        return None
+    tf = facts(g, to)
+    if tf.no_entry_after and all(v in unit.visited or v == sid for v in tf.no_entry_after):
+        return None  # by the time the Unit gets there, it will have been where this forbids
+    enterable = "enter" not in g.live_queries or mem.may_enter(g, unit, to)
+    if not tsec.bunker and not enterable:
+        return None
+    closed = tsec.bunker and not enterable
+    if closed and not (tf.enter_unless is not None and tf.enter_unless not in g.state.conquered):
+        return None
+    advance = kind_ == "advance" or tsec.cost is not None
+    cost = tsec.cost if tsec.cost is not None else line_cost
+    if advance:
+        # This turn's grants (a Whistle) do not last: the plan prices later Advances without them.
+        cost = max(0, cost - t.platoon) if t.cost_granted else mem.static(g, unit, "advance-cost", None, cost)
+    else:
+        cost = 0
+    e_loss = 0.0
+    e_var = 0.0
+    if mines and "landmines" not in g.ignore and not t.mines_free:
+        e_loss += 3.5 - (0.6 if t.medic else 0.0)
+        e_var += D6_VAR
+    avail = 1.0
+    for req in g._requirements(to):
+        if req[0] == "battle-cry":
+            avail = 0.9 if t.has_cry_item else P_BATTLE_CRY
+            cost = 0
+        elif req[0] == "sacrifice":
+            need = req[1] if isinstance(req[1], int) else 1
+            # A Specialist still to come (free in a Sector, or recruited) is priced, not ruled out.
+            e_loss += need * (1.0 + t.cheapest) + 2.5 * max(0, need - t.n_specs)
+        elif req[0] != "climb" and req[0] not in g.held_cards(unit):
+            card = str(req[0])
+            obtainable = card not in unit.dead and (card in g.state.hands.get(unit.id, []) or card in g.state.pool)
+            if not obtainable:
+                return None
+            e_loss += 3.0
+    if f.climb and advance:
+        avail *= t.p_climb
+    if closed and tf.enter_unless is not None:
+        # A Bunker that opens when another Bunker falls: it may open any turn, sooner when a Unit
+        # already waits beside that Bunker.
+        avail *= 0.3 if near else 0.1
+    bonus = t.path + (t.beach if advance else 0.0)
+    return Edge(to, cost, e_loss, e_var, bonus, avail)

@@ -1,0 +1,306 @@
+"""The route planner: the chance a Unit comes through and the Soldiers it gains, for the best plan from a state."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+from ddaydice.interpreter.policies.heuristic.model import CMAX, COURAGE_TARGETS, DEATH, ROLL_VAR
+
+
+@attrs.frozen
+class Edge:
+    """A move the plan may make from a Sector, priced."""
+
+    to: str
+    cost: int
+    loss: float  # Landmines, a sacrifice (as Soldiers)
+    var: float
+    bonus: float  # Beachmaster, Pathfinder
+    avail: float  # the chance the move is open at a given Phase 4 (Climbing, Battle Cry only)
+    retreat: bool = False
+
+
+@attrs.frozen
+class Params:
+    """Everything a plan depends on; hashable, so plans are shared between turns and games."""
+
+    loss: tuple[tuple[str, float, float], ...]  # sector, expected casualties per combat, variance
+    gain: tuple[tuple[str, float, int], ...]  # sector, Soldiers per roll, free Courage per roll
+    climbing: frozenset[str]  # Sectors where the dice go to Skulls (no Courage is rolled there)
+    max_rolls: tuple[tuple[str, int], ...]
+    enter: tuple[tuple[str, float], ...]  # one-off gain on entering
+    terminal: frozenset[str]
+    edges: tuple[tuple[str, tuple[Edge, ...]], ...]
+    #: Against another side (the German): per Sector, what each turn of Combat there costs the Unit's lead over
+    #: him on top of its own casualties (his Soldiers gained per turn, less the printed DEF he loses), and
+    #: the variance his turn adds. Empty: the plan counts the Unit's Soldiers alone.
+    foe: tuple[tuple[str, float], ...] = ()
+    foe_var: float = 0.0
+    #: The chances of losing 0, 1, 2 Courage to the other side each turn, after the roll (empty: none).
+    drain: tuple[float, ...] = ()
+
+
+#: A plan's outlook: (utility, mean Soldiers to come if the Unit lives, their variance, chance to live), where
+#: the utility is ``live * mean + (1 - live) * DEATH``, what the planner maximises.
+Outlook = tuple[float, float, float, float]
+LOST: Outlook = (DEATH, 0.0, 0.0, 0.0)
+
+
+class Planner:
+    """Expected Soldiers to come (and their variance) from a Phase 4 state, playing the best plan.
+
+    Sectors are numbered and the Sectors visited are a bit mask; a state is (Sector, visited Sectors
+    still reachable from it, Courage, rolls made there).
+    """
+
+    def __init__(self, params: Params) -> None:
+        names = [s for s, _, _ in params.loss]
+        self.index = {s: i for i, s in enumerate(names)}
+        self.names = names
+        idx = self.index
+        #: Expected casualties per Combat (and variance): ``abs_loss`` the Unit's own, ``loss`` what the plan
+        #: counts (against another side: the Unit's lead over him).
+        self.abs_loss = [(m, v) for _, m, v in params.loss]
+        foe = dict(params.foe)
+        self.loss = [(m + foe.get(s, 0.0), v + (params.foe_var if s in foe else 0.0)) for s, m, v in params.loss]
+        gains = {s: (g, c) for s, g, c in params.gain}
+        self.gain = [gains[s] for s in names]
+        self.climbing = [s in params.climbing for s in names]
+        rolls = dict(params.max_rolls)
+        self.max_rolls = [rolls.get(s, 3) for s in names]
+        enter = dict(params.enter)
+        self.enter = [enter.get(s, 0.0) for s in names]
+        self.terminal = [s in params.terminal for s in names]
+        edge_map = dict(params.edges)
+        self.edges: list[tuple[Edge, ...]] = [edge_map.get(s, ()) for s in names]
+        self.edge_to = [tuple(idx[e.to] for e in es) for es in self.edges]
+        self.memo: dict[int, Outlook] = {}
+        self.rolled: dict[int, Outlook] = {}
+        n = len(names)
+        reach = [0] * n
+        for i in range(n):
+            seen = 0
+            todo = list(self.edge_to[i])
+            while todo:
+                x = todo.pop()
+                if seen >> x & 1:
+                    continue
+                seen |= 1 << x
+                todo += self.edge_to[x]
+            reach[i] = seen
+        self.reach = reach
+        self.n = n
+        # The most Courage any way on from a Sector can still use: more is worth nothing to the plan.
+        need = [0] * n
+        for _ in range(n + 1):
+            changed = False
+            for i in range(n):
+                best = 0
+                for e, to in zip(self.edges[i], self.edge_to[i], strict=True):
+                    best = max(best, e.cost + need[to])
+                best = min(best, CMAX)
+                if best != need[i]:
+                    need[i] = best
+                    changed = True
+            if not changed:
+                break
+        self.need = need
+        # The Courage a roll brings (COURAGE_TARGETS), less what the other side takes each turn before the Units
+        # move (params.drain: the chances of losing 0, 1, 2): per target, (change in Courage, chance).
+        drain = params.drain or (1.0,)
+        self.drain = drain
+        targets: list[tuple[float, tuple[tuple[int, float], ...]]] = []
+        for share, dist in COURAGE_TARGETS:
+            chances: dict[int, float] = {}
+            for j, pj in enumerate(dist):
+                for lost, pl in enumerate(drain):
+                    if pj * pl:
+                        chances[j - lost] = chances.get(j - lost, 0.0) + pj * pl
+            targets.append((share, tuple(sorted(chances.items()))))
+        self.targets = targets
+
+    # ------------------------------------------------------------- by Sector name
+    def at(self, sector: str, visited: int, c: int, k: int) -> Outlook:
+        return self.value(self.index[sector], visited, max(0, c), k)
+
+    def edges_of(self, sector: str) -> tuple[Edge, ...]:
+        return self.edges[self.index[sector]]
+
+    def loss_of(self, sector: str) -> tuple[float, float]:
+        """What a Combat in ``sector`` costs the plan (against another side: the Unit's lead over him)."""
+        return self.loss[self.index[sector]]
+
+    def abs_loss_of(self, sector: str) -> tuple[float, float]:
+        """The Unit's own expected casualties in a Combat in ``sector``."""
+        return self.abs_loss[self.index[sector]]
+
+    def roll_at(self, sector: str, visited: int, c: int, k: int) -> Outlook:
+        x = self.index[sector]
+        return self.roll(x, visited | 1 << x, max(0, c), k)
+
+    def take(self, e: Edge, visited: int, c: int) -> Outlook:
+        return self.arrive(e, self.index[e.to], visited, c)
+
+    def mask(self, visited: Iterable[str]) -> int:
+        m = 0
+        for s in visited:
+            i = self.index.get(s)
+            if i is not None:
+                m |= 1 << i
+        return m
+
+    def value(self, x: int, visited: int, c: int, k: int) -> Outlook:
+        """Phase 4 in Sector ``x`` after ``k`` rolls there, with ``c`` Courage: the outlook of the best plan."""
+        rv = visited & self.reach[x]
+        c = min(c, self.need[x])
+        key = ((rv * self.n + x) * (CMAX + 1) + c) * 64 + min(k, 63)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        best: Outlook | None = None
+        chancy: list[tuple[Outlook, float]] = []  # moves open only with some probability
+        if k < self.max_rolls[x]:
+            m, v = self.loss[x]
+            best = shift(self.roll(x, rv, c, k + 1), -m, v)
+        for e, to in zip(self.edges[x], self.edge_to[x], strict=True):
+            if rv >> to & 1 or e.cost > c or (e.retreat and k < 3):
+                continue
+            o = self.arrive(e, to, rv, c)
+            if e.avail < 1.0:
+                chancy.append((o, e.avail))
+            elif best is None or o[0] > best[0]:
+                best = o
+        if chancy:
+            if best is not None:
+                chancy.append((best, 1.0))
+            result = _mix(chancy)
+        elif best is not None:
+            result = best
+        else:
+            result = LOST
+        self.memo[key] = result
+        return result
+
+    def arrive(self, e: Edge, to: int, rv: int, c: int) -> Outlook:
+        """Take edge ``e`` into Sector ``to`` (paying its cost) and go on."""
+        rv |= 1 << to
+        if e.retreat:
+            return self.value(to, rv, c - e.cost, 0)
+        lm, lv = self.loss[to]
+        mean = e.bonus - e.loss + self.enter[to] - lm
+        var = e.var + lv
+        if self.terminal[to]:
+            return (mean, mean, var, 1.0)
+        return shift(self.roll(to, rv, c - e.cost, 1), mean, var)
+
+    def roll(self, x: int, rv: int, c: int, k: int) -> Outlook:
+        """A roll in ``x`` (the dice steered to the best amount of Courage), then Phase 4."""
+        gain, free = self.gain[x]
+        base = min(max(0, c + free), self.need[x])
+        rv &= self.reach[x] | 1 << x
+        key = ((rv * self.n + x) * (CMAX + 1) + base) * 64 + min(k, 63)
+        found = self.rolled.get(key)
+        if found is not None:
+            return found
+        value = self.value
+        if self.climbing[x]:
+            result = shift(value(x, rv, base, k), gain, ROLL_VAR)
+            self.rolled[key] = result
+            return result
+        targets = self.targets
+        lo = -(len(self.drain) - 1)
+        outs = [value(x, rv, max(0, base + off), k) for off in range(lo, 4)]
+        best_u = -math.inf
+        best_i = 0
+        for i, (share, d) in enumerate(targets):
+            g = gain * share
+            u = 0.0
+            for off, p in d:
+                o = outs[off - lo]
+                u += p * (o[0] + o[3] * g)
+            if u > best_u:
+                best_u, best_i = u, i
+        share, d = targets[best_i]
+        g = gain * share
+        q = 0.0
+        mean = 0.0
+        second = 0.0
+        for off, p in d:
+            o = outs[off - lo]
+            w = p * o[3]
+            q += w
+            mo = o[1] + g
+            mean += w * mo
+            second += w * (o[2] + mo * mo)
+        if q > 1e-12:
+            mean /= q
+            var = max(0.0, second / q - mean * mean) + ROLL_VAR
+        else:
+            mean, var = 0.0, 0.0
+        result = (best_u, mean, var, q)
+        self.rolled[key] = result
+        return result
+
+
+def shift(o: Outlook, gain: float, var: float) -> Outlook:
+    u, m, v, q = o
+    return (u + q * gain, m + gain, v + var, q)
+
+
+def _mix(options: Sequence[tuple[Outlook, float]]) -> Outlook:
+    """The best available option, when some are open only with a probability (independently)."""
+    ranked = sorted(options, key=lambda o: -o[0][0])
+    left = 1.0
+    q = 0.0
+    mean = 0.0
+    second = 0.0
+    for (_u, m, v, qi), p in ranked:
+        w = left * p
+        if w <= 0:
+            continue
+        wq = w * qi
+        q += wq
+        mean += wq * m
+        second += wq * (v + m * m)
+        left -= w
+        if left <= 1e-9:
+            break
+    if q > 1e-12:
+        mean /= q
+        var = max(0.0, second / q - mean * mean)
+    else:
+        mean, var = 0.0, 0.0
+    return (q * mean + (1 - q) * DEATH, mean, var, q)
+
+
+def survival(soldiers: float, o: Outlook) -> float:
+    """The chance a Unit with ``soldiers`` comes through a plan of outlook ``o`` alive."""
+    _u, m, v, q = o
+    z = (soldiers + m - 0.5) / math.sqrt(v + 1.0)
+    return q * 0.5 * math.erfc(-z / math.sqrt(2.0))
+
+
+def planner_for(params: Params) -> Planner:
+    """The planner of ``params``, shared by every turn and game that plans alike."""
+    planner = _PLANS.get(params)
+    if planner is None:
+        if len(_PLANS) > 3000:
+            _PLANS.clear()
+        planner = _PLANS[params] = Planner(params)
+    return planner
+
+
+_PLANS: dict[Params, Planner] = {}
+
+
+@attrs.define
+class TurnView:
+    """What the policy works out once per Unit and turn (and re-uses for every decision)."""
+
+    planner: Planner
+    visited: int  # the Sectors visited, as the planner's bit mask
+    targets: frozenset[str]
+    holding: bool  # the Unit's Bunker is closed for now: stay low

@@ -1,0 +1,340 @@
+"""When a Unit plays a use (a card's, a Sector's, a rule's): rules of its own for the printed cards, the effect's
+reading for the others, and which die a dice-changing card changes."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING
+
+from ddaydice.interpreter.core.api import GameView
+from ddaydice.interpreter.core.decisions import Decision
+from ddaydice.interpreter.policies.heuristic.cardtext import against_foe, generic_use
+from ddaydice.interpreter.policies.heuristic.dice import best_add, cry_gain, pending_courage, tally_values
+from ddaydice.interpreter.policies.heuristic.facts import facts
+from ddaydice.interpreter.policies.heuristic.foe import foe, standing
+from ddaydice.interpreter.policies.heuristic.memory import Memory
+from ddaydice.interpreter.policies.heuristic.model import BUNKER_BREAKERS, FACES, MGF_MEAN, OWN_RULES, SKULL_HELPERS
+from ddaydice.interpreter.policies.heuristic.moves import choose_move
+from ddaydice.interpreter.policies.heuristic.planner import shift, survival
+from ddaydice.interpreter.policies.heuristic.values import tool_value
+from ddaydice.interpreter.policies.heuristic.views import here_loss, plan_value, view
+
+if TYPE_CHECKING:
+    from ddaydice.interpreter.core.state import Unit
+
+
+def use(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
+    """The first use offered that the Unit wants now (none: the first option)."""
+    m = re.search(r"\(([a-z-]+)\)\?\s*$", d.prompt)
+    point = m.group(1) if m is not None else _point_now(game, unit)
+    for i, key in enumerate(d.keys):
+        if key is None:
+            continue
+        owner = key[0]
+        if wants_use(mem, game, unit, owner, point):
+            return i
+    return 0
+
+
+def _point_now(game: GameView, unit: Unit) -> str:
+    """The use point of the game's phase (in Combat: before or after the MGF roll)."""
+    phase = game.state.phase
+    if phase == "combat":
+        sec = game.state.sectors[unit.sector]
+        return "after-mgf" if sec.mgf_turn == game.state.turn else "before-mgf"
+    return {"roll": "after-final-tally", "purchase": "purchase", "movement": "movement"}.get(phase, phase)
+
+
+def wants_use(mem: Memory, game: GameView, unit: Unit, owner: str, point: str) -> bool:
+    """Whether the Unit plays the use of ``owner`` (a card, a Sector, a rule) at use point ``point``."""
+    s = game.state
+    if point == "after-first-roll":  # offered only to re-roll a bad first roll (an option's Soldier Mulligan)
+        return True
+    if s.sides and owner in game.content.cards and any(against_foe(game, owner)) and foe(game) is not None:
+        return True  # what hurts the German is used as soon as it may be: his losses shrink him for the Assault
+    verdict = _tally_card(mem, game, unit, owner, point)
+    if verdict is None:
+        verdict = _combat_card(mem, game, unit, owner, point)
+    if verdict is not None:
+        return verdict
+    if point == "movement":
+        return _wants_movement_use(mem, game, unit, owner)
+    if owner == "rule:buy-award":
+        c = unit.courage
+        drop = plan_value(mem, game, unit, c, at_roll=False) - plan_value(mem, game, unit, c - 6, at_roll=False)
+        return drop < 3.0
+    if owner in game.content.cards and owner not in OWN_RULES:
+        return _generic_wants(mem, game, unit, owner, point)
+    return False
+
+
+def _tally_card(mem: Memory, game: GameView, unit: Unit, owner: str, point: str) -> bool | None:
+    """The rules for the printed cards played on the Final Tally (None: ``owner`` is none of them)."""
+    s = game.state
+    after_tally = point == "after-final-tally"
+    if owner in {"field-radio", "walkie-talkie", "signalling-lamp", "medal-case", "lucky-charm",
+                 "pocket-bible"}:
+        return point != "after-first-roll"
+    if owner in {"memorial-cross", "legion-of-merit", "command-jacket"}:
+        return after_tally
+    if owner == "shoulder-patch":
+        return after_tally and unit.recruited == 0 and unit.soldiers > 2
+    if owner == "victoria-cross":
+        return after_tally and deadly_turn(mem, game, unit)
+    if owner in {"corporal", "jeep"}:
+        return after_tally and _plan_reroll(mem, game, unit)
+    if owner in {"captain", "strategic-map"}:
+        return after_tally and _plan_recolour(mem, game, unit)
+    if owner in SKULL_HELPERS and after_tally and facts(game, unit.sector).climb:
+        return _climb_help(mem, game, unit, owner)
+    if owner == "rangefinder":
+        return after_tally and _plan_reface(mem, game, unit, "blue", 1.5)
+    if owner == "binoculars":
+        if point == "after-mgf":
+            rolls = s.sectors[unit.sector].mgf_roll or []
+            if rolls and s.sectors[unit.sector].mgf_turn == s.turn and max(rolls) >= 4 and (
+                    game.sectors[unit.sector].bunker or _lethal(mem, game, unit)):
+                mem.intent["reface"] = (f"MGF die {rolls.index(max(rolls)) + 1}", None)
+                return True
+            return False
+        return after_tally and _plan_reface(mem, game, unit, None, 3.0)
+    if owner == "ammo-box":
+        return after_tally and _plan_ammo(mem, game, unit)
+    if owner == "toolkit":
+        tools = sum(1 for dd in unit.tally if dd.face == "tool" and not dd.cancelled)
+        return after_tally and tool_value(game) > 0 and tools >= 2
+    if owner in {"grappling-hook", "rope-ladder"}:
+        return False
+    return None
+
+
+def _combat_card(mem: Memory, game: GameView, unit: Unit, owner: str, point: str) -> bool | None:
+    """The rules for the printed cards played in Combat, before or after the MGF roll (None: ``owner`` is none
+    of them)."""
+    s = game.state
+    sec = game.sectors[unit.sector]
+    in_bunker_now = sec.bunker and unit.entered_turn == s.turn
+    if owner in BUNKER_BREAKERS or owner == "bangalore-torpedo":
+        if point not in {"before-mgf", "after-mgf"}:
+            return False
+        if game.value("def", unit) <= 0:
+            return False
+        if owner == "flame-thrower" and not sec.bunker:
+            return False
+        if owner == "bangalore-torpedo" and sec.bunker:
+            return False
+        if in_bunker_now and owner != "bangalore-torpedo":
+            return True
+        if point == "after-mgf" and _lethal(mem, game, unit):
+            return True
+        return owner == "bangalore-torpedo" and point == "after-mgf" and game.value("def", unit) >= 8
+    if owner == "grenade":
+        if point != "before-mgf" or game.value("mgf-dice", unit) <= 0:
+            return False
+        m, _ = here_loss(mem, game, unit)
+        return in_bunker_now or m >= mem.count(game, unit) - 2
+    if owner == "flak-vest":
+        if point != "after-mgf":
+            return False
+        rolls = s.sectors[unit.sector].mgf_roll or []
+        if not rolls or s.sectors[unit.sector].mgf_turn != s.turn:
+            return False
+        return sum(rolls) >= 5 or _lethal(mem, game, unit) or (in_bunker_now and sum(rolls) >= 3)
+    if owner == "grenadier":
+        if point != "before-mgf" or sec.bunker or game.value("mgf-dice", unit) <= 0:
+            return False
+        return _lethal(mem, game, unit, expected=True)
+    if owner == "mortar":
+        return False
+    return None
+
+
+def _generic_wants(mem: Memory, game: GameView, unit: Unit, owner: str, point: str) -> bool:
+    """A card the heuristic has no rule of its own for, played by what its effect does (generic_use)."""
+    kind = generic_use(game, owner)
+    if kind == "gain":
+        return True
+    if kind == "defence":
+        if point == "after-final-tally":
+            return deadly_turn(mem, game, unit)
+        if point in {"before-mgf", "after-mgf", "combat"}:
+            sec = game.sectors[unit.sector]
+            if sec.bunker and unit.entered_turn == game.state.turn:
+                return True
+            m, _ = here_loss(mem, game, unit)
+            return m >= mem.count(game, unit) - 2
+        return False
+    if kind in {"cost", "mines"} and point == "movement":
+        moves = game.legal_moves(unit)
+        if not moves:
+            return False
+        best = moves[choose_move(mem, game, unit, moves)[0]]
+        if kind == "cost":
+            return best.kind == "advance" and best.cost >= 1 and not best.battle_cry
+        return best.landmines and not game.flag("ignore-landmines", unit)
+    return False
+
+
+def _wants_movement_use(mem: Memory, game: GameView, unit: Unit, owner: str) -> bool:
+    """The rules for uses in Phase 4: each played when it makes the best move better."""
+    moves = game.legal_moves(unit)
+    if not moves:
+        best_i, best_z = -1, -math.inf
+    else:
+        best_i, best_z = choose_move(mem, game, unit, moves)
+    best = moves[best_i] if best_i >= 0 else None
+    if owner == "whistle":
+        return best is not None and best.kind == "advance" and best.cost >= 2 and not best.battle_cry
+    if owner == "mine-detector":
+        return best is not None and best.landmines and not game.flag("ignore-landmines", unit)
+    if owner == "dexedrine":
+        return cry_gain(mem, game, unit, unit.courage) > 3.0
+    if owner == "wirecutters":
+        tv = view(mem, game, unit)
+        barrier = [to for to, _k, _c, _m, bar in game.moves[unit.sector] if bar and to not in unit.visited]
+        if not barrier:
+            return False
+        edges = [e for e in tv.planner.edges_of(unit.sector) if e.to in barrier and e.cost <= unit.courage]
+        soldiers = standing(mem, game, unit)
+        return any(survival(soldiers, tv.planner.take(e, tv.visited, unit.courage)) > best_z + 0.01
+                   for e in edges)
+    if owner == "point-man":
+        if any(m.kind == "stay" for m in moves):
+            return False
+        tv = view(mem, game, unit)
+        lm, lv = tv.planner.loss_of(unit.sector)
+        o = shift(tv.planner.roll_at(unit.sector, tv.visited, unit.courage, 2), -lm, lv)
+        return survival(standing(mem, game, unit) - 1, o) > best_z + 0.02
+    if owner.startswith(f"{game.map.id}/"):
+        # A Sector's use during movement: the retreat from a failed Climb.
+        f = facts(game, unit.sector)
+        if f.retreat is None or f.retreat in unit.visited:
+            return False
+        tv = view(mem, game, unit)
+        if not any(e.retreat for e in tv.planner.edges_of(unit.sector)):
+            return False
+        o = tv.planner.at(f.retreat, tv.visited | tv.planner.mask([f.retreat]), unit.courage, 0)
+        return survival(standing(mem, game, unit), o) > best_z
+    if owner in game.content.cards and owner not in OWN_RULES:
+        return _generic_wants(mem, game, unit, owner, "movement")
+    return False
+
+
+def _climb_help(mem: Memory, game: GameView, unit: Unit, owner: str) -> bool:
+    """Use a Skull-giving Item (or a die-changing one) when it completes this turn's Climb."""
+    need = facts(game, unit.sector).climb
+    skulls = sum(1 for dd in unit.tally if dd.face == "skull")
+    others = [dd for dd in unit.tally if dd.face != "skull"]
+    blue = any(dd.colour == "blue" and dd.real for dd in others)
+    helpers = sum(1 for item in unit.items if item in {"grappling-hook", "rope-ladder"}
+                  or (item == "binoculars" and others) or (item == "rangefinder" and blue))
+    if not skulls < need <= skulls + helpers:
+        return False
+    if owner in {"binoculars", "rangefinder"}:
+        cands = [dd for dd in others if owner == "binoculars" or (dd.colour == "blue" and dd.real)]
+        if not cands:
+            return False
+        die = cands[0]
+        mem.intent["reface"] = (f"{die.colour} {die.face}", "skull")
+    return True
+
+
+def _lethal(mem: Memory, game: GameView, unit: Unit, *, expected: bool = False) -> bool:
+    """Whether this Combat wipes the Unit out (``expected``: with the MGF dice's mean, before they are rolled)."""
+    s = game.state
+    d = game.value("def", unit)
+    if expected:
+        loss = d + MGF_MEAN * game.value("mgf-dice", unit)
+    else:
+        rolls = s.sectors[unit.sector].mgf_roll or []
+        mgf = sum(rolls) if s.sectors[unit.sector].mgf_turn == s.turn else 0
+        if game.flag("ignore-mgf-casualties", unit):
+            mgf = 0
+        loss = d + mgf
+    return loss >= mem.count(game, unit)
+
+
+def deadly_turn(mem: Memory, game: GameView, unit: Unit) -> bool:
+    """Whether this turn is worth a defence: the Unit can pay to advance into a Bunker it aims at, or the Combat here
+    would wipe it out."""
+    tv = view(mem, game, unit)
+    courage = pending_courage(game, unit)
+    for to, _kind, _cost, _m, _b in game.moves[unit.sector]:
+        if to in tv.targets and to not in unit.visited:
+            cost = game.sectors[to].cost or 0
+            if game.value("advance-cost", unit, base=cost) <= courage:
+                return True
+    m, _ = here_loss(mem, game, unit)
+    return m >= mem.count(game, unit)
+
+
+def _plan_reroll(mem: Memory, game: GameView, unit: Unit) -> bool:
+    """A die worth re-rolling by a card (remembered as the intent); whether there is one."""
+    ctx, live, vals = tally_values(mem, game, unit)
+    best, best_gain = None, 0.3
+    for dd, v in zip(live, vals, strict=True):
+        if dd.locked or not dd.real:
+            continue
+        if dd.face == "skull" and not game.flag("reroll-skull", unit):
+            continue
+        others = [(o.face, o.colour) for o in live if o is not dd]
+        gain = ctx.reroll_value(ctx.values(dd.colour, others), 0) - v
+        if gain > best_gain:
+            best, best_gain = dd.index, gain
+    if best is None:
+        return False
+    mem.intent["reroll"] = best
+    return True
+
+
+def _plan_recolour(mem: Memory, game: GameView, unit: Unit) -> bool:
+    """A die worth changing to another colour (remembered as the intent); whether there is one."""
+    ctx, live, vals = tally_values(mem, game, unit)
+    best, best_gain = None, 1.5
+    for dd, v in zip(live, vals, strict=True):
+        if not dd.real:
+            continue
+        others = [(o.face, o.colour) for o in live if o is not dd]
+        for colour in game.content.dice.colours:
+            if colour == dd.colour:
+                continue
+            gain = ctx.values(colour, others)[dd.face] - v
+            # Moving this die may break a triple it was part of: values() already counts that.
+            if gain > best_gain:
+                best, best_gain = (dd.index, colour), gain
+    if best is None:
+        return False
+    mem.intent["recolour"] = best
+    return True
+
+
+def _plan_reface(mem: Memory, game: GameView, unit: Unit, colour: str | None, threshold: float) -> bool:
+    """A die (of ``colour``) worth turning to another face by more than ``threshold`` (remembered as the intent)."""
+    ctx, live, vals = tally_values(mem, game, unit)
+    best, best_gain = None, threshold
+    for dd, v in zip(live, vals, strict=True):
+        if colour is not None and dd.colour != colour:
+            continue
+        if not dd.real and colour is not None:
+            continue
+        others = [(o.face, o.colour) for o in live if o is not dd]
+        fv = ctx.values(dd.colour, others)
+        face = max(FACES, key=lambda f: fv[f])
+        if fv[face] - v > best_gain:
+            best, best_gain = (f"{dd.colour} {dd.face}", face), fv[face] - v
+    if best is None:
+        return False
+    mem.intent["reface"] = best
+    return True
+
+
+def _plan_ammo(mem: Memory, game: GameView, unit: Unit) -> bool:
+    """Whether to turn a Skull into the best result (the intent remembers the face)."""
+    skulls = [dd for dd in unit.tally if dd.face == "skull" and not dd.cancelled]
+    if len(skulls) < 1 or facts(game, unit.sector).climb:
+        return False
+    face = best_add(mem, game, unit, None)[0]
+    mem.intent["reface"] = (None, face)
+    return len(skulls) >= 2 or face == "two-soldiers"
+
