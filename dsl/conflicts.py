@@ -56,8 +56,8 @@ KIND_TITLES: dict[str, str] = {
 KIND_LABELS = {"rule": "game rule", "rwb": "RWB bonus", "option": "optional rule", "sector": "Sector",
                "specialist": "Specialist", "item": "Item", "vehicle": "Vehicle", "award": "Award"}
 
-# Standing modifiers the engine reads (interpreter/effects/sources.py, the index of the effects in play): the game's rules and
-# options, the Sector's own attributes, and the Specialists and Vehicle a Unit holds. Items and Awards
+# Standing modifiers the engine reads (interpreter/effects/sources.py, the index of the effects in play): the
+# game's rules and options, the Sector's own attributes, and the Specialists and Vehicle a Unit holds. Items and Awards
 # act only through what they are used for.
 STANDING_KINDS = frozenset({"rule", "option", "sector", "specialist", "vehicle"})
 REPLACING = frozenset({"set", "forbid", "allow"})

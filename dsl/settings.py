@@ -80,8 +80,8 @@ SETTINGS: tuple[SettingSpec, ...] = (
        "every: every objective Bunker must be conquered, even by a lone Unit (by default a lone Unit on a map "
        "with several objective Bunkers wins with one).", "every or default"),
     _S("automated-units", "bool", "set-up",
-       "true: the Units are automated (solitaire Atlantikwall; interpreter/mechanisms/automaton.py): a random start in the "
-       "first row, 2 turns in each Sector, lateral sweeps and Advances along the edges, no resources kept, no "
+       "true: the Units are automated (solitaire Atlantikwall; interpreter/mechanisms/automaton.py): a random start "
+       "in the first row, 2 turns in each Sector, lateral sweeps and Advances along the edges, no resources kept, no "
        "casualties, no Sector attribute but 'can't stay here', Barriers crossed only from a dead end; the "
        "Landmines and MGF another side's rules switch off hit that side's player; no Assault: a Unit entering a "
        "final Bunker ends the game, which the side wins if he still stands.", "true or false"),
