@@ -77,7 +77,6 @@ class GameAPI(abc.ABC):
     _soldier_faces: dict[str, int]
     _side_layout: dict[str, list[tuple[int, str]]]
     _setup_tpl: dict[str, Any]
-    _shared_uses: bool
     _fixed_moves: dict[str, list[tuple[str, str, int, bool, bool]]] | None
     _fixed_capacity: int
     _req_cache: dict[tuple[str, int], list[tuple[str | int, ...]]]

@@ -93,12 +93,6 @@ class Uses(GameAPI):
             return [(card, src) for _, card, src, _ in held]
         return [(card, src) for card in self.held_cards(unit) if (src := self.content.effects.get(card)) is not None]
 
-    def _others_share_uses(self, unit: Unit) -> bool:
-        for owner in self.state.units:
-            if owner is not unit and owner.status == "active" and (owner.specialists or owner.vehicle):
-                return True
-        return False
-
     def _can_buy_award(self, unit: Unit) -> bool:
         return unit.courage >= 6 and bool(self.state.award_deck) and unit.awards_drawn == 0
 

@@ -72,7 +72,7 @@ class Game(Turn, RollPhase, UpkeepPhase, PurchasePhase, MovementPhase, CombatPha
 
 
 _PLANS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Content, dict[str, Any]]] = {}
-_PLAN_KEYS = ("option_rules", "live_windows", "live_points", "_shared_uses",
+_PLAN_KEYS = ("option_rules", "live_windows", "live_points",
               "_setup_tpl",
               "move_rank", "_fixed_moves", "_fixed_capacity",
               "map", "variant", "options", "ignore", "keep_faces", "sectors", "tier_index", "queries", "moves",

@@ -90,8 +90,6 @@ class Plan(GameAPI):
         # use_point returns at once.
         self.live_points = frozenset(p for src in sources for h in src.compiled.uses
                                      for p in points_of(h.window))
-        # Uses offered by the rules themselves (an option's, a map's rules), not only by cards held.
-        self._shared_uses = any(src.compiled.uses for src in self.global_sources if src.owner != "rule:buy-award")
         self.static_flags = {q.id: bool(q.default) for q in self.queries.values()
                              if q.kind == "flag" and q.id not in live and q.id != "stay"}
         self.static_values = {q.id: int(q.default) for q in self.queries.values()
