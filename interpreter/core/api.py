@@ -79,6 +79,7 @@ class GameAPI(abc.ABC):
     _setup_tpl: dict[str, Any]
     _fixed_moves: dict[str, list[tuple[str, str, int, bool, bool]]] | None
     _fixed_capacity: int
+    move_queries: frozenset[str]
     _req_cache: dict[tuple[str, int], list[tuple[str | int, ...]]]
     _point_uses: dict[tuple[str, str], tuple[tuple[int, UseHook], ...]]
     _sector_index: dict[tuple[str, tuple[str, ...], tuple[int, ...]], SectorIndex]

@@ -19,11 +19,12 @@ class Sources(GameAPI):
         """A source of effects came into play or left (a card gained or lost, a Vehicle abandoned, a Unit out
         of the game, a Sector's new attribute): the index of the effects in play is rebuilt when next read."""
         self.epoch += 1
+        self._index = None
 
     def in_play(self) -> InPlay:
         """The index of the effects in play in this epoch."""
         index = self._index
-        if index is None or index.epoch != self.epoch:
+        if index is None:
             index = self._index = self._build_index()
         return index
 

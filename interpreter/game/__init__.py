@@ -74,7 +74,7 @@ class Game(Turn, RollPhase, UpkeepPhase, PurchasePhase, MovementPhase, CombatPha
 _PLANS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Content, dict[str, Any]]] = {}
 _PLAN_KEYS = ("option_rules", "live_windows", "live_points",
               "_setup_tpl",
-              "move_rank", "_fixed_moves", "_fixed_capacity",
+              "move_rank", "move_queries", "_fixed_moves", "_fixed_capacity",
               "map", "variant", "options", "ignore", "keep_faces", "sectors", "tier_index", "queries", "moves",
               "courage_to_bunker", "front_row", "next_to_bunker", "side_defs", "_role", "_kind_side",
               "side_rwb", "side_sources", "_side_mods", "_side_layout", "global_sources", "rwb_sources",

@@ -50,8 +50,8 @@ class Plan(GameAPI):
         self._build_graph()
         self._index_effects()
         self._find_live()
-        self._compile_moves()
         self._fold_constants()
+        self._compile_moves()
         self._req_cache: dict[tuple[str, int], list[tuple[str | int, ...]]] = {}
         self._point_uses: dict[tuple[str, str], tuple[tuple[int, UseHook], ...]] = {}
         self._sector_index: dict[tuple[str, tuple[str, ...], tuple[int, ...]], SectorIndex] = {}
@@ -97,17 +97,21 @@ class Plan(GameAPI):
                               and not isinstance(q.default, bool) and q.id not in {"def", "mgf-dice"}}
 
     def _compile_moves(self) -> None:
-        """Phase 4's candidate moves from each Sector, worked out once when nothing in this game can change the
-        rules they follow (entering, Advancing, Barriers, Advance costs, room, Vehicles, Battle Cries): then a
-        turn checks only what the Unit has visited, its Courage and Vehicle, room, and a Sector's requirements."""
+        """Phase 4's candidate moves from each Sector under the rules' defaults (entering, Advancing, Barriers,
+        Advance costs, room, Vehicles, Battle Cries), worked out once: a turn in which nothing in play touches
+        these queries (``move_queries``) checks only what the Unit has visited, its Courage and Vehicle, room,
+        and a Sector's requirements; in the others, Phase 4 reads every query."""
         self._fixed_moves: dict[str, list[tuple[str, str, int, bool, bool]]] | None = None
         self._fixed_capacity = 0
-        flags, values = self.static_flags, self.static_values
+        flags = self.defaults
         needed = ("enter", "advance", "ignore-barriers", "vehicle-here", "vehicle-crosses-landmines", "battle-cry",
                   "ignore-requirements", "ignore-sacrifices")
-        if "advance-cost" in self.live_queries or "capacity" not in values or any(q not in flags for q in needed) \
-                or flags["battle-cry"]:
+        self.move_queries = frozenset((*needed, "advance-cost", "capacity", "battle-cry-here"))
+        if "capacity" not in flags or any(q not in flags for q in needed) or flags["battle-cry"]:
             return
+        info = self.queries.get("advance-cost")
+        least = info.minimum if info is not None and info.minimum is not None \
+            and "advance-cost" in self.live_queries else None  # the general path clamps a live query
         mines_on = "landmines" not in self.ignore
         fixed: dict[str, list[tuple[str, str, int, bool, bool]]] = {}
         for here, lines in self.moves.items():
@@ -121,12 +125,14 @@ class Plan(GameAPI):
                     kind, cost = "advance", target.cost
                 mines_apply = mines and mines_on
                 # (to, kind, Courage, Landmines, whether a Unit with a Vehicle abandons it)
+                if least is not None:
+                    cost = max(cost, least)
                 cands.append((to, kind, cost if kind == "advance" else 0, mines_apply,
                               (mines_apply and not flags["vehicle-crosses-landmines"]) or target.bunker
                               or not flags["vehicle-here"]))
             fixed[here] = cands
         self._fixed_moves = fixed
-        self._fixed_capacity = values["capacity"]
+        self._fixed_capacity = int(flags["capacity"])
 
     def _fold_constants(self) -> None:
         """A number worked out from the map that nothing in this game changes and that is the same in every

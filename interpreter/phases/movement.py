@@ -38,7 +38,10 @@ class MovementPhase(GameAPI):
         if self._may_stay(unit):
             moves.append(Move("stay", None, 0, False))
         fixed = self._fixed_moves
-        if fixed is not None:  # the same checks as below, with the rules this game cannot change worked out
+        if fixed is not None and (not self.move_queries.isdisjoint(self.in_play().queries) or (
+                s.grants and any(g.query in self.move_queries for g in s.grants))):
+            fixed = None  # something in play touches the rules of moving in this epoch
+        if fixed is not None:  # the same checks as below, with the rules' defaults worked out
             visited, courage, vehicle = unit.visited, unit.courage, unit.vehicle is not None
             room = self._fixed_capacity
             crowd: dict[str, int] | None = None

@@ -45,20 +45,29 @@ class UpkeepPhase(GameAPI):
         if rwb_on:
             if gift:
                 self._score_rwb(unit, gift_id, gift)
+            colours = self.side_defs[unit.side].colours if unit.side else self.content.dice.colours
             for _ in range(4):
                 scored = False
+                free = self._rwb_free(unit)
                 for rid in table:
-                    if rid == gift_id:
-                        continue
+                    face = self.rwb_faces.get(rid)
+                    if rid == gift_id or any((face, colour) not in free for colour in colours):
+                        continue  # some colour shows no free die of this face
                     dice = self._rwb_dice(unit, rid)
                     if dice:
                         self._score_rwb(unit, rid, dice)
                         scored = True
+                        free = self._rwb_free(unit)
                 if not scored:
                     break
         self._collect(unit)
         if not unit.side:
             self._advance_marker(unit)
+
+    @staticmethod
+    def _rwb_free(unit: Unit) -> set[tuple[str, str | None]]:
+        """The (face, colour) pairs of the Final Tally's dice that could still score an RWB bonus."""
+        return {(d.face, d.colour) for d in unit.tally if not d.cancelled and d.source != "rwb-used"}
 
     def _rwb_dice(self, unit: Unit, rid: str) -> list[Die]:
         face = self.rwb_faces.get(rid)
