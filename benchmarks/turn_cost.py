@@ -5,7 +5,8 @@
 Exercise Tiger Basic Training (1 player, no card in play unless bought), Advanced Training (1 player) and Omaha
 Beach (2 players), reference policy. Each block plays N games of every case on the same seeds' range and divides
 each case's CPU time per turn by Basic Training's in that block; the medians over B blocks are reported with
-their range. A card in play slows only the queries it modifies, so the ratios stay near 1.
+their range, per turn and per Unit-turn (a turn of a 2-player game is two Units' turns: two rolls, two
+purchases, two moves, two combats). A card in play slows only the queries it modifies and the events it hears.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def main() -> None:
     specs = [Spec(map_id, variant, players, "reference", seed=1) for map_id, variant, players in CASES]
     per_turn: list[list[float]] = [[] for _ in specs]
     ratios: list[list[float]] = [[] for _ in specs]
+    unit_ratios: list[list[float]] = [[] for _ in specs]
     n = args.games
     for block in range(args.blocks):
         costs = []
@@ -43,10 +45,12 @@ def main() -> None:
         for k, cost in enumerate(costs):
             per_turn[k].append(cost)
             ratios[k].append(cost / costs[0])
+            unit_ratios[k].append(cost / specs[k].players / (costs[0] / specs[0].players))
     for k, (map_id, variant, players) in enumerate(CASES):
         print(f"{map_id} {variant or ''} {players}p: {statistics.median(per_turn[k]) * 1e6:.0f} us/turn, "
-              f"{statistics.median(ratios[k]):.2f}x Basic Training ({min(ratios[k]):.2f}-{max(ratios[k]):.2f}, "
-              f"{args.blocks} blocks of {n} games)")
+              f"{statistics.median(ratios[k]):.2f}x Basic Training ({min(ratios[k]):.2f}-{max(ratios[k]):.2f}); "
+              f"per Unit-turn {statistics.median(unit_ratios[k]):.2f}x ({min(unit_ratios[k]):.2f}-"
+              f"{max(unit_ratios[k]):.2f}); {args.blocks} blocks of {n} games")
 
 
 if __name__ == "__main__":
