@@ -33,7 +33,8 @@ class InPlay:
     """The effects in play during one epoch, indexed for the three ways the turn asks for them."""
 
     __slots__ = ("drawn", "drawn_triggers", "epoch", "events", "head", "head_triggers", "held", "held_triggers",
-                 "queries", "sector_modifiers", "sector_sources", "sector_triggers", "shared", "tail", "uses")
+                 "queries", "sector_modifiers", "sector_sources", "sector_triggers", "shared", "tail", "unit_queries",
+                 "uses")
 
     def __init__(self, epoch: int) -> None:
         self.epoch = epoch
@@ -57,4 +58,7 @@ class InPlay:
         self.uses: dict[tuple[str, str, str], list[tuple[EffectSource, int, UseHook, str]]] = {}
         # Every query something in play modifies, and every event something in play hears.
         self.queries: frozenset[str] = frozenset()
+        # The queries something in play modifies wherever the subject stands (the rules, cards, other sides):
+        # with a Sector's own modifiers (sector_modifiers[sector]), what can touch a query in that Sector.
+        self.unit_queries: frozenset[str] = frozenset()
         self.events: frozenset[str] = frozenset()

@@ -73,9 +73,11 @@ class Sources(GameAPI):
             _add(ip.tail, None, src, None, played)
         for event, trig in ip.drawn_triggers.items():
             ip.head_triggers.setdefault(event, []).extend(trig)
-        queries = set(ip.head) | set(ip.tail) | {q for mods in ip.sector_modifiers.values() for q in mods}
+        unit_queries = set(ip.head) | set(ip.tail)
         for side_mods in self._side_mods.values():
-            queries |= set(side_mods)
+            unit_queries |= set(side_mods)
+        ip.unit_queries = frozenset(unit_queries)
+        queries = unit_queries | {q for mods in ip.sector_modifiers.values() for q in mods}
         events = set(ip.head_triggers) | set(ip.held_triggers) | {e for t in ip.sector_triggers.values() for e in t}
         for side in self.side_defs:
             events |= {h.event for src in self.side_sources[side] for h in src.compiled.triggers}

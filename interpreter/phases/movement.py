@@ -38,9 +38,8 @@ class MovementPhase(GameAPI):
         if self._may_stay(unit):
             moves.append(Move("stay", None, 0, False))
         fixed = self._fixed_moves
-        if fixed is not None and (not self.move_queries.isdisjoint(self.in_play().queries) or (
-                s.grants and any(g.query in self.move_queries for g in s.grants))):
-            fixed = None  # something in play touches the rules of moving in this epoch
+        if fixed is not None and self._moving_touched(here, fixed[here]):
+            fixed = None  # something in play touches the rules of moving from here in this epoch
         if fixed is not None:  # the same checks as below, with the rules' defaults worked out
             visited, courage, vehicle = unit.visited, unit.courage, unit.vehicle is not None
             room = self._fixed_capacity
@@ -102,6 +101,21 @@ class MovementPhase(GameAPI):
                     kind == "advance" or requirements) and not (plain_ok and cost == 0 and not requirements):
                 moves.append(Move(kind, to, 0, mines_apply, True, abandons))
         return moves
+
+    def _moving_touched(self, here: str, lines: list[tuple[str, str, int, bool, bool]]) -> bool:
+        """Does anything in play touch the rules of moving out of ``here``: a card or rule anywhere, a grant,
+        or this Sector's or a neighbour's own effects?"""
+        queries = self.move_queries
+        s = self.state
+        if s.grants and any(g.query in queries for g in s.grants):
+            return True
+        ip = self.in_play()
+        if queries.isdisjoint(ip.queries):
+            return False
+        if not queries.isdisjoint(ip.unit_queries):
+            return True
+        by_sector = ip.sector_modifiers
+        return any(not queries.isdisjoint(by_sector.get(sid, ())) for sid in (here, *(line[0] for line in lines)))
 
     def _may_stay(self, unit: Unit) -> bool:
         """The 'stay' permission; when nothing in this game changes it, its base (the Unit marker) at once."""
