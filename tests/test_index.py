@@ -43,7 +43,8 @@ def _shape(value: Any) -> Any:
 
 def shape(index: InPlay) -> dict[str, Any]:
     """The index's contents, less its epoch and the uses it remembers as they are asked for."""
-    return {name: _shape(getattr(index, name)) for name in InPlay.__slots__ if name not in {"epoch", "uses"}}
+    remembered = {"epoch", "uses", "sector_uses"}
+    return {name: _shape(getattr(index, name)) for name in InPlay.__slots__ if name not in remembered}
 
 
 @pytest.fixture

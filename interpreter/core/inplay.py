@@ -26,6 +26,10 @@ Held = tuple[Unit, str, EffectSource, int]
 SectorIndex = tuple[list[EffectSource], dict[str, list[Modifier]], dict[str, list[Trigger]]]
 """A Sector's effects (printed, then gained attributes), its modifiers by query, its triggers by event."""
 
+Use = tuple[EffectSource, int, UseHook, str]
+"""A use a Unit could make: its source, the hook's index, the hook, the card held ('' for the rules, 'u2:card'
+for another Unit's card that serves it)."""
+
 EMPTY: tuple[()] = ()
 
 
@@ -33,8 +37,8 @@ class InPlay:
     """The effects in play during one epoch, indexed for the three ways the turn asks for them."""
 
     __slots__ = ("drawn", "drawn_triggers", "epoch", "events", "head", "head_triggers", "held", "held_triggers",
-                 "queries", "sector_modifiers", "sector_sources", "sector_triggers", "shared", "tail", "unit_queries",
-                 "uses")
+                 "queries", "sector_modifiers", "sector_sources", "sector_triggers", "sector_uses", "shared", "tail",
+                 "unit_queries", "uses")
 
     def __init__(self, epoch: int) -> None:
         self.epoch = epoch
@@ -54,8 +58,10 @@ class InPlay:
         self.drawn: list[tuple[int, EffectSource]] = []
         self.held: dict[str, list[Held]] = {}
         self.shared: list[Held] = []
-        # The uses a Unit could make at a moment of the turn, by (Unit, its Sector, moment): filled as asked.
-        self.uses: dict[tuple[str, str, str], list[tuple[EffectSource, int, UseHook, str]]] = {}
+        # The uses a Unit could make at a moment of the turn, filled as asked: by (Unit, moment) the rules' and
+        # the cards' (before and after a Sector's), and by (Sector, moment) the Sector's own.
+        self.uses: dict[tuple[str, str], tuple[list[Use], list[Use]]] = {}
+        self.sector_uses: dict[tuple[str, str], list[Use]] = {}
         # Every query something in play modifies, and every event something in play hears.
         self.queries: frozenset[str] = frozenset()
         # The queries something in play modifies wherever the subject stands (the rules, cards, other sides):

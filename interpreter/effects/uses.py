@@ -40,20 +40,28 @@ class Uses(GameAPI):
         read: the rules', its Sector's, the drawn cards', its own cards', and other Units' Specialists and
         Vehicles that serve every Unit or the Units with them (``card`` is then 'u2:card')."""
         ip = self.in_play()
-        key = (unit.id, unit.sector, point)
+        key = (unit.id, point)
         found = ip.uses.get(key)
-        if found is not None:
-            return found
-        sources: list[tuple[EffectSource, str]] = [(s, "") for s in self.global_sources]
-        sources += [(s, "") for s in ip.sector_sources.get(unit.sector, ())]  # Pointe-du-Hoc: retreat
-        sources += [(src, "") for _, src in ip.drawn]  # any Unit may use the cards drawn into play
-        sources += [(src, card) for card, src in self._held_effects(unit)]
-        sources += [(src, f"{owner.id}:{card}") for owner, card, src, _ in ip.shared
-                    if owner is not unit and not owner.side]
-        found = ip.uses[key] = [(src, i, hook, card) for src, card in sources for i, hook in self._uses_at(src, point)
-                                if hook.scope != "the-german"
-                                and (":" not in card or hook.scope in {"units-here", "all-units"})]
-        return found
+        if found is None:
+            rules: list[tuple[EffectSource, str]] = [(s, "") for s in self.global_sources]
+            cards: list[tuple[EffectSource, str]] = [(src, "") for _, src in ip.drawn]  # drawn: for any Unit
+            cards += [(src, card) for card, src in self._held_effects(unit)]
+            cards += [(src, f"{owner.id}:{card}") for owner, card, src, _ in ip.shared
+                      if owner is not unit and not owner.side]
+            found = ip.uses[key] = (self._uses_of(rules, point), self._uses_of(cards, point))
+        skey = (unit.sector, point)
+        here = ip.sector_uses.get(skey)
+        if here is None:  # a Sector's own uses (Pointe-du-Hoc: retreat after a failed Climb)
+            here = ip.sector_uses[skey] = self._uses_of([(s, "") for s in ip.sector_sources.get(unit.sector, ())],
+                                                        point)
+        return [*found[0], *here, *found[1]]
+
+    def _uses_of(self, sources: list[tuple[EffectSource, str]], point: str
+                 ) -> list[tuple[EffectSource, int, UseHook, str]]:
+        """The uses of these sources at this moment that may serve the Unit asking (not the German's; of another
+        Unit's card, only those for every Unit or the Units with it)."""
+        return [(src, i, hook, card) for src, card in sources for i, hook in self._uses_at(src, point)
+                if hook.scope != "the-german" and (":" not in card or hook.scope in {"units-here", "all-units"})]
 
     def _side_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]:
         """The uses another side's player may make: his side's rules, his cards, and cards in play written
