@@ -22,6 +22,8 @@ class Uses(GameAPI):
             return self._side_uses(unit, point)
         out = []
         for src, i, hook, card in self._use_candidates(unit, point):
+            if src.owner == "rule:buy-award" and not self._can_buy_award(unit):
+                continue  # read first: the Award purchase is offered at every moment, and rarely possible
             if hook.scope == "units-here" and ":" in card and self.state.unit(card.split(":")[0]).sector != unit.sector:
                 continue
             if card in unit.cards and decks.spent(self, unit, card):
@@ -29,8 +31,6 @@ class Uses(GameAPI):
             if hook.condition is not None and not hook.condition(self.context(unit, unit, src, unit.sector)):
                 continue
             if hook.limit is not None and unit.counters.get(self._limit_key(src.owner, "use", i, hook.limit)):
-                continue
-            if src.owner == "rule:buy-award" and not self._can_buy_award(unit):
                 continue
             out.append((src, i, hook, card))
         return out
