@@ -178,6 +178,168 @@ def _has(card: str) -> Cond:
     return lambda ctx: bool(ctx.predicate("has", (card,)))
 
 
+# The verbs that compile to a modifier even inside an action (granted for a while), besides the queries.
+MODIFIER_VERBS = frozenset({"forbid", "allow", "ignore", "protect", "require"})
+
+
+@attrs.frozen
+class _Parts:
+    """What an action's closure is made of: its verb, its arguments and their words, its amount (the first
+    argument, times its 'per'; 0 without arguments) and who receives it."""
+
+    verb: str
+    args: tuple[ast.Arg, ...]
+    words: tuple[str, ...]
+    amount: Value
+    recipient: str | None
+
+
+# Each family below returns a new closure per statement, even when it captures nothing: the hooks holding
+# them compare their closures by identity.
+
+def _resource_action(p: _Parts) -> Action:
+    """gain / lose: the last word names the resource."""
+    res, amount, recipient = p.words[-1], p.amount, p.recipient
+    if p.verb == "gain":
+        return lambda ctx: ctx.gain(res, amount(ctx), recipient)
+    return lambda ctx: ctx.lose(res, amount(ctx), recipient)
+
+
+def _tally_action(p: _Parts) -> Action:
+    """add / remove: results put into the Final Tally (with a colour, or colourless) or taken out of it."""
+    a, amount, recipient = p.args, p.amount, p.recipient
+    if p.verb == "remove":
+        removed = p.words[-1]
+        return lambda ctx: ctx.remove_result(removed, amount(ctx))
+    face = _words(a[1:2])[0]
+    colour = _words(a[2:3])[0] if len(a) > 2 else None
+    return lambda ctx: ctx.add_result(face, amount(ctx), colour, recipient)
+
+
+def _dice_action(p: _Parts) -> Action:
+    """reroll / reface / recolour / steal / pool-trade: dice of the Final Tally, chosen through filters
+    ('all': every die the filters allow, no count)."""
+    words, amount = p.words, p.amount
+    every = bool(words) and words[0] == "all"
+    match p.verb:
+        case "reroll":
+            filters = tuple(w for w in words if w not in {"die", "all"})
+            return lambda ctx: ctx.reroll(None if every else amount(ctx), filters)
+        case "reface":
+            filters = tuple(w for w in words if w not in {"die", "all", "same"})
+            same = "same" in words
+            return lambda ctx: ctx.reface(None if every else amount(ctx), filters, same)
+        case "recolour":
+            filters = tuple(w for w in words if w != "die")
+            return lambda ctx: ctx.recolour(amount(ctx), filters)
+        case "steal":
+            filters = tuple(w for w in words if w != "die")
+            return lambda ctx: ctx.steal(amount(ctx), filters)
+        case _:  # pool-trade
+            return lambda ctx: ctx.pool_trade(amount(ctx))
+
+
+def _card_action(p: _Parts) -> Action:
+    """sacrifice / discard / recruit / find: a named card, or so many of the player's choice."""
+    a, words, recipient = p.args, p.words, p.recipient
+    card: str | int = a[0].value if isinstance(a[0], ast.Number) else words[0]
+    match p.verb:
+        case "sacrifice":
+            return lambda ctx: ctx.sacrifice(card, recipient)
+        case "discard":
+            held = words[0] if isinstance(a[0], ast.Number) and words else "item"
+            return lambda ctx: ctx.discard(card, recipient, held)
+        case "recruit":
+            free = "free" in words
+            return lambda ctx: ctx.recruit(card, free)
+        case _:  # find
+            free = "free" in words
+            kind = "item"
+            if isinstance(a[0], ast.Number):
+                kind = "vehicle" if "vehicle" in words else "used-item" if "used-item" in words else "item"
+            return lambda ctx: ctx.find(card, free, kind)
+
+
+def _deck_action(p: _Parts) -> Action:
+    """draw / pick / arrange-top: so many cards of a deck (1 unless a number says)."""
+    deck = p.words[0]
+    count = p.args[0].value if isinstance(p.args[0], ast.Number) else 1
+    if p.verb == "draw":
+        return lambda ctx: ctx.draw(deck, count)
+    if p.verb == "pick":
+        return lambda ctx: ctx.pick(deck, count)
+    return lambda ctx: ctx.arrange_top(deck, count)
+
+
+def _named_action(p: _Parts) -> Action:
+    """offer / draw-award / rwb / cancel / become / roll-attribute / retreat / absorb / roll-split: actions on
+    what their words name (a card, a way to draw, an RWB, a deck, an attribute, a table, a sector,
+    resources)."""
+    words = p.words
+    match p.verb:
+        case "offer":
+            card = words[0]
+            return lambda ctx: ctx.offer(card)
+        case "draw-award":
+            how = words[0]
+            return lambda ctx: ctx.draw_award(how)
+        case "rwb":
+            rwb = words[0]
+            return lambda ctx: ctx.gain_rwb(rwb)
+        case "cancel":
+            cancelled = words[0]
+            return lambda ctx: ctx.cancel(cancelled)
+        case "become":
+            attr = words[0]
+            return lambda ctx: ctx.become(attr)
+        case "roll-attribute":
+            table = words[0]
+            return lambda ctx: ctx.roll_attribute(table)
+        case "retreat":
+            sector = words[0]
+            return lambda ctx: ctx.retreat(sector)
+        case "absorb":
+            return lambda ctx: ctx.absorb(words)
+        case _:  # roll-split
+            keep, rest = words[0], words[1]
+            return lambda ctx: ctx.roll_split(keep, rest)
+
+
+def _bare_action(p: _Parts) -> Action:
+    """The actions without arguments."""
+    match p.verb:
+        case "copy-tally":
+            return lambda ctx: ctx.copy_tally()
+        case "keep-tally":
+            return lambda ctx: ctx.keep_tally()
+        case "die-instead":
+            return lambda ctx: ctx.die_instead()
+        case "swap-sectors":
+            return lambda ctx: ctx.swap_sectors()
+        case "win":
+            return lambda ctx: ctx.win()
+        case "reset-marker":
+            return lambda ctx: ctx.reset_marker()
+        case _:  # second-tally
+            return lambda ctx: ctx.second_tally()
+
+
+# Each action verb, to the function that compiles its family's statements.
+_ACTIONS: dict[str, Callable[[_Parts], Action]] = {
+    "gain": _resource_action, "lose": _resource_action,
+    "add": _tally_action, "remove": _tally_action,
+    "reroll": _dice_action, "reface": _dice_action, "recolour": _dice_action, "steal": _dice_action,
+    "pool-trade": _dice_action,
+    "sacrifice": _card_action, "discard": _card_action, "recruit": _card_action, "find": _card_action,
+    "draw": _deck_action, "pick": _deck_action, "arrange-top": _deck_action,
+    "offer": _named_action, "draw-award": _named_action, "rwb": _named_action, "cancel": _named_action,
+    "become": _named_action, "roll-attribute": _named_action, "retreat": _named_action,
+    "absorb": _named_action, "roll-split": _named_action,
+    **dict.fromkeys(("copy-tally", "keep-tally", "die-instead", "swap-sectors", "win", "reset-marker",
+                     "second-tally"), _bare_action),
+}
+
+
 class Compiler:
     def __init__(self, numbers: set[str]) -> None:
         self.numbers = numbers
@@ -246,113 +408,26 @@ class Compiler:
     # -------------------------------------------------------------- actions
     def statement(self, stmt: ast.Statement, duration: str | None, recipient: str | None,
                   recipient_condition: Cond | None = None) -> Action:
+        """An action's closure: a query change or a permission is a modifier granted for a while
+        (:meth:`_grant`); any other verb is compiled by its family (:data:`_ACTIONS`)."""
         v = stmt.verb.name
         a = stmt.args
-        words = _words(a)
-        if v in self.numbers or v in {"forbid", "allow", "ignore", "protect", "require"}:
-            # A recipient filter ('to adjacent sector unless bunker') becomes the granted modifier's
-            # condition, evaluated for whoever holds the grant; the recipients offered are those that pass it.
-            hook = self.modifier(stmt, recipient_condition, None, None)
-            dur = duration or "this-turn"
-            return lambda ctx: ctx.grant(hook, dur, recipient)
+        if v in self.numbers or v in MODIFIER_VERBS:
+            return self._grant(stmt, duration, recipient, recipient_condition)
         amount, _ = _value(a[0]) if a else ((lambda _ctx: 0), False)
-        amount = _per(stmt.per, amount)
-        match v:
-            case "gain":
-                res = words[-1]
-                return lambda ctx: ctx.gain(res, amount(ctx), recipient)
-            case "lose":
-                res = words[-1]
-                return lambda ctx: ctx.lose(res, amount(ctx), recipient)
-            case "add":
-                face = _words(a[1:2])[0]
-                colour = _words(a[2:3])[0] if len(a) > 2 else None
-                return lambda ctx: ctx.add_result(face, amount(ctx), colour, recipient)
-            case "remove":
-                face = words[-1]
-                return lambda ctx: ctx.remove_result(face, amount(ctx))
-            case "reroll":
-                every = bool(words) and words[0] == "all"
-                filters = tuple(w for w in words if w not in {"die", "all"})
-                return lambda ctx: ctx.reroll(None if every else amount(ctx), filters)
-            case "reface":
-                every = bool(words) and words[0] == "all"
-                filters = tuple(w for w in words if w not in {"die", "all", "same"})
-                same = "same" in words
-                return lambda ctx: ctx.reface(None if every else amount(ctx), filters, same)
-            case "recolour":
-                filters = tuple(w for w in words if w != "die")
-                return lambda ctx: ctx.recolour(amount(ctx), filters)
-            case "copy-tally":
-                return lambda ctx: ctx.copy_tally()
-            case "keep-tally":
-                return lambda ctx: ctx.keep_tally()
-            case "sacrifice":
-                what: str | int = a[0].value if isinstance(a[0], ast.Number) else words[0]
-                return lambda ctx: ctx.sacrifice(what, recipient)
-            case "recruit" | "find":
-                target: str | int = a[0].value if isinstance(a[0], ast.Number) else words[0]
-                free = "free" in words
-                if v == "recruit":
-                    return lambda ctx: ctx.recruit(target, free)
-                kind = "item"
-                if isinstance(a[0], ast.Number):
-                    kind = "vehicle" if "vehicle" in words else "used-item" if "used-item" in words else "item"
-                return lambda ctx: ctx.find(target, free, kind)
-            case "offer":
-                card = words[0]
-                return lambda ctx: ctx.offer(card)
-            case "draw-award":
-                how = words[0]
-                return lambda ctx: ctx.draw_award(how)
-            case "rwb":
-                rwb = words[0]
-                return lambda ctx: ctx.gain_rwb(rwb)
-            case "absorb":
-                return lambda ctx: ctx.absorb(words)
-            case "die-instead":
-                return lambda ctx: ctx.die_instead()
-            case "swap-sectors":
-                return lambda ctx: ctx.swap_sectors()
-            case "become":
-                attr = words[0]
-                return lambda ctx: ctx.become(attr)
-            case "roll-attribute":
-                table = words[0]
-                return lambda ctx: ctx.roll_attribute(table)
-            case "retreat":
-                sector = words[0]
-                return lambda ctx: ctx.retreat(sector)
-            case "win":
-                return lambda ctx: ctx.win()
-            case "reset-marker":
-                return lambda ctx: ctx.reset_marker()
-            case "roll-split":
-                keep, rest = words[0], words[1]
-                return lambda ctx: ctx.roll_split(keep, rest)
-            case "draw" | "arrange-top" | "pick":
-                deck = words[0]
-                count = a[0].value if isinstance(a[0], ast.Number) else 1
-                if v == "draw":
-                    return lambda ctx: ctx.draw(deck, count)
-                if v == "pick":
-                    return lambda ctx: ctx.pick(deck, count)
-                return lambda ctx: ctx.arrange_top(deck, count)
-            case "cancel":
-                cancelled = words[0]
-                return lambda ctx: ctx.cancel(cancelled)
-            case "discard":
-                lost: str | int = a[0].value if isinstance(a[0], ast.Number) else words[0]
-                held = words[0] if isinstance(a[0], ast.Number) and words else "item"
-                return lambda ctx: ctx.discard(lost, recipient, held)
-            case "steal":
-                filters = tuple(w for w in words if w != "die")
-                return lambda ctx: ctx.steal(amount(ctx), filters)
-            case "pool-trade":
-                return lambda ctx: ctx.pool_trade(amount(ctx))
-            case "second-tally":
-                return lambda ctx: ctx.second_tally()
-        raise AssertionError(f"no compiler for action '{v}'")
+        family = _ACTIONS.get(v)
+        if family is None:
+            raise AssertionError(f"no compiler for action '{v}'")
+        return family(_Parts(v, a, _words(a), _per(stmt.per, amount), recipient))
+
+    def _grant(self, stmt: ast.Statement, duration: str | None, recipient: str | None,
+               recipient_condition: Cond | None) -> Action:
+        """A modifier given to the recipient for the duration (this turn unless said)."""
+        # A recipient filter ('to adjacent sector unless bunker') becomes the granted modifier's
+        # condition, evaluated for whoever holds the grant; the recipients offered are those that pass it.
+        hook = self.modifier(stmt, recipient_condition, None, None)
+        dur = duration or "this-turn"
+        return lambda ctx: ctx.grant(hook, dur, recipient)
 
     def option(self, opt: ast.Option) -> Action:
         parts = [self.statement(o.statement, o.duration, o.recipient.kind if o.recipient else None,

@@ -485,6 +485,17 @@ class _Builder:
                                                  doc.file, line, col, hint=did_you_mean(oid, self.options)))
 
     def check_map(self, bm: schema.BattleMap, doc: YamlDoc, vocab: Vocabulary) -> None:
+        """A map's own consistency, in this order: its sectors, its lines, its starting sectors and Bunker, the
+        cards it lists or places, its random tables. (Its effects are checked with all the others.)"""
+        seen = self.check_map_sectors(bm, doc)
+        self.check_map_lines(bm, doc, seen)
+        self.check_map_start(bm, doc)
+        self.check_map_cards(bm, doc, seen)
+        self.check_map_tables(bm, doc)
+
+    def check_map_sectors(self, bm: schema.BattleMap, doc: YamlDoc) -> set[str]:
+        """Sector ids given twice, then each sector's DEF, Special Damage and starting Specialists; returns
+        the map's sector ids."""
         data = doc.data
         sector_ids = [s.id for s in bm.sectors]
         seen: set[str] = set()
@@ -510,6 +521,14 @@ class _Builder:
                     self.ref(spec, "specialist", doc, data,
                              ["sectors", i, "start", "regular_specialists", j],
                              f"sector '{sec.id}' deals")
+        return seen
+
+    def check_map_lines(self, bm: schema.BattleMap, doc: YamlDoc, seen: set[str]) -> None:
+        """Lines to sectors the map lacks (``seen``: its sector ids), advance lines without a Courage cost,
+        and line costs other than the printed cost of the sector they lead to."""
+        data = doc.data
+        sector_ids = [s.id for s in bm.sectors]
+        priced = {s.id: s.cost for s in bm.sectors if s.cost is not None}
         for i, ln in enumerate(bm.lines):
             for side in ("from_", "to"):
                 for j, sid in enumerate(getattr(ln, side)):
@@ -519,7 +538,6 @@ class _Builder:
                             sector_ids))
                         self.diags.append(Diagnostic("XREF002", f"line refers to unknown sector '{sid}'",
                                                      doc.file, line, col, hint=hint, width=len(sid)))
-            priced = {s.id: s.cost for s in bm.sectors if s.cost is not None}
             if ln.kind == "advance" and ln.cost is None and not all(t in priced for t in ln.to):
                 line, col = position(data, ["lines", i])
                 self.diags.append(Diagnostic("MAP002", "an advance line needs its Courage 'cost'",
@@ -531,6 +549,9 @@ class _Builder:
                         "MAP005", f"the line costs {ln.cost} Courage, but '{t}' is printed with {priced[t]}",
                         doc.file, line, col, hint="entering a Sector with its own 'cost' costs that; "
                         "drop the line's cost"))
+
+    def check_map_start(self, bm: schema.BattleMap, doc: YamlDoc) -> None:
+        """Enough players for the Units its starting sectors need, a starting sector, and a Bunker."""
         floor = sum(s.start.at_least for s in bm.sectors if s.start is not None)
         if floor > bm.players[1]:
             self.diags.append(Diagnostic("MAP006", f"map '{bm.id}' needs at least {floor} Units at its "
@@ -542,6 +563,11 @@ class _Builder:
         if not any(s.bunker for s in bm.sectors):
             self.diags.append(Diagnostic("MAP001", f"map '{bm.id}' has no Bunker", doc.file, 1, 1,
                                          hint="mark the objective sector 'bunker: true'"))
+
+    def check_map_cards(self, bm: schema.BattleMap, doc: YamlDoc, seen: set[str]) -> None:
+        """The cards the map lists, those it places (in sectors it has: ``seen``), and those its variants
+        list: each must exist and be of the kind listed."""
+        data = doc.data
         for field, kind in (("specialists", "specialist"), ("items", "item"), ("vehicles", "vehicle")):
             for j, cid in enumerate(getattr(bm, field)):
                 self.ref(cid, kind, doc, data, [field, j], f"map '{bm.id}' lists")
@@ -555,6 +581,10 @@ class _Builder:
             for field, kind in (("specialists", "specialist"), ("items", "item"), ("vehicles", "vehicle")):
                 for j, cid in enumerate(getattr(var, field) or ()):
                     self.ref(cid, kind, doc, data, ["variants", k, field, j], f"variant '{var.id}' lists")
+
+    def check_map_tables(self, bm: schema.BattleMap, doc: YamlDoc) -> None:
+        """Random attribute tables: 6 results each, every one an attribute of the map."""
+        data = doc.data
         attr_ids = {a.id for a in bm.attributes}
         for k, tab in enumerate(bm.tables):
             if len(tab.results) != 6:
@@ -703,32 +733,64 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
     b.load_cards(root / "cards", None)
     b.load_maps(root / "maps", None)
     available = {p.name: p for p in _pack_dirs(root)}
+    wanted, paths = _sources(root, available, _named_packs(packs, available), extra)
+    _load_bundled_packs(b, root, available, wanted)
+    _load_paths(b, paths)
+    _check_requirements(b, root)
+    vocab = b.vocabulary()
+    effects: dict[str, EffectSource] = {}
+    if vocab is not None:
+        effects = _check_loaded(b, vocab)
+    b.diags = [_pack_hint(b, d) for d in b.diags]
+    errors = [d for d in b.diags if d.severity == "error"]
+    if errors or vocab is None:
+        return None, sorted(b.diags, key=sort_key)
+    return _content(b, root, vocab, effects), sorted(b.diags, key=sort_key)
+
+
+def _named_packs(packs: Iterable[str] | str, available: dict[str, Path]) -> list[str]:
+    """The packs ``load`` is asked for: "all" (every bundled one), one name, or several."""
     if isinstance(packs, str):
-        wanted = list(available) if packs == "all" else [packs] if packs else []
-    else:
-        wanted = list(packs)
+        return list(available) if packs == "all" else [packs] if packs else []
+    return list(packs)
+
+
+def _sources(root: Path, available: dict[str, Path], wanted: list[str],
+             extra: Iterable[Path]) -> tuple[list[str], list[Path]]:
+    """What to load on top of the tree: the bundled packs by name, in order, and then the pack folders and
+    content files (``extra``, and the packs named by their path)."""
     # A pack may also be named by its folder's path (a modder's pack outside expansions/): loaded like a PATH.
     folders = [Path(n) for n in wanted if n not in available and _is_pack_path(n)]
-    wanted = [n for n in wanted if n in available or not _is_pack_path(n)]
+    names = [n for n in wanted if n in available or not _is_pack_path(n)]
     # A content file inside a pack folder is checked within its pack (its cards may be 'only-in' the pack's
     # optional rule, written in another file of the pack).
-    extra = list(dict.fromkeys(_home_pack(p) or p for p in [*folders, *extra]))
+    paths = list(dict.fromkeys(_home_pack(p) or p for p in [*folders, *extra]))
     # What is already part of this tree is checked in place, not loaded twice: a bundled pack's folder is that
     # pack, and a base content file (cards/items.yaml) is already loaded.
     bundled_dirs = {d.resolve(): n for n, d in available.items()}
-    wanted += [bundled_dirs[p.resolve()] for p in extra if p.resolve() in bundled_dirs
-               and bundled_dirs[p.resolve()] not in wanted]
+    names += [bundled_dirs[p.resolve()] for p in paths if p.resolve() in bundled_dirs
+              and bundled_dirs[p.resolve()] not in names]
     base_dirs = [(root / d).resolve() for d in ("rules", "cards", "maps")]
-    extra = [p for p in extra if p.resolve() not in bundled_dirs and not (
+    paths = [p for p in paths if p.resolve() not in bundled_dirs and not (
         p.is_file() and any(p.resolve().is_relative_to(d) for d in base_dirs))]
+    return _with_requirements(available, names, paths)
+
+
+def _with_requirements(available: dict[str, Path], names: list[str],
+                       paths: list[Path]) -> tuple[list[str], list[Path]]:
+    """``names`` and ``paths`` with what their packs require, each loaded before what requires it."""
     # An expansion brings the bundled expansions it requires, loaded before it (as a package brings its dependencies).
-    manifests = [available[n] / "pack.yaml" for n in wanted if n in available] + [
-        p / "pack.yaml" for p in extra if p.is_dir() and (p / "pack.yaml").is_file()]
+    manifests = [available[n] / "pack.yaml" for n in names if n in available] + [
+        p / "pack.yaml" for p in paths if p.is_dir() and (p / "pack.yaml").is_file()]
     brought, beside = _requires(manifests, available)
-    wanted = brought + [n for n in wanted if n not in brought]
+    names = brought + [n for n in names if n not in brought]
     first = {f.resolve() for f in beside}  # what is required is loaded before what requires it, even if given too
-    extra = beside + [p for p in extra if p.resolve() not in first]
-    for name in wanted:
+    return names, beside + [p for p in paths if p.resolve() not in first]
+
+
+def _load_bundled_packs(b: _Builder, root: Path, available: dict[str, Path], names: list[str]) -> None:
+    """The bundled expansions by name, in order (a name that is none is reported)."""
+    for name in names:
         if name not in available:
             b.diags.append(Diagnostic("PACK003", f"no expansion named '{name}'", display_path(root / "expansions"),
                                       1, 1, hint=did_you_mean(name, available) or (
@@ -736,7 +798,11 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
                                           "folder elsewhere is named by its path (./my-pack)")))
             continue
         b.load_pack(available[name])
-    for path in extra:
+
+
+def _load_paths(b: _Builder, paths: list[Path]) -> None:
+    """Pack folders and single content files, in order (a folder must be a pack)."""
+    for path in paths:
         if path.is_dir():
             if (path / "pack.yaml").exists():
                 b.load_pack(path)
@@ -746,6 +812,10 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
                                           hint="use --root DIR to validate a whole content tree"))
         else:
             _load_single(b, path)
+
+
+def _check_requirements(b: _Builder, root: Path) -> None:
+    """Each loaded pack's 'requires': a pack that does not exist, or exists but could not be loaded."""
     known_packs = {p.name for p in _pack_dirs(root)} | set(b.packs)
     for man, doc in b.packs.values():
         for j, needed in enumerate(man.requires):
@@ -758,22 +828,25 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
                 b.diags.append(Diagnostic("PACK005", f"pack '{man.id}' requires '{needed}', which is not loaded",
                                           doc.file, line, col,
                                           hint=f"'{needed}' could not be loaded: see its own errors"))
-    vocab = b.vocabulary()
-    effects: dict[str, EffectSource] = {}
-    if vocab is not None:
-        effects = _check_effects(b, vocab)
-        for bm, doc in b.maps.values():
-            b.check_map(bm, doc, vocab)
-        game_rules: schema.GameRules | None = b.rules.get("game.yaml")
-        names = Names(vocab.resources, tuple(f.id for f in game_rules.marker_faces) if game_rules else ())
-        b.diags += check_options(b.options, names, [(cid, card.unavailable_in, doc, node) for cid, (card, _, doc, node)
-                                                    in b.cards.items() if card.unavailable_in])
-        b.check_kinds_and_variants()
-    b.diags = [_pack_hint(b, d) for d in b.diags]
-    errors = [d for d in b.diags if d.severity == "error"]
-    if errors or vocab is None:
-        return None, sorted(b.diags, key=sort_key)
-    content = Content(
+
+
+def _check_loaded(b: _Builder, vocab: Vocabulary) -> dict[str, EffectSource]:
+    """Once the vocabulary is known: every effect (returned by owner), the maps, the optional rules, and the
+    declared kinds and variants."""
+    effects = _check_effects(b, vocab)
+    for bm, doc in b.maps.values():
+        b.check_map(bm, doc, vocab)
+    game_rules: schema.GameRules | None = b.rules.get("game.yaml")
+    names = Names(vocab.resources, tuple(f.id for f in game_rules.marker_faces) if game_rules else ())
+    b.diags += check_options(b.options, names, [(cid, card.unavailable_in, doc, node) for cid, (card, _, doc, node)
+                                                in b.cards.items() if card.unavailable_in])
+    b.check_kinds_and_variants()
+    return effects
+
+
+def _content(b: _Builder, root: Path, vocab: Vocabulary, effects: dict[str, EffectSource]) -> Content:
+    """The loaded content, once nothing is wrong with it (its warnings kept, sorted)."""
+    return Content(
         root=str(root),
         dice=b.rules["dice.yaml"], resources=b.rules["resources.yaml"], precedence=b.rules["precedence.yaml"],
         phases=b.rules["phases.yaml"], queries=b.rules["queries.yaml"], rwb=b.rules["rwb.yaml"],
@@ -791,7 +864,6 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
         kinds=b.rules.get("kinds.yaml", schema.KindRules("rulebook")),
         sides=b.rules.get("sides.yaml", schema.SideRules("rulebook")),
     )
-    return content, sorted(b.diags, key=sort_key)
 
 
 def _load_single(b: _Builder, path: Path) -> None:

@@ -6,7 +6,8 @@ the map renderer show, and it is snapshot-tested for all bundled content.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import ClassVar
 
 import attrs
 
@@ -64,6 +65,16 @@ DURATIONS = {
     "next-turn": "during the next turn",
     "permanently": "for the rest of the game",
 }
+# The actions without arguments, as the cards word them.
+FIXED_PHRASES = {
+    "copy-tally": "copy another Unit's Final Tally and ignore your own",
+    "keep-tally": "this Final Tally is also your Final Tally next turn",
+    "die-instead": "sacrifice this Specialist in its place",
+    "swap-sectors": "switch Sectors with another Unit (markers do not change)",
+    "win": "this Unit has conquered its objective",
+    "reset-marker": "turn the Unit marker back to 1 chevron",
+    "second-tally": "roll a second Final Tally with a separate set of dice and keep either one",
+}
 TIER_NAMES = {
     "rules": "game rules",
     "sectors": "Sector attributes",
@@ -84,6 +95,29 @@ PLURAL_FACES = {"skull": "Skulls", "star": "Stars", "tool": "Tools"}
 
 def title(name: str) -> str:
     return " ".join(part.upper() if part in ACRONYMS else part.capitalize() for part in name.split("-"))
+
+
+@attrs.frozen
+class _Wording:
+    """A statement as its English is made: the verb, the arguments, and the rendered 'per' tail."""
+
+    verb: str
+    args: tuple[ast.Arg, ...]
+    per: str
+
+    @property
+    def die(self) -> str:
+        """The noun for dice after the count: 'dice' after a number over 1, else 'die'."""
+        a = self.args
+        return "dice" if a and isinstance(a[0], ast.Number) and a[0].value > 1 else "die"
+
+    def word(self, i: int) -> str:
+        """The name of the i-th argument if it is a word, else ''."""
+        if i < len(self.args):
+            item = self.args[i]
+            if isinstance(item, ast.Word):
+                return item.name
+        return ""
 
 
 class Renderer:
@@ -167,140 +201,183 @@ class Renderer:
 
     # ------------------------------------------------------------ statements
     def statement(self, stmt: ast.Statement) -> str:
-        v = stmt.verb.name
-        a = stmt.args
-        per = self.per(stmt.per)
-        die = "dice" if a and isinstance(a[0], ast.Number) and a[0].value > 1 else "die"
+        """A statement in English: its verb's family says it (:attr:`_FAMILIES`); any other verb names a
+        query, changed by its argument."""
+        w = _Wording(stmt.verb.name, stmt.args, self.per(stmt.per))
+        return self._FAMILIES.get(w.verb, Renderer._say_query_change)(self, w)
 
-        def word(i: int) -> str:
-            if i < len(a):
-                item = a[i]
-                if isinstance(item, ast.Word):
-                    return item.name
-            return ""
+    def _say_query_change(self, w: _Wording) -> str:
+        """A query changed: 'DEF becomes 0', 'DEF -1 for every ...'; a bare word as itself."""
+        a = w.args
+        if a and isinstance(a[0], ast.Assign):
+            return f"{self.query(w.verb)} becomes {self.arg(a[0])}{w.per}"
+        if a:
+            return f"{self.query(w.verb)} {self.arg(a[0])}{w.per}"
+        return w.verb
 
-        match v:
-            case "gain" | "lose":
-                one = isinstance(a[0], ast.Number) and a[0].value == 1 and not per
-                what = SINGULAR.get(word(1), self.arg(a[1])) if one else self.arg(a[1])
-                return f"{v} {self.amount(a[0])} {what}{per}"
-            case "add":
-                colour = word(2)
-                if colour == "any-colour":
-                    tail = " of any colour (chosen)"
-                elif colour:
-                    tail = f" ({self.name(colour)})"
-                else:
-                    tail = " (colourless)"
-                face = "result of the player's choice" if word(1) == "any" else self.name(word(1))
-                if not (isinstance(a[0], ast.Number) and a[0].value == 1):
-                    face = PLURAL_FACES.get(word(1), face)
-                return f"add {self.amount(a[0])} {face}{tail} to the Final Tally{per}"
-            case "remove":
-                return f"remove {self.amount(a[0])} {self.name(word(1))} from the Final Tally{per}"
+    def _say_fixed(self, w: _Wording) -> str:
+        """The actions without arguments: always the same words (:data:`FIXED_PHRASES`)."""
+        return FIXED_PHRASES[w.verb]
+
+    def _say_resources(self, w: _Wording) -> str:
+        """gain / lose: '1 Soldier' in the singular (when one, and not 'per' something)."""
+        a = w.args
+        one = isinstance(a[0], ast.Number) and a[0].value == 1 and not w.per
+        what = SINGULAR.get(w.word(1), self.arg(a[1])) if one else self.arg(a[1])
+        return f"{w.verb} {self.amount(a[0])} {what}{w.per}"
+
+    def _say_add(self, w: _Wording) -> str:
+        """add: results put into the Final Tally, of a colour, of any colour (chosen) or colourless."""
+        a = w.args
+        colour = w.word(2)
+        if colour == "any-colour":
+            tail = " of any colour (chosen)"
+        elif colour:
+            tail = f" ({self.name(colour)})"
+        else:
+            tail = " (colourless)"
+        face = "result of the player's choice" if w.word(1) == "any" else self.name(w.word(1))
+        if not (isinstance(a[0], ast.Number) and a[0].value == 1):
+            face = PLURAL_FACES.get(w.word(1), face)
+        return f"add {self.amount(a[0])} {face}{tail} to the Final Tally{w.per}"
+
+    def _say_remove(self, w: _Wording) -> str:
+        """remove: results taken out of the Final Tally."""
+        return f"remove {self.amount(w.args[0])} {self.name(w.word(1))} from the Final Tally{w.per}"
+
+    def _say_dice(self, w: _Wording) -> str:
+        """reroll / reface / recolour / steal / pool-trade: dice of the Final Tally, with their filters."""
+        a = w.args
+        match w.verb:
             case "reroll":
-                if word(0) == "all":
+                if w.word(0) == "all":
                     return f"re-roll every die{self.filters(a[1:])}"
-                return f"re-roll {self.amount(a[0])} {die}{self.filters(a[1:])}"
+                return f"re-roll {self.amount(a[0])} {w.die}{self.filters(a[1:])}"
             case "reface":
-                count = "every" if word(0) == "all" else self.amount(a[0])
-                return f"change the result of {count} {die}{self.filters(a[1:])} (keeping its colour)"
+                count = "every" if w.word(0) == "all" else self.amount(a[0])
+                return f"change the result of {count} {w.die}{self.filters(a[1:])} (keeping its colour)"
             case "recolour":
-                return f"change the colour of {self.amount(a[0])} {die}{self.filters(a[1:])} (keeping its result)"
-            case "copy-tally":
-                return "copy another Unit's Final Tally and ignore your own"
-            case "keep-tally":
-                return "this Final Tally is also your Final Tally next turn"
-            case "sacrifice":
-                if word(0) == "self":
-                    return "sacrifice this Specialist"
-                if isinstance(a[0], ast.Number):
-                    return f"sacrifice {a[0].value} Specialist of your choice"
-                return f"sacrifice the {self.name(word(0))}"
-            case "recruit" | "find":
-                free = " for free" if word(len(a) - 1) == "free" else ""
-                if isinstance(a[0], ast.Number):
-                    what = "Specialist" if v == "recruit" else "Vehicle" if word(1) == "vehicle" else \
-                        "used Item (paying its cost again)" if word(1) == "used-item" else "Item"
-                    return f"{v} {a[0].value} {what} of your choice{free}"
-                return f"{v} the {self.name(word(0))}{free}"
+                return f"change the colour of {self.amount(a[0])} {w.die}{self.filters(a[1:])} (keeping its result)"
+            case "steal":
+                return f"take {self.amount(a[0])} {w.die}{self.filters(a[2:])} from an opponent's Final Tally"
+            case _:  # pool-trade
+                return f"trade up to {self.amount(a[0])} {w.die} of your Final Tally with your trading pool"
+
+    def _say_sacrifice(self, w: _Wording) -> str:
+        """sacrifice: this Specialist, so many of the player's choice, or a named one."""
+        a = w.args
+        if w.word(0) == "self":
+            return "sacrifice this Specialist"
+        if isinstance(a[0], ast.Number):
+            return f"sacrifice {a[0].value} Specialist of your choice"
+        return f"sacrifice the {self.name(w.word(0))}"
+
+    def _say_recruit_or_find(self, w: _Wording) -> str:
+        """recruit / find: a named card, or so many of the player's choice; 'free' says so."""
+        a = w.args
+        free = " for free" if w.word(len(a) - 1) == "free" else ""
+        if isinstance(a[0], ast.Number):
+            what = "Specialist" if w.verb == "recruit" else "Vehicle" if w.word(1) == "vehicle" else \
+                "used Item (paying its cost again)" if w.word(1) == "used-item" else "Item"
+            return f"{w.verb} {a[0].value} {what} of your choice{free}"
+        return f"{w.verb} the {self.name(w.word(0))}{free}"
+
+    def _say_discard(self, w: _Wording) -> str:
+        """discard: this card, so many cards of the player's choice (Items by default), or a named one."""
+        a = w.args
+        if w.word(0) == "self":
+            return "discard this card"
+        if isinstance(a[0], ast.Number):
+            if w.word(1) not in {"", "item"}:
+                return f"lose {a[0].value} {self.name(w.word(1))} of your choice (discarded)"
+            return f"lose {a[0].value} Item of your choice (it counts as used)"
+        return f"lose the {self.name(w.word(0))} (it counts as used)"
+
+    def _say_cards(self, w: _Wording) -> str:
+        """offer / draw-award / draw / cancel / pick / arrange-top: cards on offer, and decks."""
+        a = w.args
+        match w.verb:
             case "offer":
-                return f"the {self.name(word(0))} can be found here (pay its cost)"
+                return f"the {self.name(w.word(0))} can be found here (pay its cost)"
             case "draw-award":
-                return "draw 1 Award at random" if word(0) == "random" else "choose 1 Award"
-            case "rwb":
-                return f"gain a {self.name(word(0))} RWB"
-            case "absorb":
-                res = " or ".join(self.name(w.name) for w in a if isinstance(w, ast.Word))
-                return f"spend {res} to save Soldiers, 1 for 1 (any mix)"
-            case "die-instead":
-                return "sacrifice this Specialist in its place"
-            case "swap-sectors":
-                return "switch Sectors with another Unit (markers do not change)"
-            case "become":
-                return f"this Sector gains '{self.name(word(0))}' for the rest of the game"
-            case "roll-attribute":
-                return f"roll 1d6 on the {self.name(word(0))} table; the result stays for the rest of the game"
-            case "retreat":
-                return f"retreat to {self.name(word(0))} (if not visited)"
-            case "win":
-                return "this Unit has conquered its objective"
-            case "reset-marker":
-                return "turn the Unit marker back to 1 chevron"
-            case "roll-split":
-                return (f"roll 1 die per Unit: one result of your choice gives {self.name(word(0))}, the others "
-                        f"added up give {self.name(word(1))}")
+                return "draw 1 Award at random" if w.word(0) == "random" else "choose 1 Award"
             case "draw":
                 n = a[0].value if isinstance(a[0], ast.Number) else 1
-                return f"draw {n} {self.name(word(1))}" + (" cards" if n > 1 else "")
-            case "discard":
-                if word(0) == "self":
-                    return "discard this card"
-                if isinstance(a[0], ast.Number):
-                    if word(1) not in {"", "item"}:
-                        return f"lose {a[0].value} {self.name(word(1))} of your choice (discarded)"
-                    return f"lose {a[0].value} Item of your choice (it counts as used)"
-                return f"lose the {self.name(word(0))} (it counts as used)"
-            case "steal":
-                return f"take {self.amount(a[0])} {die}{self.filters(a[2:])} from an opponent's Final Tally"
-            case "pool-trade":
-                return f"trade up to {self.amount(a[0])} {die} of your Final Tally with your trading pool"
-            case "second-tally":
-                return "roll a second Final Tally with a separate set of dice and keep either one"
+                return f"draw {n} {self.name(w.word(1))}" + (" cards" if n > 1 else "")
             case "cancel":
-                return f"cancel the {self.name(word(0))} in play (for every Unit)"
+                return f"cancel the {self.name(w.word(0))} in play (for every Unit)"
             case "pick":
-                return (f"take {self.amount(a[0])} {self.name(word(1))} of your choice from the deck, then shuffle "
-                        "it")
-            case "arrange-top":
-                return (f"look at the top {self.amount(a[0])} cards of the {self.name(word(1))} deck and put them "
-                        "back in any order")
+                return (f"take {self.amount(a[0])} {self.name(w.word(1))} of your choice from the deck, then "
+                        "shuffle it")
+            case _:  # arrange-top
+                return (f"look at the top {self.amount(a[0])} cards of the {self.name(w.word(1))} deck and put "
+                        "them back in any order")
+
+    def _say_bonus(self, w: _Wording) -> str:
+        """rwb / absorb / roll-split: an RWB bonus, resources spent to save Soldiers, a die per Unit."""
+        match w.verb:
+            case "rwb":
+                return f"gain a {self.name(w.word(0))} RWB"
+            case "absorb":
+                res = " or ".join(self.name(x.name) for x in w.args if isinstance(x, ast.Word))
+                return f"spend {res} to save Soldiers, 1 for 1 (any mix)"
+            case _:  # roll-split
+                return (f"roll 1 die per Unit: one result of your choice gives {self.name(w.word(0))}, the others "
+                        f"added up give {self.name(w.word(1))}")
+
+    def _say_sector(self, w: _Wording) -> str:
+        """become / roll-attribute / retreat: this Sector's attributes, and a step back to another one."""
+        match w.verb:
+            case "become":
+                return f"this Sector gains '{self.name(w.word(0))}' for the rest of the game"
+            case "roll-attribute":
+                return f"roll 1d6 on the {self.name(w.word(0))} table; the result stays for the rest of the game"
+            case _:  # retreat
+                return f"retreat to {self.name(w.word(0))} (if not visited)"
+
+    def _say_permission(self, w: _Wording) -> str:
+        """forbid / allow / ignore / protect: permissions, rules ignored, queries no tier can reduce."""
+        match w.verb:
             case "forbid":
-                return f"{upper_first(self.query(word(0)))} is not allowed"
+                return f"{upper_first(self.query(w.word(0)))} is not allowed"
             case "allow":
-                return f"{upper_first(self.query(word(0)))} is allowed"
+                return f"{upper_first(self.query(w.word(0)))} is allowed"
             case "ignore":
-                return f"ignore {self.name(word(0))}"
-            case "require":
-                if word(0) == "sacrifice":
-                    if isinstance(a[1], ast.Number):
-                        return f"requirement: sacrifice {a[1].value} Specialist to move here"
-                    return f"requirement: sacrifice the {self.name(word(1))} to move here"
-                if word(0) == "battle-cry":
-                    return "requirement: can only be entered with a Battle Cry RWB"
-                if word(0) == "climb":
-                    return "requirement: you must Climb (4 Skulls in your Final Tally) to Advance from here"
-                return f"requirement: must have the {self.name(word(0))} to move here"
-            case "protect":
-                tiers = [TIER_NAMES.get(w.name, w.name) for w in a[2:] if isinstance(w, ast.Word)]
+                return f"ignore {self.name(w.word(0))}"
+            case _:  # protect
+                tiers = [TIER_NAMES.get(x.name, x.name) for x in w.args[2:] if isinstance(x, ast.Word)]
                 joined = " or ".join(tiers)
-                return f"no {joined} can reduce {self.query(word(0))} here (explicit override)"
-        # a query change
-        if a and isinstance(a[0], ast.Assign):
-            return f"{self.query(v)} becomes {self.arg(a[0])}{per}"
-        if a:
-            return f"{self.query(v)} {self.arg(a[0])}{per}"
-        return v
+                return f"no {joined} can reduce {self.query(w.word(0))} here (explicit override)"
+
+    def _say_requirement(self, w: _Wording) -> str:
+        """require: what moving into this Sector (or advancing from it) takes."""
+        a = w.args
+        if w.word(0) == "sacrifice":
+            if isinstance(a[1], ast.Number):
+                return f"requirement: sacrifice {a[1].value} Specialist to move here"
+            return f"requirement: sacrifice the {self.name(w.word(1))} to move here"
+        if w.word(0) == "battle-cry":
+            return "requirement: can only be entered with a Battle Cry RWB"
+        if w.word(0) == "climb":
+            return "requirement: you must Climb (4 Skulls in your Final Tally) to Advance from here"
+        return f"requirement: must have the {self.name(w.word(0))} to move here"
+
+    # Each verb of the language, to the method that says its family's statements in English.
+    _FAMILIES: ClassVar[dict[str, Callable[[Renderer, _Wording], str]]] = {
+        "gain": _say_resources, "lose": _say_resources,
+        "add": _say_add, "remove": _say_remove,
+        "reroll": _say_dice, "reface": _say_dice, "recolour": _say_dice, "steal": _say_dice,
+        "pool-trade": _say_dice,
+        "sacrifice": _say_sacrifice, "recruit": _say_recruit_or_find, "find": _say_recruit_or_find,
+        "discard": _say_discard,
+        "offer": _say_cards, "draw-award": _say_cards, "draw": _say_cards, "cancel": _say_cards,
+        "pick": _say_cards, "arrange-top": _say_cards,
+        "rwb": _say_bonus, "absorb": _say_bonus, "roll-split": _say_bonus,
+        "become": _say_sector, "roll-attribute": _say_sector, "retreat": _say_sector,
+        "forbid": _say_permission, "allow": _say_permission, "ignore": _say_permission, "protect": _say_permission,
+        "require": _say_requirement,
+        **dict.fromkeys(FIXED_PHRASES, _say_fixed),
+    }
 
     def option(self, opt: ast.Option) -> str:
         if opt.also:
