@@ -43,6 +43,9 @@ class Context:
     """Where an effect appears: a card of some kind, a sector of a map, a rule."""
 
     kind: str  # specialist, item, vehicle, award, sector, rule, ...
+    # A kind of an expansion held like an Item (held-as item, or held by a Unit among its cards): used, never
+    # standing; its name for messages ("Badge").
+    used_only_as: str | None = None
 
 
 class _Checker:
@@ -394,11 +397,12 @@ class _Checker:
                 new = attrs.evolve(body, condition=self.check_condition(body.condition),
                                    actions=self.check_actions(body.actions))
             case ast.Modifier():
-                if self.ctx.kind in {"item", "award"}:
+                if self.ctx.kind in {"item", "award"} or self.ctx.used_only_as is not None:
                     # Items and Awards are one-shot: the engine reads their effects only when they are used.
-                    self.err("DSL116", f"an {'Item' if self.ctx.kind == 'item' else 'Award'} acts only when it "
-                             "is used; a standing change here would never apply", body.pos,
-                             f"write 'use: {words_of(body.statement)} this turn'")
+                    what = {"item": "an Item", "award": "an Award"}.get(self.ctx.kind) \
+                        or f"a {self.ctx.used_only_as} (used like an Item)"
+                    self.err("DSL116", f"{what} acts only when it is used; a standing change here would never "
+                             "apply", body.pos, f"write 'use: {words_of(body.statement)} this turn'")
                 stmt = self.check_statement(body.statement, in_actions=False, duration=None)
                 new = attrs.evolve(body, statement=stmt, condition=self.check_condition(body.condition))
         return attrs.evolve(clause, body=new)

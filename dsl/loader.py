@@ -404,6 +404,15 @@ class _Builder:
         )
 
     # ---------------------------------------------------------- effects
+    def check_context(self, kind: str) -> Context:
+        """What the checker knows of where an effect appears: its kind, and whether an expansion's kind is held
+        like an Item (held-as item, or held by a Unit among its cards), so that it never stands."""
+        kinds: schema.KindRules | None = self.rules.get("kinds.yaml")
+        kdef = next((k for k in kinds.kinds if k.id == kind), None) if kinds else None
+        if kdef is not None and (kdef.held_as == "item" or (kdef.held_as is None and kdef.held_by == "unit")):
+            return Context(kind, kdef.name)
+        return Context(kind)
+
     def effect(self, owner: str, kind: str, name: str, text: str, doc: YamlDoc, node: Any,
                vocab: Vocabulary, compiler: Compiler, renderer: Renderer, tier: str,
                pack: str | None, key: str = "effect") -> EffectSource | None:
@@ -420,9 +429,9 @@ class _Builder:
         if tree is None:
             rest = parse_good_lines(text, smap)  # the clauses that do parse are still checked: all errors at once
             if rest is not None:
-                self.diags += check_effect(rest, vocab, Context(kind))[1]
+                self.diags += check_effect(rest, vocab, self.check_context(kind))[1]
             return None
-        checked, diags = check_effect(tree, vocab, Context(kind))
+        checked, diags = check_effect(tree, vocab, self.check_context(kind))
         self.diags += diags
         if diags:
             return None

@@ -178,3 +178,20 @@ def test_a_pack_finds_the_pack_it_requires_beside_it(tmp_path: Path, monkeypatch
     content, diags = load(packs=[str(other)])
     assert content is not None, diags
     assert list(content.packs) == ["mypack", "other"]
+
+
+@pytest.mark.parametrize(("kind", "name"), [("badge", "Badge"), ("german-item", "German Item")])
+def test_a_standing_change_on_a_card_used_like_an_item_is_an_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, name: str) -> None:
+    """A Badge (held by a Unit among its cards) and a German Item (held as an Item) act only when used, like the
+    Items and Awards: the engine never reads a standing change on them, so the checker refuses it (DSL116)."""
+    monkeypatch.chdir(tmp_path)
+    pack = _pack(tmp_path, "atlantikwall")
+    (pack / "cards" / "x.yaml").write_text(
+        f"kind: {kind}\ncards:\n  - id: lucky-pin\n    name: Lucky Pin\n    cost: 2\n    text: x\n"
+        "    effect: |\n      locked-dice +1\n    provenance: reconstructed\n    note: test\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "mypack"])
+    assert result.exit_code == 1, result.output
+    assert (f"x.yaml:8:7: DSL116 a {name} (used like an Item) acts only when it is used; a standing change here "
+            "would never apply") in result.output
+    assert "write 'use: locked-dice +1 this turn'" in result.output
