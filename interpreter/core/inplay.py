@@ -23,12 +23,13 @@ Trigger = tuple[EffectSource, Unit | None, int, int, TriggerHook]
 Held = tuple[Unit, str, EffectSource, int]
 """A card a player holds that has an effect: the player, the card, its effect, when it came into play."""
 
-SectorIndex = tuple[list[EffectSource], dict[str, list[Modifier]], dict[str, list[Trigger]]]
-"""A Sector's effects (printed, then gained attributes), its modifiers by query, its triggers by event."""
-
 Use = tuple[EffectSource, int, UseHook, str]
 """A use a Unit could make: its source, the hook's index, the hook, the card held ('' for the rules, 'u2:card'
 for another Unit's card that serves it)."""
+
+SectorIndex = tuple[list[EffectSource], dict[str, list[Modifier]], dict[str, list[Trigger]], dict[str, list[Use]]]
+"""A Sector's effects (printed, then gained attributes), its modifiers by query, its triggers by event, and its
+uses by moment of the turn (filled as asked)."""
 
 EMPTY: tuple[()] = ()
 
@@ -59,9 +60,9 @@ class InPlay:
         self.held: dict[str, list[Held]] = {}
         self.shared: list[Held] = []
         # The uses a Unit could make at a moment of the turn, filled as asked: by (Unit, moment) the rules' and
-        # the cards' (before and after a Sector's), and by (Sector, moment) the Sector's own.
+        # the cards' (before and after a Sector's), and by Sector and moment the Sector's own.
         self.uses: dict[tuple[str, str], tuple[list[Use], list[Use]]] = {}
-        self.sector_uses: dict[tuple[str, str], list[Use]] = {}
+        self.sector_uses: dict[str, dict[str, list[Use]]] = {}
         # Every query something in play modifies, and every event something in play hears.
         self.queries: frozenset[str] = frozenset()
         # The queries something in play modifies wherever the subject stands (the rules, cards, other sides):

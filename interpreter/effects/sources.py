@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ddaydice.dsl.loader import EffectSource
 from ddaydice.interpreter.core.api import GameAPI
-from ddaydice.interpreter.core.inplay import EMPTY, InPlay, Modifier, Trigger
+from ddaydice.interpreter.core.inplay import EMPTY, InPlay, Modifier, SectorIndex, Trigger
 from ddaydice.interpreter.core.state import (
     Unit,
 )
@@ -51,7 +51,7 @@ class Sources(GameAPI):
                 found = self._sector_index.get(key)
                 if found is None:
                     found = self._sector_index[key] = self._index_sector(sid, sec.acquired)
-                ip.sector_sources[sid], ip.sector_modifiers[sid], ip.sector_triggers[sid] = found
+                ip.sector_sources[sid], ip.sector_modifiers[sid], ip.sector_triggers[sid], ip.sector_uses[sid] = found
         for owner in self.players():
             if owner.status != "active":
                 continue
@@ -122,8 +122,7 @@ class Sources(GameAPI):
             return owner.sector == sector
         return unit is not None and owner.id == unit.id
 
-    def _index_sector(self, sid: str, acquired: dict[str, int]) -> tuple[
-            list[EffectSource], dict[str, list[Modifier]], dict[str, list[Trigger]]]:
+    def _index_sector(self, sid: str, acquired: dict[str, int]) -> SectorIndex:
         """A Sector's effects (printed, then its attributes), its modifiers by query and triggers by event;
         the same for every game of the plan while the Sector has the same attributes."""
         c = self.content
@@ -139,7 +138,7 @@ class Sources(GameAPI):
             played = acquired.get(src.owner.rsplit("attribute:", 1)[-1], 0) if acquired else 0
             _add(mods, None, src, None, played)
             _add(None, trigs, src, None, 0)
-        return srcs, mods, trigs
+        return srcs, mods, trigs, {}
 
     def _candidates(self, name: str, sector: str | None, unit: Unit | None = None) -> list[Modifier]:
         """Every standing modifier of query ``name`` that could reach ``sector`` (scope checked later)."""

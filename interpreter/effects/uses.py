@@ -49,12 +49,11 @@ class Uses(GameAPI):
             cards += [(src, f"{owner.id}:{card}") for owner, card, src, _ in ip.shared
                       if owner is not unit and not owner.side]
             found = ip.uses[key] = (self._uses_of(rules, point), self._uses_of(cards, point))
-        skey = (unit.sector, point)
-        here = ip.sector_uses.get(skey)
-        if here is None:  # a Sector's own uses (Pointe-du-Hoc: retreat after a failed Climb)
-            here = ip.sector_uses[skey] = self._uses_of([(s, "") for s in ip.sector_sources.get(unit.sector, ())],
-                                                        point)
-        return [*found[0], *here, *found[1]]
+        by_point = ip.sector_uses.get(unit.sector)
+        here = by_point.get(point) if by_point is not None else []
+        if here is None and by_point is not None:  # a Sector's own (Pointe-du-Hoc: retreat after a failed Climb)
+            here = by_point[point] = self._uses_of([(s, "") for s in ip.sector_sources[unit.sector]], point)
+        return [*found[0], *(here or ()), *found[1]]
 
     def _uses_of(self, sources: list[tuple[EffectSource, str]], point: str
                  ) -> list[tuple[EffectSource, int, UseHook, str]]:
