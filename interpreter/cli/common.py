@@ -47,17 +47,22 @@ def load_or_exit(root: Path | None = None, packs: list[str] | str = "", extra: l
     return content
 
 
-def load_content(root: Path | None, packs: tuple[str, ...], paths: tuple[Path, ...], fmt: str) -> Content:
-    """Load content like ``dday validate``; on errors print them like it does and exit 1."""
-    from ddaydice.dsl.diagnostics import SourceCache, render_all, to_json
-    from ddaydice.dsl.loader import load
-
+def check_paths(root: Path | None, paths: tuple[Path, ...]) -> None:
+    """A usage error for a --root that is no content tree or a PATH that does not exist."""
     if root is not None and not (root / "rules").is_dir():
         raise click.UsageError(f"--root {root}: no rules/ folder there (a content tree has rules/, cards/, "
                                "maps/, expansions/)")
     for p in paths:
         if not p.exists():
             raise click.UsageError(f"no such file or folder: {p}")
+
+
+def load_content(root: Path | None, packs: tuple[str, ...], paths: tuple[Path, ...], fmt: str) -> Content:
+    """Load content like ``dday validate``; on errors print them like it does and exit 1."""
+    from ddaydice.dsl.diagnostics import SourceCache, render_all, to_json
+    from ddaydice.dsl.loader import load
+
+    check_paths(root, paths)
     chosen: list[str] | str = "all" if "all" in packs else list(packs)
     content, diags = load(root, packs=chosen, extra=list(paths))
     if content is None:

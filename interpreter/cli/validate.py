@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ddaydice.interpreter.cli.common import echo_diagnostics
+from ddaydice.interpreter.cli.common import check_paths, echo_diagnostics
 
 
 @click.command()
@@ -32,12 +32,7 @@ def validate(paths: tuple[Path, ...], root: Path | None, fmt: str, max_errors: i
 
     from ddaydice.dsl.loader import load
 
-    if root is not None and not (root / "rules").is_dir():
-        raise click.UsageError(f"--root {root}: no rules/ folder there (a content tree has rules/, cards/, "
-                               "maps/, expansions/)")
-    for p in paths:
-        if not p.exists():
-            raise click.UsageError(f"no such file or folder: {p}")
+    check_paths(root, paths)
     started = time.perf_counter()
     chosen: list[str] | str = "all" if not paths or "all" in packs else list(packs)
     content, diags = load(root, packs=chosen, extra=list(paths))

@@ -214,6 +214,19 @@ def can_draw(game: GameAPI, unit: Unit, kind_id: str) -> bool:
     return kind.per_turn is None or unit.counters.get(_drew_key(game, kind_id), 0) < kind.per_turn
 
 
+def _receive(game: GameAPI, unit: Unit, kind_id: str, held_by: str, card: str) -> bool:
+    """A card drawn by a Unit is counted (per turn and per game), then goes into play for every Unit or into the
+    Unit's hand; True if the Unit holds it."""
+    unit.counters[_drew_key(game, kind_id)] = unit.counters.get(_drew_key(game, kind_id), 0) + 1
+    unit.counters[f"drawn:{kind_id}"] = unit.counters.get(f"drawn:{kind_id}", 0) + 1
+    if held_by == "game":
+        put_in_play(game, card)
+        return False
+    unit.cards.append(card)
+    game._came_into_play(unit, card)
+    return True
+
+
 def draw(game: GameAPI, unit: Unit, kind_id: str, count: int) -> None:
     """A Unit draws cards of a deck (a Badge on a Battle Cry): it holds them, or they go into play."""
     kind = game.content.kind_def(kind_id)
@@ -226,17 +239,11 @@ def draw(game: GameAPI, unit: Unit, kind_id: str, count: int) -> None:
         card = take_top(game, kind_id)
         if card is None:
             return
-        unit.counters[_drew_key(game, kind_id)] = unit.counters.get(_drew_key(game, kind_id), 0) + 1
-        unit.counters[f"drawn:{kind_id}"] = unit.counters.get(f"drawn:{kind_id}", 0) + 1
-        if kind.held_by == "game":
-            put_in_play(game, card)
-            continue
-        unit.cards.append(card)
-        game._came_into_play(unit, card)
-        if game.tracing:
+        if _receive(game, unit, kind_id, kind.held_by, card) and game.tracing:
             game.log("draw", f"{unit.name} draws a {kind.name}: {game._name_of(card)}", unit, card,
                      game.content.effects[card].tier if card in game.content.effects else "")
-        _fire_drawn(game, unit, card)
+        if kind.held_by != "game":
+            _fire_drawn(game, unit, card)
 
 
 def _keeps_used(game: GameAPI, kind: str) -> bool:
@@ -367,16 +374,10 @@ def pick(game: GameAPI, unit: Unit, kind_id: str, count: int, source: EffectSour
         else:
             s.discards[kind_id].remove(card)
         game.rng.shuffle(s.decks[kind_id])
-        unit.counters[_drew_key(game, kind_id)] = unit.counters.get(_drew_key(game, kind_id), 0) + 1
-        unit.counters[f"drawn:{kind_id}"] = unit.counters.get(f"drawn:{kind_id}", 0) + 1
-        if kind.held_by == "game":
-            put_in_play(game, card)
-            continue
-        unit.cards.append(card)
-        game._came_into_play(unit, card)
-        if game.tracing:
+        if _receive(game, unit, kind_id, kind.held_by, card) and game.tracing:
             game.log("draw", f"{unit.name} takes a {kind.name} of his choice: {game._name_of(card)}", unit, card)
-        _fire_drawn(game, unit, card)
+        if kind.held_by != "game":
+            _fire_drawn(game, unit, card)
 
 
 # ================================================================== piles
