@@ -57,17 +57,16 @@ class Sources(GameAPI):
                 continue
             held = ip.held[owner.id] = []
             for card in self.held_cards(owner):
-                card_src = c.effects.get(card)
-                if card_src is None:
+                effect = c.effects.get(card)
+                if effect is None:
                     continue
-                src = card_src
-                entry = (owner, card, src, owner.came_into_play.get(card, 0))
+                entry = (owner, card, effect, owner.came_into_play.get(card, 0))
                 held.append(entry)
-                _add(None, ip.held_triggers, src, owner, entry[3])
+                _add(None, ip.held_triggers, effect, owner, entry[3])
                 if card in owner.specialists or card == owner.vehicle:
                     # Standing modifiers are the Specialists' and Vehicles' (Items and Awards are used).
-                    _add(ip.tail, None, src, owner, entry[3])
-                    if any(h.scope in _SHARED for h in src.compiled.uses):
+                    _add(ip.tail, None, effect, owner, entry[3])
+                    if any(h.scope in _SHARED for h in effect.compiled.uses):
                         ip.shared.append(entry)
         for played, src in ip.drawn:
             _add(ip.tail, None, src, None, played)
