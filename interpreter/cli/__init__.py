@@ -11,6 +11,9 @@
 ``card``       :mod:`ddaydice.interpreter.cli.card`
 ``conflicts``  :mod:`ddaydice.interpreter.cli.conflicts`
 ``render``     :mod:`ddaydice.interpreter.cli.render`
+``compare``    :mod:`ddaydice.interpreter.cli.compare`
+``impact``     :mod:`ddaydice.interpreter.cli.impact`
+``sweep``      :mod:`ddaydice.interpreter.cli.sweep`
 =============  ==========================================
 
 What several commands share is :mod:`ddaydice.interpreter.cli.common`. A command module imports ``common`` and
@@ -25,6 +28,7 @@ import click
 
 from ddaydice.interpreter.cli import (
     card,
+    compare,
     conflicts,
     explain,
     listing,
@@ -50,3 +54,4 @@ def main() -> None:
 for _command in (validate.validate, listing.list_, scenario.scenario, explain.explain, simulate.simulate,
                  play.play, replay.replay, card.card, conflicts.conflicts, render.render):
     main.add_command(_command)
+main.add_command(compare.compare)  # simulation as a balance tool (docs/simulation.md)

@@ -109,4 +109,8 @@ def _echo_summary(content: Content, spec: Spec, summary: dict[str, Any], jobs: i
         click.echo(f"  score        group mean {g['mean']:.1f}, min {g['min']}, max {g['max']}; won games "
                    f"mean {won['mean']:.1f}, lost games mean {lost['mean']:.1f}; per Unit mean "
                    f"{points['unit']['mean']:.1f}")
+    from ddaydice.interpreter.tools.measures import table_lines
+
+    for line in table_lines(summary):
+        click.echo(line)
     click.echo(f"  speed        {summary['games_per_s']:.0f} games/s ({summary['seconds']:.2f} s, {jobs} job(s))")

@@ -24,6 +24,8 @@ from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms.options import score, score_summary
 from ddaydice.interpreter.policies import make_policy
+from ddaydice.interpreter.tools import measures
+from ddaydice.interpreter.tools.forced import Forced, ForcedGame
 
 
 @attrs.frozen
@@ -36,6 +38,7 @@ class Spec:
     options: tuple[str, ...] = ()
     packs: tuple[str, ...] = ()
     side_policy: str | None = None  # the policy of another side's player (the German); None: ``policy``
+    forced: tuple[Forced, ...] = ()  # cards given, put into the Pool or made absent at the start (tools/forced.py)
 
 
 @attrs.frozen
@@ -50,6 +53,10 @@ class GameRecord:
     items_used: tuple[str, ...]
     score: int | None = None  # the options' score table (victory-points): the group's score
     unit_scores: tuple[int, ...] = ()
+    # The measures at the end (tools/measures.py): what the Units hold, and the rulebook's Victory Points.
+    soldiers_left: int = 0
+    specialists_left: int = 0
+    vp: int | None = None
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -73,8 +80,10 @@ def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
     # One decider per Unit, and one for another side's player (the German), who comes after the Units.
     deciders = [make_policy(spec.policy, seed + k) for k in range(spec.players)]
     deciders.append(make_policy(spec.side_policy or spec.policy, seed + spec.players))
-    game = Game(content, spec.map_id, players=spec.players, seed=seed, variant=spec.variant,
-                options=spec.options, deciders=deciders)
+    kw: dict[str, Any] = {"players": spec.players, "seed": seed, "variant": spec.variant, "options": spec.options,
+                          "deciders": deciders}
+    game = ForcedGame(content, spec.map_id, forced=spec.forced, **kw) if spec.forced else \
+        Game(content, spec.map_id, **kw)
     start_specs = {u.id: set(u.specialists) for u in game.state.units}
     game.run()
     s = game.state
@@ -88,9 +97,10 @@ def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
     specialists = sorted(sp for u in s.units for sp in set(u.specialists + u.dead) - start_specs[u.id])
     items = sorted(i for u in s.units for i in u.used_items + u.used_awards)
     scored = score(game)
+    soldiers, specs_left, vp = measures.end_of_game(game)
     return GameRecord(index, s.outcome or "lost", s.turn, s.reason, tuple(dead_at), tuple(sorted(lost.items())),
                       tuple(specialists), tuple(items), scored.group if scored else None,
-                      tuple(scored.units.values()) if scored else ())
+                      tuple(scored.units.values()) if scored else (), soldiers, specs_left, vp)
 
 
 _WORKER_CONTENT: dict[tuple[str, ...], Content] = {}
@@ -187,30 +197,17 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
                            [r.unit_scores for r in records])
     if points is not None:
         out["victory_points"] = points
+    won_turns = [r.turns for r in records if r.outcome == "won"]
+    out["mean_turns_to_win"] = sum(won_turns) / len(won_turns) if won_turns else None
+    out.update(measures.summary(records))
     return out
 
 
 def plot(summary: dict[str, Any], records: Sequence[GameRecord], path: str) -> None:
-    """Draw the distribution of outcomes (turns to win or lose) to a PNG; needs matplotlib."""
-    import matplotlib
+    """Draw the outcomes (turns, won and lost) and each measure's distribution to a PNG (tools/plots.py)."""
+    from ddaydice.interpreter.tools.plots import simulate_plot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    won = [r.turns for r in records if r.outcome == "won"]
-    lost = [r.turns for r in records if r.outcome != "won"]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    bins = range(max([r.turns for r in records], default=1) + 2)
-    ax.hist([won, lost], bins=list(bins), stacked=True, label=["won", "lost"], color=["#3a7d44", "#b33a3a"])
-    ax.set_xlabel("turns played")
-    ax.set_ylabel("games")
-    title = f"{summary['map']}{' / ' + summary['variant'] if summary['variant'] else ''}: " \
-            f"{summary['win_rate']:.1%} won of {summary['games']} ({summary['policy']})"
-    ax.set_title(title)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    simulate_plot(summary, records, path)
 
 
 def _natural(sector: str) -> tuple[tuple[int, int | str], ...]:

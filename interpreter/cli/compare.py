@@ -1,0 +1,119 @@
+"""``dday compare [FILE.yaml] [--setup DESCRIPTION ...]``: two or more set-ups played on the same seeds, and each
+measure's difference with a paired 95% interval (docs/simulation.md).
+
+The set-ups, the batches and the statistics are :mod:`ddaydice.interpreter.tools.compare`; this module reads the
+set-ups, shows progress and prints the table, the JSON or the plot.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ddaydice.interpreter.cli.common import echo_diagnostics
+
+SETUP_HELP = ("A set-up as key=value words (lists comma-separated): name, map, variant, players, policy, "
+              "side-policy, options, packs, give (cards given to each Unit at the start), pool (cards put into the "
+              "Pool), absent (cards out of the game). Repeatable; added after the file's set-ups, on its 'base'. "
+              "E.g. -s 'name=medic map=omaha-beach policy=reference give=medic'.")
+
+
+@click.command()
+@click.argument("file", required=False, type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--setup", "-s", "descriptions", multiple=True, metavar="DESCRIPTION", help=SETUP_HELP)
+@click.option("--games", type=click.IntRange(min=2), default=None,
+              help="The most games per set-up (default: the file's 'games', else 1000).")
+@click.option("--batch", type=click.IntRange(min=2), default=None,
+              help="Games per set-up between two looks at the intervals (default: the file's, else 200).")
+@click.option("--precision", "precisions", multiple=True, metavar="[MEASURE=]WIDTH",
+              help="Stop after a batch once every 95% interval is narrower than WIDTH (in the measure's unit; "
+                   "won is a fraction: 0.05 = 5 points); MEASURE=WIDTH for one measure (repeatable). "
+                   "Default: play all --games.")
+@click.option("--measure", "measure_names", multiple=True, metavar="MEASURE",
+              help="A measure to report (repeatable; default all): won, turns, turns-to-win, soldiers-left, "
+                   "specialists-left, casualties, victory-points.")
+@click.option("--seed", type=int, default=None, help="The run's seed (default: the file's, else 0); game i of "
+              "every set-up is seeded from it and i.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes (results are identical whatever this is).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Draw each measure's differences and intervals to this PNG file.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None, batch: int | None,
+            precisions: tuple[str, ...], measure_names: tuple[str, ...], seed: int | None, jobs: int, fmt: str,
+            plot_path: str | None, quiet: bool) -> None:
+    """Play two or more set-ups on the same seeds and report each measure's difference from the first set-up,
+    with a paired 95% interval (Student's t) and whether it is significant.
+
+    FILE is a YAML set-up file (docs/simulation.md): 'base' (what the set-ups share), 'setups' (a list), and
+    optionally 'games', 'seed', 'batch'. Exit 0 done, 1 a set-up file with errors, 2 a usage error.
+    """
+    from ddaydice.interpreter.tools import compare as cmp
+    from ddaydice.interpreter.tools.compare import CompareFile, SetupEntry
+
+    base = SetupEntry()
+    raw: list[SetupEntry] = []
+    cf: CompareFile | None = None
+    if file is not None:
+        read, diags = cmp.read_file(file, cmp.content_for)
+        if read is None:
+            echo_diagnostics(diags, fmt, 50)
+            sys.exit(1)
+        cf, _ = read
+        base = cf.base
+        raw = list(cf.setups)
+    entries = [cmp.merge(base, e) for e in raw]
+    for k, text in enumerate(descriptions, start=1):
+        entry, why = cmp.parse_description(text)
+        if entry is None:
+            raise click.UsageError(f"--setup {k}: {why}")
+        merged = cmp.merge(base, entry)
+        for key, message, hint in cmp.check(merged, cmp.content_for):
+            raise click.UsageError(f"--setup {k}: {key.replace('_', '-')}: {message}" + (f" ({hint})" if hint else ""))
+        entries.append(merged)
+    if len(entries) < 2:
+        raise click.UsageError(f"a comparison needs 2 set-ups or more (a FILE, --setup), not {len(entries)}")
+    names = [e.name for e in entries if e.name]
+    if len(names) != len(set(names)):
+        raise click.UsageError("two set-ups have the same name")
+    run_seed = seed if seed is not None else (cf.seed if cf and cf.seed is not None else 0)
+    setups = [cmp.to_setup(e, i, run_seed) for i, e in enumerate(entries)]
+    total = games or (cf.games if cf and cf.games else 1000)
+    size = batch or (cf.batch if cf and cf.batch else 200)
+    measures = _measures(measure_names)
+    precision, why = cmp.parse_precision(precisions)
+    if why:
+        raise click.UsageError(why)
+    if quiet or fmt == "json":
+        result = cmp.run(setups, total, batch=size, precision=precision, measures=measures, jobs=jobs)
+    else:
+        with click.progressbar(length=total * len(setups), label="comparing", file=sys.stderr) as bar:
+            result = cmp.run(setups, total, batch=size, precision=precision, measures=measures, jobs=jobs,
+                             progress=bar.update)
+            bar.update(total * len(setups) - bar.pos)
+    if plot_path:
+        cmp.plot(result, plot_path)
+    if fmt == "json":
+        click.echo(json.dumps(cmp.as_json(result), indent=2))
+        return
+    for line in cmp.table(result):
+        click.echo(line)
+
+
+def _measures(names: tuple[str, ...]) -> tuple[str, ...]:
+    from ddaydice.interpreter.tools import measures as ms
+
+    if not names:
+        return tuple(ms.MEASURES)
+    out = []
+    for text in names:
+        name = ms.measure_name(text)
+        if name not in ms.MEASURES:
+            raise click.UsageError(f"--measure {text}: no such measure (measures: "
+                                   f"{', '.join(n.replace('_', '-') for n in ms.MEASURES)})")
+        out.append(name)
+    return tuple(dict.fromkeys(out))

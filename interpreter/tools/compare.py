@@ -1,0 +1,426 @@
+"""Paired comparisons of set-ups: the same seeds played under each, each measure's difference with a paired 95%
+interval, in batches until every interval is narrow enough (``dday compare``, ``dday impact``).
+
+A set-up is a map (and variant), a number of players, a policy, options, packs and cards forced in or out at the
+start (tools/forced.py). Game ``i`` of every set-up is seeded from the run's seed and ``i`` alone
+(tools/simulate.py ``game_seed``), so the set-ups meet the same dice as long as their games take the same course:
+the differences of a pair are much less noisy than those of two independent runs. Games are played in batches;
+after each batch the intervals are read, and the run stops when each is narrower than the precision asked for.
+Only whole batches count, so the games played and the results do not depend on the number of jobs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ddaydice.dsl.diagnostics import DDayError, Diagnostic, did_you_mean
+from ddaydice.dsl.loader import Content, load_cached
+from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, structure
+from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.policies import POLICIES, make_policy
+from ddaydice.interpreter.tools import measures as ms
+from ddaydice.interpreter.tools.forced import Forced, problem
+from ddaydice.interpreter.tools.simulate import GameRecord, Spec, play_one
+from ddaydice.interpreter.tools.stats import Paired, paired
+
+DEFAULT_MEASURES = tuple(ms.MEASURES)
+CODE = "SETUP001"  # a set-up file or description that cannot be played (docs/simulation.md)
+
+
+@attrs.frozen
+class SetupEntry:
+    """A set-up as written in a file or on the command line: every key optional (``base`` fills the gaps)."""
+
+    name: str | None = None
+    map: str | None = None
+    variant: str | None = None
+    players: int | None = None
+    policy: str | None = None
+    side_policy: str | None = None
+    options: tuple[str, ...] | None = None
+    packs: tuple[str, ...] | None = None
+    give: tuple[str, ...] = ()  # cards given to each Unit at the start
+    pool: tuple[str, ...] = ()  # cards put into the Pool (an Award, a deck's card: on top of its deck)
+    absent: tuple[str, ...] = ()  # cards taken out of the game
+
+
+@attrs.frozen
+class CompareFile:
+    """``dday compare FILE.yaml``: what the set-ups share (``base``), the set-ups, and the run's defaults."""
+
+    setups: tuple[SetupEntry, ...]
+    base: SetupEntry = attrs.Factory(SetupEntry)
+    games: int | None = None
+    seed: int | None = None
+    batch: int | None = None
+
+
+@attrs.frozen
+class Setup:
+    """A set-up ready to play: its name and the simulation's Spec (its seed is the run's)."""
+
+    name: str
+    spec: Spec
+
+    def describe(self) -> str:
+        s = self.spec
+        parts = [s.map_id + (f"/{s.variant}" if s.variant else ""), f"{s.players} player(s)", f"policy {s.policy}"]
+        if s.side_policy:
+            parts.append(f"side policy {s.side_policy}")
+        if s.options:
+            parts.append("options " + ", ".join(s.options))
+        if s.packs:
+            parts.append("packs " + ", ".join(s.packs))
+        for where, words in (("give", "given to each Unit"), ("pool", "in the Pool"), ("absent", "absent")):
+            cards = [f.card for f in s.forced if f.where == where]
+            if cards:
+                parts.append(f"{', '.join(cards)} {words}")
+        return "; ".join(parts)
+
+
+# ------------------------------------------------------------ reading set-ups
+_FIELDS = tuple(a.name for a in attrs.fields(SetupEntry))
+_LISTS = {"options", "packs", "give", "pool", "absent"}
+
+
+def parse_description(text: str) -> tuple[SetupEntry | None, str | None]:
+    """A set-up on the command line: ``key=value`` words (lists comma-separated), e.g.
+    ``"name=medic map=omaha-beach policy=reference give=medic"``. Returns the entry or what is wrong."""
+    values: dict[str, Any] = {}
+    for word in text.split():
+        key, eq, value = word.partition("=")
+        key = key.replace("-", "_")
+        if not eq:
+            return None, f"'{word}' is not key=value"
+        if key not in _FIELDS:
+            hint = did_you_mean(key, _FIELDS)
+            return None, f"unknown key '{key}'" + (f" ({hint})" if hint else "") + f"; keys: {', '.join(_FIELDS)}"
+        if key in _LISTS:
+            values[key] = tuple(v for v in value.split(",") if v)
+        elif key == "players":
+            if not value.isdigit():
+                return None, f"players={value}: expected a whole number"
+            values[key] = int(value)
+        else:
+            values[key] = value
+    return SetupEntry(**values), None
+
+
+def merge(base: SetupEntry, entry: SetupEntry) -> SetupEntry:
+    """A set-up's keys, its base's where it gives none (cards forced by both are added)."""
+    out: dict[str, Any] = {}
+    for name in _FIELDS:
+        mine, theirs = getattr(entry, name), getattr(base, name)
+        if name in {"give", "pool", "absent"}:
+            out[name] = tuple(dict.fromkeys((*theirs, *mine)))
+        else:
+            out[name] = mine if mine is not None else theirs
+    return SetupEntry(**out)
+
+
+def _origin(base: SetupEntry, entry: SetupEntry, index: int, key: str) -> list[str | int]:
+    """Where a merged key was written: in the set-up, else in ``base``."""
+    value = getattr(entry, key)
+    if value is not None and value != ():
+        return ["setups", index, key]
+    return ["base", key] if getattr(base, key) not in (None, ()) else ["setups", index]
+
+
+Problem = tuple[str, list[str | int], str | None]  # (the key, where it is in a file, a hint)
+ContentFor = Callable[[tuple[str, ...]], Content | None]
+
+
+def check(entry: SetupEntry, content_for: ContentFor) -> list[tuple[str, str, str | None]]:
+    """What is wrong with a merged set-up: (key, message, hint) for each problem, at most one per key."""
+    out: list[tuple[str, str, str | None]] = []
+    packs = tuple(entry.packs or ())
+    content = content_for(packs)
+    if content is None:
+        return [("packs", f"the packs {', '.join(packs)} do not load (dday validate --pack ...)", None)]
+    if entry.map is None:
+        return [("map", "no map: every set-up needs one (here or in 'base')", None)]
+    bm = content.maps.get(entry.map)
+    if bm is None:
+        return [("map", f"no map '{entry.map}'", did_you_mean(entry.map, content.maps))]
+    if entry.variant is not None and entry.variant not in {v.id for v in bm.variants}:
+        out.append(("variant", f"map '{entry.map}' has no variant '{entry.variant}'",
+                    did_you_mean(entry.variant, [v.id for v in bm.variants])))
+    for key in ("policy", "side_policy"):
+        value = getattr(entry, key)
+        if value is not None and value not in POLICIES:
+            out.append((key, f"no policy '{value}' (policies: {', '.join(POLICIES)})", did_you_mean(value, POLICIES)))
+    for opt in entry.options or ():
+        if opt not in content.options:
+            out.append(("options", f"no optional rule '{opt}'", did_you_mean(opt, content.options)))
+    for key in ("give", "pool", "absent"):
+        for card in getattr(entry, key):
+            why = problem(content, card, key)
+            if why is not None:
+                out.append((key, why, did_you_mean(card, content.card_kinds)))
+                break
+    if not out:
+        try:  # the set-up as a game: players, options played together
+            Game(content, entry.map, players=entry.players or 1, seed=0, variant=entry.variant,
+                 options=entry.options or (), deciders=make_policy(entry.policy or "reference"))
+        except DDayError as exc:
+            out.append(("players" if "player" in str(exc) else "options", str(exc), None))
+    return out
+
+
+def to_setup(entry: SetupEntry, index: int, seed: int) -> Setup:
+    forced = tuple(Forced(card, where) for where in ("absent", "give", "pool")
+                   for card in getattr(entry, where))
+    assert entry.map is not None
+    spec = Spec(entry.map, entry.variant, entry.players or 1, entry.policy or "reference", seed,
+                tuple(entry.options or ()), tuple(entry.packs or ()), entry.side_policy, forced)
+    return Setup(entry.name or chr(ord("A") + index) if index < 26 else f"S{index + 1}", spec)
+
+
+def read_file(path: Path, content_for: ContentFor) -> tuple[tuple[CompareFile, list[SetupEntry]] | None,
+                                                             list[Diagnostic]]:
+    """A set-up file: its set-ups merged with ``base`` and checked; every problem as ``file:line:col: CODE``."""
+    doc, diags = read_yaml(str(path))
+    if doc is None:
+        return None, diags
+    cf, diags = structure(doc, doc.data, CompareFile)
+    if cf is None:
+        return None, diags
+    entries, diags = check_entries(doc, cf.base, cf.setups, content_for)
+    return ((cf, entries), diags) if not diags else (None, diags)
+
+
+def check_entries(doc: YamlDoc, base: SetupEntry, setups: Sequence[SetupEntry],
+                  content_for: ContentFor) -> tuple[list[SetupEntry], list[Diagnostic]]:
+    diags: list[Diagnostic] = []
+    entries: list[SetupEntry] = []
+    if len(setups) < 2:
+        line, col = position(doc.data, ["setups"])
+        diags.append(Diagnostic(CODE, f"a comparison needs 2 set-ups or more, not {len(setups)}", doc.file, line,
+                                col))
+    for i, raw in enumerate(setups):
+        entry = merge(base, raw)
+        entries.append(entry)
+        for key, message, hint in check(entry, content_for):
+            line, col = position(doc.data, _origin(base, raw, i, key))
+            diags.append(Diagnostic(CODE, f"set-up {i + 1}: {message}", doc.file, line, col, hint=hint))
+    names = [e.name for e in entries if e.name]
+    for i, raw in enumerate(setups):
+        if raw.name and names.count(raw.name) > 1 and names.index(raw.name) != i:
+            line, col = position(doc.data, ["setups", i, "name"])
+            diags.append(Diagnostic(CODE, f"set-up {i + 1}: the name '{raw.name}' is taken", doc.file, line, col))
+    return entries, diags
+
+
+def content_for(packs: tuple[str, ...]) -> Content | None:
+    """The content with these packs (loaded once per process)."""
+    content, _ = load_cached(packs=list(packs))
+    return content
+
+
+# ------------------------------------------------------------ playing in batches
+def _play(args: tuple[Spec, int, int]) -> list[GameRecord]:
+    spec, start, stop = args
+    content = content_for(spec.packs)
+    assert content is not None
+    return [play_one(content, spec, i) for i in range(start, stop)]
+
+
+@attrs.frozen
+class Comparison:
+    """The records of every set-up (paired by index), and why the run stopped."""
+
+    setups: tuple[Setup, ...]
+    records: tuple[tuple[GameRecord, ...], ...]
+    batches: int
+    stopped: str  # 'precision' or 'games'
+    measures: tuple[str, ...]
+    seed: int
+
+    @property
+    def games(self) -> int:
+        return len(self.records[0]) if self.records else 0
+
+    def differences(self, name: str) -> list[Paired]:
+        """Each set-up after the first minus the first, for one measure."""
+        base = ms.values(self.records[0], name)
+        return [paired(base, ms.values(r, name)) for r in self.records[1:]]
+
+    def means(self, name: str) -> list[float | None]:
+        out: list[float | None] = []
+        for recs in self.records:
+            vals = [v for v in ms.values(recs, name) if v is not None]
+            out.append(math.fsum(vals) / len(vals) if vals else None)
+        return out
+
+
+def narrow_enough(diffs: Mapping[str, Sequence[Paired]], precision: Mapping[str, float]) -> bool:
+    """Every interval narrower than its measure's precision (``*``: every measure's); a measure with no pair
+    at all (turns to win when no game was won) does not hold the run."""
+    for name, ds in diffs.items():
+        limit = precision.get(name, precision.get("*"))
+        if limit is None:
+            continue
+        for d in ds:
+            if d.n == 0:
+                continue
+            if not d.width < limit:
+                return False
+    return True
+
+
+def run(setups: Sequence[Setup], games: int, *, batch: int = 200, precision: Mapping[str, float] | None = None,
+        measures: Sequence[str] = DEFAULT_MEASURES, jobs: int = 1,
+        progress: Callable[[int], None] | None = None) -> Comparison:
+    """Play the set-ups on the same seeds, a batch at a time, until ``games`` or every interval is narrower than
+    ``precision`` (by measure; ``*`` for all)."""
+    records: list[list[GameRecord]] = [[] for _ in setups]
+    batches = 0
+    stopped = "games"
+    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+    try:
+        for start in range(0, games, batch):
+            stop = min(start + batch, games)
+            if pool is None:
+                for k, s in enumerate(setups):
+                    content = content_for(s.spec.packs)
+                    assert content is not None
+                    for i in range(start, stop):
+                        records[k].append(play_one(content, s.spec, i))
+                    if progress is not None:
+                        progress(stop - start)
+            else:
+                chunk = max(1, (stop - start) // (jobs * 2))
+                tasks = [(k, (s.spec, a, min(a + chunk, stop))) for k, s in enumerate(setups)
+                         for a in range(start, stop, chunk)]
+                for (k, _), batch_records in zip(tasks, pool.map(_play, [t for _, t in tasks]), strict=True):
+                    records[k].extend(batch_records)
+                    if progress is not None:
+                        progress(len(batch_records))
+            batches += 1
+            if precision and stop < games:
+                result = Comparison(tuple(setups), tuple(map(tuple, records)), batches, "games", tuple(measures),
+                                    setups[0].spec.seed)
+                if narrow_enough({m: result.differences(m) for m in measures}, precision):
+                    stopped = "precision"
+                    break
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    if precision and stopped == "games":
+        result = Comparison(tuple(setups), tuple(map(tuple, records)), batches, "games", tuple(measures),
+                            setups[0].spec.seed)
+        if narrow_enough({m: result.differences(m) for m in measures}, precision):
+            stopped = "precision"
+    return Comparison(tuple(setups), tuple(map(tuple, records)), batches, stopped, tuple(measures),
+                      setups[0].spec.seed)
+
+
+def parse_precision(values: Sequence[str]) -> tuple[dict[str, float], str | None]:
+    """``--precision 0.05`` (every measure) and ``--precision won=0.03`` (one measure)."""
+    out: dict[str, float] = {}
+    for text in values:
+        name, eq, value = text.rpartition("=")
+        key = ms.measure_name(name) if eq else "*"
+        if eq and key not in ms.MEASURES:
+            return {}, f"--precision {text}: no measure '{name}' (measures: {', '.join(ms.MEASURES)})"
+        try:
+            limit = float(value)
+        except ValueError:
+            return {}, f"--precision {text}: expected a number or MEASURE=NUMBER"
+        if not limit > 0:
+            return {}, f"--precision {text}: expected a number above 0"
+        out[key] = limit
+    return out, None
+
+
+# ------------------------------------------------------------ reporting
+def as_json(c: Comparison) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "setups": [{"name": s.name, "description": s.describe()} for s in c.setups],
+        "seed": c.seed, "games": c.games, "batches": c.batches, "stopped": c.stopped,
+        "interval": "paired Student t, 95%", "measures": {},
+    }
+    for name in c.measures:
+        out["measures"][name] = {
+            "label": ms.MEASURES[name][0],
+            "means": c.means(name),
+            "differences": [{"setup": s.name, "versus": c.setups[0].name, **d.as_json()}
+                            for s, d in zip(c.setups[1:], c.differences(name), strict=True)],
+        }
+    finite: dict[str, Any] = _finite(out)
+    return finite
+
+
+def _finite(value: Any) -> Any:
+    """JSON has no infinity: an interval that is not known (fewer than 2 pairs) is written null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _fmt(name: str, value: float | None, signed: bool = False) -> str:
+    if value is None or not math.isfinite(value):
+        return "-"
+    if name == "won":
+        return f"{value:+.1%}" if signed else f"{value:.1%}"
+    return f"{value:+.2f}" if signed else f"{value:.2f}"
+
+
+def _p(p: float) -> str:
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def table(c: Comparison) -> list[str]:
+    """The comparison as a table a designer reads at a glance: each measure's means, each set-up's difference
+    from the first with its paired 95% interval, the p-value, and whether it is significant."""
+    lines = [f"{c.games} games on the same seeds (run seed {c.seed}), {c.batches} batch(es); "
+             + ("stopped: every interval narrower than the precision" if c.stopped == "precision"
+                else "all the games asked for were played")]
+    letters = [s.name for s in c.setups]
+    for s in c.setups:
+        lines.append(f"  {s.name}: {s.describe()}")
+    width = max(8, *(len(n) for n in letters))
+    head = f"  {'measure':<18}" + "".join(f"{n:>{width + 1}}" for n in letters)
+    head += f"  {'difference':<28}{'p':>7}  significant"
+    lines.append("")
+    lines.append(head)
+    for name in c.measures:
+        means = c.means(name)
+        diffs = c.differences(name)
+        for k, d in enumerate(diffs):
+            label = ms.MEASURES[name][0] if k == 0 else ""
+            cells = "".join(f"{_fmt(name, m):>{width + 1}}" for m in means) if k == 0 else " " * ((width + 1)
+                                                                                                 * len(means))
+            vs = f"{c.setups[k + 1].name} - {c.setups[0].name}"
+            if d.n < 2:
+                diff = f"{vs}: too few pairs ({d.n})"
+                lines.append(f"  {label:<18}{cells}  {diff:<28}{'-':>7}  -")
+                continue
+            diff = f"{_fmt(name, d.diff, True)} [{_fmt(name, d.lo, True)}, {_fmt(name, d.hi, True)}]"
+            if len(c.setups) > 2:
+                diff = f"{vs}: {diff}"
+            mark = "yes" if d.significant else "no"
+            lines.append(f"  {label:<18}{cells}  {diff:<28}{_p(d.p):>7}  {mark}")
+    pairs = {d.n for name in c.measures if name == "turns_to_win" for d in c.differences(name)}
+    if pairs:
+        lines.append(f"  (turns to win: over the seeds won under both set-ups: {', '.join(map(str, sorted(pairs)))})")
+    return lines
+
+
+def plot(c: Comparison, path: str, title: str | None = None) -> None:
+    from ddaydice.interpreter.tools.plots import compare_plot
+
+    labels = [f"{s.name} - {c.setups[0].name}" for s in c.setups[1:]]
+    rows = [(ms.MEASURES[n][0], [d.as_json() for d in c.differences(n)]) for n in c.measures]
+    compare_plot(title or f"{c.games} paired games: differences with 95% intervals", labels, rows, path)
+
