@@ -31,6 +31,7 @@ from ddaydice.interpreter.cli import (
     compare,
     conflicts,
     explain,
+    impact,
     listing,
     play,
     render,
@@ -54,4 +55,5 @@ def main() -> None:
 for _command in (validate.validate, listing.list_, scenario.scenario, explain.explain, simulate.simulate,
                  play.play, replay.replay, card.card, conflicts.conflicts, render.render):
     main.add_command(_command)
-main.add_command(compare.compare)  # simulation as a balance tool (docs/simulation.md)
+for _command in (compare.compare, impact.impact):  # simulation as a balance tool (docs/simulation.md)
+    main.add_command(_command)

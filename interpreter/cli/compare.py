@@ -84,7 +84,7 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
     setups = [cmp.to_setup(e, i, run_seed) for i, e in enumerate(entries)]
     total = games or (cf.games if cf and cf.games else 1000)
     size = batch or (cf.batch if cf and cf.batch else 200)
-    measures = _measures(measure_names)
+    measures = parse_measures(measure_names)
     precision, why = cmp.parse_precision(precisions)
     if why:
         raise click.UsageError(why)
@@ -104,7 +104,8 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
         click.echo(line)
 
 
-def _measures(names: tuple[str, ...]) -> tuple[str, ...]:
+def parse_measures(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The measures asked for with --measure (all when none), or a usage error."""
     from ddaydice.interpreter.tools import measures as ms
 
     if not names:

@@ -403,7 +403,7 @@ def table(c: Comparison) -> list[str]:
                                                                                                  * len(means))
             vs = f"{c.setups[k + 1].name} - {c.setups[0].name}"
             if d.n < 2:
-                diff = f"{vs}: too few pairs ({d.n})"
+                diff = f"too few pairs ({d.n})"
                 lines.append(f"  {label:<18}{cells}  {diff:<28}{'-':>7}  -")
                 continue
             diff = f"{_fmt(name, d.diff, True)} [{_fmt(name, d.lo, True)}, {_fmt(name, d.hi, True)}]"

@@ -1,0 +1,96 @@
+"""``dday impact CARD --map MAP --policy P ...``: a card forced into play at the start against the same games
+without it, for each policy given (docs/simulation.md). A shortcut of ``dday compare``
+(:mod:`ddaydice.interpreter.tools.compare`) with two set-ups per policy: the card absent, and the card given to
+each Unit (``--to give``) or put into the Pool (``--to pool``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from ddaydice.interpreter.cli.compare import parse_measures
+
+
+@click.command()
+@click.argument("card")
+@click.option("--map", "map_id", required=True, help="The map to play.")
+@click.option("--variant", help="A variant of the map.")
+@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
+@click.option("--policy", "policies", multiple=True, metavar="POLICY",
+              help="A policy to play the games (repeatable; one comparison each). Default: reference.")
+@click.option("--option", "options", multiple=True, help="An optional rule (repeatable).")
+@click.option("--pack", "packs", multiple=True, help="An expansion to load (repeatable).")
+@click.option("--to", "where", type=click.Choice(["give", "pool"]), default="give", show_default=True,
+              help="give: the card is given to each Unit at the start; pool: it is put into the Pool (an Award, a "
+                   "deck's card: on top of its deck). Against: the card out of the game.")
+@click.option("--games", type=click.IntRange(min=2), default=1000, show_default=True,
+              help="The most games per set-up.")
+@click.option("--batch", type=click.IntRange(min=2), default=200, show_default=True,
+              help="Games per set-up between two looks at the intervals.")
+@click.option("--precision", "precisions", multiple=True, metavar="[MEASURE=]WIDTH",
+              help="Stop once every 95% interval is narrower than WIDTH (MEASURE=WIDTH for one measure; "
+                   "repeatable). Default: play all --games.")
+@click.option("--measure", "measure_names", multiple=True, metavar="MEASURE",
+              help="A measure to report (repeatable; default all; see dday compare --help).")
+@click.option("--seed", type=int, default=0, show_default=True, help="The run's seed.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes (results are identical whatever this is).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Draw each measure's difference (with - without) per policy to this PNG file.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def impact(card: str, map_id: str, variant: str | None, players: int, policies: tuple[str, ...],
+           options: tuple[str, ...], packs: tuple[str, ...], where: str, games: int, batch: int,
+           precisions: tuple[str, ...], measure_names: tuple[str, ...], seed: int, jobs: int, fmt: str,
+           plot_path: str | None, quiet: bool) -> None:
+    """What CARD does to the game: the card forced into play at the start against the same seeds without it,
+    for each --policy, each measure's difference with a paired 95% interval."""
+    from ddaydice.interpreter.tools import compare as cmp
+    from ddaydice.interpreter.tools.compare import SetupEntry
+
+    measures = parse_measures(measure_names)
+    precision, why = cmp.parse_precision(precisions)
+    if why:
+        raise click.UsageError(why)
+    results = []
+    for policy in policies or ("reference",):
+        common: dict[str, Any] = {"map": map_id, "variant": variant, "players": players, "policy": policy,
+                                  "options": options, "packs": packs}
+        without = SetupEntry(name=f"without {card}", absent=(card,), **common)
+        with_ = SetupEntry(name=f"with {card}", give=(card,) if where == "give" else (),
+                           pool=(card,) if where == "pool" else (), **common)
+        for entry in (without, with_):
+            for key, message, hint in cmp.check(entry, cmp.content_for):
+                raise click.UsageError(f"{key.replace('_', '-')}: {message}" + (f" ({hint})" if hint else ""))
+        setups = [cmp.to_setup(e, i, seed) for i, e in enumerate((without, with_))]
+        if quiet or fmt == "json":
+            result = cmp.run(setups, games, batch=batch, precision=precision, measures=measures, jobs=jobs)
+        else:
+            with click.progressbar(length=games * 2, label=f"{card}, policy {policy}", file=sys.stderr) as bar:
+                result = cmp.run(setups, games, batch=batch, precision=precision, measures=measures, jobs=jobs,
+                                 progress=bar.update)
+                bar.update(games * 2 - bar.pos)
+        results.append((policy, result))
+    if plot_path:
+        from ddaydice.interpreter.tools.measures import MEASURES
+        from ddaydice.interpreter.tools.plots import compare_plot
+
+        rows = [(MEASURES[n][0], [c.differences(n)[0].as_json() for _, c in results]) for n in measures]
+        compare_plot(f"{card} on {map_id}: with - without, 95% paired intervals",
+                     [f"policy {p}" for p, _ in results], rows, plot_path)
+    if fmt == "json":
+        click.echo(json.dumps({"card": card, "to": where, "map": map_id, "variant": variant,
+                               "results": [{"policy": p, **cmp.as_json(c)} for p, c in results]}, indent=2))
+        return
+    for k, (policy, result) in enumerate(results):
+        if k:
+            click.echo("")
+        click.echo(f"{card} ({'given to each Unit' if where == 'give' else 'in the Pool'}) on {map_id}"
+                   + (f"/{variant}" if variant else "") + f", policy {policy}:")
+        for line in cmp.table(result):
+            click.echo(line)
+
