@@ -38,6 +38,7 @@ from ddaydice.interpreter.cli import (
     replay,
     scenario,
     simulate,
+    sweep,
     validate,
 )
 
@@ -55,5 +56,5 @@ def main() -> None:
 for _command in (validate.validate, listing.list_, scenario.scenario, explain.explain, simulate.simulate,
                  play.play, replay.replay, card.card, conflicts.conflicts, render.render):
     main.add_command(_command)
-for _command in (compare.compare, impact.impact):  # simulation as a balance tool (docs/simulation.md)
+for _command in (compare.compare, impact.impact, sweep.sweep):  # simulation as a balance tool (docs/simulation.md)
     main.add_command(_command)

@@ -1,0 +1,86 @@
+"""``dday sweep FILE.yaml``: a grid of set-ups played on Dask distributed into one results file, resumable
+(docs/simulation.md). The grid, the tasks and the file are :mod:`ddaydice.interpreter.tools.sweep`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ddaydice.interpreter.cli.common import echo_diagnostics
+
+
+@click.command()
+@click.argument("file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--out", "-o", "out", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="The results file (CSV; default: FILE with the suffix .csv). An existing one is resumed: its "
+                   "finished chunks are kept and only the missing games are played.")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="A running Dask scheduler to send the games to (tcp://HOST:8786); default: a LocalCluster on "
+                   "this machine.")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Worker processes of the LocalCluster (not used with --scheduler).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="The summary by cell: a table, or JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def sweep(file: Path, out: Path | None, scheduler: str | None, workers: int, fmt: str, quiet: bool) -> None:
+    """Play every cell of the grid FILE.yaml describes (maps x variants x players x options x packs x cards x
+    policies, 'games' each) on Dask, into one CSV file, resuming an interrupted sweep.
+
+    A cell's games are the same whatever the number of workers (game i is seeded from the sweep's seed and i).
+    Exit 0 done, 1 a sweep file with errors, 2 a usage error.
+    """
+    from ddaydice.interpreter.tools import sweep as sw
+
+    sf, diags = sw.read_file(file)
+    if sf is None:
+        echo_diagnostics(diags, fmt, 50)
+        sys.exit(1)
+    out = out or file.with_suffix(".csv")
+    bar = None
+
+    def started(cells: int, chunks: int, todo: int, games: int) -> None:
+        nonlocal bar
+        if fmt == "text":
+            click.echo(f"{cells} cell(s) x {sf.games} games: {chunks} chunk(s) of up to {sf.chunk}; "
+                       f"{chunks - todo} already in {out}, {todo} to play", err=True)
+        if not quiet and fmt == "text" and todo:
+            bar = click.progressbar(length=games, label="sweeping", file=sys.stderr)
+            bar.__enter__()
+
+    def progress(n: int) -> None:
+        if bar is not None:
+            bar.update(n)
+
+    try:
+        result = sw.run(sf, out, scheduler=scheduler, workers=workers, progress=progress, started=started)
+    except sw.ResultsError as exc:
+        raise click.UsageError(str(exc)) from exc
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    cells = sw.summary(sf, result.rows)
+    if fmt == "json":
+        click.echo(json.dumps({"file": str(out), "cells": cells, "chunks": result.chunks,
+                               "chunks_played": result.chunks_played, "games_played": result.games_played},
+                              indent=2))
+        return
+    click.echo(f"{result.games_played} games played in {result.seconds:.1f} s on {result.workers} worker(s); "
+               f"results in {out}")
+    click.echo(f"  {'cell':>4}  {'set-up':<60}{'games':>6}{'won':>8}{'turns':>7}{'to win':>7}{'Soldiers':>9}"
+               f"{'VP':>8}")
+    for c in cells:
+        setup = c["map"] + (f"/{c['variant']}" if c["variant"] else "") + f" {c['players']}p {c['policy']}"
+        for key in ("options", "packs", "give"):
+            if c[key]:
+                setup += f" {key} {'+'.join(c[key])}"
+        click.echo(f"  {c['cell']:>4}  {setup:<60}{c['games']:>6}{c['win_rate']:>8.1%}"
+                   f"{_num(c['mean_turns'])}{_num(c['mean_turns_to_win'])}{_num(c['mean_soldiers_left'], 9)}"
+                   f"{_num(c['mean_victory_points'], 8)}")
+
+
+def _num(value: float | None, width: int = 7) -> str:
+    return f"{'-':>{width}}" if value is None else f"{value:>{width}.2f}"
+

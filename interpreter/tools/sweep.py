@@ -1,0 +1,321 @@
+"""Sweeps: a grid of set-ups (maps x variants x players x options x packs x cards x policies), each played for
+many games, on Dask distributed, into one CSV file that a run interrupted can resume (``dday sweep``).
+
+A cell of the grid is one set-up; its games are cut into chunks (``chunk`` games, the last one shorter), one Dask
+task each. Game ``i`` of every cell is seeded from the sweep's seed and ``i`` alone (tools/simulate.py
+``game_seed``), so a cell's games are the same whatever the number of workers, the order the tasks end in, or a
+resumption. Finished chunks are appended to the results file as they come in; at the end the file is rewritten
+sorted by cell (in the grid's order) and game, so one sweep gives one file, byte for byte. A chunk is finished
+when all its games are in the file; when a sweep starts on an existing file it keeps the finished chunks, drops
+the rows of unfinished ones (and a line cut short by an interruption), and plays only what is missing.
+
+The file's columns (``COLUMNS``; docs/simulation.md) are the cell's parameters, then one game's results.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import os
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ddaydice.dsl.diagnostics import Diagnostic
+from ddaydice.dsl.yamlsrc import position, read_yaml, structure
+from ddaydice.interpreter.tools.compare import SetupEntry, check, content_for
+from ddaydice.interpreter.tools.forced import Forced
+from ddaydice.interpreter.tools.simulate import Spec, game_seed, play_one
+
+CODE = "SETUP001"
+
+COLUMNS = ("cell", "map", "variant", "players", "policy", "options", "packs", "give", "seed", "game", "game_seed",
+           "won", "turns", "soldiers_left", "specialists_left", "casualties", "victory_points",
+           "casualties_by_sector", "reason")
+INTS = ("cell", "players", "seed", "game", "game_seed", "won", "turns", "soldiers_left", "specialists_left",
+        "casualties")
+KEY = ("map", "variant", "players", "policy", "options", "packs", "give", "seed")  # a cell's identity in the file
+
+
+@attrs.frozen
+class SweepFile:
+    """``dday sweep FILE.yaml``: the grid's axes and the games per cell."""
+
+    maps: tuple[str, ...]
+    policies: tuple[str, ...] = ("reference",)
+    variants: dict[str, tuple[str | None, ...]] = attrs.Factory(dict)  # by map; None: the map without a variant
+    players: tuple[int, ...] = (1,)
+    options: tuple[tuple[str, ...], ...] = ((),)
+    packs: tuple[tuple[str, ...], ...] = ((),)
+    give: tuple[tuple[str, ...], ...] = ((),)  # sets of cards given to each Unit at the start
+    games: int = 1000
+    seed: int = 0
+    chunk: int = 100
+
+
+@attrs.frozen
+class Cell:
+    """One set-up of the grid (its index in the grid's order, and the simulation's Spec)."""
+
+    index: int
+    spec: Spec
+    give: tuple[str, ...]
+
+    def key(self) -> tuple[str, ...]:
+        s = self.spec
+        return (s.map_id, s.variant or "", str(s.players), s.policy, "+".join(s.options), "+".join(s.packs),
+                "+".join(self.give), str(s.seed))
+
+
+def grid(sf: SweepFile) -> list[Cell]:
+    """The cells, in the grid's order: maps (and their variants), players, options, packs, cards, policies."""
+    cells: list[Cell] = []
+    for map_id in sf.maps:
+        for variant in sf.variants.get(map_id, (None,)):
+            for players, options, packs, give, policy in itertools.product(sf.players, sf.options, sf.packs,
+                                                                          sf.give, sf.policies):
+                spec = Spec(map_id, variant, players, policy, sf.seed, tuple(options), tuple(packs), None,
+                            tuple(Forced(c, "give") for c in give))
+                cells.append(Cell(len(cells), spec, tuple(give)))
+    return cells
+
+
+def read_file(path: Path) -> tuple[SweepFile | None, list[Diagnostic]]:
+    """A sweep file, structured and checked: every cell must be playable; problems as ``file:line:col: CODE``."""
+    doc, diags = read_yaml(str(path))
+    if doc is None:
+        return None, diags
+    sf, diags = structure(doc, doc.data, SweepFile)
+    if sf is None:
+        return None, diags
+    # the YAML reader spells a key's '-' '_' (as for a scenario's decks): map ids are written with '-'
+    sf = attrs.evolve(sf, variants={k.replace("_", "-"): v for k, v in sf.variants.items()})
+    out: list[Diagnostic] = []
+
+    def err(where: list[str | int], message: str, hint: str | None = None) -> None:
+        line, col = position(doc.data, where)
+        out.append(Diagnostic(CODE, message, doc.file, line, col, hint=hint))
+
+    for key, value in (("games", sf.games), ("chunk", sf.chunk)):
+        if value < 1:
+            err([key], f"'{key}' must be 1 or more, not {value}")
+    for map_id in sf.variants:
+        if map_id not in sf.maps:
+            err(["variants", map_id], f"variants of '{map_id}', which is not among the maps")
+    # Each axis' values checked once (in a cell built around them), located where they are written.
+    seen: set[tuple[str, str]] = set()
+    for cell in grid(sf):
+        s = cell.spec
+        entry = SetupEntry(map=s.map_id, variant=s.variant, players=s.players, policy=s.policy, options=s.options,
+                           packs=s.packs, give=cell.give)
+        for key, message, hint in check(entry, content_for):
+            where = _where(sf, cell, key)
+            if (str(where), message) in seen:
+                continue
+            seen.add((str(where), message))
+            err(where, message, hint)
+    return (sf, out) if not out else (None, out)
+
+
+def _where(sf: SweepFile, cell: Cell, key: str) -> list[str | int]:
+    s = cell.spec
+    if key == "map":
+        return ["maps", sf.maps.index(s.map_id)]
+    if key == "variant":
+        return ["variants", s.map_id]
+    if key == "players":
+        return ["players", sf.players.index(s.players)]
+    if key in {"policy", "side_policy"}:
+        return ["policies", sf.policies.index(s.policy)]
+    if key == "options":
+        return ["options", sf.options.index(s.options)]
+    if key == "packs":
+        return ["packs", sf.packs.index(s.packs)]
+    return ["give", sf.give.index(cell.give)]
+
+
+# ------------------------------------------------------------ one task: a chunk of a cell's games
+def run_chunk(cell: Cell, start: int, stop: int) -> list[dict[str, Any]]:
+    """Play games ``start``..``stop - 1`` of a cell (on a worker: the content is loaded once per process)."""
+    content = content_for(cell.spec.packs)
+    assert content is not None
+    key = cell.key()
+    rows = []
+    for i in range(start, stop):
+        r = play_one(content, cell.spec, i)
+        rows.append({
+            "cell": cell.index, "map": key[0], "variant": key[1], "players": cell.spec.players,
+            "policy": key[3], "options": key[4], "packs": key[5], "give": key[6], "seed": cell.spec.seed,
+            "game": i, "game_seed": game_seed(cell.spec.seed, i), "won": int(r.outcome == "won"), "turns": r.turns,
+            "soldiers_left": r.soldiers_left, "specialists_left": r.specialists_left,
+            "casualties": sum(k for _, k in r.lost_by_sector),
+            "victory_points": "" if r.vp is None else r.vp,
+            "casualties_by_sector": ";".join(f"{s}:{k}" for s, k in r.lost_by_sector), "reason": r.reason,
+        })
+    return rows
+
+
+# ------------------------------------------------------------ the results file
+class ResultsError(Exception):
+    """A results file that is not one of this schema."""
+
+
+def read_results(path: Path) -> list[dict[str, str]]:
+    """The rows of a results file (none if there is no file); a row cut short is left out."""
+    if not path.exists():
+        return []
+    text = path.read_text(encoding="utf-8")
+    if not text.strip():
+        return []
+    reader = csv.reader(io.StringIO(text))
+    header = next(reader)
+    if tuple(header) != COLUMNS:
+        raise ResultsError(f"{path}: not a results file of dday sweep (its columns are not: {', '.join(COLUMNS)})")
+    rows = []
+    complete = text.endswith("\n")
+    lines = list(reader)
+    for k, values in enumerate(lines):
+        if len(values) != len(COLUMNS) or (k == len(lines) - 1 and not complete):
+            continue
+        row = dict(zip(COLUMNS, values, strict=True))
+        if all(row[c].lstrip("-").isdigit() for c in INTS):
+            rows.append(row)
+    return rows
+
+
+def chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
+    for a in range(0, games, size):
+        yield a, min(a + size, games)
+
+
+def plan(cells: Sequence[Cell], games: int, size: int, rows: Sequence[dict[str, str]]) -> tuple[
+        list[dict[str, str]], list[tuple[Cell, int, int]]]:
+    """The rows to keep (the finished chunks of this sweep's cells) and the chunks still to play."""
+    have: dict[tuple[str, ...], dict[int, dict[str, str]]] = {}
+    for row in rows:
+        have.setdefault(tuple(row[c] for c in KEY), {})[int(row["game"])] = row
+    keep: list[dict[str, str]] = []
+    todo: list[tuple[Cell, int, int]] = []
+    for cell in cells:
+        mine = have.get(cell.key(), {})
+        for a, b in chunks(games, size):
+            if all(i in mine for i in range(a, b)):
+                keep.extend({**mine[i], "cell": str(cell.index)} for i in range(a, b))
+            else:
+                todo.append((cell, a, b))
+    return keep, todo
+
+
+def write_rows(path: Path, rows: Sequence[dict[str, Any]]) -> None:
+    """The whole file, written to a temporary file and moved into place (never half a file)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        f.flush()
+        os.fsync(f.fileno())
+    tmp.replace(path)
+
+
+def append_rows(path: Path, rows: Sequence[dict[str, Any]]) -> None:
+    """A finished chunk's rows at the end of the file, flushed to disk."""
+    with path.open("a", encoding="utf-8", newline="") as f:
+        csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n").writerows(rows)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def sort_key(row: dict[str, Any]) -> tuple[int, int]:
+    return int(row["cell"]), int(row["game"])
+
+
+# ------------------------------------------------------------ the sweep
+@attrs.frozen
+class Outcome:
+    cells: int
+    chunks: int
+    chunks_played: int
+    games_played: int
+    rows: tuple[dict[str, str], ...]
+    seconds: float
+    workers: int
+
+
+def run(sf: SweepFile, out: Path, *, scheduler: str | None = None, workers: int = 2, processes: bool = True,
+        progress: Callable[[int], None] | None = None, started: Callable[[int, int, int, int], None] | None = None,
+        stop_after: int | None = None) -> Outcome:
+    """Run the sweep on a Dask cluster (``scheduler``'s address, else a LocalCluster of ``workers`` processes),
+    resuming from ``out``. ``started(cells, chunks in all, chunks to play, games to play)`` is told the plan;
+    ``progress`` each chunk's games as it ends. ``stop_after``: stop after that many chunks (a test's interruption)."""
+    import time
+
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    t0 = time.perf_counter()
+    cells = grid(sf)
+    keep, todo = plan(cells, sf.games, sf.chunk, read_results(out))
+    all_chunks = len(cells) * len(list(chunks(sf.games, sf.chunk)))
+    write_rows(out, sorted(keep, key=sort_key))
+    if started is not None:
+        started(len(cells), all_chunks, len(todo), sum(b - a for _, a, b in todo))
+    played = games = 0
+    n_workers = 0
+    if todo:
+        cluster = None
+        if scheduler is None:
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1,  # type: ignore[no-untyped-call]
+                                   processes=processes, dashboard_address=None, silence_logs=40)
+            client = Client(cluster)  # type: ignore[no-untyped-call]
+        else:
+            client = Client(scheduler)  # type: ignore[no-untyped-call]
+        try:
+            n_workers = len(client.scheduler_info().get("workers", {}))
+            futures = [client.submit(run_chunk, cell, a, b, pure=False) for cell, a, b in todo]
+            for future in as_completed(futures):  # type: ignore[no-untyped-call]
+                rows = future.result()
+                append_rows(out, rows)
+                played += 1
+                games += len(rows)
+                if progress is not None:
+                    progress(len(rows))
+                if stop_after is not None and played >= stop_after:
+                    for f in futures:
+                        f.cancel()  # type: ignore[no-untyped-call]
+                    break
+        finally:
+            client.close()  # type: ignore[no-untyped-call]
+            if cluster is not None:
+                cluster.close()
+    rows = sorted(read_results(out), key=sort_key)
+    if stop_after is None or played < stop_after:
+        write_rows(out, rows)
+    return Outcome(len(cells), all_chunks, played, games, tuple(rows), time.perf_counter() - t0, n_workers)
+
+
+def summary(sf: SweepFile, rows: Sequence[dict[str, str]]) -> list[dict[str, Any]]:
+    """Each cell: its parameters, games, wins, win rate and each measure's mean (from the results file)."""
+    by: dict[int, list[dict[str, str]]] = {}
+    for row in rows:
+        by.setdefault(int(row["cell"]), []).append(row)
+    out = []
+    for cell in grid(sf):
+        mine = by.get(cell.index, [])
+        n = len(mine)
+        won = [r for r in mine if r["won"] == "1"]
+        entry: dict[str, Any] = {
+            "cell": cell.index, "map": cell.spec.map_id, "variant": cell.spec.variant,
+            "players": cell.spec.players, "policy": cell.spec.policy, "options": list(cell.spec.options),
+            "packs": list(cell.spec.packs), "give": list(cell.give), "games": n, "wins": len(won),
+            "win_rate": len(won) / n if n else 0.0,
+        }
+        for col in ("turns", "soldiers_left", "specialists_left", "casualties", "victory_points"):
+            vals = [int(r[col]) for r in mine if r[col] != ""]
+            entry[f"mean_{col}"] = sum(vals) / len(vals) if vals else None
+        turns_won = [int(r["turns"]) for r in won]
+        entry["mean_turns_to_win"] = sum(turns_won) / len(turns_won) if turns_won else None
+        out.append(entry)
+    return out
