@@ -413,7 +413,8 @@ def table(c: Comparison) -> list[str]:
             lines.append(f"  {label:<18}{cells}  {diff:<28}{_p(d.p):>7}  {mark}")
     pairs = {d.n for name in c.measures if name == "turns_to_win" for d in c.differences(name)}
     if pairs:
-        lines.append(f"  (turns to win: over the seeds won under both set-ups: {', '.join(map(str, sorted(pairs)))})")
+        lines.append(f"  (turns to win: the means are over each set-up's won games, the difference over the seeds "
+                     f"won under both: {', '.join(map(str, sorted(pairs)))})")
     return lines
 
 

@@ -7,6 +7,10 @@ hands and the decks; then the index of the effects in play is rebuilt. A card pu
 or found like any card there (an Award or a card of a deck goes on top of its deck). A card made *absent* is taken
 out of the Pool, the hands, the decks and the Sectors where it waits, so no one can get it.
 
+A card given or put into the Pool may be one the map's lists never make available (a Specialist on a variant
+without Specialists): the game's plan, which knows which queries and events some card of the game could ever
+touch (game/plan.py), is then worked out again with the forced cards among the game's cards (once per set-up).
+
 The cards are given after the starting Sectors are chosen (a map with several starts places each Unit and gives
 it the start's Specialists then) and before the 'game-start' triggers fire, so a card's own 'game-start' effect
 runs. No card is named here: the kinds come from the content.
@@ -21,7 +25,7 @@ import attrs
 
 from ddaydice.dsl.loader import Content
 from ddaydice.interpreter.core.state import GameState, Unit
-from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.game import _PLAN_KEYS, Game
 
 Where = Literal["give", "pool", "absent"]
 WHERE: tuple[Where, ...] = ("give", "pool", "absent")
@@ -54,11 +58,31 @@ class ForcedGame(Game):
 
     def __init__(self, content: Content, map_id: str, *, forced: Sequence[Forced], **kw: Any) -> None:
         self.forced = tuple(forced)
+        self._widen: frozenset[str] = frozenset()
         super().__init__(content, map_id, **kw)
+        extra = frozenset(f.card for f in self.forced if f.where != "absent")
+        if extra:  # the plan with the forced cards among the cards of the game (shared by the set-up's games)
+            variant, options = kw.get("variant"), tuple(kw.get("options", ()))
+            key = (id(content), map_id, variant, options, extra)
+            hit = _FORCED_PLANS.get(key)
+            if hit is None or hit[0] is not content:
+                self._widen = extra
+                self._prepare(content, map_id, variant, list(options))
+                self._widen = frozenset()
+                hit = (content, {k: self.__dict__[k] for k in _PLAN_KEYS})
+                if len(_FORCED_PLANS) > 64:
+                    _FORCED_PLANS.clear()
+                _FORCED_PLANS[key] = hit
+            else:
+                self.__dict__.update(hit[1])
+            self.sources_changed()
         absent = [f.card for f in self.forced if f.where == "absent"]
         if absent:  # before the game starts: no one may recruit, find or draw it
             remove_everywhere(self.state, absent)
             self.sources_changed()
+
+    def _reachable_cards(self) -> set[str]:
+        return super()._reachable_cards() | self._widen
 
     def choose_starts(self) -> None:
         super().choose_starts()
@@ -101,6 +125,9 @@ class ForcedGame(Game):
         elif card not in s.pool:
             s.pool.append(card)
             s.placed.pop(card, None)
+
+
+_FORCED_PLANS: dict[tuple[Any, ...], tuple[Content, dict[str, Any]]] = {}
 
 
 def remove_everywhere(state: GameState, cards: Iterable[str]) -> None:

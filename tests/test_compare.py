@@ -1,0 +1,252 @@
+"""Simulation as a balance tool: the outcome measures, cards forced in or out, dday compare and dday impact."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from ddaydice.dsl.loader import Content, load_cached
+from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.tools.forced import Forced, ForcedGame
+from ddaydice.interpreter.tools.measures import MEASURES, end_of_game
+from ddaydice.interpreter.tools.simulate import Spec, play_one
+from ddaydice.interpreter.tools.stats import distribution, paired, quantile, t_cdf, t_ppf
+
+TIGER = ["map=exercise-tiger", "variant=practice-run", "policy=reference"]
+
+
+def _content() -> Content:
+    content, diags = load_cached()
+    assert content is not None, diags
+    return content
+
+
+def _the_medic(content: Content) -> str:
+    """The Medic: a Specialist that saves a Soldier in each Phase, a strong card for a player who recruits none."""
+    assert content.card_kinds["medic"] == "specialist"
+    return "medic"
+
+
+def _cli(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args))
+
+
+def _json(*args: str) -> dict[str, Any]:
+    result = _cli(*args, "--format", "json", "-q")
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.output)
+    return data
+
+
+# ------------------------------------------------------------------ statistics
+def test_student_t_matches_the_printed_tables() -> None:
+    for df, expected in ((1, 12.706), (5, 2.571), (10, 2.228), (30, 2.042), (1000, 1.962)):
+        assert t_ppf(0.975, df) == pytest.approx(expected, abs=1e-3)
+    assert t_cdf(0.0, 7) == pytest.approx(0.5)
+    assert t_cdf(2.0, 5) == pytest.approx(0.94903, abs=1e-5)
+
+
+def test_the_paired_interval_by_hand() -> None:
+    # differences 1, 0, 2, 1: mean 1, sd sqrt(2/3), se 0.408, t(0.975, 3) = 3.182
+    d = paired([1, 2, 3, 4], [2, 2, 5, 5])
+    assert d.n == 4 and d.diff == 1.0
+    half = 3.1824 * math.sqrt(2 / 3) / 2
+    assert d.lo == pytest.approx(1 - half, abs=1e-3) and d.hi == pytest.approx(1 + half, abs=1e-3)
+    assert d.p == pytest.approx(0.0917, abs=1e-3) and not d.significant
+    # a measure that exists in some games only is paired where it exists in both
+    assert paired([1, None, 3], [2, 5, None]).n == 1
+    same = paired([3, 1, 4, 1, 5], [3, 1, 4, 1, 5])
+    assert (same.diff, same.lo, same.hi, same.significant) == (0.0, 0.0, 0.0, False)
+
+
+def test_distribution_quantiles_and_histogram() -> None:
+    d = distribution([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    assert (d["n"], d["mean"], d["min"], d["max"], d["median"]) == (10, 5.5, 1, 10, 5.5)
+    assert d["p25"] == quantile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.25) == 3.25
+    assert sum(d["histogram"].values()) == 10
+    wide = distribution(list(range(100)))
+    assert len(wide["histogram"]) <= 20 and sum(wide["histogram"].values()) == 100
+
+
+# ------------------------------------------------------------------ measures
+def test_simulate_reports_every_measure_with_its_distribution() -> None:
+    data = _json("simulate", "exercise-tiger", "--variant", "practice-run", "--games", "60", "--seed", "5")
+    assert set(data["measures"]) == set(MEASURES)
+    for d in data["measures"].values():
+        assert d["min"] <= d["p10"] <= d["p25"] <= d["median"] <= d["p75"] <= d["p90"] <= d["max"]
+    assert data["measures"]["won"]["mean"] == data["win_rate"]
+    assert data["measures"]["turns"]["mean"] == data["mean_turns"]
+    assert data["measures"]["turns_to_win"]["n"] == data["wins"]
+    assert data["measures"]["casualties"]["mean"] == pytest.approx(sum(data["soldiers_lost_by_sector"].values()))
+    for sector, d in data["casualties_by_sector"].items():
+        assert d["n"] == 60 and d["mean"] == pytest.approx(data["soldiers_lost_by_sector"][sector])
+
+
+def test_victory_points_are_the_rulebooks_whether_the_option_is_on_or_not() -> None:
+    off = _json("simulate", "omaha-beach", "--games", "40", "--seed", "2")
+    on = _json("simulate", "omaha-beach", "--games", "40", "--seed", "2", "--option", "victory-points")
+    assert on["victory_points"]["group"]["mean"] == on["measures"]["victory_points"]["mean"]
+    assert off["measures"]["victory_points"] == on["measures"]["victory_points"]
+    assert off["measures"]["victory_points"]["min"] > 0
+
+
+def test_the_text_and_the_plot_show_the_measures(tmp_path: Path) -> None:
+    png = tmp_path / "s.png"
+    result = _cli("simulate", "exercise-tiger", "--variant", "practice-run", "--games", "30", "-q", "--plot", str(png))
+    assert result.exit_code == 0, result.output
+    for label, _ in MEASURES.values():
+        assert label in result.output
+    assert "casualties by Sector" in result.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ------------------------------------------------------------------ forced cards
+def test_a_given_card_is_held_by_every_unit_from_the_start_and_out_of_the_pool() -> None:
+    content = _content()
+    medic = _the_medic(content)
+    from ddaydice.interpreter.policies import make_policy
+
+    game = ForcedGame(content, "juno-beach", forced=[Forced(medic, "give")], players=2, seed=4,
+                      deciders=[make_policy("reference")] * 3)
+    game.run_turn()  # turn 0 chooses the starts (a map with two), then gives the cards, then turn 1
+    assert all(medic in u.specialists or medic in u.dead for u in game.state.units)
+    assert medic not in game.state.pool and all(medic not in h for h in game.state.hands.values())
+    absent = ForcedGame(content, "juno-beach", forced=[Forced(medic, "absent")], players=2, seed=4,
+                        deciders=[make_policy("reference")] * 3)
+    assert medic not in absent.state.pool and all(medic not in h for h in absent.state.hands.values())
+
+
+def test_a_card_the_variant_never_offers_still_acts_when_given() -> None:
+    # Practice Run has no Specialists: the plan of its games knows no card that touches casualties; a game with
+    # the Medic forced in works its plan out again, and the Medic saves Soldiers.
+    content = _content()
+    medic = _the_medic(content)
+    assert medic not in content.maps["exercise-tiger"].variants[0].specialists
+    data = _json("compare", "-s", " ".join(["name=without", *TIGER]), "-s", " ".join(["name=with", *TIGER,
+                 f"give={medic}"]), "--games", "60", "--measure", "casualties")
+    d = data["measures"]["casualties"]["differences"][0]
+    assert d["significant"] and d["ci95"][1] < 0
+
+
+def test_end_of_game_counts_what_the_units_hold() -> None:
+    content = _content()
+    medic = _the_medic(content)
+    spec = Spec("omaha-beach", None, 1, "reference", 0, forced=(Forced(medic, "give"),))
+    rec = play_one(content, spec, 3)
+    from ddaydice.interpreter.policies import make_policy
+
+    game = ForcedGame(content, "omaha-beach", forced=spec.forced, seed=rec.index, deciders=make_policy("reference"))
+    game.run()
+    soldiers, specialists, vp = end_of_game(game)
+    assert soldiers == sum(u.soldiers for u in game.state.units if u.status != "dead")
+    assert specialists == sum(len(u.specialists) for u in game.state.units if u.status != "dead")
+    assert vp is not None and vp > 0
+
+
+# ------------------------------------------------------------------ dday compare
+def test_compare_text(snapshot: object) -> None:
+    medic = _the_medic(_content())
+    result = _cli("compare", "-s", " ".join(["name=without", *TIGER, f"absent={medic}"]),
+                  "-s", " ".join(["name=with", *TIGER, f"give={medic}"]), "--games", "120", "--batch", "60", "-q")
+    assert result.exit_code == 0, result.output
+    assert result.output == snapshot
+
+
+def test_a_strong_card_is_found_significant() -> None:
+    medic = _the_medic(_content())
+    base = ["map=omaha-beach", "policy=reference"]
+    data = _json("compare", "-s", " ".join(["name=none", *base, f"absent={medic}"]),
+                 "-s", " ".join(["name=medic", *base, f"give={medic}"]), "--games", "200")
+    for name in ("won", "soldiers_left", "victory_points"):
+        d = data["measures"][name]["differences"][0]
+        assert d["significant"] and d["ci95"][0] > 0, (name, d)
+        assert d["p"] < 0.001
+    casualties = data["measures"]["casualties"]["differences"][0]
+    assert casualties["significant"] and casualties["ci95"][1] < 0
+
+
+def test_identical_setups_differ_by_zero_and_not_significantly() -> None:
+    data = _json("compare", "-s", " ".join(["name=a", *TIGER]), "-s", " ".join(["name=b", *TIGER]),
+                 "--games", "80", "--batch", "40")
+    for name, m in data["measures"].items():
+        d = m["differences"][0]
+        assert d["difference"] == 0 and not d["significant"], name
+        assert m["means"][0] == m["means"][1]
+
+
+def test_compare_stops_at_the_precision_and_whatever_the_jobs() -> None:
+    medic = _the_medic(_content())
+    args = ["compare", "-s", " ".join(["name=without", *TIGER, f"absent={medic}"]),
+            "-s", " ".join(["name=with", *TIGER, f"give={medic}"]), "--games", "600", "--batch", "50",
+            "--precision", "won=0.25", "--precision", "turns=2"]
+    one = _json(*args, "--jobs", "1")
+    two = _json(*args, "--jobs", "2")
+    assert one == two
+    assert one["stopped"] == "precision" and one["games"] < 600 and one["games"] % 50 == 0
+    for name in ("won", "turns"):
+        lo, hi = one["measures"][name]["differences"][0]["ci95"]
+        assert hi - lo < (0.25 if name == "won" else 2)
+    full = _json(*args[:-4])
+    assert full["stopped"] == "games" and full["games"] == 600
+
+
+def test_a_setup_file(tmp_path: Path) -> None:
+    medic = _the_medic(_content())
+    f = tmp_path / "c.yaml"
+    f.write_text(f"base: {{map: exercise-tiger, variant: practice-run, policy: reference}}\n"
+                 f"games: 40\nseed: 9\nsetups:\n  - {{name: none, absent: [{medic}]}}\n"
+                 f"  - {{name: given, give: [{medic}]}}\n  - {{name: in the pool, pool: [{medic}]}}\n")
+    data = _json("compare", str(f))
+    assert [s["name"] for s in data["setups"]] == ["none", "given", "in the pool"]
+    assert data["games"] == 40 and data["seed"] == 9
+    assert len(data["measures"]["won"]["differences"]) == 2
+
+
+def test_a_bad_setup_file_is_reported_where_it_is_wrong(tmp_path: Path, snapshot: object) -> None:
+    f = tmp_path / "bad.yaml"
+    f.write_text("base:\n  map: omaha-beech\n  policy: reference\nsetups:\n  - {name: a}\n"
+                 "  - {name: b, map: exercise-tiger, give: [medik], policy: heuristik}\n")
+    result = _cli("compare", str(f))
+    assert result.exit_code == 1
+    assert result.output.replace(str(tmp_path), "TMP") == snapshot
+    js = _cli("compare", str(f), "--format", "json")
+    assert js.exit_code == 1
+    codes = {d["code"] for d in json.loads(js.output)}
+    assert codes == {"SETUP001"}
+
+
+def test_bad_descriptions_are_usage_errors() -> None:
+    bad = _cli("compare", "-s", "map=omaha-beach", "-s", "map=omaha-beach colour=red")
+    assert bad.exit_code == 2 and "unknown key 'colour'" in bad.output
+    bad = _cli("compare", "-s", "map=omaha-beach")
+    assert bad.exit_code == 2 and "2 set-ups or more" in bad.output
+    bad = _cli("compare", "-s", "map=omaha-beach", "-s", "map=omaha-beach", "--precision", "wins=0.1")
+    assert bad.exit_code == 2 and "no measure 'wins'" in bad.output
+
+
+# ------------------------------------------------------------------ dday impact
+def test_impact_text(snapshot: object, tmp_path: Path) -> None:
+    medic = _the_medic(_content())
+    png = tmp_path / "i.png"
+    result = _cli("impact", medic, "--map", "exercise-tiger", "--variant", "practice-run", "--policy", "reference",
+                  "--policy", "random", "--games", "80", "--batch", "40", "-q", "--plot", str(png),
+                  "--measure", "won", "--measure", "soldiers-left", "--measure", "turns")
+    assert result.exit_code == 0, result.output
+    assert result.output == snapshot
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_impact_json_pairs_absent_with_given() -> None:
+    medic = _the_medic(_content())
+    data = _json("impact", medic, "--map", "omaha-beach", "--games", "100", "--to", "pool")
+    assert data["card"] == medic and data["to"] == "pool"
+    (only,) = data["results"]
+    assert only["policy"] == "reference"
+    assert [s["name"] for s in only["setups"]] == [f"without {medic}", f"with {medic}"]
+    bad = _cli("impact", "no-such-card", "--map", "omaha-beach", "--games", "10")
+    assert bad.exit_code == 2 and "no card 'no-such-card'" in bad.output
