@@ -117,6 +117,7 @@ def read_file(path: Path) -> tuple[SweepFile | None, list[Diagnostic]]:
                 continue
             seen.add((str(where), message))
             err(where, message, hint)
+    out.sort(key=lambda d: (d.line, d.column))
     return (sf, out) if not out else (None, out)
 
 

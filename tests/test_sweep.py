@@ -1,0 +1,113 @@
+"""dday sweep: a grid on a real Dask LocalCluster of 2 worker processes, one results file, resumed after an
+interruption, identical whatever the number of workers and to the games dday simulate plays.
+
+The interrupted part runs on the sweep's own LocalCluster of 1 worker (threads, in this process); the rest on a
+LocalCluster of 2 worker processes that the test starts and names by its address (--scheduler), as a real
+cluster would be."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from dask.distributed import LocalCluster
+
+from ddaydice.dsl.loader import load_cached
+from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.tools import sweep
+from ddaydice.interpreter.tools.simulate import Spec, play_one
+
+GRID = """\
+maps: [exercise-tiger, omaha-beach]
+variants:
+  exercise-tiger: [practice-run]
+policies: [reference, random]
+give: [[], [medic]]
+games: 16
+chunk: 8
+seed: 5
+"""
+
+
+def test_a_sweep_on_two_workers_resumes_and_gives_the_same_file(tmp_path: Path) -> None:
+    grid = tmp_path / "grid.yaml"
+    grid.write_text(GRID)
+    sf, diags = sweep.read_file(grid)
+    assert sf is not None, diags
+    cells = sweep.grid(sf)
+    assert len(cells) == 8  # 2 maps (one variant each) x 2 card sets x 2 policies
+
+    # An interrupted sweep: one worker, stopped after 5 of its 16 chunks; then a line cut short by the interruption.
+    out = tmp_path / "grid.csv"
+    first = sweep.run(sf, out, workers=1, processes=False, stop_after=5)
+    assert first.chunks == 16 and first.chunks_played == 5
+    assert len(sweep.read_results(out)) == 5 * 8
+    with out.open("a") as f:
+        f.write("3,exercise-tiger,practice-run,1,random,,,medic,5,9,12")
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
+                      dashboard_address=None, silence_logs=40) as cluster:
+        _resume_and_again(grid, out, sf, cluster.scheduler_address)
+
+
+def _resume_and_again(grid: Path, out: Path, sf: sweep.SweepFile, address: str) -> None:
+    tmp_path = grid.parent
+    cells = sweep.grid(sf)
+    # Resumed on two workers by the CLI: only the 11 missing chunks are played.
+    result = CliRunner().invoke(main, ["sweep", str(grid), "--scheduler", address, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["chunks_played"] == 11 and data["games_played"] == 11 * 8
+    assert [c["games"] for c in data["cells"]] == [16] * 8
+    resumed = out.read_bytes()
+
+    # The same sweep from scratch, on two workers: the same file, byte for byte.
+    again = tmp_path / "again.csv"
+    whole = sweep.run(sf, again, scheduler=address)
+    assert whole.chunks_played == 16 and whole.workers == 2
+    assert again.read_bytes() == resumed
+
+    # A finished sweep run again plays nothing.
+    assert sweep.run(sf, again, scheduler=address).chunks_played == 0
+    assert again.read_bytes() == resumed
+
+    # The file's schema, and its games are those dday simulate plays for the same seed.
+    with again.open() as f:
+        rows = list(csv.DictReader(f))
+    assert tuple(rows[0]) == sweep.COLUMNS
+    assert [(int(r["cell"]), int(r["game"])) for r in rows] == [(c, g) for c in range(8) for g in range(16)]
+    content, _ = load_cached()
+    assert content is not None
+    cell = cells[6]  # omaha-beach, the Medic given, reference
+    assert (cell.spec.map_id, cell.give, cell.spec.policy) == ("omaha-beach", ("medic",), "reference")
+    spec = Spec("omaha-beach", None, 1, "reference", 5, forced=cell.spec.forced)
+    mine = [r for r in rows if r["cell"] == "6"]
+    for r in mine[:6]:
+        rec = play_one(content, spec, int(r["game"]))
+        assert (int(r["won"]), int(r["turns"]), int(r["soldiers_left"]), r["victory_points"]) == (
+            int(rec.outcome == "won"), rec.turns, rec.soldiers_left, str(rec.vp))
+
+
+def test_a_bad_sweep_file_is_reported_where_it_is_wrong(tmp_path: Path) -> None:
+    grid = tmp_path / "bad.yaml"
+    grid.write_text("maps: [omaha-beach, utah-beech]\npolicies: [reference, expert]\ngames: 0\n")
+    result = CliRunner().invoke(main, ["sweep", str(grid)])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if "SETUP001" in line]
+    assert lines == [
+        f"{grid}:1:21: SETUP001 no map 'utah-beech'",
+        f"{grid}:2:23: SETUP001 no policy 'expert' (policies: random, reference, heuristic)",
+        f"{grid}:3:8: SETUP001 'games' must be 1 or more, not 0",
+    ]
+
+
+def test_a_file_of_another_schema_is_not_overwritten(tmp_path: Path) -> None:
+    grid = tmp_path / "grid.yaml"
+    grid.write_text(GRID)
+    out = tmp_path / "grid.csv"
+    out.write_text("a,b,c\n1,2,3\n")
+    result = CliRunner().invoke(main, ["sweep", str(grid), "-q"])
+    assert result.exit_code == 2 and "not a results file of dday sweep" in result.output
+    assert out.read_text() == "a,b,c\n1,2,3\n"
