@@ -39,7 +39,8 @@ SETUP_HELP = ("A set-up as key=value words (lists comma-separated): name, map, v
               "every set-up is seeded from it and i.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (results are identical whatever this is).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="A table, or JSON (a set-up file's errors too).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Draw each measure's differences and intervals to this PNG file.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")

@@ -19,7 +19,7 @@ from ddaydice.interpreter.cli.compare import parse_measures
 @click.argument("card")
 @click.option("--map", "map_id", required=True, help="The map to play.")
 @click.option("--variant", help="A variant of the map.")
-@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
+@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True, help="Units in each game.")
 @click.option("--policy", "policies", multiple=True, metavar="POLICY",
               help="A policy to play the games (repeatable; one comparison each). Default: reference.")
 @click.option("--option", "options", multiple=True, help="An optional rule (repeatable).")
@@ -39,7 +39,8 @@ from ddaydice.interpreter.cli.compare import parse_measures
 @click.option("--seed", type=int, default=0, show_default=True, help="The run's seed.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (results are identical whatever this is).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="A table per policy, or JSON.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Draw each measure's difference (with - without) per policy to this PNG file.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")

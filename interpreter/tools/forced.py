@@ -4,7 +4,8 @@ A card is *given* to each Unit the way a scenario file gives a Unit its cards (t
 the Unit's held cards of its kind (Specialists, Items, its Vehicle, Awards, an expansion's cards held by a Unit, or
 into play for every Unit for a kind held by the game), marked as come into play, and taken out of the Pool, the
 hands and the decks; then the index of the effects in play is rebuilt. A card put *into the Pool* may be recruited
-or found like any card there (an Award or a card of a deck goes on top of its deck). A card made *absent* is taken
+or found like any card there (a Regular Specialist goes into every Unit's hand, as the rules deal them; an Award
+or a card of a deck goes on top of its deck). A card made *absent* is taken
 out of the Pool, the hands, the decks and the Sectors where it waits, so no one can get it.
 
 A card given or put into the Pool may be one the map's lists never make available (a Specialist on a variant
@@ -122,6 +123,11 @@ class ForcedGame(Game):
             s.award_deck = [card, *(a for a in s.award_deck if a != card)]
         elif c.kind_def(kind) is not None:
             s.decks[kind] = [card, *(k for k in s.decks.get(kind, []) if k != card)]
+        elif kind == "specialist" and c.cards[card].grade == "regular":  # a Regular Specialist: in every hand
+            for unit in s.units:
+                hand = s.hands.setdefault(unit.id, [])
+                if card not in hand and card not in unit.specialists:
+                    hand.append(card)
         elif card not in s.pool:
             s.pool.append(card)
             s.placed.pop(card, None)
