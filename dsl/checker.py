@@ -223,6 +223,13 @@ class _Checker:
     # ------------------------------------------------------------ statements
     def check_query_change(self, stmt: ast.Statement) -> ast.Statement:
         q = self.v.queries[stmt.verb.name]
+        if len(stmt.args) > 1 and self.arg_fits(stmt.args[0], "change"):
+            # The change is right; what follows it is not understood (often a duration the language lacks).
+            extra = stmt.args[1]
+            self.err("DSL103", f"{q.id}: {self.describe(extra)} after {self.describe(stmt.args[0])} is "
+                     "not understood", extra.pos, "a change may be followed only by a duration: 'this turn', "
+                     "'this phase', 'next turn' or 'permanently' (inside actions), or by 'per' and a count")
+            return stmt
         if len(stmt.args) != 1 or not self.arg_fits(stmt.args[0], "change"):
             found = self.describe(stmt.args[0]) if stmt.args else "nothing"
             self.err("DSL104", f"{q.id}: expected a change (-2, +1, -1d6) or '= value', found {found}",
@@ -303,6 +310,20 @@ class _Checker:
         return attrs.evolve(stmt, args=args)
 
     # ------------------------------------------------------------ conditions
+    def predicates_taking(self, name: str) -> list[str]:
+        """The conditions whose first argument ``name`` can be ('soldiers' -> 'have soldiers')."""
+        forms = []
+        for pred in sorted(words.words("predicate")):
+            spec = words.lookup("predicate", pred)
+            if spec is None:
+                continue
+            for sig in spec.signatures:
+                kind = sig.split(" ", 1)[0] if sig else ""
+                if kind and not kind.startswith("'") and name in self.names_of(kind):
+                    forms.append(f"{pred} {name}")
+                    break
+        return forms
+
     def check_cond_expr(self, expr: ast.CondExpr) -> ast.CondExpr:
         match expr:
             case ast.Not(operand=op):
@@ -312,7 +333,12 @@ class _Checker:
             case ast.Predicate():
                 spec = words.lookup("predicate", expr.word.name)
                 if spec is None:
-                    self.unknown("condition", expr.word, words.words("predicate"), code="DSL109")
+                    forms = self.predicates_taking(expr.word.name)
+                    if forms:  # a resource, a kind, a face or a Sector written without its predicate
+                        self.err("DSL109", f"unknown condition '{expr.word.name}'", expr.word.pos,
+                                 "did you mean " + " or ".join(f"'{f}'" for f in forms) + "?")
+                    else:
+                        self.unknown("condition", expr.word, words.words("predicate"), code="DSL109")
                     return expr
                 args = self.check_args(expr.word, spec, expr.args, expr.pos)
                 written = " ".join([expr.word.name, *(a.name if isinstance(a, ast.Word)

@@ -109,7 +109,7 @@ def test_the_text_and_the_plot_show_the_measures(tmp_path: Path) -> None:
 def test_a_given_card_is_held_by_every_unit_from_the_start_and_out_of_the_pool() -> None:
     content = _content()
     medic = _the_medic(content)
-    from ddaydice.interpreter.policies import make_policy
+    from ddaydice.interpreter.policies.registry import make_policy
 
     game = ForcedGame(content, "juno-beach", forced=[Forced(medic, "give")], players=2, seed=4,
                       deciders=[make_policy("reference")] * 3)
@@ -138,7 +138,7 @@ def test_end_of_game_counts_what_the_units_hold() -> None:
     medic = _the_medic(content)
     spec = Spec("omaha-beach", None, 1, "reference", 0, forced=(Forced(medic, "give"),))
     rec = play_one(content, spec, 3)
-    from ddaydice.interpreter.policies import make_policy
+    from ddaydice.interpreter.policies.registry import make_policy
 
     game = ForcedGame(content, "omaha-beach", forced=spec.forced, seed=rec.index, deciders=make_policy("reference"))
     game.run()

@@ -358,6 +358,24 @@ def test_wrong_argument_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sn
     assert result.output == snapshot
 
 
+def test_a_right_change_followed_by_an_unknown_word_blames_the_word(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # The change -2 is right: the message must name what follows it (an unknown duration), not the change.
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use before mgf: def -2 until-move")})
+    bad(result, "cards/new.yaml:9:30: DSL103 def: 'until-move' after the change -2 is not understood")
+    assert "found the change" not in result.output
+    assert "a change may be followed only by a duration" in result.output
+
+
+def test_a_condition_written_without_its_predicate_suggests_the_predicate(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # 'soldiers' is a resource: the condition meant is 'have soldiers', not the nearest spelling ('holds').
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use if soldiers >= 3: gain 1 courage")})
+    bad(result, "cards/new.yaml:9:14: DSL109 unknown condition 'soldiers'")
+    assert "did you mean 'have soldiers'?" in result.output
+    assert "'holds'" not in result.output
+
+
 def test_modifier_in_actions_without_duration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                               snapshot: SnapshotAssertion) -> None:
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use before mgf: def -2")})

@@ -85,7 +85,7 @@ def test_a_forgotten_change_is_caught(checked_index: list[int]) -> None:
     from corpus import content
 
     from ddaydice.interpreter.game import Game
-    from ddaydice.interpreter.policies import make_policy
+    from ddaydice.interpreter.policies.registry import make_policy
 
     game = Game(content(()), "omaha-beach", players=1, seed=1, deciders=[make_policy("reference", 1)])
     game.in_play()

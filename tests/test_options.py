@@ -25,8 +25,8 @@ from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms import options as options_mod
 from ddaydice.interpreter.mechanisms.options import score
-from ddaydice.interpreter.policies import make_policy
 from ddaydice.interpreter.policies.deciders import ReferencePolicy, Scripted
+from ddaydice.interpreter.policies.registry import make_policy
 
 OPTIONS = ("solitaire", "bazooka-joe", "bazooka-joe-2", "soldier-mulligan", "well-equipped", "wild-specialists",
            "quartermasters-whim", "blind-start", "victory-points")

@@ -10,7 +10,7 @@ from ddaydice.dsl.loader import load
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.game import Game
-from ddaydice.interpreter.policies import make_policy
+from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.tools.play import Human, board
 
 

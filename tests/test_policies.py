@@ -16,9 +16,10 @@ from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.core.state import digest
 from ddaydice.interpreter.game import Game
-from ddaydice.interpreter.policies.heuristic import HeuristicPolicy, make_policy
+from ddaydice.interpreter.policies.heuristic import HeuristicPolicy
 from ddaydice.interpreter.policies.heuristic.uses import deadly_turn
 from ddaydice.interpreter.policies.heuristic.values import card_worth
+from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.tools.simulate import Spec, game_seed, run, wilson
 
 

@@ -11,7 +11,8 @@ import functools
 
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.game import Game
-from ddaydice.interpreter.policies.heuristic import HeuristicPolicy, against_foe, foe_pressure, make_policy
+from ddaydice.interpreter.policies.heuristic import HeuristicPolicy, against_foe, foe_pressure
+from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.policies.side_policy import SidePolicy
 from ddaydice.interpreter.tools.simulate import game_seed
 

@@ -92,13 +92,14 @@ def _resume_and_again(grid: Path, out: Path, sf: sweep.SweepFile, address: str) 
 
 def test_a_bad_sweep_file_is_reported_where_it_is_wrong(tmp_path: Path) -> None:
     grid = tmp_path / "bad.yaml"
-    grid.write_text("maps: [omaha-beach, utah-beech]\npolicies: [reference, expert]\ngames: 0\n")
+    grid.write_text("maps: [omaha-beach, utah-beech]\npolicies: [reference, expurt]\ngames: 0\n")
     result = CliRunner().invoke(main, ["sweep", str(grid)])
     assert result.exit_code == 1
     lines = [line for line in result.output.splitlines() if "SETUP001" in line]
     assert lines == [
         f"{grid}:1:21: SETUP001 no map 'utah-beech'",
-        f"{grid}:2:23: SETUP001 no policy 'expert' (policies: random, reference, heuristic)",
+        f"{grid}:2:23: SETUP001 no policy 'expurt' (policies: random, reference, heuristic, novice, casual, expert, "
+        "or skill:S with S from 0 to 1)",
         f"{grid}:3:8: SETUP001 'games' must be 1 or more, not 0",
     ]
 

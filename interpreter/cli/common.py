@@ -19,6 +19,26 @@ if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
 
 
+class PolicyName(click.ParamType[str]):
+    """A policy's name (``dday simulate --policy``): one of the named policies, or ``skill:S`` (a graded player
+    of skill S from 0 to 1)."""
+
+    name = "policy"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        from ddaydice.interpreter.policies.names import POLICIES, SKILL_PREFIX
+
+        return "[" + "|".join((*POLICIES, f"{SKILL_PREFIX}S")) + "]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from ddaydice.interpreter.policies.names import check_policy
+
+        try:
+            return check_policy(str(value))
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
 def echo_diagnostics(diags: list[Diagnostic], fmt: str, limit: int) -> None:
     """Print diagnostics: as JSON, or rendered with their source lines (at most ``limit``)."""
     from ddaydice.dsl.diagnostics import SourceCache, render_all, to_json

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = None) -> dict[int, str]:
     """Which players a policy plays: Units by number (1..players), then other sides' players (the German)."""
-    from ddaydice.interpreter.policies import POLICIES
+    from ddaydice.interpreter.policies.names import check_policy
 
     sides = sides or []
     chosen: dict[int, str] = {}
@@ -38,8 +38,10 @@ def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = N
         else:
             policy = item
             targets = list(range(1, players + 1 + len(sides)))
-        if policy not in POLICIES:
-            raise click.UsageError(f"--auto {item}: no policy '{policy}' (policies: {', '.join(POLICIES)})")
+        try:
+            check_policy(policy)
+        except ValueError as exc:
+            raise click.UsageError(f"--auto {item}: {exc}") from exc
         for t in targets:
             chosen[t] = policy
     return chosen
@@ -69,7 +71,7 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     from ddaydice.dsl.diagnostics import DDayError
     from ddaydice.interpreter.core.option_rules import OptionRules
     from ddaydice.interpreter.game import Game
-    from ddaydice.interpreter.policies import make_policy
+    from ddaydice.interpreter.policies.registry import make_policy
     from ddaydice.interpreter.tools.play import Human, save_replay
 
     content = load_or_exit(packs=list(packs))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ddaydice.interpreter.cli.common import load_or_exit, provenance_warning
+from ddaydice.interpreter.cli.common import PolicyName, load_or_exit, provenance_warning
 
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
@@ -24,9 +24,10 @@ if TYPE_CHECKING:
 @click.option("--variant", help="A variant of the map (exercise-tiger: practice-run, basic-training, ...).")
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--policy", type=click.Choice(["random", "reference", "heuristic"]), default="reference",
-              show_default=True)
-@click.option("--side-policy", type=click.Choice(["random", "reference", "heuristic"]), default=None,
+@click.option("--policy", type=PolicyName(), default="reference", show_default=True,
+              help="Who plays: random, reference, heuristic, or a player of graded skill (novice, casual, expert, "
+                   "or skill:S, the expert slipping on a share 1 - S of his decisions; docs/simulation.md).")
+@click.option("--side-policy", type=PolicyName(), default=None,
               help="The policy of another side's player (Atlantikwall's German); default: --policy.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The run's seed; game i is seeded from it and i.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
@@ -43,7 +44,7 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
     """Play many games with a policy and report win rate, turns, deaths and use of cards."""
     from ddaydice.dsl.diagnostics import DDayError
     from ddaydice.interpreter.game import Game
-    from ddaydice.interpreter.policies import make_policy
+    from ddaydice.interpreter.policies.registry import make_policy
     from ddaydice.interpreter.tools import simulate as sim
 
     content = load_or_exit(packs=list(packs))
@@ -76,7 +77,7 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
 def _echo_summary(content: Content, spec: Spec, summary: dict[str, Any], jobs: int) -> None:
     """The summary of a run, for a person."""
     from ddaydice.interpreter.game import Game
-    from ddaydice.interpreter.policies import make_policy
+    from ddaydice.interpreter.policies.registry import make_policy
 
     map_id, variant, players, policy, seed = spec.map_id, spec.variant, spec.players, spec.policy, spec.seed
     options, side_policy = spec.options, spec.side_policy

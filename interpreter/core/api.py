@@ -148,6 +148,9 @@ class GameAPI(abc.ABC):
                 sector_subject: bool) -> bool: ...
 
     @abc.abstractmethod
+    def touched(self, name: str, sector: str | None) -> bool: ...
+
+    @abc.abstractmethod
     def _candidates(self, name: str, sector: str | None, unit: Unit | None = None) -> list[Modifier]: ...
 
     @abc.abstractmethod

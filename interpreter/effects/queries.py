@@ -36,7 +36,8 @@ class Queries(GameAPI):
         grants = [g for g in state.grants if g.query == name] if state.grants else []
         bunker_n = state.bunker_specialists.get(sector, 0) if name == "def" and sector is not None \
             and state.bunker_specialists else 0
-        if not explain and not grants and not bunker_n and name not in self.in_play().queries:
+        if not explain and not grants and not bunker_n and (name not in self.in_play().queries
+                                                             or not self.touched(name, sector)):
             # The common case: nothing in play changes this value; only the rules' clamp applies.
             if info.minimum is not None and not isinstance(base, bool) and base < info.minimum:
                 return info.minimum, None
@@ -137,10 +138,11 @@ class Queries(GameAPI):
             fixed = self.static_values.get(name)
             if fixed is not None:
                 return fixed
-            if not self.state.grants and name not in self.in_play().queries:
+            if not self.state.grants and (name not in self.in_play().queries or
+                                          not self.touched(name, _where(unit, sector))):
                 default = self.defaults.get(name)
                 if default is not None:
-                    return int(default)  # nothing in play touches it in this epoch
+                    return int(default)  # nothing in play touches it here in this epoch
         elif name not in self.live_queries:
             return base
         v, _ = self.query(name, unit, sector=sector, card=card, base=base)
@@ -152,7 +154,8 @@ class Queries(GameAPI):
         fixed = self.static_values.get(name)
         if fixed is not None:
             return [fixed] * len(cards)
-        if name in self.in_play().queries or (self.state.grants and any(g.query == name for g in self.state.grants)):
+        grants = self.state.grants
+        if self.touched(name, unit.sector or None) or (grants and any(g.query == name for g in grants)):
             return [self.value(name, unit, card=card) for card in cards]
         minimum = self.queries[name].minimum
         if name in _COSTS:
@@ -168,10 +171,11 @@ class Queries(GameAPI):
         fixed = self.static_flags.get(name)
         if fixed is not None:
             return fixed
-        if not self.state.grants and name not in self.in_play().queries:
+        if not self.state.grants and (name not in self.in_play().queries or
+                                      not self.touched(name, _where(unit, sector))):
             default = self.defaults.get(name)
             if default is not None:
-                return bool(default)  # nothing in play touches it in this epoch
+                return bool(default)  # nothing in play touches it here in this epoch
         v, _ = self.query(name, unit, sector=sector, card=card)
         return bool(v)
 
@@ -216,3 +220,10 @@ class Queries(GameAPI):
 
 
 _COSTS = frozenset({"specialist-cost", "item-cost"})  # a card's printed cost is their base
+
+
+def _where(unit: Unit | None, sector: str | None) -> str | None:
+    """The Sector a query speaks of: the one named, else the Unit's (another side's player stands in none)."""
+    if sector is not None:
+        return sector
+    return (unit.sector or None) if unit is not None else None

@@ -11,6 +11,8 @@ from ddaydice.interpreter.core.state import (
 from ddaydice.interpreter.core.values import HookKind
 from ddaydice.interpreter.effects.ctx import Ctx
 
+EMPTY_MODS: dict[str, list[Modifier]] = {}  # a Sector that modifies no query
+
 
 class Sources(GameAPI):
     """Where effects come from: the sources in play (rules, Sectors, cards held and drawn) and whom they reach."""
@@ -139,6 +141,17 @@ class Sources(GameAPI):
             _add(None, trigs, src, None, 0)
         return srcs, mods, trigs, {}
 
+    def touched(self, name: str, sector: str | None) -> bool:
+        """Can anything in play modify query ``name`` in ``sector`` in this epoch: the rules, a card, another
+        side's rules, or that Sector's own effects (exactly where ``_candidates`` looks)? A Sector's modifier of
+        a query slows that query in that Sector only."""
+        ip = self.in_play()
+        if name not in ip.queries:
+            return False
+        if name in ip.unit_queries:
+            return True
+        return sector is not None and name in ip.sector_modifiers.get(sector, EMPTY_MODS)
+
     def _candidates(self, name: str, sector: str | None, unit: Unit | None = None) -> list[Modifier]:
         """Every standing modifier of query ``name`` that could reach ``sector`` (scope checked later)."""
         ip = self.in_play()
@@ -181,7 +194,8 @@ def _add(mods: dict[str, list[Modifier]] | None, trigs: dict[str, list[Trigger]]
     """File a source's modifiers by query and its triggers by event."""
     if mods is not None:
         for i, hook in enumerate(src.compiled.modifiers):
-            mods.setdefault(hook.query, []).append((src, holder, played, i, hook))
+            if hook.op != "require":  # a requirement to enter is read by Phase 4 itself, never combined
+                mods.setdefault(hook.query, []).append((src, holder, played, i, hook))
     if trigs is not None:
         for j, trig in enumerate(src.compiled.triggers):
             trigs.setdefault(trig.event, []).append((src, holder, played, j, trig))

@@ -23,7 +23,8 @@ from ddaydice.dsl.diagnostics import DDayError, Diagnostic, did_you_mean
 from ddaydice.dsl.loader import Content, load_cached
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, structure
 from ddaydice.interpreter.game import Game
-from ddaydice.interpreter.policies import POLICIES, make_policy
+from ddaydice.interpreter.policies.names import POLICIES, check_policy
+from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.tools import measures as ms
 from ddaydice.interpreter.tools.forced import Forced, problem
 from ddaydice.interpreter.tools.simulate import GameRecord, Spec, play_one
@@ -153,8 +154,12 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[tuple[str, str, st
                     did_you_mean(entry.variant, [v.id for v in bm.variants])))
     for key in ("policy", "side_policy"):
         value = getattr(entry, key)
-        if value is not None and value not in POLICIES:
-            out.append((key, f"no policy '{value}' (policies: {', '.join(POLICIES)})", did_you_mean(value, POLICIES)))
+        if value is None:
+            continue
+        try:
+            check_policy(value)
+        except ValueError as exc:
+            out.append((key, str(exc), did_you_mean(value, POLICIES)))
     for opt in entry.options or ():
         if opt not in content.options:
             out.append(("options", f"no optional rule '{opt}'", did_you_mean(opt, content.options)))

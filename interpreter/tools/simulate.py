@@ -23,7 +23,7 @@ import attrs
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms.options import score, score_summary
-from ddaydice.interpreter.policies import make_policy
+from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.tools import measures
 from ddaydice.interpreter.tools.forced import Forced, ForcedGame
 

@@ -9,7 +9,7 @@ import json
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.core.state import digest
 from ddaydice.interpreter.game import Game
-from ddaydice.interpreter.policies import make_policy
+from ddaydice.interpreter.policies.registry import make_policy
 
 # (map, variant, options, policy, players, seeds, packs)
 CASES: list[tuple[str, str | None, tuple[str, ...], str, int, int, tuple[str, ...]]] = [

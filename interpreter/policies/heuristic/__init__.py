@@ -1,8 +1,4 @@
-"""The policies by name (random, reference, heuristic), and the heuristic policy: how it plays, where it decides.
-
-- ``random``: uniform among legal answers, seeded per game.
-- ``reference``: DESIGN.md section 10, fixed and deterministic (benchmarks, cross-implementation checks).
-- ``heuristic``: a competent player (below). Deterministic: it draws no random numbers of its own.
+"""The heuristic policy: how it plays, where it decides. Deterministic: it draws no random numbers of its own.
 
 A policy sees the whole game (as a player at the table does) and answers a
 :class:`~ddaydice.interpreter.core.decisions.Decision` with option indices.
@@ -53,31 +49,7 @@ remembers of a game) and :mod:`.model` (its numbers).
 
 from __future__ import annotations
 
-from ddaydice.interpreter.core.api import Decider
-from ddaydice.interpreter.policies.deciders import RandomDecider, ReferencePolicy
 from ddaydice.interpreter.policies.heuristic.cardtext import against_foe, foe_pressure, generic_use
 from ddaydice.interpreter.policies.heuristic.policy import HeuristicPolicy
 
-POLICIES = ("random", "reference", "heuristic")
-
-
-def make_policy(name: str, seed: int = 0) -> Decider:
-    """The policy named ``name`` (one of POLICIES); ``seed`` seeds the random one."""
-    if name == "random":
-        return RandomDecider(seed)
-    if name == "reference":
-        return ReferencePolicy()
-    if name == "heuristic":
-        return HeuristicPolicy()
-    raise ValueError(f"no policy '{name}' (policies: {', '.join(POLICIES)})")
-
-
-def describe(name: str) -> str:
-    """A policy's one-line description (for ``dday``'s help and reports)."""
-    return {"random": "uniformly random legal choices (seeded)",
-            "reference": "the fixed reference policy of DESIGN.md section 10",
-            "heuristic": "a competent player (a route planner, dice valued in context, cards when they pay)"
-            }.get(name, name)
-
-
-__all__ = ["POLICIES", "HeuristicPolicy", "against_foe", "describe", "foe_pressure", "generic_use", "make_policy"]
+__all__ = ["HeuristicPolicy", "against_foe", "foe_pressure", "generic_use"]

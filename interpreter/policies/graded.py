@@ -1,0 +1,51 @@
+"""Players of graded skill: the expert (the heuristic policy) who slips now and then.
+
+A player of skill ``s`` (0 to 1) answers each decision as the expert would with probability ``s``; otherwise
+he slips and takes a legal answer at random (the ``random`` policy's answer). Slips are drawn from the
+player's own generator, seeded per game and per player like the random policy's, so a game is the same for the
+same seed whatever the number of processes, and two set-ups compared on the same seeds see the same slips
+until their games part. ``expert`` is the heuristic policy itself (skill 1: it never slips).
+
+The named levels (``LEVELS`` in policies/names.py) were chosen so that win rates spread across the bundled maps
+(``benchmarks/calibrate_skill.py`` measures them; ``docs/simulation.md`` publishes the table):
+
+- ``novice``: slips on about one decision in four: he wastes rolls, Locks the wrong dice, sometimes buys
+  nothing and walks into Landmines or stays where he must not; he wins the easy maps now and then.
+- ``casual``: slips on about one decision in six: he usually follows a sound plan but loses Soldiers to a
+  careless move or a card played at the wrong moment; he wins about half of the beaches.
+- ``expert``: the heuristic policy, the strongest player there is here.
+"""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+
+from ddaydice.interpreter.core.api import GameView
+from ddaydice.interpreter.core.decisions import Decision
+from ddaydice.interpreter.policies.deciders import RandomDecider
+from ddaydice.interpreter.policies.heuristic.policy import HeuristicPolicy
+
+
+@attrs.define
+class GradedPolicy:
+    """The expert who slips: each decision is the heuristic's with probability ``skill``, else a random legal
+    answer; slips come from the player's own generator (seeded per game)."""
+
+    skill: float
+    seed: int = 0
+    expert: HeuristicPolicy = attrs.Factory(HeuristicPolicy)
+    rng: random.Random = attrs.field(init=False)
+    slips: RandomDecider = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        # Two generators of their own, apart from the other players' (whose seeds are this one's neighbours).
+        self.rng = random.Random(f"graded:{self.seed}")
+        self.slips = RandomDecider(random.Random(f"slips:{self.seed}").getrandbits(62))
+
+    def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
+        # One draw per decision, whatever is decided, so that the slips of a game depend on its decisions only.
+        if self.rng.random() < self.skill:
+            return self.expert.decide(game, decision)
+        return self.slips.decide(game, decision)
