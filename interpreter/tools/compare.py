@@ -184,7 +184,7 @@ def to_setup(entry: SetupEntry, index: int, seed: int) -> Setup:
     assert entry.map is not None
     spec = Spec(entry.map, entry.variant, entry.players or 1, entry.policy or "reference", seed,
                 tuple(entry.options or ()), tuple(entry.packs or ()), entry.side_policy, forced)
-    return Setup(entry.name or chr(ord("A") + index) if index < 26 else f"S{index + 1}", spec)
+    return Setup(entry.name or (chr(ord("A") + index) if index < 26 else f"S{index + 1}"), spec)
 
 
 def read_file(path: Path, content_for: ContentFor) -> tuple[tuple[CompareFile, list[SetupEntry]] | None,
