@@ -9,11 +9,12 @@ until their games part. ``expert`` is the heuristic policy itself (skill 1: it n
 The named levels (``LEVELS`` in policies/names.py) were chosen so that win rates spread across the bundled maps
 (``benchmarks/calibrate_skill.py`` measures them; ``docs/simulation.md`` publishes the table):
 
-- ``novice``: slips on about one decision in four: he wastes rolls, Locks the wrong dice, sometimes buys
-  nothing and walks into Landmines or stays where he must not; he wins the easy maps now and then.
-- ``casual``: slips on about one decision in six: he usually follows a sound plan but loses Soldiers to a
-  careless move or a card played at the wrong moment; he wins about half of the beaches.
-- ``expert``: the heuristic policy, the strongest player there is here.
+- ``novice`` (skill 0.6): slips on two decisions in five: he wastes rolls, Locks the wrong dice, buys the
+  wrong card or nothing, walks into Landmines or stays where he must not; he wins the easy maps one game in
+  three or four (Merville Battery more often) and almost never Omaha Beach or Operation Deadstick.
+- ``casual`` (skill 0.8): slips on one decision in five: he usually follows a sound plan but loses Soldiers to a
+  careless move or a card played at the wrong moment; he wins most beaches, Omaha Beach about half the time.
+- ``expert`` (skill 1): the heuristic policy, the strongest player there is here; he wins nearly every game.
 """
 
 from __future__ import annotations

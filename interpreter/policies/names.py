@@ -6,7 +6,7 @@ import math
 
 #: The named levels of graded skill and their skill (the share of decisions taken as the expert takes them);
 #: policies/graded.py says what each does differently, docs/simulation.md how they were calibrated.
-LEVELS: dict[str, float] = {"novice": 0.75, "casual": 0.85, "expert": 1.0}
+LEVELS: dict[str, float] = {"novice": 0.6, "casual": 0.8, "expert": 1.0}
 #: How a skill in between is named: ``skill:0.8`` (any number from 0 to 1).
 SKILL_PREFIX = "skill:"
 #: The policies by name (a graded player of any skill is also named ``skill:S``).

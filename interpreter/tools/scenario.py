@@ -467,14 +467,14 @@ def _apply(setup: UnitSetup, unit: Unit, game: Game) -> None:
         if unit.sector not in unit.visited:
             unit.visited.append(unit.sector)
     unit.entered_turn = 0
+    state = game.state
     for card in game.held_cards(unit):
         game._came_into_play(unit, card)
-        state = game.state
-        if card in state.pool:
-            state.pool.remove(card)
-        hand = state.hands.get(unit.id, [])
-        if card in hand:
-            hand.remove(card)
+        # A held card is where the game would have it: out of the Pool, the hand, the Award deck and every
+        # expansion's deck (one copy: a card a deck holds twice keeps the other).
+        for pile in (state.pool, state.hands.get(unit.id, []), state.award_deck, *state.decks.values()):
+            if card in pile:
+                pile.remove(card)
 
 
 def run_step(game: Game, step: Any) -> str | None:
