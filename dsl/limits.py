@@ -10,9 +10,9 @@ from __future__ import annotations
 
 # ---------------------------------------------------------------- files and folders
 # A content file (card file, map, rules file, pack.yaml) or a scenario file. The largest bundled file is about
-# 25 kB; ruamel's pure-Python reader parses YAML at some tens of kB per second, so this bounds a file to a few
-# seconds of parsing on a slow machine.
-MAX_FILE_BYTES = 128 * 1024
+# 25 kB; ruamel's pure-Python reader parses YAML at some 30 kB per second on a busy 2-core machine, so this
+# bounds a file to about 2 seconds of parsing.
+MAX_FILE_BYTES = 64 * 1024
 # A saved game (``dday play --save``): JSON, read by the C parser; a 60-turn game with four players holds a few
 # thousand choices.
 MAX_REPLAY_BYTES = 2 * 1024 * 1024

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from pathlib import Path
@@ -25,7 +26,7 @@ from ddaydice.dsl import ast, schema
 from ddaydice.dsl.checker import Context, check_effect
 from ddaydice.dsl.compile import CompiledEffect, Compiler
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, sort_key
-from ddaydice.dsl.limits import MAX_FINGERPRINT_FILES, MAX_FOLDER_ENTRIES
+from ddaydice.dsl.limits import MAX_FINGERPRINT_FILES, MAX_FOLDER_ENTRIES, MAX_ID_CHARS
 from ddaydice.dsl.parser import parse_effect, parse_good_lines
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.sandbox import inside, is_slug, listing, shown_path, slug_problem
@@ -1052,7 +1053,8 @@ def _fingerprint(root: Path) -> tuple[tuple[str, int, int], ...]:
     out: list[tuple[str, int, int]] = []
     tops, _ = listing(root)
     walks = [os.walk(top.resolve(), followlinks=False) for top in tops if top.is_dir()]
-    files_at_root = [(str(root), [], [t.name for t in tops if not t.is_dir()])]
+    files_at_root: list[tuple[str, list[str], list[str]]] = [(str(root), [], [t.name for t in tops
+                                                                                if not t.is_dir()])]
     for folder, _dirs, files in [*files_at_root, *(step for walk in walks for step in walk)]:
         if len(out) > MAX_FINGERPRINT_FILES:
             return (("(too many files)", id(out), 0),)
@@ -1084,3 +1086,42 @@ def load_cached(root: Path | None = None, *, packs: Iterable[str] | str = ()) ->
             _CACHE.clear()
         _CACHE[key] = (prints, content)
     return content, diags
+
+
+def pack_named_in_file(name: object, file: Path, relative_to: Path) -> tuple[str | None, Diagnostic | None]:
+    """What a pack named inside a file (a scenario's ``packs:``, a replay's ``packs``) stands for, as ``load``
+    takes it: a bundled pack by its id; the pack folder ``file`` lives in, by its id (a modder's pack keeps its
+    scenarios inside it); or a pack folder by a path relative to ``relative_to``. A path must lead inside the
+    current folder (the search path: docs/security.md). Otherwise None, and a diagnostic (placed at ``file``
+    1:1; the caller moves it to the entry's line)."""
+    shown = shown_path(file)
+    if not isinstance(name, str) or not name.strip():
+        return None, Diagnostic("PACK003", "a pack is named by its id or by the path of its folder", shown, 1, 1)
+    available = {p.name: p for p in _pack_dirs(bundled_root())}
+    if name in available:
+        return name, None
+    if is_slug(name):
+        home = next((a for a in file.resolve().parents if a.name == name and (a / "pack.yaml").is_file()), None)
+        if home is not None:
+            return str(home), None
+        return None, Diagnostic("PACK003", f"no expansion named '{name}'", shown, 1, 1,
+                                hint=did_you_mean(name, available) or (
+                                    f"bundled expansions: {', '.join(sorted(available)) or 'none'}; a pack folder "
+                                    "elsewhere is named by its path (./my-pack)"))
+    if any(unicodedata.category(c) in {"Cc", "Cf"} for c in name) or len(name) > 4 * MAX_ID_CHARS:
+        return None, Diagnostic("PACK003", f"{shorten(repr(name))} is neither a pack id nor a path", shown, 1, 1)
+    folder = relative_to / name
+    scope = Path.cwd().resolve()
+    try:
+        real = Path(os.path.realpath(folder, strict=True))
+    except OSError:
+        return None, Diagnostic("PACK003", f"no pack folder at {shorten(repr(name))}", shown, 1, 1,
+                                hint="a path is relative to the file that names it")
+    if real != scope and not real.is_relative_to(scope):
+        return None, Diagnostic("PACK013", f"the pack path {shorten(repr(name))} leads outside the current folder",
+                                shown, 1, 1, hint="packs named in a scenario or a replay are searched for inside "
+                                "the current folder only; run from a folder that holds the pack")
+    if not (real / "pack.yaml").is_file():
+        return None, Diagnostic("PACK003", f"no pack folder at {shorten(repr(name))} (no pack.yaml there)", shown,
+                                1, 1)
+    return str(real), None

@@ -79,9 +79,9 @@ def read_yaml(file: str, text: str | None = None) -> tuple[YamlDoc | None, list[
     aliases, how deep it nests, how many values it expands to) become diagnostics. A file is read only if it is
     a regular file of at most :data:`MAX_FILE_BYTES` bytes."""
     if text is None:
-        raw, problem = read_text(Path(file), file)
+        raw, refused = read_text(Path(file), file)
         if raw is None:
-            return None, [problem] if problem is not None else []
+            return None, [refused] if refused is not None else []
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -334,7 +334,7 @@ def _strict_converter() -> cattrs.Converter:
                                  f"{_kind(out)}: {slug_problem(out)}")
         return out
 
-    conv.register_structure_hook_func(lambda t: typing.get_origin(t) is typing.Annotated, _annotated)
+    conv.register_structure_hook_func(lambda t: hasattr(t, "__metadata__"), _annotated)  # Annotated[...]
     conv.register_structure_hook(int, _int)
     conv.register_structure_hook(bool, _bool)
     conv.register_structure_hook(str, _str)
