@@ -172,7 +172,9 @@ class _Builder:
             self.diags.append(problem)
         out = []
         for p in entries:
-            if p.suffix in {".yaml", ".yml"} and self.allowed(p, root) and not p.is_dir():
+            if p.is_symlink() and not self.allowed(p, root):  # any link of the folder: out, a loop, broken
+                continue
+            if p.suffix in {".yaml", ".yml"} and not p.is_dir():
                 out.append(p)  # a device or a pipe named *.yaml is refused when read (LOAD006)
         return out
 
@@ -399,6 +401,8 @@ class _Builder:
         entries, problem = listing(pack_dir)
         self.diags += [problem] if problem is not None else []
         for extra in entries:
+            if extra.is_symlink() and not self.allowed(extra, pack_dir):
+                continue
             if extra.name not in known:
                 self.diags.append(Diagnostic("PACK002", f"unexpected entry '{shorten(extra.name)}' in a pack",
                                              shown_path(extra), 1, 1,

@@ -356,6 +356,14 @@ def _strict_converter() -> cattrs.Converter:
 
     conv.register_structure_hook_func(_is_tuple, _tuple)
 
+    def _list(value: Any, tp: Any) -> Any:  # the same for lists: 'answers: {u1: yes}' is no list of answers
+        if not isinstance(value, list | tuple):
+            raise TypeError(f"expected a list, found {_kind(value)}")
+        (item,) = typing.get_args(tp) or (Any,)
+        return [value_ if item is Any else conv.structure(value_, item) for value_ in value]
+
+    conv.register_structure_hook_func(lambda t: typing.get_origin(t) is list, _list)
+
     scalar_union = int | bool | str
     conv.register_structure_hook_func(lambda t: t == scalar_union, _scalar_union)
 

@@ -388,3 +388,16 @@ def _codes(out: str) -> list[str]:
 
 
 assert SECRET not in PACK_YAML and SECOND_LINE not in CARDS_YAML
+
+
+@pytest.mark.parametrize("where", ["cards/up", "loop", "maps/deeper/up"])
+def test_a_pack_with_a_link_back_to_itself_loads_fast_through_pack(world: World, where: str) -> None:
+    """The cached load's walk of a --pack folder follows no link below it: a loop cannot make it endless."""
+    link = world.pack / where
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(os.path.relpath(world.pack, link.parent))
+    result = world.run("list", "specialists", "--pack", str(world.pack))
+    if where.startswith("maps/deeper"):  # a folder inside maps/ is not content: neither read nor walked
+        check(result, 0, text=("cook",))
+    else:
+        check(result, 1, ("PACK011",), file=f"{world.pack.name}/{where}")

@@ -717,6 +717,8 @@ def parse_query(text: str) -> tuple[str, str | None, str | None, str | None, int
         elif key == "of":
             card = value
         elif key == "from":
+            if not value.isdigit() or len(value) > 4 or int(value) > MAX_RESOURCE:
+                raise RuleError(f"'from' takes a whole number from 0 to {MAX_RESOURCE}, found '{shorten(value)}'")
             base = int(value)
         else:
             raise RuleError(f"cannot read '{key}' in query {text!r} (write: NAME for UNIT [in SECTOR] [of CARD] "
@@ -811,7 +813,7 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
             where = ["steps", j]
             refused_expected = isinstance(step, dict) and bool(step.get("refused"))
             refusal = run_step(game, step)
-            label = f"step {step!r}"
+            label = at(f"step {shorten(repr(step), 80)}")
             if refused_expected:
                 checks.append(Check(label + " is refused", refusal is not None, "refused",
                                     refusal or "allowed", message=refusal or ""))
