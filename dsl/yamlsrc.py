@@ -362,7 +362,10 @@ def _strict_converter() -> cattrs.Converter:
         (item,) = typing.get_args(tp) or (Any,)
         return [value_ if item is Any else conv.structure(value_, item) for value_ in value]
 
-    conv.register_structure_hook_func(lambda t: typing.get_origin(t) is list, _list)
+    def _is_list(tp: Any) -> bool:
+        return bool(typing.get_origin(tp) is list)
+
+    conv.register_structure_hook_func(_is_list, _list)
 
     scalar_union = int | bool | str
     conv.register_structure_hook_func(lambda t: t == scalar_union, _scalar_union)
