@@ -242,6 +242,8 @@ class _Builder:
             entries, problem = listing(rules_dir)
             self.diags += [problem] if problem is not None else []
             for extra in entries:
+                if extra.is_symlink() and not self.allowed(extra, root):
+                    continue
                 if extra.name not in known and extra.suffix in {".yaml", ".yml"}:
                     self.diags.append(Diagnostic(
                         "LOAD002", f"unexpected rules file '{shorten(extra.name)}'", shown_path(extra), 1, 1,

@@ -369,8 +369,7 @@ def test_an_option_setting_is_bounded(world: World, value: str) -> None:
 
 # ---------------------------------------------------------------- the same pack, through other commands
 @pytest.mark.parametrize("command", [["list", "specialists"], ["card", "cook"],  # load_or_exit, load_content
-                                     ["simulate", "exercise-tiger", "--games", "1"],
-                                     ["play", "exercise-tiger", "--auto", "reference"]])
+                                     ["play", "exercise-tiger", "--auto", "reference"]])  # as simulate, render
 def test_a_linked_secret_is_refused_by_every_command_with_pack(world: World, command: list[str]) -> None:
     (world.pack / "cards" / "x.yaml").symlink_to(world.outside / "secret.yaml")
     check(world.run(*command, "--pack", str(world.pack)), 1, ("PACK010",))
