@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
+import stat
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
@@ -89,14 +92,13 @@ class SourceCache:
         self._lines.pop(file, None)
 
     def line(self, file: str, line: int) -> str | None:
+        """The line of a file a diagnostic points at. Only a regular file, named without a link on its way
+        (the loader names every file it read by its real place, a refused link by the link), of at most
+        :data:`SOURCE_LIMIT` bytes, is read: a diagnostic never shows a line of a file it was refused."""
         if file not in self._lines:
             text = self._virtual.get(file)
             if text is None:
-                try:
-                    with open(file, encoding="utf-8", errors="replace") as handle:  # noqa: PTH123
-                        text = handle.read()
-                except OSError:
-                    text = ""
+                text = _read_source(file)
             self._lines[file] = text.splitlines()
         lines = self._lines[file]
         if 1 <= line <= len(lines):
@@ -104,20 +106,65 @@ class SourceCache:
         return None
 
 
+# The most a diagnostic shows of a source line, around its column.
+SHOWN_LINE = 160
+# A source file larger than this is not read to show a line (the loader refuses such files anyway).
+SOURCE_LIMIT = 1024 * 1024
+
+
+def _read_source(file: str) -> str:
+    path = os.path.abspath(file)  # noqa: PTH100
+    try:
+        if os.path.realpath(path) != path:  # a link on its way: a refused link, or a name given through one
+            return ""
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return ""
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > SOURCE_LIMIT:
+            return ""
+        return os.read(fd, SOURCE_LIMIT).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+
+
+def printable(text: str) -> str:
+    """``text`` safe for a terminal: control characters (escape sequences, carriage returns, NUL) and the
+    characters that reorder text (bidi controls) are shown as ``\\uXXXX``; a tab becomes a space."""
+    out = []
+    for c in text:
+        if c == "\t":
+            out.append(" ")
+        elif c != "\n" and (unicodedata.category(c) in {"Cc", "Cf", "Zl", "Zp", "Cs", "Co"}):
+            out.append(f"\\u{ord(c):04x}")
+        else:
+            out.append(c)
+    return "".join(out)
+
+
 def render_diagnostic(diag: Diagnostic, sources: SourceCache | None = None) -> str:
-    """``file:line:col: CODE message``, the source line, a caret, and the hint."""
+    """``file:line:col: CODE message``, the source line, a caret, and the hint (every part made printable)."""
     head = f"{diag.file}:{diag.line}:{diag.column}: {diag.code} {diag.message}"
     if diag.severity == "warning":
         head = f"{diag.file}:{diag.line}:{diag.column}: {diag.code} warning: {diag.message}"
-    parts = [head]
+    parts = [printable(head).replace("\n", " ")]
     src = sources.line(diag.file, diag.line) if sources else None
     if src is not None:
         text = src.replace("\t", " ")
-        parts.append(f"    {text}")
         caret_at = max(diag.column - 1, 0)
-        parts.append("    " + " " * caret_at + "^" * max(1, min(diag.width, max(1, len(text) - caret_at))))
+        if len(text) > SHOWN_LINE:  # a window of the line around the column
+            start = max(0, min(caret_at - SHOWN_LINE // 2, len(text) - SHOWN_LINE))
+            text = text[start:start + SHOWN_LINE]
+            caret_at -= start
+        shown = printable(text)
+        caret_at = len(printable(text[:caret_at]))
+        parts.append(f"    {shown}")
+        parts.append("    " + " " * caret_at + "^" * max(1, min(diag.width, max(1, len(shown) - caret_at))))
     if diag.hint:
-        parts.append(f"    hint: {diag.hint}")
+        parts.append(printable(f"    hint: {diag.hint}").replace("\n", " "))
     return "\n".join(parts)
 
 

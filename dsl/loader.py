@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from pathlib import Path
@@ -25,11 +26,13 @@ from ddaydice.dsl import ast, schema
 from ddaydice.dsl.checker import Context, check_effect
 from ddaydice.dsl.compile import CompiledEffect, Compiler
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, sort_key
+from ddaydice.dsl.limits import MAX_FINGERPRINT_FILES, MAX_FOLDER_ENTRIES, MAX_ID_CHARS
 from ddaydice.dsl.parser import parse_effect, parse_good_lines
 from ddaydice.dsl.render import Renderer
+from ddaydice.dsl.sandbox import inside, is_slug, listing, shown_path, slug_problem
 from ddaydice.dsl.settings import Names, check_options
 from ddaydice.dsl.vocab import QueryInfo, Vocabulary
-from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, scalar_source, structure
+from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, scalar_source, shorten, structure
 
 T = TypeVar("T")
 
@@ -149,6 +152,32 @@ class _Builder:
     broken_cards: list[tuple[str, str, YamlDoc, Any]] = attrs.Factory(list)
 
     # ------------------------------------------------------------ reading
+    def allowed(self, path: Path, root: Path) -> bool:
+        """Whether ``path`` may be read: it resolves inside ``root`` (the pack, or the tree's folder), through
+        no link loop or broken link (each refusal is a PACK010/PACK011 diagnostic). A path that does not exist
+        is allowed (what reads it reports that)."""
+        _, problem = inside(path, root)
+        if problem is not None:
+            if problem not in self.diags:
+                self.diags.append(problem)
+            return False
+        return True
+
+    def yaml_files(self, folder: Path, root: Path) -> list[Path]:
+        """The YAML files of a folder of the sandbox ``root``, sorted; links leading outside it are refused."""
+        if not self.allowed(folder, root) or not folder.is_dir():
+            return []
+        entries, problem = listing(folder)
+        if problem is not None:
+            self.diags.append(problem)
+        out = []
+        for p in entries:
+            if p.is_symlink() and not self.allowed(p, root):  # any link of the folder: out, a loop, broken
+                continue
+            if p.suffix in {".yaml", ".yml"} and not p.is_dir():
+                out.append(p)  # a device or a pipe named *.yaml is refused when read (LOAD006)
+        return out
+
     def read(self, path: Path) -> YamlDoc | None:
         doc, diags = read_yaml(display_path(path)) if path.exists() else (None, [
             Diagnostic("LOAD001", "file not found", display_path(path), 1, 1)])
@@ -170,9 +199,14 @@ class _Builder:
         return (doc.file, line, col)
 
     # ----------------------------------------------------------- rules/
-    def load_rules(self, rules_dir: Path, *, required: bool, pack: str | None) -> None:
+    def load_rules(self, rules_dir: Path, *, required: bool, pack: str | None, root: Path | None = None) -> None:
+        root = root or rules_dir
+        if not self.allowed(rules_dir, root):
+            return
         for name, cls in RULE_FILES.items():
             path = rules_dir / name
+            if not self.allowed(path, root):
+                continue
             if not path.exists():
                 if required and name not in OPTIONAL_RULE_FILES:
                     self.diags.append(Diagnostic("LOAD001", f"the rules need {name}", display_path(rules_dir),
@@ -205,12 +239,16 @@ class _Builder:
                     self.pending_damage.append((rule, doc, doc.data["special-damage"][i]))
         known = set(RULE_FILES) | {"options"}
         if rules_dir.is_dir():
-            for extra in sorted(rules_dir.iterdir()):
+            entries, problem = listing(rules_dir)
+            self.diags += [problem] if problem is not None else []
+            for extra in entries:
+                if extra.is_symlink() and not self.allowed(extra, root):
+                    continue
                 if extra.name not in known and extra.suffix in {".yaml", ".yml"}:
                     self.diags.append(Diagnostic(
-                        "LOAD002", f"unexpected rules file '{extra.name}'", display_path(extra), 1, 1,
+                        "LOAD002", f"unexpected rules file '{shorten(extra.name)}'", shown_path(extra), 1, 1,
                         hint=did_you_mean(extra.name, RULE_FILES) or "rules files: " + ", ".join(RULE_FILES)))
-        for path in _yaml_files(rules_dir / "options"):
+        for path in self.yaml_files(rules_dir / "options", root):
             self.load_option(path, pack)
 
     def load_option(self, path: Path, pack: str | None) -> None:
@@ -246,8 +284,8 @@ class _Builder:
         return True
 
     # ----------------------------------------------------------- cards/
-    def load_cards(self, cards_dir: Path, pack: str | None) -> None:
-        for path in _yaml_files(cards_dir):
+    def load_cards(self, cards_dir: Path, pack: str | None, root: Path | None = None) -> None:
+        for path in self.yaml_files(cards_dir, root or cards_dir):
             self.load_card_file(path, pack)
 
     def load_card_file(self, path: Path, pack: str | None) -> None:
@@ -298,7 +336,8 @@ class _Builder:
         """The expansion under this tree whose rules/kinds.yaml declares ``kind``, for a hint when it is not loaded."""
         for pack_dir in _pack_dirs(self.root):
             kinds_file = pack_dir / "rules" / "kinds.yaml"
-            doc, _ = read_yaml(str(kinds_file)) if kinds_file.is_file() else (None, [])
+            readable = kinds_file.is_file() and inside(kinds_file, pack_dir) == (kinds_file.resolve(), None)
+            doc, _ = read_yaml(str(kinds_file)) if readable else (None, [])
             declared = doc.data.get("kinds") if doc is not None and isinstance(doc.data, dict) else None
             if isinstance(declared, list) and any(isinstance(k, dict) and k.get("id") == kind for k in declared):
                 return pack_dir.name
@@ -316,8 +355,8 @@ class _Builder:
                                          doc.file, line, col))
 
     # ------------------------------------------------------------ maps/
-    def load_maps(self, maps_dir: Path, pack: str | None) -> None:
-        for path in _yaml_files(maps_dir):
+    def load_maps(self, maps_dir: Path, pack: str | None, root: Path | None = None) -> None:
+        for path in self.yaml_files(maps_dir, root or maps_dir):
             doc = self.read(path)
             if doc is None:
                 continue
@@ -332,7 +371,11 @@ class _Builder:
 
     # ------------------------------------------------------ expansions/
     def load_pack(self, pack_dir: Path) -> None:
+        """A pack folder: its manifest, rules, cards and maps. The folder is a sandbox: nothing that resolves
+        outside it is read (docs/security.md)."""
         manifest_path = pack_dir / "pack.yaml"
+        if not self.allowed(manifest_path, pack_dir):
+            return
         doc = self.read(manifest_path)
         if doc is None:
             return
@@ -346,15 +389,25 @@ class _Builder:
         if not self.claim(f"pack:{man.id}", man.id, doc, doc.data, None, "pack"):
             return
         self.check_provenance(man.provenance, man.note, doc, doc.data)
+        for j, needed in enumerate(man.requires):
+            if not is_slug(needed):
+                line, col = position(doc.data, ["requires", j])
+                self.diags.append(Diagnostic("PACK012", f"'requires' names packs by their id, not by a path: "
+                                             f"{shorten(repr(needed))} ({slug_problem(needed)})", doc.file, line, col,
+                                             hint="write the id of a bundled pack, or of a pack folder beside yours"))
         self.packs[man.id] = (man, doc)
-        self.load_rules(pack_dir / "rules", required=False, pack=man.id)
-        self.load_cards(pack_dir / "cards", man.id)
-        self.load_maps(pack_dir / "maps", man.id)
+        self.load_rules(pack_dir / "rules", required=False, pack=man.id, root=pack_dir)
+        self.load_cards(pack_dir / "cards", man.id, pack_dir)
+        self.load_maps(pack_dir / "maps", man.id, pack_dir)
         known = {"pack.yaml", "rules", "cards", "maps", "README.md", "scenarios"}
-        for extra in sorted(pack_dir.iterdir()):
+        entries, problem = listing(pack_dir)
+        self.diags += [problem] if problem is not None else []
+        for extra in entries:
+            if extra.is_symlink() and not self.allowed(extra, pack_dir):
+                continue
             if extra.name not in known:
-                self.diags.append(Diagnostic("PACK002", f"unexpected entry '{extra.name}' in a pack",
-                                             display_path(extra), 1, 1,
+                self.diags.append(Diagnostic("PACK002", f"unexpected entry '{shorten(extra.name)}' in a pack",
+                                             shown_path(extra), 1, 1,
                                              hint="a pack holds pack.yaml, rules/, cards/, maps/ and scenarios/"))
 
     # ------------------------------------------------------- vocabulary
@@ -658,17 +711,26 @@ def _merge_tiers(tiers: tuple[schema.Tier, ...], extra: tuple[schema.Tier, ...])
     return tuple(out)
 
 
-def _yaml_files(folder: Path) -> list[Path]:
-    if not folder.is_dir():
-        return []
-    return sorted(p for p in folder.iterdir() if p.suffix in {".yaml", ".yml"} and p.is_file())
-
-
-def _pack_dirs(root: Path) -> list[Path]:
+def _pack_dirs(root: Path, refused: list[Diagnostic] | None = None) -> list[Path]:
+    """The pack folders of a content tree (``expansions/*``); a link leading outside ``expansions/``, or in a
+    loop, is left out (and reported in ``refused``)."""
     exp = root / "expansions"
     if not exp.is_dir():
         return []
-    return sorted(p for p in exp.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
+    entries, problem = listing(exp)
+    out = []
+    for p in entries:
+        if p.name.startswith(("_", ".")):
+            continue
+        _, why = inside(p, exp)
+        if why is not None:
+            if refused is not None:
+                refused.append(why)
+        elif p.is_dir():
+            out.append(p)
+    if problem is not None and refused is not None:
+        refused.append(problem)
+    return out
 
 
 _UNKNOWN_NAME = re.compile(r"unknown [a-z -]+ '([a-z0-9-]+)'$")
@@ -710,19 +772,22 @@ def _requires(manifests: list[Path], available: dict[str, Path]) -> tuple[list[s
     seen: set[str] = set()
 
     def visit(manifest: Path) -> None:
+        if len(seen) > MAX_FOLDER_ENTRIES:
+            return
         doc, _ = read_yaml(str(manifest))
         needs = doc.data.get("requires") if doc is not None and isinstance(doc.data, dict) else None
         if not isinstance(needs, list):
             return
         for name in needs:
-            if not isinstance(name, str) or name in seen:
+            if not is_slug(name) or name in seen:  # a path is refused when the pack is loaded (PACK012)
                 continue
             beside = manifest.parent.parent / name
             if name in available:
                 seen.add(name)
                 visit(available[name] / "pack.yaml")
                 names.append(name)
-            elif (beside / "pack.yaml").is_file():
+            elif inside(beside, manifest.parent.parent)[0] is not None and \
+                    inside(beside / "pack.yaml", beside)[0] is not None and (beside / "pack.yaml").is_file():
                 seen.add(name)
                 visit(beside / "pack.yaml")
                 folders.append(beside)
@@ -738,10 +803,13 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
     ``extra`` adds expansion folders or single content files on top."""
     root = root or bundled_root()
     b = _Builder(root)
-    b.load_rules(root / "rules", required=True, pack=None)
-    b.load_cards(root / "cards", None)
-    b.load_maps(root / "maps", None)
-    available = {p.name: p for p in _pack_dirs(root)}
+    # Each folder of the tree is a sandbox of its own (the bundled tree's folders may be links: src/ddaydice/).
+    b.load_rules(root / "rules", required=True, pack=None, root=root / "rules")
+    b.load_cards(root / "cards", None, root / "cards")
+    b.load_maps(root / "maps", None, root / "maps")
+    refused: list[Diagnostic] = []
+    available = {p.name: p for p in _pack_dirs(root, refused)}
+    b.diags += refused
     wanted, paths = _sources(root, available, _named_packs(packs, available), extra)
     _load_bundled_packs(b, root, available, wanted)
     _load_paths(b, paths)
@@ -828,6 +896,8 @@ def _check_requirements(b: _Builder, root: Path) -> None:
     known_packs = {p.name for p in _pack_dirs(root)} | set(b.packs)
     for man, doc in b.packs.values():
         for j, needed in enumerate(man.requires):
+            if not is_slug(needed):
+                continue  # refused when the pack was loaded (PACK012)
             if needed not in known_packs and needed != "base":
                 line, col = position(doc.data, ["requires", j])
                 b.diags.append(Diagnostic("PACK004", f"pack '{man.id}' requires '{needed}', which does not exist",
@@ -982,9 +1052,18 @@ _CACHE: dict[tuple[str, tuple[str, ...] | str], tuple[tuple[tuple[str, int, int]
 
 
 def _fingerprint(root: Path) -> tuple[tuple[str, int, int], ...]:
-    """Every content file under ``root`` with its size and modification time."""
-    out = []
-    for folder, _dirs, files in os.walk(root, followlinks=True):
+    """Every content file under ``root`` with its size and modification time. The folders right under ``root``
+    are followed if they are links (the bundled tree, src/ddaydice/, is made of links); no link below them is,
+    so a link loop cannot make the walk endless. Beyond :data:`MAX_FINGERPRINT_FILES` files the tree gets a
+    fingerprint of its own that matches nothing (it is then loaded afresh each time)."""
+    out: list[tuple[str, int, int]] = []
+    tops, _ = listing(root)
+    walks = [os.walk(top.resolve(), followlinks=False) for top in tops if top.is_dir()]
+    files_at_root: list[tuple[str, list[str], list[str]]] = [(str(root), [], [t.name for t in tops
+                                                                                if not t.is_dir()])]
+    for folder, _dirs, files in [*files_at_root, *(step for walk in walks for step in walk)]:
+        if len(out) > MAX_FINGERPRINT_FILES:
+            return (("(too many files)", id(out), 0),)
         for name in sorted(files):
             if name.endswith((".yaml", ".yml", ".lark")):
                 path = os.path.join(folder, name)  # noqa: PTH118  (os.walk gives strings)
@@ -1013,3 +1092,42 @@ def load_cached(root: Path | None = None, *, packs: Iterable[str] | str = ()) ->
             _CACHE.clear()
         _CACHE[key] = (prints, content)
     return content, diags
+
+
+def pack_named_in_file(name: object, file: Path, relative_to: Path) -> tuple[str | None, Diagnostic | None]:
+    """What a pack named inside a file (a scenario's ``packs:``, a replay's ``packs``) stands for, as ``load``
+    takes it: a bundled pack by its id; the pack folder ``file`` lives in, by its id (a modder's pack keeps its
+    scenarios inside it); or a pack folder by a path relative to ``relative_to``. A path must lead inside the
+    current folder (the search path: docs/security.md). Otherwise None, and a diagnostic (placed at ``file``
+    1:1; the caller moves it to the entry's line)."""
+    shown = shown_path(file)
+    if not isinstance(name, str) or not name.strip():
+        return None, Diagnostic("PACK003", "a pack is named by its id or by the path of its folder", shown, 1, 1)
+    available = {p.name: p for p in _pack_dirs(bundled_root())}
+    if name in available:
+        return name, None
+    if is_slug(name):
+        home = next((a for a in file.resolve().parents if a.name == name and (a / "pack.yaml").is_file()), None)
+        if home is not None:
+            return str(home), None
+        return None, Diagnostic("PACK003", f"no expansion named '{name}'", shown, 1, 1,
+                                hint=did_you_mean(name, available) or (
+                                    f"bundled expansions: {', '.join(sorted(available)) or 'none'}; a pack folder "
+                                    "elsewhere is named by its path (./my-pack)"))
+    if any(unicodedata.category(c) in {"Cc", "Cf"} for c in name) or len(name) > 4 * MAX_ID_CHARS:
+        return None, Diagnostic("PACK003", f"{shorten(repr(name))} is neither a pack id nor a path", shown, 1, 1)
+    folder = relative_to / name
+    scope = Path.cwd().resolve()
+    try:
+        real = Path(os.path.realpath(folder, strict=True))
+    except OSError:
+        return None, Diagnostic("PACK003", f"no pack folder at {shorten(repr(name))}", shown, 1, 1,
+                                hint="a path is relative to the file that names it")
+    if real != scope and not real.is_relative_to(scope):
+        return None, Diagnostic("PACK013", f"the pack path {shorten(repr(name))} leads outside the current folder",
+                                shown, 1, 1, hint="packs named in a scenario or a replay are searched for inside "
+                                "the current folder only; run from a folder that holds the pack")
+    if not (real / "pack.yaml").is_file():
+        return None, Diagnostic("PACK003", f"no pack folder at {shorten(repr(name))} (no pack.yaml there)", shown,
+                                1, 1)
+    return str(real), None

@@ -18,6 +18,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ddaydice.dsl import ast
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
+from ddaydice.dsl.limits import MAX_EFFECT_CHARS, MAX_EFFECT_NUMBER
 
 
 @attrs.frozen
@@ -364,6 +365,8 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Effect(tuple(children), _pos(self.smap, meta))
 
 
+_NUMBER_TOKENS = frozenset({"NUMBER", "SIGNED", "DICE", "SIGNED_DICE"})
+
 # Deeper trees are refused before they reach the (recursive) transformer, checker and renderer.
 MAX_DEPTH = 100
 
@@ -394,6 +397,11 @@ def _syntax_error(err: UnexpectedInput, text: str, smap: SourceMap, offset: int 
 
 def parse_effect(text: str, smap: SourceMap) -> tuple[ast.Effect | None, list[Diagnostic]]:
     """Parse an effect. Returns the tree, or None and the diagnostics; never raises."""
+    if len(text) > MAX_EFFECT_CHARS:
+        fline, fcol = smap.place(1, 1)
+        return None, [Diagnostic("DSL005", f"the effect is too long ({len(text)} characters; at most "
+                                 f"{MAX_EFFECT_CHARS})", smap.file, fline, fcol,
+                                 hint="an effect is a few clauses; split the card's rule into simpler ones")]
     try:
         tree: Tree[Token] = _parser().parse(text)
     except UnexpectedInput as err:
@@ -418,6 +426,12 @@ def parse_effect(text: str, smap: SourceMap) -> tuple[ast.Effect | None, list[Di
         fline, fcol = smap.place(line, column)
         return None, [Diagnostic("DSL004", f"effect nested too deeply (more than {MAX_DEPTH} levels)", smap.file,
                                  fline, fcol, hint="split the condition into simpler clauses")]
+    for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type in _NUMBER_TOKENS):
+        digits = str(tok).lstrip("+-").removesuffix("d6")
+        if digits and (len(digits) > 4 or int(digits) > MAX_EFFECT_NUMBER):
+            fline, fcol = smap.place(tok.line or 1, tok.column or 1)
+            return None, [Diagnostic("DSL005", f"the number {str(tok)[:12]} is too large (at most "
+                                     f"{MAX_EFFECT_NUMBER})", smap.file, fline, fcol, width=min(len(tok), 12))]
     effect = _ToAst(smap).transform(tree)
     assert isinstance(effect, ast.Effect)
     return effect, []

@@ -7,14 +7,38 @@ make a card silently do less.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import attrs
+
+from ddaydice.dsl.limits import (
+    ID,
+    MAX_COST,
+    MAX_DEF,
+    MAX_MGF,
+    MAX_PLAYERS,
+    MAX_RESOURCE,
+    MAX_ROWS,
+    MAX_SECTOR_NUMBER,
+    MAX_SMALL_COUNT,
+    MAX_TABLE_NUMBER,
+    Range,
+)
 
 Provenance = Literal["rulebook", "printed-board", "reconstructed"]
 CardKind = Literal["specialist", "item", "vehicle", "award"]
 # The four kinds the base game knows; an expansion declares more in rules/kinds.yaml (KindDef).
 BASE_KINDS: tuple[str, ...] = ("specialist", "item", "vehicle", "award")
+
+# Bounded values (dsl/limits.py, docs/security.md): the YAML reader refuses an id that is no slug and a number out
+# of its range, at its place in the file. To the type checker they are plain str and int.
+Id = Annotated[str, ID]
+Cost = Annotated[int, Range(0, MAX_COST)]
+Def = Annotated[int, Range(0, MAX_DEF)]
+Resource_ = Annotated[int, Range(0, MAX_RESOURCE)]
+Small = Annotated[int, Range(0, MAX_SMALL_COUNT)]
+TableNumber = Annotated[int, Range(0, MAX_TABLE_NUMBER)]
+Players = Annotated[int, Range(1, MAX_PLAYERS)]
 
 
 @attrs.frozen
@@ -22,7 +46,7 @@ class Face:
     id: str
     name: str
     text: str = ""
-    soldiers: int = 0
+    soldiers: Small = 0
 
 
 @attrs.frozen
@@ -30,10 +54,10 @@ class DiceRules:
     provenance: Provenance
     faces: tuple[Face, ...]
     colours: tuple[str, ...]
-    dice_per_colour: int
-    tool_table: tuple[int, ...]
-    tool_table_step: int
-    rolls: int
+    dice_per_colour: Annotated[int, Range(1, MAX_SMALL_COUNT)]
+    tool_table: tuple[TableNumber, ...]
+    tool_table_step: Annotated[int, Range(1, MAX_TABLE_NUMBER)]
+    rolls: Annotated[int, Range(1, MAX_SMALL_COUNT)]
 
 
 @attrs.frozen
@@ -105,7 +129,7 @@ class QueryRules:
 
 @attrs.frozen
 class RwbDef:
-    id: str
+    id: Id
     name: str
     face: str
     text: str
@@ -126,7 +150,7 @@ class RwbRules:
 
 @attrs.frozen
 class RuleDef:
-    id: str
+    id: Id
     name: str
     text: str
     effect: str = ""
@@ -150,7 +174,7 @@ class GameRules:
 class OptionDef:
     """An optional rule or mode (rules/options/): settings and effects, switched on by id."""
 
-    id: str
+    id: Id
     name: str
     text: str
     provenance: Provenance
@@ -162,12 +186,12 @@ class OptionDef:
 
 @attrs.frozen
 class Card:
-    id: str
+    id: Id
     name: str
     text: str
     provenance: Provenance
     effect: str = ""
-    cost: int | None = None
+    cost: Cost | None = None
     note: str = ""
     grade: Literal["regular", "unique", "special", "award"] | None = None
     unavailable_in: tuple[str, ...] = ()
@@ -199,7 +223,7 @@ class Line:
     from_: tuple[str, ...]
     to: tuple[str, ...]
     kind: Literal["advance", "lateral"]
-    cost: int | None = None
+    cost: Cost | None = None
     landmines: bool = False
     barrier: bool = False
     provenance: Provenance | None = None
@@ -215,25 +239,25 @@ class Start:
     ``at_least``: at least this many Units must start here ("at least 1 player per Map").
     """
 
-    soldiers: int = 0
-    stars: int = 0
-    courage: int = 0
-    item_points: int = 0
+    soldiers: Resource_ = 0
+    stars: Resource_ = 0
+    courage: Resource_ = 0
+    item_points: Resource_ = 0
     specialists: tuple[str, ...] = ()
     regular_specialists: tuple[str, ...] | None = None
-    at_least: int = 0
+    at_least: Annotated[int, Range(0, MAX_PLAYERS)] = 0
 
 
 @attrs.frozen
 class Sector:
-    id: str
+    id: Id
     name: str
-    row: int
-    defense: tuple[int, ...]
+    row: Annotated[int, Range(1, MAX_ROWS)]
+    defense: tuple[Def, ...]
     provenance: Provenance
-    number: int | None = None
+    number: Annotated[int, Range(0, MAX_SECTOR_NUMBER)] | None = None
     black: bool = False
-    mgf: int = 0
+    mgf: Annotated[int, Range(0, MAX_MGF)] = 0
     special_damage: str | None = None
     bunker: bool = False
     start: Start | None = None
@@ -242,14 +266,14 @@ class Sector:
     note: str = ""
     column: float | None = None
     objective: bool = True  # a Bunker that at least 1 Unit must conquer (Gold Beach: both of them)
-    cost: int | None = None  # Courage printed on a Bunker: entering it costs this, from any line
+    cost: Cost | None = None  # Courage printed on a Bunker: entering it costs this, from any line
 
 
 @attrs.frozen
 class Attribute:
     """A named Sector attribute that effects can give a Sector later (random tables)."""
 
-    id: str
+    id: Id
     name: str
     text: str
     effect: str = ""
@@ -257,7 +281,7 @@ class Attribute:
 
 @attrs.frozen
 class Table:
-    id: str
+    id: Id
     name: str
     results: tuple[str, ...]
 
@@ -271,7 +295,7 @@ class Variant:
     empty list (``items: []``) means no Items at all, Regular Items included.
     """
 
-    id: str
+    id: Id
     name: str
     text: str
     ignore: tuple[Literal["attributes", "mgf", "landmines", "faces", "skulls", "rwb", "requirements",
@@ -298,7 +322,7 @@ class PlacedCard:
 
 @attrs.frozen
 class BattleMap:
-    id: str
+    id: Id
     name: str
     provenance: Provenance
     sectors: tuple[Sector, ...]
@@ -315,7 +339,7 @@ class BattleMap:
     tables: tuple[Table, ...] = ()
     special_damage: str | None = None
     rules: str = ""
-    players: tuple[int, int] = (1, 4)
+    players: tuple[Players, Players] = (1, 4)
     encodes: tuple[str, ...] = ()
 
 
@@ -323,7 +347,7 @@ class BattleMap:
 class Manifest:
     """An expansion pack's manifest (expansions/NAME/pack.yaml)."""
 
-    id: str
+    id: Id
     name: str
     version: str
     text: str
@@ -333,7 +357,7 @@ class Manifest:
     note: str = ""
     overrides: tuple[str, ...] = ()
     stands_in_for: str = ""
-    award_deck_size: int | None = None
+    award_deck_size: TableNumber | None = None
     # Optional rules the pack will add but does not implement yet: cards may say they are 'only-in' one of
     # them (they stay out of every game until it exists); `dday list` names them.
     pending: tuple[str, ...] = ()
@@ -361,14 +385,14 @@ class KindDef:
     ``tradeable``: held cards are traded like Items. ``persist``: tagged cards that outlast the turn.
     """
 
-    id: str
+    id: Id
     name: str
     text: str
     deck: bool = True
     option: str | None = None
     held_by: Literal["unit", "game"] = "unit"
-    draw_each_turn: int = 0
-    per_turn: int | None = None
+    draw_each_turn: Small = 0
+    per_turn: Annotated[int, Range(0, MAX_TABLE_NUMBER)] | None = None
     tradeable: bool = False
     persist: tuple[Persist, ...] = ()
     plural: str = ""
@@ -401,10 +425,10 @@ class Assault:
 
 @attrs.frozen
 class SideStart:
-    soldiers: int = 0
-    stars: int = 0
-    courage: int = 0
-    item_points: int = 0
+    soldiers: Resource_ = 0
+    stars: Resource_ = 0
+    courage: Resource_ = 0
+    item_points: Resource_ = 0
     specialists: tuple[str, ...] = ()
 
 
@@ -420,7 +444,7 @@ class SideDef:
     Units, and below 0 gives the Units there Soldiers). ``effect``: the side's own rules, in the effect
     language; they reach the side's players only (the game rules' effects reach Units only)."""
 
-    id: str
+    id: Id
     name: str
     text: str
     option: str

@@ -27,10 +27,13 @@ from cattrs.errors import (
 )
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.composer import Composer, ComposerError, MaxDepthExceededError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
+from ddaydice.dsl.limits import MAX_NESTING, MAX_TABLE_NUMBER, MAX_YAML_ALIASES, MAX_YAML_VALUES, IdRule, Range
 from ddaydice.dsl.parser import SourceMap
+from ddaydice.dsl.sandbox import is_slug, read_text, slug_problem
 
 T = TypeVar("T")
 
@@ -54,22 +57,58 @@ class YamlDoc:
     data: Any
 
 
+class _CappedComposer(Composer):
+    """ruamel's composer, counting the uses of aliases (a "billion laughs" bomb needs many)."""
+
+    aliases_used = 0
+
+    def return_alias(self, a: Any) -> Any:
+        self.aliases_used += 1
+        if self.aliases_used > MAX_YAML_ALIASES:
+            raise _TooManyAliasesError(None, None, f"more than {MAX_YAML_ALIASES} uses of aliases (*name)",
+                                       getattr(a, "start_mark", None))
+        return super().return_alias(a)
+
+
+class _TooManyAliasesError(ComposerError):
+    pass
+
+
 def read_yaml(file: str, text: str | None = None) -> tuple[YamlDoc | None, list[Diagnostic]]:
-    """Parse one YAML file; syntax errors and duplicate keys become diagnostics."""
+    """Parse one YAML file; syntax errors, duplicate keys and the limits (docs/security.md: its size, its
+    aliases, how deep it nests, how many values it expands to) become diagnostics. A file is read only if it is
+    a regular file of at most :data:`MAX_FILE_BYTES` bytes."""
     if text is None:
+        raw, refused = read_text(Path(file), file)
+        if raw is None:
+            return None, [refused] if refused is not None else []
         try:
-            text = Path(file).read_text(encoding="utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             line, col = _byte_position(exc.object, exc.start)
             bad = exc.object[exc.start:exc.start + 1].hex()
             return None, [Diagnostic("YAML003", f"not UTF-8 text: byte 0x{bad} cannot be decoded ({exc.reason})",
                                      file, line, col, hint="save the file with the UTF-8 encoding")]
-        except OSError as exc:
-            return None, [Diagnostic("YAML004", f"cannot read file: {exc.strerror}", file, 1, 1)]
+    if "\x00" in text:
+        line, col = _char_position(text, text.index("\x00"))
+        return None, [Diagnostic("YAML003", "not text: the file holds a NUL character", file, line, col,
+                                 hint="save the file as UTF-8 text")]
     yaml = YAML(typ="rt", pure=True)
     yaml.allow_duplicate_keys = False
+    yaml.Composer = _CappedComposer
+    yaml.max_depth = MAX_NESTING
     try:
         data = yaml.load(io.StringIO(text))
+    except _TooManyAliasesError as exc:
+        mark = exc.problem_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        return None, [Diagnostic("YAML005", f"too many aliases: {exc.problem}", file, line, col,
+                                 hint="write the values out; content needs few aliases, if any")]
+    except MaxDepthExceededError as exc:
+        mark = exc.problem_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        return None, [Diagnostic("YAML006", f"nested too deeply (more than {MAX_NESTING} levels of mappings and "
+                                 "lists)", file, line, col)]
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
@@ -90,15 +129,73 @@ def read_yaml(file: str, text: str | None = None) -> tuple[YamlDoc | None, list[
                    f"{exc.context_mark.column + 1}"
         if "duplicate key" in str(exc):
             key = _duplicate_key(str(exc))
-            return None, [Diagnostic("YAML002", f"duplicate key {key}".strip(), file, line, col,
+            return None, [Diagnostic("YAML002", f"duplicate key {shorten(key)}".strip(), file, line, col,
                                      hint="each key may appear once in a mapping")]
         return None, [Diagnostic("YAML001", f"YAML syntax error: {problem}", file, line, col, hint=hint)]
     except YAMLError as exc:
-        return None, [Diagnostic("YAML001", f"YAML syntax error: {exc}", file, 1, 1)]
-    except (ValueError, TypeError, IndexError, KeyError, AttributeError, RecursionError) as exc:
+        return None, [Diagnostic("YAML001", f"YAML syntax error: {shorten(str(exc))}", file, 1, 1)]
+    except RecursionError:
+        return None, [Diagnostic("YAML006", f"nested too deeply (more than {MAX_NESTING} levels of mappings and "
+                                 "lists)", file, 1, 1)]
+    except (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError) as exc:
         # ruamel raises these on exotic input (an empty '!!int', odd tags)
-        return None, [Diagnostic("YAML001", f"YAML syntax error: {exc}", file, 1, 1)]
+        return None, [Diagnostic("YAML001", f"YAML syntax error: {shorten(str(exc))}", file, 1, 1)]
+    problem = _expansion_problem(data)
+    if problem is not None:
+        return None, [Diagnostic("YAML005", problem, file, 1, 1,
+                                 hint="write the values out; content needs few aliases, if any")]
     return YamlDoc(file, text, data), []
+
+
+def _expansion_problem(data: Any) -> str | None:
+    """Why ``data`` is refused once its aliases are expanded: more than :data:`MAX_YAML_VALUES` values, more than
+    :data:`MAX_NESTING` levels, or an alias inside itself. Linear in the distinct nodes (each is sized once)."""
+    sizes: dict[int, tuple[int, int]] = {}  # id -> (values, depth) once expanded
+    stack: list[tuple[Any, bool]] = [(data, False)]
+    open_: set[int] = set()
+    while stack:
+        node, done = stack.pop()
+        if not isinstance(node, dict | list):
+            continue
+        key = id(node)
+        children = [v for v in (node.values() if isinstance(node, dict) else node) if isinstance(v, dict | list)]
+        leaves = len(node) - len(children) + (len(node) if isinstance(node, dict) else 0)
+        if done:
+            open_.discard(key)
+            values = 1 + leaves + sum(sizes[id(c)][0] for c in children)
+            depth = 1 + max((sizes[id(c)][1] for c in children), default=0)
+            if values > MAX_YAML_VALUES:
+                return f"the file expands to more than {MAX_YAML_VALUES} values (through its aliases)"
+            if depth > MAX_NESTING:
+                return f"nested too deeply (more than {MAX_NESTING} levels of mappings and lists)"
+            sizes[key] = (values, depth)
+            continue
+        if key in sizes:
+            continue
+        if key in open_:
+            return "an alias is used inside the value it names (a loop)"
+        open_.add(key)
+        stack.append((node, True))
+        for child in children:
+            if id(child) in open_:
+                return "an alias is used inside the value it names (a loop)"
+            if id(child) not in sizes:
+                stack.append((child, False))
+    return None
+
+
+def _char_position(text: str, offset: int) -> tuple[int, int]:
+    before = text[:offset]
+    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
+
+
+def shorten(text: str, width: int = 60) -> str:
+    """At most one line of ``text`` and ``width`` characters of it, for a message (never a whole file)."""
+    lines = text.strip().splitlines() or [""]
+    first = lines[0]
+    if len(first) > width:
+        return first[:width] + "…"
+    return first + (" …" if len(lines) > 1 else "")
 
 
 def _byte_position(data: bytes, offset: int) -> tuple[int, int]:
@@ -226,6 +323,18 @@ def _strict_converter() -> cattrs.Converter:
             raise TypeError(f"expected a number, found {_kind(value)}")
         return float(value)
 
+    def _annotated(value: Any, tp: Any) -> Any:
+        base, *marks = typing.get_args(tp)
+        out = conv.structure(value, base)
+        for mark in marks:
+            if isinstance(mark, Range) and not mark.low <= out <= mark.high:
+                raise ValueError(f"expected a whole number from {mark.low} to {mark.high}, found {_kind(out)}")
+            if isinstance(mark, IdRule) and not is_slug(out):
+                raise ValueError(f"expected an id (lower-case letters and digits, in words joined by '-'), found "
+                                 f"{_kind(out)}: {slug_problem(out)}")
+        return out
+
+    conv.register_structure_hook_func(lambda t: hasattr(t, "__metadata__"), _annotated)  # Annotated[...]
     conv.register_structure_hook(int, _int)
     conv.register_structure_hook(bool, _bool)
     conv.register_structure_hook(str, _str)
@@ -247,6 +356,17 @@ def _strict_converter() -> cattrs.Converter:
 
     conv.register_structure_hook_func(_is_tuple, _tuple)
 
+    def _list(value: Any, tp: Any) -> Any:  # the same for lists: 'answers: {u1: yes}' is no list of answers
+        if not isinstance(value, list | tuple):
+            raise TypeError(f"expected a list, found {_kind(value)}")
+        (item,) = typing.get_args(tp) or (Any,)
+        return [value_ if item is Any else conv.structure(value_, item) for value_ in value]
+
+    def _is_list(tp: Any) -> bool:
+        return bool(typing.get_origin(tp) is list)
+
+    conv.register_structure_hook_func(_is_list, _list)
+
     scalar_union = int | bool | str
     conv.register_structure_hook_func(lambda t: t == scalar_union, _scalar_union)
 
@@ -257,10 +377,13 @@ def _strict_converter() -> cattrs.Converter:
         for k, v in value.items():
             if isinstance(v, list):
                 out[str(k)] = [str(x) for x in v]
+            elif isinstance(v, int) and not isinstance(v, bool) and not -MAX_TABLE_NUMBER <= v <= MAX_TABLE_NUMBER:
+                raise ValueError(f"setting '{shorten(str(k))}': expected a whole number from {-MAX_TABLE_NUMBER} to "
+                                 f"{MAX_TABLE_NUMBER}, found {_kind(v)}")
             elif isinstance(v, bool | int | str):
                 out[str(k)] = v
             else:
-                raise TypeError(f"setting '{k}': expected a number, true/false, text or a list")
+                raise TypeError(f"setting '{shorten(str(k))}': expected a number, true/false, text or a list")
         return out
 
     settings_type = dict[str, int | bool | str | list[str]]
@@ -274,9 +397,9 @@ def _kind(value: Any) -> str:
     if isinstance(value, bool):
         return f"{str(value).lower()}"
     if isinstance(value, int | float):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the text {value!r}"
+        return f"the number {shorten(str(value), 20)}"
+    if isinstance(value, str):  # one line of it at most (a file of plain text reads as one long text)
+        return f"the text {shorten(value)!r}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
@@ -379,8 +502,10 @@ def structure(doc: YamlDoc, node: Any, cls: type[T], base_path: Sequence[str | i
     """Structure ``node`` (part of ``doc``) into ``cls``; every error located in the file."""
     if not isinstance(node, dict):
         line, col = position(doc.data, list(base_path))
-        return None, [Diagnostic("SCHEMA001", f"expected a mapping, found {_kind(_plain(node))}",
-                                 doc.file, line, col)]
+        found = _kind(_plain(node)) if not isinstance(node, str) else "text"  # never a file's text: one line at most
+        return None, [Diagnostic("SCHEMA001", f"expected a mapping, found {found}", doc.file, line, col,
+                                 hint="a content file is YAML: keys and values ('id: medic')" if found == "text"
+                                 else None)]
     try:
         return CONVERTER.structure(_plain(node), cls), []
     except Exception as exc:
@@ -393,18 +518,19 @@ def structure(doc: YamlDoc, node: Any, cls: type[T], base_path: Sequence[str | i
                 where = f"item {path[-1] + 1} of '{attr_to_key(path[-2])}'"
             if message == "unknown key":
                 allowed = _allowed_keys(cls, path[:-1])
-                hint = did_you_mean(str(path[-1]), allowed) or (
+                hint = did_you_mean(str(path[-1])[:100], allowed) or (
                     "allowed keys: " + ", ".join(allowed) if allowed else None)
-                diags.append(Diagnostic("SCHEMA002", f"unknown key '{path[-1]}'", doc.file, line, col,
+                diags.append(Diagnostic("SCHEMA002", f"unknown key '{shorten(str(path[-1]))}'", doc.file, line, col,
                                         hint=hint, width=len(str(path[-1]))))
             elif message == "missing":
                 diags.append(Diagnostic("SCHEMA003", f"missing required key {where}", doc.file, line, col))
             elif message == "literal":
                 choices = _literal_choices(_field_type(cls, path))
                 value = _lookup(node, path)
-                hint = did_you_mean(str(value), choices) or ("one of: " + ", ".join(choices) if choices else None)
+                hint = did_you_mean(str(value)[:100], choices) or (
+                    "one of: " + ", ".join(choices) if choices else None)
                 code = "SCHEMA005" if name == "provenance" else "SCHEMA004"
-                diags.append(Diagnostic(code, f"{where}: {value!r} is not allowed", doc.file, line, col,
+                diags.append(Diagnostic(code, f"{where}: {shorten(repr(value))} is not allowed", doc.file, line, col,
                                         hint=hint))
             else:
                 msg = message
@@ -417,11 +543,11 @@ def structure(doc: YamlDoc, node: Any, cls: type[T], base_path: Sequence[str | i
                 elif "'NoneType'" in msg or "got None" in msg:
                     msg = f"{where}: a value is required"
                 else:
-                    msg = f"{where}: invalid value ({msg})"
+                    msg = f"{where}: invalid value ({shorten(msg)})"
                 diags.append(Diagnostic("SCHEMA004", msg, doc.file, line, col))
         if not diags:
             line, col = position(node, [])
-            diags.append(Diagnostic("SCHEMA004", f"invalid content ({exc})", doc.file, line, col))
+            diags.append(Diagnostic("SCHEMA004", f"invalid content ({shorten(str(exc))})", doc.file, line, col))
         return None, diags
 
 

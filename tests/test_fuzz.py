@@ -26,6 +26,7 @@ from ddaydice.dsl import words
 from ddaydice.dsl.checker import Context, check_effect
 from ddaydice.dsl.compile import Compiler
 from ddaydice.dsl.diagnostics import Diagnostic
+from ddaydice.dsl.limits import MAX_EFFECT_CHARS
 from ddaydice.dsl.loader import bundled_root, load
 from ddaydice.dsl.parser import MAX_DEPTH, SourceMap, parse_effect
 from ddaydice.dsl.render import Renderer
@@ -138,9 +139,11 @@ def test_any_text_gives_a_tree_or_diagnostics(vocab: Vocabulary, text: str, kind
 
 
 def test_deep_nesting_is_a_diagnostic() -> None:
-    # Regression: the tree transformer recursed once per level and overflowed the Python stack.
-    for text in ("use if " + "(" * 3000 + "bunker" + ")" * 3000 + ": win",
-                 "forbid stay if " + "not " * 5000 + "bunker"):
+    # Regression: the tree transformer recursed once per level and overflowed the Python stack. (The levels stay
+    # beyond the recursion limit and the text within MAX_EFFECT_CHARS, beyond which the length is refused first.)
+    for text in ("use if " + "(" * 1500 + "bunker" + ")" * 1500 + ": win",
+                 "forbid stay if " + "not " * 990 + "bunker"):
+        assert len(text) <= MAX_EFFECT_CHARS
         tree, diags = parse_effect(text, SourceMap("card.yaml", 3, 13))
         assert tree is None
         assert [(d.code, d.message) for d in diags] == [

@@ -96,16 +96,24 @@ def load_content(root: Path | None, packs: tuple[str, ...], paths: tuple[Path, .
     return content
 
 
-def scenario_packs(file: Path) -> list[str]:
-    """The packs a scenario file names (``packs:``), as ``dday scenario run`` loads them; none if it names none
-    (or cannot be read: loading the scenario reports that)."""
-    from ddaydice.dsl.yamlsrc import read_yaml
+def scenario_packs(file: Path) -> tuple[list[str], list[Diagnostic]]:
+    """The packs a scenario file names (``packs:``), as ``dday scenario run`` loads them, and a diagnostic at
+    its line for each entry that names no pack, or one outside the search path (docs/security.md)."""
     from ddaydice.interpreter.tools.scenario import resolve_packs
 
-    doc, _ = read_yaml(str(file))
-    if doc is not None and isinstance(doc.data, dict) and isinstance(doc.data.get("packs"), list):
-        return resolve_packs([str(p) for p in doc.data["packs"]], file)
-    return []
+    return resolve_packs(file)
+
+
+def input_file(path: Path, what: str = "file") -> None:
+    """A usage error (exit 2) unless ``path`` is a regular file (not a device, a pipe or a folder)."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        raise click.UsageError(f"{path}: cannot read the {what}: {exc.strerror}") from exc
+    if not stat.S_ISREG(mode):
+        raise click.UsageError(f"{path}: not a regular file: a {what} is read from a file only")
 
 
 def derivation_text(d: Any, indent: str = "      ") -> list[str]:

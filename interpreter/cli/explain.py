@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ddaydice.interpreter.cli.common import derivation_text, load_or_exit, scenario_packs
+from ddaydice.interpreter.cli.common import derivation_text, input_file, load_or_exit, scenario_packs
 
 
 @click.command()
@@ -27,21 +27,26 @@ def explain(file: Path, query: tuple[str, ...], fmt: str) -> None:
     from ddaydice.dsl.diagnostics import DDayError, SourceCache, render_all
     from ddaydice.interpreter.tools import scenario as sc_mod
 
-    content = load_or_exit(packs=scenario_packs(file))  # the packs the scenario names, as `dday scenario run`
+    input_file(file, "scenario")
+    packs, problems = scenario_packs(file)  # the packs the scenario names, as `dday scenario run`
+    if problems:
+        click.echo(render_all(problems, SourceCache()))
+        sys.exit(2)
+    content = load_or_exit(packs=packs)
     loaded, diags = sc_mod.load_scenario(file, content)
     if loaded is None or diags:
         click.echo(render_all(diags, SourceCache()))
         sys.exit(2)
-    sc, _ = loaded
+    sc, doc = loaded
     sc = attrs.evolve(sc, expect=())
-    result, game = sc_mod.run(sc, content, str(file))
+    result, game = sc_mod.run(sc, content, str(file), doc=doc)
     if game is None or result.error:
         raise click.ClickException(result.error or "the scenario could not be set up")
     text = " ".join(query)
     try:
         value, derivation = sc_mod.evaluate_query(game, text)
-    except (DDayError, KeyError) as exc:
-        raise click.UsageError(f"cannot evaluate {text!r}: {exc}") from exc
+    except (DDayError, KeyError, ValueError) as exc:
+        raise click.UsageError(f"cannot evaluate {text[:100]!r}: {exc}") from exc
     if fmt == "json":
         click.echo(json.dumps({"query": text, "value": value,
                                "derivation": derivation.as_json() if derivation else None}, indent=2, default=str))

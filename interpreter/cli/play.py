@@ -72,8 +72,12 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     from ddaydice.interpreter.core.option_rules import OptionRules
     from ddaydice.interpreter.game import Game
     from ddaydice.interpreter.policies.registry import make_policy
-    from ddaydice.interpreter.tools.play import Human, save_replay
+    from ddaydice.interpreter.tools.play import Human, check_save_path, save_replay
 
+    if save_path is not None:  # before the game starts: a game is never played only to be lost
+        problem = check_save_path(save_path)
+        if problem is not None:
+            raise click.UsageError(f"--save {save_path}: {problem}")
     content = load_or_exit(packs=list(packs))
     if seed is None:
         seed = _random.SystemRandom().randrange(10**9)
@@ -99,7 +103,10 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     _run(game, trace)
     _echo_end(content, game)
     if save_path is not None:
-        save_replay(save_path, game, players=players, packs=packs)
+        try:
+            save_replay(save_path, game, players=players, packs=packs)
+        except OSError as exc:
+            raise click.ClickException(f"{save_path}: the game could not be saved: {exc.strerror}") from exc
         click.echo(f"saved to {save_path} (replay it with: dday replay {save_path})")
 
 

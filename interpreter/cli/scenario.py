@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddaydice.interpreter.cli.common import derivation_text, scenario_packs
+from ddaydice.interpreter.cli.common import derivation_text, input_file, scenario_packs
 
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
@@ -72,22 +72,38 @@ def _run_files(files: list[Path]) -> tuple[list[Result], list[Diagnostic]]:
     results: list[Result] = []
     problems: list[Diagnostic] = []
     for f in files:
-        packs = tuple(scenario_packs(f))
+        try:
+            input_file(f, "scenario")
+        except click.UsageError as exc:
+            from ddaydice.dsl.diagnostics import Diagnostic as Diag
+            from ddaydice.dsl.sandbox import shown_path
+
+            problems.append(Diag("LOAD006", exc.message.split(": ", 1)[-1], shown_path(f), 1, 1))
+            continue
+        named, pack_problems = scenario_packs(f)
+        if pack_problems:  # a bad entry of `packs:`, at its line of the scenario file
+            problems += pack_problems
+            continue
+        packs = tuple(named)
         content = load_for(cache, packs)
         if content is None:  # the content with these packs does not load: why, and where, as for validate
             from ddaydice.dsl.diagnostics import Diagnostic as Diag
             from ddaydice.dsl.loader import load
+            from ddaydice.dsl.yamlsrc import position, read_yaml
 
             _, load_diags = load(packs=list(packs))
-            problems += [d for d in load_diags if d.severity == "error"] or [
-                Diag("SCEN001", f"the content with packs {list(packs)} does not load", str(f), 1, 1)]
+            doc, _ = read_yaml(str(f))
+            line, col = position(doc.data, ["packs"]) if doc is not None else (1, 1)
+            problems += [d for d in load_diags if d.severity == "error"]
+            problems.append(Diag("SCEN002", "the packs this scenario names do not load (their errors are above)",
+                                 str(f), line, col))
             continue
         loaded, diags = sc_mod.load_scenario(f, content)
         if loaded is None or diags:
             problems += diags
             continue
-        sc, _ = loaded
-        result, _game = sc_mod.run(sc, content, str(f))
+        sc, doc = loaded
+        result, _game = sc_mod.run(sc, content, str(f), doc=doc)
         results.append(result)
     return results, problems
 

@@ -7,11 +7,13 @@ progress and prints the summary.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from ddaydice.dsl.limits import MAX_GAMES
 from ddaydice.interpreter.cli.common import PolicyName, load_or_exit, provenance_warning
 
 if TYPE_CHECKING:
@@ -23,7 +25,8 @@ if TYPE_CHECKING:
 @click.argument("map_id", metavar="MAP")
 @click.option("--variant", help="A variant of the map (exercise-tiger: practice-run, basic-training, ...).")
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
-@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=1000, show_default=True,
+              help=f"Games to play (at most {MAX_GAMES}).")
 @click.option("--policy", type=PolicyName(), default="reference", show_default=True,
               help="Who plays: random, reference, heuristic, or a player of graded skill (novice, casual, expert, "
                    "or skill:S, the expert slipping on a share 1 - S of his decisions; docs/simulation.md).")
@@ -31,7 +34,8 @@ if TYPE_CHECKING:
               help="The policy of another side's player (Atlantikwall's German); default: --policy.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The run's seed; game i is seeded from it and i.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes (results are identical whatever this is).")
+              help="Worker processes (results are identical whatever this is); at most the machine's CPUs and the "
+                   "number of games.")
 @click.option("--option", "options", multiple=True, help="An optional rule (repeatable; see 'dday list rules').")
 @click.option("--pack", "packs", multiple=True,
               help="An expansion to load: a bundled one by name, or a pack folder by its path (repeatable).")
@@ -47,6 +51,11 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
     from ddaydice.interpreter.policies.registry import make_policy
     from ddaydice.interpreter.tools import simulate as sim
 
+    capped = sim.workers(jobs, games)
+    if capped < jobs:
+        click.echo(f"note: --jobs {jobs} capped to {capped} (at most the {os.cpu_count() or 1} CPU(s) of this "
+                   f"machine and the {games} game(s))", err=True)
+        jobs = capped
     content = load_or_exit(packs=list(packs))
     spec = sim.Spec(map_id, variant, players, policy, seed, tuple(options), tuple(packs), side_policy)
     try:  # fail fast, before any worker starts, on a bad map, variant, option or player count

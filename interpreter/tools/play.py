@@ -8,13 +8,22 @@ A finished game is saved as its seed and its choices, and replays exactly.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import re
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from ddaydice.dsl.diagnostics import Diagnostic
+from ddaydice.dsl.limits import MAX_CHOICES, MAX_NESTING, MAX_PLAYERS, MAX_REPLAY_BYTES, MAX_SEED
+from ddaydice.dsl.loader import pack_named_in_file
+from ddaydice.dsl.sandbox import read_text
+from ddaydice.dsl.yamlsrc import shorten
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
 
@@ -172,16 +181,191 @@ class Human:
             return picks
 
 
+REPLAY_FORMAT = "ddaydice-replay/1"
+
+
+def check_save_path(path: Path) -> str | None:
+    """Why a game could not be saved to ``path`` (checked before the game starts, so that a game is never played
+    only to be lost), or None: its folder must exist and take a new file, and ``path`` must not be a folder or
+    anything but a regular file."""
+    folder = path.parent if str(path.parent) else Path()
+    if not folder.is_dir():
+        return f"the folder {folder} does not exist"
+    if path.is_dir():
+        return f"{path} is a folder"
+    if path.exists() and not path.is_file():
+        return f"{path} is not a regular file"
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".dday-", suffix=".tmp"):
+            pass
+    except OSError as exc:
+        return f"cannot write in {folder}: {exc.strerror}"
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"{path} cannot be overwritten (no permission)"
+    return None
+
+
 def save_replay(path: Path, game: GameView, *, players: int, packs: tuple[str, ...]) -> None:
+    """Save the game (its seed and choices) to ``path`` atomically: written to a temporary file in the same
+    folder, then renamed over ``path``; a failed save leaves the old file as it was and no temporary file."""
     s = game.state
     data: dict[str, Any] = {
-        "format": "ddaydice-replay/1",
+        "format": REPLAY_FORMAT,
         "map": s.map_id, "variant": s.variant, "players": players, "seed": s.seed, "options": list(s.options),
         "packs": list(packs), "choices": s.choices, "outcome": s.outcome, "turns": s.turn,
     }
     from ddaydice.interpreter.core.state import digest
 
     data["digest"] = digest(s)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
-    tmp.replace(path)  # a failed save leaves the old file intact
+    folder = path.parent if str(path.parent) else Path()
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(data, indent=1))
+        os.replace(tmp, path)  # noqa: PTH105  (the rename over the old file: atomic on one file system)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)  # noqa: PTH108
+        raise
+
+
+@attrs.frozen
+class Replay:
+    """A saved game, as ``dday replay`` reads it (every field checked)."""
+
+    file: str
+    map: str
+    players: int
+    seed: int
+    variant: str | None
+    options: tuple[str, ...]
+    packs: tuple[str, ...]
+    choices: tuple[Any, ...]
+    digest: str | None
+    text: str
+
+
+def _place(text: str, key: str) -> tuple[int, int]:
+    """The line and column of ``"key":`` in a replay's JSON text (1, 1 if it is not there)."""
+    m = re.search(r'"' + re.escape(key) + r'"\s*:', text)
+    if m is None:
+        return 1, 1
+    before = text[:m.start()]
+    return before.count("\n") + 1, m.start() - (before.rfind("\n") + 1) + 1
+
+
+def _depth(data: Any) -> int:
+    """How deep lists and objects nest in ``data`` (iteratively: no recursion limit)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            deepest = max(deepest, depth)
+            if deepest > MAX_NESTING:
+                return deepest
+            stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return deepest
+
+
+def _choice_ok(choice: Any, nested: bool = False) -> bool:
+    if isinstance(choice, bool):
+        return False
+    if isinstance(choice, int):
+        return 0 <= choice <= MAX_CHOICES
+    if isinstance(choice, str):
+        return len(choice) <= 200
+    if isinstance(choice, list) and not nested:
+        return len(choice) <= 50 and all(_choice_ok(c, nested=True) for c in choice)
+    return False
+
+
+def read_replay(path: Path) -> tuple[Replay | None, list[Diagnostic]]:
+    """A saved game, every field checked; or None and the diagnostics, each at its place in the file. The file
+    must be a regular file of at most :data:`MAX_REPLAY_BYTES` bytes, of JSON nesting at most :data:`MAX_NESTING`
+    deep, with finite numbers."""
+    file = str(path)
+    raw, problem = read_text(path, file, MAX_REPLAY_BYTES)
+    if raw is None:
+        return None, [problem] if problem is not None else []
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        return None, [Diagnostic("REPLAY001", "not UTF-8 text", file, line, 1)]
+
+    def refuse_constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a number a replay may hold")
+
+    try:
+        data = json.loads(text, parse_constant=refuse_constant)
+    except json.JSONDecodeError as exc:
+        return None, [Diagnostic("REPLAY001", f"not JSON: {exc.msg}", file, exc.lineno, exc.colno,
+                                 hint="a replay is the JSON file 'dday play --save' writes")]
+    except RecursionError:
+        return None, [Diagnostic("REPLAY002", f"nested too deeply (more than {MAX_NESTING} levels)", file, 1, 1)]
+    except ValueError as exc:
+        return None, [Diagnostic("REPLAY001", f"not JSON: {shorten(str(exc))}", file, 1, 1)]
+    if _depth(data) > MAX_NESTING:
+        return None, [Diagnostic("REPLAY002", f"nested too deeply (more than {MAX_NESTING} levels)", file, 1, 1)]
+    if not isinstance(data, dict):
+        return None, [Diagnostic("REPLAY003", "a replay is a JSON object ({\"format\": \"ddaydice-replay/1\", ...})",
+                                 file, 1, 1)]
+    diags: list[Diagnostic] = []
+
+    def bad(key: str, message: str, hint: str | None = None) -> None:
+        line, col = _place(text, key)
+        diags.append(Diagnostic("REPLAY004", f"'{key}': {message}", file, line, col, hint=hint))
+
+    if data.get("format") != REPLAY_FORMAT:
+        bad("format", f"not a ddaydice replay (the format must be {REPLAY_FORMAT})")
+    for key in ("map", "players", "seed", "choices"):
+        if key not in data:
+            diags.append(Diagnostic("REPLAY004", f"missing '{key}'", file, 1, 1))
+    if "map" in data and (not isinstance(data["map"], str) or not data["map"]):
+        bad("map", "expected the id of a map")
+    players = data.get("players")
+    if "players" in data and (isinstance(players, bool) or not isinstance(players, int)
+                              or not 1 <= players <= MAX_PLAYERS):
+        bad("players", f"expected a whole number from 1 to {MAX_PLAYERS}")
+    seed = data.get("seed")
+    if "seed" in data and (isinstance(seed, bool) or not isinstance(seed, int) or not -MAX_SEED < seed < MAX_SEED):
+        bad("seed", "expected a whole number (of at most 64 bits)")
+    if not isinstance(data.get("variant"), str | None):
+        bad("variant", "expected the id of a variant, or null")
+    for key in ("options", "packs"):
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value) or len(value) > 50:
+            bad(key, "expected a list of names")
+    choices = data.get("choices")
+    if "choices" in data and (not isinstance(choices, list) or len(choices) > MAX_CHOICES
+                              or not all(_choice_ok(c) for c in choices)):
+        bad("choices", f"expected a list of at most {MAX_CHOICES} answers (option numbers or labels)")
+    if not isinstance(data.get("digest"), str | None):
+        bad("digest", "expected the digest's text")
+    if diags:
+        return None, diags
+    return Replay(file, data["map"], data["players"], data["seed"], data.get("variant"),
+                  tuple(data.get("options", [])), tuple(data.get("packs", [])), tuple(data["choices"]),
+                  data.get("digest"), text), []
+
+
+def replay_packs(replay: Replay) -> tuple[list[str], list[Diagnostic]]:
+    """The packs a replay names, as the loader takes them: a bundled pack by its id, or a pack folder by a path
+    relative to the current folder, inside it (docs/security.md); a bad entry is a diagnostic at the replay's
+    'packs'."""
+    out: list[str] = []
+    diags: list[Diagnostic] = []
+    for name in replay.packs:
+        found, problem = pack_named_in_file(name, Path(replay.file), Path())
+        if problem is not None:
+            line, col = _place(replay.text, "packs")
+            diags.append(attrs.evolve(problem, file=replay.file, line=line, column=col))
+        elif found is not None:
+            out.append(found)
+    return out, diags
+
+
+def replay_place(replay: Replay, key: str) -> tuple[int, int]:
+    """Where ``"key":`` is in the replay's file."""
+    return _place(replay.text, key)

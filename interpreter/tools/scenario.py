@@ -28,16 +28,26 @@ any step may say ``refused: true`` when the rules must refuse it.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import attrs
 
-from ddaydice.dsl.diagnostics import DDayError, Diagnostic, RuleError, did_you_mean
-from ddaydice.dsl.loader import Content, bundled_root
-from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, structure
+from ddaydice.dsl.diagnostics import DDayError, Diagnostic, RuleError, did_you_mean, sort_key
+from ddaydice.dsl.limits import (
+    MAX_CHOICES,
+    MAX_FOLDER_ENTRIES,
+    MAX_RESOURCE,
+    MAX_SCENARIO_TURNS,
+    MAX_SEED,
+    MAX_STEPS,
+    Range,
+)
+from ddaydice.dsl.loader import Content, pack_named_in_file
+from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, shorten, structure
 from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Die, Unit
@@ -48,16 +58,19 @@ from ddaydice.interpreter.mechanisms.options import reachable, score
 from ddaydice.interpreter.policies.deciders import ReferencePolicy, Scripted
 
 MARKERS = ("chevron-1", "chevron-2", "chevron-3", "must-move", "battle-cry", "cant-stay")
+STATUSES = ("active", "safe", "dead")
+# A Unit's resources in a scenario, and how many of a card or resource a trade moves.
+Amount = Annotated[int, Range(0, MAX_RESOURCE)]
 
 
 @attrs.frozen
 class UnitSetup:
     id: str
     sector: str | None = None
-    soldiers: int | None = None
-    stars: int | None = None
-    courage: int | None = None
-    item_points: int | None = None
+    soldiers: Amount | None = None
+    stars: Amount | None = None
+    courage: Amount | None = None
+    item_points: Amount | None = None
     specialists: tuple[str, ...] | None = None
     dead: tuple[str, ...] = ()
     items: tuple[str, ...] = ()
@@ -78,17 +91,17 @@ class ScenarioFile:
     variant: str | None = None
     options: tuple[str, ...] = ()
     packs: tuple[str, ...] = ()
-    seed: int = 0
+    seed: Annotated[int, Range(-MAX_SEED, MAX_SEED)] = 0
     ruling: str = ""
     tally: dict[str, list[str]] = attrs.Factory(dict)
     rolls: tuple[int, ...] = ()
     answers: dict[str, list[Any]] = attrs.Factory(dict)
-    fallback: str = "reference"
-    turn: int = 1
+    fallback: Literal["reference", "none"] = "reference"
+    turn: Annotated[int, Range(0, MAX_SCENARIO_TURNS)] = 1
     phase: str | None = None
     steps: tuple[Any, ...] = ()
     expect: tuple[Any, ...] = ()
-    bunker_specialists: dict[str, int] = attrs.Factory(dict)
+    bunker_specialists: dict[str, Amount] = attrs.Factory(dict)
     conquered: tuple[str, ...] = ()
     entered: tuple[str, ...] = ()
     decks: dict[str, list[str]] = attrs.Factory(dict)  # an expansion's decks, top card first, by kind
@@ -168,7 +181,7 @@ def load_scenario(path: Path, content: Content) -> tuple[tuple[ScenarioFile, Yam
         return None, diags
     sc, diags = structure(doc, doc.data, ScenarioFile)
     if sc is None:
-        return None, diags
+        return None, sorted(diags, key=sort_key)
     data = doc.data
     sc = attrs.evolve(sc, steps=tuple(_raw(data.get("steps", []))), expect=tuple(_raw(data.get("expect", []))),
                       answers=_raw(data.get("answers", {})), tally=_raw(data.get("tally", {})))
@@ -188,6 +201,8 @@ def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnosti
     check.tallies_and_rolls()
     check.cards_and_decks()
     check.phase_and_steps()
+    check.answers()
+    check.expectations()
     return check.out
 
 
@@ -276,7 +291,10 @@ class _Validation:
                 if v not in sectors:
                     err(["units", i, "visited", j], f"map '{sc.map}' has no sector '{v}'", did_you_mean(v, sectors))
             if u.marker is not None and u.marker not in MARKERS:
-                err(["units", i, "marker"], f"no marker face '{u.marker}'", did_you_mean(u.marker, MARKERS))
+                err(["units", i, "marker"], f"no marker face '{shorten(u.marker)}'", did_you_mean(u.marker, MARKERS))
+            if u.status is not None and u.status not in STATUSES:
+                err(["units", i, "status"], f"no status '{shorten(u.status)}' (a Unit is {', '.join(STATUSES)})",
+                    did_you_mean(u.status, STATUSES))
             for field, kind in (("specialists", "specialist"), ("dead", "specialist"), ("items", "item"),
                                 ("used_items", "item"),
                                 ("awards", "award")):
@@ -301,7 +319,7 @@ class _Validation:
                 err([where, key], f"no Unit '{key}' in this scenario", did_you_mean(key, ids))
         colours = set(content.vocab.colours)
         faces = {f.id for f in content.dice.faces}
-        for uid, results in sc.tally.items():
+        for uid, results in sc.tally.items():  # a list of text: structured before (SCHEMA004 otherwise)
             for j, text in enumerate(results):
                 problem = _parse_die(text, colours, faces)[1]
                 if problem:
@@ -339,11 +357,39 @@ class _Validation:
     def phase_and_steps(self) -> None:
         sc, err = self.sc, self.err
         if sc.phase is not None and sc.phase not in PHASES:
-            err(["phase"], f"no phase '{sc.phase}'", did_you_mean(sc.phase, PHASES))
+            err(["phase"], f"no phase '{shorten(sc.phase)}'", did_you_mean(sc.phase, PHASES))
+        if len(sc.steps) > MAX_STEPS:
+            err(["steps"], f"more than {MAX_STEPS} steps")
+            return
+        players = [u.id for u in sc.units] + [s.id for s in sc.sides]
         for j, step in enumerate(sc.steps):
-            problem = _check_step(step)
+            problem = _check_step(step, players)
             if problem:
                 err(["steps", j], problem)
+
+    def answers(self) -> None:
+        """Each player's answers: a list of option numbers, labels, or lists of them."""
+        for uid, answers in self.sc.answers.items():  # a list: structured before (SCHEMA004 otherwise)
+            if len(answers) > MAX_CHOICES:
+                self.err(["answers", uid], f"more than {MAX_CHOICES} answers")
+                continue
+            for j, answer in enumerate(answers):
+                if not _answer_ok(answer):
+                    self.err(["answers", uid, j], "an answer is an option's number or label, or a list of them")
+
+    def expectations(self) -> None:
+        """Each check of ``expect:``: a mapping of what to check (``u1.soldiers``, ``query def for u1``) to its
+        value; the query readable, the players and fields known."""
+        sc, err = self.sc, self.err
+        players = [u.id for u in sc.units] + [s.id for s in sc.sides]
+        for j, item in enumerate(sc.expect):
+            if not isinstance(item, dict) or not item:
+                err(["expect", j], "a check is a mapping: '- u1.soldiers: 3' or '- query def for u1: 2'")
+                continue
+            for key in item:
+                problem = _check_expectation(str(key), players)
+                if problem:
+                    err(["expect", j, key], problem[0], problem[1])
 
 
 PHASE_POINTS = {
@@ -357,19 +403,88 @@ PHASE_POINTS = {
 STEP_KINDS = ("phase", "turn", "turns", "game", "use", "move", "recruit", "find", "trade", "roll", "draw")
 
 
-def _check_step(step: Any) -> str | None:
+def _check_step(step: Any, players: Sequence[str] = ()) -> str | None:
+    """Why a step cannot be run (checked before the scenario runs), or None."""
     if isinstance(step, str):
-        return None if step in {"turn", "game"} else f"unknown step '{step}' (steps: {', '.join(STEP_KINDS)})"
+        return None if step in {"turn", "game"} else \
+            f"unknown step '{shorten(step)}' (steps: {', '.join(STEP_KINDS)})"
     if not isinstance(step, dict):
         return "a step is a word (turn, game) or a mapping such as {phase: combat}"
     kinds = [k for k in step if k in STEP_KINDS]
     if len(kinds) != 1:
         return f"a step names one action of: {', '.join(STEP_KINDS)}"
-    if kinds[0] == "phase" and step["phase"] not in PHASES:
-        return f"no phase '{step['phase']}' (phases: {', '.join(PHASES)})"
-    extra = set(step) - {kinds[0], "unit", "refused", "to", "give", "amount"}
+    kind = kinds[0]
+    value = step[kind]
+    if kind == "phase" and value not in PHASES:
+        return f"no phase '{shorten(str(value))}' (phases: {', '.join(PHASES)})"
+    extra = set(step) - {kind, "unit", "refused", "to", "give", "amount"}
     if extra:
-        return f"unknown key(s) in step: {', '.join(sorted(map(str, extra)))}"
+        return f"unknown key(s) in step: {shorten(', '.join(sorted(map(str, extra))))}"
+    if kind == "turns" and (isinstance(value, bool) or not isinstance(value, int)
+                            or not 0 <= value <= MAX_SCENARIO_TURNS):
+        return f"'turns' is a whole number from 0 to {MAX_SCENARIO_TURNS}"
+    if kind in {"turn", "game"} and value not in (None, True):
+        return f"'{kind}' takes no value"
+    if kind not in {"phase", "turns", "turn", "game"} and not isinstance(value, str):
+        return f"'{kind}' names a card, a Sector, a deck or a Unit: expected text"
+    for who in ("unit", *(("trade",) if kind == "trade" else ())):
+        if who in step and players and str(step[who]) not in players:
+            return f"no Unit '{shorten(str(step[who]))}' in this scenario" + (
+                f" ({did_you_mean(str(step[who]), players)})" if did_you_mean(str(step[who]), players) else "")
+    if "amount" in step and (isinstance(step["amount"], bool) or not isinstance(step["amount"], int)
+                             or not 0 <= step["amount"] <= MAX_RESOURCE):
+        return f"'amount' is a whole number from 0 to {MAX_RESOURCE}"
+    if "give" in step and not isinstance(step["give"], str):
+        return "'give' names a resource or a card: expected text"
+    if "refused" in step and not isinstance(step["refused"], bool):
+        return "'refused' is true or false"
+    return None
+
+
+def _answer_ok(answer: Any, nested: bool = False) -> bool:
+    if isinstance(answer, bool):
+        return False
+    if isinstance(answer, int):
+        return 0 <= answer <= MAX_CHOICES
+    if isinstance(answer, str):
+        return len(answer) <= 200
+    if isinstance(answer, list) and not nested:
+        return len(answer) <= 50 and all(_answer_ok(a, nested=True) for a in answer)
+    return False
+
+
+# What ``UNIT.FIELD`` may check, besides a Unit's own attributes (core/state.py).
+UNIT_CHECKS = frozenset({"score", "hand", "trading_pool", "tally", "soldier_count", "chevrons"})
+GAME_CHECKS = frozenset({"outcome", "reason", "turn", "phase", "pool", "award-deck", "conquered", "in-play", "piles",
+                         "score"})
+
+
+def _check_expectation(key: str, players: Sequence[str]) -> tuple[str, str | None] | None:
+    """Why a check's key cannot be read (and a hint), or None."""
+    if key.startswith("query "):
+        try:
+            _name, uid, _sector, _card, _base = parse_query(key)
+        except (RuleError, ValueError) as exc:
+            return shorten(str(exc), 120), None
+        if uid is not None and uid not in players:
+            return f"no Unit '{shorten(uid)}' in this scenario", did_you_mean(uid, players)
+        return None
+    words = key.replace("_", "-").split() if "." not in key else [key]
+    if len(words) == 2 and words[0] in {"deck", "discard"}:
+        return None
+    if "." not in key:
+        if key.replace("_", "-") in GAME_CHECKS:
+            return None
+        hint = did_you_mean(key.replace("_", "-"), GAME_CHECKS) or (
+            "write UNIT.FIELD (u1.soldiers), 'query NAME for UNIT', or one of: " + ", ".join(sorted(GAME_CHECKS)))
+        return f"cannot check '{shorten(key)}'", hint
+    uid, field = key.split(".", 1)
+    if uid not in players:
+        return f"no Unit '{shorten(uid)}' in this scenario", did_you_mean(uid, players)
+    fields = {f.name for f in attrs.fields(Unit)} | UNIT_CHECKS
+    name = field.replace("-", "_")
+    if name not in fields:
+        return f"a Unit has no '{shorten(field)}' to check", did_you_mean(name, fields)
     return None
 
 
@@ -602,6 +717,8 @@ def parse_query(text: str) -> tuple[str, str | None, str | None, str | None, int
         elif key == "of":
             card = value
         elif key == "from":
+            if not value.isdigit() or len(value) > 4 or int(value) > MAX_RESOURCE:
+                raise RuleError(f"'from' takes a whole number from 0 to {MAX_RESOURCE}, found '{shorten(value)}'")
             base = int(value)
         else:
             raise RuleError(f"cannot read '{key}' in query {text!r} (write: NAME for UNIT [in SECTOR] [of CARD] "
@@ -674,26 +791,39 @@ def _norm(value: Any) -> Any:
     return value
 
 
-def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = False) -> tuple[Result, Game | None]:
+def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = False,
+        doc: YamlDoc | None = None) -> tuple[Result, Game | None]:
+    """Set the scenario up, run its steps and make its checks. An error while running names its place in the
+    file (``doc``: the scenario's YAML) when it is known."""
     try:
         game = build(sc, content, trace=trace)
     except DDayError as exc:
         return Result(file, sc.scenario, (), f"set-up failed: {exc}", sc.ruling), None
     checks: list[Check] = []
+    where: list[str | int] = []
+
+    def at(message: str) -> str:
+        if doc is None or not where:
+            return message
+        line, col = position(doc.data, where)
+        return f"{doc.file}:{line}:{col}: {message}"
+
     try:
-        for step in sc.steps:
+        for j, step in enumerate(sc.steps):
+            where = ["steps", j]
             refused_expected = isinstance(step, dict) and bool(step.get("refused"))
             refusal = run_step(game, step)
-            label = f"step {step!r}"
+            label = at(f"step {shorten(repr(step), 80)}")
             if refused_expected:
                 checks.append(Check(label + " is refused", refusal is not None, "refused",
                                     refusal or "allowed", message=refusal or ""))
             elif refusal is not None:
                 checks.append(Check(label, False, "allowed", "refused", message=refusal))
                 break
-        for item in sc.expect:
+        for j, item in enumerate(sc.expect):
             pairs = item.items() if isinstance(item, dict) else []
             for raw_key, expected in pairs:
+                where = ["expect", j, raw_key]
                 key = str(raw_key)
                 if key.startswith("query "):
                     value, derivation = evaluate_query(game, key)
@@ -702,38 +832,48 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
                     value = actual_value(game, key)
                     checks.append(Check(key, _norm(value) == _norm(expected), expected, _norm(value)))
     except DDayError as exc:
-        return Result(file, sc.scenario, tuple(checks), str(exc), sc.ruling), game
-    except (KeyError, AttributeError) as exc:
-        return Result(file, sc.scenario, tuple(checks), f"cannot evaluate: {exc}", sc.ruling), game
+        return Result(file, sc.scenario, tuple(checks), at(str(exc)), sc.ruling), game
+    except (KeyError, AttributeError, ValueError, TypeError, IndexError) as exc:
+        return Result(file, sc.scenario, tuple(checks), at(f"cannot evaluate: {shorten(str(exc), 120)}"),
+                      sc.ruling), game
     return Result(file, sc.scenario, tuple(checks), None, sc.ruling), game
 
 
 def collect(paths: Sequence[Path]) -> list[Path]:
+    """The scenario files: each file given, and the .yaml files under each folder given (links below a folder
+    are not followed, so a link loop cannot make the walk endless); at most :data:`MAX_FOLDER_ENTRIES` from
+    one folder."""
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
-            out += sorted(q for q in p.rglob("*.yaml") if q.is_file())
+            found: list[Path] = []
+            for folder, _dirs, files in os.walk(p, followlinks=False):
+                found += [Path(folder) / f for f in files if f.endswith(".yaml")
+                          and not (Path(folder) / f).is_symlink()]
+                if len(found) > MAX_FOLDER_ENTRIES:
+                    break
+            out += sorted(found)[:MAX_FOLDER_ENTRIES]
         else:
             out.append(p)
     return out
 
 
-def resolve_packs(names: Sequence[str], file: Path) -> list[str]:
-    """The packs a scenario's ``packs:`` names, as the loader takes them: a bundled pack by its name; a pack folder
-    by its path, relative to the scenario file; or the name of the pack folder the scenario file lives in (a
-    modder's pack outside expansions/ keeps its scenarios inside it). An unknown name is left for the loader to
-    report (PACK003)."""
-    expansions = bundled_root() / "expansions"
-    bundled = {p.name for p in expansions.iterdir() if p.is_dir()} if expansions.is_dir() else set()
+def resolve_packs(file: Path) -> tuple[list[str], list[Diagnostic]]:
+    """The packs a scenario file names (``packs:``), as the loader takes them: a bundled pack by its id; the pack
+    folder the scenario file lives in, by its id (a modder's pack keeps its scenarios inside it); or a pack
+    folder by a path relative to the scenario file, inside the current folder (docs/security.md). A bad entry
+    is a diagnostic at its line of the scenario file. A file that cannot be read names no packs (loading it
+    reports why)."""
+    doc, _ = read_yaml(str(file))
+    if doc is None or not isinstance(doc.data, dict) or not isinstance(doc.data.get("packs"), list):
+        return [], []
     out: list[str] = []
-    for name in names:
-        folder = file.parent / name
-        if name in bundled:
-            out.append(name)
-        elif ("/" in name or name.startswith(".")) and (folder / "pack.yaml").is_file():
-            out.append(str(folder.resolve()))
-        else:
-            home = next((a for a in file.resolve().parents if a.name == name and (a / "pack.yaml").is_file()), None)
-            out.append(str(home) if home is not None else name)
-    return out
-
+    diags: list[Diagnostic] = []
+    for i, name in enumerate(doc.data["packs"]):
+        found, problem = pack_named_in_file(name, file, file.parent)
+        if problem is not None:
+            line, col = position(doc.data, ["packs", i])
+            diags.append(attrs.evolve(problem, file=doc.file, line=line, column=col))
+        elif found is not None:
+            out.append(found)
+    return out, diags

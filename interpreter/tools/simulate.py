@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import random
 import re
 import time
@@ -116,11 +117,18 @@ def _worker(args: tuple[Spec, int, int]) -> list[GameRecord]:
     return [play_one(content, spec, i) for i in range(start, stop)]
 
 
+def workers(jobs: int, games: int) -> int:
+    """The worker processes a run starts for ``jobs`` asked: never more than the machine's CPUs, nor than the
+    games (docs/security.md)."""
+    return max(1, min(jobs, os.cpu_count() or 1, games))
+
+
 def run(content: Content, spec: Spec, games: int, *, jobs: int = 1,
         progress: Callable[[int], None] | None = None) -> tuple[list[GameRecord], float]:
     """Play ``games`` games; returns the records in index order and the elapsed seconds."""
     started = time.perf_counter()
     records: list[GameRecord] = []
+    jobs = workers(jobs, games)
     if jobs <= 1:
         for i in range(games):
             records.append(play_one(content, spec, i))

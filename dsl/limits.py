@@ -1,0 +1,98 @@
+"""The limits on untrusted input, each a named constant (docs/security.md lists them all).
+
+Content CI runs ``dday validate`` on packs that strangers send: every input has a bound, so that no file, effect,
+number or command-line value can make the program hang, eat the machine or read beyond what it was given. A value
+beyond a limit is refused with a located diagnostic (or a usage error for a command-line value), never clipped
+silently.
+"""
+
+from __future__ import annotations
+
+# ---------------------------------------------------------------- files and folders
+# A content file (card file, map, rules file, pack.yaml) or a scenario file. The largest bundled file is about
+# 25 kB; ruamel's pure-Python reader parses YAML at some 30 kB per second on a busy 2-core machine, so this
+# bounds a file to about 2 seconds of parsing.
+MAX_FILE_BYTES = 64 * 1024
+# A saved game (``dday play --save``): JSON, read by the C parser; a 60-turn game with four players holds a few
+# thousand choices.
+MAX_REPLAY_BYTES = 2 * 1024 * 1024
+# Entries listed in one folder of a pack (cards/, maps/, rules/options/, the pack folder itself), and scenario
+# files collected under the folders given to ``dday scenario run``.
+MAX_FOLDER_ENTRIES = 1000
+# Content files whose size and time a cached load compares (``load_cached``); a tree beyond it is not cached.
+MAX_FINGERPRINT_FILES = 10_000
+
+# ---------------------------------------------------------------- YAML and JSON
+# Uses of an alias (``*name``) in one YAML file. Bundled content uses none; a few are fine, a "billion laughs"
+# bomb needs many.
+MAX_YAML_ALIASES = 100
+# Values (mappings, lists and scalars) in one YAML file once every alias is expanded: aliases share a node in
+# memory, but the structuring that follows walks every expanded copy.
+MAX_YAML_VALUES = 200_000
+# Mappings and lists inside each other, in a YAML or JSON file (bundled content nests 6 deep).
+MAX_NESTING = 50
+
+# ---------------------------------------------------------------- the effect language
+# Characters in one effect (the longest bundled effect has about 450).
+MAX_EFFECT_CHARS = 4000
+# The largest number an effect may write (``gain 99 soldiers``, ``def -99``, ``99d6``, ``if soldiers >= 99``).
+MAX_EFFECT_NUMBER = 99
+
+# ---------------------------------------------------------------- ids and numbers in content
+# Characters in an id (a card's, a map's, a Sector's, a pack's, ...).
+MAX_ID_CHARS = 64
+# A card's cost (Stars, Item Points), a line's or a Bunker's Courage cost.
+MAX_COST = 99
+# A Sector's DEF (the rulebook's highest is 15).
+MAX_DEF = 30
+# Machine Gun Fire dice of a Sector.
+MAX_MGF = 6
+# Rows of a battle map, and a Sector's printed number.
+MAX_ROWS = 30
+MAX_SECTOR_NUMBER = 999
+# Resources (Soldiers, Stars, Courage, Item Points) in a starting Sector, a side's start or a scenario's Unit.
+MAX_RESOURCE = 999
+# Players of a game (the rulebook: 1 to 4 Units).
+MAX_PLAYERS = 4
+# Small counts of the rules: dice per colour, rolls per turn, cards drawn per turn, a face's Soldiers.
+MAX_SMALL_COUNT = 12
+# A number in the tool table, an Award deck's size, a setting of an optional rule.
+MAX_TABLE_NUMBER = 999
+
+# ---------------------------------------------------------------- commands
+# ``dday simulate --games``.
+MAX_GAMES = 1_000_000
+# The turn a scenario starts at, and the turns one ``turns: N`` step runs (a game is lost after 60 turns).
+MAX_SCENARIO_TURNS = 100
+# A scenario's or a replay's seed: a whole number of at most 64 bits.
+MAX_SEED = 2**64
+# The choices recorded in a replay, and the answers or steps of a scenario.
+MAX_CHOICES = 100_000
+MAX_STEPS = 1000
+
+
+# ---------------------------------------------------------------- bounds in the schema
+class Range:
+    """A bound on a whole number of content, as ``Annotated[int, Range(low, high)]`` in dsl/schema.py; the YAML
+    reader (dsl/yamlsrc.py) refuses a number outside it, at its place in the file."""
+
+    __slots__ = ("high", "low")
+
+    def __init__(self, low: int, high: int) -> None:
+        self.low = low
+        self.high = high
+
+    def __repr__(self) -> str:
+        return f"Range({self.low}, {self.high})"
+
+
+class IdRule:
+    """Marks an id, as ``Annotated[str, ID]`` in dsl/schema.py: a slug (dsl/sandbox.py ``is_slug``)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ID"
+
+
+ID = IdRule()

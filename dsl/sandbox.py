@@ -1,0 +1,145 @@
+"""A pack is a sandbox: what may be read, and how (docs/security.md).
+
+Every content path is resolved (links followed) before it is read. A file or folder that resolves outside the
+root it belongs to (the pack's folder; for a content tree, its rules/, cards/ or maps/ folder), a link loop and a
+broken link are refused with a located diagnostic, and nothing of them is read. Inputs are read only from regular
+files (never a device, a pipe or a folder), and at most up to their limit. Ids are slugs.
+
+=========  ==========================================================================
+PACK010    a file or folder resolves outside the pack (a link leading elsewhere)
+PACK011    a link loop, a link to a folder that holds it, or a broken link
+PACK012    ``requires:`` names a pack by a path, not by its id
+PACK013    a pack named by a path in a scenario or a replay leads outside the current folder
+PACK014    a folder holds more entries than the limit
+LOAD005    a file larger than the limit
+LOAD006    not a regular file (a device, a pipe, a folder)
+=========  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+import unicodedata
+from pathlib import Path
+
+from ddaydice.dsl.diagnostics import Diagnostic
+from ddaydice.dsl.limits import MAX_FILE_BYTES, MAX_FOLDER_ENTRIES, MAX_ID_CHARS
+
+SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def is_slug(text: object) -> bool:
+    """An id: lower-case letters and digits, in words joined by single '-' (``bangalore-torpedo``, ``s7``)."""
+    return isinstance(text, str) and len(text) <= MAX_ID_CHARS and SLUG.fullmatch(text) is not None
+
+
+def slug_problem(text: str) -> str:
+    """Why ``text`` is not an id, in a few words."""
+    if not text:
+        return "an id cannot be empty"
+    if len(text) > MAX_ID_CHARS:
+        return f"an id has at most {MAX_ID_CHARS} characters"
+    if "/" in text or "\\" in text or text.startswith("."):
+        return "an id is not a path"
+    if any(unicodedata.category(c) in {"Cc", "Cf", "Zl", "Zp"} for c in text):
+        return "an id holds no control or direction characters"
+    return "an id is lower-case letters and digits, in words joined by '-'"
+
+
+def shown_path(path: Path) -> str:
+    """A path as a diagnostic names it, without following links (a refused link is named, never its target)."""
+    absolute = os.path.abspath(path)  # noqa: PTH100  (abspath does not follow links; Path.absolute keeps '..')
+    try:
+        rel = os.path.relpath(absolute)
+    except ValueError:
+        return absolute
+    return absolute if rel.startswith("..") else rel
+
+
+def _real(path: Path) -> Path:
+    return Path(os.path.realpath(path, strict=True))
+
+
+def inside(path: Path, root: Path) -> tuple[Path | None, Diagnostic | None]:
+    """``path`` resolved, if it exists and resolves inside ``root`` (resolved too); else why not.
+
+    (None, None): the path does not exist (and is no link). A folder that is a link to a folder holding it
+    (a loop for anything that walks the tree) is refused as well."""
+    try:
+        real = _real(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return None, Diagnostic("PACK011", "a link loop: this link leads back to itself", shown_path(path), 1, 1,
+                                    hint="remove the link; a pack holds its files, not links to them")
+        if os.path.islink(path):  # noqa: PTH114
+            return None, Diagnostic("PACK011", "a broken link: it leads to nothing", shown_path(path), 1, 1,
+                                    hint="remove the link; a pack holds its files, not links to them")
+        return None, None
+    try:
+        top = _real(root)
+    except OSError:
+        top = Path(os.path.abspath(root))  # noqa: PTH100
+    if real != top and not real.is_relative_to(top):
+        return None, Diagnostic("PACK010", "this link leads outside the pack: it is not read", shown_path(path),
+                                1, 1, hint="a pack may read only files inside its own folder; copy the file in")
+    if os.path.islink(path) and real.is_dir():  # noqa: PTH114
+        holder = Path(os.path.realpath(path.parent))
+        if holder == real or holder.is_relative_to(real):
+            return None, Diagnostic("PACK011", "a link loop: this link leads to a folder that holds it",
+                                    shown_path(path), 1, 1, hint="remove the link")
+    return real, None
+
+
+def listing(folder: Path) -> tuple[list[Path], Diagnostic | None]:
+    """The entries of a folder, sorted by name; refused beyond :data:`MAX_FOLDER_ENTRIES`."""
+    out: list[Path] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                out.append(folder / entry.name)
+                if len(out) > MAX_FOLDER_ENTRIES:
+                    return [], Diagnostic("PACK014", f"the folder holds more than {MAX_FOLDER_ENTRIES} entries: "
+                                          "it is not read", shown_path(folder), 1, 1,
+                                          hint=f"a content folder holds at most {MAX_FOLDER_ENTRIES} entries")
+    except OSError:
+        return [], None
+    return sorted(out), None
+
+
+def read_text(path: Path, shown: str, limit: int = MAX_FILE_BYTES) -> tuple[bytes | None, Diagnostic | None]:
+    """The bytes of a regular file of at most ``limit`` bytes (``shown``: its name in a diagnostic).
+
+    Returns the raw bytes (the caller decodes them, to locate a bad byte); never reads a device, a pipe or a
+    folder, and never more than ``limit`` + 1 bytes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        return None, Diagnostic("YAML004", f"cannot read file: {exc.strerror}", shown, 1, 1)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            what = "a folder" if stat.S_ISDIR(info.st_mode) else "a device, pipe or socket"
+            return None, Diagnostic("LOAD006", f"not a regular file ({what}): it is not read", shown, 1, 1,
+                                    hint="give a file of text")
+        if info.st_size > limit:
+            return None, Diagnostic("LOAD005", f"the file is too large ({info.st_size} bytes; at most {limit})",
+                                    shown, 1, 1, hint="split it into several files")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(65536, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            return None, Diagnostic("LOAD005", f"the file is too large (more than {limit} bytes)", shown, 1, 1,
+                                    hint="split it into several files")
+        return b"".join(chunks), None
+    except OSError as exc:
+        return None, Diagnostic("YAML004", f"cannot read file: {exc.strerror}", shown, 1, 1)
+    finally:
+        os.close(fd)

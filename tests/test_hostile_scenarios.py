@@ -1,0 +1,228 @@
+"""Hostile scenario files through ``dday scenario run`` and ``dday explain``: every mistake of a unit, a step, an
+answer, a check or a ``packs:`` entry is reported at its line of the scenario before anything runs, exit 2, no
+traceback, no secret (docs/security.md)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hostile_kit import SECOND_LINE, SECRET, World, check
+
+from ddaydice.dsl.limits import MAX_FILE_BYTES
+
+SCENARIO = """\
+scenario: Upkeep turns Tools into Item Points
+map: exercise-tiger
+variant: advanced-training
+fallback: none
+seed: 1
+units:
+  - {id: u1, sector: s1, soldiers: 4}
+tally:
+  u1: [red tool, red courage, white courage, white star, blue star, blue one-soldier]
+answers:
+  u1: []
+steps:
+  - phase: upkeep
+expect:
+  - u1.item-points: 1
+"""
+
+
+def _write(world: World, text: str | bytes, name: str = "q.yaml") -> str:
+    path = world.work / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return name
+
+
+def test_the_clean_scenario_passes(world: World) -> None:
+    check(world.run("scenario", "run", _write(world, SCENARIO)), 0, text=("PASS",))
+
+
+# (what to replace, by what) -> the code reported at the scenario's line
+MISTAKES: dict[str, tuple[str, str, str]] = {
+    # units
+    "soldiers-negative": ("soldiers: 4}", "soldiers: -4}", "SCHEMA004"),
+    "soldiers-huge": ("soldiers: 4}", "soldiers: 100000000000}", "SCHEMA004"),
+    "soldiers-text": ("soldiers: 4}", "soldiers: many}", "SCHEMA004"),
+    "soldiers-float": ("soldiers: 4}", "soldiers: 4.5}", "SCHEMA004"),
+    "courage-negative": ("soldiers: 4}", "soldiers: 4, courage: -1}", "SCHEMA004"),
+    "status-unknown": ("soldiers: 4}", "soldiers: 4, status: zombie}", "SCEN001"),
+    "vehicle-unknown": ("soldiers: 4}", "soldiers: 4, vehicle: ../../etc/passwd}", "SCEN001"),
+    "marker-unknown": ("soldiers: 4}", "soldiers: 4, marker: chevron-9}", "SCEN001"),
+    "sector-unknown": ("sector: s1,", "sector: s99,", "SCEN001"),
+    "specialist-unknown": ("soldiers: 4}", "soldiers: 4, specialists: [wizard]}", "SCEN001"),
+    "item-unknown": ("soldiers: 4}", "soldiers: 4, items: [\"\\e[31m\"]}", "SCEN001"),
+    "unit-id-out-of-order": ("{id: u1,", "{id: u7,", "SCEN001"),
+    "unit-unknown-key": ("soldiers: 4}", "soldiers: 4, hp: 9}", "SCHEMA002"),
+    # the game
+    "map-unknown": ("map: exercise-tiger", "map: ../../etc/passwd", "SCEN001"),
+    "variant-unknown": ("variant: advanced-training", "variant: godmode", "SCEN001"),
+    "option-unknown": ("fallback: none", "fallback: none\noptions: [cheat]", "SCEN001"),
+    "fallback-unknown": ("fallback: none", "fallback: human", "SCHEMA004"),
+    "seed-huge": ("seed: 1", "seed: 1000000000000000000000000000000", "SCHEMA004"),
+    "seed-nan": ("seed: 1", "seed: .nan", "SCHEMA004"),
+    "seed-inf": ("seed: 1", "seed: .inf", "SCHEMA004"),
+    "seed-text": ("seed: 1", "seed: one", "SCHEMA004"),
+    "turn-negative": ("seed: 1", "seed: 1\nturn: -3", "SCHEMA004"),
+    "turn-huge": ("seed: 1", "seed: 1\nturn: 1000000", "SCHEMA004"),
+    "phase-unknown": ("seed: 1", "seed: 1\nphase: lunch", "SCEN001"),
+    "rolls-seven": ("seed: 1", "seed: 1\nrolls: [7]", "SCEN001"),
+    "rolls-negative": ("seed: 1", "seed: 1\nrolls: [-1]", "SCEN001"),
+    "unknown-top-key": ("seed: 1", "seed: 1\nexec: rm -rf /", "SCHEMA002"),
+    "no-map": ("map: exercise-tiger\n", "", "SCHEMA003"),
+    "units-a-text": ("units:\n  - {id: u1, sector: s1, soldiers: 4}", "units: everyone", "SCHEMA004"),
+    # tally
+    "tally-face": ("blue one-soldier]", "blue dragon]", "SCEN001"),
+    "tally-colour": ("red tool,", "green tool,", "SCEN001"),
+    "tally-words": ("red tool,", "red red red tool,", "SCEN001"),
+    "tally-unit": ("  u1: [red tool", "  u9: [red tool", "SCEN001"),
+    "tally-number": ("red tool,", "3,", "SCHEMA004"),
+    # answers
+    "answers-unit": ("  u1: []", "  u9: []", "SCEN001"),
+    "answers-mapping": ("  u1: []", "  u1: [{a: 1}]", "SCEN001"),
+    "answers-bool": ("  u1: []", "  u1: [true]", "SCEN001"),
+    "answers-negative": ("  u1: []", "  u1: [-1]", "SCEN001"),
+    "answers-nested": ("  u1: []", "  u1: [[[1]]]", "SCEN001"),
+    "answers-long-text": ("  u1: []", "  u1: [" + "x" * 300 + "]", "SCEN001"),
+    "answers-a-text": ("  u1: []", "  u1: yes", "SCHEMA004"),
+    # steps
+    "step-unknown-word": ("  - phase: upkeep", "  - dance", "SCEN001"),
+    "step-phase": ("  - phase: upkeep", "  - phase: lunch", "SCEN001"),
+    "step-turns-huge": ("  - phase: upkeep", "  - turns: 100000000", "SCEN001"),
+    "step-turns-negative": ("  - phase: upkeep", "  - turns: -5", "SCEN001"),
+    "step-turns-text": ("  - phase: upkeep", "  - turns: many", "SCEN001"),
+    "step-turns-float": ("  - phase: upkeep", "  - turns: 2.5", "SCEN001"),
+    "step-turns-bool": ("  - phase: upkeep", "  - turns: true", "SCEN001"),
+    "step-two-actions": ("  - phase: upkeep", "  - {phase: upkeep, turn: true}", "SCEN001"),
+    "step-no-action": ("  - phase: upkeep", "  - {unit: u1}", "SCEN001"),
+    "step-unit-unknown": ("  - phase: upkeep", "  - {use: medic, unit: u9}", "SCEN001"),
+    "step-trade-unknown": ("  - phase: upkeep", "  - {trade: u9, give: soldiers}", "SCEN001"),
+    "step-amount-text": ("  - phase: upkeep", "  - {trade: u1, amount: lots}", "SCEN001"),
+    "step-amount-negative": ("  - phase: upkeep", "  - {trade: u1, amount: -3}", "SCEN001"),
+    "step-give-list": ("  - phase: upkeep", "  - {trade: u1, give: [a]}", "SCEN001"),
+    "step-refused-text": ("  - phase: upkeep", "  - {move: s2, refused: maybe}", "SCEN001"),
+    "step-move-number": ("  - phase: upkeep", "  - {move: 5}", "SCEN001"),
+    "step-use-mapping": ("  - phase: upkeep", "  - {use: {a: b}}", "SCEN001"),
+    "step-unknown-key": ("  - phase: upkeep", "  - {phase: upkeep, with: style}", "SCEN001"),
+    "step-a-number": ("  - phase: upkeep", "  - 42", "SCEN001"),
+    "step-a-list": ("  - phase: upkeep", "  - [phase, upkeep]", "SCEN001"),
+    # checks
+    "check-field": ("  - u1.item-points: 1", "  - u1.hit-points: 1", "SCEN001"),
+    "check-dunder": ("  - u1.item-points: 1", "  - u1.__class__: 1", "SCEN001"),
+    "check-unit": ("  - u1.item-points: 1", "  - u9.item-points: 1", "SCEN001"),
+    "check-query-unit": ("  - u1.item-points: 1", "  - query def for u9: 1", "SCEN001"),
+    "check-query-grammar": ("  - u1.item-points: 1", "  - query def bogus: 1", "SCEN001"),
+    "check-query-from": ("  - u1.item-points: 1", "  - query casualties for u1 from many: 1", "SCEN001"),
+    "check-query-empty": ("  - u1.item-points: 1", "  - 'query ': 1", "SCEN001"),
+    "check-game-field": ("  - u1.item-points: 1", "  - weather: sunny", "SCEN001"),
+    "check-a-list": ("  - u1.item-points: 1", "  - [1, 2]", "SCEN001"),
+    "check-a-text": ("  - u1.item-points: 1", "  - u1.item-points", "SCEN001"),
+    "check-empty-mapping": ("  - u1.item-points: 1", "  - {}", "SCEN001"),
+    # packs
+    "packs-parent": ("fallback: none", "fallback: none\npacks: [..]", "PACK013"),
+    "packs-outside": ("fallback: none", "fallback: none\npacks: [../outside/evil]", "PACK013"),
+    "packs-absolute": ("fallback: none", "fallback: none\npacks: [/etc]", "PACK013"),
+    "packs-unknown": ("fallback: none", "fallback: none\npacks: [nothere]", "PACK003"),
+    "packs-empty": ("fallback: none", "fallback: none\npacks: ['']", "PACK003"),
+    "packs-escape": ("fallback: none", 'fallback: none\npacks: ["\\e[31m"]', "PACK003"),
+    "packs-bidi": ("fallback: none", 'fallback: none\npacks: ["x\\u202e"]', "PACK003"),
+    "packs-number": ("fallback: none", "fallback: none\npacks: [5]", "PACK003"),
+    "packs-no-folder": ("fallback: none", "fallback: none\npacks: [./nowhere]", "PACK003"),
+    "packs-not-a-pack": ("fallback: none", "fallback: none\npacks: [./q.yaml]", "PACK003"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MISTAKES))
+def test_a_scenario_mistake_is_located_before_it_runs(world: World, case: str) -> None:
+    old, new, code = MISTAKES[case]
+    assert old in SCENARIO, old
+    name = _write(world, SCENARIO.replace(old, new, 1))
+    result = world.run("scenario", "run", name)
+    check(result, 2, (code,), file=name)
+    assert "PASS" not in result.output and "FAIL" not in result.output, result.output  # nothing ran
+
+
+YAML_ATTACKS: dict[str, tuple[str | bytes, str]] = {
+    "billion-laughs": ("a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 9) + "]\n" for i in range(9)),
+                       "YAML005"),
+    "aliases-in-steps": (SCENARIO.replace("  - phase: upkeep", "  - &s {phase: upkeep}\n" + "  - *s\n" * 150),
+                         "YAML005"),
+    "deep": ("a: " + "[" * 200 + "]" * 200 + "\n", "YAML006"),
+    "too-large": (SCENARIO + "# " + "x" * MAX_FILE_BYTES + "\n", "LOAD005"),
+    "not-utf8": (b"scenario: caf\xe9\n", "YAML003"),
+    "plain-text": (f"just a line\n{SECOND_LINE}\n", "SCHEMA001"),
+    "a-list": ("- 1\n", "SCHEMA001"),
+    "duplicate-key": (SCENARIO + "seed: 2\n", "YAML002"),
+}
+
+
+@pytest.mark.parametrize("attack", sorted(YAML_ATTACKS))
+def test_a_yaml_attack_on_a_scenario_is_refused(world: World, attack: str) -> None:
+    text, code = YAML_ATTACKS[attack]
+    name = _write(world, text)
+    check(world.run("scenario", "run", name), 2, (code,), file=name)
+
+
+def test_a_pack_that_links_a_secret_is_reported_against_its_files(world: World) -> None:
+    (world.pack / "cards" / "x.yaml").symlink_to(world.outside / "secret.yaml")
+    name = _write(world, SCENARIO.replace("fallback: none", "fallback: none\npacks: [./pack]"))
+    check(world.run("scenario", "run", name), 2, ("PACK010", "SCEN002"), file=name)
+
+
+def test_a_scenario_inside_a_pack_names_it_by_its_id(world: World) -> None:
+    (world.pack / "scenarios" / "q.yaml").write_text(SCENARIO.replace("fallback: none", "fallback: none\n"
+                                                                      "packs: [pack]"), encoding="utf-8")
+    check(world.run("scenario", "run", "pack/scenarios"), 0, text=("PASS",))
+
+
+def test_a_scenario_names_a_pack_beside_it_by_a_path_inside_the_current_folder(world: World) -> None:
+    (world.work / "elsewhere").mkdir()
+    (world.work / "elsewhere" / "q.yaml").write_text(SCENARIO.replace("fallback: none", "fallback: none\n"
+                                                                      "packs: [../pack]"), encoding="utf-8")
+    check(world.run("scenario", "run", "elsewhere/q.yaml"), 0, text=("PASS",))
+
+
+@pytest.mark.parametrize("what", ["dev-zero", "pipe", "link-out"])
+def test_a_scenario_that_is_no_regular_file_is_refused(world: World, what: str) -> None:
+    if what == "dev-zero":
+        check(world.run("scenario", "run", "/dev/zero"), 2, ("LOAD006",))
+    elif what == "pipe":
+        os.mkfifo(world.work / "p.yaml")
+        check(world.run("scenario", "run", "p.yaml"), 2, ("LOAD006",), file="p.yaml")
+    else:  # a folder of scenarios holding a link to a secret: the link is not followed
+        (world.work / "s").mkdir()
+        (world.work / "s" / "q.yaml").write_text(SCENARIO, encoding="utf-8")
+        (world.work / "s" / "x.yaml").symlink_to(world.outside / "secret.yaml")
+        (world.work / "s" / "loop").symlink_to(".")
+        check(world.run("scenario", "run", "s"), 0, text=("1 passed",))
+
+
+@pytest.mark.parametrize("case", ["step-turns-huge", "check-field", "packs-outside", "status-unknown"])
+def test_explain_refuses_the_same_mistakes(world: World, case: str) -> None:
+    old, new, code = MISTAKES[case]
+    name = _write(world, SCENARIO.replace(old, new, 1))
+    check(world.run("explain", name, "def", "for", "u1"), 2, (code,), file=name)
+
+
+@pytest.mark.parametrize("query", ["def for u9", "casualties for u1 from 999999999999999999999999", "bogus",
+                                   "def for u1 with style", "\x1b[31m"])
+def test_explain_refuses_a_bad_query(world: World, query: str) -> None:
+    name = _write(world, SCENARIO)
+    result = world.run("explain", name, *query.split())
+    check(result, 2, text=("Error",))
+
+
+def test_a_runtime_refusal_names_its_step(world: World) -> None:
+    """A step the rules refuse at run time (not known before) names its line."""
+    name = _write(world, SCENARIO.replace("  - phase: upkeep", "  - {draw: badges}"))
+    result = world.run("scenario", "run", name)
+    check(result, 1, text=("FAIL", f"{name}:13:5: step"))
+
+
+assert SECRET not in SCENARIO
