@@ -112,3 +112,18 @@ def test_a_file_of_another_schema_is_not_overwritten(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["sweep", str(grid), "-q"])
     assert result.exit_code == 2 and "not a results file of dday sweep" in result.output
     assert out.read_text() == "a,b,c\n1,2,3\n"
+
+
+def test_a_sweep_is_bounded_like_every_run(tmp_path: Path) -> None:
+    # docs/security.md: no more games than MAX_GAMES per cell, no more local workers than the machine's CPUs.
+    grid = tmp_path / "huge.yaml"
+    grid.write_text("maps: [omaha-beach]\npolicies: [reference]\ngames: 99999999\n")
+    result = CliRunner().invoke(main, ["sweep", str(grid)])
+    assert result.exit_code == 1
+    assert f"{grid}:3:8: SETUP001 'games' must be at most 1000000" in result.output
+    small = tmp_path / "small.yaml"
+    small.write_text("maps: [exercise-tiger]\nvariants:\n  exercise-tiger: [practice-run]\npolicies: [reference]\n"
+                     "games: 2\nchunk: 2\n")
+    result = CliRunner().invoke(main, ["sweep", str(small), "-q", "--workers", "512"])
+    assert result.exit_code == 0, result.output
+    assert "note: --workers 512 capped to" in result.output

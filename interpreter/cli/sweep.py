@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -33,6 +34,11 @@ def sweep(file: Path, out: Path | None, scheduler: str | None, workers: int, fmt
     Exit 0 done, 1 a sweep file with errors, 2 a usage error.
     """
     from ddaydice.interpreter.tools import sweep as sw
+
+    if scheduler is None and workers > (os.cpu_count() or 1):
+        # A LocalCluster's workers are processes of this machine: never more than its CPUs (docs/security.md).
+        click.echo(f"note: --workers {workers} capped to {os.cpu_count() or 1} (the CPUs of this machine)", err=True)
+        workers = os.cpu_count() or 1
 
     sf, diags = sw.read_file(file)
     if sf is None:

@@ -25,6 +25,7 @@ from typing import Any
 import attrs
 
 from ddaydice.dsl.diagnostics import Diagnostic
+from ddaydice.dsl.limits import MAX_GAMES
 from ddaydice.dsl.yamlsrc import position, read_yaml, structure
 from ddaydice.interpreter.tools.compare import SetupEntry, check, content_for
 from ddaydice.interpreter.tools.forced import Forced
@@ -102,6 +103,8 @@ def read_file(path: Path) -> tuple[SweepFile | None, list[Diagnostic]]:
     for key, value in (("games", sf.games), ("chunk", sf.chunk)):
         if value < 1:
             err([key], f"'{key}' must be 1 or more, not {value}")
+        elif value > MAX_GAMES:
+            err([key], f"'{key}' must be at most {MAX_GAMES} (docs/security.md), not {value}")
     for map_id in sf.variants:
         if map_id not in sf.maps:
             err(["variants", map_id], f"variants of '{map_id}', which is not among the maps")
