@@ -398,6 +398,7 @@ class _Builder:
             tiers=tuple(t.id for t in prec.tiers),
             phases=tuple(p.id for p in phases.phases),
             cards={cid: kind for cid, (_, kind, _, _) in self.cards.items()},
+            tags=frozenset(t for card, _, _, _ in self.cards.values() for t in card.tags),
             options=frozenset(self.options),
             kinds=frozenset(k.id for k in kinds.kinds) if kinds else frozenset(),
             decks=frozenset(k.id for k in kinds.kinds if k.deck) if kinds else frozenset(),
