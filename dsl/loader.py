@@ -203,7 +203,7 @@ class _Builder:
                     self.pending_rules.append((rule, doc, doc.data["rules"][i]))
                 for i, rule in enumerate(obj.special_damage):
                     self.pending_damage.append((rule, doc, doc.data["special-damage"][i]))
-        known = set(RULE_FILES) | {"options"}
+        known = set(RULE_FILES) | {"options", "invariants.yaml"}  # invariants: read by interpreter/tools/invariants
         if rules_dir.is_dir():
             for extra in sorted(rules_dir.iterdir()):
                 if extra.name not in known and extra.suffix in {".yaml", ".yml"}:

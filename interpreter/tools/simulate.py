@@ -24,6 +24,7 @@ from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms.options import score, score_summary
 from ddaydice.interpreter.policies import make_policy
+from ddaydice.interpreter.tools.invariants import CheckedGame, Watch
 
 
 @attrs.frozen
@@ -36,6 +37,7 @@ class Spec:
     options: tuple[str, ...] = ()
     packs: tuple[str, ...] = ()
     side_policy: str | None = None  # the policy of another side's player (the German); None: ``policy``
+    check_invariants: bool = False  # rules/invariants.yaml checked after every phase (tools/invariants.py)
 
 
 @attrs.frozen
@@ -50,6 +52,8 @@ class GameRecord:
     items_used: tuple[str, ...]
     score: int | None = None  # the options' score table (victory-points): the group's score
     unit_scores: tuple[int, ...] = ()
+    violations: tuple[str, ...] = ()  # the invariants broken (with --check-invariants)
+    seed: int = 0  # the game's own seed
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -73,8 +77,13 @@ def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
     # One decider per Unit, and one for another side's player (the German), who comes after the Units.
     deciders = [make_policy(spec.policy, seed + k) for k in range(spec.players)]
     deciders.append(make_policy(spec.side_policy or spec.policy, seed + spec.players))
-    game = Game(content, spec.map_id, players=spec.players, seed=seed, variant=spec.variant,
-                options=spec.options, deciders=deciders)
+    watch = Watch() if spec.check_invariants else None
+    if watch is None:
+        game = Game(content, spec.map_id, players=spec.players, seed=seed, variant=spec.variant,
+                    options=spec.options, deciders=deciders)
+    else:
+        game = CheckedGame(content, spec.map_id, players=spec.players, seed=seed, variant=spec.variant,
+                           options=spec.options, deciders=deciders, watch=watch)
     start_specs = {u.id: set(u.specialists) for u in game.state.units}
     game.run()
     s = game.state
@@ -90,7 +99,8 @@ def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
     scored = score(game)
     return GameRecord(index, s.outcome or "lost", s.turn, s.reason, tuple(dead_at), tuple(sorted(lost.items())),
                       tuple(specialists), tuple(items), scored.group if scored else None,
-                      tuple(scored.units.values()) if scored else ())
+                      tuple(scored.units.values()) if scored else (),
+                      tuple(v.text() for v in watch.violations) if watch is not None else (), seed)
 
 
 _WORKER_CONTENT: dict[tuple[str, ...], Content] = {}
@@ -107,18 +117,19 @@ def _worker(args: tuple[Spec, int, int]) -> list[GameRecord]:
 
 
 def run(content: Content, spec: Spec, games: int, *, jobs: int = 1,
-        progress: Callable[[int], None] | None = None) -> tuple[list[GameRecord], float]:
-    """Play ``games`` games; returns the records in index order and the elapsed seconds."""
+        progress: Callable[[int], None] | None = None, first: int = 0) -> tuple[list[GameRecord], float]:
+    """Play ``games`` games (games ``first`` to ``first + games - 1`` of the run: ``dday simulate --game I`` replays
+    one); returns the records in index order and the elapsed seconds."""
     started = time.perf_counter()
     records: list[GameRecord] = []
     if jobs <= 1:
-        for i in range(games):
+        for i in range(first, first + games):
             records.append(play_one(content, spec, i))
             if progress is not None:
                 progress(1)
     else:
         chunk = max(1, min(250, games // (jobs * 4) or 1))
-        tasks = [(spec, a, min(a + chunk, games)) for a in range(0, games, chunk)]
+        tasks = [(spec, a, min(a + chunk, first + games)) for a in range(first, first + games, chunk)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for batch in pool.map(_worker, tasks):
                 records.extend(batch)
@@ -126,6 +137,22 @@ def run(content: Content, spec: Spec, games: int, *, jobs: int = 1,
                     progress(len(batch))
         records.sort(key=lambda r: r.index)
     return records, time.perf_counter() - started
+
+
+def replay_command(spec: Spec, index: int) -> str:
+    """The command that plays game ``index`` of a run again, alone, with the invariants checked."""
+    parts = ["dday simulate", spec.map_id]
+    if spec.variant:
+        parts += ["--variant", spec.variant]
+    parts += ["--players", str(spec.players), "--policy", spec.policy]
+    if spec.side_policy:
+        parts += ["--side-policy", spec.side_policy]
+    for pack in spec.packs:
+        parts += ["--pack", pack]
+    for option in spec.options:
+        parts += ["--option", option]
+    parts += ["--seed", str(spec.seed), "--game", str(index), "--check-invariants"]
+    return " ".join(parts)
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -187,6 +214,11 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
                            [r.unit_scores for r in records])
     if points is not None:
         out["victory_points"] = points
+    if spec.check_invariants:
+        broken = [(r.index, r.seed, v) for r in records for v in r.violations]
+        out["invariants"] = {"checked": True, "games_with_violations": len({i for i, _, _ in broken}),
+                             "violations": len(broken),
+                             "first": [{"game": i, "seed": seed, "violation": v} for i, seed, v in broken[:20]]}
     return out
 
 
