@@ -3,8 +3,8 @@ after every phase against rules/invariants.yaml (kept out of the tests; tests/te
 
     python benchmarks/soak.py [--games 100000] [--jobs 2] [--seed 0] [--json soak.json]
 
-The games are spread over the runs of :func:`all_specs` (heuristic runs get a twentieth of the games of the others:
-the policy is the slowest); game i of a run is seeded from the run's seed and i, as in ``dday simulate``, so a
+The games are spread over the runs of :func:`all_specs` (heuristic runs get a fortieth of the games of the
+others, at least one: the policy is the slowest); game i of a run is seeded from the run's seed and i, as in ``dday simulate``, so a
 violation is replayed with the command printed beside it. The report: games, violations, time, and the win rate
 of each (map, policy).
 """
@@ -126,7 +126,7 @@ def main() -> None:
     parser.add_argument("--json", dest="json_path", help="Write the figures to this file.")
     args = parser.parse_args()
     specs = all_specs(args.seed)
-    weight = {"random": 20, "reference": 20, "heuristic": 1}
+    weight = {"random": 40, "reference": 40, "heuristic": 1}
     unit = args.games / sum(weight[s.policy] for s in specs)
     tasks: list[tuple[Spec, int, int]] = []
     for s in specs:

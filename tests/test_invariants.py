@@ -130,7 +130,7 @@ def test_def_and_mgf_in_combat_fires() -> None:
     game.suffer(u, due, "the Combat")
     assert fires("def-and-mgf-in-combat", game, watch, "combat") == []
     sector.mgf_roll = [*sector.mgf_roll, 2]  # one MGF die more than the rules give
-    assert "MGF dice rolled" in fires("def-and-mgf-in-combat", game, watch, "combat")[0]
+    assert "MGF dice rolled" in " ".join(fires("def-and-mgf-in-combat", game, watch, "combat"))
 
 
 def test_a_checked_game_is_the_same_game() -> None:

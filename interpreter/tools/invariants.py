@@ -91,8 +91,9 @@ class Watch:
     report: Callable[[Violation], None] | None = None
     only: frozenset[str] | None = None  # the invariants to check (None: all)
     before: Snapshot = attrs.Factory(Snapshot)
-    # (player, loss asked, DEF + MGF it should suffer then) for each loss asked during the phase
-    charged: list[tuple[str, int, int]] = attrs.Factory(list)
+    # (player, loss asked, DEF + MGF it should suffer then, MGF dice its Sector should roll) for each loss asked
+    # during the phase (read then: what a card grants for the phase is gone once it ends)
+    charged: list[tuple[str, int, int, int]] = attrs.Factory(list)
     violations: list[Violation] = attrs.Factory(list)
 
     def begin(self, game: Game) -> None:
@@ -155,7 +156,8 @@ class CheckedGame(Game):
             # unless it ignores MGF casualties (read now: a Bunker conquered later in the phase lowers its DEF).
             rolls = self.state.sectors[unit.sector].mgf_roll or []
             mgf = 0 if self.flag("ignore-mgf-casualties", unit) else sum(rolls)
-            self.watch.charged.append((unit.id, amount, self.value("def", unit) + mgf))
+            self.watch.charged.append((unit.id, amount, self.value("def", unit) + mgf,
+                                       self.value("mgf-dice", unit, sector=unit.sector)))
         return super().suffer(unit, amount, cause)
 
 
@@ -269,8 +271,10 @@ def _combat(game: Game, watch: Watch, phase: str) -> list[str]:
         return []
     out = []
     charged: dict[str, list[tuple[int, int]]] = {}
-    for who, amount, due in watch.charged:
+    dice: dict[str, int] = {}
+    for who, amount, due, n in watch.charged:
         charged.setdefault(who, []).append((amount, due))
+        dice[who] = n
     for u in s.units:
         if watch.before.status.get(u.id) != "active" or u.status == "dead":
             continue  # out before the Combat, or dead in it (Special Damage, an Assault): not checked
@@ -281,9 +285,8 @@ def _combat(game: Game, watch: Watch, phase: str) -> list[str]:
         if s.sectors[u.sector].mgf_turn != s.turn:
             out.append(f"{u.name}: no MGF was rolled in {name} this turn")
             continue
-        dice = game.value("mgf-dice", u, sector=u.sector)
-        if len(rolls) != dice:
-            out.append(f"{u.name}: {len(rolls)} MGF dice rolled in {name}, the rules say {dice}")
+        if u.id in dice and len(rolls) != dice[u.id]:
+            out.append(f"{u.name}: {len(rolls)} MGF dice rolled in {name}, the rules say {dice[u.id]}")
         if not any(amount == due for amount, due in charged.get(u.id, [])):
             asked = ", ".join(f"{a} (due {d})" for a, d in charged.get(u.id, [])) or "nothing"
             out.append(f"{u.name} in {name}: not charged its DEF + MGF (asked: {asked})")
