@@ -4,9 +4,9 @@ after every phase against rules/invariants.yaml (kept out of the tests; tests/te
     python benchmarks/soak.py [--games 100000] [--jobs 2] [--seed 0] [--json soak.json]
 
 The games are spread over the runs of :func:`all_specs` (heuristic runs get a fortieth of the games of the
-others, at least one: the policy is the slowest); game i of a run is seeded from the run's seed and i, as in ``dday simulate``, so a
-violation is replayed with the command printed beside it. The report: games, violations, time, and the win rate
-of each (map, policy).
+others, at least one: the policy is the slowest); game i of a run is seeded from the run's seed and i, as in
+``dday simulate``, so a violation is replayed with the command printed beside it. The report: games,
+violations, time, and the win rate of each (map, policy).
 """
 
 from __future__ import annotations
