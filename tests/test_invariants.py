@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.core.state import Die, Unit
+from ddaydice.interpreter.core.values import Move
 from ddaydice.interpreter.policies import make_policy
 from ddaydice.interpreter.tools import invariants as inv
 from ddaydice.interpreter.tools import simulate as sim
@@ -107,13 +108,16 @@ def test_black_shield_left_fires() -> None:
 def test_one_move_along_a_line_fires() -> None:
     game, watch, u = fresh()
     watch.begin(game)
-    u.sector = "s10"  # from a first-row Sector straight to the last row
-    u.visited.append("s10")
-    assert "which no line joins" in fires("one-move-along-a-line", game, watch, "movement")[0]
+    start = u.sector
+    game.do_move(u, Move("advance", "s10", 0, False))  # from a first-row Sector straight to the last row
+    assert fires("one-move-along-a-line", game, watch, "movement") == [
+        f"Unit 1 went from {game.sectors[start].name} to Sector 10, which no line joins"]
     watch.begin(game)
-    u.sector = u.visited[0]  # back to where it started
-    u.visited.append(u.sector)
-    assert any("a second time" in m for m in fires("one-move-along-a-line", game, watch, "movement"))
+    game.do_move(u, Move("lateral", start, 0, False))  # back where it started: no line either, and visited
+    game.do_move(u, Move("advance", "s2", 0, False))
+    broken = fires("one-move-along-a-line", game, watch, "movement")
+    assert f"Unit 1 entered {game.sectors[start].name} a second time" in broken
+    assert "Unit 1 moved twice this turn" in broken
 
 
 def test_def_and_mgf_in_combat_fires() -> None:

@@ -22,7 +22,7 @@ from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.loader import bundled_root
 from ddaydice.dsl.yamlsrc import read_yaml, structure
 from ddaydice.interpreter.core.state import STAY_FORBIDDEN, Unit
-from ddaydice.interpreter.core.values import MAX_TURNS
+from ddaydice.interpreter.core.values import MAX_TURNS, Move
 from ddaydice.interpreter.game import Game
 
 RESOURCES = ("soldiers", "stars", "courage", "item_points")
@@ -94,11 +94,13 @@ class Watch:
     # (player, loss asked, DEF + MGF it should suffer then, MGF dice its Sector should roll) for each loss asked
     # during the phase (read then: what a card grants for the phase is gone once it ends)
     charged: list[tuple[str, int, int, int]] = attrs.Factory(list)
+    moves: list[tuple[str, str, str, bool]] = attrs.Factory(list)  # (Unit, from, to, visited before) in the phase
     violations: list[Violation] = attrs.Factory(list)
 
     def begin(self, game: Game) -> None:
         self.before = snapshot(game)
         self.charged = []
+        self.moves = []
 
     def end(self, game: Game, phase: str) -> None:
         for inv in invariants():
@@ -149,6 +151,11 @@ class CheckedGame(Game):
         outcome = super().run(max_turns)
         self.watch.end(self, "end")
         return outcome
+
+    def do_move(self, unit: Unit, move: Move) -> None:
+        if move.to is not None:
+            self.watch.moves.append((unit.id, unit.sector, move.to, move.to in unit.visited))
+        super().do_move(unit, move)
 
     def suffer(self, unit: Unit, amount: int, cause: str) -> int:
         if self.state.phase == "combat" and not unit.side:
@@ -250,18 +257,16 @@ def _black_shield(game: Game, watch: Watch, phase: str) -> list[str]:
 
 def _one_move(game: Game, watch: Watch, phase: str) -> list[str]:
     out = []
-    for u in game.state.units:
-        was = watch.before.sector.get(u.id)
-        if was is None or u.sector == was or u.status == "dead":
-            continue
-        # A card may say otherwise: a Sector's own 'retreat SECTOR' (Pointe-du-Hoc's failed climbers) moves its
-        # Units where no line goes.
-        retreat = f"retreat {u.sector}" in game.sectors[was].effect
-        if not retreat and not any(to == u.sector for to, *_ in game.moves.get(was, ())):
-            out.append(f"{u.name} went from {game.sectors[was].name} to {game.sectors[u.sector].name}, "
-                       "which no line joins")
-        if u.visited.count(u.sector) > 1:
-            out.append(f"{u.name} entered {game.sectors[u.sector].name} a second time")
+    seen: set[str] = set()
+    for who, was, to, visited in watch.moves:  # the Phase 4 moves (a card's switch or retreat is not one)
+        u = game.state.unit(who)
+        if who in seen:
+            out.append(f"{u.name} moved twice this turn")
+        seen.add(who)
+        if not any(there == to for there, *_ in game.moves.get(was, ())):
+            out.append(f"{u.name} went from {game.sectors[was].name} to {game.sectors[to].name}, which no line joins")
+        if visited:
+            out.append(f"{u.name} entered {game.sectors[to].name} a second time")
     return out
 
 
@@ -280,11 +285,14 @@ def _combat(game: Game, watch: Watch, phase: str) -> list[str]:
             continue  # out before the Combat, or dead in it (Special Damage, an Assault): not checked
         if u.id not in charged and s.outcome is not None:
             continue  # the game ended during the Combat, before this Unit's turn to fight
+        if u.sector != watch.before.sector.get(u.id):
+            continue  # it switched Sectors during the Combat (the War Correspondent): see docs/simulation.md
         name = game.sectors[u.sector].name
         rolls = s.sectors[u.sector].mgf_roll or []
         if s.sectors[u.sector].mgf_turn != s.turn:
-            out.append(f"{u.name}: no MGF was rolled in {name} this turn")
-            continue
+            if s.outcome is None:
+                out.append(f"{u.name}: no MGF was rolled in {name} this turn")
+            continue  # (the game ended before its Sector fought)
         if u.id in dice and len(rolls) != dice[u.id]:
             out.append(f"{u.name}: {len(rolls)} MGF dice rolled in {name}, the rules say {dice[u.id]}")
         if not any(amount == due for amount, due in charged.get(u.id, [])):
