@@ -95,12 +95,14 @@ class Watch:
     # during the phase (read then: what a card grants for the phase is gone once it ends)
     charged: list[tuple[str, int, int, int]] = attrs.Factory(list)
     moves: list[tuple[str, str, str, bool]] = attrs.Factory(list)  # (Unit, from, to, visited before) in the phase
+    rolled: dict[str, int] = attrs.Factory(dict)  # MGF dice the Unit's Sector should have rolled, read as they were
     violations: list[Violation] = attrs.Factory(list)
 
     def begin(self, game: Game) -> None:
         self.before = snapshot(game)
         self.charged = []
         self.moves = []
+        self.rolled = {}
 
     def end(self, game: Game, phase: str) -> None:
         for inv in invariants():
@@ -151,6 +153,13 @@ class CheckedGame(Game):
         outcome = super().run(max_turns)
         self.watch.end(self, "end")
         return outcome
+
+    def use_point(self, unit: Unit, point: str) -> None:
+        if point == "after-mgf" and not unit.side:
+            # The Sector has just rolled: the dice it should roll, before any card played now (a Grenadier
+            # sacrificed after the roll silences the Sector from then on; the roll stands, as for the Grenade).
+            self.watch.rolled[unit.id] = self.value("mgf-dice", unit, sector=unit.sector)
+        super().use_point(unit, point)
 
     def do_move(self, unit: Unit, move: Move) -> None:
         if move.to is not None:
@@ -293,8 +302,9 @@ def _combat(game: Game, watch: Watch, phase: str) -> list[str]:
             if s.outcome is None:
                 out.append(f"{u.name}: no MGF was rolled in {name} this turn")
             continue  # (the game ended before its Sector fought)
-        if u.id in dice and len(rolls) != dice[u.id]:
-            out.append(f"{u.name}: {len(rolls)} MGF dice rolled in {name}, the rules say {dice[u.id]}")
+        should = watch.rolled.get(u.id, dice.get(u.id))
+        if should is not None and len(rolls) != should:
+            out.append(f"{u.name}: {len(rolls)} MGF dice rolled in {name}, the rules say {should}")
         if not any(amount == due for amount, due in charged.get(u.id, [])):
             asked = ", ".join(f"{a} (due {d})" for a, d in charged.get(u.id, [])) or "nothing"
             out.append(f"{u.name} in {name}: not charged its DEF + MGF (asked: {asked})")
