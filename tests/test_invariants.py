@@ -96,6 +96,18 @@ def test_skull_cancels_a_result_fires() -> None:
     assert fires("skull-cancels-a-result", game, watch, "upkeep")[0] == "Unit 1: a Skull was cancelled"
 
 
+def test_a_fourth_skull_equal_to_one_of_the_gift_cancels() -> None:
+    """Ruling 1.8: a blue Skull traded in (equal in every field to the Dead Man's Gift's blue Skull) still cancels."""
+    game, watch, u = fresh()
+    faces = [("red", "skull"), ("white", "skull"), ("blue", "skull"), ("blue", "skull"), ("white", "two-soldiers"),
+             ("blue", "tool")]
+    u.tally = [Die(f, c, 4 if c == "blue" else i) for i, (c, f) in enumerate(faces)]
+    watch.begin(game)
+    game.upkeep_for(u)
+    assert sum(d.cancelled for d in u.tally) == 1
+    assert fires("skull-cancels-a-result", game, watch, "upkeep") == []
+
+
 def test_black_shield_left_fires() -> None:
     game, watch, u = fresh()
     watch.begin(game)
