@@ -66,9 +66,10 @@ Arg = Number | Signed | Dice | Assign | Word
 
 @attrs.frozen
 class Per:
-    """``per locked skull``: multiply an amount by a count."""
+    """``per locked skull``: multiply an amount by a count; ``above N``: only what the count exceeds N by."""
 
     words: tuple[Word, ...]
+    above: int | None = None
     pos: Pos = attrs.field(default=NOWHERE, eq=False)
 
 

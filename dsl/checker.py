@@ -26,7 +26,7 @@ DURATION_ENGLISH = {
 
 FILTER_WORDS = frozenset({"locked", "unlocked", "real", "any-roll"})
 COMPARE_PREDICATES = frozenset({"count", "same-face", "chevrons", "turns-here", "players", "have", "holds",
-                                "colours", "active-skulls", "times-used"})
+                                "colours", "active-skulls", "times-used", "tagged"})
 MAP_KINDS = frozenset({"attribute", "table", "sector"})
 # parameter kinds whose arguments are names (of content or of the rules), not numbers
 NAME_KINDS = frozenset(words.PARAM_KINDS) - {"amount", "count", "change", "counter"}
@@ -101,6 +101,8 @@ class _Checker:
                 return {"specialist", "item", "vehicle", "award"} | set(v.kinds)
             case "deck":
                 return set(v.decks)
+            case "tag":
+                return set(v.tags)
         return set()
 
     def canonical(self, kind: str, name: str) -> str:
@@ -250,6 +252,12 @@ class _Checker:
         if first.name == "locked":
             if len(per.words) != 2 or per.words[1].name not in faces:
                 self.err("DSL112", "'per locked' needs a face: 'per locked skull'", per.pos)
+            return
+        if first.name == "tagged":
+            if len(per.words) != 2:
+                self.err("DSL112", "'per tagged' needs a tag: 'per tagged explosion'", per.pos)
+            elif per.words[1].name not in self.v.tags:
+                self.unknown("tag", per.words[1], sorted(self.v.tags), code="DSL112")
             return
         counters = {w.name for w in words.WORDS if w.role == "counter"} | {"rwb", "specialist"}
         if len(per.words) == 1 and (first.name in faces or first.name in counters):

@@ -147,6 +147,9 @@ def _per(per: ast.Per | None, base: Value) -> Value:
     if per is None:
         return base
     what = tuple(w.name for w in per.words)
+    above = per.above
+    if above is not None:  # only what the count exceeds the limit by: 'per tagged explosion above 2'
+        return lambda ctx: base(ctx) * max(ctx.count(what) - above, 0)
     return lambda ctx: base(ctx) * ctx.count(what)
 
 
@@ -167,6 +170,8 @@ def _text(stmt: ast.Statement) -> str:
                                      if not isinstance(v, ast.Dice) else f"{v.count}d6"))
     if stmt.per:
         parts.append("per " + " ".join(w.name for w in stmt.per.words))
+        if stmt.per.above is not None:
+            parts.append(f"above {stmt.per.above}")
     return " ".join(parts)
 
 

@@ -349,6 +349,8 @@ def statement_dsl(stmt: ast.Statement) -> str:
         parts.append(_arg_dsl(a))
     if stmt.per is not None:
         parts.append("per " + " ".join(w.name for w in stmt.per.words))
+        if stmt.per.above is not None:
+            parts.append(f"above {stmt.per.above}")
     return " ".join(parts)
 
 

@@ -237,7 +237,7 @@ class _Builder:
                     self.pending_rules.append((rule, doc, doc.data["rules"][i]))
                 for i, rule in enumerate(obj.special_damage):
                     self.pending_damage.append((rule, doc, doc.data["special-damage"][i]))
-        known = set(RULE_FILES) | {"options"}
+        known = set(RULE_FILES) | {"options", "invariants.yaml"}  # invariants: read by interpreter/tools/invariants
         if rules_dir.is_dir():
             entries, problem = listing(rules_dir)
             self.diags += [problem] if problem is not None else []
@@ -451,6 +451,7 @@ class _Builder:
             tiers=tuple(t.id for t in prec.tiers),
             phases=tuple(p.id for p in phases.phases),
             cards={cid: kind for cid, (_, kind, _, _) in self.cards.items()},
+            tags=frozenset(t for card, _, _, _ in self.cards.values() for t in card.tags),
             options=frozenset(self.options),
             kinds=frozenset(k.id for k in kinds.kinds) if kinds else frozenset(),
             decks=frozenset(k.id for k in kinds.kinds if k.deck) if kinds else frozenset(),

@@ -167,8 +167,13 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Assign(children[0], _pos(self.smap, meta))
 
     @v_args(meta=True)
-    def per(self, meta: Any, children: list[ast.Word]) -> ast.Per:
-        return ast.Per(tuple(children), _pos(self.smap, meta))
+    def per(self, meta: Any, children: list[ast.Word | int]) -> ast.Per:
+        names = tuple(c for c in children if isinstance(c, ast.Word))
+        above = next((c for c in children if isinstance(c, int)), None)
+        return ast.Per(names, above, _pos(self.smap, meta))
+
+    def above(self, children: list[Any]) -> int:
+        return int(children[0])
 
     @v_args(meta=True)
     def statement(self, meta: Any, children: list[Any]) -> ast.Statement:

@@ -32,6 +32,7 @@ EVENT_PHRASES = {
     "rwb": "for every RWB this Unit scores",
     "straight": "when the Final Tally is a straight",
     "upkeep": "at each Upkeep",
+    "movement": "when each Move phase begins for this Unit",
     "combat": "during each Combat phase",
     "casualties": "when this Unit suffers casualties",
     "specialist-lost": "when another Specialist of this Unit would be lost",
@@ -167,6 +168,11 @@ class Renderer:
         if per is None:
             return ""
         names = [w.name for w in per.words]
+        beyond = f" beyond the first {per.above}" if per.above is not None else ""
+        if names[0] == "tagged":
+            return f" for every card marked {self.name(names[1])} the Unit holds{beyond}"
+        if beyond:
+            return self.per(attrs.evolve(per, above=None)) + beyond
         if names[0] == "locked":
             return f" for every Locked {self.name(names[1])}"
         if names[0] in {"rwbs", "rwb"}:
@@ -440,6 +446,8 @@ class Renderer:
                         return f"the Unit's {self.name(arg0)}{cmp_text}"
                     case "holds":
                         return f"the {self.name(arg0)}s the Unit holds{cmp_text}"
+                    case "tagged":
+                        return f"the cards marked {self.name(arg0)} the Unit holds{cmp_text}"
                     case "colours":
                         return f"the colours showing {self.name(arg0)} in the Final Tally{cmp_text}"
                     case "active-skulls":

@@ -45,6 +45,7 @@ class Vocabulary:
     face_aliases: Mapping[str, str] = attrs.field(factory=dict)
     kinds: frozenset[str] = frozenset()  # kinds of cards an expansion declares (rules/kinds.yaml)
     decks: frozenset[str] = frozenset()  # those of them whose cards form a deck
+    tags: frozenset[str] = frozenset()  # the tags the loaded cards carry ('tags: [explosion]')
 
     def numbers(self) -> set[str]:
         return {q.id for q in self.queries.values() if q.kind == "number"}

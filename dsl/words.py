@@ -58,6 +58,7 @@ PARAM_KINDS: dict[str, str] = {
     "ignorable": "something that can be ignored (landmines, barriers, requirements, ...)",
     "tier": "a precedence tier (rules, sectors, specialists, items-vehicles, awards)",
     "attribute": "a named Sector attribute of the same map",
+    "tag": "a tag that some loaded card carries in its data ('tags: [explosion]': explosion, weather, black)",
     "table": "a random attribute table of the same map",
     "sector": "a sector id of the same map",
     "counter": "something counted (a face in the tally, 'locked skull', 'rwb', 'specialist')",
@@ -225,6 +226,8 @@ WORDS: tuple[WordSpec, ...] = (
     _W("rwb", "event", ("",), "This Unit scored an RWB bonus (once per RWB)."),
     _W("straight", "event", ("",), "This Unit's Final Tally shows one of each face."),
     _W("upkeep", "event", ("",), "Phase 2 begins for this Unit."),
+    _W("movement", "event", ("",), "Phase 4 begins for this Unit: before it plays its Move phase cards or moves.",
+       "on movement: lose 1 soldiers per tagged explosion above 2"),
     _W("combat", "event", ("",), "Phase 5: this Unit is about to suffer casualties in its Sector."),
     _W("casualties", "event", ("",), "This Unit is about to lose Soldiers (any Phase)."),
     _W("specialist-lost", "event", ("",), "One of this Unit's Specialists is about to be lost."),
@@ -301,12 +304,17 @@ WORDS: tuple[WordSpec, ...] = (
     _W("can-draw", "predicate", ("deck",),
        "This Unit may draw a card of this deck now: the deck or its discard pile has cards, and the kind's "
        "limit per turn is not reached.", "use during purchase if can-draw badge: lose 1 star, draw 1 badge"),
+    _W("tagged", "predicate", ("tag",),
+       "How many cards this Unit holds whose data carry this tag (living Specialists, Items, its Vehicle, "
+       "Awards, an expansion's held cards; one per card).", "on combat if tagged explosion >= 3: lose 1 soldiers"),
     # ---------------------------------------------------------------- counters
     _W("locked", "counter", ("face",), "Locked dice showing this face.", "gain 3 soldiers per locked skull"),
     _W("rwbs", "counter", ("",), "RWB bonuses scored this turn."),
     _W("units-after-first", "counter", ("",), "The Units in the game after the first (players - 1).",
        "on game-start: gain 3 courage per units-after-first"),
     _W("specialists", "counter", ("",), "This Unit's living Specialists."),
+    _W("tagged", "counter", ("tag",), "The cards this Unit holds whose data carry this tag (see the condition).",
+       "on movement: lose 1 soldiers per tagged explosion above 2"),
     _W("active-skulls", "counter", ("",), "This Unit's active Skulls this turn (see the condition).",
        "on combat: lose 1 soldiers per active-skulls"),
     # ----------------------------------------------------------------- targets
@@ -333,6 +341,8 @@ KEYWORDS: dict[str, str] = {
     "to": "who receives an action: 'gain 4 soldiers to another unit'; 'to TARGET if/unless CONDITION' "
           "keeps only the recipients for which the condition holds (for now, on values and permissions only)",
     "per": "multiplies an amount: 'gain 3 soldiers per locked skull'",
+    "above": "after 'per COUNTER', counts only what exceeds a limit: 'lose 1 soldiers per tagged explosion above 2' "
+             "(4 cards: 2 Soldiers; 2 or fewer: none)",
     "= / + / -": "set or change a query: 'locked-dice = 1', 'def -2', 'def -1d6'",
 }
 

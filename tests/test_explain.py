@@ -24,6 +24,10 @@ CASES = [
     ("costs.yaml", "may-enter for u1 in s2"),
     ("general-vs-sector-7.yaml", "may-enter for u1 in s10"),
     ("general-vs-sector-7.yaml", "locked-and-rolled for u1"),
+    # Playing with Fire's loss: the Soldiers the rule takes (a count of the language), then the casualties
+    ("playing-with-fire.yaml", "tagged explosion above 2 for u1"),
+    ("playing-with-fire.yaml", "casualties for u1 from 2"),
+    ("playing-with-fire.yaml", "tagged explosion above 2 for u2"),
 ]
 
 
@@ -49,3 +53,10 @@ def test_explain_bad_query_is_a_usage_error() -> None:
     result = CliRunner().invoke(main, ["explain", str(HERE / "costs.yaml"), "def", "by", "u1"])
     assert result.exit_code == 2
     assert "NAME for UNIT" in result.output
+
+
+def test_explain_count_of_an_unknown_tag_is_a_usage_error() -> None:
+    result = CliRunner().invoke(main, ["explain", str(HERE / "playing-with-fire.yaml"), "tagged", "explosive",
+                                       "above", "2", "for", "u1"])
+    assert result.exit_code == 2
+    assert "no card carries the tag 'explosive'" in result.output

@@ -63,8 +63,11 @@ def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = N
 @click.option("--save", "save_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the finished game (seed and choices) to replay it with 'dday replay'.")
 @click.option("--trace/--no-trace", default=False, help="Print every event of the game as it happens.")
+@click.option("--check-invariants", is_flag=True,
+              help="Check the rulebook's guarantees (rules/invariants.yaml) after every phase; exit 1 on a violation.")
 def play(map_id: str, variant: str | None, players: int, seed: int | None, options: tuple[str, ...],
-         packs: tuple[str, ...], auto: tuple[str, ...], save_path: Path | None, trace: bool) -> None:
+         packs: tuple[str, ...], auto: tuple[str, ...], save_path: Path | None, trace: bool,
+         check_invariants: bool) -> None:
     """Play a game at the terminal, deciding every choice (or let policies play some Units)."""
     import random as _random
 
@@ -92,9 +95,16 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     human = Human(ask=lambda prompt: click.prompt(prompt, default="", show_default=False, prompt_suffix=""),
                   say=click.echo)
     deciders = [make_policy(autos[i], seed + i) if i in autos else human for i in range(1, players + 1 + len(sides))]
+    from ddaydice.interpreter.tools.invariants import CheckedGame, Watch
+
+    watch = Watch(report=lambda v: click.echo(f"! {v.text()} (seed {seed})")) if check_invariants else None
     try:
-        game = Game(content, map_id, players=players, seed=seed, variant=variant, options=options,
-                    deciders=deciders, trace=trace)
+        if watch is None:
+            game = Game(content, map_id, players=players, seed=seed, variant=variant, options=options,
+                        deciders=deciders, trace=trace)
+        else:
+            game = CheckedGame(content, map_id, players=players, seed=seed, variant=variant, options=options,
+                               deciders=deciders, trace=trace, watch=watch)
     except DDayError as exc:
         raise click.UsageError(str(exc)) from exc
     bm = content.maps[map_id]
@@ -108,6 +118,14 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
         except OSError as exc:
             raise click.ClickException(f"{save_path}: the game could not be saved: {exc.strerror}") from exc
         click.echo(f"saved to {save_path} (replay it with: dday replay {save_path})")
+    if watch is not None and watch.violations:
+        again = " ".join(["dday play", map_id, *(["--variant", variant] if variant else []), "--players", str(players),
+                          "--seed", str(seed), *(x for p in packs for x in ("--pack", p)),
+                          *(x for o in options for x in ("--option", o)), *(x for a in auto for x in ("--auto", a)),
+                          "--check-invariants"])
+        click.echo(f"{len(watch.violations)} invariant violation(s); replay: {again}"
+                   + ("" if save_path else " (with the same choices: add --save FILE, then dday replay FILE)"))
+        sys.exit(1)
 
 
 def _echo_reconstructions(content: Content, game: Game, map_id: str) -> None:

@@ -42,9 +42,13 @@ if TYPE_CHECKING:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw the outcomes to this PNG file.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--check-invariants", is_flag=True,
+              help="Check the rulebook's guarantees (rules/invariants.yaml) after every phase; exit 1 on a violation.")
+@click.option("--game", "game_index", type=click.IntRange(min=0), default=None,
+              help="Play only game I of the run (as numbered from --seed): the replay of a reported game.")
 def simulate(map_id: str, variant: str | None, players: int, games: int, policy: str, side_policy: str | None,
              seed: int, jobs: int, options: tuple[str, ...], packs: tuple[str, ...], fmt: str, plot_path: str | None,
-             quiet: bool) -> None:
+             quiet: bool, check_invariants: bool, game_index: int | None) -> None:
     """Play many games with a policy and report win rate, turns, deaths and use of cards."""
     from ddaydice.dsl.diagnostics import DDayError
     from ddaydice.interpreter.game import Game
@@ -57,7 +61,11 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
                    f"machine and the {games} game(s))", err=True)
         jobs = capped
     content = load_or_exit(packs=list(packs))
-    spec = sim.Spec(map_id, variant, players, policy, seed, tuple(options), tuple(packs), side_policy)
+    spec = sim.Spec(map_id, variant, players, policy, seed, tuple(options), tuple(packs), side_policy,
+                    check_invariants)
+    first = game_index or 0
+    if game_index is not None:
+        games = 1
     try:  # fail fast, before any worker starts, on a bad map, variant, option or player count
         Game(content, map_id, players=players, seed=0, variant=variant, options=options,
              deciders=make_policy(policy))
@@ -67,10 +75,10 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
     if warn and fmt == "text":
         click.echo(warn, err=True)
     if quiet or fmt == "json":
-        records, seconds = sim.run(content, spec, games, jobs=jobs)
+        records, seconds = sim.run(content, spec, games, jobs=jobs, first=first)
     else:
         with click.progressbar(length=games, label=f"simulating {map_id}", file=sys.stderr) as bar:
-            records, seconds = sim.run(content, spec, games, jobs=jobs, progress=bar.update)
+            records, seconds = sim.run(content, spec, games, jobs=jobs, progress=bar.update, first=first)
     summary = sim.summarise(spec, records, seconds, jobs)
     if plot_path:
         try:
@@ -79,8 +87,14 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
             raise click.ClickException("--plot needs matplotlib: pip install 'ddaydice[plot]'") from exc
     if fmt == "json":
         click.echo(json.dumps(summary, indent=2))
-        return
-    _echo_summary(content, spec, summary, jobs)
+    else:
+        _echo_summary(content, spec, summary, jobs)
+    broken = [r for r in records if r.violations]
+    for r in broken[:20]:  # a violation: the game, its seed, what broke, and the command that replays it
+        click.echo(f"game {r.index} (seed {r.seed}): " + "; ".join(r.violations), err=True)
+        click.echo(f"  replay: {sim.replay_command(spec, r.index)}", err=True)
+    if broken:
+        sys.exit(1)
 
 
 def _echo_summary(content: Content, spec: Spec, summary: dict[str, Any], jobs: int) -> None:
@@ -123,4 +137,8 @@ def _echo_summary(content: Content, spec: Spec, summary: dict[str, Any], jobs: i
 
     for line in table_lines(summary):
         click.echo(line)
+    if "invariants" in summary:
+        inv = summary["invariants"]
+        click.echo(f"  invariants   checked after every phase: {inv['violations']} violation(s) in "
+                   f"{inv['games_with_violations']} game(s)")
     click.echo(f"  speed        {summary['games_per_s']:.0f} games/s ({summary['seconds']:.2f} s, {jobs} job(s))")

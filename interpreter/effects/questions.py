@@ -24,6 +24,8 @@ class Questions(ContextBase):
             return decks.active_skulls(self.game, u)
         if what[0] == "units-after-first":
             return max(len(self.game.state.units) - 1, 0)
+        if what[0] == "tagged":
+            return len(decks.tagged(self.game, u, what[1]))
         return sum(1 for d in u.tally if d.face == what[0] and not d.cancelled)
 
     def predicate(self, name: str, args: tuple[str, ...]) -> int | bool:
@@ -89,6 +91,8 @@ class Questions(ContextBase):
                 return g.drawing is not None and g.content.card_kinds.get(g.drawing) == args[0]
             case "holds":
                 return decks.holds(g, u, args[0]) if u else 0
+            case "tagged":
+                return len(decks.tagged(g, u, args[0])) if u else 0
             case "can-draw":
                 return u is not None and decks.can_draw(g, u, args[0])
             case "times-used":

@@ -284,6 +284,13 @@ def holds(game: GameAPI, unit: Unit, kind: str) -> int:
     return sum(1 for c in unit.cards if game.content.card_kinds.get(c) == kind)
 
 
+def tagged(game: GameAPI, unit: Unit, tag: str) -> list[str]:
+    """The cards the Unit holds whose data carry the tag, in the order it holds them (one per card: Atlantikwall's
+    Playing with Fire counts the Explosion symbols of the cards marked 'explosion')."""
+    cards = game.content.cards
+    return [c for c in game.held_cards(unit) if c in cards and tag in cards[c].tags]
+
+
 # ========================================================= discard, arrange
 def discard(game: GameAPI, unit: Unit, what: str | int, source: EffectSource, kind: str = "item") -> None:
     """Lose a card on purpose: this card, a named Item, or Items (or held cards of a deck's ``kind``) of the

@@ -55,7 +55,7 @@ class Casualties(GameAPI):
                 lost += arg
             else:
                 v = self.value("soldier-value", unit, card=arg)
-                self.lose_specialist(unit, arg, forced=False)
+                self.lose_specialist(unit, arg, forced=False, casualty=True)
                 remaining -= v
                 lost += v
         if self.tracing:
@@ -83,7 +83,7 @@ class Casualties(GameAPI):
             return f"lose {arg} Soldier{'s' if arg > 1 else ''}"
         return f"lose the {self._name_of(arg)} (counts as {self.value('soldier-value', unit, card=arg)})"
 
-    def lose_specialist(self, unit: Unit, spec: str, *, forced: bool) -> None:
+    def lose_specialist(self, unit: Unit, spec: str, *, forced: bool, casualty: bool = False) -> None:
         if spec not in unit.specialists:
             return
         if forced:
@@ -104,6 +104,11 @@ class Casualties(GameAPI):
                      + (" (back to the Pool)" if back else ""), unit, spec)
         if unit.side and self.option_rules.side_loses_at_zero and self.soldier_count(unit) <= 0:
             self.end("won", f"{unit.name} has no Soldier left")  # "at any moment" (solitaire Atlantikwall)
+        elif not (casualty or unit.side or self.option_rules.automated_units) and unit.status == "active" \
+                and self.soldier_count(unit) <= 0:
+            # ruling 5.8: a Unit that sacrifices its last man (no Soldier, no other Specialist) is wiped out, as by
+            # casualties ("A player has no more Soldiers including Specialists"); casualties check it themselves.
+            self.wipe_out(unit, "wiped out (it sacrificed its last man)")
 
     def _take_decoy(self) -> str | None:
         decoy, self._decoy = self._decoy, None

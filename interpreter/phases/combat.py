@@ -23,9 +23,17 @@ class CombatPhase(GameAPI):
             by_sector.setdefault(unit.sector, []).append(unit)
         # Every Unit may play its "before MGF is rolled" cards before any MGF is rolled (a Mortar can
         # silence a neighbouring Sector whose Combat comes first).
-        for units in by_sector.values() if "before-mgf" in self.live_points else ():
-            for unit in units:
-                self.use_point(unit, "before-mgf")
+        if "before-mgf" in self.live_points:
+            for units in by_sector.values():
+                for unit in units:
+                    self.use_point(unit, "before-mgf")
+            # ruling 5.9: a Unit that changed Sector before MGF (the War Correspondent's switch) fights where it
+            # now stands; the order of the Units is kept.
+            regrouped: dict[str, list[Unit]] = {}
+            for units in by_sector.values():
+                for unit in units:
+                    regrouped.setdefault(unit.sector, []).append(unit)
+            by_sector = regrouped
         for sector, units in by_sector.items():
             if self.state.outcome is not None:
                 return

@@ -25,6 +25,10 @@ class MovementPhase(GameAPI):
                 if move is not None:
                     self.do_move(unit, move)
                 continue
+            if "movement" in self.live_events:  # 'on movement': Phase 4 begins for this Unit
+                self.fire("movement", unit)
+                if unit.status != "active" or self.state.outcome is not None:
+                    continue
             self.use_point(unit, "movement")
             self.move_phase_for(unit)
 

@@ -174,8 +174,10 @@ class PurchasePhase(GameAPI):
                     options.append(f"give the {self._name_of(unit.vehicle)} to {other.name}")
                     keys.append((other.id, unit.vehicle))
                 for spec in unit.specialists:
+                    # ruling 4.2: nor its last man (a Messenger with no Soldier beside him)
                     if self.flag("trade-specialist", unit, card=spec) and \
-                            not unit.counters.get(f"traded:{spec}@{self.state.turn}"):
+                            not unit.counters.get(f"traded:{spec}@{self.state.turn}") and \
+                            self.soldier_count(unit) > self.value("soldier-value", unit, card=spec):
                         options.append(f"give the {self._name_of(spec)} to {other.name}")
                         keys.append((other.id, spec))
             pick = self.ask_one(unit, "trade", f"{unit.name}: trade with another Unit?", options, keys)

@@ -93,7 +93,10 @@ class UpkeepPhase(GameAPI):
     def _cancel(self, unit: Unit, exclude: list[Die]) -> None:
         if "skulls" in self.ignore or (self.keep_faces is not None and "skull" not in self.keep_faces):
             return
-        skulls = [d for d in unit.tally if d.face == "skull" and d not in exclude]
+        # ruling 1.8: the dice of the Skulls' RWB by identity, not by value (a blue Skull traded in equals the
+        # blue Skull of the RWB, and was taken for it)
+        gift = {id(d) for d in exclude}
+        skulls = [d for d in unit.tally if d.face == "skull" and id(d) not in gift]
         n = len(skulls) - self.value("skulls-ignored", unit)
         for _ in range(max(n, 0)):
             targets = [d for d in unit.tally if d.face != "skull" and not d.cancelled]

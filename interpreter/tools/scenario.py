@@ -56,6 +56,7 @@ from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.mechanisms.options import reachable, score
 from ddaydice.interpreter.policies.deciders import ReferencePolicy, Scripted
+from ddaydice.interpreter.tools import counts
 
 MARKERS = ("chevron-1", "chevron-2", "chevron-3", "must-move", "battle-cry", "cant-stay")
 STATUSES = ("active", "safe", "dead")
@@ -730,6 +731,8 @@ def parse_query(text: str) -> tuple[str, str | None, str | None, str | None, int
 
 
 def evaluate_query(game: Game, text: str, *, explain: bool = True) -> tuple[Any, Derivation | None]:
+    if counts.is_count(text):  # a count of the language: 'tagged explosion above 2 for u1'
+        return counts.explain_count(game, text)
     name, uid, sector, card, base = parse_query(text)
     unit = game.state.unit(uid) if uid else None
     if name == "may-enter":

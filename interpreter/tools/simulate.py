@@ -27,6 +27,7 @@ from ddaydice.interpreter.mechanisms.options import score, score_summary
 from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.tools import measures
 from ddaydice.interpreter.tools.forced import Forced, ForcedGame
+from ddaydice.interpreter.tools.invariants import CheckedGame, Watch
 
 
 @attrs.frozen
@@ -40,6 +41,7 @@ class Spec:
     packs: tuple[str, ...] = ()
     side_policy: str | None = None  # the policy of another side's player (the German); None: ``policy``
     forced: tuple[Forced, ...] = ()  # cards given, put into the Pool or made absent at the start (tools/forced.py)
+    check_invariants: bool = False  # rules/invariants.yaml checked after every phase (tools/invariants.py)
 
 
 @attrs.frozen
@@ -58,6 +60,22 @@ class GameRecord:
     soldiers_left: int = 0
     specialists_left: int = 0
     vp: int | None = None
+    violations: tuple[str, ...] = ()  # the invariants broken (with --check-invariants)
+    seed: int = 0  # the game's own seed
+
+
+class _CheckedForcedGame(CheckedGame, ForcedGame):
+    """A game with cards forced in or out whose every phase is checked (both tools' hooks, cooperatively)."""
+
+
+def _game_class(forced: bool, checked: bool) -> type[Game]:
+    """The class of a game of a run: cards forced at the start (tools/forced.py), invariants checked after every
+    phase (tools/invariants.py), both, or neither (the engine's Game itself)."""
+    if forced and checked:
+        return _CheckedForcedGame
+    if forced:
+        return ForcedGame
+    return CheckedGame if checked else Game
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -81,10 +99,14 @@ def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
     # One decider per Unit, and one for another side's player (the German), who comes after the Units.
     deciders = [make_policy(spec.policy, seed + k) for k in range(spec.players)]
     deciders.append(make_policy(spec.side_policy or spec.policy, seed + spec.players))
+    watch = Watch() if spec.check_invariants else None
     kw: dict[str, Any] = {"players": spec.players, "seed": seed, "variant": spec.variant, "options": spec.options,
                           "deciders": deciders}
-    game = ForcedGame(content, spec.map_id, forced=spec.forced, **kw) if spec.forced else \
-        Game(content, spec.map_id, **kw)
+    if spec.forced:
+        kw["forced"] = spec.forced
+    if watch is not None:
+        kw["watch"] = watch
+    game = _game_class(bool(spec.forced), watch is not None)(content, spec.map_id, **kw)
     start_specs = {u.id: set(u.specialists) for u in game.state.units}
     game.run()
     s = game.state
@@ -101,7 +123,8 @@ def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
     soldiers, specs_left, vp = measures.end_of_game(game)
     return GameRecord(index, s.outcome or "lost", s.turn, s.reason, tuple(dead_at), tuple(sorted(lost.items())),
                       tuple(specialists), tuple(items), scored.group if scored else None,
-                      tuple(scored.units.values()) if scored else (), soldiers, specs_left, vp)
+                      tuple(scored.units.values()) if scored else (), soldiers, specs_left, vp,
+                      tuple(v.text() for v in watch.violations) if watch is not None else (), seed)
 
 
 _WORKER_CONTENT: dict[tuple[str, ...], Content] = {}
@@ -124,19 +147,20 @@ def workers(jobs: int, games: int) -> int:
 
 
 def run(content: Content, spec: Spec, games: int, *, jobs: int = 1,
-        progress: Callable[[int], None] | None = None) -> tuple[list[GameRecord], float]:
-    """Play ``games`` games; returns the records in index order and the elapsed seconds."""
+        progress: Callable[[int], None] | None = None, first: int = 0) -> tuple[list[GameRecord], float]:
+    """Play ``games`` games (games ``first`` to ``first + games - 1`` of the run: ``dday simulate --game I`` replays
+    one); returns the records in index order and the elapsed seconds."""
     started = time.perf_counter()
     records: list[GameRecord] = []
     jobs = workers(jobs, games)
     if jobs <= 1:
-        for i in range(games):
+        for i in range(first, first + games):
             records.append(play_one(content, spec, i))
             if progress is not None:
                 progress(1)
     else:
         chunk = max(1, min(250, games // (jobs * 4) or 1))
-        tasks = [(spec, a, min(a + chunk, games)) for a in range(0, games, chunk)]
+        tasks = [(spec, a, min(a + chunk, first + games)) for a in range(first, first + games, chunk)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for batch in pool.map(_worker, tasks):
                 records.extend(batch)
@@ -144,6 +168,22 @@ def run(content: Content, spec: Spec, games: int, *, jobs: int = 1,
                     progress(len(batch))
         records.sort(key=lambda r: r.index)
     return records, time.perf_counter() - started
+
+
+def replay_command(spec: Spec, index: int) -> str:
+    """The command that plays game ``index`` of a run again, alone, with the invariants checked."""
+    parts = ["dday simulate", spec.map_id]
+    if spec.variant:
+        parts += ["--variant", spec.variant]
+    parts += ["--players", str(spec.players), "--policy", spec.policy]
+    if spec.side_policy:
+        parts += ["--side-policy", spec.side_policy]
+    for pack in spec.packs:
+        parts += ["--pack", pack]
+    for option in spec.options:
+        parts += ["--option", option]
+    parts += ["--seed", str(spec.seed), "--game", str(index), "--check-invariants"]
+    return " ".join(parts)
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -208,6 +248,11 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
     won_turns = [r.turns for r in records if r.outcome == "won"]
     out["mean_turns_to_win"] = sum(won_turns) / len(won_turns) if won_turns else None
     out.update(measures.summary(records))
+    if spec.check_invariants:
+        broken = [(r.index, r.seed, v) for r in records for v in r.violations]
+        out["invariants"] = {"checked": True, "games_with_violations": len({i for i, _, _ in broken}),
+                             "violations": len(broken),
+                             "first": [{"game": i, "seed": seed, "violation": v} for i, seed, v in broken[:20]]}
     return out
 
 
