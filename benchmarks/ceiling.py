@@ -20,7 +20,7 @@ from typing import Any
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.core.state import Unit
 from ddaydice.interpreter.game import Game
-from ddaydice.interpreter.policies import make_policy
+from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.tools.simulate import game_seed
 
 POLICIES = ("random", "reference", "heuristic")

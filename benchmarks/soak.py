@@ -24,7 +24,7 @@ from typing import Any
 from ddaydice.dsl.diagnostics import DDayError
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.game import Game
-from ddaydice.interpreter.policies import make_policy
+from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.tools.simulate import GameRecord, Spec, play_one, replay_command
 
 POLICIES = ("random", "reference", "heuristic")

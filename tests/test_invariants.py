@@ -16,7 +16,7 @@ from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.core.state import Die, Unit
 from ddaydice.interpreter.core.values import Move
-from ddaydice.interpreter.policies import make_policy
+from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.tools import invariants as inv
 from ddaydice.interpreter.tools import simulate as sim
 

@@ -62,7 +62,7 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
         jobs = capped
     content = load_or_exit(packs=list(packs))
     spec = sim.Spec(map_id, variant, players, policy, seed, tuple(options), tuple(packs), side_policy,
-                    check_invariants)
+                    check_invariants=check_invariants)
     first = game_index or 0
     if game_index is not None:
         games = 1
