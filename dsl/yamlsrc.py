@@ -300,28 +300,70 @@ def _closes_on_line(rest: str, quote: str) -> bool:
 
 
 # ---------------------------------------------------------------- structuring
+def _int(value: Any, _: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected a whole number, found {_kind(value)}")
+    return value
+
+
+def _bool(value: Any, _: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"expected true or false, found {_kind(value)}")
+    return value
+
+
+def _str(value: Any, _: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected text, found {_kind(value)}")
+    return str(value)
+
+
+def _float(value: Any, _: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"expected a number, found {_kind(value)}")
+    return float(value)
+
+
+def _scalar_union(value: Any, _: Any) -> Any:
+    if isinstance(value, bool | int | str):
+        return value
+    raise TypeError(f"expected a number, true/false or text, found {_kind(value)}")
+
+
+def _settings(value: Any, _: Any) -> dict[str, Any]:
+    """An optional rule's settings: numbers (bounded), true/false, text, or lists of text."""
+    if not isinstance(value, dict):
+        raise TypeError(f"expected a mapping, found {_kind(value)}")
+    out: dict[str, Any] = {}
+    for k, v in value.items():
+        if isinstance(v, list):
+            out[str(k)] = [str(x) for x in v]
+        elif isinstance(v, int) and not isinstance(v, bool) and not -MAX_TABLE_NUMBER <= v <= MAX_TABLE_NUMBER:
+            raise ValueError(f"setting '{shorten(str(k))}': expected a whole number from {-MAX_TABLE_NUMBER} to "
+                             f"{MAX_TABLE_NUMBER}, found {_kind(v)}")
+        elif isinstance(v, bool | int | str):
+            out[str(k)] = v
+        else:
+            raise TypeError(f"setting '{shorten(str(k))}': expected a number, true/false, text or a list")
+    return out
+
+
+def _is_tuple(tp: Any) -> bool:
+    return bool(typing.get_origin(tp) is tuple)
+
+
+def _is_list(tp: Any) -> bool:
+    return bool(typing.get_origin(tp) is list)
+
+
+_SCALAR_UNION = int | bool | str
+_SETTINGS_TYPE = dict[str, int | bool | str | list[str]]
+
+
 def _strict_converter() -> cattrs.Converter:
+    """A cattrs converter that takes nothing for what it is not: no number for text, no text for a list, values
+    within their Range, ids that are slugs, no extra keys."""
     conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
-
-    def _int(value: Any, _: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"expected a whole number, found {_kind(value)}")
-        return value
-
-    def _bool(value: Any, _: Any) -> bool:
-        if not isinstance(value, bool):
-            raise TypeError(f"expected true or false, found {_kind(value)}")
-        return value
-
-    def _str(value: Any, _: Any) -> str:
-        if not isinstance(value, str):
-            raise TypeError(f"expected text, found {_kind(value)}")
-        return str(value)
-
-    def _float(value: Any, _: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise TypeError(f"expected a number, found {_kind(value)}")
-        return float(value)
 
     def _annotated(value: Any, tp: Any) -> Any:
         base, *marks = typing.get_args(tp)
@@ -334,27 +376,11 @@ def _strict_converter() -> cattrs.Converter:
                                  f"{_kind(out)}: {slug_problem(out)}")
         return out
 
-    conv.register_structure_hook_func(lambda t: hasattr(t, "__metadata__"), _annotated)  # Annotated[...]
-    conv.register_structure_hook(int, _int)
-    conv.register_structure_hook(bool, _bool)
-    conv.register_structure_hook(str, _str)
-    conv.register_structure_hook(float, _float)
-
-    def _scalar_union(value: Any, _: Any) -> Any:
-        if isinstance(value, bool | int | str):
-            return value
-        raise TypeError(f"expected a number, true/false or text, found {_kind(value)}")
-
     def _tuple(value: Any, tp: Any) -> Any:
         # cattrs would take any iterable: 'specialists: medic' became ('m', 'e', 'd', 'i', 'c')
         if not isinstance(value, list | tuple):
             raise TypeError(f"expected a list, found {_kind(value)}")
         return conv._structure_tuple(value, tp)
-
-    def _is_tuple(tp: Any) -> bool:
-        return bool(typing.get_origin(tp) is tuple)
-
-    conv.register_structure_hook_func(_is_tuple, _tuple)
 
     def _list(value: Any, tp: Any) -> Any:  # the same for lists: 'answers: {u1: yes}' is no list of answers
         if not isinstance(value, list | tuple):
@@ -362,32 +388,15 @@ def _strict_converter() -> cattrs.Converter:
         (item,) = typing.get_args(tp) or (Any,)
         return [value_ if item is Any else conv.structure(value_, item) for value_ in value]
 
-    def _is_list(tp: Any) -> bool:
-        return bool(typing.get_origin(tp) is list)
-
+    conv.register_structure_hook_func(lambda t: hasattr(t, "__metadata__"), _annotated)  # Annotated[...]
+    conv.register_structure_hook(int, _int)
+    conv.register_structure_hook(bool, _bool)
+    conv.register_structure_hook(str, _str)
+    conv.register_structure_hook(float, _float)
+    conv.register_structure_hook_func(_is_tuple, _tuple)
     conv.register_structure_hook_func(_is_list, _list)
-
-    scalar_union = int | bool | str
-    conv.register_structure_hook_func(lambda t: t == scalar_union, _scalar_union)
-
-    def _settings(value: Any, _: Any) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise TypeError(f"expected a mapping, found {_kind(value)}")
-        out: dict[str, Any] = {}
-        for k, v in value.items():
-            if isinstance(v, list):
-                out[str(k)] = [str(x) for x in v]
-            elif isinstance(v, int) and not isinstance(v, bool) and not -MAX_TABLE_NUMBER <= v <= MAX_TABLE_NUMBER:
-                raise ValueError(f"setting '{shorten(str(k))}': expected a whole number from {-MAX_TABLE_NUMBER} to "
-                                 f"{MAX_TABLE_NUMBER}, found {_kind(v)}")
-            elif isinstance(v, bool | int | str):
-                out[str(k)] = v
-            else:
-                raise TypeError(f"setting '{shorten(str(k))}': expected a number, true/false, text or a list")
-        return out
-
-    settings_type = dict[str, int | bool | str | list[str]]
-    conv.register_structure_hook_func(lambda t: t == settings_type, _settings)
+    conv.register_structure_hook_func(lambda t: t == _SCALAR_UNION, _scalar_union)
+    conv.register_structure_hook_func(lambda t: t == _SETTINGS_TYPE, _settings)
     return conv
 
 

@@ -32,86 +32,36 @@ import os
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any
 
 import attrs
 
-from ddaydice.dsl.diagnostics import DDayError, Diagnostic, RuleError, did_you_mean, sort_key
+from ddaydice.dsl.diagnostics import DDayError, Diagnostic, RuleError
 from ddaydice.dsl.limits import (
-    MAX_CHOICES,
     MAX_FOLDER_ENTRIES,
-    MAX_RESOURCE,
-    MAX_SCENARIO_TURNS,
-    MAX_SEED,
-    MAX_STEPS,
-    Range,
 )
 from ddaydice.dsl.loader import Content, pack_named_in_file
-from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, shorten, structure
-from ddaydice.interpreter.core.option_rules import OptionRules
+from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, shorten
 from ddaydice.interpreter.core.precedence import Derivation
-from ddaydice.interpreter.core.state import Die, Unit
-from ddaydice.interpreter.core.values import PHASES
+from ddaydice.interpreter.core.state import Unit
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms import decks
-from ddaydice.interpreter.mechanisms.options import reachable, score
+from ddaydice.interpreter.mechanisms.options import score
 from ddaydice.interpreter.policies.deciders import ReferencePolicy, Scripted
 from ddaydice.interpreter.tools import counts
+from ddaydice.interpreter.tools.scenario_file import (
+    MARKERS,
+    STATUSES,
+    ScenarioFile,
+    UnitSetup,
+    load_scenario,
+    parse_die,
+    parse_query,
+    validate,
+)
 
-MARKERS = ("chevron-1", "chevron-2", "chevron-3", "must-move", "battle-cry", "cant-stay")
-STATUSES = ("active", "safe", "dead")
-# A Unit's resources in a scenario, and how many of a card or resource a trade moves.
-Amount = Annotated[int, Range(0, MAX_RESOURCE)]
-
-
-@attrs.frozen
-class UnitSetup:
-    id: str
-    sector: str | None = None
-    soldiers: Amount | None = None
-    stars: Amount | None = None
-    courage: Amount | None = None
-    item_points: Amount | None = None
-    specialists: tuple[str, ...] | None = None
-    dead: tuple[str, ...] = ()
-    items: tuple[str, ...] = ()
-    vehicle: str | None = None
-    awards: tuple[str, ...] = ()
-    visited: tuple[str, ...] | None = None
-    marker: str | None = None
-    status: str | None = None
-    cards: tuple[str, ...] = ()  # cards of an expansion's decks the Unit holds (Badges)
-    used_items: tuple[str, ...] = ()  # Items used earlier in the game
-
-
-@attrs.frozen
-class ScenarioFile:
-    scenario: str
-    map: str
-    units: tuple[UnitSetup, ...]
-    variant: str | None = None
-    options: tuple[str, ...] = ()
-    packs: tuple[str, ...] = ()
-    seed: Annotated[int, Range(-MAX_SEED, MAX_SEED)] = 0
-    ruling: str = ""
-    tally: dict[str, list[str]] = attrs.Factory(dict)
-    rolls: tuple[int, ...] = ()
-    answers: dict[str, list[Any]] = attrs.Factory(dict)
-    fallback: Literal["reference", "none"] = "reference"
-    turn: Annotated[int, Range(0, MAX_SCENARIO_TURNS)] = 1
-    phase: str | None = None
-    steps: tuple[Any, ...] = ()
-    expect: tuple[Any, ...] = ()
-    bunker_specialists: dict[str, Amount] = attrs.Factory(dict)
-    conquered: tuple[str, ...] = ()
-    entered: tuple[str, ...] = ()
-    decks: dict[str, list[str]] = attrs.Factory(dict)  # an expansion's decks, top card first, by kind
-    discards: dict[str, list[str]] = attrs.Factory(dict)  # their discard piles
-    in_play: tuple[str, ...] = ()  # drawn cards in play for every Unit (Battle Conditions)
-    piles: tuple[tuple[str, ...], ...] = ()  # an option's piles of Items (item-piles), top first
-    # Players of another side (rules/sides.yaml: the German), by side id: their resources and cards.
-    sides: tuple[UnitSetup, ...] = ()
-
+__all__ = ["MARKERS", "STATUSES", "Check", "Result", "ScenarioFile", "UnitSetup", "build", "collect", "evaluate_query",
+           "load_scenario", "parse_query", "resolve_packs", "run", "run_step", "validate"]
 
 class ScriptedRandom(random.Random):
     """The game's generator, giving fixed d6 results first (``rolls:``), then seeded ones."""
@@ -167,232 +117,6 @@ class Result:
         return self.error is None and all(c.passed for c in self.checks)
 
 
-def _raw(node: Any) -> Any:
-    """Plain data with the file's own keys (free-form parts: steps, answers, expectations)."""
-    if isinstance(node, dict):
-        return {str(k): _raw(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_raw(v) for v in node]
-    return node
-
-
-def load_scenario(path: Path, content: Content) -> tuple[tuple[ScenarioFile, YamlDoc] | None, list[Diagnostic]]:
-    doc, diags = read_yaml(str(path))
-    if doc is None:
-        return None, diags
-    sc, diags = structure(doc, doc.data, ScenarioFile)
-    if sc is None:
-        return None, sorted(diags, key=sort_key)
-    data = doc.data
-    sc = attrs.evolve(sc, steps=tuple(_raw(data.get("steps", []))), expect=tuple(_raw(data.get("expect", []))),
-                      answers=_raw(data.get("answers", {})), tally=_raw(data.get("tally", {})))
-    return (sc, doc), validate(sc, doc, content)
-
-
-def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnostic]:
-    """A scenario that sets up an impossible state is rejected with located errors."""
-    check = _Validation(sc, doc, content)
-    if sc.map not in content.maps:
-        check.err(["map"], f"no map '{sc.map}'", did_you_mean(sc.map, content.maps))
-        return check.out
-    check.map_and_options()
-    specs = check.specialists()
-    check.sides()
-    check.units(specs)
-    check.tallies_and_rolls()
-    check.cards_and_decks()
-    check.phase_and_steps()
-    check.answers()
-    check.expectations()
-    return check.out
-
-
-class _Validation:
-    """The checks of :func:`validate`, in the order their diagnostics are reported."""
-
-    def __init__(self, sc: ScenarioFile, doc: YamlDoc, content: Content) -> None:
-        self.sc = sc
-        self.doc = doc
-        self.content = content
-        self.out: list[Diagnostic] = []
-
-    def err(self, path: list[str | int], message: str, hint: str | None = None) -> None:
-        line, col = position(self.doc.data, path)
-        self.out.append(Diagnostic("SCEN001", message, self.doc.file, line, col, hint=hint))
-
-    def map_and_options(self) -> None:
-        sc, content, err = self.sc, self.content, self.err
-        bm = content.maps[sc.map]
-        if sc.variant is not None and sc.variant not in {v.id for v in bm.variants}:
-            err(["variant"], f"map '{sc.map}' has no variant '{sc.variant}'",
-                did_you_mean(sc.variant, [v.id for v in bm.variants]))
-        for i, opt in enumerate(sc.options):
-            if opt not in content.options:
-                err(["options", i], f"no optional rule '{opt}'", did_you_mean(opt, content.options))
-
-    def specialists(self) -> set[str]:
-        """The Specialists that can be in play on the scenario's map, variant and options (an option that cannot be
-        built is reported on ``options``)."""
-        sc, content = self.sc, self.content
-        bm = content.maps[sc.map]
-        variant = next((v for v in bm.variants if v.id == sc.variant), None)
-        specs = set(variant.specialists) if variant and variant.specialists is not None else set(bm.specialists)
-        # Unique Specialists an optional rule adds to the Pool whatever the map ('only-in' it: Atlantikwall's Sniper).
-        specs |= {cid for cid, card in content.cards.items() if content.card_kinds[cid] == "specialist"
-                  and card.only_in and card.grade == "unique" and any(o in sc.options for o in card.only_in)}
-        for s in bm.sectors:
-            if s.start:
-                specs |= set(s.start.specialists)
-        if all(opt in content.options for opt in sc.options):
-            try:  # Specialists an option makes available (Bazooka Joe's second level, Wild Specialists)
-                specs |= {c for c in reachable(OptionRules.build(content, sc.options), content)
-                          if content.card_kinds.get(c) == "specialist"}
-            except RuleError as exc:
-                self.err(["options"], str(exc))
-        return specs
-
-    def sides(self) -> None:
-        """Another side's players (the German): in this game, in no Sector, holding their own side's cards."""
-        sc, content, err = self.sc, self.content, self.err
-        side_ids = [d.id for d in content.sides.sides if d.option in sc.options]
-        for i, side in enumerate(sc.sides):
-            if side.id not in side_ids:
-                err(["sides", i, "id"], f"no side '{side.id}' in this game" + ("" if side_ids else
-                                                                             " (no optional rule of a side is on)"),
-                    did_you_mean(side.id, side_ids))
-            if side.sector is not None or side.visited is not None or side.marker is not None:
-                err(["sides", i, "id"], "another side's player stands in no Sector and has no marker")
-            for field in ("specialists", "dead", "items", "used_items"):
-                for j, cid in enumerate(getattr(side, field) or ()):
-                    kdef = content.kind_def(content.card_kinds.get(cid, ""))
-                    role = "specialist" if field in {"specialists", "dead"} else "item"
-                    if kdef is None or kdef.side != side.id or kdef.held_as != role:
-                        pool = [c for c, k in content.card_kinds.items() if (content.kind_def(k) or kdef) is not None
-                                and getattr(content.kind_def(k), "side", None) == side.id]
-                        err(["sides", i, field, j], f"'{cid}' is no {role} of the side '{side.id}'",
-                            did_you_mean(cid, pool))
-            for j, cid in enumerate(side.cards):
-                kdef = content.kind_def(content.card_kinds.get(cid, ""))
-                if kdef is None or kdef.held_by != "unit":
-                    err(["sides", i, "cards", j], f"'{cid}' is no card a player holds from a deck (a Decoration)")
-
-    def units(self, specs: set[str]) -> None:
-        """The Units: numbered in order, in Sectors of the map, with cards of the right kinds available there
-        (``specs``: the Specialists that can be in play)."""
-        sc, content, err = self.sc, self.content, self.err
-        sectors = {s.id for s in content.maps[sc.map].sectors}
-        effects_text = " ".join(e.text for k, e in content.effects.items() if k.startswith(f"{sc.map}/"))
-        for i, u in enumerate(sc.units):
-            if u.id != f"u{i + 1}":
-                err(["units", i, "id"], f"Units are numbered in order: expected 'u{i + 1}', found '{u.id}'")
-            if u.sector is not None and u.sector not in sectors:
-                err(["units", i, "sector"], f"map '{sc.map}' has no sector '{u.sector}'",
-                    did_you_mean(u.sector, sectors))
-            for j, v in enumerate(u.visited or ()):
-                if v not in sectors:
-                    err(["units", i, "visited", j], f"map '{sc.map}' has no sector '{v}'", did_you_mean(v, sectors))
-            if u.marker is not None and u.marker not in MARKERS:
-                err(["units", i, "marker"], f"no marker face '{shorten(u.marker)}'", did_you_mean(u.marker, MARKERS))
-            if u.status is not None and u.status not in STATUSES:
-                err(["units", i, "status"], f"no status '{shorten(u.status)}' (a Unit is {', '.join(STATUSES)})",
-                    did_you_mean(u.status, STATUSES))
-            for field, kind in (("specialists", "specialist"), ("dead", "specialist"), ("items", "item"),
-                                ("used_items", "item"),
-                                ("awards", "award")):
-                for j, cid in enumerate(getattr(u, field) or ()):
-                    if content.card_kinds.get(cid) != kind:
-                        pool = [c for c, k in content.card_kinds.items() if k == kind]
-                        err(["units", i, field, j], f"no {kind} '{cid}'", did_you_mean(cid, pool))
-                    elif kind == "specialist" and cid not in specs and cid not in effects_text:
-                        err(["units", i, field, j], f"the {content.cards[cid].name} is not available on this map"
-                            + (f" ({sc.variant})" if sc.variant else ""), "available: " + ", ".join(sorted(specs)))
-            if u.vehicle is not None and content.card_kinds.get(u.vehicle) != "vehicle":
-                err(["units", i, "vehicle"], f"no vehicle '{u.vehicle}'",
-                    did_you_mean(u.vehicle, [c for c, k in content.card_kinds.items() if k == "vehicle"]))
-
-    def tallies_and_rolls(self) -> None:
-        """`tally:` and `answers:` of players in the scenario, dice results that exist, d6 results 1 to 6."""
-        sc, content, err = self.sc, self.content, self.err
-        ids = [u.id for u in sc.units] + [s.id for s in sc.sides]
-        for key in list(sc.tally) + list(sc.answers):
-            if key not in ids:
-                where = "tally" if key in sc.tally else "answers"
-                err([where, key], f"no Unit '{key}' in this scenario", did_you_mean(key, ids))
-        colours = set(content.vocab.colours)
-        faces = {f.id for f in content.dice.faces}
-        for uid, results in sc.tally.items():  # a list of text: structured before (SCHEMA004 otherwise)
-            for j, text in enumerate(results):
-                problem = _parse_die(text, colours, faces)[1]
-                if problem:
-                    err(["tally", uid, j], problem)
-        for j, r in enumerate(sc.rolls):
-            if not 1 <= r <= 6:
-                err(["rolls", j], f"a d6 result must be 1 to 6, found {r}")
-
-    def cards_and_decks(self) -> None:
-        """Cards of an expansion's decks: held by Units, in decks and discard piles, in piles, in play."""
-        sc, content, err = self.sc, self.content, self.err
-        for i, u in enumerate(sc.units):
-            for j, cid in enumerate(u.cards):
-                kdef = content.kind_def(content.card_kinds.get(cid, ""))
-                if kdef is None or kdef.held_by != "unit":
-                    err(["units", i, "cards", j], f"'{cid}' is no card a Unit holds from a deck (a Badge)")
-        for key, piles in (("decks", sc.decks), ("discards", sc.discards)):
-            for raw, cards in piles.items():
-                kdef = content.kind_def(str(raw).replace("_", "-"))
-                if kdef is None or not kdef.deck:
-                    err([key, raw], f"no deck '{raw}'", did_you_mean(str(raw), [k.id for k in content.kinds.kinds]))
-                    continue
-                for j, cid in enumerate(cards):
-                    if content.card_kinds.get(cid) != kdef.id:
-                        err([key, raw, j], f"'{cid}' is no {kdef.name}")
-        for i, pile in enumerate(sc.piles):
-            for j, cid in enumerate(pile):
-                if content.card_kinds.get(cid) != "item":
-                    err(["piles", i, j], f"no item '{cid}'")
-        for j, cid in enumerate(sc.in_play):
-            kdef = content.kind_def(content.card_kinds.get(cid, ""))
-            if kdef is None or kdef.held_by != "game":
-                err(["in_play", j], f"'{cid}' is no card in play for every Unit (a Battle Condition)")
-
-    def phase_and_steps(self) -> None:
-        sc, err = self.sc, self.err
-        if sc.phase is not None and sc.phase not in PHASES:
-            err(["phase"], f"no phase '{shorten(sc.phase)}'", did_you_mean(sc.phase, PHASES))
-        if len(sc.steps) > MAX_STEPS:
-            err(["steps"], f"more than {MAX_STEPS} steps")
-            return
-        players = [u.id for u in sc.units] + [s.id for s in sc.sides]
-        for j, step in enumerate(sc.steps):
-            problem = _check_step(step, players)
-            if problem:
-                err(["steps", j], problem)
-
-    def answers(self) -> None:
-        """Each player's answers: a list of option numbers, labels, or lists of them."""
-        for uid, answers in self.sc.answers.items():  # a list: structured before (SCHEMA004 otherwise)
-            if len(answers) > MAX_CHOICES:
-                self.err(["answers", uid], f"more than {MAX_CHOICES} answers")
-                continue
-            for j, answer in enumerate(answers):
-                if not _answer_ok(answer):
-                    self.err(["answers", uid, j], "an answer is an option's number or label, or a list of them")
-
-    def expectations(self) -> None:
-        """Each check of ``expect:``: a mapping of what to check (``u1.soldiers``, ``query def for u1``) to its
-        value; the query readable, the players and fields known."""
-        sc, err = self.sc, self.err
-        players = [u.id for u in sc.units] + [s.id for s in sc.sides]
-        for j, item in enumerate(sc.expect):
-            if not isinstance(item, dict) or not item:
-                err(["expect", j], "a check is a mapping: '- u1.soldiers: 3' or '- query def for u1: 2'")
-                continue
-            for key in item:
-                problem = _check_expectation(str(key), players)
-                if problem:
-                    err(["expect", j, key], problem[0], problem[1])
-
-
 PHASE_POINTS = {
     "roll": ("after-first-roll", "after-final-tally"),
     "upkeep": ("after-final-tally",),
@@ -400,114 +124,6 @@ PHASE_POINTS = {
     "movement": ("movement",),
     "combat": ("before-mgf", "after-mgf"),
 }
-
-STEP_KINDS = ("phase", "turn", "turns", "game", "use", "move", "recruit", "find", "trade", "roll", "draw")
-
-
-def _check_step(step: Any, players: Sequence[str] = ()) -> str | None:
-    """Why a step cannot be run (checked before the scenario runs), or None."""
-    if isinstance(step, str):
-        return None if step in {"turn", "game"} else \
-            f"unknown step '{shorten(step)}' (steps: {', '.join(STEP_KINDS)})"
-    if not isinstance(step, dict):
-        return "a step is a word (turn, game) or a mapping such as {phase: combat}"
-    kinds = [k for k in step if k in STEP_KINDS]
-    if len(kinds) != 1:
-        return f"a step names one action of: {', '.join(STEP_KINDS)}"
-    kind = kinds[0]
-    value = step[kind]
-    if kind == "phase" and value not in PHASES:
-        return f"no phase '{shorten(str(value))}' (phases: {', '.join(PHASES)})"
-    extra = set(step) - {kind, "unit", "refused", "to", "give", "amount"}
-    if extra:
-        return f"unknown key(s) in step: {shorten(', '.join(sorted(map(str, extra))))}"
-    if kind == "turns" and (isinstance(value, bool) or not isinstance(value, int)
-                            or not 0 <= value <= MAX_SCENARIO_TURNS):
-        return f"'turns' is a whole number from 0 to {MAX_SCENARIO_TURNS}"
-    if kind in {"turn", "game"} and value not in (None, True):
-        return f"'{kind}' takes no value"
-    if kind not in {"phase", "turns", "turn", "game"} and not isinstance(value, str):
-        return f"'{kind}' names a card, a Sector, a deck or a Unit: expected text"
-    for who in ("unit", *(("trade",) if kind == "trade" else ())):
-        if who in step and players and str(step[who]) not in players:
-            return f"no Unit '{shorten(str(step[who]))}' in this scenario" + (
-                f" ({did_you_mean(str(step[who]), players)})" if did_you_mean(str(step[who]), players) else "")
-    if "amount" in step and (isinstance(step["amount"], bool) or not isinstance(step["amount"], int)
-                             or not 0 <= step["amount"] <= MAX_RESOURCE):
-        return f"'amount' is a whole number from 0 to {MAX_RESOURCE}"
-    if "give" in step and not isinstance(step["give"], str):
-        return "'give' names a resource or a card: expected text"
-    if "refused" in step and not isinstance(step["refused"], bool):
-        return "'refused' is true or false"
-    return None
-
-
-def _answer_ok(answer: Any, nested: bool = False) -> bool:
-    if isinstance(answer, bool):
-        return False
-    if isinstance(answer, int):
-        return 0 <= answer <= MAX_CHOICES
-    if isinstance(answer, str):
-        return len(answer) <= 200
-    if isinstance(answer, list) and not nested:
-        return len(answer) <= 50 and all(_answer_ok(a, nested=True) for a in answer)
-    return False
-
-
-# What ``UNIT.FIELD`` may check, besides a Unit's own attributes (core/state.py).
-UNIT_CHECKS = frozenset({"score", "hand", "trading_pool", "tally", "soldier_count", "chevrons"})
-GAME_CHECKS = frozenset({"outcome", "reason", "turn", "phase", "pool", "award-deck", "conquered", "in-play", "piles",
-                         "score"})
-
-
-def _check_expectation(key: str, players: Sequence[str]) -> tuple[str, str | None] | None:
-    """Why a check's key cannot be read (and a hint), or None."""
-    if key.startswith("query "):
-        try:
-            _name, uid, _sector, _card, _base = parse_query(key)
-        except (RuleError, ValueError) as exc:
-            return shorten(str(exc), 120), None
-        if uid is not None and uid not in players:
-            return f"no Unit '{shorten(uid)}' in this scenario", did_you_mean(uid, players)
-        return None
-    words = key.replace("_", "-").split() if "." not in key else [key]
-    if len(words) == 2 and words[0] in {"deck", "discard"}:
-        return None
-    if "." not in key:
-        if key.replace("_", "-") in GAME_CHECKS:
-            return None
-        hint = did_you_mean(key.replace("_", "-"), GAME_CHECKS) or (
-            "write UNIT.FIELD (u1.soldiers), 'query NAME for UNIT', or one of: " + ", ".join(sorted(GAME_CHECKS)))
-        return f"cannot check '{shorten(key)}'", hint
-    uid, field = key.split(".", 1)
-    if uid not in players:
-        return f"no Unit '{shorten(uid)}' in this scenario", did_you_mean(uid, players)
-    fields = {f.name for f in attrs.fields(Unit)} | UNIT_CHECKS
-    name = field.replace("-", "_")
-    if name not in fields:
-        return f"a Unit has no '{shorten(field)}' to check", did_you_mean(name, fields)
-    return None
-
-
-def _parse_die(text: str, colours: set[str], faces: set[str]) -> tuple[Die | None, str | None]:
-    words = text.split()
-    locked = "locked" in words
-    words = [w for w in words if w != "locked"]
-    colour = None
-    if len(words) == 2:
-        colour, face = words
-    elif len(words) == 1:
-        face = words[0]
-    else:
-        return None, f"a result is '[locked] [colour] face', found {text!r}"
-    if colour is not None and colour not in colours:
-        return None, f"unknown colour '{colour}'" + (f" (did you mean '{did_you_mean(colour, colours)}')"
-                                                     if did_you_mean(colour, colours) else "")
-    if face not in faces:
-        hint = did_you_mean(face, faces)
-        return None, f"unknown face '{face}'" + (f"; {hint}" if hint else "")
-    return Die(face, colour, -1, locked=locked, real=colour is not None), None
-
 
 def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
     deciders = [Scripted(list(sc.answers.get(u.id, [])), ReferencePolicy() if sc.fallback == "reference" else None)
@@ -538,7 +154,7 @@ def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
         dice = []
         seen: dict[str, int] = {}
         for text in results:
-            die, _ = _parse_die(text, colours, faces)
+            die, _ = parse_die(text, colours, faces)
             assert die is not None
             if die.colour is not None:
                 k = seen.get(die.colour, 0)
@@ -694,40 +310,6 @@ def _trade(game: Game, unit: Unit, step: dict[str, Any]) -> str | None:
         game.sources_changed()
         return None
     return f"{unit.name} cannot trade '{item}'"
-
-
-def parse_query(text: str) -> tuple[str, str | None, str | None, str | None, int | None]:
-    """``def for u1``, ``advance-cost for u1 in s7``, ``item-cost for u1 of bazooka``, ``casualties for u1 from 7``."""
-    # An `expect:` key comes through the YAML reader, which renames every '-' of a key to '_'
-    # ("query may-enter for u1" arrives as "query may_enter for u1"); ids never hold '_', so undo it.
-    words = text.replace("_", "-").split()
-    if words and words[0] == "query":
-        words = words[1:]
-    if not words:
-        raise RuleError("empty query")
-    name = words[0]
-    unit = sector = card = None
-    base = None
-    i = 1
-    while i < len(words) - 1:
-        key, value = words[i], words[i + 1]
-        if key == "for":
-            unit = value
-        elif key in {"in", "at", "into"}:
-            sector = value
-        elif key == "of":
-            card = value
-        elif key == "from":
-            if not value.isdigit() or len(value) > 4 or int(value) > MAX_RESOURCE:
-                raise RuleError(f"'from' takes a whole number from 0 to {MAX_RESOURCE}, found '{shorten(value)}'")
-            base = int(value)
-        else:
-            raise RuleError(f"cannot read '{key}' in query {text!r} (write: NAME for UNIT [in SECTOR] [of CARD] "
-                            "[from N])")
-        i += 2
-    if i < len(words):
-        raise RuleError(f"query {text!r} ends with '{words[-1]}' alone")
-    return name, unit, sector, card, base
 
 
 def evaluate_query(game: Game, text: str, *, explain: bool = True) -> tuple[Any, Derivation | None]:
