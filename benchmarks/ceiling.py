@@ -3,6 +3,8 @@ and where the losses happen (Combat, the Move phase's Landmines, other phases), 
 
     python benchmarks/ceiling.py [--games 200] [--heuristic-games 40] [--players 1] [--json ceiling.json]
 
+Each map is played as listed and as each variant that prints its Sectors otherwise (the Rising DEF variants).
+
 Soldiers are counted as the rules count them (Specialists included, Paratrooper 6). "Gained" is what the Unit's
 count rose by over the game, losses added back; "lost" is what casualties took. Game i of a (map, policy) is
 seeded as in ``dday simulate`` with seed 0, so any game can be replayed with ``dday simulate ... --game i``.
@@ -95,7 +97,10 @@ def main() -> None:
         bm = content.maps[map_id]
         low, high = bm.players
         players = min(max(args.players, low), high)
-        variants: list[str | None] = ["advanced-training"] if bm.variants else [None]
+        # The map as listed (on Exercise Tiger: Advanced Training's lists and rules, the full game) and each
+        # variant that prints its Sectors otherwise (the labelled Rising DEF variants); not the trainings that
+        # ignore part of the rules.
+        variants: list[str | None] = [None, *(v.id for v in bm.variants if v.sectors)]
         for variant in variants:
             board = map_id + (f"/{variant}" if variant else "")
             for policy in POLICIES:

@@ -555,6 +555,7 @@ class _Builder:
         self.check_map_start(bm, doc)
         self.check_map_cards(bm, doc, seen)
         self.check_map_tables(bm, doc)
+        self.check_map_variants(bm, doc, seen)
 
     def check_map_sectors(self, bm: schema.BattleMap, doc: YamlDoc) -> set[str]:
         """Sector ids given twice, then each sector's DEF, Special Damage and starting Specialists; returns
@@ -644,6 +645,29 @@ class _Builder:
             for field, kind in (("specialists", "specialist"), ("items", "item"), ("vehicles", "vehicle")):
                 for j, cid in enumerate(getattr(var, field) or ()):
                     self.ref(cid, kind, doc, data, ["variants", k, field, j], f"variant '{var.id}' lists")
+
+    def check_map_variants(self, bm: schema.BattleMap, doc: YamlDoc, seen: set[str]) -> None:
+        """The Sectors a variant prints otherwise: each a sector of the map (``seen``), once, with a DEF."""
+        data = doc.data
+        for k, var in enumerate(bm.variants):
+            given: set[str] = set()
+            for i, vs in enumerate(var.sectors):
+                where: list[str | int] = ["variants", k, "sectors", i]
+                if vs.id not in seen:
+                    line, col = position(data, [*where, "id"])
+                    self.diags.append(Diagnostic("XREF002", f"variant '{var.id}' prints unknown sector '{vs.id}'",
+                                                 doc.file, line, col, width=len(vs.id),
+                                                 hint=did_you_mean(vs.id, seen) or "sectors of this map: "
+                                                 + ", ".join(s.id for s in bm.sectors)))
+                elif vs.id in given:
+                    line, col = position(data, [*where, "id"])
+                    self.diags.append(Diagnostic("DUP001", f"variant '{var.id}' prints sector '{vs.id}' twice",
+                                                 doc.file, line, col))
+                elif not vs.defense:
+                    line, col = position(data, [*where, "defense"])
+                    self.diags.append(Diagnostic("MAP003", f"variant '{var.id}' gives sector '{vs.id}' no DEF value",
+                                                 doc.file, line, col))
+                given.add(vs.id)
 
     def check_map_tables(self, bm: schema.BattleMap, doc: YamlDoc) -> None:
         """Random attribute tables: 6 results each, every one an attribute of the map."""

@@ -287,6 +287,15 @@ class Table:
 
 
 @attrs.frozen
+class VariantSector:
+    """What a variant prints on one of the map's Sectors instead of the map's values: its DEFs (several are read
+    by the Unit marker's chevrons, the rising DEF of a Unit that stays)."""
+
+    id: Id
+    defense: tuple[Def, ...]
+
+
+@attrs.frozen
 class Variant:
     """A way to play a map (Exercise Tiger's three trainings).
 
@@ -306,6 +315,10 @@ class Variant:
     vehicles: tuple[str, ...] | None = None
     # "If a Unit is killed along the way, the other players must continue" (Exercise Tiger's first trainings).
     continue_after_loss: bool = False
+    # The Sectors this variant prints otherwise than the map (``sectors: [{id: s4, def: [5, 7, 9]}]``).
+    sectors: tuple[VariantSector, ...] = ()
+    # None: the map's own provenance. A variant of our own on a printed or reconstructed map says so here.
+    provenance: Provenance | None = None
 
 
 @attrs.frozen
@@ -341,6 +354,14 @@ class BattleMap:
     rules: str = ""
     players: tuple[Players, Players] = (1, 4)
     encodes: tuple[str, ...] = ()
+
+    def played_as(self, variant: Variant | None) -> BattleMap:
+        """The map as ``variant`` plays it: its Sectors with the variant's DEF values (itself if none)."""
+        if variant is None or not variant.sectors:
+            return self
+        printed = {vs.id: vs for vs in variant.sectors}
+        return attrs.evolve(self, sectors=tuple(
+            attrs.evolve(s, defense=printed[s.id].defense) if s.id in printed else s for s in self.sectors))
 
 
 @attrs.frozen

@@ -601,6 +601,27 @@ def test_map_sector_and_line_values(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert result.output == snapshot
 
 
+def test_map_variant_sectors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    """A variant's printed Sectors: each one of the map's, once, with at least one DEF; all errors at once."""
+    text = MAP.replace("sectors:\n", "variants:\n"
+                       "  - id: rising\n"
+                       "    name: Rising\n"
+                       "    text: harder\n"
+                       "    provenance: reconstructed\n"
+                       "    sectors:\n"
+                       "      - {id: s1, def: [2, 4]}\n"
+                       "      - {id: s1, def: [2, 5]}\n"
+                       "      - {id: s3, def: [6]}\n"
+                       "      - {id: s2, def: []}\n"
+                       "sectors:\n", 1)
+    result = validate(tmp_path, monkeypatch, {"maps/tiny.yaml": text})
+    bad(result, "maps/tiny.yaml:14:14: DUP001 variant 'rising' prints sector 's1' twice")
+    bad(result, "maps/tiny.yaml:15:14: XREF002 variant 'rising' prints unknown sector 's3'")
+    assert "sectors of this map: s1, s2" in result.output
+    bad(result, "maps/tiny.yaml:16:23: MAP003 variant 'rising' gives sector 's2' no DEF value")
+    assert result.output == snapshot
+
+
 def test_random_table_with_five_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                         snapshot: SnapshotAssertion) -> None:
     text = MAP.replace("results: [shelter, shelter, shelter, shelter, shelter, shelter]",

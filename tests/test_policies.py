@@ -34,12 +34,14 @@ def configs() -> list[tuple[str, str | None, int]]:
     out: list[tuple[str, str | None, int]] = []
     for map_id in sorted(content().maps):
         bmap = content().maps[map_id]
-        variants: list[str | None] = [None] + [v.id for v in bmap.variants]
         lo, hi = bmap.players
-        for variant in variants:
-            for players in (1, 2, 3):
+        for v in (None, *bmap.variants):
+            # A variant that only prints other DEFs (Rising DEF) plays the rules of the map as listed: its
+            # fewest players are enough to check the answers where several DEFs are read.
+            counts = (max(lo, 1),) if v is not None and v.sectors and not v.ignore else (1, 2, 3)
+            for players in counts:
                 if lo <= players <= hi:
-                    out.append((map_id, variant, players))
+                    out.append((map_id, v.id if v else None, players))
     return out
 
 

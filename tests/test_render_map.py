@@ -274,8 +274,17 @@ def test_unknown_map_or_variant() -> None:
         render_svg(content(), "omaha")
     with pytest.raises(RenderError, match="did you mean 'practice-run'"):
         render_svg(content(), "exercise-tiger", "practise-run")
-    with pytest.raises(RenderError, match="has no variants"):
+    with pytest.raises(RenderError, match=r"has no variant 'practice-run' \(variants: rising-def\)"):
         render_svg(content(), "gold-beach", "practice-run")
+    bare = attrs.evolve(content().maps["gold-beach"], variants=())
+    with pytest.raises(RenderError, match="has no variants"):
+        render_svg(attrs.evolve(content(), maps={**content().maps, "gold-beach": bare}), "gold-beach", "practice-run")
+
+
+def test_a_variant_draws_the_defs_it_prints() -> None:
+    """Omaha Beach's Rising DEF variant prints Sector 3 as DEF 5 / 8 / 11; the map as listed, DEF 5."""
+    assert "5/8/11" in " ".join(texts(tree("omaha-beach", "rising-def")))
+    assert "5/8/11" not in " ".join(texts(tree("omaha-beach")))
 
 
 def test_def_by_turn_and_missing_columns() -> None:

@@ -36,7 +36,10 @@ def _rows(content: Content, kind: str | None) -> list[dict[str, Any]]:
     if kind in (None, "map"):
         for mid, bm in content.maps.items():
             rows.append({"id": mid, "name": bm.name, "kind": "map", "cost": None, "provenance": bm.provenance,
-                         "variants": [v.id for v in bm.variants], "pack": content.owner_pack.get(f"map:{mid}")})
+                         "variants": [v.id for v in bm.variants], "pack": content.owner_pack.get(f"map:{mid}"),
+                         "description": "variants: " + ", ".join(
+                             v.id + (" [RECONSTRUCTED]" if v.provenance == "reconstructed" else "")
+                             for v in bm.variants) if bm.variants else ""})
     if kind in (None, "rule"):
         for oid, opt in content.options.items():
             rows.append({"id": oid, "name": opt.name, "kind": "optional-rule", "cost": None,

@@ -33,6 +33,7 @@ class Plan(GameAPI):
                 raise RuleError(f"map '{map_id}' has no variant '{variant}' (it has: "
                                 f"{', '.join(v.id for v in self.map.variants) or 'none'})")
             self.variant = found[0]
+            self.map = self.map.played_as(self.variant)
         # The options asked for and those they require; their settings drive general mechanisms
         # (interpreter/mechanisms/options.py), their effects join the game rules' hooks.
         self.option_rules = OptionRules.build(content, options)

@@ -56,5 +56,5 @@ def render_svg(content: Content, map_id: str, variant: str | None = None) -> str
                 f"{bm.name} has no variants"
             raise RenderError(f"map '{map_id}' has no variant '{variant}' ({hint})")
         var = found[0]
-    return Drawing(content, bm, var).svg()
+    return Drawing(content, bm.played_as(var), var).svg()
 
