@@ -23,6 +23,7 @@ from typing import Any
 
 from ddaydice.dsl.diagnostics import DDayError
 from ddaydice.dsl.loader import Content, load
+from ddaydice.dsl.schema import BattleMap, Variant
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.tools.simulate import GameRecord, Spec, play_one, replay_command
@@ -74,9 +75,18 @@ def _boards() -> Iterator[tuple[str, str | None, tuple[int, ...]]]:
         bm = c.maps[map_id]
         low, high = bm.players
         counts = tuple(n for n in (1, 2, 4) if low <= n <= high) or (low,)
-        variants: list[str | None] = [v.id for v in bm.variants] or [None]
+        # The map as listed, and each variant that plays otherwise (Exercise Tiger's Advanced Training plays
+        # exactly as the map is listed: it is played once, as listed).
+        variants: list[str | None] = [None, *(v.id for v in bm.variants if _plays_otherwise(bm, v))]
         for variant in variants:
             yield map_id, variant, counts
+
+
+def _plays_otherwise(bm: BattleMap, v: Variant) -> bool:
+    """Whether the variant changes anything of the map as listed: rules ignored, faces, Sectors, the lists."""
+    lists = any(getattr(v, f) is not None and tuple(getattr(v, f)) != tuple(getattr(bm, f))
+                for f in ("specialists", "items", "vehicles"))
+    return bool(v.ignore or v.keep_faces or v.sectors or v.continue_after_loss or lists)
 
 
 def all_specs(seed: int = 0) -> list[Spec]:
