@@ -37,6 +37,7 @@ from ddaydice.interpreter.cli import (
     render,
     replay,
     scenario,
+    schema,
     simulate,
     sweep,
     validate,
@@ -54,7 +55,8 @@ def main() -> None:
 
 
 for _command in (validate.validate, listing.list_, scenario.scenario, explain.explain, simulate.simulate,
-                 play.play, replay.replay, card.card, conflicts.conflicts, render.render):
+                 play.play, replay.replay, card.card, conflicts.conflicts, render.render,
+                 schema.schema):
     main.add_command(_command)
 for _command in (compare.compare, impact.impact, sweep.sweep):  # simulation as a balance tool (docs/simulation.md)
     main.add_command(_command)

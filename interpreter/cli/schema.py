@@ -1,0 +1,59 @@
+"""``dday schema [KIND]``: the JSON Schema of a kind of content file, for editors and content CI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ddaydice.interpreter.cli.render import write_atomically
+
+
+def schema_text(kind: str) -> str:
+    from ddaydice.dsl.json_schema import json_schema  # the schema classes: only when asked (fast --help)
+
+    return json.dumps(json_schema(kind), indent=2, ensure_ascii=False) + "\n"
+
+
+@click.command("schema")
+@click.argument("kind", required=False)
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="Write to this file (with KIND) or, without KIND, every schema into this folder as KIND.json; "
+                   "atomically. Without it, the schema goes to standard output.")
+def schema(kind: str | None, output: Path | None) -> None:
+    """The JSON Schema of a kind of content file, generated from the classes the loader reads it into.
+
+    Without KIND, lists the kinds (or, with -o DIR, writes them all). Name the schema on a file's first line
+    for a YAML language server (VS Code's YAML extension) to complete and check its keys as you type:
+
+        # yaml-language-server: $schema=../schemas/cards.json
+
+    The schema checks a file's shape; `dday validate` checks the rest (ids, effects, cross-references).
+    """
+    from ddaydice.dsl.diagnostics import did_you_mean
+    from ddaydice.dsl.json_schema import KINDS
+
+    if kind is not None and kind not in KINDS:
+        hint = did_you_mean(kind, KINDS) or "kinds: " + ", ".join(sorted(KINDS))
+        raise click.BadParameter(f"no kind of content file '{kind}' ({hint})", param_hint="KIND")
+    if kind is not None:
+        if output is None:
+            click.echo(schema_text(kind), nl=False)
+            return
+        if output.is_dir():
+            raise click.UsageError(f"{output} is a folder: give a file name, or leave out KIND to write them all")
+        write_atomically(output, schema_text(kind))
+        click.echo(f"wrote {output}", err=True)
+        return
+    if output is None:
+        width = max(map(len, KINDS))
+        for name, (_cls, where) in sorted(KINDS.items()):
+            click.echo(f"  {name:<{width}}  {where}")
+        return
+    if output.exists() and not output.is_dir():
+        raise click.UsageError(f"{output} is a file: without KIND, -o names the folder to write every schema into")
+    output.mkdir(parents=True, exist_ok=True)
+    for name in sorted(KINDS):
+        write_atomically(output / f"{name}.json", schema_text(name))
+    click.echo(f"wrote {len(KINDS)} schemas into {output}", err=True)
