@@ -48,7 +48,7 @@ from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.mechanisms.options import score
 from ddaydice.interpreter.policies.deciders import ReferencePolicy, Scripted
-from ddaydice.interpreter.tools import counts
+from ddaydice.interpreter.tools import capture, counts
 from ddaydice.interpreter.tools.scenario_file import (
     MARKERS,
     STATUSES,
@@ -156,11 +156,11 @@ def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
         for text in results:
             die, _ = parse_die(text, colours, faces)
             assert die is not None
-            if die.colour is not None:
+            if die.colour is not None and die.real and die.index < 0:  # the next die of its colour
                 k = seen.get(die.colour, 0)
                 seen[die.colour] = k + 1
                 die.index = (order.index(die.colour) if die.colour in order else len(order)) * per + k
-            else:
+            elif not die.real and not die.source:
                 die.source = "scenario"
             dice.append(die)
         unit.tally = dice
@@ -178,6 +178,7 @@ def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
         state.sectors[sid].entered = True
     for u in state.units:
         state.sectors[u.sector].entered = True
+    capture.restore(sc, game)  # a position captured from a game: the rest of its state
     game.sources_changed()  # the situation set up here replaces the set-up's cards and attributes
     return game
 
