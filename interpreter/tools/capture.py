@@ -74,6 +74,18 @@ def play_until(game: Game, turn: int, phase: str) -> bool:
     return False
 
 
+def ended_before(game: Game, moment: tuple[int, str], reached: bool) -> str | None:
+    """Why there is no position to capture at ``moment`` (the game ended before it, or in that phase), or None."""
+    s = game.state
+    turn, phase = moment
+    if not reached:
+        return (f"the game ended ({s.outcome or 'unfinished'}) in turn {s.turn}, before the end of turn {turn}'s "
+                f"{phase} phase")
+    if s.outcome is not None:
+        return f"the game ended ({s.outcome}) in turn {turn}'s {phase} phase: a position is one of a game going on"
+    return None
+
+
 # ---------------------------------------------------------------------------------------------- the generator
 def draws_since_seed(rng: random.Random, seed: int, limit: int = MAX_DRAWS) -> int | None:
     """How many 32-bit words ``rng`` has drawn since it was seeded with ``seed`` (None if it is not that seed's
