@@ -66,8 +66,8 @@ def write_position(game: Game, content: Content, out: Path, *, until: tuple[int,
     digest = position_digest(s)
     rest = ", ".join(f"- phase: {p}" for p in PHASES[PHASES.index(phase) + 1:])
     header = (f"A position captured from a game: {command}\n"
-              f"It stands at {moment}; to play on, add steps: "
-              + (f"the rest of the turn ({rest}),\nthen " if rest else "\n")
+              f"It stands at {moment}; to play on, add steps:\n"
+              + (f"the rest of the turn ({rest}), then " if rest else "")
               + "- turn, - turns: N or - game.\n"
               f"Position digest (the state without the trace and the choices): {digest}")
     try:

@@ -76,6 +76,11 @@ class ScriptedRandom(random.Random):
             return (self.script.pop(0) - 1 + 0.5) / 6
         return super().random()
 
+    def getrandbits(self, k: int, /) -> int:
+        # Defined, so that shuffles and draws take the seeded bits as a plain generator does (a subclass that
+        # defines random() alone would shuffle with random(): a game played on from a scenario would differ).
+        return super().getrandbits(k)
+
 
 class SetupRandom(ScriptedRandom):
     """The generator of a scenario's set-up: scripted d6 results for an option's rolls (the Unit marker),

@@ -424,7 +424,7 @@ class _Validation:
         def card(path: list[str | int], cid: str, kinds: set[str] | None = None) -> None:
             if cid not in content.card_kinds or (kinds is not None and content.card_kinds[cid] not in kinds):
                 err(path, f"no card '{shorten(cid)}'" + (f" ({', '.join(sorted(kinds))})" if kinds else ""),
-                    did_you_mean(cid, content.card_kinds))
+                    did_you_mean(cid, [c for c, k in content.card_kinds.items() if kinds is None or k in kinds]))
 
         def sector(path: list[str | int], sid: str) -> None:
             if sid not in sectors:
