@@ -218,7 +218,7 @@ class MovementPhase(GameAPI):
         must = not self._may_stay(unit)
         if not moves:
             if must:
-                self.wipe_out(unit, "must move and cannot")
+                self.wipe_out(unit, "wiped out (it must move and cannot)")
             return
         pick = self.ask_keys(
             unit, "move", lambda: f"{unit.name} in {self.sectors[unit.sector].name}{' (must move)' if must else ''}: "
