@@ -49,11 +49,13 @@ from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.mechanisms.options import score
 from ddaydice.interpreter.policies.deciders import ReferencePolicy, Scripted
 from ddaydice.interpreter.tools import counts
+from ddaydice.interpreter.tools.refusals import Refusal, purchase_refused, use_refused
 from ddaydice.interpreter.tools.scenario_file import (
     MARKERS,
     STATUSES,
     ScenarioFile,
     UnitSetup,
+    as_matcher,
     load_scenario,
     parse_die,
     parse_query,
@@ -209,8 +211,8 @@ def _apply(setup: UnitSetup, unit: Unit, game: Game) -> None:
                 pile.remove(card)
 
 
-def run_step(game: Game, step: Any) -> str | None:
-    """Run one step; returns a refusal message when the rules refuse it."""
+def run_step(game: Game, step: Any) -> Refusal | None:
+    """Run one step; returns why when the rules refuse it."""
     s = game.state
     if step == "turn":
         game.run_turn()
@@ -240,13 +242,14 @@ def run_step(game: Game, step: Any) -> str | None:
             if move.to == to:
                 game.do_move(unit, move)
                 return None
-        return f"{unit.name} may not move to {to} now"
+        legal = ", ".join(m.to or "stay" for m in game.legal_moves(unit)) or "none: it cannot stay nor move"
+        return Refusal("illegal-move", f"{unit.name} may not move to {to} now (its legal moves: {legal})")
     for purchase in ("recruit", "find"):
         if purchase in step:
             card = str(step[purchase])
             if game.buy(unit, purchase, card):
                 return None
-            return f"{unit.name} cannot {purchase} the {game._name_of(card)} now"
+            return purchase_refused(game, unit, purchase, card)
     if "draw" in step:
         return _draw(game, unit, str(step["draw"]))
     if "trade" in step:
@@ -254,12 +257,12 @@ def run_step(game: Game, step: Any) -> str | None:
     raise RuleError(f"unknown step {step!r}")
 
 
-def _use(game: Game, unit: Unit, card: str) -> str | None:
+def _use(game: Game, unit: Unit, card: str) -> Refusal | None:
     """``use: CARD``: a card the Unit holds (or a rule's, an option's, a side's or one in play) is used."""
     s = game.state
     if card not in game.held_cards(unit) and not card.startswith(("rule:", "option:", "side:")) \
             and card not in s.in_play:
-        return f"{unit.name} does not hold the {game._name_of(card)}"
+        return Refusal("not-held", f"{unit.name} does not hold the {game._name_of(card)}")
     # A card is played at the moments of the phase the game stands in (set it with `phase:`).
     points = PHASE_POINTS.get(s.phase, ())
     for point in points:
@@ -267,34 +270,34 @@ def _use(game: Game, unit: Unit, card: str) -> str | None:
             if src.owner == card:
                 game.perform_use(unit, src, i, hook, held)
                 return None
-    return (f"the {game._name_of(card)} cannot be used now, in phase '{s.phase}' (its timing, condition or "
-            "limit forbids it)")
+    return use_refused(game, unit, card, points, s.phase)
 
 
-def _draw(game: Game, unit: Unit, deck: str) -> str | None:
+def _draw(game: Game, unit: Unit, deck: str) -> Refusal | None:
     """``draw: KIND``: the draw of a deck: the game's turn draw (Battle Conditions), or the Unit's (a Badge)."""
     kind = game.content.kind_def(deck)
     if kind is None or kind.id not in game.state.decks:
-        return f"there is no deck '{deck}' in this game (is its optional rule on?)"
+        return Refusal("no-deck", f"there is no deck '{deck}' in this game (is its optional rule on?)")
     if kind.held_by == "game":
         decks.draw_for_turn(game, kind.id)
         return None
     if not decks.can_draw(game, unit, kind.id):
-        return f"{unit.name} may not draw a {kind.name} now"
+        return Refusal("limit", f"{unit.name} may not draw a {kind.name} now (its deck is empty, or the "
+                       "draws of a turn are made)")
     decks.draw(game, unit, kind.id, 1)
     return None
 
 
-def _trade(game: Game, unit: Unit, step: dict[str, Any]) -> str | None:
+def _trade(game: Game, unit: Unit, step: dict[str, Any]) -> Refusal | None:
     """``trade: UNIT`` (``give:``, ``amount:``): resources, an Item or a tradeable card to another Unit."""
     other = game.state.unit(str(step["trade"]))
     if other.sector != unit.sector and not game.flag("trade-anywhere", unit):
-        return f"{unit.name} and {other.name} are not in the same Sector"
+        return Refusal("other-sector", f"{unit.name} and {other.name} are not in the same Sector")
     what = str(step.get("give", "soldiers")).replace("-", "_")
     amount = int(step.get("amount", 1))
     if what in {"soldiers", "stars", "courage", "item_points"}:
         if getattr(unit, what) < amount:
-            return f"{unit.name} has not {amount} {what}"
+            return Refusal("not-enough", f"{unit.name} has not {amount} {what}")
         setattr(unit, what, getattr(unit, what) - amount)
         setattr(other, what, getattr(other, what) + amount)
         return None
@@ -309,7 +312,7 @@ def _trade(game: Game, unit: Unit, step: dict[str, Any]) -> str | None:
         other.cards.append(item)
         game.sources_changed()
         return None
-    return f"{unit.name} cannot trade '{item}'"
+    return Refusal("not-tradeable", f"{unit.name} cannot trade '{item}'")
 
 
 def evaluate_query(game: Game, text: str, *, explain: bool = True) -> tuple[Any, Derivation | None]:
@@ -369,9 +372,7 @@ def actual_value(game: Game, path: str) -> Any:
 
 
 def _norm(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_norm(v) for v in value]
-    if isinstance(value, list):
+    if isinstance(value, tuple | list):
         return [_norm(v) for v in value]
     return value
 
@@ -387,24 +388,42 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
     checks: list[Check] = []
     where: list[str | int] = []
 
-    def at(message: str) -> str:
-        if doc is None or not where:
+    def at(message: str, path: list[str | int] | None = None) -> str:
+        path = where if path is None else path
+        if doc is None or not path:
             return message
-        line, col = position(doc.data, where)
+        line, col = position(doc.data, path)
         return f"{doc.file}:{line}:{col}: {message}"
 
+    script = _Script(sc, content, game)
     try:
         for j, step in enumerate(sc.steps):
             where = ["steps", j]
-            refused_expected = isinstance(step, dict) and bool(step.get("refused"))
+            expected_refusal = step.get("refused") if isinstance(step, dict) else None
+            script.begin(step)
             refusal = run_step(game, step)
             label = at(f"step {shorten(repr(step), 80)}")
-            if refused_expected:
-                checks.append(Check(label + " is refused", refusal is not None, "refused",
-                                    refusal or "allowed", message=refusal or ""))
+            if expected_refusal not in (None, False):
+                matched = refusal is not None and refusal.matches(expected_refusal)
+                checks.append(Check(label + " is refused", matched,
+                                    "refused" if expected_refusal is True else f"refused: {expected_refusal}",
+                                    str(refusal) if refusal is not None else "allowed",
+                                    refusal.derivation if refusal is not None else None))
             elif refusal is not None:
-                checks.append(Check(label, False, "allowed", "refused", message=refusal))
+                checks.append(Check(label, False, "allowed", f"refused: {refusal.code}", refusal.derivation,
+                                    message=refusal.message))
                 break
+            left = script.end_of_step(j, last=j == len(sc.steps) - 1)
+            if left is not None:
+                checks.append(Check(label + ": every scripted answer is consumed", False, "consumed", left[0],
+                                    message=left[1]))
+                break
+        if not sc.steps:
+            left = script.end_of_step(-1, last=True)
+            if left is not None:
+                where = ["answers"]
+                checks.append(Check(at("answers: every scripted answer is consumed"), False, "consumed", left[0],
+                                    message=left[1]))
         for j, item in enumerate(sc.expect):
             pairs = item.items() if isinstance(item, dict) else []
             for raw_key, expected in pairs:
@@ -412,16 +431,76 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
                 key = str(raw_key)
                 if key.startswith("query "):
                     value, derivation = evaluate_query(game, key)
-                    checks.append(Check(key, _norm(value) == _norm(expected), expected, value, derivation))
+                    checks.append(Check(key, matches(value, expected), expected, value, derivation))
                 else:
-                    value = actual_value(game, key)
-                    checks.append(Check(key, _norm(value) == _norm(expected), expected, _norm(value)))
+                    value = _norm(actual_value(game, key))
+                    checks.append(Check(key, matches(value, expected), expected, value))
     except DDayError as exc:
         return Result(file, sc.scenario, tuple(checks), at(str(exc)), sc.ruling), game
     except (KeyError, AttributeError, ValueError, TypeError, IndexError) as exc:
         return Result(file, sc.scenario, tuple(checks), at(f"cannot evaluate: {shorten(str(exc), 120)}"),
                       sc.ruling), game
     return Result(file, sc.scenario, tuple(checks), None, sc.ruling), game
+
+
+def matches(value: Any, expected: Any) -> bool:
+    """Whether a checked value is what the check expects: the value itself, or a matcher (``{count: 3}``,
+    ``{contains: medic}`` or a list of cards, ``{one-of: [a, b]}``; several keys must all hold)."""
+    matcher = as_matcher(expected)
+    if matcher is None:
+        return bool(_norm(value) == _norm(expected))
+    value = _norm(value)
+    for word, want in matcher.items():
+        if word == "count":
+            if not isinstance(value, list | str | dict) or len(value) != want:
+                return False
+        elif word == "contains":
+            wanted = _norm(want) if isinstance(want, list) else [want]
+            if not isinstance(value, list | str) or any(w not in value for w in wanted):
+                return False
+        elif word == "one-of" and value not in [_norm(w) for w in want]:
+            return False
+    return True
+
+
+class _Script:
+    """The players' scripted answers while the steps run: a step's own ``answers:`` go first, and must all be
+    consumed when the step ends; the file's ``answers:`` must all be consumed when the last step ends. A
+    question not asked because it had a single legal option is noted, to explain an answer left over."""
+
+    def __init__(self, sc: ScenarioFile, content: Content, game: Game) -> None:
+        players = [u.id for u in sc.units] + [d.id for d in content.sides.sides if d.option in sc.options]
+        self.scripts = {p: d for p, d in zip(players, game.deciders, strict=False) if isinstance(d, Scripted)}
+        self.sc = sc
+        self.game = game
+        self.until: dict[str, int] = {}  # the position in a player's script his step's answers end at
+        game.unasked = []
+
+    def begin(self, step: Any) -> None:
+        self.until = {}
+        answers = step.get("answers") if isinstance(step, dict) else None
+        for player, given in (answers or {}).items():
+            script = self.scripts[str(player)]
+            script.answers[script.used:script.used] = list(given)
+            self.until[str(player)] = script.used + len(given)
+
+    def end_of_step(self, j: int, *, last: bool) -> tuple[dict[str, list[Any]], str] | None:
+        """The answers left over when step ``j`` ends (its own, and the file's after the last step) and why,
+        or None."""
+        left: dict[str, list[Any]] = {}
+        for player, script in self.scripts.items():
+            end = len(script.answers) if last else self.until.get(player, script.used)
+            if script.used < end:
+                left[player] = script.answers[script.used:end]
+        if not left:
+            return None
+        unasked = [u for u in self.game.unasked or () if u[0] in left]
+        why = "; ".join(f"{p}: {', '.join(map(repr, a))}" for p, a in left.items())
+        message = f"never consumed: {why}"
+        if unasked:
+            message += "; not asked, a single legal option: " + "; ".join(
+                f"{p} {prompt!r} (only {option!r})" for p, _kind, prompt, option in unasked[-5:])
+        return left, message
 
 
 def collect(paths: Sequence[Path]) -> list[Path]:
