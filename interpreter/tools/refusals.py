@@ -24,11 +24,12 @@ CODES: dict[str, str] = {
     "no-use": "the card has no use to play",
     "timing": "the card is played at other moments than those of the phase the game stands in",
     "condition": "the card's condition is not met (where the Unit stands, what it holds)",
-    "limit": "a limit is reached (once per turn, once per game, the purchases of a turn)",
+    "limit": "a limit is reached (once per turn, once per game, the purchases or the move of a turn)",
     "forbidden": "a rule (a Sector's, a card's) forbids it: the refusal names it",
-    "cost": "the Unit cannot pay the cost",
+    "cost": "the Unit cannot pay the cost (Stars, Item Points, the Courage of an Advance)",
     "unavailable": "the card is not there to take (not in the Pool, or a Vehicle while the Unit has one)",
-    "illegal-move": "the move is not among the Unit's legal moves",
+    "requirement": "the Sector's requirement is not met (a Specialist to have or to sacrifice)",
+    "illegal-move": "the move is not among the Unit's legal moves (not next to it, visited, no room)",
     "no-deck": "there is no such deck in this game",
     "other-sector": "the two Units are not in the same Sector",
     "not-enough": "the Unit has not that much to give",
@@ -95,12 +96,12 @@ def _refused_use(game: Game, unit: Unit, src: EffectSource, i: int, hook: UseHoo
         return Refusal("other-sector", f"the {name} serves the Units in its own Sector only")
     if card in unit.cards and decks.spent(game, unit, card):
         return Refusal("limit", f"the {name} was already used this turn")
-    where = game.sectors[unit.sector].name if unit.sector in game.sectors else "no Sector"
+    where = f" in {game.sectors[unit.sector].name}" if unit.sector in game.sectors else ""
     if hook.condition is not None and not hook.condition(game.context(unit, unit, src, unit.sector or None)):
-        return Refusal("condition", f"the {name}'s condition is not met for {unit.name} in {where}: {hook.text}")
+        return Refusal("condition", f"the {name}'s condition is not met for {unit.name}{where}: {hook.text}")
     if hook.limit is not None and unit.counters.get(game._limit_key(src.owner, "use", i, hook.limit)):
         return Refusal("limit", f"the {name} was already used (once per {hook.limit.replace('-', ' ')})")
-    return Refusal("condition", f"the {name} cannot be used by {unit.name} in {where}: {hook.text}")
+    return Refusal("condition", f"the {name} cannot be used by {unit.name}{where}: {hook.text}")
 
 
 def purchase_refused(game: Game, unit: Unit, kind: str, card: str) -> Refusal:
@@ -128,3 +129,24 @@ def purchase_refused(game: Game, unit: Unit, kind: str, card: str) -> Refusal:
     cost = game.card_values("specialist-cost" if kind == "recruit" else "item-cost", unit, [card])[0]
     purse = unit.stars if kind == "recruit" else unit.item_points
     return Refusal("cost", f"{unit.name} cannot pay the {name}'s {cost} (has {purse})")
+
+
+# The checks of a move (phases/movement.py, explain_entry) by the refusal code their failure gives.
+_MOVE_CODES = {"one move per turn": "limit", "Barrier": "forbidden", "may Advance": "forbidden",
+               "the Sector lets it in": "forbidden", "requirements": "requirement", "Courage": "cost"}
+
+
+def move_refused(game: Game, unit: Unit, to: str) -> Refusal:
+    """Why the Unit may not move into ``to`` now: the first check of the move it fails, with every check."""
+    legal = ", ".join(m.to or "stay" for m in game.legal_moves(unit)) or "none"
+    if to not in game.sectors:
+        return Refusal("illegal-move", f"there is no Sector '{to}' (legal moves of {unit.name}: {legal})")
+    _allowed, derivation = game.explain_entry(unit, to)
+    failed = [step for step in derivation.steps if not step.after]
+    if not failed:
+        return Refusal("illegal-move", f"{unit.name} may not move to {game.sectors[to].name} now (legal: {legal})",
+                       derivation)
+    first = failed[0]
+    return Refusal(_MOVE_CODES.get(first.source_name, "illegal-move"),
+                   f"{unit.name} may not move to {game.sectors[to].name}: {first.source_name}: {first.text}",
+                   derivation)

@@ -49,7 +49,7 @@ from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.mechanisms.options import score
 from ddaydice.interpreter.policies.deciders import ReferencePolicy, Scripted
 from ddaydice.interpreter.tools import counts
-from ddaydice.interpreter.tools.refusals import Refusal, purchase_refused, use_refused
+from ddaydice.interpreter.tools.refusals import Refusal, move_refused, purchase_refused, use_refused
 from ddaydice.interpreter.tools.scenario_file import (
     MARKERS,
     STATUSES,
@@ -242,8 +242,7 @@ def run_step(game: Game, step: Any) -> Refusal | None:
             if move.to == to:
                 game.do_move(unit, move)
                 return None
-        legal = ", ".join(m.to or "stay" for m in game.legal_moves(unit)) or "none: it cannot stay nor move"
-        return Refusal("illegal-move", f"{unit.name} may not move to {to} now (its legal moves: {legal})")
+        return move_refused(game, unit, to)
     for purchase in ("recruit", "find"):
         if purchase in step:
             card = str(step[purchase])
