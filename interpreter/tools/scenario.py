@@ -502,15 +502,24 @@ class _Script:
         return left, message
 
 
+# The folder of a pack's own scenarios: the only part of a pack folder (one with a pack.yaml) that holds scenarios.
+PACK_SCENARIOS = "scenarios"
+
+
 def collect(paths: Sequence[Path]) -> list[Path]:
     """The scenario files: each file given, and the .yaml files under each folder given (links below a folder
     are not followed, so a link loop cannot make the walk endless); at most :data:`MAX_FOLDER_ENTRIES` from
-    one folder."""
+    one folder. A pack folder met on the way (a scenario-local pack beside its scenarios) gives only the
+    scenarios of its ``scenarios/`` folder: its manifest and content files are no scenarios."""
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
             found: list[Path] = []
-            for folder, _dirs, files in os.walk(p, followlinks=False):
+            for folder, dirs, files in os.walk(p, followlinks=False):
+                if (Path(folder) / "pack.yaml").is_file():
+                    dirs[:] = [d for d in dirs if d == PACK_SCENARIOS]
+                    continue
+                dirs.sort()
                 found += [Path(folder) / f for f in files if f.endswith(".yaml")
                           and not (Path(folder) / f).is_symlink()]
                 if len(found) > MAX_FOLDER_ENTRIES:
