@@ -110,10 +110,11 @@ def purchase_refused(game: Game, unit: Unit, kind: str, card: str) -> Refusal:
     name = game._name_of(card)
     allowed, derivation = game.query(kind, unit, explain=True)
     if not allowed:
-        by = [step.source_name for step in derivation.steps if step.op == "forbid"] if derivation else []
+        by = [step.source_name for step in derivation.steps if step.op == "forbid" and not step.overruled_by] \
+            if derivation else []
         rule = " and ".join(by) if by else "a rule"
-        return Refusal("forbidden", f"{rule} forbids {unit.name} to {kind} here ({kind} for {unit.name} is false)",
-                       derivation)
+        return Refusal("forbidden", f"{rule} forbids {game.queries[kind].name} here ({unit.name} cannot {kind} the "
+                       f"{name})", derivation)
     per_turn = "recruits-per-turn" if kind == "recruit" else "finds-per-turn"
     done = unit.recruited if kind == "recruit" else unit.found
     if done >= game.value(per_turn, unit):

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -387,19 +387,24 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
     checks: list[Check] = []
     where: list[str | int] = []
 
-    def at(message: str, path: list[str | int] | None = None) -> str:
-        path = where if path is None else path
-        if doc is None or not path:
+    def at(message: str) -> str:
+        if doc is None or not where:
             return message
-        line, col = position(doc.data, path)
+        line, col = position(doc.data, where)
         return f"{doc.file}:{line}:{col}: {message}"
 
-    script = _Script(sc, content, game)
+    def locate(path: list[str | int]) -> str:
+        if doc is None:
+            return ""
+        line, col = position(doc.data, path)
+        return f"{doc.file}:{line}:{col}"
+
+    script = _Script(sc, content, game, locate)
     try:
         for j, step in enumerate(sc.steps):
             where = ["steps", j]
             expected_refusal = step.get("refused") if isinstance(step, dict) else None
-            script.begin(step)
+            script.begin(j, step)
             refusal = run_step(game, step)
             label = at(f"step {shorten(repr(step), 80)}")
             if expected_refusal not in (None, False):
@@ -412,13 +417,13 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
                 checks.append(Check(label, False, "allowed", f"refused: {refusal.code}", refusal.derivation,
                                     message=refusal.message))
                 break
-            left = script.end_of_step(j, last=j == len(sc.steps) - 1)
+            left = script.end_of_step(last=j == len(sc.steps) - 1)
             if left is not None:
                 checks.append(Check(label + ": every scripted answer is consumed", False, "consumed", left[0],
                                     message=left[1]))
                 break
         if not sc.steps:
-            left = script.end_of_step(-1, last=True)
+            left = script.end_of_step(last=True)
             if left is not None:
                 where = ["answers"]
                 checks.append(Check(at("answers: every scripted answer is consumed"), False, "consumed", left[0],
@@ -464,38 +469,48 @@ def matches(value: Any, expected: Any) -> bool:
 
 class _Script:
     """The players' scripted answers while the steps run: a step's own ``answers:`` go first, and must all be
-    consumed when the step ends; the file's ``answers:`` must all be consumed when the last step ends. A
-    question not asked because it had a single legal option is noted, to explain an answer left over."""
+    consumed when the step ends; the file's ``answers:`` must all be consumed when the last step ends. Each
+    answer keeps its place in the file (to name it when it is left over), and a question not asked because it
+    had a single legal option is noted, to explain an answer left for it."""
 
-    def __init__(self, sc: ScenarioFile, content: Content, game: Game) -> None:
+    def __init__(self, sc: ScenarioFile, content: Content, game: Game,
+                 locate: Callable[[list[str | int]], str]) -> None:
         players = [u.id for u in sc.units] + [d.id for d in content.sides.sides if d.option in sc.options]
         self.scripts = {p: d for p, d in zip(players, game.deciders, strict=False) if isinstance(d, Scripted)}
-        self.sc = sc
+        self.origins: dict[str, list[list[str | int]]] = {
+            p: [["answers", p, k] for k in range(len(d.answers))] for p, d in self.scripts.items()}
         self.game = game
+        self.locate = locate  # an answer's place in the file ("file:line:col"; "" without the file's text)
         self.until: dict[str, int] = {}  # the position in a player's script his step's answers end at
         game.unasked = []
 
-    def begin(self, step: Any) -> None:
+    def begin(self, j: int, step: Any) -> None:
         self.until = {}
         answers = step.get("answers") if isinstance(step, dict) else None
-        for player, given in (answers or {}).items():
-            script = self.scripts[str(player)]
+        for raw, given in (answers or {}).items():
+            player = str(raw)
+            script = self.scripts[player]
             script.answers[script.used:script.used] = list(given)
-            self.until[str(player)] = script.used + len(given)
+            self.origins[player][script.used:script.used] = [["steps", j, "answers", raw, k]
+                                                             for k in range(len(given))]
+            self.until[player] = script.used + len(given)
 
-    def end_of_step(self, j: int, *, last: bool) -> tuple[dict[str, list[Any]], str] | None:
-        """The answers left over when step ``j`` ends (its own, and the file's after the last step) and why,
-        or None."""
+    def end_of_step(self, *, last: bool) -> tuple[dict[str, list[Any]], str] | None:
+        """The answers left over when a step ends (its own, and the file's after the last step) and why, or
+        None."""
         left: dict[str, list[Any]] = {}
+        where: list[str] = []
         for player, script in self.scripts.items():
             end = len(script.answers) if last else self.until.get(player, script.used)
             if script.used < end:
                 left[player] = script.answers[script.used:end]
+                for answer, path in zip(left[player], self.origins[player][script.used:end], strict=True):
+                    place = self.locate(path)
+                    where.append(f"{player}: {shorten(repr(answer), 60)}" + (f" ({place})" if place else ""))
         if not left:
             return None
+        message = "never consumed: " + "; ".join(where)
         unasked = [u for u in self.game.unasked or () if u[0] in left]
-        why = "; ".join(f"{p}: {', '.join(map(repr, a))}" for p, a in left.items())
-        message = f"never consumed: {why}"
         if unasked:
             message += "; not asked, a single legal option: " + "; ".join(
                 f"{p} {prompt!r} (only {option!r})" for p, _kind, prompt, option in unasked[-5:])
