@@ -6,17 +6,23 @@ tests/scenarios/runner/ (run by tests/test_scenarios.py)."""
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import attrs
 import pytest
 from click.testing import CliRunner, Result
 from syrupy.assertion import SnapshotAssertion
 
 from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.tools.refusals import CODES
+from ddaydice.interpreter.tools.scenario import collect
+from ddaydice.interpreter.tools.scenario_file import MATCHERS, ScenarioFile
 
 REPO = Path(__file__).resolve().parent.parent
 LOCAL_PACK = REPO / "tests" / "scenarios" / "local-pack"
+DOCS = REPO / "docs" / "scenarios.md"
 
 # Unit 1 in Exercise Tiger's Sector 5 (DEF 3, MGF die 1): it loses 4 in Combat, the Corporal or Soldiers.
 COMBAT = """\
@@ -70,6 +76,7 @@ def test_an_answer_left_for_a_question_never_asked_names_that_question(
     assert ("not asked, a single legal option: u1 'Unit 1 must lose 1 more (Combat in Sector 5)' "
             "(only 'lose the Corporal (counts as 1)')") in result.output
     assert result.output == snapshot
+    assert result.output.splitlines()[1].strip() in DOCS.read_text(encoding="utf-8")  # the docs show this line
 
 
 def test_a_question_without_an_answer_under_fallback_none_is_located(tmp_path: Path,
@@ -252,3 +259,25 @@ def test_the_example_pack_folder_runs_clean(monkeypatch: pytest.MonkeyPatch) -> 
     result = CliRunner().invoke(main, ["scenario", "run", "docs/example-pack"])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1] == "7 passed, 0 failed"
+
+
+# ------------------------------------------------------------------ docs/scenarios.md
+def test_the_docs_quote_scenarios_the_suite_runs() -> None:
+    """Each ```yaml block of docs/scenarios.md opening with '# file: PATH' is word for word in that scenario,
+    which tests/test_scenarios.py runs."""
+    bundled = {p.resolve() for p in collect([REPO / "tests" / "scenarios"])}
+    quoted = [(m.group(1), m.group(2)) for m in
+              re.finditer(r"```yaml\n# file: (\S+)\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.DOTALL)]
+    assert len(quoted) >= 3
+    for path, text in quoted:
+        assert (REPO / path).resolve() in bundled, f"docs/scenarios.md quotes {path}, which the suite does not run"
+        assert text in (REPO / path).read_text(encoding="utf-8"), f"docs/scenarios.md's excerpt of {path} differs"
+
+
+def test_the_docs_name_every_key_refusal_code_and_matcher() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    keys = [f.name.replace("_", "-") for f in attrs.fields(ScenarioFile)]
+    for word in [*keys, *CODES]:
+        assert f"`{word}" in text, f"docs/scenarios.md does not name `{word}`"
+    for word in MATCHERS:
+        assert f"`{{{word}: " in text, f"docs/scenarios.md does not show the matcher {word}"
