@@ -23,7 +23,10 @@ A scenario is YAML (see docs/scenarios.md)::
 
 Steps: ``phase: NAME``, ``turn``, ``turns: N``, ``game``, ``use: CARD`` (with ``unit:``), ``move: SECTOR``,
 ``recruit: CARD``, ``find: CARD``, ``trade: u2`` (with ``give: soldiers`` and ``amount: 1``, from ``unit:``);
-any step may say ``refused: true`` when the rules must refuse it.
+any step may say ``refused: REASON`` when the rules must refuse it (a code of tools/refusals.py or a part of
+the refusal's message; ``true``: any reason), and give its own ``answers:``. Scripts are strict: an answer
+never consumed fails the scenario at its step's line. A check's value may be a matcher (``{count: 3}``,
+``{contains: medic}``, ``{one-of: [s3, s4]}``).
 """
 
 from __future__ import annotations
