@@ -149,6 +149,15 @@ def test_a_refusal_reason_that_cannot_be_read_is_located(tmp_path: Path, monkeyp
     assert f"q.yaml:9:5: SCEN001 {message}" in result.output
 
 
+def test_the_bundled_scenarios_give_the_reason_of_each_refusal() -> None:
+    """`refused: true` is loose (any reason passes): the project's own scenarios say which refusal they expect."""
+    loose = [f"{path.relative_to(REPO)}:{n}" for folder in ("tests/scenarios", "docs/example-pack")
+             for path in collect([REPO / folder])
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"refused:\s*true", line)]
+    assert not loose, loose
+
+
 # ------------------------------------------------------------------ matchers
 def test_matchers_that_do_not_hold_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                         snapshot: SnapshotAssertion) -> None:
