@@ -158,6 +158,18 @@ def test_the_bundled_scenarios_give_the_reason_of_each_refusal() -> None:
     assert not loose, loose
 
 
+@pytest.mark.parametrize(("step", "message"), [
+    ("{phase: upkeep, refused: true}", "a 'phase' step is never refused (steps that can be: use, move,"),
+    ("{move: s2, refused: timing}", "a 'move' step is never refused for 'timing' (its refusals: illegal-move,"),
+    ("{use: toolkit, refused: cost}", "a 'use' step is never refused for 'cost'"),
+])
+def test_a_refusal_the_step_cannot_meet_is_located(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str,
+                                                   message: str) -> None:
+    result = run(tmp_path, monkeypatch, COMBAT + f"steps:\n  - {step}\n")
+    assert result.exit_code == 2, result.output
+    assert f"q.yaml:9:5: SCEN001 {message}" in result.output
+
+
 # ------------------------------------------------------------------ matchers
 def test_matchers_that_do_not_hold_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                         snapshot: SnapshotAssertion) -> None:

@@ -31,9 +31,20 @@ CODES: dict[str, str] = {
     "requirement": "the Sector's requirement is not met (a Specialist to have or to sacrifice)",
     "illegal-move": "the move is not among the Unit's legal moves (not next to it, visited, no room)",
     "no-deck": "there is no such deck in this game",
-    "other-sector": "the two Units are not in the same Sector",
+    "other-sector": "not in the same Sector (two Units trading; a card that serves the Units of its own Sector)",
     "not-enough": "the Unit has not that much to give",
     "not-tradeable": "the Unit cannot trade that",
+}
+
+
+# The refusals each kind of step can meet (a step that is never refused, a phase or a turn, has none).
+STEP_CODES: dict[str, tuple[str, ...]] = {
+    "use": ("not-held", "no-use", "timing", "condition", "limit", "other-sector"),
+    "move": ("illegal-move", "limit", "forbidden", "requirement", "cost"),
+    "recruit": ("forbidden", "limit", "unavailable", "cost"),
+    "find": ("forbidden", "limit", "unavailable", "cost"),
+    "draw": ("no-deck", "limit"),
+    "trade": ("other-sector", "not-enough", "not-tradeable"),
 }
 
 

@@ -26,6 +26,7 @@ from ddaydice.interpreter.core.state import Die, Unit
 from ddaydice.interpreter.core.values import PHASES
 from ddaydice.interpreter.mechanisms.options import reachable
 from ddaydice.interpreter.tools.refusals import CODES as REFUSAL_CODES
+from ddaydice.interpreter.tools.refusals import STEP_CODES
 
 MARKERS = ("chevron-1", "chevron-2", "chevron-3", "must-move", "battle-cry", "cant-stay")
 STATUSES = ("active", "safe", "dead")
@@ -353,6 +354,11 @@ def _check_step(step: Any, players: Sequence[str] = ()) -> str | None:
         hint = did_you_mean(refused.strip(), REFUSAL_CODES)
         return (f"no refusal code '{shorten(refused.strip())}'" + (f" ({hint})" if hint else "") + "; a part of the "
                 "refusal's message has two words or more")
+    if refused not in (None, False) and kind not in STEP_CODES:
+        return f"a '{kind}' step is never refused (steps that can be: {', '.join(STEP_CODES)})"
+    if isinstance(refused, str) and refused.strip() in REFUSAL_CODES and refused.strip() not in STEP_CODES[kind]:
+        return (f"a '{kind}' step is never refused for '{refused.strip()}' (its refusals: "
+                f"{', '.join(STEP_CODES[kind])})")
     if "answers" in step:
         answers = step["answers"]
         if not isinstance(answers, dict) or not all(isinstance(a, list) for a in answers.values()):
