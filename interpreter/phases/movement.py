@@ -160,11 +160,16 @@ class MovementPhase(GameAPI):
             room = self.value("capacity", unit, sector=to)
             check("room", here < room, "there is room", f"at most {room} Unit(s) may stand there")
             reqs = self._requirements(to)
-            if reqs:
-                texts = "; ".join(" ".join(map(str, r)) for r in reqs)
-                cry = self.flag("battle-cry", unit)
-                check("requirements", self._meets(unit, reqs) or cry,
+            cry = self.flag("battle-cry", unit)
+            others = [r for r in reqs if r[:1] != ("battle-cry",)]
+            if others:
+                texts = "; ".join(" ".join(map(str, r)) for r in others)
+                check("requirements", self._meets(unit, others) or cry,
                       f"met ({texts})" if not cry else f"ignored by the Battle Cry ({texts})", f"not met: {texts}")
+            if len(others) < len(reqs):  # only a Battle Cry enters (as legal_moves reads the requirement)
+                check("Battle Cry", cry and self.flag("battle-cry-here", unit, sector=to),
+                      "the Unit moves with a Battle Cry", "only a Unit moving with a Battle Cry may enter"
+                      + ("" if not cry else " (no Battle Cry here)"))
             target_cost = self.sectors[to].cost
             if target_cost is not None:
                 kind, cost = "advance", target_cost

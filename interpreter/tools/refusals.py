@@ -139,13 +139,14 @@ def purchase_refused(game: Game, unit: Unit, kind: str, card: str) -> Refusal:
     if card not in there:
         return Refusal("unavailable", f"the {name} is not there for {unit.name} to {kind}")
     cost = game.card_values("specialist-cost" if kind == "recruit" else "item-cost", unit, [card])[0]
-    purse = unit.stars if kind == "recruit" else unit.item_points
-    return Refusal("cost", f"{unit.name} cannot pay the {name}'s {cost} (has {purse})")
+    purse, money = (unit.stars, "Stars") if kind == "recruit" else (unit.item_points, "Item Points")
+    return Refusal("cost", f"{unit.name} cannot pay the {name}'s {cost} {money} (it has {purse})")
 
 
 # The checks of a move (phases/movement.py, explain_entry) by the refusal code their failure gives.
 _MOVE_CODES = {"one move per turn": "limit", "Barrier": "forbidden", "may Advance": "forbidden",
-               "the Sector lets it in": "forbidden", "requirements": "requirement", "Courage": "cost"}
+               "the Sector lets it in": "forbidden", "requirements": "requirement", "Battle Cry": "requirement",
+               "Courage": "cost"}
 
 
 def move_refused(game: Game, unit: Unit, to: str) -> Refusal:
