@@ -7,12 +7,18 @@ block scalar is reported on its real line and column in the YAML file.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
+import os
 import re
+import tempfile
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import attrs
+import lark
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
@@ -48,9 +54,38 @@ def _grammar_text() -> str:
     return resources.files("ddaydice.dsl").joinpath("effect.lark").read_text(encoding="utf-8")
 
 
+_LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
+
+
 @functools.cache
 def _parser() -> Lark:
-    return Lark(_grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    """The effect language's LALR parser. Building its tables took a third of ``dday validate``: they are kept in
+    the user's cache folder (``$XDG_CACHE_HOME/ddaydice``, private to the user), under a key made of the grammar,
+    the options and Lark's version, written atomically; any problem with the cache only means building again."""
+    grammar = _grammar_text()
+    key = hashlib.sha256(repr((grammar, sorted(_LARK_OPTIONS.items()), lark.__version__)).encode()).hexdigest()
+    path = _cache_folder() / f"effect-parser-{key[:32]}.lark"
+    with contextlib.suppress(Exception), path.open("rb") as fh:  # absent, unreadable, another version: build it
+        if fh.readline().strip() == key.encode():
+            return Lark.load(fh)
+    parser = Lark(grammar, **_LARK_OPTIONS)
+    with contextlib.suppress(OSError):  # a read-only home: no cache, the same parser
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".effect-parser.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(key.encode() + b"\n")
+                parser.save(fh)
+            Path(tmp).replace(path)
+        finally:
+            with contextlib.suppress(OSError):
+                Path(tmp).unlink()
+    return parser
+
+
+def _cache_folder() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "ddaydice"
 
 
 _TERMINAL_NAMES = {

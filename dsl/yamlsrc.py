@@ -30,6 +30,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.composer import Composer, ComposerError, MaxDepthExceededError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from ddaydice.dsl import yamlfast
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
 from ddaydice.dsl.limits import MAX_NESTING, MAX_TABLE_NUMBER, MAX_YAML_ALIASES, MAX_YAML_VALUES, IdRule, Range
 from ddaydice.dsl.parser import SourceMap
@@ -93,10 +94,30 @@ def read_yaml(file: str, text: str | None = None) -> tuple[YamlDoc | None, list[
         line, col = _char_position(text, text.index("\x00"))
         return None, [Diagnostic("YAML003", "not text: the file holds a NUL character", file, line, col,
                                  hint="save the file as UTF-8 text")]
+    try:  # libyaml's parser where the file is one it reads as ruamel does (dsl/yamlfast.py), else ruamel alone
+        data = yamlfast.load(text, file, _ruamel())
+    except (yamlfast.NotFast, ValueError, TypeError, IndexError, KeyError, AttributeError,
+            OverflowError, RecursionError):
+        return _read_slowly(file, text)
+    problem = _expansion_problem(data)
+    if problem is not None:
+        return None, [Diagnostic("YAML005", problem, file, 1, 1,
+                                 hint="write the values out; content needs few aliases, if any")]
+    return YamlDoc(file, text, data), []
+
+
+def _ruamel() -> YAML:
+    """ruamel's round-trip loader as content is read: no duplicate key, aliases counted, nesting bounded."""
     yaml = YAML(typ="rt", pure=True)
     yaml.allow_duplicate_keys = False
     yaml.Composer = _CappedComposer
     yaml.max_depth = MAX_NESTING
+    return yaml
+
+
+def _read_slowly(file: str, text: str) -> tuple[YamlDoc | None, list[Diagnostic]]:
+    """ruamel alone: the reading whose diagnostics (syntax, duplicate keys, limits) are the canonical ones."""
+    yaml = _ruamel()
     try:
         data = yaml.load(io.StringIO(text))
     except _TooManyAliasesError as exc:

@@ -24,6 +24,8 @@ CASES = [
     ("costs.yaml", "may-enter for u1 in s2"),
     ("general-vs-sector-7.yaml", "may-enter for u1 in s10"),
     ("general-vs-sector-7.yaml", "locked-and-rolled for u1"),
+    # a Battle Cry requirement is a check of its own (a Unit with the Courage is still refused)
+    ("merville-bunker-battle-cry.yaml", "may-enter for u1 in bunker"),
     # Playing with Fire's loss: the Soldiers the rule takes (a count of the language), then the casualties
     ("playing-with-fire.yaml", "tagged explosion above 2 for u1"),
     ("playing-with-fire.yaml", "casualties for u1 from 2"),

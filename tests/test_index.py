@@ -21,13 +21,15 @@ from click.testing import CliRunner
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.core.inplay import InPlay
 from ddaydice.interpreter.effects.sources import Sources
+from ddaydice.interpreter.tools.scenario import collect
 
 GOLDEN = Path(__file__).parent / "golden"
 sys.path.insert(0, str(GOLDEN))
 
 from corpus import CASES, play_case  # noqa: E402
 
-SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.yaml"))
+# The scenario files as `dday scenario run` collects them (a pack kept there gives only its scenarios).
+SCENARIOS = collect([Path(__file__).parent / "scenarios"])
 
 
 def _shape(value: Any) -> Any:

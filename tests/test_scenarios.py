@@ -1,7 +1,8 @@
 """The project's rulings: every scenario file under tests/scenarios runs through `dday scenario run`.
 
 One test per file, so a failure names the ruling it breaks; the file's own
-`ruling:` text says why the expected result is right.
+`ruling:` text says why the expected result is right. The files are those `dday scenario run` collects from
+the folder: a scenario-local pack kept there (tests/scenarios/local-pack) gives only its own scenarios.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.tools.scenario import collect
 
 HERE = Path(__file__).parent / "scenarios"
-FILES = sorted(HERE.rglob("*.yaml"))
+FILES = collect([HERE])
 
 
 def test_there_are_scenarios() -> None:

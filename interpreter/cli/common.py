@@ -118,24 +118,9 @@ def input_file(path: Path, what: str = "file") -> None:
 
 def derivation_text(d: Any, indent: str = "      ") -> list[str]:
     """A query's derivation, one line per contribution (``dday scenario run`` on a failed check, ``dday explain``)."""
-    if d.steps and all(step.op == "check" for step in d.steps):
-        lines = [f"{indent}{d.query} for {d.subject}: every check must pass"]
-        for step in d.steps:
-            lines.append(f"{indent}  {'yes' if step.after else 'NO '}  {step.source_name}: {step.text}")
-        lines.append(f"{indent}  = {d.value}")
-        return lines
-    lines = [f"{indent}{d.query} for {d.subject or 'the game'}: base {d.base} ({d.base_source})"]
-    width = max([15, *(len(step.tier) for step in d.steps)])
-    for step in d.steps:
-        val = "" if step.value is None else f" {step.value}"
-        line = f"{indent}  {step.tier:<{width}} {step.source_name}: {step.op}{val}: {step.before} -> {step.after}"
-        if step.overruled_by:
-            line += f"  [overruled by {step.overruled_by}: {step.reason}]"
-        elif step.reason:
-            line += f"  [{step.reason}]"
-        lines.append(line)
-    lines.append(f"{indent}  = {d.value}")
-    return lines
+    from ddaydice.interpreter.tools.scenario_report import derivation_text as text
+
+    return text(d, indent)
 
 
 def provenance_warning(content: Content, map_id: str) -> str | None:

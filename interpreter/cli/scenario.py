@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddaydice.interpreter.cli.common import derivation_text, input_file, scenario_packs
+from ddaydice.interpreter.cli.common import input_file, scenario_packs
 
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
@@ -42,21 +42,25 @@ def scenario() -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--verbose", "-v", is_flag=True, help="List every check, not only failures.")
-def scenario_run(paths: tuple[Path, ...], fmt: str, verbose: bool) -> None:
-    """Run scenario files (or every .yaml under a folder). Exit 0 all pass, 1 a check fails, 2 unusable input."""
+@click.option("--junit", "junit", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Also write a JUnit XML report to this file (for CI).")
+def scenario_run(paths: tuple[Path, ...], fmt: str, verbose: bool, junit: Path | None) -> None:
+    """Run scenario files (or every .yaml under a folder; a pack folder there gives only its scenarios/).
+    Exit 0 all pass, 1 a check fails, 2 unusable input."""
     from ddaydice.interpreter.tools import scenario as sc_mod
+    from ddaydice.interpreter.tools import scenario_report as report
 
     files = sc_mod.collect(list(paths))
     if not files:
         raise click.UsageError("no scenario files found")
     results, problems = _run_files(files)
+    if junit is not None:
+        try:
+            junit.write_text(report.junit_xml(results, problems), encoding="utf-8")
+        except OSError as exc:
+            raise click.UsageError(f"{junit}: cannot write the JUnit report: {exc.strerror}") from exc
     if fmt == "json":
-        click.echo(json.dumps({
-            "scenarios": [{"file": r.file, "scenario": r.title, "passed": r.passed, "error": r.error,
-                           "checks": [c.as_json() for c in r.checks]} for r in results],
-            "diagnostics": [d.as_json() for d in problems],
-            "passed": sum(r.passed for r in results), "failed": sum(not r.passed for r in results),
-        }, indent=2, default=str))
+        click.echo(json.dumps(report.json_data(results, problems), indent=2, default=str))
     else:
         _echo_text(results, problems, verbose)
     if problems:
@@ -110,22 +114,12 @@ def _run_files(files: list[Path]) -> tuple[list[Result], list[Diagnostic]]:
 
 def _echo_text(results: list[Result], problems: list[Diagnostic], verbose: bool) -> None:
     from ddaydice.dsl.diagnostics import SourceCache, render_all
+    from ddaydice.interpreter.tools.scenario_report import text_lines
 
     if problems:
         click.echo(render_all(problems, SourceCache()))
-    for r in results:
-        click.echo(f"{'PASS' if r.passed else 'FAIL'} {r.file}: {r.title}")
-        if r.error:
-            click.echo(f"    error: {r.error}")
-        for c in r.checks:
-            if c.passed and not verbose:
-                continue
-            mark = "ok  " if c.passed else "FAIL"
-            click.echo(f"    {mark} {c.label}: expected {c.expected!r}, got {c.actual!r}"
-                       + (f" ({c.message})" if c.message else ""))
-            if not c.passed and c.derivation is not None:
-                for line in derivation_text(c.derivation):
-                    click.echo(line)
+    for line in text_lines(results, verbose):
+        click.echo(line)
     passed = sum(r.passed for r in results)
     click.echo(f"{passed} passed, {len(results) - passed} failed"
                + (f", {len(problems)} unusable" if problems else ""))

@@ -16,6 +16,10 @@ from ddaydice.interpreter.core.state import (
 class Kernel(GameAPI):
     """The kernel services every layer uses: the game's one die, the trace, and asking a decider."""
 
+    #: When a list (a scenario sets it), each question not asked because it had a single legal option is noted
+    #: here as (player, kind, prompt, option), so a scripted answer left for it can be explained.
+    unasked: list[tuple[str, str, str, str]] | None = None
+
     def d6(self) -> int:
         """One die roll (1-6) from the game's generator; every die of the game comes from here."""
         return int(self.rng.random() * 6) + 1
@@ -41,6 +45,8 @@ class Kernel(GameAPI):
 
     def ask_one(self, unit: Unit, kind: str, prompt: str, options: Sequence[str], keys: Sequence[Any] = ()) -> int:
         if len(options) == 1:
+            if self.unasked is not None:
+                self.unasked.append((unit.id, kind, prompt, options[0]))
             return 0
         return self.ask(unit, Decision(kind, unit.id, prompt, tuple(options), tuple(keys)))[0]
 
@@ -48,6 +54,8 @@ class Kernel(GameAPI):
                  labeler: Callable[[Any], str]) -> int:
         """Ask for one of ``keys``; their English labels are made only if somebody reads them."""
         if len(keys) == 1:
+            if self.unasked is not None:
+                self.unasked.append((unit.id, kind, prompt if isinstance(prompt, str) else prompt(), labeler(keys[0])))
             return 0
         return self.pick(unit, kind, prompt, tuple(keys), 1, 1, labeler)[0]
 

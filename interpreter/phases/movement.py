@@ -160,11 +160,16 @@ class MovementPhase(GameAPI):
             room = self.value("capacity", unit, sector=to)
             check("room", here < room, "there is room", f"at most {room} Unit(s) may stand there")
             reqs = self._requirements(to)
-            if reqs:
-                texts = "; ".join(" ".join(map(str, r)) for r in reqs)
-                cry = self.flag("battle-cry", unit)
-                check("requirements", self._meets(unit, reqs) or cry,
+            cry = self.flag("battle-cry", unit)
+            others = [r for r in reqs if r[:1] != ("battle-cry",)]
+            if others:
+                texts = "; ".join(" ".join(map(str, r)) for r in others)
+                check("requirements", self._meets(unit, others) or cry,
                       f"met ({texts})" if not cry else f"ignored by the Battle Cry ({texts})", f"not met: {texts}")
+            if len(others) < len(reqs):  # only a Battle Cry enters (as legal_moves reads the requirement)
+                check("Battle Cry", cry and self.flag("battle-cry-here", unit, sector=to),
+                      "the Unit moves with a Battle Cry", "only a Unit moving with a Battle Cry may enter"
+                      + ("" if not cry else " (no Battle Cry here)"))
             target_cost = self.sectors[to].cost
             if target_cost is not None:
                 kind, cost = "advance", target_cost
@@ -218,7 +223,7 @@ class MovementPhase(GameAPI):
         must = not self._may_stay(unit)
         if not moves:
             if must:
-                self.wipe_out(unit, "must move and cannot")
+                self.wipe_out(unit, "wiped out (it must move and cannot)")
             return
         pick = self.ask_keys(
             unit, "move", lambda: f"{unit.name} in {self.sectors[unit.sector].name}{' (must move)' if must else ''}: "

@@ -23,14 +23,17 @@ A scenario is YAML (see docs/scenarios.md)::
 
 Steps: ``phase: NAME``, ``turn``, ``turns: N``, ``game``, ``use: CARD`` (with ``unit:``), ``move: SECTOR``,
 ``recruit: CARD``, ``find: CARD``, ``trade: u2`` (with ``give: soldiers`` and ``amount: 1``, from ``unit:``);
-any step may say ``refused: true`` when the rules must refuse it.
+any step may say ``refused: REASON`` when the rules must refuse it (a code of tools/refusals.py or a part of
+the refusal's message; ``true``: any reason), and give its own ``answers:``. Scripts are strict: an answer
+never consumed fails the scenario at its step's line. A check's value may be a matcher (``{count: 3}``,
+``{contains: medic}``, ``{one-of: [s3, s4]}``).
 """
 
 from __future__ import annotations
 
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,11 +52,13 @@ from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.mechanisms.options import score
 from ddaydice.interpreter.policies.deciders import ReferencePolicy, Scripted
 from ddaydice.interpreter.tools import capture, counts
+from ddaydice.interpreter.tools.refusals import Refusal, move_refused, purchase_refused, use_refused
 from ddaydice.interpreter.tools.scenario_file import (
     MARKERS,
     STATUSES,
     ScenarioFile,
     UnitSetup,
+    as_matcher,
     load_scenario,
     parse_die,
     parse_query,
@@ -85,9 +90,6 @@ class ScriptedRandom(random.Random):
 class SetupRandom(ScriptedRandom):
     """The generator of a scenario's set-up: scripted d6 results for an option's rolls (the Unit marker),
     while shuffles and draws use the seeded bits as a plain generator would (the Award deck's order)."""
-
-    def getrandbits(self, k: int, /) -> int:
-        return super().getrandbits(k)
 
 
 @attrs.frozen
@@ -215,8 +217,8 @@ def _apply(setup: UnitSetup, unit: Unit, game: Game) -> None:
                 pile.remove(card)
 
 
-def run_step(game: Game, step: Any) -> str | None:
-    """Run one step; returns a refusal message when the rules refuse it."""
+def run_step(game: Game, step: Any) -> Refusal | None:
+    """Run one step; returns why when the rules refuse it."""
     s = game.state
     if step == "turn":
         game.run_turn()
@@ -246,13 +248,13 @@ def run_step(game: Game, step: Any) -> str | None:
             if move.to == to:
                 game.do_move(unit, move)
                 return None
-        return f"{unit.name} may not move to {to} now"
+        return move_refused(game, unit, to)
     for purchase in ("recruit", "find"):
         if purchase in step:
             card = str(step[purchase])
             if game.buy(unit, purchase, card):
                 return None
-            return f"{unit.name} cannot {purchase} the {game._name_of(card)} now"
+            return purchase_refused(game, unit, purchase, card)
     if "draw" in step:
         return _draw(game, unit, str(step["draw"]))
     if "trade" in step:
@@ -260,12 +262,12 @@ def run_step(game: Game, step: Any) -> str | None:
     raise RuleError(f"unknown step {step!r}")
 
 
-def _use(game: Game, unit: Unit, card: str) -> str | None:
+def _use(game: Game, unit: Unit, card: str) -> Refusal | None:
     """``use: CARD``: a card the Unit holds (or a rule's, an option's, a side's or one in play) is used."""
     s = game.state
     if card not in game.held_cards(unit) and not card.startswith(("rule:", "option:", "side:")) \
             and card not in s.in_play:
-        return f"{unit.name} does not hold the {game._name_of(card)}"
+        return Refusal("not-held", f"{unit.name} does not hold the {game._name_of(card)}")
     # A card is played at the moments of the phase the game stands in (set it with `phase:`).
     points = PHASE_POINTS.get(s.phase, ())
     for point in points:
@@ -273,34 +275,34 @@ def _use(game: Game, unit: Unit, card: str) -> str | None:
             if src.owner == card:
                 game.perform_use(unit, src, i, hook, held)
                 return None
-    return (f"the {game._name_of(card)} cannot be used now, in phase '{s.phase}' (its timing, condition or "
-            "limit forbids it)")
+    return use_refused(game, unit, card, points, s.phase)
 
 
-def _draw(game: Game, unit: Unit, deck: str) -> str | None:
+def _draw(game: Game, unit: Unit, deck: str) -> Refusal | None:
     """``draw: KIND``: the draw of a deck: the game's turn draw (Battle Conditions), or the Unit's (a Badge)."""
     kind = game.content.kind_def(deck)
     if kind is None or kind.id not in game.state.decks:
-        return f"there is no deck '{deck}' in this game (is its optional rule on?)"
+        return Refusal("no-deck", f"there is no deck '{deck}' in this game (is its optional rule on?)")
     if kind.held_by == "game":
         decks.draw_for_turn(game, kind.id)
         return None
     if not decks.can_draw(game, unit, kind.id):
-        return f"{unit.name} may not draw a {kind.name} now"
+        return Refusal("limit", f"{unit.name} may not draw a {kind.name} now (its deck is empty, or the "
+                       "draws of a turn are made)")
     decks.draw(game, unit, kind.id, 1)
     return None
 
 
-def _trade(game: Game, unit: Unit, step: dict[str, Any]) -> str | None:
+def _trade(game: Game, unit: Unit, step: dict[str, Any]) -> Refusal | None:
     """``trade: UNIT`` (``give:``, ``amount:``): resources, an Item or a tradeable card to another Unit."""
     other = game.state.unit(str(step["trade"]))
     if other.sector != unit.sector and not game.flag("trade-anywhere", unit):
-        return f"{unit.name} and {other.name} are not in the same Sector"
+        return Refusal("other-sector", f"{unit.name} and {other.name} are not in the same Sector")
     what = str(step.get("give", "soldiers")).replace("-", "_")
     amount = int(step.get("amount", 1))
     if what in {"soldiers", "stars", "courage", "item_points"}:
         if getattr(unit, what) < amount:
-            return f"{unit.name} has not {amount} {what}"
+            return Refusal("not-enough", f"{unit.name} has not {amount} {what}")
         setattr(unit, what, getattr(unit, what) - amount)
         setattr(other, what, getattr(other, what) + amount)
         return None
@@ -315,7 +317,7 @@ def _trade(game: Game, unit: Unit, step: dict[str, Any]) -> str | None:
         other.cards.append(item)
         game.sources_changed()
         return None
-    return f"{unit.name} cannot trade '{item}'"
+    return Refusal("not-tradeable", f"{unit.name} cannot trade '{item}'")
 
 
 def evaluate_query(game: Game, text: str, *, explain: bool = True) -> tuple[Any, Derivation | None]:
@@ -375,9 +377,7 @@ def actual_value(game: Game, path: str) -> Any:
 
 
 def _norm(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_norm(v) for v in value]
-    if isinstance(value, list):
+    if isinstance(value, tuple | list):
         return [_norm(v) for v in value]
     return value
 
@@ -399,18 +399,41 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
         line, col = position(doc.data, where)
         return f"{doc.file}:{line}:{col}: {message}"
 
+    def locate(path: list[str | int]) -> str:
+        if doc is None:
+            return ""
+        line, col = position(doc.data, path)
+        return f"{doc.file}:{line}:{col}"
+
+    script = _Script(sc, content, game, locate)
     try:
         for j, step in enumerate(sc.steps):
             where = ["steps", j]
-            refused_expected = isinstance(step, dict) and bool(step.get("refused"))
+            expected_refusal = step.get("refused") if isinstance(step, dict) else None
+            script.begin(j, step)
             refusal = run_step(game, step)
             label = at(f"step {shorten(repr(step), 80)}")
-            if refused_expected:
-                checks.append(Check(label + " is refused", refusal is not None, "refused",
-                                    refusal or "allowed", message=refusal or ""))
+            if expected_refusal not in (None, False):
+                matched = refusal is not None and refusal.matches(expected_refusal)
+                checks.append(Check(label + " is refused", matched,
+                                    "refused" if expected_refusal is True else f"refused: {expected_refusal}",
+                                    str(refusal) if refusal is not None else "allowed",
+                                    refusal.derivation if refusal is not None else None))
             elif refusal is not None:
-                checks.append(Check(label, False, "allowed", "refused", message=refusal))
+                checks.append(Check(label, False, "allowed", f"refused: {refusal.code}", refusal.derivation,
+                                    message=refusal.message))
                 break
+            left = script.end_of_step(last=j == len(sc.steps) - 1)
+            if left is not None:
+                checks.append(Check(label + ": every scripted answer is consumed", False, "consumed", left[0],
+                                    message=left[1]))
+                break
+        if not sc.steps:
+            left = script.end_of_step(last=True)
+            if left is not None:
+                where = ["answers"]
+                checks.append(Check(at("answers: every scripted answer is consumed"), False, "consumed", left[0],
+                                    message=left[1]))
         for j, item in enumerate(sc.expect):
             pairs = item.items() if isinstance(item, dict) else []
             for raw_key, expected in pairs:
@@ -418,10 +441,10 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
                 key = str(raw_key)
                 if key.startswith("query "):
                     value, derivation = evaluate_query(game, key)
-                    checks.append(Check(key, _norm(value) == _norm(expected), expected, value, derivation))
+                    checks.append(Check(key, matches(value, expected), expected, value, derivation))
                 else:
-                    value = actual_value(game, key)
-                    checks.append(Check(key, _norm(value) == _norm(expected), expected, _norm(value)))
+                    value = _norm(actual_value(game, key))
+                    checks.append(Check(key, matches(value, expected), expected, value))
     except DDayError as exc:
         return Result(file, sc.scenario, tuple(checks), at(str(exc)), sc.ruling), game
     except (KeyError, AttributeError, ValueError, TypeError, IndexError) as exc:
@@ -430,15 +453,94 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
     return Result(file, sc.scenario, tuple(checks), None, sc.ruling), game
 
 
+def matches(value: Any, expected: Any) -> bool:
+    """Whether a checked value is what the check expects: the value itself, or a matcher (``{count: 3}``,
+    ``{contains: medic}`` or a list of cards, ``{one-of: [a, b]}``; several keys must all hold)."""
+    matcher = as_matcher(expected)
+    if matcher is None:
+        return bool(_norm(value) == _norm(expected))
+    value = _norm(value)
+    for word, want in matcher.items():
+        if word == "count":
+            if not isinstance(value, list | str | dict) or len(value) != want:
+                return False
+        elif word == "contains":
+            wanted = _norm(want) if isinstance(want, list) else [want]
+            if not isinstance(value, list | str) or any(w not in value for w in wanted):
+                return False
+        elif word == "one-of" and value not in [_norm(w) for w in want]:
+            return False
+    return True
+
+
+class _Script:
+    """The players' scripted answers while the steps run: a step's own ``answers:`` go first, and must all be
+    consumed when the step ends; the file's ``answers:`` must all be consumed when the last step ends. Each
+    answer keeps its place in the file (to name it when it is left over), and a question not asked because it
+    had a single legal option is noted, to explain an answer left for it."""
+
+    def __init__(self, sc: ScenarioFile, content: Content, game: Game,
+                 locate: Callable[[list[str | int]], str]) -> None:
+        players = [u.id for u in sc.units] + [d.id for d in content.sides.sides if d.option in sc.options]
+        self.scripts = {p: d for p, d in zip(players, game.deciders, strict=False) if isinstance(d, Scripted)}
+        self.origins: dict[str, list[list[str | int]]] = {
+            p: [["answers", p, k] for k in range(len(d.answers))] for p, d in self.scripts.items()}
+        self.game = game
+        self.locate = locate  # an answer's place in the file ("file:line:col"; "" without the file's text)
+        self.until: dict[str, int] = {}  # the position in a player's script his step's answers end at
+        game.unasked = []
+
+    def begin(self, j: int, step: Any) -> None:
+        self.until = {}
+        answers = step.get("answers") if isinstance(step, dict) else None
+        for raw, given in (answers or {}).items():
+            player = str(raw)
+            script = self.scripts[player]
+            script.answers[script.used:script.used] = list(given)
+            self.origins[player][script.used:script.used] = [["steps", j, "answers", raw, k]
+                                                             for k in range(len(given))]
+            self.until[player] = script.used + len(given)
+
+    def end_of_step(self, *, last: bool) -> tuple[dict[str, list[Any]], str] | None:
+        """The answers left over when a step ends (its own, and the file's after the last step) and why, or
+        None."""
+        left: dict[str, list[Any]] = {}
+        where: list[str] = []
+        for player, script in self.scripts.items():
+            end = len(script.answers) if last else self.until.get(player, script.used)
+            if script.used < end:
+                left[player] = script.answers[script.used:end]
+                for answer, path in zip(left[player], self.origins[player][script.used:end], strict=True):
+                    place = self.locate(path)
+                    where.append(f"{player}: {shorten(repr(answer), 60)}" + (f" ({place})" if place else ""))
+        if not left:
+            return None
+        message = "never consumed: " + "; ".join(where)
+        unasked = [u for u in self.game.unasked or () if u[0] in left]
+        if unasked:
+            message += "; not asked, a single legal option: " + "; ".join(
+                f"{p} {prompt!r} (only {option!r})" for p, _kind, prompt, option in unasked[-5:])
+        return left, message
+
+
+# The folder of a pack's own scenarios: the only part of a pack folder (one with a pack.yaml) that holds scenarios.
+PACK_SCENARIOS = "scenarios"
+
+
 def collect(paths: Sequence[Path]) -> list[Path]:
     """The scenario files: each file given, and the .yaml files under each folder given (links below a folder
     are not followed, so a link loop cannot make the walk endless); at most :data:`MAX_FOLDER_ENTRIES` from
-    one folder."""
+    one folder. A pack folder met on the way (a scenario-local pack beside its scenarios) gives only the
+    scenarios of its ``scenarios/`` folder: its manifest and content files are no scenarios."""
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
             found: list[Path] = []
-            for folder, _dirs, files in os.walk(p, followlinks=False):
+            for folder, dirs, files in os.walk(p, followlinks=False):
+                if (Path(folder) / "pack.yaml").is_file():
+                    dirs[:] = [d for d in dirs if d == PACK_SCENARIOS]
+                    continue
+                dirs.sort()
                 found += [Path(folder) / f for f in files if f.endswith(".yaml")
                           and not (Path(folder) / f).is_symlink()]
                 if len(found) > MAX_FOLDER_ENTRIES:

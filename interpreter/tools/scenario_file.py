@@ -26,6 +26,8 @@ from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.state import Die, Unit
 from ddaydice.interpreter.core.values import PHASES
 from ddaydice.interpreter.mechanisms.options import reachable
+from ddaydice.interpreter.tools.refusals import CODES as REFUSAL_CODES
+from ddaydice.interpreter.tools.refusals import STEP_CODES
 
 MARKERS = ("chevron-1", "chevron-2", "chevron-3", "must-move", "battle-cry", "cant-stay")
 STATUSES = ("active", "safe", "dead")
@@ -407,8 +409,8 @@ class _Validation:
             if not isinstance(item, dict) or not item:
                 err(["expect", j], "a check is a mapping: '- u1.soldiers: 3' or '- query def for u1: 2'")
                 continue
-            for key in item:
-                problem = _check_expectation(str(key), players)
+            for key, expected in item.items():
+                problem = _check_expectation(str(key), players) or _check_matcher(expected)
                 if problem:
                     err(["expect", j, key], problem[0], problem[1])
 
@@ -497,7 +499,7 @@ def _check_step(step: Any, players: Sequence[str] = ()) -> str | None:
     value = step[kind]
     if kind == "phase" and value not in PHASES:
         return f"no phase '{shorten(str(value))}' (phases: {', '.join(PHASES)})"
-    extra = set(step) - {kind, "unit", "refused", "to", "give", "amount"}
+    extra = set(step) - {kind, "unit", "refused", "to", "give", "amount", "answers"}
     if extra:
         return f"unknown key(s) in step: {shorten(', '.join(sorted(map(str, extra))))}"
     if kind == "turns" and (isinstance(value, bool) or not isinstance(value, int)
@@ -516,8 +518,29 @@ def _check_step(step: Any, players: Sequence[str] = ()) -> str | None:
         return f"'amount' is a whole number from 0 to {MAX_RESOURCE}"
     if "give" in step and not isinstance(step["give"], str):
         return "'give' names a resource or a card: expected text"
-    if "refused" in step and not isinstance(step["refused"], bool):
-        return "'refused' is true or false"
+    if "refused" in step and not isinstance(step["refused"], bool) and (
+            not isinstance(step["refused"], str) or not step["refused"].strip() or len(step["refused"]) > 200):
+        return ("'refused' is the reason expected: a refusal's code (" + ", ".join(REFUSAL_CODES) + ") or a part "
+                "of its message; or true (any reason)")
+    refused = step.get("refused")
+    if isinstance(refused, str) and len(refused.split()) == 1 and refused.strip() not in REFUSAL_CODES:
+        hint = did_you_mean(refused.strip(), REFUSAL_CODES)
+        return (f"no refusal code '{shorten(refused.strip())}'" + (f" ({hint})" if hint else "") + "; a part of the "
+                "refusal's message has two words or more")
+    if refused not in (None, False) and kind not in STEP_CODES:
+        return f"a '{kind}' step is never refused (steps that can be: {', '.join(STEP_CODES)})"
+    if isinstance(refused, str) and refused.strip() in REFUSAL_CODES and refused.strip() not in STEP_CODES[kind]:
+        return (f"a '{kind}' step is never refused for '{refused.strip()}' (its refusals: "
+                f"{', '.join(STEP_CODES[kind])})")
+    if "answers" in step:
+        answers = step["answers"]
+        if not isinstance(answers, dict) or not all(isinstance(a, list) for a in answers.values()):
+            return "a step's 'answers' are lists of answers by player: {u1: [lose 3 Soldiers]}"
+        for who, given in answers.items():
+            if players and str(who) not in players:
+                return f"no Unit '{shorten(str(who))}' in this scenario"
+            if len(given) > MAX_CHOICES or not all(_answer_ok(a) for a in given):
+                return "an answer is an option's number or label, or a list of them"
     return None
 
 
@@ -537,6 +560,36 @@ def _answer_ok(answer: Any, nested: bool = False) -> bool:
 UNIT_CHECKS = frozenset({"score", "hand", "trading_pool", "tally", "soldier_count", "chevrons"})
 GAME_CHECKS = frozenset({"outcome", "reason", "turn", "phase", "pool", "award-deck", "conquered", "in-play", "piles",
                          "score"})
+
+
+# The matchers a check's value may be instead of the value itself (docs/scenarios.md).
+MATCHERS = ("count", "contains", "one-of")
+
+
+def as_matcher(expected: Any) -> dict[str, Any] | None:
+    """A check's expected value as a matcher (``{count: 3}``, ``{contains: medic}``, ``{one-of: [a, b]}``), by
+    word, or None when it is a plain value. The YAML reader may spell a key's '-' as '_' (one_of)."""
+    if not isinstance(expected, dict) or not expected:
+        return None
+    words = {str(k).replace("_", "-"): v for k, v in expected.items()}
+    return words if any(w in MATCHERS for w in words) else None
+
+
+def _check_matcher(expected: Any) -> tuple[str, str | None] | None:
+    """Why a matcher cannot be read (and a hint), or None (a plain value is never wrong here)."""
+    matcher = as_matcher(expected)
+    if matcher is None:
+        return None
+    for word, want in matcher.items():
+        if word not in MATCHERS:
+            return f"no matcher '{shorten(word)}' (matchers: {', '.join(MATCHERS)})", did_you_mean(word, MATCHERS)
+        if word == "count" and (isinstance(want, bool) or not isinstance(want, int) or want < 0):
+            return "'count' takes a whole number from 0", None
+        if word == "one-of" and (not isinstance(want, list) or not want):
+            return "'one-of' takes a list of the values allowed", None
+        if word == "contains" and (want is None or isinstance(want, dict) or want == []):
+            return "'contains' takes a value, or a list of the values that must all be there", None
+    return None
 
 
 def _check_expectation(key: str, players: Sequence[str]) -> tuple[str, str | None] | None:

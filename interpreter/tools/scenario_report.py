@@ -1,0 +1,95 @@
+"""The reports of ``dday scenario run``: each scenario's PASS or FAIL with its failed checks, as text lines (with
+the derivation of each failed value), as JSON data, or as a JUnit XML report for CI (``--junit FILE``)."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from typing import Any
+
+from ddaydice.dsl.diagnostics import Diagnostic
+from ddaydice.interpreter.core.precedence import Derivation
+from ddaydice.interpreter.tools.scenario import Check, Result
+
+
+def derivation_text(d: Derivation, indent: str = "      ") -> list[str]:
+    """A query's derivation, one line per contribution (``dday scenario run`` on a failed check, ``dday explain``)."""
+    if d.steps and all(step.op == "check" for step in d.steps):
+        lines = [f"{indent}{d.query} for {d.subject}: every check must pass"]
+        for step in d.steps:
+            lines.append(f"{indent}  {'yes' if step.after else 'NO '}  {step.source_name}: {step.text}")
+        lines.append(f"{indent}  = {d.value}")
+        return lines
+    lines = [f"{indent}{d.query} for {d.subject or 'the game'}: base {d.base} ({d.base_source})"]
+    width = max([15, *(len(step.tier) for step in d.steps)])
+    for step in d.steps:
+        val = "" if step.value is None else f" {step.value}"
+        line = f"{indent}  {step.tier:<{width}} {step.source_name}: {step.op}{val}: {step.before} -> {step.after}"
+        if step.overruled_by:
+            line += f"  [overruled by {step.overruled_by}: {step.reason}]"
+        elif step.reason:
+            line += f"  [{step.reason}]"
+        lines.append(line)
+    lines.append(f"{indent}  = {d.value}")
+    return lines
+
+
+def check_lines(c: Check) -> list[str]:
+    """A check as text: its mark, label, expected and actual values, why, and a failed value's derivation."""
+    mark = "ok  " if c.passed else "FAIL"
+    lines = [f"    {mark} {c.label}: expected {c.expected!r}, got {c.actual!r}" + (f" ({c.message})" if c.message
+                                                                                     else "")]
+    if not c.passed and c.derivation is not None:
+        lines += derivation_text(c.derivation)
+    return lines
+
+
+def text_lines(results: Sequence[Result], verbose: bool) -> list[str]:
+    """Each scenario's PASS or FAIL line, its error, its failed checks (every check when ``verbose``)."""
+    lines: list[str] = []
+    for r in results:
+        lines.append(f"{'PASS' if r.passed else 'FAIL'} {r.file}: {r.title}")
+        if r.error:
+            lines.append(f"    error: {r.error}")
+        for c in r.checks:
+            if verbose or not c.passed:
+                lines += check_lines(c)
+    return lines
+
+
+def json_data(results: Sequence[Result], problems: Sequence[Diagnostic]) -> dict[str, Any]:
+    """The run as JSON data: each scenario with every check (a failed value's derivation too), the files that
+    could not be run, and the counts."""
+    return {
+        "scenarios": [{"file": r.file, "scenario": r.title, "passed": r.passed, "error": r.error,
+                       "checks": [c.as_json() for c in r.checks]} for r in results],
+        "diagnostics": [d.as_json() for d in problems],
+        "passed": sum(r.passed for r in results), "failed": sum(not r.passed for r in results),
+        "unusable": len(problems),
+    }
+
+
+def junit_xml(results: Sequence[Result], problems: Sequence[Diagnostic]) -> str:
+    """A JUnit XML report: one test case per scenario (a failure per failed check, an error for a scenario that
+    stopped), and one erroneous test case per file that could not be run (its diagnostic)."""
+    failures = sum(1 for r in results if r.error is None and not r.passed)
+    errors = sum(1 for r in results if r.error is not None) + len(problems)
+    suites = ET.Element("testsuites", name="dday scenario run", tests=str(len(results) + len(problems)),
+                        failures=str(failures), errors=str(errors))
+    suite = ET.SubElement(suites, "testsuite", name="scenarios", tests=suites.get("tests", "0"),
+                          failures=str(failures), errors=str(errors))
+    for r in results:
+        case = ET.SubElement(suite, "testcase", classname=r.file, name=r.title, file=r.file)
+        if r.error is not None:
+            ET.SubElement(case, "error", message=r.error, type="error").text = r.error
+        for c in r.checks:
+            if not c.passed:
+                failure = ET.SubElement(case, "failure", message=f"{c.label}: expected {c.expected!r}, got "
+                                        f"{c.actual!r}", type="check")
+                failure.text = "\n".join(check_lines(c))
+    for d in problems:
+        case = ET.SubElement(suite, "testcase", classname=d.file, name=d.file, file=d.file)
+        where = f"{d.file}:{d.line}:{d.column}: {d.code} {d.message}"
+        ET.SubElement(case, "error", message=where, type=d.code).text = where
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"

@@ -1,0 +1,304 @@
+"""`dday scenario run` as a rule lawyer relies on it: strict scripts, refusals with their reason, matchers
+(count, contains, one-of), the PASS/FAIL report with derivations, the JUnit XML and JSON reports, and folders
+holding a scenario-local pack. The scenarios that must fail are written here; those that pass live in
+tests/scenarios/runner/ (run by tests/test_scenarios.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import attrs
+import pytest
+from click.testing import CliRunner, Result
+from syrupy.assertion import SnapshotAssertion
+
+from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.tools.refusals import CODES
+from ddaydice.interpreter.tools.scenario import collect
+from ddaydice.interpreter.tools.scenario_file import MATCHERS, ScenarioFile
+
+REPO = Path(__file__).resolve().parent.parent
+LOCAL_PACK = REPO / "tests" / "scenarios" / "local-pack"
+DOCS = REPO / "docs" / "scenarios.md"
+
+# Unit 1 in Exercise Tiger's Sector 5 (DEF 3, MGF die 1): it loses 4 in Combat, the Corporal or Soldiers.
+COMBAT = """\
+scenario: Combat in Sector 5
+map: exercise-tiger
+variant: advanced-training
+fallback: none
+units:
+  - {id: u1, sector: s5, soldiers: 6, specialists: [corporal], visited: [s1, s2, s5]}
+rolls: [1]
+"""
+
+
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, *args: str) -> Result:
+    """`dday scenario run` on a scenario written in a fresh folder, run from there (paths stay short)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "q.yaml").write_text(text, encoding="utf-8")
+    return CliRunner().invoke(main, ["scenario", "run", *args, "q.yaml"])
+
+
+# ------------------------------------------------------------------ strict scripts
+def test_an_answer_never_consumed_fails_at_the_last_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         snapshot: SnapshotAssertion) -> None:
+    text = COMBAT + "answers:\n  u1: [lose the Corporal, lose 3 Soldiers, lose 1 Soldier]\nsteps:\n" \
+        "  - phase: combat\nexpect:\n  - u1.soldiers: 3\n"
+    result = run(tmp_path, monkeypatch, text)
+    assert result.exit_code == 1, result.output
+    assert "q.yaml:11:5: step {'phase': 'combat'}: every scripted answer is consumed" in result.output
+    assert "never consumed: u1: 'lose 1 Soldier'" in result.output
+    assert result.output == snapshot
+
+
+def test_a_steps_own_answers_must_be_consumed_by_that_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           snapshot: SnapshotAssertion) -> None:
+    text = COMBAT + "answers:\n  u1: [lose the Corporal, lose 3 Soldiers]\nsteps:\n" \
+        "  - {phase: upkeep, answers: {u1: [lose 2 Soldiers]}}\n  - phase: combat\n"
+    result = run(tmp_path, monkeypatch, text)
+    assert result.exit_code == 1, result.output
+    assert "q.yaml:11:5: step {'phase': 'upkeep'" in result.output  # the step whose answers are left
+    assert "never consumed: u1: 'lose 2 Soldiers'" in result.output
+    assert result.output == snapshot
+
+
+def test_an_answer_left_for_a_question_never_asked_names_that_question(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    # Three Soldiers and the Corporal lose 4: after 3 Soldiers, the Corporal is the only option: not asked.
+    text = COMBAT.replace("soldiers: 6", "soldiers: 3") + \
+        "answers:\n  u1: [lose 3 Soldiers, lose the Corporal]\nsteps:\n  - phase: combat\n"
+    result = run(tmp_path, monkeypatch, text)
+    assert result.exit_code == 1, result.output
+    assert ("not asked, a single legal option: u1 'Unit 1 must lose 1 more (Combat in Sector 5)' "
+            "(only 'lose the Corporal (counts as 1)')") in result.output
+    assert result.output == snapshot
+    assert result.output.splitlines()[1].strip() in DOCS.read_text(encoding="utf-8")  # the docs show this line
+
+
+def test_a_question_without_an_answer_under_fallback_none_is_located(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    result = run(tmp_path, monkeypatch, COMBAT + "steps:\n  - phase: combat\n")
+    assert result.exit_code == 1, result.output
+    assert "error: q.yaml:9:5: the script has no answer left for casualty (u1)" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_steps_answers_for_a_player_not_in_the_scenario_are_located(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    result = run(tmp_path, monkeypatch, COMBAT + "steps:\n  - {phase: combat, answers: {u9: [0]}}\n")
+    assert result.exit_code == 2, result.output
+    assert "q.yaml:9:5: SCEN001 no Unit 'u9' in this scenario" in result.output
+
+
+# ------------------------------------------------------------------ refusals
+def test_a_refusal_for_another_reason_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            snapshot: SnapshotAssertion) -> None:
+    # Sector 9 forbids finding Items: the step is refused, but not for lack of Item Points.
+    text = """\
+scenario: Finding in Sector 9
+map: exercise-tiger
+variant: advanced-training
+phase: purchase
+units:
+  - {id: u1, sector: s9, soldiers: 20, item-points: 30, visited: [s1, s2, s4, s7, s9]}
+steps:
+  - {find: toolkit, refused: cost}
+  - {find: toolkit, refused: "not enough Item Points"}
+  - {find: toolkit, refused: true}
+"""
+    result = run(tmp_path, monkeypatch, text)
+    assert result.exit_code == 1, result.output
+    assert result.output.count("    FAIL ") == 2  # `refused: true` takes any reason
+    assert "got 'forbidden: Exercise Tiger, Sector 9 forbids finding Items here" in result.output
+    assert "sectors         Exercise Tiger, Sector 9: forbid: True -> False" in result.output  # the derivation
+    assert result.output == snapshot
+
+
+def test_an_item_refused_by_its_condition_does_not_blame_the_phase(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    text = """\
+scenario: The Flame-Thrower outside a Bunker
+map: exercise-tiger
+variant: advanced-training
+phase: combat
+units:
+  - {id: u1, sector: s9, soldiers: 20, items: [flame-thrower], visited: [s1, s2, s4, s7, s9]}
+steps:
+  - {use: flame-thrower, refused: timing}
+"""
+    result = run(tmp_path, monkeypatch, text)
+    assert result.exit_code == 1, result.output
+    assert "got \"condition: the Flame-Thrower's condition is not met for Unit 1 in Sector 9" in result.output
+    assert "phase" not in result.output.split("got", 1)[1]
+
+
+@pytest.mark.parametrize(("refused", "message"), [
+    ("maybe", "no refusal code 'maybe'"),
+    ("conditon", "no refusal code 'conditon' (did you mean 'condition'?)"),
+    ("''", "'refused' is the reason expected"),
+    ("[cost]", "'refused' is the reason expected"),
+])
+def test_a_refusal_reason_that_cannot_be_read_is_located(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         refused: str, message: str) -> None:
+    result = run(tmp_path, monkeypatch, COMBAT + f"steps:\n  - {{find: toolkit, refused: {refused}}}\n")
+    assert result.exit_code == 2, result.output
+    assert f"q.yaml:9:5: SCEN001 {message}" in result.output
+
+
+def test_the_bundled_scenarios_give_the_reason_of_each_refusal() -> None:
+    """`refused: true` is loose (any reason passes): the project's own scenarios say which refusal they expect."""
+    loose = [f"{path.relative_to(REPO)}:{n}" for folder in ("tests/scenarios", "docs/example-pack")
+             for path in collect([REPO / folder])
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"refused:\s*true", line)]
+    assert not loose, loose
+
+
+@pytest.mark.parametrize(("step", "message"), [
+    ("{phase: upkeep, refused: true}", "a 'phase' step is never refused (steps that can be: use, move,"),
+    ("{move: s2, refused: timing}", "a 'move' step is never refused for 'timing' (its refusals: illegal-move,"),
+    ("{use: toolkit, refused: cost}", "a 'use' step is never refused for 'cost'"),
+])
+def test_a_refusal_the_step_cannot_meet_is_located(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str,
+                                                   message: str) -> None:
+    result = run(tmp_path, monkeypatch, COMBAT + f"steps:\n  - {step}\n")
+    assert result.exit_code == 2, result.output
+    assert f"q.yaml:9:5: SCEN001 {message}" in result.output
+
+
+# ------------------------------------------------------------------ matchers
+def test_matchers_that_do_not_hold_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        snapshot: SnapshotAssertion) -> None:
+    text = COMBAT.replace("specialists: [corporal]", "specialists: [corporal], items: [toolkit, flak-vest]") + """\
+expect:
+  - u1.items: {count: 3}
+  - u1.items: {contains: first-aid-kit}
+  - u1.items: {contains: [toolkit, bazooka]}
+  - u1.items: {contains: toolkit, count: 1}
+  - u1.sector: {one-of: [s7, s8]}
+  - u1.items: {count: 2, contains: flak-vest}
+  - query dice-rolled for u1: {one-of: [4, 5]}
+"""
+    result = run(tmp_path, monkeypatch, text)
+    assert result.exit_code == 1, result.output
+    assert result.output.count("    FAIL ") == 6
+    assert "dice-rolled for Unit 1" in result.output  # a failed query's derivation
+    assert result.output == snapshot
+
+
+@pytest.mark.parametrize(("check", "message"), [
+    ("{count: many}", "'count' takes a whole number from 0"),
+    ("{count: -1}", "'count' takes a whole number from 0"),
+    ("{one-of: []}", "'one-of' takes a list of the values allowed"),
+    ("{one-of: s3}", "'one-of' takes a list of the values allowed"),
+    ("{contains: []}", "'contains' takes a value"),
+    ("{count: 1, contain: toolkit}", "no matcher 'contain' (matchers: count, contains, one-of)"),
+])
+def test_a_matcher_that_cannot_be_read_is_located(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, check: str,
+                                                  message: str) -> None:
+    result = run(tmp_path, monkeypatch, COMBAT + f"expect:\n  - u1.items: {check}\n")
+    assert result.exit_code == 2, result.output
+    assert f"q.yaml:9:15: SCEN001 {message}" in result.output
+
+
+# ------------------------------------------------------------------ reports
+FAILING = COMBAT + """\
+steps:
+  - {phase: combat, answers: {u1: [lose the Corporal, lose 3 Soldiers]}}
+expect:
+  - u1.soldiers: 3
+  - u1.dead: {contains: medic}
+  - query def for u1: 9
+"""
+
+
+def test_the_text_report_shows_pass_fail_and_the_derivation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             snapshot: SnapshotAssertion) -> None:
+    result = run(tmp_path, monkeypatch, FAILING, "--verbose")
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("FAIL q.yaml: Combat in Sector 5\n")
+    assert "def for Unit 1, Sector 5: base 3" in result.output
+    assert result.output == snapshot
+
+
+def test_the_junit_report_parses_and_counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            snapshot: SnapshotAssertion) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ok.yaml").write_text(FAILING.split("  - u1.dead")[0], encoding="utf-8")
+    (tmp_path / "bad.yaml").write_text(FAILING, encoding="utf-8")
+    (tmp_path / "broken.yaml").write_text(COMBAT.replace("s5, soldiers", "s99, soldiers"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["scenario", "run", "--junit", "report.xml", "ok.yaml", "bad.yaml",
+                                       "broken.yaml"])
+    assert result.exit_code == 2, result.output  # a file could not be run
+    text = (tmp_path / "report.xml").read_text(encoding="utf-8")
+    root = ET.fromstring(text)
+    assert root.tag == "testsuites"
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("3", "1", "1")
+    cases = root.findall("./testsuite/testcase")
+    assert [c.get("file") for c in cases] == ["ok.yaml", "bad.yaml", "broken.yaml"]
+    assert cases[0].find("failure") is None
+    assert len(cases[1].findall("failure")) == 2
+    error = cases[2].find("error")
+    assert error is not None
+    assert (error.get("message") or "").startswith("broken.yaml:6:")
+    assert text == snapshot
+
+
+def test_the_json_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
+    result = run(tmp_path, monkeypatch, FAILING, "--format", "json")
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.output)
+    assert (data["passed"], data["failed"], data["unusable"]) == (0, 1, 0)
+    failed = [c for c in data["scenarios"][0]["checks"] if not c["passed"]]
+    assert [c["check"] for c in failed] == ["u1.dead", "query def for u1"]
+    assert failed[1]["derivation"]["query"] == "def"
+    assert data == snapshot
+
+
+def test_the_junit_file_cannot_be_written_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = run(tmp_path, monkeypatch, FAILING, "--junit", "no-such-folder/report.xml")
+    assert result.exit_code == 2, result.output
+    assert "cannot write the JUnit report" in result.output
+    assert "Traceback" not in result.output
+
+
+# ------------------------------------------------------------------ folders with a local pack
+def test_a_folder_with_a_local_pack_runs_its_scenarios_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    result = CliRunner().invoke(main, ["scenario", "run", str(LOCAL_PACK.relative_to(REPO))])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "2 passed, 0 failed"
+    assert "unusable" not in result.output and "canteen-pack/pack.yaml" not in result.output
+
+
+def test_the_example_pack_folder_runs_clean(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    result = CliRunner().invoke(main, ["scenario", "run", "docs/example-pack"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "7 passed, 0 failed"
+
+
+# ------------------------------------------------------------------ docs/scenarios.md
+def test_the_docs_quote_scenarios_the_suite_runs() -> None:
+    """Each ```yaml block of docs/scenarios.md opening with '# file: PATH' is word for word in that scenario,
+    which tests/test_scenarios.py runs."""
+    bundled = {p.resolve() for p in collect([REPO / "tests" / "scenarios"])}
+    quoted = [(m.group(1), m.group(2)) for m in
+              re.finditer(r"```yaml\n# file: (\S+)\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.DOTALL)]
+    assert len(quoted) >= 3
+    for path, text in quoted:
+        assert (REPO / path).resolve() in bundled, f"docs/scenarios.md quotes {path}, which the suite does not run"
+        assert text in (REPO / path).read_text(encoding="utf-8"), f"docs/scenarios.md's excerpt of {path} differs"
+
+
+def test_the_docs_name_every_key_refusal_code_and_matcher() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    keys = [f.name.replace("_", "-") for f in attrs.fields(ScenarioFile)]
+    for word in [*keys, *CODES]:
+        assert f"`{word}" in text, f"docs/scenarios.md does not name `{word}`"
+    for word in MATCHERS:
+        assert f"`{{{word}: " in text, f"docs/scenarios.md does not show the matcher {word}"
