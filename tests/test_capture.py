@@ -276,3 +276,30 @@ def test_a_position_key_that_cannot_be_set_up_is_a_located_error(in_tmp: Path, b
     assert ran.exit_code == 2, ran.output
     assert f"s.yaml:{where}" in ran.output and message in ran.output, ran.output
     assert "Traceback" not in ran.output
+
+
+@pytest.mark.parametrize("play, moment", [
+    (["exercise-tiger", "--variant", "advanced-training", "--players", "3", "--seed", "21"], "1.combat"),
+    (["omaha-beach", "--players", "2", "--seed", "11", "--pack", AW, "--option", "german-player", "--option",
+      "battle-conditions"], "1.upkeep"),
+    (["utah-beach", "--players", "2", "--seed", "2", "--pack", AW, "--option", "badges", "--option",
+      "victory-points"], "3.movement"),
+])
+def test_play_on_writes_the_rest_of_the_game_and_the_scenario_ends_as_the_game_did(
+        in_tmp: Path, play: list[str], moment: str) -> None:
+    saved = CliRunner().invoke(main, ["play", *play, "--auto", "random", "--save", "game.json"])
+    assert saved.exit_code == 0, saved.output
+    result = CliRunner().invoke(main, ["replay", "game.json", "--until", moment, "--to-scenario", "on.yaml",
+                                       "--play-on"])
+    assert result.exit_code == 0, result.output
+    assert "identical; played on to the end: the same" in result.output
+    text = (in_tmp / "on.yaml").read_text()
+    assert "fallback: none" in text and "- {outcome: " in text
+    ran = CliRunner().invoke(main, ["scenario", "run", "on.yaml"])  # strict: every answer consumed, none missing
+    assert ran.exit_code == 0, ran.output
+
+
+def test_play_on_goes_with_to_scenario(in_tmp: Path) -> None:
+    _saved_game(in_tmp)
+    result = CliRunner().invoke(main, ["replay", "game.json", "--play-on"])
+    assert result.exit_code == 2 and "--play-on" in result.output

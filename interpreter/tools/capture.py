@@ -24,6 +24,8 @@ from ddaydice.interpreter.core.values import PHASES
 from ddaydice.interpreter.tools.scenario_file import parse_die
 
 if TYPE_CHECKING:
+    from ddaydice.interpreter.core.api import Decider, GameView
+    from ddaydice.interpreter.core.decisions import Decision
     from ddaydice.interpreter.game import Game
     from ddaydice.interpreter.tools.scenario_file import ScenarioFile, UnitSetup
 
@@ -84,6 +86,48 @@ def ended_before(game: Game, moment: tuple[int, str], reached: bool) -> str | No
     if s.outcome is not None:
         return f"the game ended ({s.outcome}) in turn {turn}'s {phase} phase: a position is one of a game going on"
     return None
+
+
+class Recorder:
+    """A decider that hands every decision to ``inner`` and, once ``recording``, notes each player's answers (as a
+    scenario's ``answers:`` write them: an option's number, or a list of them)."""
+
+    def __init__(self, inner: Decider) -> None:
+        self.inner = inner
+        self.recording = False
+        self.answers: dict[str, list[int | list[int]]] = {}
+
+    def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
+        picks = self.inner.decide(game, decision)
+        if self.recording:
+            self.answers.setdefault(decision.unit, []).append(picks[0] if len(picks) == 1 else list(picks))
+        return picks
+
+
+def play_on(game: Game, phase: str, recorder: Recorder, data: dict[str, Any]) -> None:
+    """Play ``game`` on from the end of ``phase`` to its end, as the turn does, and add to the scenario ``data``
+    what does the same: the steps (the rest of the turn's phases, then the game), every player's answers (with
+    ``fallback: none``) and the end as checks."""
+    recorder.recording = True
+    steps: list[Any] = []
+    if phase != PHASES[-1]:
+        for rest in PHASES[PHASES.index(phase) + 1:]:
+            if game.state.outcome is not None:
+                break
+            game.run_phase(rest)
+            steps.append({"phase": rest})  # a scenario's `phase: combat` ends the turn, as the turn does
+        if game.state.outcome is None:
+            game.end_of_turn()
+    if game.state.outcome is None:
+        game.run()
+        steps.append("game")
+    s = game.state
+    data["answers"] = dict(recorder.answers)
+    data["fallback"] = "none"
+    data["steps"] = steps
+    data["expect"] = [{"outcome": s.outcome}, {"turn": s.turn},
+                      *({f"{u.id}.{field}": getattr(u, field)} for u in (*s.units, *s.sides)
+                        for field in ("status", "soldiers"))]
 
 
 # ---------------------------------------------------------------------------------------------- the generator
