@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ruamel.yaml import YAML
 
-from ddaydice.dsl.limits import MAX_DRAWS
+from ddaydice.dsl.limits import MAX_DRAWS, MAX_SCENARIO_TURNS
 from ddaydice.interpreter.core.state import Die, Grant, Unit, new_rng
 from ddaydice.interpreter.core.values import PHASES
 from ddaydice.interpreter.tools.scenario_file import parse_die
@@ -43,8 +43,8 @@ def parse_moment(text: str) -> tuple[int, str]:
         raise ValueError(f"'{text}' is not TURN.PHASE (3.combat: turn 3, after its combat phase)")
     if phase not in PHASES:
         raise ValueError(f"no phase '{phase}' (phases: {', '.join(PHASES)})")
-    if not 1 <= int(turn) <= 100:
-        raise ValueError(f"turn {turn}: a turn from 1 to 100")
+    if not 1 <= int(turn) <= MAX_SCENARIO_TURNS:
+        raise ValueError(f"turn {turn}: a turn from 1 to {MAX_SCENARIO_TURNS}")
     return int(turn), phase
 
 
