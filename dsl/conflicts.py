@@ -31,7 +31,7 @@ import attrs
 from ddaydice.dsl import ast
 from ddaydice.dsl.loader import Content, EffectSource
 from ddaydice.dsl.render import Renderer
-from ddaydice.dsl.schema import BattleMap, Variant
+from ddaydice.dsl.schema import BASE_KINDS, BattleMap, Variant
 
 UNLIMITED = 10**9
 
@@ -220,6 +220,28 @@ def setups(content: Content, map_id: str) -> tuple[Setup, ...]:
             continue  # the map cannot be played with so few players (solitaire on Operation Deadstick)
         out.append(_setup(content, bm, None, closure))
     return tuple(out)
+
+
+def cards_in_no_game(content: Content, ids: Iterable[str] | None = None) -> dict[str, tuple[str, ...]]:
+    """The cards of the base kinds (Specialists, Items, Vehicles, Awards) that no map brings into play as listed
+    or in a variant, and do not say ``only-in`` an optional rule: a card its author expects in games and that is
+    in none (a pack's new Regular Specialist that no map lists). Each with the names of the optional rules that
+    would bring it (none: it is in no game at all). Cards of an expansion's own kinds come with their option or
+    side, and are not asked about. ``ids``: only these cards (all by default)."""
+    asked = [cid for cid in (content.cards if ids is None else ids)
+             if content.card_kinds.get(cid) in BASE_KINDS and not content.cards[cid].only_in]
+    if not asked:
+        return {}
+    listed: set[str] = set()
+    by_option: dict[str, set[str]] = {}
+    for mid in sorted(content.maps):
+        for st in setups(content, mid):
+            if st.options:
+                for cid in st.cards:
+                    by_option.setdefault(cid, set()).add(content.options[st.options[0]].name)
+            else:
+                listed.update(st.cards)
+    return {cid: tuple(sorted(by_option.get(cid, ()))) for cid in asked if cid not in listed}
 
 
 def _fixed_sources(content: Content, bm: BattleMap, ignore: frozenset[str],

@@ -11,7 +11,9 @@ first line and completes and checks its keys as they are typed::
 
     # yaml-language-server: $schema=../schemas/cards.json
 
-The schema checks the shape of a file; what only the loader knows (an id that refers to a card of another
+Keys are written as the documentation writes them (``item-points``); the loader also takes ``item_points``, the
+schema does not, so that an editor offers one spelling. The schema checks the shape of a file; what only the loader
+knows (an id that refers to a card of another
 file, an effect's words) is still checked by ``dday validate``.
 """
 
@@ -49,6 +51,12 @@ KINDS: dict[str, tuple[type[Any], str]] = {
 def json_schema(kind: str) -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of one kind of content file (a key of ``KINDS``)."""
     cls, where = KINDS[kind]
+    return schema_for(cls, where)
+
+
+def schema_for(cls: type[Any], where: str) -> dict[str, Any]:
+    """The JSON Schema of a file read into the attrs class ``cls`` by the strict converter (``where``: what the
+    file is and where it lives, its title). Free-form parts (``Any``) accept anything: their own checks say more."""
     defs: dict[str, Any] = {}
     root = _object(cls, defs)
     out: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -106,6 +114,8 @@ def _type(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
         return {"type": "object", "additionalProperties": _SETTING}
     if origin is dict:
         return {"type": "object", "additionalProperties": _type(args[1], defs)}
+    if tp is Any:
+        return {}
     if tp is type(None):
         return {"type": "null"}
     if tp is bool:

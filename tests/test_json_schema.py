@@ -1,7 +1,8 @@
 """The JSON Schemas of the content files (dsl/json_schema.py, ``dday schema``, ``schemas/``).
 
 - the published ``schemas/*.json`` are what ``dday schema -o schemas`` writes today (never written by hand);
-- every bundled content file (base game, expansions, the example pack) is valid against the schema of its kind;
+- every bundled content file (base game, expansions, the example pack) and every bundled scenario is valid
+  against the schema of its kind;
 - a file the loader refuses for its shape (an unknown key, text for a number, a number out of range, an id that
   is no slug) is refused by the schema too, at the same key.
 """
@@ -17,34 +18,37 @@ import pytest
 from click.testing import CliRunner
 from ruamel.yaml import YAML
 
-from ddaydice.dsl.json_schema import KINDS, json_schema
+from ddaydice.dsl.json_schema import schema_for
 from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.cli.schema import kinds
 
 REPO = Path(__file__).resolve().parent.parent
-RULE_KINDS = {f"{kind}.yaml": kind for kind in KINDS if (REPO / "rules" / f"{kind}.yaml").exists()
-              or kind in {"kinds", "sides"}}
+KINDS = kinds()
+RULE_KINDS = {f"{kind}.yaml": kind for kind in KINDS if kind in {"dice", "resources", "precedence", "phases",
+                                                                 "queries", "rwb", "game", "kinds", "sides"}}
+FOLDERS = {"cards": "cards", "maps": "map", "scenarios": "scenario"}
 
 
 def kind_of(path: Path) -> str | None:
-    """The kind of a content file by where it lives (as the loader reads it), None for other YAML files."""
-    parts = path.relative_to(REPO).parts
+    """The kind of a content file by where it lives, as the loader and the scenario runner read it: inside a pack
+    (a folder with pack.yaml) or the base tree, by its folder; scenarios anywhere under tests/scenarios."""
     if path.name == "pack.yaml":
         return "pack"
-    if "scenarios" in parts or path.name == "invariants.yaml":
-        return None  # scenarios: their own format (docs/scenarios.md); invariants: read by tools/invariants
-    if "cards" in parts:
-        return "cards"
-    if "maps" in parts:
-        return "map"
-    if "options" in parts:
-        return "option"
-    if "rules" in parts:
-        return RULE_KINDS.get(path.name)
-    return None
+    pack = next((p for p in path.parents if (p / "pack.yaml").is_file()), None)
+    base = pack or REPO
+    if pack is None and REPO / "tests" in path.parents:
+        return "scenario" if REPO / "tests" / "scenarios" in path.parents else None
+    first = path.relative_to(base).parts[0]
+    if first == "rules":
+        if path.parent.name == "options":
+            return "option"
+        return RULE_KINDS.get(path.name)  # invariants.yaml: read by interpreter/tools/invariants
+    return FOLDERS.get(first)
 
 
 def content_files() -> list[tuple[Path, str]]:
-    roots = [REPO / "cards", REPO / "maps", REPO / "rules", REPO / "expansions", REPO / "docs" / "example-pack"]
+    roots = [REPO / "cards", REPO / "maps", REPO / "rules", REPO / "expansions", REPO / "docs" / "example-pack",
+             REPO / "tests" / "scenarios"]
     out = []
     for root in roots:
         for path in sorted(root.rglob("*.yaml")):
@@ -59,7 +63,7 @@ def read(path: Path) -> Any:
 
 
 def validator(kind: str) -> jsonschema.Draft202012Validator:
-    schema = json_schema(kind)
+    schema = schema_for(*KINDS[kind])
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
 

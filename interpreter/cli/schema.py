@@ -4,16 +4,28 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
 from ddaydice.interpreter.cli.render import write_atomically
 
 
-def schema_text(kind: str) -> str:
-    from ddaydice.dsl.json_schema import json_schema  # the schema classes: only when asked (fast --help)
+def kinds() -> dict[str, tuple[type[Any], str]]:
+    """Every kind of file a schema is published for: the content files (dsl/json_schema.py) and scenarios.
+    Imported only when asked, so that ``dday --help`` starts fast."""
+    from ddaydice.dsl.json_schema import KINDS
+    from ddaydice.interpreter.tools.scenario_file import ScenarioFile
 
-    return json.dumps(json_schema(kind), indent=2, ensure_ascii=False) + "\n"
+    return {**KINDS, "scenario": (ScenarioFile, "a scenario: PACK/scenarios/*.yaml, any file run by dday scenario run "
+                                                "(docs/scenarios.md)")}
+
+
+def schema_text(kind: str) -> str:
+    from ddaydice.dsl.json_schema import schema_for
+
+    cls, where = kinds()[kind]
+    return json.dumps(schema_for(cls, where), indent=2, ensure_ascii=False) + "\n"
 
 
 @click.command("schema")
@@ -32,10 +44,10 @@ def schema(kind: str | None, output: Path | None) -> None:
     The schema checks a file's shape; `dday validate` checks the rest (ids, effects, cross-references).
     """
     from ddaydice.dsl.diagnostics import did_you_mean
-    from ddaydice.dsl.json_schema import KINDS
 
-    if kind is not None and kind not in KINDS:
-        hint = did_you_mean(kind, KINDS) or "kinds: " + ", ".join(sorted(KINDS))
+    known = kinds()
+    if kind is not None and kind not in known:
+        hint = did_you_mean(kind, known) or "kinds: " + ", ".join(sorted(known))
         raise click.BadParameter(f"no kind of content file '{kind}' ({hint})", param_hint="KIND")
     if kind is not None:
         if output is None:
@@ -47,13 +59,13 @@ def schema(kind: str | None, output: Path | None) -> None:
         click.echo(f"wrote {output}", err=True)
         return
     if output is None:
-        width = max(map(len, KINDS))
-        for name, (_cls, where) in sorted(KINDS.items()):
+        width = max(map(len, known))
+        for name, (_cls, where) in sorted(known.items()):
             click.echo(f"  {name:<{width}}  {where}")
         return
     if output.exists() and not output.is_dir():
         raise click.UsageError(f"{output} is a file: without KIND, -o names the folder to write every schema into")
     output.mkdir(parents=True, exist_ok=True)
-    for name in sorted(KINDS):
+    for name in sorted(known):
         write_atomically(output / f"{name}.json", schema_text(name))
-    click.echo(f"wrote {len(KINDS)} schemas into {output}", err=True)
+    click.echo(f"wrote {len(known)} schemas into {output}", err=True)

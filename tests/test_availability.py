@@ -1,0 +1,70 @@
+"""AVAIL001: a card its author expects in games that no map brings into play (dsl/conflicts.py
+``cards_in_no_game``, ``dday validate PATH``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ddaydice.dsl.conflicts import cards_in_no_game
+from ddaydice.dsl.loader import load
+from ddaydice.interpreter.cli import main
+
+CARD = """\
+  - id: {id}
+    name: {name}
+    text: Gain 1 Soldier each turn.
+    provenance: reconstructed
+    note: invented for a test
+    grade: {grade}
+    cost: 2
+    effect: |
+      {effect}
+"""
+
+
+def pack(tmp_path: Path, *, only_in: str = "", listed_by_a_map: bool = False) -> Path:
+    root = tmp_path / "cook-pack"
+    (root / "cards").mkdir(parents=True)
+    (root / "pack.yaml").write_text("id: cook-pack\nname: Cook Pack\nversion: '1.0'\ntext: a test pack\n"
+                                    "provenance: reconstructed\nnote: invented for a test\n", encoding="utf-8")
+    cook = CARD.format(id="cook", name="Cook", grade="regular", effect="on upkeep: gain 1 soldiers") + only_in
+    (root / "cards" / "specialists.yaml").write_text("kind: specialist\ncards:\n" + cook, encoding="utf-8")
+    canteen = CARD.format(id="canteen", name="Canteen", grade="regular", effect="use: gain 1 courage")
+    (root / "cards" / "items.yaml").write_text("kind: item\ncards:\n" + canteen, encoding="utf-8")
+    if listed_by_a_map:
+        tiger = (Path(__file__).resolve().parent.parent / "maps" / "exercise-tiger.yaml").read_text(encoding="utf-8")
+        (root / "maps").mkdir()
+        mine = tiger.replace("id: exercise-tiger", "id: cooks-tiger", 1).replace(
+            "specialists: [beachmaster,", "specialists: [cook, beachmaster,", 1)
+        (root / "maps" / "cooks-tiger.yaml").write_text(mine, encoding="utf-8")
+    return root
+
+
+def validate(path: Path) -> list[dict[str, object]]:
+    result = CliRunner().invoke(main, ["validate", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output  # a warning: the pack still loads
+    return [d for d in json.loads(result.output) if d["code"] == "AVAIL001"]
+
+
+def test_a_regular_specialist_no_map_lists_is_said_with_the_options_that_bring_it(tmp_path: Path) -> None:
+    found = validate(pack(tmp_path))
+    assert [(d["line"], d["column"], d["severity"]) for d in found] == [(3, 9, "warning")]
+    message = str(found[0]["message"])
+    assert message.startswith("Cook ('cook') is in no game on any map as listed or in a variant")
+    assert "Wild Specialists" in message  # the optional rule that deals every Specialist
+    assert "only-in" in str(found[0]["hint"])
+    # The Regular Item is on every map that has Items: no warning for it.
+
+
+def test_only_in_or_a_map_that_lists_it_silences_it(tmp_path: Path) -> None:
+    assert validate(pack(tmp_path / "a", only_in="    only-in: [wild-specialists]\n")) == []
+    assert validate(pack(tmp_path / "b", listed_by_a_map=True)) == []
+
+
+def test_no_bundled_card_is_in_no_game() -> None:
+    content, diags = load(packs="all")
+    assert content is not None, diags
+    assert cards_in_no_game(content) == {}
