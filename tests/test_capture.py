@@ -4,13 +4,16 @@ the games played on from both are the same game."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from click.testing import CliRunner
+from ruamel.yaml import YAML
 from syrupy.assertion import SnapshotAssertion
 
 from ddaydice.dsl.loader import Content, load_cached
@@ -25,6 +28,7 @@ from ddaydice.interpreter.tools import capture, scenario
 from ddaydice.interpreter.tools.capture import draws_since_seed, parse_moment, play_until
 from ddaydice.interpreter.tools.scenario_file import ScenarioFile, load_scenario
 
+REPO = Path(__file__).resolve().parent.parent
 AW = "atlantikwall"
 # (map, variant, players, options): the base game, its optional rules, and Atlantikwall's modules.
 CONFIGS: list[tuple[str, str | None, int, tuple[str, ...]]] = [
@@ -198,6 +202,9 @@ def test_dday_replay_captures_a_position_that_dday_scenario_runs(in_tmp: Path, s
     ran = CliRunner().invoke(main, ["scenario", "run", "pos.yaml"])
     assert ran.exit_code == 0, ran.output
     assert not [p for p in in_tmp.iterdir() if p.name.startswith(".")]  # written atomically: no temporary left
+    schema = json.loads((REPO / "schemas" / "scenario.json").read_text(encoding="utf-8"))
+    data = YAML(typ="safe").load((in_tmp / "pos.yaml").read_text())
+    assert not list(jsonschema.Draft202012Validator(schema).iter_errors(data))  # the published schema takes it
 
 
 def test_a_captured_scenario_plays_on_with_steps(in_tmp: Path) -> None:
