@@ -47,6 +47,7 @@ from ddaydice.dsl.loader import Content, pack_named_in_file
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, shorten
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Unit
+from ddaydice.interpreter.core.values import PHASES
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.mechanisms.options import score
@@ -220,8 +221,10 @@ def _apply(setup: UnitSetup, unit: Unit, game: Game) -> None:
                 pile.remove(card)
 
 
-def run_step(game: Game, step: Any) -> Refusal | None:
-    """Run one step; returns why when the rules refuse it."""
+def run_step(game: Game, step: Any, *, new_turn: bool = False) -> Refusal | None:
+    """Run one step; returns why when the rules refuse it. ``new_turn``: the turn ended with an earlier step (a
+    Combat, a whole turn), so a phase step begins the next one as the turn does (its number, the limits of a turn
+    made afresh, an expansion's start-of-turn draws)."""
     s = game.state
     if step == "turn":
         game.run_turn()
@@ -234,6 +237,8 @@ def run_step(game: Game, step: Any) -> Refusal | None:
     if "phase" in step:
         if s.turn == 0:
             s.turn = 1
+        if new_turn and s.outcome is None:
+            game.begin_turn()
         game.run_phase(step["phase"])
         if step["phase"] == "combat":
             game.end_of_turn()
@@ -409,12 +414,17 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
         return f"{doc.file}:{line}:{col}"
 
     script = _Script(sc, content, game, locate)
+    ended = False  # the turn ended with the last phase step (a Combat) or a whole turn
     try:
         for j, step in enumerate(sc.steps):
             where = ["steps", j]
             expected_refusal = step.get("refused") if isinstance(step, dict) else None
             script.begin(j, step)
-            refusal = run_step(game, step)
+            refusal = run_step(game, step, new_turn=ended)
+            if step in ("turn", "game") or (isinstance(step, dict) and "turns" in step):
+                ended = True
+            elif isinstance(step, dict) and "phase" in step:
+                ended = step["phase"] == PHASES[-1]
             label = at(f"step {shorten(repr(step), 80)}")
             if expected_refusal not in (None, False):
                 matched = refusal is not None and refusal.matches(expected_refusal)
