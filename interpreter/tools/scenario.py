@@ -221,10 +221,39 @@ def _apply(setup: UnitSetup, unit: Unit, game: Game) -> None:
                 pile.remove(card)
 
 
-def run_step(game: Game, step: Any, *, new_turn: bool = False) -> Refusal | None:
-    """Run one step; returns why when the rules refuse it. ``new_turn``: the turn ended with an earlier step (a
-    Combat, a whole turn), so a phase step begins the next one as the turn does (its number, the limits of a turn
-    made afresh, an expansion's start-of-turn draws)."""
+class TurnCursor:
+    """Where the scenario's turn stands, so that phase steps follow the turn. A phase step runs in the current turn
+    if its phase comes after the last one run there (phases may be skipped); otherwise, or after a Combat or a
+    whole turn, it is the next turn's, begun as the turn begins one: the turn that was running ends (what lasts
+    "until the end of the turn" ends), the counter advances, the limits of a turn start afresh and an expansion's
+    start-of-turn cards are drawn. The game first stands at the scenario's ``phase:`` (default roll), not yet
+    run."""
+
+    def __init__(self, phase: str | None) -> None:
+        self.at = PHASES.index(phase) if phase in PHASES else 0  # the first phase this turn may still run
+        self.ended = False  # the turn ended (a Combat's end of turn, or whole turns run)
+
+    def before(self, game: Game, step: Any) -> None:
+        if not isinstance(step, dict) or step.get("phase") not in PHASES:
+            return
+        i = PHASES.index(step["phase"])
+        if i < self.at or self.ended:
+            if not self.ended and game.state.outcome is None:
+                game.end_of_turn()
+            if game.state.outcome is None:
+                game.begin_turn()
+            self.ended = False
+        self.at = i + 1
+
+    def after(self, step: Any) -> None:
+        if step in ("turn", "game") or (isinstance(step, dict) and "turns" in step):
+            self.ended, self.at = True, len(PHASES)
+        elif isinstance(step, dict) and step.get("phase") == PHASES[-1]:
+            self.ended = True  # run_step ran the end of the turn after the Combat
+
+
+def run_step(game: Game, step: Any) -> Refusal | None:
+    """Run one step; returns why when the rules refuse it."""
     s = game.state
     if step == "turn":
         game.run_turn()
@@ -237,8 +266,6 @@ def run_step(game: Game, step: Any, *, new_turn: bool = False) -> Refusal | None
     if "phase" in step:
         if s.turn == 0:
             s.turn = 1
-        if new_turn and s.outcome is None:
-            game.begin_turn()
         game.run_phase(step["phase"])
         if step["phase"] == "combat":
             game.end_of_turn()
@@ -414,17 +441,15 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
         return f"{doc.file}:{line}:{col}"
 
     script = _Script(sc, content, game, locate)
-    ended = False  # the turn ended with the last phase step (a Combat) or a whole turn
+    cursor = TurnCursor(sc.phase)
     try:
         for j, step in enumerate(sc.steps):
             where = ["steps", j]
             expected_refusal = step.get("refused") if isinstance(step, dict) else None
             script.begin(j, step)
-            refusal = run_step(game, step, new_turn=ended)
-            if step in ("turn", "game") or (isinstance(step, dict) and "turns" in step):
-                ended = True
-            elif isinstance(step, dict) and "phase" in step:
-                ended = step["phase"] == PHASES[-1]
+            cursor.before(game, step)
+            refusal = run_step(game, step)
+            cursor.after(step)
             label = at(f"step {shorten(repr(step), 80)}")
             if expected_refusal not in (None, False):
                 matched = refusal is not None and refusal.matches(expected_refusal)
