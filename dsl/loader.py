@@ -399,7 +399,8 @@ class _Builder:
         self.load_rules(pack_dir / "rules", required=False, pack=man.id, root=pack_dir)
         self.load_cards(pack_dir / "cards", man.id, pack_dir)
         self.load_maps(pack_dir / "maps", man.id, pack_dir)
-        known = {"pack.yaml", "rules", "cards", "maps", "README.md", "scenarios"}
+        known = {"pack.yaml", "rules", "cards", "maps", "README.md", "scenarios",
+                 "schemas"}  # schemas/: the JSON Schemas an editor reads (dday new pack, dday schema -o); not loaded
         entries, problem = listing(pack_dir)
         self.diags += [problem] if problem is not None else []
         for extra in entries:
@@ -408,7 +409,8 @@ class _Builder:
             if extra.name not in known:
                 self.diags.append(Diagnostic("PACK002", f"unexpected entry '{shorten(extra.name)}' in a pack",
                                              shown_path(extra), 1, 1,
-                                             hint="a pack holds pack.yaml, rules/, cards/, maps/ and scenarios/"))
+                                             hint="a pack holds pack.yaml, rules/, cards/, maps/, scenarios/ and "
+                                             "schemas/"))
 
     # ------------------------------------------------------- vocabulary
     def vocabulary(self) -> Vocabulary | None:

@@ -218,6 +218,22 @@ def test_a_captured_scenario_plays_on_with_steps(in_tmp: Path) -> None:
     assert "error" not in ran.output, ran.output
 
 
+@pytest.mark.parametrize("moment, steps, turn", [
+    ("1.combat", "- phase: roll\n", 2),  # the end of turn 1: the next phase is turn 2's
+    ("1.upkeep", "- phase: upkeep\n", 2),  # upkeep has run: the next upkeep is turn 2's
+    ("1.upkeep", "- phase: purchase\n", 1),  # purchase is still to come in turn 1
+])
+def test_phase_steps_after_a_captured_phase_follow_the_turn(in_tmp: Path, moment: str, steps: str,
+                                                            turn: int) -> None:
+    _saved_game(in_tmp)
+    CliRunner().invoke(main, ["replay", "game.json", "--until", moment, "--to-scenario", "pos.yaml"])
+    text = (in_tmp / "pos.yaml").read_text()
+    assert "phase-done: true" in text
+    (in_tmp / "on.yaml").write_text(text + f"steps:\n{steps}expect:\n- turn: {turn}\n")
+    ran = CliRunner().invoke(main, ["scenario", "run", "on.yaml"])
+    assert ran.exit_code == 0, ran.output
+
+
 def test_a_moment_after_the_end_of_the_game_is_a_located_error(in_tmp: Path, snapshot: SnapshotAssertion) -> None:
     _saved_game(in_tmp)
     result = CliRunner().invoke(main, ["replay", "game.json", "--until", "60.roll", "--to-scenario", "pos.yaml"])

@@ -33,6 +33,7 @@ from ddaydice.interpreter.cli import (
     explain,
     impact,
     listing,
+    new,
     play,
     render,
     replay,
@@ -56,7 +57,7 @@ def main() -> None:
 
 for _command in (validate.validate, listing.list_, scenario.scenario, explain.explain, simulate.simulate,
                  play.play, replay.replay, card.card, conflicts.conflicts, render.render,
-                 schema.schema):
+                 schema.schema, new.new):
     main.add_command(_command)
 for _command in (compare.compare, impact.impact, sweep.sweep):  # simulation as a balance tool (docs/simulation.md)
     main.add_command(_command)

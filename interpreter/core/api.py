@@ -204,6 +204,9 @@ class GameAPI(abc.ABC):
     def run_turn(self) -> None: ...
 
     @abc.abstractmethod
+    def begin_turn(self) -> None: ...
+
+    @abc.abstractmethod
     def run_phase(self, phase: str) -> None: ...
 
     @abc.abstractmethod

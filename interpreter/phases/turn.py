@@ -27,6 +27,16 @@ class Turn(GameAPI):
             self.choose_starts()
             for u in self.side_players() + self.order():
                 self.fire("game-start", u)
+        self.begin_turn()
+        for phase in PHASES:
+            if s.outcome is not None:
+                return
+            self.run_phase(phase)
+        self.end_of_turn()
+
+    def begin_turn(self) -> None:
+        """A new turn: its number, the limits of a turn made afresh, an expansion's start-of-turn draws."""
+        s = self.state
         s.turn += 1
         s.shortfall = 0
         for u in self.players():
@@ -36,11 +46,6 @@ class Turn(GameAPI):
         if s.decks:
             s.phase = "turn-start"
             decks.start_of_turn(self)  # an expansion's cards drawn before the first phase (Battle Conditions)
-        for phase in PHASES:
-            if s.outcome is not None:
-                return
-            self.run_phase(phase)
-        self.end_of_turn()
 
     def run_phase(self, phase: str) -> None:
         self.state.phase = phase

@@ -280,7 +280,7 @@ def capture_position(game: Game, *, title: str, packs: list[str]) -> dict[str, A
         out["options"] = list(s.options)
     if packs:
         out["packs"] = packs
-    out |= {"seed": s.seed, "draws": draws, "turn": s.turn, "phase": s.phase,
+    out |= {"seed": s.seed, "draws": draws, "turn": s.turn, "phase": s.phase, "phase-done": True,
             "units": [_player(game, u) for u in s.units]}
     if s.sides:
         out["sides"] = [_player(game, u) for u in s.sides]

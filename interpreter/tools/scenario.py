@@ -47,6 +47,7 @@ from ddaydice.dsl.loader import Content, pack_named_in_file
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, shorten
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Unit
+from ddaydice.interpreter.core.values import PHASES
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.mechanisms.options import score
@@ -124,13 +125,19 @@ class Result:
         return self.error is None and all(c.passed for c in self.checks)
 
 
+# The moments at which the turn offers the uses of cards, by the phase it offers them in (interpreter/phases/):
+# a `use:` step in a phase is tried at these and no other. Phase 2 offers none: the cards of "during upkeep" are
+# offered at the end of Phase 1 (core/values.py WINDOW_POINTS), so a scenario plays them in phase roll. Phase 4's
+# "after-landmine" is left out: the turn offers it only within a move across Landmines, which a `move:` step makes.
+# tests/test_scenario_phases.py checks this table against the points whole games offer, phase by phase.
 PHASE_POINTS = {
     "roll": ("after-first-roll", "after-final-tally"),
-    "upkeep": ("after-final-tally",),
+    "upkeep": (),
     "purchase": ("purchase",),
     "movement": ("movement",),
     "combat": ("before-mgf", "after-mgf"),
 }
+WITHIN_A_STEP = {"movement": ("after-landmine",)}  # moments a phase offers only inside another step
 
 def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
     deciders = [Scripted(list(sc.answers.get(u.id, [])), ReferencePolicy() if sc.fallback == "reference" else None)
@@ -215,6 +222,46 @@ def _apply(setup: UnitSetup, unit: Unit, game: Game) -> None:
         for pile in (state.pool, state.hands.get(unit.id, []), state.award_deck, *state.decks.values()):
             if card in pile:
                 pile.remove(card)
+
+
+class TurnCursor:
+    """Where the scenario's turn stands, so that phase steps follow the turn. A phase step runs in the current turn
+    if its phase comes after the last one run there (phases may be skipped); otherwise, or after a Combat or a
+    whole turn, it is the next turn's, begun as the turn begins one: the turn that was running ends (what lasts
+    "until the end of the turn" ends), the counter advances, the limits of a turn start afresh and an expansion's
+    start-of-turn cards are drawn. The game first stands at the scenario's ``phase:`` (default roll), not yet
+    run."""
+
+    def __init__(self, phase: str | None) -> None:
+        self.at = PHASES.index(phase) if phase in PHASES else 0  # the first phase this turn may still run
+        self.ended = False  # the turn ended (a Combat's end of turn, or whole turns run)
+
+    def done(self, phase: str) -> None:
+        """The game stands at the end of ``phase`` (``phase-done: true``: a position captured from a game): the
+        phases after it run in this turn; after the Combat (or a pack's phase within it, the Assault), the turn
+        has ended and the next phase step begins the next turn."""
+        if phase in PHASES[:-1]:
+            self.at = PHASES.index(phase) + 1
+        else:
+            self.at, self.ended = len(PHASES), True
+
+    def before(self, game: Game, step: Any) -> None:
+        if not isinstance(step, dict) or step.get("phase") not in PHASES:
+            return
+        i = PHASES.index(step["phase"])
+        if i < self.at or self.ended:
+            if not self.ended and game.state.outcome is None:
+                game.end_of_turn()
+            if game.state.outcome is None:
+                game.begin_turn()
+            self.ended = False
+        self.at = i + 1
+
+    def after(self, step: Any) -> None:
+        if step in ("turn", "game") or (isinstance(step, dict) and "turns" in step):
+            self.ended, self.at = True, len(PHASES)
+        elif isinstance(step, dict) and step.get("phase") == PHASES[-1]:
+            self.ended = True  # run_step ran the end of the turn after the Combat
 
 
 def run_step(game: Game, step: Any) -> Refusal | None:
@@ -406,12 +453,17 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
         return f"{doc.file}:{line}:{col}"
 
     script = _Script(sc, content, game, locate)
+    cursor = TurnCursor(sc.phase)
+    if sc.phase_done:
+        cursor.done(sc.phase or PHASES[0])
     try:
         for j, step in enumerate(sc.steps):
             where = ["steps", j]
             expected_refusal = step.get("refused") if isinstance(step, dict) else None
             script.begin(j, step)
+            cursor.before(game, step)
             refusal = run_step(game, step)
+            cursor.after(step)
             label = at(f"step {shorten(repr(step), 80)}")
             if expected_refusal not in (None, False):
                 matched = refusal is not None and refusal.matches(expected_refusal)

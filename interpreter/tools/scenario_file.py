@@ -149,6 +149,7 @@ class ScenarioFile:
     # Players of another side (rules/sides.yaml: the German), by side id: their resources and cards.
     sides: tuple[UnitSetup, ...] = ()
     # A position captured from a game (docs/scenarios.md, "Capture a position"): the rest of the state.
+    phase_done: bool = False  # the game stands at the end of `phase` (already run), not before it
     draws: Annotated[int, Range(0, MAX_DRAWS)] = 0  # the generator's 32-bit words drawn since `seed`
     pool: tuple[str, ...] | None = None  # the Pool in order (None: as set-up leaves it)
     placed: dict[str, str] | None = None  # card -> the Sector where it waits

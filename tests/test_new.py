@@ -1,0 +1,79 @@
+"""``dday new pack|card|scenario``: a pack started from nothing validates, its scenario stub fails until filled in,
+each file names a schema that exists and is valid against it, and nothing is ever overwritten."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner, Result
+from ruamel.yaml import YAML
+
+from ddaydice.interpreter.cli import main
+
+
+def dday(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.fixture
+def pack(tmp_path: Path) -> Path:
+    folder = tmp_path / "my-rations"
+    assert dday("new", "pack", str(folder), "--name", "My Rations").exit_code == 0
+    for kind, cid in (("item", "canteen"), ("specialist", "cook"), ("item", "mess-tin")):
+        result = dday("new", "card", kind, cid, "--pack", str(folder))
+        assert result.exit_code == 0, result.output
+    assert dday("new", "scenario", "canteen", "--pack", str(folder)).exit_code == 0
+    return folder
+
+
+def test_a_new_pack_validates_with_its_cards(pack: Path) -> None:
+    result = dday("validate", str(pack), "--format", "json")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)
+    assert {d["severity"] for d in found} <= {"warning"}  # AVAIL001: no map lists the new cards yet
+    assert sorted(re.findall(r"- id: ([a-z-]+)", (pack / "cards" / "items.yaml").read_text())) == \
+        ["canteen", "mess-tin"]
+    card = dday("card", "cook", "--pack", str(pack))
+    assert card.exit_code == 0 and "RECONSTRUCTED" in card.output
+
+
+def test_its_scenario_fails_until_filled_in(pack: Path) -> None:
+    stub = pack / "scenarios" / "canteen.yaml"
+    result = dday("scenario", "run", str(stub))
+    assert result.exit_code == 1 and "expected 'fill in'" in result.output, result.output
+    stub.write_text(stub.read_text().replace('u1.courage: "fill in"', "u1.courage: 2"))
+    result = dday("scenario", "run", str(stub))
+    assert result.exit_code == 0 and result.output.startswith("PASS"), result.output
+
+
+def test_every_file_names_a_schema_it_is_valid_against(pack: Path) -> None:
+    files = [pack / "pack.yaml", pack / "cards" / "items.yaml", pack / "cards" / "specialists.yaml",
+             pack / "scenarios" / "canteen.yaml"]
+    for path in files:
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        named = re.fullmatch(r"# yaml-language-server: \$schema=(.+)", first)
+        assert named, first
+        schema = json.loads((path.parent / named.group(1)).read_text(encoding="utf-8"))
+        errors = list(jsonschema.Draft202012Validator(schema).iter_errors(YAML(typ="safe").load(path)))
+        assert not errors, (path, [e.message for e in errors])
+
+
+def test_nothing_is_overwritten_and_bad_names_are_refused(pack: Path) -> None:
+    manifest = (pack / "pack.yaml").read_text()
+    again = dday("new", "pack", str(pack))
+    assert again.exit_code == 1 and "nothing was written" in again.output
+    assert (pack / "pack.yaml").read_text() == manifest
+    twice = dday("new", "card", "item", "canteen", "--pack", str(pack))
+    assert twice.exit_code == 1 and "already has a card 'canteen'" in twice.output
+    scenario = dday("new", "scenario", "canteen", "--pack", str(pack))
+    assert scenario.exit_code == 1 and "exists" in scenario.output
+    unknown = dday("new", "scenario", "kettle", "--pack", str(pack))
+    assert unknown.exit_code == 2 and "dday new card KIND kettle" in unknown.output
+    nowhere = dday("new", "card", "item", "kettle", "--pack", str(pack.parent))
+    assert nowhere.exit_code == 2 and "has no pack.yaml" in nowhere.output
+    bad = dday("new", "card", "item", "!!!", "--pack", str(pack))
+    assert bad.exit_code == 2 and "cannot make an id" in bad.output
