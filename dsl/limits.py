@@ -69,6 +69,8 @@ MAX_SEED = 2**64
 # The choices recorded in a replay, and the answers or steps of a scenario.
 MAX_CHOICES = 100_000
 MAX_STEPS = 1000
+# The 32-bit words a captured position's generator has drawn since its seed (``draws:``).
+MAX_DRAWS = 10**8
 
 
 # ---------------------------------------------------------------- bounds in the schema

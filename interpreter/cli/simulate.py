@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from ddaydice.dsl.limits import MAX_GAMES
 from ddaydice.interpreter.cli.common import PolicyName, load_or_exit, provenance_warning
+from ddaydice.interpreter.cli.replay import check_capture, moment_option, write_position
 
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
@@ -46,14 +48,23 @@ if TYPE_CHECKING:
               help="Check the rulebook's guarantees (rules/invariants.yaml) after every phase; exit 1 on a violation.")
 @click.option("--game", "game_index", type=click.IntRange(min=0), default=None,
               help="Play only game I of the run (as numbered from --seed): the replay of a reported game.")
+@click.option("--until", metavar="TURN.PHASE", callback=moment_option,
+              help="With --game: stop at the end of that phase of that turn (3.movement; combat: the end of the turn).")
+@click.option("--to-scenario", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --game and --until: write the position then as a scenario file (docs/scenarios.md).")
 def simulate(map_id: str, variant: str | None, players: int, games: int, policy: str, side_policy: str | None,
              seed: int, jobs: int, options: tuple[str, ...], packs: tuple[str, ...], fmt: str, plot_path: str | None,
-             quiet: bool, check_invariants: bool, game_index: int | None) -> None:
+             quiet: bool, check_invariants: bool, game_index: int | None, until: tuple[int, str] | None,
+             to_scenario: Path | None) -> None:
     """Play many games with a policy and report win rate, turns, deaths and use of cards."""
     from ddaydice.dsl.diagnostics import DDayError
     from ddaydice.interpreter.game import Game
     from ddaydice.interpreter.policies.registry import make_policy
     from ddaydice.interpreter.tools import simulate as sim
+
+    check_capture(until, to_scenario)
+    if to_scenario is not None and game_index is None:
+        raise click.UsageError("--to-scenario captures one game: name it with --game I")
 
     capped = sim.workers(jobs, games)
     if capped < jobs:
@@ -74,6 +85,9 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
     warn = provenance_warning(content, map_id)
     if warn and fmt == "text":
         click.echo(warn, err=True)
+    if until is not None and to_scenario is not None and game_index is not None:
+        _capture(content, spec, game_index, until, to_scenario)
+        return
     if quiet or fmt == "json":
         records, seconds = sim.run(content, spec, games, jobs=jobs, first=first)
     else:
@@ -95,6 +109,22 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
         click.echo(f"  replay: {sim.replay_command(spec, r.index)}", err=True)
     if broken:
         sys.exit(1)
+
+
+def _capture(content: Content, spec: Spec, index: int, until: tuple[int, str], out: Path) -> None:
+    """``--game I --until TURN.PHASE --to-scenario OUT``: game I of the run played to that moment, its position
+    written as a scenario file."""
+    from ddaydice.interpreter.tools import simulate as sim
+    from ddaydice.interpreter.tools.capture import ended_before, play_until
+
+    game, _watch = sim.game_of(content, spec, index)
+    problem = ended_before(game, until, play_until(game, *until))
+    if problem is not None:
+        raise click.ClickException(f"game {index}: {problem}")
+    command = sim.replay_command(spec, index).replace(" --check-invariants", "") + \
+        f" --until {until[0]}.{until[1]} --to-scenario {out}"
+    write_position(game, content, out, until=until, source=f"game {index} of a run (seed {spec.seed})",
+                   command=command, packs=[(p, p) for p in spec.packs])
 
 
 def _echo_summary(content: Content, spec: Spec, summary: dict[str, Any], jobs: int) -> None:

@@ -212,5 +212,15 @@ def digest(state: GameState) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
+def position_digest(state: GameState) -> str:
+    """The digest of a position: the state without the trace and without the choices that led to it (a replay's
+    script), so that a scenario captured from a game (tools/position.py) compares with the game."""
+    data = unstructure_state(state)
+    data.pop("log", None)
+    data.pop("choices", None)
+    blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
 def new_rng(seed: int) -> random.Random:
     return random.Random(seed)

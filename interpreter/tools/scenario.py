@@ -52,7 +52,7 @@ from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.mechanisms.options import score
 from ddaydice.interpreter.policies.deciders import ReferencePolicy, Scripted
-from ddaydice.interpreter.tools import counts
+from ddaydice.interpreter.tools import capture, counts
 from ddaydice.interpreter.tools.refusals import Refusal, move_refused, purchase_refused, use_refused
 from ddaydice.interpreter.tools.scenario_file import (
     MARKERS,
@@ -82,13 +82,15 @@ class ScriptedRandom(random.Random):
             return (self.script.pop(0) - 1 + 0.5) / 6
         return super().random()
 
+    def getrandbits(self, k: int, /) -> int:
+        # Defined, so that shuffles and draws take the seeded bits as a plain generator does (a subclass that
+        # defines random() alone would shuffle with random(): a game played on from a scenario would differ).
+        return super().getrandbits(k)
+
 
 class SetupRandom(ScriptedRandom):
     """The generator of a scenario's set-up: scripted d6 results for an option's rolls (the Unit marker),
     while shuffles and draws use the seeded bits as a plain generator would (the Award deck's order)."""
-
-    def getrandbits(self, k: int, /) -> int:
-        return super().getrandbits(k)
 
 
 @attrs.frozen
@@ -168,11 +170,11 @@ def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
         for text in results:
             die, _ = parse_die(text, colours, faces)
             assert die is not None
-            if die.colour is not None:
+            if die.colour is not None and die.real and die.index < 0:  # the next die of its colour
                 k = seen.get(die.colour, 0)
                 seen[die.colour] = k + 1
                 die.index = (order.index(die.colour) if die.colour in order else len(order)) * per + k
-            else:
+            elif not die.real and not die.source:
                 die.source = "scenario"
             dice.append(die)
         unit.tally = dice
@@ -190,6 +192,7 @@ def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
         state.sectors[sid].entered = True
     for u in state.units:
         state.sectors[u.sector].entered = True
+    capture.restore(sc, game)  # a position captured from a game: the rest of its state
     game.sources_changed()  # the situation set up here replaces the set-up's cards and attributes
     return game
 
@@ -232,6 +235,15 @@ class TurnCursor:
     def __init__(self, phase: str | None) -> None:
         self.at = PHASES.index(phase) if phase in PHASES else 0  # the first phase this turn may still run
         self.ended = False  # the turn ended (a Combat's end of turn, or whole turns run)
+
+    def done(self, phase: str) -> None:
+        """The game stands at the end of ``phase`` (``phase-done: true``: a position captured from a game): the
+        phases after it run in this turn; after the Combat (or a pack's phase within it, the Assault), the turn
+        has ended and the next phase step begins the next turn."""
+        if phase in PHASES[:-1]:
+            self.at = PHASES.index(phase) + 1
+        else:
+            self.at, self.ended = len(PHASES), True
 
     def before(self, game: Game, step: Any) -> None:
         if not isinstance(step, dict) or step.get("phase") not in PHASES:
@@ -442,6 +454,8 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
 
     script = _Script(sc, content, game, locate)
     cursor = TurnCursor(sc.phase)
+    if sc.phase_done:
+        cursor.done(sc.phase or PHASES[0])
     try:
         for j, step in enumerate(sc.steps):
             where = ["steps", j]

@@ -13,6 +13,7 @@ import attrs
 from ddaydice.dsl.diagnostics import Diagnostic, RuleError, did_you_mean, sort_key
 from ddaydice.dsl.limits import (
     MAX_CHOICES,
+    MAX_DRAWS,
     MAX_RESOURCE,
     MAX_SCENARIO_TURNS,
     MAX_SEED,
@@ -32,6 +33,10 @@ MARKERS = ("chevron-1", "chevron-2", "chevron-3", "must-move", "battle-cry", "ca
 STATUSES = ("active", "safe", "dead")
 # A Unit's resources in a scenario, and how many of a card or resource a trade moves.
 Amount = Annotated[int, Range(0, MAX_RESOURCE)]
+Turn = Annotated[int, Range(0, MAX_SCENARIO_TURNS)]
+MAX_DIE_PLACE = 36  # `die N` of a result: the place of a die among a player's dice
+Order = Annotated[int, Range(0, MAX_CHOICES)]
+Count = Annotated[int, Range(-MAX_CHOICES, MAX_CHOICES)]  # the play order of a card or grant (when it came into play)
 
 
 @attrs.frozen
@@ -52,6 +57,68 @@ class UnitSetup:
     status: str | None = None
     cards: tuple[str, ...] = ()  # cards of an expansion's decks the Unit holds (Badges)
     used_items: tuple[str, ...] = ()  # Items used earlier in the game
+    # What a position captured from a game holds besides (docs/scenarios.md, "Capture a position"); None: as
+    # set-up leaves it.
+    hand: tuple[str, ...] | None = None  # Regular Specialists in hand
+    used_awards: tuple[str, ...] | None = None
+    conquered: str | None = None
+    kept_tally: tuple[str, ...] | None = None  # a Final Tally kept for next turn (results as in `tally:`)
+    trading_pool: tuple[str, ...] | None = None  # an option's Trading Pool's dice
+    entered_turn: Turn | None = None
+    moved_turn: Annotated[int, Range(-1, MAX_SCENARIO_TURNS)] | None = None
+    recruited: Amount | None = None
+    found: Amount | None = None
+    awards_drawn: Amount | None = None
+    counters: dict[str, Count] | None = None  # the limits' counters ("used:bazooka", "drew:badge@t3")
+    came_into_play: dict[str, Order] | None = None  # card -> when it came into play (the order within a tier)
+
+
+@attrs.frozen
+class SectorSetup:
+    """A Sector's state in a captured position: attributes gained (and when), its last MGF roll."""
+
+    attributes: tuple[str, ...] = ()
+    acquired: dict[str, Order] = attrs.Factory(dict)
+    mgf_roll: tuple[Annotated[int, Range(1, 6)], ...] | None = None
+    mgf_turn: Annotated[int, Range(-1, MAX_SCENARIO_TURNS)] = -1
+
+
+@attrs.frozen
+class GrantSetup:
+    """A modifier granted for a while (``def -7 this turn``), as the state holds it (core/state.py, Grant)."""
+
+    owner: str
+    tier: str
+    query: str
+    op: str
+    text: str
+    expires: str  # turn:N, phase:N:PHASE, never
+    clause: Amount = 0
+    value: Annotated[int, Range(-MAX_RESOURCE, MAX_RESOURCE)] | None = None
+    args: tuple[str, ...] = ()
+    unit: str | None = None
+    sector: str | None = None
+    order: Order = 0
+
+
+@attrs.frozen
+class Conquest:
+    """A Bunker a Unit survived, and when (the options' scores read them)."""
+
+    unit: str
+    bunker: str
+    turn: Turn
+
+
+@attrs.frozen
+class Death:
+    """The record of a Unit's casualties: Soldiers lost in a Sector, or the Unit wiped out there."""
+
+    unit: str
+    sector: str
+    turn: Turn
+    lost: Amount | None = None
+    wiped: bool = False
 
 
 @attrs.frozen
@@ -81,6 +148,19 @@ class ScenarioFile:
     piles: tuple[tuple[str, ...], ...] = ()  # an option's piles of Items (item-piles), top first
     # Players of another side (rules/sides.yaml: the German), by side id: their resources and cards.
     sides: tuple[UnitSetup, ...] = ()
+    # A position captured from a game (docs/scenarios.md, "Capture a position"): the rest of the state.
+    phase_done: bool = False  # the game stands at the end of `phase` (already run), not before it
+    draws: Annotated[int, Range(0, MAX_DRAWS)] = 0  # the generator's 32-bit words drawn since `seed`
+    pool: tuple[str, ...] | None = None  # the Pool in order (None: as set-up leaves it)
+    placed: dict[str, str] | None = None  # card -> the Sector where it waits
+    abandoned: tuple[str, ...] = ()  # Vehicles abandoned
+    sectors: dict[str, SectorSetup] = attrs.Factory(dict)
+    grants: tuple[GrantSetup, ...] = ()
+    conquests: tuple[Conquest, ...] = ()
+    deaths: tuple[Death, ...] = ()
+    shortfall: Amount = 0
+    play_order: Order | None = None
+    first_bunker_turn: Turn | None = None
 
 
 def _raw(node: Any) -> Any:
@@ -102,6 +182,7 @@ def load_scenario(path: Path, content: Content) -> tuple[tuple[ScenarioFile, Yam
     data = doc.data
     sc = attrs.evolve(sc, steps=tuple(_raw(data.get("steps", []))), expect=tuple(_raw(data.get("expect", []))),
                       answers=_raw(data.get("answers", {})), tally=_raw(data.get("tally", {})))
+    sc = _position_keys(sc, data)
     return (sc, doc), validate(sc, doc, content)
 
 
@@ -120,7 +201,30 @@ def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnosti
     check.phase_and_steps()
     check.answers()
     check.expectations()
+    check.position()
     return check.out
+
+
+def _ids(mapping: dict[str, Any]) -> dict[str, Any]:
+    """A mapping keyed by ids as the file spells them (the YAML reader spells a key's '-' as '_'; ids never hold
+    '_')."""
+    return {str(k).replace("_", "-"): v for k, v in mapping.items()}
+
+
+def _position_keys(sc: ScenarioFile, data: Any) -> ScenarioFile:
+    """A captured position's mappings keyed by ids (cards, Sectors, attributes) and by counters, with the file's
+    own keys."""
+    def player(setup: UnitSetup, raw: Any) -> UnitSetup:
+        counters = raw.get("counters") if isinstance(raw, dict) else None
+        return attrs.evolve(setup, counters=_raw(counters) if setup.counters is not None else None,
+                            came_into_play=_ids(setup.came_into_play) if setup.came_into_play is not None else None)
+
+    raw_units, raw_sides = data.get("units") or [], data.get("sides") or []
+    return attrs.evolve(
+        sc, units=tuple(player(u, r) for u, r in zip(sc.units, raw_units, strict=False)),
+        sides=tuple(player(u, r) for u, r in zip(sc.sides, raw_sides, strict=False)),
+        placed=_ids(sc.placed) if sc.placed is not None else None,
+        sectors={k: attrs.evolve(v, acquired=_ids(v.acquired)) for k, v in _ids(sc.sectors).items()})
 
 
 class _Validation:
@@ -255,6 +359,8 @@ class _Validation:
                     err(["units", i, "cards", j], f"'{cid}' is no card a Unit holds from a deck (a Badge)")
         for key, piles in (("decks", sc.decks), ("discards", sc.discards)):
             for raw, cards in piles.items():
+                if raw == "award":  # the base game's Award deck (checked with a position's keys)
+                    continue
                 kdef = content.kind_def(str(raw).replace("_", "-"))
                 if kdef is None or not kdef.deck:
                     err([key, raw], f"no deck '{raw}'", did_you_mean(str(raw), [k.id for k in content.kinds.kinds]))
@@ -273,8 +379,9 @@ class _Validation:
 
     def phase_and_steps(self) -> None:
         sc, err = self.sc, self.err
-        if sc.phase is not None and sc.phase not in PHASES:
-            err(["phase"], f"no phase '{shorten(sc.phase)}'", did_you_mean(sc.phase, PHASES))
+        phases = [p.id for p in self.content.phases.phases]  # a pack's phases too (Atlantikwall's assault)
+        if sc.phase is not None and sc.phase not in phases:
+            err(["phase"], f"no phase '{shorten(sc.phase)}'", did_you_mean(sc.phase, phases))
         if len(sc.steps) > MAX_STEPS:
             err(["steps"], f"more than {MAX_STEPS} steps")
             return
@@ -307,6 +414,73 @@ class _Validation:
                 problem = _check_expectation(str(key), players) or _check_matcher(expected)
                 if problem:
                     err(["expect", j, key], problem[0], problem[1])
+
+    def position(self) -> None:
+        """The keys of a position captured from a game: cards, Sectors and players that exist, dice results that
+        can be read, grants of known tiers and durations."""
+        sc, content, err = self.sc, self.content, self.err
+        sectors = {s.id for s in content.maps[sc.map].sectors}
+        players = [u.id for u in sc.units] + [s.id for s in sc.sides]
+        colours = set(content.vocab.colours)
+        faces = {f.id for f in content.dice.faces}
+
+        def card(path: list[str | int], cid: str, kinds: set[str] | None = None) -> None:
+            if cid not in content.card_kinds or (kinds is not None and content.card_kinds[cid] not in kinds):
+                err(path, f"no card '{shorten(cid)}'" + (f" ({', '.join(sorted(kinds))})" if kinds else ""),
+                    did_you_mean(cid, [c for c, k in content.card_kinds.items() if kinds is None or k in kinds]))
+
+        def sector(path: list[str | int], sid: str) -> None:
+            if sid not in sectors:
+                err(path, f"map '{sc.map}' has no sector '{shorten(sid)}'", did_you_mean(sid, sectors))
+
+        for key, group in (("units", sc.units), ("sides", sc.sides)):
+            for i, u in enumerate(group):
+                for field in ("hand", "used_awards"):
+                    for j, cid in enumerate(getattr(u, field) or ()):
+                        card([key, i, field, j], cid, {"specialist"} if field == "hand" else {"award"})
+                for cid in u.came_into_play or {}:
+                    card([key, i, "came_into_play", cid], cid)
+                if u.conquered is not None:
+                    sector([key, i, "conquered"], u.conquered)
+                for field in ("kept_tally", "trading_pool"):
+                    for j, text in enumerate(getattr(u, field) or ()):
+                        problem = parse_die(text, colours, faces)[1]
+                        if problem:
+                            err([key, i, field, j], problem)
+        if "award" in sc.decks or "award" in sc.discards:
+            for key, piles in (("decks", sc.decks), ("discards", sc.discards)):
+                for j, cid in enumerate(piles.get("award", [])):
+                    card([key, "award", j], cid, {"award"})
+        for j, cid in enumerate(sc.pool or ()):
+            card(["pool", j], cid)
+        for cid, where in (sc.placed or {}).items():
+            card(["placed", cid], cid)
+            sector(["placed", cid], where.split(":", 1)[-1])
+        for j, cid in enumerate(sc.abandoned):
+            card(["abandoned", j], cid, {"vehicle"})
+        for sid in sc.sectors:
+            sector(["sectors", sid], sid)
+        tiers = {t.id for t in content.precedence.tiers}
+        for j, g in enumerate(sc.grants):
+            if g.tier not in tiers:
+                err(["grants", j, "tier"], f"no tier '{shorten(g.tier)}'", did_you_mean(g.tier, tiers))
+            if g.unit is not None and g.unit not in players:
+                err(["grants", j, "unit"], f"no Unit '{shorten(g.unit)}' in this scenario",
+                    did_you_mean(g.unit, players))
+            if g.sector is not None:
+                sector(["grants", j, "sector"], g.sector)
+            parts = g.expires.split(":")
+            if not (g.expires == "never" or (parts[0] == "turn" and len(parts) == 2 and parts[1].isdigit())
+                    or (parts[0] == "phase" and len(parts) == 3 and parts[1].isdigit())):
+                err(["grants", j, "expires"], f"a grant expires 'never', 'turn:N' or 'phase:N:PHASE', found "
+                    f"'{shorten(g.expires)}'")
+        records: list[tuple[str, int, str, str]] = [("conquests", j, c.unit, c.bunker) for j, c in
+                                                    enumerate(sc.conquests)]
+        records += [("deaths", j, d.unit, d.sector) for j, d in enumerate(sc.deaths)]
+        for key, j, uid, sid in records:
+            if uid not in players:
+                err([key, j, "unit"], f"no Unit '{shorten(uid)}' in this scenario", did_you_mean(uid, players))
+            sector([key, j], sid)
 
 
 STEP_KINDS = ("phase", "turn", "turns", "game", "use", "move", "recruit", "find", "trade", "roll", "draw")
@@ -449,9 +623,20 @@ def _check_expectation(key: str, players: Sequence[str]) -> tuple[str, str | Non
 
 
 def parse_die(text: str, colours: set[str], faces: set[str]) -> tuple[Die | None, str | None]:
+    """``[locked] [cancelled] [virtual] [colour] face [die N] [from SOURCE]``: a result of a Final Tally. A result
+    with a colour is a die's unless ``virtual``; ``die N`` is its place among the dice (red 1 is die 1), else the
+    next of its colour; ``from SOURCE`` names what added or spent it."""
     words = text.split()
-    locked = "locked" in words
-    words = [w for w in words if w != "locked"]
+    locked, cancelled, virtual = ("locked" in words), ("cancelled" in words), ("virtual" in words)
+    words = [w for w in words if w not in {"locked", "cancelled", "virtual"}]
+    source = ""
+    if len(words) >= 2 and words[-2] == "from":
+        source, words = words[-1], words[:-2]
+    index = -1
+    if len(words) >= 2 and words[-2] == "die":
+        if not words[-1].isdigit() or not 1 <= int(words[-1]) <= MAX_DIE_PLACE:
+            return None, f"'die N' is a die's place, 1 to {MAX_DIE_PLACE}, found {text!r}"
+        index, words = int(words[-1]) - 1, words[:-2]
     colour = None
     if len(words) == 2:
         colour, face = words
@@ -465,7 +650,8 @@ def parse_die(text: str, colours: set[str], faces: set[str]) -> tuple[Die | None
     if face not in faces:
         hint = did_you_mean(face, faces)
         return None, f"unknown face '{face}'" + (f"; {hint}" if hint else "")
-    return Die(face, colour, -1, locked=locked, real=colour is not None), None
+    return Die(face, colour, index, locked=locked, real=colour is not None and not virtual, cancelled=cancelled,
+               source=source), None
 
 
 def parse_query(text: str) -> tuple[str, str | None, str | None, str | None, int | None]:

@@ -94,7 +94,8 @@ _RESEED: Callable[[random.Random, int], None] = random.Random.__mro__[1].seed  #
 # (the C generator's own seeding, under random.Random.seed)
 
 
-def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
+def game_of(content: Content, spec: Spec, index: int) -> tuple[Game, Watch | None]:
+    """Game ``index`` of a run, set up and not yet played, and the watch of its invariants (if they are checked)."""
     seed = game_seed(spec.seed, index)
     # One decider per Unit, and one for another side's player (the German), who comes after the Units.
     deciders = [make_policy(spec.policy, seed + k) for k in range(spec.players)]
@@ -106,7 +107,12 @@ def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
         kw["forced"] = spec.forced
     if watch is not None:
         kw["watch"] = watch
-    game = _game_class(bool(spec.forced), watch is not None)(content, spec.map_id, **kw)
+    return _game_class(bool(spec.forced), watch is not None)(content, spec.map_id, **kw), watch
+
+
+def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
+    game, watch = game_of(content, spec, index)
+    seed = game.state.seed
     start_specs = {u.id: set(u.specialists) for u in game.state.units}
     game.run()
     s = game.state
