@@ -88,8 +88,10 @@ def generic_use(game: GameView, card: str) -> str:
     """How the heuristic plays a card it has no rule of its own for (an expansion's, a modder's), read from the
     actions of its ``use`` effect: 'gain' (resources, free cards, a die that is not a Skull: at once), 'defence'
     (DEF, casualties or MGF lowered, MGF casualties ignored: kept for a turn that needs it), 'cost' (the Advance
-    made cheaper) or 'mines' (Landmines ignored), both at the move that needs them; '' (not played) for a card
-    that costs the Unit something (a Soldier, itself) or only changes dice, which needs a plan of its own."""
+    made cheaper) or 'mines' (Landmines ignored), both at the move that needs them; the dice it changes on the
+    Final Tally, each played when the change is worth more than keeping the card: 'skull' (a Skull added: when
+    a Climb needs one), 'reface' (a die turned to another face), 'recolour', 'reroll'; '' (not played) for a card
+    that costs the Unit something (a Soldier, itself)."""
     key = (id(game.content), card)
     found = _GENERIC_OF.get(key)
     if found is None:
@@ -103,15 +105,16 @@ def generic_use(game: GameView, card: str) -> str:
                 for option in action.options:
                     for st in (option.statement, *(o.statement for o in option.also)):
                         kinds.add(statement_kind(st, option.recipient is not None))
-        ranked = [k for k in ("defence", "cost", "mines", "gain") if k in kinds]
+        ranked = [k for k in ("defence", "cost", "mines", "gain", "skull", "reface", "recolour", "reroll")
+                  if k in kinds]
         found = "" if "self-cost" in kinds or not ranked else ranked[0]
         _GENERIC_OF[key] = found
     return found
 
 
 def statement_kind(st: dsl_ast.Statement, to_another: bool) -> str:
-    """What one statement of a card's effect does for the Unit: 'self-cost', 'defence', 'cost', 'mines', 'gain'
-    or '' (see generic_use)."""
+    """What one statement of a card's effect does for the Unit: 'self-cost', 'defence', 'cost', 'mines', 'gain',
+    'skull', 'reface', 'recolour', 'reroll' or '' (see generic_use)."""
     verb = st.verb.name
     words = {a.name for a in st.args if isinstance(a, dsl_ast.Word)}
     lowered = any(isinstance(a, dsl_ast.Signed) and a.value < 0 for a in st.args) or any(
@@ -125,6 +128,10 @@ def statement_kind(st: dsl_ast.Statement, to_another: bool) -> str:
         return "cost"
     if verb == "ignore" and "landmines" in words:
         return "mines"
+    if verb == "add" and "skull" in words:
+        return "skull"
+    if verb in {"reface", "recolour", "reroll"}:
+        return verb
     if verb in {"gain", "draw-award"} or (verb == "add" and "skull" not in words) or (
             verb in {"find", "recruit"} and "free" in words):
         return "gain"
@@ -132,3 +139,19 @@ def statement_kind(st: dsl_ast.Statement, to_another: bool) -> str:
 
 
 _GENERIC_OF: dict[tuple[Any, ...], str] = {}
+
+
+def dice_colour(game: GameView, card: str) -> str | None:
+    """The one colour of die a card's use changes ('reface 1 die blue'), None when any die."""
+    source = game.content.effects.get(card)
+    colours = set(game.content.dice.colours)
+    for clause in source.tree.clauses if source is not None else ():
+        if not isinstance(clause.body, dsl_ast.Use):
+            continue
+        for action in clause.body.actions:
+            for option in action.options:
+                for part in option.parts():
+                    found = [a.name for a in part.statement.args if isinstance(a, dsl_ast.Word) and a.name in colours]
+                    if part.statement.verb.name in {"reface", "reroll", "recolour"} and found:
+                        return found[0]
+    return None

@@ -9,15 +9,22 @@ from typing import TYPE_CHECKING
 
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
-from ddaydice.interpreter.policies.heuristic.cardtext import against_foe, generic_use
+from ddaydice.interpreter.policies.heuristic.cardtext import against_foe, dice_colour, generic_use
 from ddaydice.interpreter.policies.heuristic.dice import best_add, cry_gain, pending_courage, tally_values
 from ddaydice.interpreter.policies.heuristic.facts import facts
 from ddaydice.interpreter.policies.heuristic.foe import foe, standing
 from ddaydice.interpreter.policies.heuristic.memory import Memory
-from ddaydice.interpreter.policies.heuristic.model import BUNKER_BREAKERS, FACES, MGF_MEAN, OWN_RULES, SKULL_HELPERS
+from ddaydice.interpreter.policies.heuristic.model import (
+    BUNKER_BREAKERS,
+    DICE_CHANGE_MIN,
+    FACES,
+    MGF_MEAN,
+    OWN_RULES,
+    SKULL_HELPERS,
+)
 from ddaydice.interpreter.policies.heuristic.moves import choose_move
 from ddaydice.interpreter.policies.heuristic.planner import shift, survival
-from ddaydice.interpreter.policies.heuristic.values import tool_value
+from ddaydice.interpreter.policies.heuristic.values import item_value, tool_value
 from ddaydice.interpreter.policies.heuristic.views import here_loss, plan_value, view
 
 if TYPE_CHECKING:
@@ -155,6 +162,8 @@ def _generic_wants(mem: Memory, game: GameView, unit: Unit, owner: str, point: s
     kind = generic_use(game, owner)
     if kind == "gain":
         return True
+    if kind in {"skull", "reface", "recolour", "reroll"}:
+        return point == "after-final-tally" and _dice_wants(mem, game, unit, owner, kind)
     if kind == "defence":
         if point == "after-final-tally":
             return deadly_turn(mem, game, unit)
@@ -174,6 +183,34 @@ def _generic_wants(mem: Memory, game: GameView, unit: Unit, owner: str, point: s
             return best.kind == "advance" and best.cost >= 1 and not best.battle_cry
         return best.landmines and not game.flag("ignore-landmines", unit)
     return False
+
+
+def _dice_wants(mem: Memory, game: GameView, unit: Unit, owner: str, kind: str) -> bool:
+    """A card that changes the Final Tally's dice, played when the change is worth more than keeping the card (a use
+    once per turn costs nothing kept): a Skull when it completes this turn's Climb, a die turned, recoloured or
+    re-rolled for the best gain (remembered as the intent, for the questions the use asks)."""
+    climb = facts(game, unit.sector).climb
+    if kind == "skull":
+        skulls = sum(1 for dd in unit.tally if dd.face == "skull" and not dd.cancelled)
+        return bool(climb) and skulls < climb
+    colour = dice_colour(game, owner)
+    if kind == "reface" and climb:
+        # In a Climb, a die turned into the Skull it lacks.
+        skulls = sum(1 for dd in unit.tally if dd.face == "skull" and not dd.cancelled)
+        cands = [dd for dd in unit.tally if dd.face != "skull" and not dd.cancelled
+                 and (colour is None or (dd.colour == colour and dd.real))]
+        if skulls < climb and cands:
+            mem.intent["reface"] = (f"{cands[0].colour} {cands[0].face}", "skull")
+            return True
+        return False
+    # A Specialist's or a Vehicle's use comes back; any other card is spent by its use.
+    once = game.content.card_kinds.get(owner) not in {"specialist", "vehicle"}
+    kept = item_value(mem, game, unit, owner) if once else 0.0
+    if kind == "reface":
+        return _plan_reface(mem, game, unit, colour, max(DICE_CHANGE_MIN["reface"], kept))
+    if kind == "recolour":
+        return _plan_recolour(mem, game, unit, max(DICE_CHANGE_MIN["recolour"], kept))
+    return _plan_reroll(mem, game, unit, max(DICE_CHANGE_MIN["reroll"], kept))
 
 
 def _wants_movement_use(mem: Memory, game: GameView, unit: Unit, owner: str) -> bool:
@@ -269,10 +306,10 @@ def deadly_turn(mem: Memory, game: GameView, unit: Unit) -> bool:
     return m >= mem.count(game, unit)
 
 
-def _plan_reroll(mem: Memory, game: GameView, unit: Unit) -> bool:
-    """A die worth re-rolling by a card (remembered as the intent); whether there is one."""
+def _plan_reroll(mem: Memory, game: GameView, unit: Unit, threshold: float = 0.3) -> bool:
+    """A die worth re-rolling by a card by more than ``threshold`` (remembered as the intent); whether there is one."""
     ctx, live, vals = tally_values(mem, game, unit)
-    best, best_gain = None, 0.3
+    best, best_gain = None, threshold
     for dd, v in zip(live, vals, strict=True):
         if dd.locked or not dd.real:
             continue
@@ -288,10 +325,11 @@ def _plan_reroll(mem: Memory, game: GameView, unit: Unit) -> bool:
     return True
 
 
-def _plan_recolour(mem: Memory, game: GameView, unit: Unit) -> bool:
-    """A die worth changing to another colour (remembered as the intent); whether there is one."""
+def _plan_recolour(mem: Memory, game: GameView, unit: Unit, threshold: float = 1.5) -> bool:
+    """A die worth changing to another colour by more than ``threshold`` (remembered as the intent); whether there
+    is one."""
     ctx, live, vals = tally_values(mem, game, unit)
-    best, best_gain = None, 1.5
+    best, best_gain = None, threshold
     for dd, v in zip(live, vals, strict=True):
         if not dd.real:
             continue
