@@ -30,8 +30,7 @@ EXAMPLE = ROOT / "docs" / "example-pack" / "field-kitchen"
 
 #: The heuristic's modules that still name printed cards (issue 15, item 2: their rules are still to be read
 #: from the cards' effects). Every other module of interpreter/policies/ must name none.
-STILL_NAMING = {"heuristic/model.py", "heuristic/params.py", "heuristic/uses.py", "heuristic/dice.py",
-                "heuristic/choices.py"}
+STILL_NAMING = {"heuristic/model.py", "heuristic/uses.py"}
 
 
 @functools.cache

@@ -39,17 +39,43 @@ class Term:
 @attrs.frozen
 class Profile:
     """What a card does, by kind of effect: its body (``soldier-value``, None when it sets none), its terms,
-    whether it gives a Skull (a Climb's help), and whether any clause was read at all."""
+    whether it gives a Skull (a Climb's help), and whether any clause was read at all; and what the route planner
+    and the dice count on (:class:`Traits`)."""
 
     body: float | None
     terms: tuple[Term, ...]
     skull_giver: bool
     read: bool
+    traits: Traits
 
     @property
     def needs_ahead(self) -> bool:
         """Whether a term counts only in circumstances of the map ahead (a Climb, a Battle Cry, Landmines)."""
         return any(t.when in {"climbing", "not-climbing", "cry", "not-cry", "mines", "barrier"} for t in self.terms)
+
+
+@attrs.frozen
+class Traits:
+    """What the heuristic's plans count on from a card held, read from its effect."""
+
+    casualties_saved: float = 0.0  # standing: casualties -N (in every Combat)
+    mines_ignored: bool = False  # standing: Landmines ignored
+    barriers_use: bool = False  # a use: Barriers ignored this turn
+    cry_use: bool = False  # a use: a Battle Cry (the RWB bonus of the Courage triple)
+    breaker: float = 0.0  # a use: DEF -N this turn, in a Bunker too
+    on_advance: float = 0.0  # Soldiers gained on each Advance
+    on_move: float = 0.0  # Soldiers gained on each move
+    advance_cut: float = 0.0  # standing: advance-cost -N
+    bunker_def: float = 0.0  # standing: DEF -N in a Bunker
+    tally_tools: int = 0  # Tools added to each Final Tally
+    tally_courage: int = 0  # Courage added to each Final Tally
+    per_locked_skull: bool = False  # a gain for each Locked Skull
+    shared: bool = False  # its effect reaches other Units' plans (Locks, costs, trades)
+
+    @property
+    def planned(self) -> bool:
+        """An Item the route planner counts on (a Bunker's DEF, a Climb, a Battle Cry, a Barrier)."""
+        return bool(self.breaker) or self.cry_use or self.barriers_use
 
 
 @attrs.frozen
@@ -94,13 +120,17 @@ def worth(profile: Profile, ahead: Ahead) -> float:
 def profile(content: Content, card: str) -> Profile:
     """The card's profile, read once per content."""
     key = (id(content), card)
-    found = _PROFILES.get(key)
-    if found is None:
-        found = _PROFILES[key] = _read(content, card)
+    hit = _PROFILES.get(key)
+    if hit is not None and hit[0] is content:  # (the content's identity is checked: ids are reused)
+        return hit[1]
+    if len(_PROFILES) > 4096:
+        _PROFILES.clear()
+    found = _read(content, card)
+    _PROFILES[key] = (content, found)
     return found
 
 
-_PROFILES: dict[tuple[Any, ...], Profile] = {}
+_PROFILES: dict[tuple[Any, ...], tuple[Content, Profile]] = {}
 
 
 def _read(content: Content, card: str) -> Profile:
@@ -131,7 +161,64 @@ def _read(content: Content, card: str) -> Profile:
             read = True
             terms += found
     skull = any(t.when == "climbing" for t in terms)
-    return Profile(body, tuple(terms), skull, read)
+    return Profile(body, tuple(terms), skull, read, _traits(content, source.tree if source is not None else None))
+
+
+def _traits(content: Content, tree: dsl_ast.Effect | None) -> Traits:
+    """What the planner and the dice count on from the card (see Traits)."""
+    t: dict[str, Any] = {}
+    faces = {r.id: r.face for r in content.rwb.rwb}
+    for clause in tree.clauses if tree is not None else ():
+        b = clause.body
+        if clause.scope is not None and clause.scope.kind == "the-german":
+            continue
+        if clause.scope is not None and clause.scope.kind == "all-units":
+            t["shared"] = True
+        if isinstance(b, dsl_ast.Modifier):
+            st = b.statement
+            verb, n, words = st.verb.name, _amount(st), _words(st)
+            if verb in {"locked-dice", "item-cost", "specialist-cost"} or (verb == "allow" and any(
+                    w.startswith("trade") or w.endswith("trade") for w in words)):
+                t["shared"] = True
+            if n is None or _assigned(st):
+                if verb == "ignore" and "landmines" in words:
+                    t["mines_ignored"] = True
+                continue
+            if verb == "casualties" and n < 0:
+                t["casualties_saved"] = max(t.get("casualties_saved", 0.0), -n)
+            elif verb == "advance-cost" and n < 0:
+                t["advance_cut"] = t.get("advance_cut", 0.0) - n
+            elif verb == "def" and n < 0 and _mentions(b.condition, "bunker") > 0:
+                t["bunker_def"] = t.get("bunker_def", 0.0) - n
+            continue
+        for action in b.actions:
+            for option in action.options:
+                for part in option.parts():
+                    st = part.statement
+                    verb, n, words = st.verb.name, _amount(st), _words(st)
+                    if isinstance(b, dsl_ast.Trigger):
+                        event = b.event.name
+                        if verb == "gain" and "soldiers" in words | {w + "s" for w in words} and n is not None:
+                            if st.per is not None and {"locked", "skull"} <= {w.name for w in st.per.words}:
+                                t["per_locked_skull"] = True
+                            elif event == "advance":
+                                t["on_advance"] = t.get("on_advance", 0.0) + n
+                            elif event == "move":
+                                t["on_move"] = t.get("on_move", 0.0) + n
+                        elif verb == "add" and event == "final-tally" and n is not None:
+                            if "tool" in words:
+                                t["tally_tools"] = t.get("tally_tools", 0) + int(n)
+                            elif "courage" in words:
+                                t["tally_courage"] = t.get("tally_courage", 0) + int(n)
+                        continue
+                    if verb == "ignore" and "barriers" in words:
+                        t["barriers_use"] = True
+                    elif verb == "rwb" and any(faces.get(w) == "courage" for w in words):
+                        t["cry_use"] = True
+                    elif (verb == "def" and n is not None and n < 0 and not _assigned(st)
+                          and _mentions(b.condition, "bunker") >= 0):
+                        t["breaker"] = t.get("breaker", 0.0) - n
+    return Traits(**t)
 
 
 def _best(options: Iterable[list[Term] | None]) -> list[Term]:

@@ -80,15 +80,17 @@ def ahead(mem: Memory, game: GameView, unit: Unit) -> tuple[bool, bool, bool, bo
 def _ahead_plain(game: GameView, unit: Unit) -> tuple[bool, bool, bool, bool]:
     """``ahead`` without a policy's memory (its own small cache)."""
     key = (id(game.state), unit.id, unit.sector, len(unit.visited))
-    found = _AHEAD.get(key)
-    if found is None:
-        if len(_AHEAD) > 256:
-            _AHEAD.clear()
-        found = _AHEAD[key] = ahead(Memory(), game, unit)
+    hit = _AHEAD.get(key)
+    if hit is not None and hit[0] is game.state:  # (the state's identity is checked: ids are reused)
+        return hit[1]
+    if len(_AHEAD) > 256:
+        _AHEAD.clear()
+    found = ahead(Memory(), game, unit)
+    _AHEAD[key] = (game.state, found)
     return found
 
 
-_AHEAD: dict[tuple[Any, ...], tuple[bool, bool, bool, bool]] = {}
+_AHEAD: dict[tuple[Any, ...], tuple[Any, tuple[bool, bool, bool, bool]]] = {}
 
 
 def item_value(mem: Memory, game: GameView, unit: Unit, item: str) -> float:
