@@ -1,4 +1,5 @@
-"""The numbers the heuristic plays by: its model of the dice, of the other side, and the cards it knows."""
+"""The numbers the heuristic plays by: its model of the dice, of the other side, and what each kind of effect is
+worth."""
 
 from __future__ import annotations
 
@@ -33,18 +34,6 @@ FOE_DRAIN_BASE = 0.25
 #: Soldiers one Item Point is worth (Bazooka 15 -> 7, Field Radio 12 -> 5, Walkie-Talkie 5 -> 2).
 ITEM_POINT_VALUE = 0.4
 FACES = ("skull", "star", "one-soldier", "two-soldiers", "courage", "tool")
-BUNKER_BREAKERS = {"flame-thrower": 10.0, "bazooka": 7.0, "gammon-bomb": 3.5}
-SKULL_HELPERS = ("grappling-hook", "rope-ladder", "binoculars", "rangefinder")
-#: Items the route planner counts on (the others are used as they come).
-PLANNED_ITEMS = frozenset({*BUNKER_BREAKERS, *SKULL_HELPERS, "dexedrine", "wirecutters"})
-#: The cards the heuristic has rules of its own for (wants_use); any other card is played by what its effect does.
-OWN_RULES = frozenset({
-    *BUNKER_BREAKERS, *SKULL_HELPERS, "field-radio", "walkie-talkie", "signalling-lamp", "medal-case", "lucky-charm",
-    "pocket-bible", "memorial-cross", "legion-of-merit", "command-jacket", "shoulder-patch", "victoria-cross",
-    "corporal", "jeep", "captain", "strategic-map", "ammo-box", "toolkit", "bangalore-torpedo", "grenade",
-    "flak-vest", "grenadier", "mortar", "whistle", "mine-detector", "dexedrine", "wirecutters", "point-man"})
-#: Specialists whose effect reaches other Units' plans (Locks, costs).
-SHARED = frozenset({"general", "quartermaster", "messenger", "lieutenant"})
 D6_MEAN = 3.5
 #: What each kind of effect is worth, in Soldiers (effectworth.py reads a card's effect into these kinds; no card
 #: is named). Standing effects and triggers are worth so much per turn, per Advance or once; a use is worth so

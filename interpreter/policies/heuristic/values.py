@@ -110,6 +110,14 @@ def item_value(mem: Memory, game: GameView, unit: Unit, item: str) -> float:
     return v
 
 
+def plain_worth(game: GameView, unit: Unit, card: str) -> float:
+    """What a card's effects are worth to the Unit with nothing particular ahead (no Climb, no Battle Cry needed):
+    what a card spent on an ordinary turn gives up."""
+    adv, turns = remaining(game, unit)
+    p = profile(game.content, card)
+    return effect_worth(p, _ahead_of(game, unit, adv, turns)) if p.terms else _UNREAD
+
+
 def star_value(mem: Memory, game: GameView, unit: Unit) -> float:
     """What one more Star is worth: the best Specialist per Star within reach."""
     if not game.counts_face("star"):
