@@ -47,6 +47,8 @@ class Profile:
     skull_giver: bool
     read: bool
     traits: Traits
+    #: What the card is worth, by what lies ahead (worth's memo).
+    memo: dict[Ahead, float] = attrs.field(factory=dict, eq=False, hash=False, repr=False)
 
     @property
     def needs_ahead(self) -> bool:
@@ -78,7 +80,7 @@ class Traits:
         return bool(self.breaker) or self.cry_use or self.barriers_use
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Ahead:
     """What the worth of a card depends on: Advances and turns left, and what lies ahead of the Unit."""
 
@@ -114,23 +116,51 @@ class Ahead:
 
 def worth(profile: Profile, ahead: Ahead) -> float:
     """What the card's effects are worth over what lies ahead (its body aside)."""
-    return sum(t.worth * ahead.scale(t.scale) for t in profile.terms if ahead.holds(t.when))
+    found = profile.memo.get(ahead)
+    if found is None:
+        if len(profile.memo) > 256:
+            profile.memo.clear()
+        found = profile.memo[ahead] = sum(t.worth * ahead.scale(t.scale) for t in profile.terms
+                                          if ahead.holds(t.when))
+    return found
 
 
 def profile(content: Content, card: str) -> Profile:
     """The card's profile, read once per content."""
-    key = (id(content), card)
-    hit = _PROFILES.get(key)
-    if hit is not None and hit[0] is content:  # (the content's identity is checked: ids are reused)
-        return hit[1]
-    if len(_PROFILES) > 4096:
-        _PROFILES.clear()
-    found = _read(content, card)
-    _PROFILES[key] = (content, found)
-    return found
+    return profiles(content)[card]
 
 
-_PROFILES: dict[tuple[Any, ...], tuple[Content, Profile]] = {}
+class Profiles(dict[str, Profile]):
+    """The profiles of one content's cards, each read when first asked for."""
+
+    def __init__(self, content: Content) -> None:
+        super().__init__()
+        self.content = content
+        self._shared: frozenset[str] | None = None
+
+    def __missing__(self, card: str) -> Profile:
+        found = self[card] = _read(self.content, card)
+        return found
+
+    @property
+    def shared(self) -> frozenset[str]:
+        """The cards whose effect reaches other Units' plans (Traits.shared)."""
+        if self._shared is None:
+            self._shared = frozenset(c for c in self.content.cards if self[c].traits.shared)
+        return self._shared
+
+
+def profiles(content: Content) -> Profiles:
+    """The profiles of ``content``'s cards."""
+    hit = _BY_CONTENT.get(id(content))
+    if hit is None or hit.content is not content:  # (the identity is checked: ids are reused)
+        if len(_BY_CONTENT) > 16:
+            _BY_CONTENT.clear()
+        hit = _BY_CONTENT[id(content)] = Profiles(content)
+    return hit
+
+
+_BY_CONTENT: dict[int, Profiles] = {}
 
 
 def _read(content: Content, card: str) -> Profile:

@@ -32,9 +32,23 @@ def _ahead_of(game: GameView, unit: Unit, adv: int, turns: int,
     """What a card's worth depends on, for this Unit now (``seen``: a Climb, a Battle-Cry-only Sector, a Barrier,
     Landmines ahead)."""
     s = game.state
-    climbing, cry, barrier, mines = seen
-    return Ahead(adv, turns, len(s.active_units()), len(s.units) > 1, any(sec.bunker for sec in game.sectors.values()),
-                 "skulls" not in game.ignore, climbing, cry, barrier, mines)
+    bunker = _HAS_BUNKER.get(id(game.sectors))
+    if bunker is None or bunker[0] is not game.sectors:  # (the identity is checked: ids are reused)
+        if len(_HAS_BUNKER) > 64:
+            _HAS_BUNKER.clear()
+        bunker = _HAS_BUNKER[id(game.sectors)] = (game.sectors, any(sec.bunker for sec in game.sectors.values()))
+    key = (adv, turns, sum(1 for u in s.units if u.status == "active"), len(s.units) > 1, bunker[1],
+           "skulls" not in game.ignore, *seen)
+    found = _AHEADS.get(key)
+    if found is None:
+        if len(_AHEADS) > 4096:
+            _AHEADS.clear()
+        found = _AHEADS[key] = Ahead(*key)
+    return found
+
+
+_HAS_BUNKER: dict[int, tuple[Any, bool]] = {}
+_AHEADS: dict[tuple[Any, ...], Ahead] = {}
 
 
 def spec_value(game: GameView, unit: Unit, spec: str) -> float:

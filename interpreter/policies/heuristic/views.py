@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ddaydice.interpreter.core.api import GameView
-from ddaydice.interpreter.policies.heuristic.effectworth import profile
+from ddaydice.interpreter.policies.heuristic.effectworth import profile, profiles
 from ddaydice.interpreter.policies.heuristic.facts import first_entry_sectors
 from ddaydice.interpreter.policies.heuristic.foe import foe_model
 from ddaydice.interpreter.policies.heuristic.memory import Memory
@@ -52,9 +52,9 @@ def _view(mem: Memory, game: GameView, unit: Unit) -> TurnView:
     # Only what the plan depends on: this Unit's cards, the cards that reach every Unit, the Sectors
     # whose first entry gives something, the Items the planner counts on.
     content = game.content
-    cards = tuple((u.id, tuple(u.specialists) if u is unit else tuple(
-        c for c in u.specialists if profile(content, c).traits.shared), u.vehicle)
-                  for u in s.units if u.status == "active")
+    reach_all = profiles(content).shared
+    cards = tuple((u.id, tuple(u.specialists) if u is unit else tuple(c for c in u.specialists if c in reach_all),
+                   u.vehicle) for u in s.units if u.status == "active")
     firsts, randoms = first_entry_sectors(game)
     key = (unit.id, unit.sector, unit.chevrons() if len(here.defense) > 1 else 0,
            tuple(i for i in unit.items if _planned(content, i)), tuple(s.conquered),
