@@ -1,5 +1,5 @@
-"""When a Unit plays a use (a card's, a Sector's, a rule's): rules of its own for the printed cards, the effect's
-reading for the others, and which die a dice-changing card changes."""
+"""When a Unit plays a use (a card's, a Sector's, a rule's): each card by the shape of its use, read from its effect
+(cardtext.use_shape), any other card by generic_use, and which die a dice-changing card changes."""
 
 from __future__ import annotations
 
