@@ -64,8 +64,13 @@ def pair(args: argparse.Namespace) -> None:
     for name, xa, xb in rows:
         p = paired(xa, xb)
         pct = name == "won"
-        f = (lambda v: f"{100 * v:7.1f}%") if pct else (lambda v: f"{v:8.2f}")
-        d = (lambda v: f"{100 * v:+.1f}%") if pct else (lambda v: f"{v:+.2f}")
+
+        def f(v: float, pct: bool = pct) -> str:
+            return f"{100 * v:7.1f}%" if pct else f"{v:8.2f}"
+
+        def d(v: float, pct: bool = pct) -> str:
+            return f"{100 * v:+.1f}%" if pct else f"{v:+.2f}"
+
         ma = [v for v in xa if v is not None]
         mb = [v for v in xb if v is not None]
         mean_a = sum(ma) / len(ma) if ma else 0.0
