@@ -49,11 +49,12 @@ class Profile:
     traits: Traits
     #: What the card is worth, by what lies ahead (worth's memo).
     memo: dict[Ahead, float] = attrs.field(factory=dict, eq=False, hash=False, repr=False)
+    #: Whether a term counts only in circumstances of the map ahead (a Climb, a Battle Cry, Landmines).
+    needs_ahead: bool = attrs.field(eq=False, hash=False, repr=False, init=False)
 
-    @property
-    def needs_ahead(self) -> bool:
-        """Whether a term counts only in circumstances of the map ahead (a Climb, a Battle Cry, Landmines)."""
-        return any(t.when in {"climbing", "not-climbing", "cry", "not-cry", "mines", "barrier"} for t in self.terms)
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "needs_ahead", any(
+            t.when in {"climbing", "not-climbing", "cry", "not-cry", "mines", "barrier"} for t in self.terms))
 
 
 @attrs.frozen

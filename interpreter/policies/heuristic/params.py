@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from ddaydice.interpreter.core.api import GameView
-from ddaydice.interpreter.policies.heuristic.effectworth import profile
+from ddaydice.interpreter.policies.heuristic.effectworth import profiles
 from ddaydice.interpreter.policies.heuristic.facts import Facts, facts, reachable, sector_uses_offered
 from ddaydice.interpreter.policies.heuristic.memory import Memory
 from ddaydice.interpreter.policies.heuristic.model import (
@@ -121,11 +121,11 @@ class _Terms:
         """The terms of ``unit``, as it is now (its cards read from their effects: effectworth.Traits)."""
         specs = frozenset(unit.specialists)
         items = list(unit.items)
-        content = game.content
-        spec_traits = [profile(content, sp).traits for sp in specs]
-        item_profiles = [profile(content, i) for i in items]
+        ps = profiles(game.content)
+        spec_traits = [ps[sp].traits for sp in specs]
+        item_profiles = [ps[i] for i in items]
         # What saves casualties in every Combat: a Specialist's or the Vehicle's (one such saving counted).
-        savers = spec_traits + ([profile(content, unit.vehicle).traits] if unit.vehicle else [])
+        savers = spec_traits + ([ps[unit.vehicle].traits] if unit.vehicle else [])
         return cls(
             specs=specs,
             medic=max((tr.casualties_saved for tr in savers), default=0.0),
@@ -139,7 +139,7 @@ class _Terms:
             beach=sum(tr.on_advance for tr in spec_traits),
             path=sum(tr.on_move for tr in spec_traits),
             cost_granted=any(gr.query == "advance-cost" and gr.unit in (None, unit.id) for gr in game.state.grants),
-            platoon=int(sum(profile(content, sp).traits.advance_cut for sp in unit.specialists)),
+            platoon=int(sum(ps[sp].traits.advance_cut for sp in unit.specialists)),
             bunker_def=sum(tr.bunker_def for tr in spec_traits),
         )
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from ddaydice.dsl import ast as dsl_ast
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.policies.heuristic.cardtext import against_foe, statement_kind
-from ddaydice.interpreter.policies.heuristic.effectworth import Ahead, profile
+from ddaydice.interpreter.policies.heuristic.effectworth import Ahead, profile, profiles
 from ddaydice.interpreter.policies.heuristic.effectworth import worth as effect_worth
 from ddaydice.interpreter.policies.heuristic.facts import facts, reachable
 from ddaydice.interpreter.policies.heuristic.foe import foe
@@ -20,11 +20,25 @@ if TYPE_CHECKING:
 
 def remaining(game: GameView, unit: Unit) -> tuple[int, int]:
     """(Advances left, turns left), roughly, from the row of the Unit to the Bunker's."""
-    rows = [sec.row for sec in game.sectors.values() if sec.bunker]
-    top = max(rows) if rows else 6
+    top = _map_facts(game)[0]
     here = game.sectors[unit.sector].row
     adv = max(1, top - here)
     return adv, 2 * adv + 1
+
+
+def _map_facts(game: GameView) -> tuple[int, bool]:
+    """The map's top row (the Bunkers', 6 without one) and whether it has a Bunker, read once per map."""
+    sectors = game.sectors
+    hit = _MAP_FACTS.get(id(sectors))
+    if hit is None or hit[0] is not sectors:  # (the identity is checked: ids are reused)
+        if len(_MAP_FACTS) > 64:
+            _MAP_FACTS.clear()
+        rows = [sec.row for sec in sectors.values() if sec.bunker]
+        hit = _MAP_FACTS[id(sectors)] = (sectors, (max(rows) if rows else 6, bool(rows)))
+    return hit[1]
+
+
+_MAP_FACTS: dict[int, tuple[Any, tuple[int, bool]]] = {}
 
 
 def _ahead_of(game: GameView, unit: Unit, adv: int, turns: int,
@@ -32,12 +46,7 @@ def _ahead_of(game: GameView, unit: Unit, adv: int, turns: int,
     """What a card's worth depends on, for this Unit now (``seen``: a Climb, a Battle-Cry-only Sector, a Barrier,
     Landmines ahead)."""
     s = game.state
-    bunker = _HAS_BUNKER.get(id(game.sectors))
-    if bunker is None or bunker[0] is not game.sectors:  # (the identity is checked: ids are reused)
-        if len(_HAS_BUNKER) > 64:
-            _HAS_BUNKER.clear()
-        bunker = _HAS_BUNKER[id(game.sectors)] = (game.sectors, any(sec.bunker for sec in game.sectors.values()))
-    key = (adv, turns, sum(1 for u in s.units if u.status == "active"), len(s.units) > 1, bunker[1],
+    key = (adv, turns, sum(1 for u in s.units if u.status == "active"), len(s.units) > 1, _map_facts(game)[1],
            "skulls" not in game.ignore, *seen)
     found = _AHEADS.get(key)
     if found is None:
@@ -47,7 +56,6 @@ def _ahead_of(game: GameView, unit: Unit, adv: int, turns: int,
     return found
 
 
-_HAS_BUNKER: dict[int, tuple[Any, bool]] = {}
 _AHEADS: dict[tuple[Any, ...], Ahead] = {}
 
 
@@ -55,13 +63,13 @@ def spec_value(game: GameView, unit: Unit, spec: str) -> float:
     """A Specialist's worth to this Unit, in Soldiers, for the rest of the map: his body (what he counts for as
     Soldiers) and what his effects are worth over the Advances and turns left (effectworth.py)."""
     adv, turns = remaining(game, unit)
-    p = profile(game.content, spec)
+    p = profiles(game.content)[spec]
     if spec in unit.specialists:
         body = float(game.value("soldier-value", unit, card=spec))
     else:
         body = p.body if p.body is not None else 1.0
     if p.terms:
-        seen = _ahead_plain(game, unit) if p.needs_ahead else (False, False, False, False)
+        seen = _ahead_plain(game, unit) if p.needs_ahead else _NOTHING_AHEAD
         extra = effect_worth(p, _ahead_of(game, unit, adv, turns, seen))
     else:
         extra = _UNREAD
@@ -73,6 +81,7 @@ def spec_value(game: GameView, unit: Unit, spec: str) -> float:
 
 #: The worth of a card whose effects say nothing the heuristic reads.
 _UNREAD = 0.5
+_NOTHING_AHEAD = (False, False, False, False)
 
 
 def ahead(mem: Memory, game: GameView, unit: Unit) -> tuple[bool, bool, bool, bool]:
