@@ -145,7 +145,7 @@ def test_cards_the_heuristic_has_no_rule_for_are_read_from_their_effect() -> Non
                                                    "dispatch-case", "military-aide")}
     assert kinds == {"channel-crossing-clasp": "gain", "star-of-france-and-germany": "gain", "hedgerow-star": "gain",
                      "seawall-medal": "defence", "field-medical-badge": "defence", "parachutist-wings": "cost",
-                     "ranger-tab": "mines", "combat-photographer": "", "dispatch-case": "", "military-aide": ""}
+                     "ranger-tab": "mines", "combat-photographer": "", "dispatch-case": "", "military-aide": "skull"}
 
 
 def test_the_heuristic_plays_a_gain_at_once_and_keeps_a_defence_for_a_turn_that_needs_it() -> None:
@@ -181,11 +181,11 @@ def test_an_item_the_heuristic_has_no_value_for_is_valued_by_its_effect() -> Non
     g = Game(content_with_packs(), "exercise-tiger", seed=1, variant="advanced-training",
              options=["atlantikwall-material"], deciders=pol)
     u = g.state.units[0]
-    # The Tractor: 'for units here: advance-cost -1', worth something in every turn ahead.
-    _adv, turns = pol.remaining(g, u)
-    assert turns > 0
-    assert pol.item_value(g, u, "tractor") == pytest.approx(max(0.5, 0.3 * turns))
+    # The Tractor: 'for units here: advance-cost -1', worth a Courage saved on every Advance ahead.
+    adv, _turns = pol.remaining(g, u)
+    assert adv > 0
+    assert pol.item_value(g, u, "tractor") == pytest.approx(0.6 * adv)
     # An Award-like use: 'gain 8 soldiers' (Channel Crossing Clasp) is worth its 8 Soldiers.
     assert pol.item_value(g, u, "channel-crossing-clasp") == pytest.approx(8.0)
-    # A printed Item keeps the heuristic's own value.
+    # A printed Item is read the same way: 'gain 5 soldiers'.
     assert pol.item_value(g, u, "field-radio") == pytest.approx(5.0)

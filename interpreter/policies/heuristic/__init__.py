@@ -27,10 +27,13 @@ turn's combat could wipe the Unit out. Dice are kept one at a time, each valued 
 (a second Courage is worth less than the first): Locked where locking costs least, re-rolled when a fresh
 die (with the re-rolls left) is worth more than the face shown.
 
-*Cards*: Specialists and Items are valued for the map ahead (Advances left, combats left, Landmines,
-the Bunker's DEF); Items are kept for the moment they pay (DEF breakers in the Bunker or when a combat
-would kill, Flak Vest after a high MGF roll, the Dexedrine or a Battle Cry when a Bunker needs one,
-Grappling Hooks when a Climb is one Skull short).
+*Cards*: no card is named; each is read from its compiled effect (:mod:`.effectworth`). Specialists and
+Items are valued for the map ahead: each effect's kind (a DEF lowered, casualties saved, Soldiers on each
+Advance, a die re-rolled each turn, a Skull for a Climb, ...) is worth so much once, per turn or per Advance
+left (:data:`~.model.EFFECT_WORTH`). Items are kept for the moment they pay, told by the shape of their use
+(:func:`~.cardtext.use_shape`): DEF breakers in the Bunker or when a combat would kill, MGF casualties ignored
+after a high MGF roll, a Battle Cry when a Bunker needs one, Skulls when a Climb is short and the Unit's
+Skull-givers make it up, a die changed when the change is worth more than the card kept.
 
 *Team play*: Units split between Bunkers that must all be conquered (every Unit computes the same
 assignment from the shared state); Units of one Sector hand each other the Items that are worth more to the
@@ -43,8 +46,9 @@ Where each part is decided
 added), :mod:`.moves` (Phase 4), :mod:`.purchases` (Phase 3), :mod:`.casualties`, :mod:`.team` (trades between
 Units), :mod:`.uses` (cards played) and :mod:`.choices` (the other questions). They rest on :mod:`.views` (the
 Unit's plan for the turn, built by :mod:`.params` from :mod:`.facts`, :mod:`.values` and :mod:`.foe`, solved by
-:mod:`.planner`), :mod:`.dicevalue`, :mod:`.cardtext` (cards read from their effects), :mod:`.memory` (what it
-remembers of a game) and :mod:`.model` (its numbers).
+:mod:`.planner`), :mod:`.dicevalue`, :mod:`.effectworth` (what a card is worth and what the plans count on, read
+from its effect), :mod:`.cardtext` (the shape of a card's use, and what the other side's cards do), :mod:`.memory`
+(what it remembers of a game) and :mod:`.model` (its numbers).
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import attrs
+
 from ddaydice.dsl import ast as dsl_ast
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.policies.heuristic.model import MGF_MEAN
@@ -88,8 +90,10 @@ def generic_use(game: GameView, card: str) -> str:
     """How the heuristic plays a card it has no rule of its own for (an expansion's, a modder's), read from the
     actions of its ``use`` effect: 'gain' (resources, free cards, a die that is not a Skull: at once), 'defence'
     (DEF, casualties or MGF lowered, MGF casualties ignored: kept for a turn that needs it), 'cost' (the Advance
-    made cheaper) or 'mines' (Landmines ignored), both at the move that needs them; '' (not played) for a card
-    that costs the Unit something (a Soldier, itself) or only changes dice, which needs a plan of its own."""
+    made cheaper) or 'mines' (Landmines ignored), both at the move that needs them; the dice it changes on the
+    Final Tally, each played when the change is worth more than keeping the card: 'skull' (a Skull added: when
+    a Climb needs one), 'reface' (a die turned to another face), 'recolour', 'reroll'; '' (not played) for a card
+    that costs the Unit something (a Soldier, itself)."""
     key = (id(game.content), card)
     found = _GENERIC_OF.get(key)
     if found is None:
@@ -103,15 +107,16 @@ def generic_use(game: GameView, card: str) -> str:
                 for option in action.options:
                     for st in (option.statement, *(o.statement for o in option.also)):
                         kinds.add(statement_kind(st, option.recipient is not None))
-        ranked = [k for k in ("defence", "cost", "mines", "gain") if k in kinds]
+        ranked = [k for k in ("defence", "cost", "mines", "gain", "skull", "reface", "recolour", "reroll")
+                  if k in kinds]
         found = "" if "self-cost" in kinds or not ranked else ranked[0]
         _GENERIC_OF[key] = found
     return found
 
 
 def statement_kind(st: dsl_ast.Statement, to_another: bool) -> str:
-    """What one statement of a card's effect does for the Unit: 'self-cost', 'defence', 'cost', 'mines', 'gain'
-    or '' (see generic_use)."""
+    """What one statement of a card's effect does for the Unit: 'self-cost', 'defence', 'cost', 'mines', 'gain',
+    'skull', 'reface', 'recolour', 'reroll' or '' (see generic_use)."""
     verb = st.verb.name
     words = {a.name for a in st.args if isinstance(a, dsl_ast.Word)}
     lowered = any(isinstance(a, dsl_ast.Signed) and a.value < 0 for a in st.args) or any(
@@ -125,6 +130,10 @@ def statement_kind(st: dsl_ast.Statement, to_another: bool) -> str:
         return "cost"
     if verb == "ignore" and "landmines" in words:
         return "mines"
+    if verb == "add" and "skull" in words:
+        return "skull"
+    if verb in {"reface", "recolour", "reroll"}:
+        return verb
     if verb in {"gain", "draw-award"} or (verb == "add" and "skull" not in words) or (
             verb in {"find", "recruit"} and "free" in words):
         return "gain"
@@ -132,3 +141,178 @@ def statement_kind(st: dsl_ast.Statement, to_another: bool) -> str:
 
 
 _GENERIC_OF: dict[tuple[Any, ...], str] = {}
+
+
+def dice_colour(game: GameView, card: str) -> str | None:
+    """The one colour of die a card's use changes ('reface 1 die blue'), None when any die."""
+    source = game.content.effects.get(card)
+    colours = set(game.content.dice.colours)
+    for clause in source.tree.clauses if source is not None else ():
+        if not isinstance(clause.body, dsl_ast.Use):
+            continue
+        for action in clause.body.actions:
+            for option in action.options:
+                for part in option.parts():
+                    found = [a.name for a in part.statement.args if isinstance(a, dsl_ast.Word) and a.name in colours]
+                    if part.statement.verb.name in {"reface", "reroll", "recolour"} and found:
+                        return found[0]
+    return None
+
+
+@attrs.frozen
+class UseShape:
+    """What a card's use does, told apart for the moment to play it (uses.py): ``kind`` is one of
+
+    'gain' (resources, free cards, a result that is not a Skull: at once; at the Final Tally when it adds a
+    result), 'recruit-for-soldiers' (a Specialist recruited for Soldiers), 'breaker' (a Sector's DEF lowered,
+    played in Combat), 'mgf-before' (the MGF dice lowered before they are rolled), 'mgf-adjacent' (another
+    Sector's MGF: not played), 'mgf-for-good' (a Specialist given up for the Sector's MGF), 'mgf-ignored' (MGF
+    casualties ignored, after the roll), 'cost' (the Advance made cheaper), 'barriers', 'cry' (a Battle Cry),
+    'stay' (a Specialist given up to stay), 'reroll', 'recolour', 'reface', 'skull' (a Skull added), 'tools'
+    (Tools added), or '' (read by generic_use)."""
+
+    kind: str
+    amount: float = 0.0  # DEF or Courage off; Soldiers paid
+    zero: bool = False  # the value set to 0
+    bunker: int = 0  # +1: a Bunker only; -1: not in a Bunker
+    colour: str | None = None  # the one colour of die it changes
+    any_roll: bool = False  # it may change the MGF dice too
+    skulls: bool = False  # it changes Skulls into something else
+    tally: bool = False  # played on the Final Tally
+
+
+def use_shape(game: GameView, card: str) -> UseShape:
+    """The shape of ``card``'s use (see UseShape), read once."""
+    key = (id(game.content), card)
+    hit = _SHAPES.get(key)
+    if hit is not None and hit[0] is game.content:
+        return hit[1]
+    found = _shape(game, card)
+    _SHAPES[key] = (game.content, found)
+    return found
+
+
+_SHAPES: dict[tuple[Any, ...], tuple[Any, UseShape]] = {}
+
+
+def _shape(game: GameView, card: str) -> UseShape:
+    content = game.content
+    source = content.effects.get(card)
+    parts: list[dsl_ast.Option] = []
+    window: tuple[str, str] | None = None
+    bunker = 0
+    for clause in source.tree.clauses if source is not None else ():
+        body = clause.body
+        if not isinstance(body, dsl_ast.Use):
+            continue
+        if body.window is not None:
+            window = (body.window.kind, body.window.moment.name)
+        bunker = bunker or _bunker_sign(body.condition)
+        for action in body.actions:
+            for option in action.options:
+                parts += [p for p in option.parts()
+                          if not (p.recipient is not None and p.recipient.kind == "the-german")
+                          and not (p.statement.verb.name == "discard" and _words(p.statement) == {"self"})]
+    if not parts:
+        return UseShape("")
+    verbs = [p.statement.verb.name for p in parts]
+    words = set().union(*(_words(p.statement) for p in parts))
+    amounts = [_number(p.statement) for p in parts]
+    zero = any(_assigned(p.statement) for p in parts)
+    mine = all(p.recipient is None or p.recipient.kind == "units-here" for p in parts)
+    colours = words & set(content.dice.colours)
+    colour = next(iter(colours)) if colours else None
+    vs = set(verbs)
+    if vs == {"def"} and mine and window is None and all(a is not None and a <= 0 for a in amounts):
+        return UseShape("breaker", -sum(a or 0.0 for a in amounts), zero, bunker)
+    if vs == {"mgf-dice"} and all(p.recipient is not None and p.recipient.kind == "adjacent-sector" for p in parts):
+        return UseShape("mgf-adjacent")
+    if vs == {"mgf-dice"} and mine and window == ("before", "mgf") and all(
+            p.duration == "this-turn" and (a or 0) <= 0 for p, a in zip(parts, amounts, strict=True)):
+        return UseShape("mgf-before")
+    if vs == {"mgf-dice", "sacrifice"} and words >= {"self"} and any(p.duration == "permanently" for p in parts):
+        return UseShape("mgf-for-good")
+    if vs == {"ignore"} and "mgf-casualties" in words and words <= {"mgf-casualties", "special-damage"}:
+        return UseShape("mgf-ignored")
+    if vs == {"advance-cost"} and mine and all(a is not None and a <= 0 for a in amounts):
+        return UseShape("cost", 0.0 if zero else -sum(a or 0.0 for a in amounts), zero)
+    if vs == {"ignore"} and words == {"barriers"}:
+        return UseShape("barriers")
+    faces = {r.id: r.face for r in content.rwb.rwb}
+    if vs == {"rwb"} and any(faces.get(w) == "courage" for w in words):
+        return UseShape("cry")
+    if vs == {"sacrifice", "allow"} and "self" in words and "stay" in words:
+        return UseShape("stay")
+    if vs == {"lose", "recruit"} and "free" in words and words & {"soldier", "soldiers"}:
+        return UseShape("recruit-for-soldiers", sum(a or 0.0 for v, a in zip(verbs, amounts, strict=True)
+                                                    if v == "lose"))
+    if vs == {"reroll"}:
+        return UseShape("reroll", colour=colour)
+    if vs == {"recolour"}:
+        return UseShape("recolour", colour=colour)
+    if vs == {"reface"}:
+        return UseShape("reface", colour=colour, any_roll="any-roll" in words, skulls="skull" in words)
+    if vs == {"add"} and "skull" in words:
+        return UseShape("skull")
+    if vs == {"add"} and words & {"tool"} and not words & {"skull"}:
+        return UseShape("tools")
+    gains = {"gain", "draw-award", "rwb", "find", "recruit", "add"}
+    if vs <= gains and all(v not in {"find", "recruit"} or "free" in _words(p.statement)
+                           for v, p in zip(verbs, parts, strict=True)):
+        adds = "add" in vs or any(_rwb_adds(content, w) for w in words if w in faces)
+        return UseShape("gain", tally=adds or window == ("after", "final-tally"))
+    return UseShape("")
+
+
+def _rwb_adds(content: Any, bonus: str) -> bool:
+    """Whether the RWB bonus adds a result to the Final Tally (so a card that scores it is played on the Tally)."""
+    source = content.effects.get(f"rwb:{bonus}")
+    for clause in source.tree.clauses if source is not None else ():
+        for action in getattr(clause.body, "actions", ()):
+            for option in action.options:
+                if any(p.statement.verb.name == "add" for p in option.parts()):
+                    return True
+    return False
+
+
+def _words(st: dsl_ast.Statement) -> set[str]:
+    return {a.name for a in st.args if isinstance(a, dsl_ast.Word)}
+
+
+def _assigned(st: dsl_ast.Statement) -> bool:
+    return any(isinstance(a, dsl_ast.Assign) for a in st.args)
+
+
+def _number(st: dsl_ast.Statement) -> float | None:
+    for a in st.args:
+        if isinstance(a, dsl_ast.Assign):
+            v = a.value
+            return float(v.value) if isinstance(v, dsl_ast.Number) else (
+                MGF_MEAN * v.count * v.sign if isinstance(v, dsl_ast.Dice) else None)
+        if isinstance(a, dsl_ast.Signed):
+            return float(a.value)
+        if isinstance(a, dsl_ast.Dice):
+            return MGF_MEAN * a.count * a.sign
+        if isinstance(a, dsl_ast.Number):
+            return float(a.value)
+    return None
+
+
+def _bunker_sign(cond: dsl_ast.Condition | None) -> int:
+    """+1 when a use asks for a Bunker, -1 when it asks for none, 0 otherwise."""
+    if cond is None:
+        return 0
+    sign = -1 if cond.negated else 1
+
+    def walk(e: Any, s: int) -> int:
+        if isinstance(e, dsl_ast.Predicate):
+            return s if e.word.name == "bunker" else 0
+        if isinstance(e, dsl_ast.Not):
+            return walk(e.operand, -s)
+        for o in getattr(e, "operands", ()):
+            r = walk(o, s)
+            if r:
+                return r
+        return 0
+
+    return walk(cond.expr, sign)

@@ -10,7 +10,7 @@ from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.policies.heuristic.dice import best_add, cry_gain, dice_context, pending_courage, worst_die
 from ddaydice.interpreter.policies.heuristic.memory import Memory
 from ddaydice.interpreter.policies.heuristic.team import neediest
-from ddaydice.interpreter.policies.heuristic.values import card_worth, draw_value, item_value, star_value
+from ddaydice.interpreter.policies.heuristic.values import draw_value, item_value, star_value
 from ddaydice.interpreter.policies.heuristic.views import plan_value
 
 if TYPE_CHECKING:
@@ -116,10 +116,8 @@ def choose(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
                 return i
         return 0
     if "choose an award" in p:
-        pref = ("victoria-cross", "memorial-cross", "legion-of-merit")
-        order = {a: j for j, a in enumerate(pref)}
-        # The printed three first (the heuristic has rules for them), then the others by what their use does.
-        return min(range(n), key=lambda i: (order.get(keys[i], 9), -card_worth(mem, game, unit, str(keys[i])), i))
+        # The Award whose use is worth most (read from its effect).
+        return min(range(n), key=lambda i: (-item_value(mem, game, unit, str(keys[i])), i))
     if "which other unit" in p or "copy whose" in p:
         return neediest(mem, game, list(keys)) if keys else 0
     if "which adjacent sector" in p:

@@ -11,6 +11,7 @@ import attrs
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.policies.heuristic.dicevalue import DiceContext
+from ddaydice.interpreter.policies.heuristic.effectworth import profile
 from ddaydice.interpreter.policies.heuristic.facts import facts
 from ddaydice.interpreter.policies.heuristic.memory import Memory
 from ddaydice.interpreter.policies.heuristic.model import DEATH, FACES
@@ -40,10 +41,11 @@ def dice_context(mem: Memory, game: GameView, unit: Unit, *, rolling: bool = Fal
 def _dice_context(mem: Memory, game: GameView, unit: Unit, tv: TurnView, rolling: bool) -> DiceContext:
     """Work out dice_context's values (see there)."""
     here = facts(game, unit.sector)
-    bonus_tools = here.tools + (1 if "scout" in unit.specialists else 0) + (
-        1 if unit.vehicle == "half-track" else 0)
-    base_courage = unit.courage + here.courage - here.courage_penalty + (
-        1 if unit.vehicle == "bulldozer" else 0)
+    # What the Unit's Specialists and Vehicle add to each Final Tally, read from their effects.
+    held = [profile(game.content, c).traits for c in (*dict.fromkeys(unit.specialists), *(
+        [unit.vehicle] if unit.vehicle else []))]
+    bonus_tools = here.tools + sum(tr.tally_tools for tr in held)
+    base_courage = unit.courage + here.courage - here.courage_penalty + sum(tr.tally_courage for tr in held)
     if not rolling:
         bonus_tools = 0
         base_courage = unit.courage
@@ -78,7 +80,7 @@ def _dice_context(mem: Memory, game: GameView, unit: Unit, tv: TurnView, rolling
              "star": 2.5, "tool": 2.0, "skull": 14 * tool_value(game) + 1.0},
         rwb_on="rwb" not in game.ignore,
         counts={f: game.counts_face(f) for f in FACES},
-        marksman="marksman" in unit.specialists,
+        marksman=any(tr.per_locked_skull for tr in held),
         aim=aim,
     )
 

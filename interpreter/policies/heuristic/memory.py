@@ -8,7 +8,7 @@ import attrs
 
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.policies.heuristic.dicevalue import DiceContext
-from ddaydice.interpreter.policies.heuristic.model import SHARED
+from ddaydice.interpreter.policies.heuristic.effectworth import profiles
 from ddaydice.interpreter.policies.heuristic.planner import TurnView
 
 if TYPE_CHECKING:
@@ -51,8 +51,9 @@ class Memory:
 
     def cost(self, game: GameView, unit: Unit, spec: str) -> int:
         """What recruiting ``spec`` costs the Unit, in Stars."""
+        shared = profiles(game.content).shared
         key = ("cost", unit.id, spec, tuple(unit.specialists), tuple(c for u in game.state.units
-                                                                     for c in u.specialists if c in SHARED))
+                                                                     for c in u.specialists if c in shared))
         found = self.statics.get(key)
         if found is None:
             found = self.statics[key] = game.value("specialist-cost", unit, card=spec)

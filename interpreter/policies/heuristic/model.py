@@ -1,4 +1,5 @@
-"""The numbers the heuristic plays by: its model of the dice, of the other side, and the cards it knows."""
+"""The numbers the heuristic plays by: its model of the dice, of the other side, and what each kind of effect is
+worth."""
 
 from __future__ import annotations
 
@@ -33,15 +34,86 @@ FOE_DRAIN_BASE = 0.25
 #: Soldiers one Item Point is worth (Bazooka 15 -> 7, Field Radio 12 -> 5, Walkie-Talkie 5 -> 2).
 ITEM_POINT_VALUE = 0.4
 FACES = ("skull", "star", "one-soldier", "two-soldiers", "courage", "tool")
-BUNKER_BREAKERS = {"flame-thrower": 10.0, "bazooka": 7.0, "gammon-bomb": 3.5}
-SKULL_HELPERS = ("grappling-hook", "rope-ladder", "binoculars", "rangefinder")
-#: Items the route planner counts on (the others are used as they come).
-PLANNED_ITEMS = frozenset({*BUNKER_BREAKERS, *SKULL_HELPERS, "dexedrine", "wirecutters"})
-#: The cards the heuristic has rules of its own for (wants_use); any other card is played by what its effect does.
-OWN_RULES = frozenset({
-    *BUNKER_BREAKERS, *SKULL_HELPERS, "field-radio", "walkie-talkie", "signalling-lamp", "medal-case", "lucky-charm",
-    "pocket-bible", "memorial-cross", "legion-of-merit", "command-jacket", "shoulder-patch", "victoria-cross",
-    "corporal", "jeep", "captain", "strategic-map", "ammo-box", "toolkit", "bangalore-torpedo", "grenade",
-    "flak-vest", "grenadier", "mortar", "whistle", "mine-detector", "dexedrine", "wirecutters", "point-man"})
-#: Specialists whose effect reaches other Units' plans (Locks, costs).
-SHARED = frozenset({"general", "quartermaster", "messenger", "lieutenant"})
+D6_MEAN = 3.5
+#: What each kind of effect is worth, in Soldiers (effectworth.py reads a card's effect into these kinds; no card
+#: is named). Standing effects and triggers are worth so much per turn, per Advance or once; a use is worth so
+#: much once (an Item), or per turn (a use once per turn). '-climbing' and '-team' entries count only with a
+#: Climb ahead, or with comrades.
+EFFECT_WORTH: dict[str, float] = {
+    # standing effects, while the card is in play
+    "casualties-saved": 1.0,  # per casualty saved in each turn's Combat
+    "def-per-turn": 0.3,  # per point of DEF lowered (or of MGF expected) in each turn's Combat
+    "landmines-ignored": 3.0,
+    "barriers-ignored": 1.0,
+    "special-damage-ignored": 0.1,  # per turn
+    "advance-cost": 0.6,  # per Courage off each Advance left
+    "lock-fewer": 0.25,  # per die fewer Locked, per turn (and per Unit when it reaches every Unit)
+    "skull-ignored": 0.3,  # per Skull ignored, per turn
+    "cost-cut": 0.4,  # per Star or Item Point off a purchase
+    "stay": 0.5,  # per turn more a Unit may stay
+    "allow-trade-team": 0.5,
+    "allow-trade-solo": 0.3,
+    "allow": 0.1,
+    # triggered gains, per Soldier's worth gained each time
+    "per-locked-skull": 1.0 / 6.0,  # per turn, for a gain per Locked Skull
+    "per-move": 1.2,  # per Advance left (and once more)
+    "per-rwb": 0.15,  # per turn: the chance of a Red-White-Blue triple
+    "per-other-event": 0.5,  # per turn, for an event that may or may not come
+    "add-each-turn-tool": 0.25,
+    "add-each-turn-courage": 0.4,
+    "add-each-turn-star": 0.3,
+    "add-each-turn-other": 0.2,
+    "absorb": 2.0,  # casualties absorbed by Courage or Stars
+    "die-instead": 0.5,  # a Specialist dies in another's place
+    # what a resource is worth, per unit
+    "gain-soldier": 1.0,
+    "gain-courage": 2.0 / 3.0,
+    "gain-star": 1.0,
+    "gain-item-point": 0.25,
+    "gain-other": 0.5,
+    "to-another": 0.8,  # a gain handed to a comrade
+    # uses, once (an Item) or per turn (a use once per turn)
+    "reroll": 1.0,
+    "reroll-each-turn": 0.35,
+    "recolour": 1.0,
+    "recolour-each-turn": 0.2,
+    "reface": 3.0,  # a die of any colour turned to any face
+    "reface-colour": 1.5,  # a die of one colour only
+    "reface-climbing": 7.0,  # ... when a Climb needs a Skull
+    "reface-colour-climbing": 6.0,
+    "reface-skulls": 2.0,  # the Skulls turned into another face
+    "skull-climbing": 8.0,  # a Skull added when a Climb needs one
+    "skull-to-all": 1.0,  # ... for every Unit
+    "skull-not-climbing": -1.0,
+    "add-tool": 1.25,
+    "add-courage": 0.8,
+    "add-star": 1.0,
+    "add-other": 1.0,
+    "def-to-zero": 8.0,  # a Sector's DEF set to 0 for a turn (a typical DEF ahead)
+    "mgf-off": MGF_MEAN,
+    "mgf-off-permanently": MGF_MEAN,
+    "mgf-off-adjacent-team": 2.0,
+    "mgf-off-adjacent-solo": 0.5,
+    "casualties-to-zero": 8.0,
+    "casualties-now": 1.0,
+    "special-damage-now": 0.5,
+    "landmines-now": 2.0,
+    "barriers-now": 1.0,
+    "advance-free": 2.0,
+    "advance-cheaper": 1.0,
+    "draw-award": 3.5,
+    "draw": 1.5,
+    "rwb-cry-needed": 12.0,  # a Battle Cry when a Bunker ahead needs one
+    "rwb-cry": 3.0,
+    "free-card": 4.0,
+    "self-sacrifice": -1.5,  # a Specialist given up for his use
+    "allow-stay": 2.5,
+    "copy-tally": 1.0,
+    "keep-tally": 2.0,
+    "swap-sectors": 1.7,
+}
+#: A Red-White-Blue bonus scored by a card, by the face of its triple (a Battle Cry: EFFECT_WORTH 'rwb-cry').
+RWB_FACE_WORTH = {"two-soldiers": 6.0, "one-soldier": 6.5, "star": 2.5, "tool": 2.0, "skull": 1.0}
+#: The least gain (in Soldiers) for which a card that changes a die of the Final Tally is played (more: what the
+#: card is worth kept, for a card used once).
+DICE_CHANGE_MIN = {"reroll": 0.3, "recolour": 1.5, "reface": 1.5}

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 import attrs
 
 from ddaydice.interpreter.core.api import GameView
+from ddaydice.interpreter.policies.heuristic.effectworth import profiles
 from ddaydice.interpreter.policies.heuristic.facts import Facts, facts, reachable, sector_uses_offered
 from ddaydice.interpreter.policies.heuristic.memory import Memory
 from ddaydice.interpreter.policies.heuristic.model import (
-    BUNKER_BREAKERS,
     D6_VAR,
     FOE_VAR,
     MGF_MEAN,
@@ -19,7 +19,6 @@ from ddaydice.interpreter.policies.heuristic.model import (
     P_CLIMB,
     P_CLIMB_HELPED,
     ROLL_GAIN,
-    SKULL_HELPERS,
     UNLIMITED_STAY_CAP,
 )
 from ddaydice.interpreter.policies.heuristic.planner import Edge, Params
@@ -111,31 +110,37 @@ class _Terms:
     p_climb: float
     has_cry_item: bool
     breakers: float  # DEF its Items take off a Bunker
-    beach: float  # Beachmaster: Soldiers per Advance
-    path: float  # Pathfinder: Soldiers per move
+    beach: float  # Soldiers its Specialists give on each Advance
+    path: float  # Soldiers its Specialists give on each move
     cost_granted: bool  # this turn's grants change the cost of an Advance
-    platoon: int
+    platoon: int  # Courage its Specialists take off each Advance
+    bunker_def: float  # DEF its Specialists take off a Bunker
 
     @classmethod
     def of(cls, game: GameView, unit: Unit) -> _Terms:
-        """The terms of ``unit``, as it is now."""
+        """The terms of ``unit``, as it is now (its cards read from their effects: effectworth.Traits)."""
         specs = frozenset(unit.specialists)
         items = list(unit.items)
-        skull_help = sum(items.count(i) for i in SKULL_HELPERS)
+        ps = profiles(game.content)
+        spec_traits = [ps[sp].traits for sp in specs]
+        item_profiles = [ps[i] for i in items]
+        # What saves casualties in every Combat: a Specialist's or the Vehicle's (one such saving counted).
+        savers = spec_traits + ([ps[unit.vehicle].traits] if unit.vehicle else [])
         return cls(
             specs=specs,
-            medic=1.0 if ("medic" in specs or unit.vehicle == "ambulance") else 0.0,
+            medic=max((tr.casualties_saved for tr in savers), default=0.0),
             n_specs=len(unit.specialists),
             cheapest=min((spec_value(game, unit, sp) for sp in unit.specialists), default=0.0),
-            mines_free=game.flag("ignore-landmines", unit) or "minesweeper" in specs,
-            barriers_ok=game.flag("ignore-barriers", unit) or "wirecutters" in items,
-            p_climb=P_CLIMB_HELPED if skull_help else P_CLIMB,
-            has_cry_item="dexedrine" in items,
-            breakers=sum(BUNKER_BREAKERS.get(i, 0.0) for i in items),
-            beach=3.0 if "beachmaster" in specs else 0.0,
-            path=1.0 if "pathfinder" in specs else 0.0,
+            mines_free=game.flag("ignore-landmines", unit) or any(tr.mines_ignored for tr in spec_traits),
+            barriers_ok=game.flag("ignore-barriers", unit) or any(p.traits.barriers_use for p in item_profiles),
+            p_climb=P_CLIMB_HELPED if any(p.skull_giver for p in item_profiles) else P_CLIMB,
+            has_cry_item=any(p.traits.cry_use for p in item_profiles),
+            breakers=sum(p.traits.breaker for p in item_profiles),
+            beach=sum(tr.on_advance for tr in spec_traits),
+            path=sum(tr.on_move for tr in spec_traits),
             cost_granted=any(gr.query == "advance-cost" and gr.unit in (None, unit.id) for gr in game.state.grants),
-            platoon=unit.specialists.count("platoon-leader"),
+            platoon=int(sum(ps[sp].traits.advance_cut for sp in unit.specialists)),
+            bunker_def=sum(tr.bunker_def for tr in spec_traits),
         )
 
 
@@ -189,9 +194,9 @@ def params(mem: Memory, game: GameView, unit: Unit, targets: frozenset[str], nea
 def _combat_loss(g: GameView, unit: Unit, sid: str, f: Facts, t: _Terms) -> tuple[float, float]:
     """The casualties a Combat in ``sid`` is expected to cost the Unit (and their variance)."""
     sec = g.sectors[sid]
-    d = g.value("def", unit, sector=sid)
-    if sec.bunker and "engineer" in t.specs and unit.sector != sid:
-        d -= 5
+    d: float = g.value("def", unit, sector=sid)
+    if sec.bunker and t.bunker_def and unit.sector != sid:
+        d -= t.bunker_def  # (in the Bunker, the query counts it already)
     mgf = g.value("mgf-dice", unit, sector=sid)
     m = max(0.0, float(d)) + MGF_MEAN * mgf
     v = D6_VAR * mgf

@@ -1,5 +1,5 @@
-"""When a Unit plays a use (a card's, a Sector's, a rule's): rules of its own for the printed cards, the effect's
-reading for the others, and which die a dice-changing card changes."""
+"""When a Unit plays a use (a card's, a Sector's, a rule's): each card by the shape of its use, read from its effect
+(cardtext.use_shape), any other card by generic_use, and which die a dice-changing card changes."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING
 
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
-from ddaydice.interpreter.policies.heuristic.cardtext import against_foe, generic_use
+from ddaydice.interpreter.policies.heuristic.cardtext import UseShape, against_foe, dice_colour, generic_use, use_shape
 from ddaydice.interpreter.policies.heuristic.dice import best_add, cry_gain, pending_courage, tally_values
 from ddaydice.interpreter.policies.heuristic.facts import facts
 from ddaydice.interpreter.policies.heuristic.foe import foe, standing
 from ddaydice.interpreter.policies.heuristic.memory import Memory
-from ddaydice.interpreter.policies.heuristic.model import BUNKER_BREAKERS, FACES, MGF_MEAN, OWN_RULES, SKULL_HELPERS
+from ddaydice.interpreter.policies.heuristic.model import DICE_CHANGE_MIN, FACES, MGF_MEAN
 from ddaydice.interpreter.policies.heuristic.moves import choose_move
 from ddaydice.interpreter.policies.heuristic.planner import shift, survival
-from ddaydice.interpreter.policies.heuristic.values import tool_value
+from ddaydice.interpreter.policies.heuristic.values import plain_worth, tool_value
 from ddaydice.interpreter.policies.heuristic.views import here_loss, plan_value, view
 
 if TYPE_CHECKING:
@@ -51,110 +51,160 @@ def wants_use(mem: Memory, game: GameView, unit: Unit, owner: str, point: str) -
     s = game.state
     if point == "after-first-roll":  # offered only to re-roll a bad first roll (an option's Soldier Mulligan)
         return True
-    if s.sides and owner in game.content.cards and any(against_foe(game, owner)) and foe(game) is not None:
+    is_card = owner in game.content.cards
+    if s.sides and is_card and any(against_foe(game, owner)) and foe(game) is not None:
         return True  # what hurts the German is used as soon as it may be: his losses shrink him for the Assault
-    verdict = _tally_card(mem, game, unit, owner, point)
-    if verdict is None:
-        verdict = _combat_card(mem, game, unit, owner, point)
-    if verdict is not None:
-        return verdict
+    if is_card:
+        shape = use_shape(game, owner)
+        if shape.kind:
+            return _shaped(mem, game, unit, owner, shape, point)
     if point == "movement":
         return _wants_movement_use(mem, game, unit, owner)
     if owner == "rule:buy-award":
         c = unit.courage
         drop = plan_value(mem, game, unit, c, at_roll=False) - plan_value(mem, game, unit, c - 6, at_roll=False)
         return drop < 3.0
-    if owner in game.content.cards and owner not in OWN_RULES:
+    if is_card:
         return _generic_wants(mem, game, unit, owner, point)
     return False
 
 
-def _tally_card(mem: Memory, game: GameView, unit: Unit, owner: str, point: str) -> bool | None:
-    """The rules for the printed cards played on the Final Tally (None: ``owner`` is none of them)."""
+def _shaped(mem: Memory, game: GameView, unit: Unit, owner: str, shape: UseShape, point: str) -> bool:
+    """A card's use told apart by its shape (cardtext.UseShape): each played at the moment it pays."""
+    kind = shape.kind
+    if kind == "gain":
+        return point == "after-final-tally" if shape.tally else True
+    if kind == "recruit-for-soldiers":
+        return point == "after-final-tally" and unit.recruited == 0 and unit.soldiers > shape.amount + 1
+    if kind in _DICE:
+        return _tally_use(mem, game, unit, owner, shape, point)
+    if kind in _COMBAT:
+        return _combat_use(mem, game, unit, shape, point)
+    if point != "movement":
+        return False  # the rest changes a move: a Barrier, a Battle Cry, a stay, the cost of an Advance
+    return _movement_use(mem, game, unit, shape)
+
+
+_DICE = frozenset({"reroll", "recolour", "reface", "skull", "tools"})
+_COMBAT = frozenset({"breaker", "mgf-before", "mgf-adjacent", "mgf-for-good", "mgf-ignored"})
+
+
+def _tally_use(mem: Memory, game: GameView, unit: Unit, owner: str, shape: UseShape, point: str) -> bool:
+    """A card that changes the Final Tally's dice, played when the change is worth more than the card kept (a use
+    once per turn costs nothing kept): a Skull when it completes this turn's Climb, a die turned, recoloured or
+    re-rolled for the best gain (remembered as the intent, for the questions the use asks), Tools when they pile
+    up; one that may change the MGF dice too, on a high MGF die that would hurt."""
     s = game.state
-    after_tally = point == "after-final-tally"
-    if owner in {"field-radio", "walkie-talkie", "signalling-lamp", "medal-case", "lucky-charm",
-                 "pocket-bible"}:
-        return point != "after-first-roll"
-    if owner in {"memorial-cross", "legion-of-merit", "command-jacket"}:
-        return after_tally
-    if owner == "shoulder-patch":
-        return after_tally and unit.recruited == 0 and unit.soldiers > 2
-    if owner == "victoria-cross":
-        return after_tally and deadly_turn(mem, game, unit)
-    if owner in {"corporal", "jeep"}:
-        return after_tally and _plan_reroll(mem, game, unit)
-    if owner in {"captain", "strategic-map"}:
-        return after_tally and _plan_recolour(mem, game, unit)
-    if owner in SKULL_HELPERS and after_tally and facts(game, unit.sector).climb:
-        return _climb_help(mem, game, unit, owner)
-    if owner == "rangefinder":
-        return after_tally and _plan_reface(mem, game, unit, "blue", 1.5)
-    if owner == "binoculars":
-        if point == "after-mgf":
-            rolls = s.sectors[unit.sector].mgf_roll or []
-            if rolls and s.sectors[unit.sector].mgf_turn == s.turn and max(rolls) >= 4 and (
-                    game.sectors[unit.sector].bunker or _lethal(mem, game, unit)):
-                mem.intent["reface"] = (f"MGF die {rolls.index(max(rolls)) + 1}", None)
-                return True
-            return False
-        return after_tally and _plan_reface(mem, game, unit, None, 3.0)
-    if owner == "ammo-box":
-        return after_tally and _plan_ammo(mem, game, unit)
-    if owner == "toolkit":
-        tools = sum(1 for dd in unit.tally if dd.face == "tool" and not dd.cancelled)
-        return after_tally and tool_value(game) > 0 and tools >= 2
-    if owner in {"grappling-hook", "rope-ladder"}:
+    if point == "after-mgf" and shape.any_roll:
+        rolls = s.sectors[unit.sector].mgf_roll or []
+        if rolls and s.sectors[unit.sector].mgf_turn == s.turn and max(rolls) >= 4 and (
+                game.sectors[unit.sector].bunker or _lethal(mem, game, unit)):
+            mem.intent["reface"] = (f"MGF die {rolls.index(max(rolls)) + 1}", None)
+            return True
         return False
-    return None
+    if point != "after-final-tally":
+        return False
+    gives_skull = shape.kind == "skull" or (shape.kind == "reface" and not shape.skulls)
+    if gives_skull and facts(game, unit.sector).climb:
+        return _climb_help(mem, game, unit, shape)
+    if shape.kind == "skull":
+        return False
+    if shape.kind == "tools":
+        tools = sum(1 for dd in unit.tally if dd.face == "tool" and not dd.cancelled)
+        return tool_value(game) > 0 and tools >= 2
+    if shape.kind == "reface" and shape.skulls:
+        return _plan_ammo(mem, game, unit)
+    # A Specialist's or a Vehicle's use comes back; any other card is spent by its use.
+    once = game.content.card_kinds.get(owner) not in {"specialist", "vehicle"}
+    kept = plain_worth(game, unit, owner) if once else 0.0
+    least = max(DICE_CHANGE_MIN[shape.kind], kept)
+    if shape.kind == "reface":
+        return _plan_reface(mem, game, unit, shape.colour, least)
+    if shape.kind == "recolour":
+        return _plan_recolour(mem, game, unit, least)
+    return _plan_reroll(mem, game, unit, least)
 
 
-def _combat_card(mem: Memory, game: GameView, unit: Unit, owner: str, point: str) -> bool | None:
-    """The rules for the printed cards played in Combat, before or after the MGF roll (None: ``owner`` is none
-    of them)."""
+def _combat_use(mem: Memory, game: GameView, unit: Unit, shape: UseShape, point: str) -> bool:
+    """A card played in Combat, before or after the MGF roll: a Sector's DEF lowered (in a Bunker entered this turn,
+    when the Combat would wipe the Unit out, or a high DEF set to 0), its MGF dice lowered before the roll (when the
+    Combat threatens), a Specialist given up for the Sector's MGF (when it would be lethal), the MGF casualties
+    ignored after a high roll; another Sector's MGF: not played."""
     s = game.state
     sec = game.sectors[unit.sector]
     in_bunker_now = sec.bunker and unit.entered_turn == s.turn
-    if owner in BUNKER_BREAKERS or owner == "bangalore-torpedo":
-        if point not in {"before-mgf", "after-mgf"}:
+    kind = shape.kind
+    if kind == "breaker":
+        if point not in {"before-mgf", "after-mgf"} or game.value("def", unit) <= 0:
             return False
-        if game.value("def", unit) <= 0:
+        if (shape.bunker > 0 and not sec.bunker) or (shape.bunker < 0 and sec.bunker):
             return False
-        if owner == "flame-thrower" and not sec.bunker:
-            return False
-        if owner == "bangalore-torpedo" and sec.bunker:
-            return False
-        if in_bunker_now and owner != "bangalore-torpedo":
+        if in_bunker_now and shape.bunker >= 0:
             return True
         if point == "after-mgf" and _lethal(mem, game, unit):
             return True
-        return owner == "bangalore-torpedo" and point == "after-mgf" and game.value("def", unit) >= 8
-    if owner == "grenade":
+        return shape.zero and point == "after-mgf" and game.value("def", unit) >= 8
+    if kind == "mgf-before":
         if point != "before-mgf" or game.value("mgf-dice", unit) <= 0:
             return False
         m, _ = here_loss(mem, game, unit)
         return in_bunker_now or m >= mem.count(game, unit) - 2
-    if owner == "flak-vest":
+    if kind == "mgf-ignored":
         if point != "after-mgf":
             return False
         rolls = s.sectors[unit.sector].mgf_roll or []
         if not rolls or s.sectors[unit.sector].mgf_turn != s.turn:
             return False
         return sum(rolls) >= 5 or _lethal(mem, game, unit) or (in_bunker_now and sum(rolls) >= 3)
-    if owner == "grenadier":
+    if kind == "mgf-for-good":
         if point != "before-mgf" or sec.bunker or game.value("mgf-dice", unit) <= 0:
             return False
         return _lethal(mem, game, unit, expected=True)
-    if owner == "mortar":
-        return False
-    return None
+    return False
+
+
+def _movement_use(mem: Memory, game: GameView, unit: Unit, shape: UseShape) -> bool:
+    """A card played in Phase 4, when it makes the best move better: a Barrier crossed, a Battle Cry, a stay bought
+    with a Specialist, a costly Advance made cheaper."""
+    moves = game.legal_moves(unit)
+    if not moves:
+        best_i, best_z = -1, -math.inf
+    else:
+        best_i, best_z = choose_move(mem, game, unit, moves)
+    best = moves[best_i] if best_i >= 0 else None
+    kind = shape.kind
+    if kind == "cost":
+        # Kept for an Advance that costs at least what it saves (2 Courage for a free Advance).
+        least = 2 if shape.zero else min(2, max(1, int(shape.amount)))
+        return best is not None and best.kind == "advance" and best.cost >= least and not best.battle_cry
+    if kind == "cry":
+        return cry_gain(mem, game, unit, unit.courage) > 3.0
+    if kind == "barriers":
+        tv = view(mem, game, unit)
+        barrier = [to for to, _k, _c, _m, bar in game.moves[unit.sector] if bar and to not in unit.visited]
+        if not barrier:
+            return False
+        edges = [e for e in tv.planner.edges_of(unit.sector) if e.to in barrier and e.cost <= unit.courage]
+        soldiers = standing(mem, game, unit)
+        return any(survival(soldiers, tv.planner.take(e, tv.visited, unit.courage)) > best_z + 0.01
+                   for e in edges)
+    if kind == "stay":
+        if any(m.kind == "stay" for m in moves):
+            return False
+        tv = view(mem, game, unit)
+        lm, lv = tv.planner.loss_of(unit.sector)
+        o = shift(tv.planner.roll_at(unit.sector, tv.visited, unit.courage, 2), -lm, lv)
+        return survival(standing(mem, game, unit) - 1, o) > best_z + 0.02
+    return False
 
 
 def _generic_wants(mem: Memory, game: GameView, unit: Unit, owner: str, point: str) -> bool:
-    """A card the heuristic has no rule of its own for, played by what its effect does (generic_use)."""
+    """A card whose use has none of the shapes above, played by what its effect does (generic_use)."""
     kind = generic_use(game, owner)
     if kind == "gain":
         return True
+    if kind in _DICE:
+        return _tally_use(mem, game, unit, owner, UseShape(kind, colour=dice_colour(game, owner)), point)
     if kind == "defence":
         if point == "after-final-tally":
             return deadly_turn(mem, game, unit)
@@ -177,37 +227,11 @@ def _generic_wants(mem: Memory, game: GameView, unit: Unit, owner: str, point: s
 
 
 def _wants_movement_use(mem: Memory, game: GameView, unit: Unit, owner: str) -> bool:
-    """The rules for uses in Phase 4: each played when it makes the best move better."""
-    moves = game.legal_moves(unit)
-    if not moves:
-        best_i, best_z = -1, -math.inf
-    else:
-        best_i, best_z = choose_move(mem, game, unit, moves)
-    best = moves[best_i] if best_i >= 0 else None
-    if owner == "whistle":
-        return best is not None and best.kind == "advance" and best.cost >= 2 and not best.battle_cry
-    if owner == "mine-detector":
-        return best is not None and best.landmines and not game.flag("ignore-landmines", unit)
-    if owner == "dexedrine":
-        return cry_gain(mem, game, unit, unit.courage) > 3.0
-    if owner == "wirecutters":
-        tv = view(mem, game, unit)
-        barrier = [to for to, _k, _c, _m, bar in game.moves[unit.sector] if bar and to not in unit.visited]
-        if not barrier:
-            return False
-        edges = [e for e in tv.planner.edges_of(unit.sector) if e.to in barrier and e.cost <= unit.courage]
-        soldiers = standing(mem, game, unit)
-        return any(survival(soldiers, tv.planner.take(e, tv.visited, unit.courage)) > best_z + 0.01
-                   for e in edges)
-    if owner == "point-man":
-        if any(m.kind == "stay" for m in moves):
-            return False
-        tv = view(mem, game, unit)
-        lm, lv = tv.planner.loss_of(unit.sector)
-        o = shift(tv.planner.roll_at(unit.sector, tv.visited, unit.courage, 2), -lm, lv)
-        return survival(standing(mem, game, unit) - 1, o) > best_z + 0.02
+    """A use in Phase 4 that is no card's shaped use: a Sector's (the retreat from a failed Climb), or a card's read
+    by generic_use."""
     if owner.startswith(f"{game.map.id}/"):
-        # A Sector's use during movement: the retreat from a failed Climb.
+        moves = game.legal_moves(unit)
+        best_z = choose_move(mem, game, unit, moves)[1] if moves else -math.inf
         f = facts(game, unit.sector)
         if f.retreat is None or f.retreat in unit.visited:
             return False
@@ -216,23 +240,30 @@ def _wants_movement_use(mem: Memory, game: GameView, unit: Unit, owner: str) -> 
             return False
         o = tv.planner.at(f.retreat, tv.visited | tv.planner.mask([f.retreat]), unit.courage, 0)
         return survival(standing(mem, game, unit), o) > best_z
-    if owner in game.content.cards and owner not in OWN_RULES:
+    if owner in game.content.cards:
         return _generic_wants(mem, game, unit, owner, "movement")
     return False
 
 
-def _climb_help(mem: Memory, game: GameView, unit: Unit, owner: str) -> bool:
-    """Use a Skull-giving Item (or a die-changing one) when it completes this turn's Climb."""
+def _climb_help(mem: Memory, game: GameView, unit: Unit, shape: UseShape) -> bool:
+    """Use a Skull-giving card (or a die-changing one) when it and the Unit's other such Items complete this turn's
+    Climb."""
     need = facts(game, unit.sector).climb
     skulls = sum(1 for dd in unit.tally if dd.face == "skull")
     others = [dd for dd in unit.tally if dd.face != "skull"]
-    blue = any(dd.colour == "blue" and dd.real for dd in others)
-    helpers = sum(1 for item in unit.items if item in {"grappling-hook", "rope-ladder"}
-                  or (item == "binoculars" and others) or (item == "rangefinder" and blue))
+
+    def helps(s: UseShape) -> bool:
+        if s.kind == "skull":
+            return True
+        if s.kind != "reface" or s.skulls:
+            return False
+        return any(s.colour is None or (dd.colour == s.colour and dd.real) for dd in others)
+
+    helpers = sum(1 for item in unit.items if helps(use_shape(game, item)))
     if not skulls < need <= skulls + helpers:
         return False
-    if owner in {"binoculars", "rangefinder"}:
-        cands = [dd for dd in others if owner == "binoculars" or (dd.colour == "blue" and dd.real)]
+    if shape.kind == "reface":
+        cands = [dd for dd in others if shape.colour is None or (dd.colour == shape.colour and dd.real)]
         if not cands:
             return False
         die = cands[0]
@@ -269,10 +300,10 @@ def deadly_turn(mem: Memory, game: GameView, unit: Unit) -> bool:
     return m >= mem.count(game, unit)
 
 
-def _plan_reroll(mem: Memory, game: GameView, unit: Unit) -> bool:
-    """A die worth re-rolling by a card (remembered as the intent); whether there is one."""
+def _plan_reroll(mem: Memory, game: GameView, unit: Unit, threshold: float = 0.3) -> bool:
+    """A die worth re-rolling by a card by more than ``threshold`` (remembered as the intent); whether there is one."""
     ctx, live, vals = tally_values(mem, game, unit)
-    best, best_gain = None, 0.3
+    best, best_gain = None, threshold
     for dd, v in zip(live, vals, strict=True):
         if dd.locked or not dd.real:
             continue
@@ -288,10 +319,11 @@ def _plan_reroll(mem: Memory, game: GameView, unit: Unit) -> bool:
     return True
 
 
-def _plan_recolour(mem: Memory, game: GameView, unit: Unit) -> bool:
-    """A die worth changing to another colour (remembered as the intent); whether there is one."""
+def _plan_recolour(mem: Memory, game: GameView, unit: Unit, threshold: float = 1.5) -> bool:
+    """A die worth changing to another colour by more than ``threshold`` (remembered as the intent); whether there
+    is one."""
     ctx, live, vals = tally_values(mem, game, unit)
-    best, best_gain = None, 1.5
+    best, best_gain = None, threshold
     for dd, v in zip(live, vals, strict=True):
         if not dd.real:
             continue

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ddaydice.dsl import ast as dsl_ast
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.policies.heuristic.cardtext import against_foe, statement_kind
+from ddaydice.interpreter.policies.heuristic.effectworth import Ahead, profile, profiles
+from ddaydice.interpreter.policies.heuristic.effectworth import worth as effect_worth
 from ddaydice.interpreter.policies.heuristic.facts import facts, reachable
 from ddaydice.interpreter.policies.heuristic.foe import foe
 from ddaydice.interpreter.policies.heuristic.memory import Memory
-from ddaydice.interpreter.policies.heuristic.model import ITEM_POINT_VALUE, SKULL_HELPERS
+from ddaydice.interpreter.policies.heuristic.model import ITEM_POINT_VALUE
 
 if TYPE_CHECKING:
     from ddaydice.interpreter.core.state import Unit
@@ -18,52 +20,68 @@ if TYPE_CHECKING:
 
 def remaining(game: GameView, unit: Unit) -> tuple[int, int]:
     """(Advances left, turns left), roughly, from the row of the Unit to the Bunker's."""
-    rows = [sec.row for sec in game.sectors.values() if sec.bunker]
-    top = max(rows) if rows else 6
+    top = _map_facts(game)[0]
     here = game.sectors[unit.sector].row
     adv = max(1, top - here)
     return adv, 2 * adv + 1
 
 
+def _map_facts(game: GameView) -> tuple[int, bool]:
+    """The map's top row (the Bunkers', 6 without one) and whether it has a Bunker, read once per map."""
+    sectors = game.sectors
+    hit = _MAP_FACTS.get(id(sectors))
+    if hit is None or hit[0] is not sectors:  # (the identity is checked: ids are reused)
+        if len(_MAP_FACTS) > 64:
+            _MAP_FACTS.clear()
+        rows = [sec.row for sec in sectors.values() if sec.bunker]
+        hit = _MAP_FACTS[id(sectors)] = (sectors, (max(rows) if rows else 6, bool(rows)))
+    return hit[1]
+
+
+_MAP_FACTS: dict[int, tuple[Any, tuple[int, bool]]] = {}
+
+
+def _ahead_of(game: GameView, unit: Unit, adv: int, turns: int,
+              seen: tuple[bool, bool, bool, bool] = (False, False, False, False)) -> Ahead:
+    """What a card's worth depends on, for this Unit now (``seen``: a Climb, a Battle-Cry-only Sector, a Barrier,
+    Landmines ahead)."""
+    s = game.state
+    key = (adv, turns, sum(1 for u in s.units if u.status == "active"), len(s.units) > 1, _map_facts(game)[1],
+           "skulls" not in game.ignore, *seen)
+    found = _AHEADS.get(key)
+    if found is None:
+        if len(_AHEADS) > 4096:
+            _AHEADS.clear()
+        found = _AHEADS[key] = Ahead(*key)
+    return found
+
+
+_AHEADS: dict[tuple[Any, ...], Ahead] = {}
+
+
 def spec_value(game: GameView, unit: Unit, spec: str) -> float:
-    """A Specialist's worth to this Unit, in Soldiers, for the rest of the map."""
+    """A Specialist's worth to this Unit, in Soldiers, for the rest of the map: his body (what he counts for as
+    Soldiers) and what his effects are worth over the Advances and turns left (effectworth.py)."""
     adv, turns = remaining(game, unit)
-    body = float(game.value("soldier-value", unit, card=spec)) if spec in unit.specialists else (
-        6.0 if spec == "paratrooper" else 1.0)
-    per: dict[str, float] = {
-        "beachmaster": 3.0 * adv,
-        "medic": 1.0 * turns,
-        "engineer": 5.0,
-        "minesweeper": 3.0,
-        "pathfinder": 1.2 * adv + 1,
-        "platoon-leader": 0.6 * adv,
-        "general": 0.25 * turns * max(1, len(game.state.active_units())),
-        "sharpshooter": 0.3 * turns,
-        "corporal": 0.35 * turns,
-        "scout": 0.25 * turns,
-        "veteran": 0.15 * turns,
-        "chaplain": 0.1 * turns,
-        "hero": 2.0,
-        "captain": 0.2 * turns,
-        "messenger": 0.5,
-        "quartermaster": 0.8,
-        "marksman": 0.5 * turns,
-        "grenadier": 2.0,
-        "lieutenant": 0.5 if len(game.state.units) > 1 else 0.3,
-        "decoy": 0.5,
-        "point-man": 1.0,
-        "combat-photographer": 0.5,
-        "war-correspondent": 0.2,
-    }
-    extra = per.get(spec, 0.5)
-    if spec == "engineer" and not any(sec.bunker for sec in game.sectors.values()):
-        extra = 0.0
-    if spec == "marksman" and "skulls" in game.ignore:
-        extra = 0.0
+    p = profiles(game.content)[spec]
+    if spec in unit.specialists:
+        body = float(game.value("soldier-value", unit, card=spec))
+    else:
+        body = p.body if p.body is not None else 1.0
+    if p.terms:
+        seen = _ahead_plain(game, unit) if p.needs_ahead else _NOTHING_AHEAD
+        extra = effect_worth(p, _ahead_of(game, unit, adv, turns, seen))
+    else:
+        extra = _UNREAD
     if game.state.sides and foe(game) is not None:
         once, each = against_foe(game, spec)
         extra += once + 0.6 * each * adv  # a Unit that rushes him has about one turn per Advance left
     return body + extra
+
+
+#: The worth of a card whose effects say nothing the heuristic reads.
+_UNREAD = 0.5
+_NOTHING_AHEAD = (False, False, False, False)
 
 
 def ahead(mem: Memory, game: GameView, unit: Unit) -> tuple[bool, bool, bool, bool]:
@@ -82,34 +100,45 @@ def ahead(mem: Memory, game: GameView, unit: Unit) -> tuple[bool, bool, bool, bo
     return found
 
 
+def _ahead_plain(game: GameView, unit: Unit) -> tuple[bool, bool, bool, bool]:
+    """``ahead`` without a policy's memory (its own small cache)."""
+    key = (id(game.state), unit.id, unit.sector, len(unit.visited))
+    hit = _AHEAD.get(key)
+    if hit is not None and hit[0] is game.state:  # (the state's identity is checked: ids are reused)
+        return hit[1]
+    if len(_AHEAD) > 256:
+        _AHEAD.clear()
+    found = ahead(Memory(), game, unit)
+    _AHEAD[key] = (game.state, found)
+    return found
+
+
+_AHEAD: dict[tuple[Any, ...], tuple[Any, tuple[bool, bool, bool, bool]]] = {}
+
+
 def item_value(mem: Memory, game: GameView, unit: Unit, item: str) -> float:
-    """An Item's (or Vehicle's) worth to this Unit, in Soldiers, for what lies ahead of it."""
-    _adv, turns = remaining(game, unit)
-    climbing, cry_needed, barrier, mines = ahead(mem, game, unit)
-    solo = len(game.state.units) == 1
-    base: dict[str, float] = {
-        "bangalore-torpedo": 8.0, "bazooka": 7.0, "flame-thrower": 10.0, "gammon-bomb": 3.5,
-        "field-radio": 5.0, "walkie-talkie": 2.0, "signalling-lamp": 6.0, "medal-case": 3.5,
-        "grenade": 3.5, "flak-vest": 4.0, "mortar": 0.5 if solo else 2.0, "pocket-bible": 2.0,
-        "lucky-charm": 1.0, "command-jacket": 2.5, "dexedrine": 12.0 if cry_needed else 3.0,
-        "whistle": 2.0, "mine-detector": 2.0 if mines else 0.0, "binoculars": 7.0 if climbing else 3.0,
-        "carrier-pigeon": 0.0 if solo else 0.5, "shoulder-patch": 3.0, "ammo-box": 2.0,
-        "dispatch-case": 0.0 if solo else 1.0, "grappling-hook": 8.0 if climbing else -1.0,
-        "rope-ladder": 9.0 if climbing else -1.0, "rangefinder": 6.0 if climbing else 1.5,
-        "strategic-map": 1.0, "toolkit": 2.5, "wirecutters": 1.0 if barrier else 0.0,
-        "tank": 0.7 * turns, "half-track": 0.2 * turns, "armored-car": 0.3 * turns, "bulldozer": 0.4 * turns,
-        "jeep": 0.35 * turns, "ambulance": 1.0 * turns,
-    }
-    v = base[item] if item in base else max(0.5, card_worth(mem, game, unit, item)
-                                            + _standing_worth(game, item, turns, mines))
+    """An Item's (or Vehicle's) worth to this Unit, in Soldiers, for what lies ahead of it: what its effects are
+    worth (effectworth.py)."""
+    adv, turns = remaining(game, unit)
+    seen = ahead(mem, game, unit)
+    p = profile(game.content, item)
+    v = effect_worth(p, _ahead_of(game, unit, adv, turns, seen)) if p.terms else _UNREAD
     if game.state.sides and foe(game) is not None:
         once, each = against_foe(game, item)
-        v += once + 0.6 * each * _adv
-    if climbing and item in SKULL_HELPERS:
+        v += once + 0.6 * each * adv
+    if seen[0] and p.skull_giver:
         # Each more Skull-giver helps less: the first turns a 21% Climb into a 47% one.
-        held = sum(1 for i in unit.items if i in SKULL_HELPERS) - (1 if item in unit.items else 0)
+        held = sum(1 for i in unit.items if profile(game.content, i).skull_giver) - (1 if item in unit.items else 0)
         v /= 1.0 + held
     return v
+
+
+def plain_worth(game: GameView, unit: Unit, card: str) -> float:
+    """What a card's effects are worth to the Unit with nothing particular ahead (no Climb, no Battle Cry needed):
+    what a card spent on an ordinary turn gives up."""
+    adv, turns = remaining(game, unit)
+    p = profile(game.content, card)
+    return effect_worth(p, _ahead_of(game, unit, adv, turns)) if p.terms else _UNREAD
 
 
 def star_value(mem: Memory, game: GameView, unit: Unit) -> float:
@@ -161,17 +190,6 @@ def card_worth(mem: Memory, game: GameView, unit: Unit, card: str) -> float:
             worth += max((sum(_statement_worth(mem, game, unit, st, option.recipient is not None)
                               for st in (option.statement, *(o.statement for o in option.also)))
                           for option in action.options), default=0.0)
-    return worth
-
-
-def _standing_worth(game: GameView, card: str, turns: float, mines: bool) -> float:
-    """What a card's standing changes (a Vehicle's 'advance-cost -1') are worth over the turns ahead."""
-    source = game.content.effects.get(card)
-    per_turn = {"defence": 0.5, "cost": 0.3, "mines": 0.3 if mines else 0.0}
-    worth = 0.0
-    for clause in source.tree.clauses if source is not None else ():
-        if isinstance(clause.body, dsl_ast.Modifier):
-            worth += per_turn.get(statement_kind(clause.body.statement, False), 0.0) * turns
     return worth
 
 

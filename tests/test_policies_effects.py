@@ -1,0 +1,146 @@
+"""The heuristic values and plays cards by what their effects do, not by their ids.
+
+- The policies name no card: their source is scanned for every card id loaded (the base game, every bundled pack, the
+  example pack and the test pack), written in quotes.
+- A card's worth is read from its compiled effect (heuristic/effectworth.py); the printed cards keep the worth the
+  heuristic gave them when it named them.
+- A modder's card that only changes dice (tests/packs/dice-and-costs/) is played when it helps and kept otherwise.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+import pytest
+
+from ddaydice.dsl.loader import Content, load
+from ddaydice.interpreter.core.state import Die
+from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.policies.heuristic import HeuristicPolicy
+from ddaydice.interpreter.policies.heuristic.effectworth import profile
+from ddaydice.interpreter.tools.forced import Forced
+from ddaydice.interpreter.tools.simulate import Spec, play_one
+
+ROOT = Path(__file__).parent.parent
+POLICIES = ROOT / "interpreter" / "policies"
+PACK = Path(__file__).parent / "packs" / "dice-and-costs"
+EXAMPLE = ROOT / "docs" / "example-pack" / "field-kitchen"
+
+@functools.cache
+def every_card() -> Content:
+    loaded, diags = load(packs="all", extra=[PACK, EXAMPLE])
+    assert loaded is not None, diags
+    return loaded
+
+
+@functools.cache
+def with_pack() -> Content:
+    loaded, diags = load(extra=[PACK])
+    assert loaded is not None, diags
+    return loaded
+
+
+def test_the_policies_name_no_card() -> None:
+    """No card id appears in quotes in interpreter/policies/ (the heuristic reads every card from its effect)."""
+    ids = set(every_card().cards)
+    assert {"medic", "bazooka", "loaded-die", "hot-coffee", "crossfire"} <= ids
+    quoted = re.compile(r"""["']([a-z0-9-]+)["']""")
+    naming: dict[str, set[str]] = {}
+    for path in sorted(POLICIES.rglob("*.py")):
+        found = {m for m in quoted.findall(path.read_text(encoding="utf-8")) if m in ids}
+        if found:
+            naming[path.relative_to(POLICIES).as_posix()] = found
+    assert naming == {}, f"card ids in the policies: {naming}"
+
+
+@pytest.mark.parametrize(("card", "climbing", "worth"), [
+    ("bazooka", False, 7.0), ("bangalore-torpedo", False, 8.0), ("gammon-bomb", False, 3.5),
+    ("field-radio", False, 5.0), ("pocket-bible", False, 2.0), ("lucky-charm", False, 1.0),
+    ("flak-vest", False, 4.0), ("signalling-lamp", False, 6.0), ("shoulder-patch", False, 3.0),
+    ("grappling-hook", True, 8.0), ("grappling-hook", False, -1.0), ("rope-ladder", True, 9.0),
+    ("binoculars", True, 7.0), ("binoculars", False, 3.0), ("rangefinder", True, 6.0), ("rangefinder", False, 1.5),
+    ("loaded-die", False, 3.0), ("loaded-die", True, 7.0), ("climbing-spikes", True, 8.0),
+    ("climbing-spikes", False, -1.0), ("dice-cup", False, 1.0), ("forced-march", False, 2.0),
+])
+def test_an_items_worth_is_read_from_its_effect(card: str, climbing: bool, worth: float) -> None:
+    from ddaydice.interpreter.policies.heuristic.effectworth import Ahead
+    from ddaydice.interpreter.policies.heuristic.effectworth import worth as effect_worth
+
+    ahead = Ahead(advances=4, turns=9, units=1, team=False, bunker=True, skulls=True, climbing=climbing)
+    assert effect_worth(profile(every_card(), card), ahead) == pytest.approx(worth)
+
+
+def test_a_specialists_worth_is_read_from_his_effect() -> None:
+    pol = HeuristicPolicy()
+    g = Game(with_pack(), "omaha-beach", seed=1, deciders=pol)
+    u = g.state.units[0]
+    adv, turns = pol.remaining(g, u)
+    assert pol.spec_value(g, u, "medic") == pytest.approx(1.0 + turns)  # 'casualties -1 once per phase'
+    assert pol.spec_value(g, u, "beachmaster") == pytest.approx(1.0 + 3.0 * adv)  # 'on advance: gain 3 soldiers'
+    assert pol.spec_value(g, u, "pathfinder") == pytest.approx(1.0 + 1.2 * adv + 1)  # 'on move: gain 1 soldier'
+    assert pol.spec_value(g, u, "engineer") == pytest.approx(6.0)  # 'def -5 if bunker'
+    assert pol.spec_value(g, u, "paratrooper") == pytest.approx(6.5)  # 'soldier-value = 6'
+    assert pol.spec_value(g, u, "corporal") == pytest.approx(1.0 + 0.35 * turns)  # a re-roll once per turn
+
+
+def _tally(faces: list[tuple[str, str]]) -> list[Die]:
+    return [Die(face, colour, i) for i, (colour, face) in enumerate(faces)]
+
+
+def test_a_modders_die_changing_card_is_played_when_it_helps() -> None:
+    pol = HeuristicPolicy()
+    g = Game(with_pack(), "exercise-tiger", seed=1, variant="advanced-training", deciders=pol)
+    u = g.state.units[0]
+    u.items += ["loaded-die", "dice-cup"]
+    g.state.phase = "roll"
+    # A Skull that cancels a 2 Soldiers: turning it (or re-rolling it) is worth more than keeping the cards.
+    u.tally = _tally([("red", "skull"), ("red", "two-soldiers"), ("white", "two-soldiers"), ("white", "courage"),
+                      ("blue", "two-soldiers"), ("blue", "one-soldier")])
+    assert pol.wants_use(g, u, "loaded-die", "after-final-tally")
+    assert pol.memory.intent["reface"] == ("red skull", pol.memory.intent["reface"][1])
+    assert pol.wants_use(g, u, "dice-cup", "after-final-tally")
+    assert pol.memory.intent["reroll"] == 0  # the Skull
+    # Not at another moment, and not when every die already shows what the Unit wants.
+    assert not pol.wants_use(g, u, "loaded-die", "before-mgf")
+    u.tally = _tally([("red", "two-soldiers"), ("red", "two-soldiers"), ("white", "two-soldiers"),
+                      ("white", "courage"), ("blue", "two-soldiers"), ("blue", "courage")])
+    assert not pol.wants_use(g, u, "loaded-die", "after-final-tally")
+    assert not pol.wants_use(g, u, "dice-cup", "after-final-tally")
+
+
+def test_a_modders_skull_giving_card_is_played_when_a_climb_needs_it() -> None:
+    pol = HeuristicPolicy()
+    g = Game(with_pack(), "pointe-du-hoc", seed=1, deciders=pol)
+    u = g.state.units[0]
+    u.items += ["climbing-spikes"]
+    g.state.phase = "roll"
+    three = [("red", "skull"), ("red", "skull"), ("white", "skull"), ("white", "courage"), ("blue", "two-soldiers"),
+             ("blue", "one-soldier")]
+    u.tally = _tally(three)
+    # On the beach, no Climb: a Skull only costs a result.
+    assert not pol.wants_use(g, u, "climbing-spikes", "after-final-tally")
+    # Below the cliff (4 Skulls to Advance) with 3: the fourth completes the Climb.
+    u.sector, u.visited = "s9", [u.sector, "s9"]
+    assert pol.wants_use(g, u, "climbing-spikes", "after-final-tally")
+    u.tally = _tally([("red", "skull"), ("red", "two-soldiers"), ("white", "skull"), ("white", "courage"),
+                      ("blue", "two-soldiers"), ("blue", "one-soldier")])
+    # Two Skulls short with one Skull-giver: a Skull alone makes no Climb; with a second Skull-giver held, it does.
+    assert not pol.wants_use(g, u, "climbing-spikes", "after-final-tally")
+    u.items += ["grappling-hook"]
+    assert pol.wants_use(g, u, "climbing-spikes", "after-final-tally")
+    u.tally = _tally([("red", "skull")] * 4 + [("blue", "two-soldiers"), ("blue", "one-soldier")])
+    assert not pol.wants_use(g, u, "climbing-spikes", "after-final-tally")  # the Climb is made already
+
+
+def test_in_whole_games_the_modders_cards_are_played() -> None:
+    """Given to the Unit at the start, the pack's Items are used in the heuristic's games (legal answers all along)."""
+    content = with_pack()
+    used: dict[str, int] = {}
+    for card, map_id in (("loaded-die", "exercise-tiger"), ("dice-cup", "exercise-tiger"),
+                         ("forced-march", "omaha-beach")):
+        spec = Spec(map_id, "advanced-training" if map_id == "exercise-tiger" else None, 1, "heuristic", seed=0,
+                    forced=(Forced(card),))
+        used[card] = sum(card in play_one(content, spec, i).items_used for i in range(12))
+    assert all(n >= 6 for n in used.values()), used
