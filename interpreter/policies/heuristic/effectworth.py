@@ -468,6 +468,14 @@ def _use_part(content: Content, part: dsl_ast.Option, reusable: bool) -> list[Te
         if to == "adjacent-sector":
             return [Term(W["mgf-off-adjacent-team"], each, "team"), Term(W["mgf-off-adjacent-solo"], each, "solo")]
         return [Term(v, each)]
+    return _use_part_more(content, part, verb, words, n, to, each)
+
+
+def _use_part_more(content: Content, part: dsl_ast.Option, verb: str, words: set[str], n: float | None,
+                   to: str | None, each: str) -> list[Term] | None:
+    """The worth of a use's part, for the verbs :func:`_use_part` leaves: casualties, what is ignored, costs,
+    draws, RWB bonuses, free cards, losses, permissions and the team's tallies."""
+    st = part.statement
     if verb == "casualties":
         if n is None:
             return None
