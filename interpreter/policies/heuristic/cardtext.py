@@ -207,7 +207,7 @@ def _shape(game: GameView, card: str) -> UseShape:
             continue
         if body.window is not None:
             window = (body.window.kind, body.window.moment.name)
-        bunker = bunker or _bunker_sign(body.condition)
+        bunker = bunker or condition_mentions(body.condition, "bunker")
         for action in body.actions:
             for option in action.options:
                 parts += [p for p in option.parts()
@@ -298,15 +298,16 @@ def _number(st: dsl_ast.Statement) -> float | None:
     return None
 
 
-def _bunker_sign(cond: dsl_ast.Condition | None) -> int:
-    """+1 when a use asks for a Bunker, -1 when it asks for none, 0 otherwise."""
+def condition_mentions(cond: dsl_ast.Condition | None, word: str) -> int:
+    """+1 when the condition asks for ``word`` (a predicate such as 'bunker'), -1 when it asks for its absence,
+    0 when it does not speak of it."""
     if cond is None:
         return 0
     sign = -1 if cond.negated else 1
 
     def walk(e: Any, s: int) -> int:
         if isinstance(e, dsl_ast.Predicate):
-            return s if e.word.name == "bunker" else 0
+            return s if e.word.name == word else 0
         if isinstance(e, dsl_ast.Not):
             return walk(e.operand, -s)
         for o in getattr(e, "operands", ()):

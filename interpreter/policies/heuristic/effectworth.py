@@ -18,6 +18,7 @@ import attrs
 
 from ddaydice.dsl import ast as dsl_ast
 from ddaydice.dsl.loader import Content
+from ddaydice.interpreter.policies.heuristic.cardtext import condition_mentions
 from ddaydice.interpreter.policies.heuristic.model import D6_MEAN, MGF_MEAN, RWB_FACE_WORTH
 from ddaydice.interpreter.policies.heuristic.model import EFFECT_WORTH as W
 
@@ -219,7 +220,7 @@ def _traits(content: Content, tree: dsl_ast.Effect | None) -> Traits:
                 t["casualties_saved"] = max(t.get("casualties_saved", 0.0), -n)
             elif verb == "advance-cost" and n < 0:
                 t["advance_cut"] = t.get("advance_cut", 0.0) - n
-            elif verb == "def" and n < 0 and _mentions(b.condition, "bunker") > 0:
+            elif verb == "def" and n < 0 and condition_mentions(b.condition, "bunker") > 0:
                 t["bunker_def"] = t.get("bunker_def", 0.0) - n
             continue
         for action in b.actions:
@@ -247,7 +248,7 @@ def _traits(content: Content, tree: dsl_ast.Effect | None) -> Traits:
                     elif verb == "rwb" and any(faces.get(w) == "courage" for w in words):
                         t["cry_use"] = True
                     elif (verb == "def" and n is not None and n < 0 and not _assigned(st)
-                          and _mentions(b.condition, "bunker") >= 0):
+                          and condition_mentions(b.condition, "bunker") >= 0):
                         t["breaker"] = t.get("breaker", 0.0) - n
     return Traits(**t)
 
@@ -286,26 +287,6 @@ def _words(st: dsl_ast.Statement) -> set[str]:
     return {a.name for a in st.args if isinstance(a, dsl_ast.Word)}
 
 
-def _mentions(cond: dsl_ast.Condition | None, word: str) -> int:
-    """+1 when the condition asks for ``word`` (a predicate such as 'bunker'), -1 when it asks for its absence."""
-    if cond is None:
-        return 0
-    sign = -1 if cond.negated else 1
-
-    def walk(e: Any, s: int) -> int:
-        if isinstance(e, dsl_ast.Predicate):
-            return s if e.word.name == word else 0
-        if isinstance(e, dsl_ast.Not):
-            return walk(e.operand, -s)
-        for o in getattr(e, "operands", ()):
-            r = walk(o, s)
-            if r:
-                return r
-        return 0
-
-    return walk(cond.expr, sign)
-
-
 def _base(content: Content, query: str) -> float | None:
     q = next((q for q in content.queries.queries if q.id == query), None)
     return float(q.base) if q is not None and isinstance(q.base, int) and not isinstance(q.base, bool) else None
@@ -320,7 +301,7 @@ def _standing(content: Content, st: dsl_ast.Statement, cond: dsl_ast.Condition |
     if verb == "casualties" and n is not None and n < 0:
         return [Term(-n * W["casualties-saved"], "turns")]
     if verb == "def" and n is not None and not _assigned(st):
-        if _mentions(cond, "bunker") > 0:
+        if condition_mentions(cond, "bunker") > 0:
             return [Term(-n, "once", "bunker")]
         return [Term(-n * W["def-per-turn"], "turns")]
     if verb == "mgf-dice" and n is not None and not _assigned(st):
