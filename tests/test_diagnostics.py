@@ -353,6 +353,7 @@ def test_wrong_argument_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sn
         """
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(effect)})
     bad(result, "cards/new.yaml:9:24: DSL104 gain: expected amount, found 'soldiers'")
+    assert "hint: the words are in the wrong order: 'gain 3 soldiers'" in result.output
     bad(result, "cards/new.yaml:10:11: DSL104 def: expected a change")
     bad(result, "cards/new.yaml:11:20: DSL104 recruit: expected specialist")
     assert result.output == snapshot
@@ -445,14 +446,15 @@ def test_map_word_outside_a_map(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 def test_missing_colon(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("on advance gain 3 soldiers")})
-    bad(result, "cards/new.yaml:9:18: DSL002 unexpected 'gain'")
-    assert "needs ':' before its actions" in result.output
+    bad(result, "cards/new.yaml:9:18: DSL002 missing ':' before 'gain'")
+    assert "put ':' before what they do" in result.output
     assert result.output == snapshot
 
 
 def test_effect_ends_too_early(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("on advance:")})
-    bad(result, "cards/new.yaml:9:18: DSL002 unexpected end of the line")
+    bad(result, "cards/new.yaml:9:18: DSL003 the clause ends too early")
+    assert "hint: expected an action (gain 1 star, def -2 this turn) after ':'" in result.output
     assert result.output == snapshot
 
 
@@ -466,7 +468,7 @@ def test_unexpected_characters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, 
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": text})
     bad(result, "cards/new.yaml:3:83: DSL001 unexpected character 'G'")
     bad(result, "cards/new.yaml:4:78: DSL001 unexpected character '_'")
-    assert "words of the effect language are lower case" in result.output
+    assert "words of the effect language are lower case: 'gain'" in result.output
     assert "words use hyphens, not underscores" in result.output
     assert result.output == snapshot
 
