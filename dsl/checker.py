@@ -272,11 +272,12 @@ class _Checker:
         faces = set(self.v.faces) | set(self.v.face_aliases)
         if first.name == "locked":
             if len(per.words) != 2 or per.words[1].name not in faces:
-                self.err("DSL112", "'per locked' needs a face: 'per locked skull'", per.pos)
+                self.err("DSL112", "'per locked' needs a face", per.pos, "for example 'per locked skull'")
             return
         if first.name == "tagged":
             if len(per.words) != 2:
-                self.err("DSL112", "'per tagged' needs a tag: 'per tagged explosion'", per.pos)
+                self.err("DSL112", "'per tagged' needs a tag", per.pos,
+                         "for example 'per tagged " + (min(self.v.tags) if self.v.tags else "explosion") + "'")
             elif per.words[1].name not in self.v.tags:
                 self.unknown("tag", per.words[1], sorted(self.v.tags), code="DSL112")
             return
@@ -329,12 +330,15 @@ class _Checker:
             needs_map = all(any(k in MAP_KINDS for p in sig.params for k in p.kinds)
                             for sig in words.signatures(spec))
             if needs_map and not self.v.in_map:
-                self.err("DSL111", f"'{name}' only makes sense in a map's Sector attributes", stmt.verb.pos)
+                self.err("DSL111", f"'{name}' only makes sense in a map's Sector attributes", stmt.verb.pos,
+                         "it names the attributes, tables or Sectors of one map: write it in that map's "
+                         "'sectors:' or 'attributes:'")
                 return stmt
         args = self.check_args(stmt.verb, spec, stmt.args, stmt.pos)
         if stmt.per is not None:
             if name not in {"gain", "lose", "add", "remove"}:
-                self.err("DSL112", f"'{name}' cannot be multiplied with 'per'", stmt.per.pos)
+                self.err("DSL112", f"'{name}' cannot be multiplied with 'per'", stmt.per.pos,
+                         "'per' multiplies what gain, lose, add and remove give, and a value's change")
             else:
                 self.check_per(stmt.per)
         return attrs.evolve(stmt, args=args)

@@ -145,7 +145,7 @@ def bad(result: Result, where: str, *, status: int = 1) -> None:
 def test_yaml_syntax_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(name="[Tester")})
     bad(result, "cards/new.yaml:5:9: YAML001")
-    assert "flow sequence that starts at line 4, column 11" in result.output
+    assert "the '[' at line 4, column 11 is never closed" in result.output
     assert result.output == snapshot
 
 
@@ -629,7 +629,7 @@ def test_random_table_with_five_results(tmp_path: Path, monkeypatch: pytest.Monk
     text = MAP.replace("results: [shelter, shelter, shelter, shelter, shelter, shelter]",
                        "results: [shelter, shelter, shelter, shelter, sheltr]")
     result = validate(tmp_path, monkeypatch, {"maps/tiny.yaml": text})
-    bad(result, "maps/tiny.yaml:25:43: MAP004 table 'weather' needs 6 results (one per face of a d6)")
+    bad(result, "maps/tiny.yaml:25:43: MAP004 table 'weather' has 5 results: it needs 6 (one per face of a d6)")
     bad(result, "maps/tiny.yaml:25:80: XREF003 table result 'sheltr' is not an attribute of the map")
     assert result.output == snapshot
 
