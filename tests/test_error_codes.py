@@ -28,7 +28,7 @@ from click.testing import CliRunner, Result
 from syrupy.assertion import SnapshotAssertion
 from test_diagnostics import MAP, PACK, card, content_tree
 
-from ddaydice.dsl.limits import MAX_FILE_BYTES, MAX_FOLDER_ENTRIES
+from ddaydice.dsl.limits import MAX_EFFECT_CHARS, MAX_FILE_BYTES, MAX_FOLDER_ENTRIES
 from ddaydice.dsl.loader import load
 from ddaydice.interpreter.cli import main
 
@@ -424,3 +424,91 @@ def test_a_socket_is_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert result.exit_code == 1
     assert [(d.place, d.code, d.message) for d in shown(result.output)] == [
         ("cards/s.yaml:1:1", "LOAD006", "not a regular file (a socket): it is not read")]
+
+
+# The other forms of the effect language's messages (CASES has one per code): each effect alone on a card of one
+# file, checked in one run; (code, effect, column of the mistake in the effect, what the message names, the hint).
+VARIANTS: dict[str, tuple[str, str, int, tuple[str, ...], str | None]] = {
+    "action-as-modifier": ("DSL101", "gain 3 soldiers", 1, ("'gain' is an action",), "'on EVENT: gain ...'"),
+    "permission-as-value": ("DSL101", "stay -1", 1, ("'stay' is a permission",), "'allow stay' or 'forbid stay'"),
+    "misspelt-literal": ("DSL102", "use: reroll 1 dei", 15, ("expected 'die', found 'dei'",), "'die'?"),
+    "missing-argument": ("DSL103", "on advance: gain 3", 13, ("gain: missing resource",), "gain amount resource"),
+    "extra-argument": ("DSL103", "on advance: gain 3 soldiers now", 29, ("'now' is one argument too many",),
+                       "gain amount resource"),
+    "unknown-word-after-change": ("DSL103", "use: def -2 until-move", 13, ("'until-move' after the change -2",),
+                                  "only by a duration"),
+    "standing-change-with-duration": ("DSL103", "def -2 this-turn", 8, ("'this-turn' after the change -2",),
+                                      "'use: def -2 this turn'"),
+    "arguments-out-of-order": ("DSL104", "on advance: gain soldiers 3", 18, ("found 'soldiers'",),
+                               "wrong order: 'gain 3 soldiers'"),
+    "set-to-a-word": ("DSL104", "def = lots", 7, ("cannot be set to 'lots'",), "'unlimited'"),
+    "misspelt-resource-as-condition": ("DSL109", "use if courag >= 2: gain 1 star", 8,
+                                       ("unknown condition 'courag'",), "'have courage'"),
+    "misspelt-condition": ("DSL109", "use if in-bunker: def = 0 this turn", 8, ("unknown condition 'in-bunker'",),
+                           "did you mean 'bunker'?"),
+    "compared-flag": ("DSL110", "use if has medic >= 1: gain 1 star", 8, ("'has' is true or false",),
+                      "'if has medic'"),
+    "per-tagged-alone": ("DSL112", "on movement: lose 1 soldiers per tagged", 30, ("'per tagged' needs a tag",),
+                         "for example 'per tagged"),
+    "per-counts-nothing": ("DSL112", "on final-tally: gain 1 soldier per lockd skull", 32, ("cannot count 'lockd "
+                                                                                           "skull'",),
+                           "did you mean 'locked'?"),
+    "per-on-a-verb": ("DSL112", "use: reroll 1 die per skull", 19, ("'reroll' cannot be multiplied",),
+                      "'per' multiplies"),
+    "adjacent-sector-as-scope": ("DSL114", "for adjacent sector: def -1", 5, ("can only receive an action",),
+                                 "'use ...: ... to adjacent sector'"),
+    "glued-keyword": ("DSL002", "use once per turns: gain 1 star", 14, ("unexpected 'turns'",),
+                      "did you mean 'turn'?"),
+    "reversed-comparison": ("DSL002", "use if count skull => 2: gain 1 star", 20, ("unexpected '=>'",),
+                            "'>=', not '=>'"),
+    "misspelt-keyword": ("DSL002", "use befor mgf: def -2 this turn", 5, ("unexpected 'befor'",),
+                         "did you mean 'before'?"),
+    "colon-left-out-before-actions": ("DSL002", "use if bunker gain 1 star", 15, ("missing ':' before 'gain'",),
+                                      "put ':' before what they do"),
+    "no-recipient": ("DSL002", "use: gain 1 star to everyone", 21, ("unexpected 'everyone'",),
+                     "'another unit'"),
+    "no-moment": ("DSL002", "use after: gain 1 star", 10, ("unexpected ':'",), "a moment"),
+    "head-alone": ("DSL003", "use if bunker", 14, ("ends before its ':' and what it does",), "put ':'"),
+    "cut-after-unless": ("DSL003", "def -2 unless", 14, ("the clause ends too early",), "a condition"),
+    "full-stop": ("DSL001", "on advance: gain 3 soldiers.", 28, ("unexpected character '.'",), "no '.'"),
+    "two-signs": ("DSL001", "def --2", 5, ("unexpected character '-'",), "one sign"),
+    "underscore-in-a-number": ("DSL001", "use: gain 1_000 stars", 12, ("unexpected character '_'",), "'1000'"),
+    "underscore-in-a-word": ("DSL001", "advance_cost -1", 8, ("unexpected character '_'",), "'advance-cost'"),
+    "too-long": ("DSL005", "on upkeep: gain 1 soldier; " * (MAX_EFFECT_CHARS // 27 + 1), 1,
+                 ("the effect is too long",), "split the card's rule"),
+}
+_FIRST_LINE = 9  # of the first card's effect; each card takes 7 lines
+
+
+@pytest.fixture(scope="module")
+def variant_run(tmp_path_factory: pytest.TempPathFactory) -> dict[int, list[Shown]]:
+    """The diagnostics of one run over a file holding each variant's effect on a card, by line."""
+    root = tmp_path_factory.mktemp("variants")
+    lines = ["kind: specialist", "cards:"]
+    for i, (_code, text, _col, _names, _hint) in enumerate(VARIANTS.values()):
+        lines += [f"  - id: t{i}", f"    name: T{i}", "    cost: 3", "    text: x", "    provenance: rulebook",
+                  "    effect: |", f"      {text}"]
+    content_tree(root, {"cards/new.yaml": "\n".join(lines) + "\n"})
+    here = Path.cwd()
+    os.chdir(root)
+    try:
+        result = CliRunner().invoke(main, ["validate", "--root", ".", "--max-errors", "500"], catch_exceptions=False)
+    finally:
+        os.chdir(here)
+    by_line: dict[int, list[Shown]] = {}
+    for diag in shown(result.output):
+        by_line.setdefault(int(diag.place.split(":")[1]), []).append(diag)
+    return by_line
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_every_form_of_an_effect_message_names_the_mistake(name: str, variant_run: dict[int, list[Shown]]) -> None:
+    code, _text, col, names, hint = VARIANTS[name]
+    line = _FIRST_LINE + 7 * list(VARIANTS).index(name)
+    found = variant_run.get(line, [])
+    assert [d.code for d in found] == [code], found  # that mistake alone, under its code
+    diag = found[0]
+    assert diag.place == f"cards/new.yaml:{line}:{6 + col}", diag.text
+    for part in names:
+        assert part in diag.message, (part, diag.text)
+    assert (diag.hint is None) if hint is None else (diag.hint is not None and hint in diag.hint), diag.text
