@@ -5,8 +5,8 @@
   ``scripts/editor-deps`` installs it, ``.ci/run`` calls that), every effect of every bundled card, rule, map and
   pack, and of the example pack, has every non-space character under a scope of the language, none invalid;
 - hand-picked words, numbers, card ids, operators and comments get the scopes they should;
-- injected into YAML, the grammar colours the ``effect: |`` blocks of every bundled card file, line for line, and
-  nothing after them.
+- injected into a real YAML grammar, the grammar colours the ``effect: |`` blocks of every bundled content file,
+  line for line, and nothing else.
 """
 
 from __future__ import annotations
@@ -32,18 +32,9 @@ LANG = textmate.LANGUAGE
 Token = tuple[int, int, list[str]]
 Tokenise = Callable[[list[str]], list[list[list[Token]]]]
 
-# A stand-in for VS Code's YAML grammar: keys, comments, and block scalars read as strings (as the real one does),
-# so that the injection must win over YAML's own reading of an effect's block to colour it.
-YAML_GRAMMAR = {
-    "scopeName": "source.yaml",
-    "patterns": [
-        {"match": "#.*$", "name": "comment.line.number-sign.yaml"},
-        {"begin": "^([ ]*)(?:(-)[ ]+)?([\\w-]+)[ ]*(:)[ ]+(\\|)[-+]?$",
-         "beginCaptures": {"3": {"name": "entity.name.tag.yaml"}},
-         "end": "^(?=[ ]*\\S)(?!\\1[ ]+)", "contentName": "string.unquoted.block.yaml"},
-        {"match": "^[ ]*(?:(-)[ ]+)?([\\w-]+)[ ]*(:)", "captures": {"2": {"name": "entity.name.tag.yaml"}}},
-    ],
-}
+# A real YAML grammar (textmate/yaml.tmbundle's, which VS Code shipped for years; from the npm package tm-grammars):
+# its own rule reads a block scalar as a string, so the injection must win over it to colour an effect's block.
+YAML_GRAMMAR = ENGINE / "node_modules" / "tm-grammars" / "grammars" / "yaml.json"
 
 
 def test_the_published_grammar_is_the_generated_one(tmp_path: Path) -> None:
@@ -78,7 +69,7 @@ def bundled() -> Content:
 
 def _engine(root: str, grammars: dict[str, Path], injections: dict[str, list[str]] | None = None) -> Tokenise:
     node = shutil.which("node")
-    if node is None or not (ENGINE / "node_modules" / "vscode-textmate").is_dir():
+    if node is None or not (ENGINE / "node_modules" / "vscode-textmate").is_dir() or not YAML_GRAMMAR.is_file():
         pytest.fail("the TextMate engine is not installed: run scripts/editor-deps (needs node and npm)")
 
     def tokenise(documents: list[str]) -> list[list[list[Token]]]:
@@ -218,10 +209,8 @@ def test_a_character_the_language_has_no_place_for_is_invalid(effect_tokens: Tok
 
 
 @pytest.fixture(scope="module")
-def yaml_tokens(tmp_path_factory: pytest.TempPathFactory) -> Tokenise:
-    yaml = tmp_path_factory.mktemp("yaml") / "yaml.tmLanguage.json"
-    yaml.write_text(json.dumps(YAML_GRAMMAR), encoding="utf-8")
-    engine = _engine("source.yaml", {"source.yaml": yaml, textmate.SCOPE: PUBLISHED / textmate.GRAMMAR_FILE,
+def yaml_tokens() -> Tokenise:
+    engine = _engine("source.yaml", {"source.yaml": YAML_GRAMMAR, textmate.SCOPE: PUBLISHED / textmate.GRAMMAR_FILE,
                                      textmate.INJECTION_SCOPE: PUBLISHED / textmate.INJECTION_FILE},
                      {"source.yaml": [textmate.INJECTION_SCOPE]})
     known = dict(zip(YAML_EXAMPLES, engine(YAML_EXAMPLES), strict=True))
