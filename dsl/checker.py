@@ -16,6 +16,7 @@ import attrs
 
 from ddaydice.dsl import ast, words
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, suggest
+from ddaydice.dsl.parser import keywords
 from ddaydice.dsl.vocab import Vocabulary
 
 DURATION_ENGLISH = {
@@ -323,6 +324,10 @@ class _Checker:
                 self.err("DSL101", f"'{name}' is a permission, not a value", stmt.verb.pos,
                          f"write 'allow {name}' or 'forbid {name}'")
                 return stmt
+            if name in keywords():  # 'or or', 'and' with nothing before it: the keyword is out of place
+                self.err("DSL101", f"'{name}' is a keyword of the language, out of place here", stmt.verb.pos,
+                         f"an {what} was expected (gain 1 star, def -2 this turn); is '{name}' written twice?")
+                return stmt
             self.unknown(what, stmt.verb, pool, code="DSL101")
             return stmt
         if name in MAP_KINDS or any(k in MAP_KINDS for sig in words.signatures(spec)
@@ -500,6 +505,8 @@ def _arg_text(arg: ast.Arg) -> str:
 def _after_change_hint(stmt: ast.Statement, extra: ast.Arg, *, in_actions: bool) -> str:
     """What a change may be followed by, and the duration a word after it was likely meant to be."""
     durations = [d.replace("-", " ") for d in DURATION_ENGLISH]
+    if isinstance(extra, ast.Word) and extra.name == "for":
+        return f"a scope comes first: 'for TARGET: {words_of(attrs.evolve(stmt, args=stmt.args[:1]))}'"
     if isinstance(extra, ast.Word):
         spaced = extra.name.replace("-", " ")
         close = suggest(spaced, durations)

@@ -144,7 +144,22 @@ def _phrases() -> dict[str, tuple[str, ...]]:
 
 
 @functools.cache
-def _keywords() -> frozenset[str]:
+def _rule_heads(rule: str) -> frozenset[str]:
+    """The terminals that open a rule's alternatives ('duration' -> THIS, NEXT, PERMANENTLY)."""
+    return frozenset(r.expansion[0].name for r in _parser().rules
+                     if r.origin.name == rule and r.expansion and r.expansion[0].is_term)
+
+
+def _standing(line: str) -> bool:
+    """Whether the clause of ``line`` (up to a place in it) is a standing change: neither a trigger nor a use."""
+    found = re.findall(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*|:", line)
+    if found[:1] == ["for"] and ":" in found:
+        found = found[found.index(":") + 1:]
+    return bool(found) and found[0] not in {"on", "use"}
+
+
+@functools.cache
+def keywords() -> frozenset[str]:
     """Every keyword of the grammar ('before', 'turn', 'units')."""
     return frozenset(str(t.pattern.value) for t in _parser().terminals if str(t.pattern.value).isalpha())
 
@@ -229,7 +244,7 @@ def _early_end(text: str, at: int, expected: set[str]) -> _Found:
 def _expected_after(before: str, expected: set[str]) -> str:
     """What is expected after the text ``before`` (of the same line): said by what it ends with when the grammar
     names it ('if' -> a condition), else the grammar's expected terminals."""
-    last = re.findall(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*|[<>=!]=|[^\sa-z0-9]", before)
+    last = re.findall(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*|[+-]?[0-9]*d6|[+-]?[0-9]+|[<>=!]=|[^\sa-z0-9]", before)
     if last and last[-1] in _FOLLOWS and "WORD" in expected:
         return f"expected {_FOLLOWS[last[-1]]} after '{last[-1]}'"
     return f"expected {_describe_expected(expected)}" + (f" after '{last[-1]}'" if last else "")
@@ -248,12 +263,19 @@ def _bad_token(text: str, tok: Token, expected: set[str]) -> _Found:
     start, end = _word_around(text, at) if tok.type == "WORD" else (at, at + len(value))
     if start < at:  # glued to a keyword the lexer took: 'once per turns' is 'turn' then 's'
         word = text[start:end]
-        return _Found("DSL002", f"unexpected '{word}'", did_you_mean(word, _keywords()) or
+        return _Found("DSL002", f"unexpected '{word}'", did_you_mean(word, keywords()) or
                       f"expected {_describe_expected(expected)}", at=start, width=end - start)
-    hint = _expected_after(text[text.rfind("\n", 0, at) + 1:at], expected)
+    start = text.rfind("\n", 0, at) + 1
+    before, line = text[start:at], text[start:].split("\n", 1)[0]
+    durations = _rule_heads("duration")
+    if tok.type in durations and not expected & durations and _standing(before):
+        return _Found("DSL002", f"unexpected '{value}': a standing change lasts as long as its card",
+                      f"to give it for a while, write it in a use or a trigger: 'use: {line.strip()}'",
+                      width=len(value))
+    hint = _expected_after(before, expected)
     if tok.type == "WORD":  # a misspelt keyword of the grammar ('befor', 'unles'): say which one
-        keywords = {name.lower() for name in expected if name.isalpha() and name.isupper()} - {"word", "number"}
-        close = did_you_mean(value, keywords)
+        expected_words = {name.lower() for name in expected if name.isalpha() and name.isupper()} - {"word", "number"}
+        close = did_you_mean(value, expected_words)
         if close:
             return _Found("DSL002", f"unexpected '{value}'", close)
         if "COLON" in expected:

@@ -474,6 +474,13 @@ VARIANTS: dict[str, tuple[str, str, int, tuple[str, ...], str | None]] = {
     "two-signs": ("DSL001", "def --2", 5, ("unexpected character '-'",), "one sign"),
     "underscore-in-a-number": ("DSL001", "use: gain 1_000 stars", 12, ("unexpected character '_'",), "'1000'"),
     "underscore-in-a-word": ("DSL001", "advance_cost -1", 8, ("unexpected character '_'",), "'advance-cost'"),
+    "keyword-twice": ("DSL101", "use: gain 1 star or or gain 1 courage", 21, ("'or' is a keyword",),
+                      "written twice"),
+    "scope-written-last": ("DSL103", "locked-dice = 1 for all units", 17, ("'for' after an assignment",),
+                           "a scope comes first: 'for TARGET: locked-dice = 1'"),
+    "duration-on-a-standing-change": ("DSL002", "def -2 this turn", 8,
+                                      ("unexpected 'this'", "a standing change lasts as long as its card"),
+                                      "'use: def -2 this turn'"),
     "too-long": ("DSL005", "on upkeep: gain 1 soldier; " * (MAX_EFFECT_CHARS // 27 + 1), 1,
                  ("the effect is too long",), "split the card's rule"),
 }
