@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -52,37 +52,76 @@ def in_no_game(content: Content, paths: tuple[Path, ...]) -> list[Diagnostic]:
               help="Show at most this many diagnostics (the rest are counted).")
 @click.option("--pack", "packs", multiple=True,
               help="With PATHs: also load this bundled expansion under them (repeatable; 'all').")
-def validate(paths: tuple[Path, ...], root: Path | None, fmt: str, max_errors: int, packs: tuple[str, ...]) -> None:
+@click.option("--no-cache", is_flag=True,
+              help="Check afresh: neither reuse nor remember the result of a run over the same, unchanged files "
+                   "(by default a run whose files, options and engine are all unchanged prints what it printed).")
+def validate(paths: tuple[Path, ...], root: Path | None, fmt: str, max_errors: int, packs: tuple[str, ...],
+             no_cache: bool) -> None:
     """Check content: YAML, keys, types, references, provenance and every effect.
 
     With no PATH, all bundled content (with every bundled expansion) is checked.
     A PATH may be a content file or an expansion folder; it is checked on top of
     the bundled base game, with the bundled expansions its pack.yaml requires
     and those named by --pack.
+
+    A run over files that have not changed since a run with the same options is
+    remembered (in $XDG_CACHE_HOME/ddaydice/validate): it prints the same
+    diagnostics at once, and says so. Any change to a file read, a new file, or
+    another version of the engine checks afresh.
     """
     import time
 
-    from ddaydice.dsl.loader import load
+    from ddaydice.interpreter.tools import validate_cache
 
     check_paths(root, paths)
     started = time.perf_counter()
+    key = None if no_cache else validate_cache.fingerprint(
+        root, paths, {"packs": sorted(packs), "paths": [str(p) for p in paths]})
+    run = validate_cache.recall(key) if key is not None else None
+    if run is None:
+        run = _check(root, paths, packs)
+        if key is not None:
+            validate_cache.remember(key, run)
+        again = ""
+    else:
+        again = " (remembered: no file changed since it was checked; --no-cache checks again)"
+    _report(run, fmt, max_errors, time.perf_counter() - started, again)
+
+
+def _check(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...]) -> dict[str, Any]:
+    """A whole validation, as plain data: its diagnostics, and what was checked when the content loaded."""
+    import attrs
+
+    from ddaydice.dsl.loader import load
+
     chosen: list[str] | str = "all" if not paths or "all" in packs else list(packs)
     content, diags = load(root, packs=chosen, extra=list(paths))
     if content is not None and paths:
         diags = diags + in_no_game(content, paths)
-    elapsed = time.perf_counter() - started
+    run: dict[str, Any] = {"diagnostics": [attrs.asdict(d) for d in diags], "loaded": None, "note": None}
+    if content is not None:
+        n_effects = sum(1 for e in content.effects.values() if e.tree.clauses)
+        run["loaded"] = (f"{len(content.cards)} cards, {len(content.maps)} maps, {len(content.options)} optional "
+                         f"rules, {len(content.packs)} expansions, {n_effects} effects")
+        run["note"] = content.award_deck_note() or None
+    return run
+
+
+def _report(run: dict[str, Any], fmt: str, max_errors: int, elapsed: float, again: str) -> None:
+    """Print a run's diagnostics and summary; exit 1 if it found errors."""
+    diags: list[Diagnostic] = []
+    if run["diagnostics"]:
+        from ddaydice.dsl.diagnostics import Diagnostic
+
+        diags = [Diagnostic(**d) for d in run["diagnostics"]]
     errors = [d for d in diags if d.severity == "error"]
     echo_diagnostics(diags, fmt, max_errors)
     if fmt == "text":
-        if content is None:
+        if run["loaded"] is None:
             warnings = len(diags) - len(errors)
-            click.echo(f"{len(errors)} error(s), {warnings} warning(s)", err=True)
+            click.echo(f"{len(errors)} error(s), {warnings} warning(s){again}", err=True)
         else:
-            n_effects = sum(1 for e in content.effects.values() if e.tree.clauses)
-            click.echo(f"ok: {len(content.cards)} cards, {len(content.maps)} maps, {len(content.options)} optional "
-                       f"rules, {len(content.packs)} expansions, {n_effects} effects checked in {elapsed:.2f}s",
-                       err=True)
-            note = content.award_deck_note()
-            if note:
-                click.echo(f"note: {note}", err=True)
+            click.echo(f"ok: {run['loaded']} checked in {elapsed:.2f}s{again}", err=True)
+            if run["note"]:
+                click.echo(f"note: {run['note']}", err=True)
     sys.exit(1 if errors else 0)
