@@ -4,8 +4,9 @@ has changed.
 What a validation says depends only on the files it reads and on the engine that reads them. The loader reads
 nothing outside the content tree (``--root``, or the bundled one), the PATHs given and the pack folders they lie in
 (docs/security.md), so the *fingerprint* of a run is a walk of those trees: every entry's relative path, kind,
-size and modification time (a link's target too), with the engine's own source files (``dsl/``,
-``interpreter/``), the Python and library versions, the working folder (paths are shown relative to it) and the
+size, modification time and, for a file, a hash of its bytes (a link's target too: a stranger's pack can set
+its files' times, not their hashes), with the engine's own source files (``dsl/``, ``interpreter/``: their
+stat), the Python and library versions, the working folder (paths are shown relative to it) and the
 run's options. A run whose fingerprint was seen before prints what that run printed, without importing the
 loader; any change to a file, a new or removed file, another option or another version of the engine is another
 fingerprint, and a full validation.
@@ -13,8 +14,8 @@ fingerprint, and a full validation.
 Entries live in ``$XDG_CACHE_HOME/ddaydice/validate/`` (``~/.cache`` by default), one small JSON file each,
 written atomically; at most :data:`MAX_ENTRIES` are kept (the oldest go). A tree of more than
 :data:`MAX_WALK` entries is not fingerprinted (it is validated afresh every time). ``dday validate --no-cache``
-neither reads nor writes entries. This module imports only the standard library, so that a remembered run is
-fast.
+neither reads nor writes entries. This module imports only the standard library (and dsl/limits.py), so that a
+remembered run is fast.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from collections.abc import Iterable
 from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
+
+from ddaydice.dsl.limits import MAX_FILE_BYTES
 
 CACHE_VERSION = 1
 MAX_ENTRIES = 32  # entries kept; the least recently written go first
@@ -60,6 +63,7 @@ class _Walk:
     def __init__(self) -> None:
         self.hash = hashlib.blake2b(digest_size=20)
         self.count = 0
+        self.contents = False  # whether files' bytes are hashed too (content), or only their stat (the engine)
 
     def entry(self, path: str, shown: str) -> None:
         self.count += 1
@@ -71,6 +75,10 @@ class _Walk:
             self.hash.update(f"{shown}\0missing\n".encode())
             return
         record = f"{shown}\0{stat.S_IFMT(info.st_mode)}\0{info.st_size}\0{info.st_mtime_ns}"
+        if self.contents and stat.S_ISREG(info.st_mode) and info.st_size <= MAX_FILE_BYTES:
+            # content may come from strangers, who can set a file's time: its bytes are part of the print
+            with contextlib.suppress(OSError):
+                record += "\0" + hashlib.blake2b(Path(path).read_bytes(), digest_size=16).hexdigest()
         if stat.S_ISLNK(info.st_mode):
             with contextlib.suppress(OSError):
                 link = Path(path)
@@ -114,6 +122,7 @@ def fingerprint(root: Path | None, paths: Iterable[Path], options: dict[str, Any
     try:
         for part in ("dsl", "interpreter"):
             walk.tree(engine / part, suffixes=(".py", ".lark"))
+        walk.contents = True
         tops = sorted(engine.iterdir()) if root is None else [root]
         for top in tops:
             if root is None and top.name in {"dsl", "interpreter"} | SKIPPED:
