@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -151,3 +157,41 @@ def test_a_pack_path_is_remembered_with_its_folder(tmp_path: Path, monkeypatch: 
     manifest = next(pack.rglob("pack.yaml"))
     manifest.write_text(manifest.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
     assert REMEMBERED not in dday("validate", str(card_file)).output
+
+
+def test_watch_checks_again_when_a_file_changes(tree: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`dday validate --watch`, a real process: the first check, then another each time a file is saved, then
+    Ctrl-C ends it with status 0."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path_factory.mktemp("watch-cache"))}
+    proc = subprocess.Popen([sys.executable, "-m", "ddaydice.interpreter.cli", "validate", "--root", ".", "--watch"],
+                            cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout or ()], daemon=True).start()
+
+    def until(text: str) -> list[str]:
+        seen: list[str] = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                seen.append(lines.get(timeout=1))
+            except queue.Empty:
+                continue
+            if text in seen[-1]:
+                return seen
+        raise AssertionError(f"no {text!r} in {seen}")
+
+    try:
+        first = until(" effects checked in ")
+        assert first[0].startswith("-- ") and first[0].rstrip().endswith("dday validate"), first
+        (tree / "cards" / "items.yaml").write_text(GOOD.replace("gain 1 courage", "gain 1 couragee"),
+                                                   encoding="utf-8")
+        changed = until("error(s)")
+        assert any("(a file changed)" in line for line in changed), changed
+        assert any("DSL102" in line and "couragee" in line for line in changed), changed
+        (tree / "cards" / "items.yaml").write_text(GOOD, encoding="utf-8")
+        assert any("remembered" in line for line in until(" effects checked in ")), "the first run, remembered"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 0
+    assert "Traceback" not in out

@@ -55,8 +55,10 @@ def in_no_game(content: Content, paths: tuple[Path, ...]) -> list[Diagnostic]:
 @click.option("--no-cache", is_flag=True,
               help="Check afresh: neither reuse nor remember the result of a run over the same, unchanged files "
                    "(by default a run whose files, options and engine are all unchanged prints what it printed).")
+@click.option("--watch", is_flag=True,
+              help="Check, then check again each time a file changes (saved, added, removed), until Ctrl-C.")
 def validate(paths: tuple[Path, ...], root: Path | None, fmt: str, max_errors: int, packs: tuple[str, ...],
-             no_cache: bool) -> None:
+             no_cache: bool, watch: bool) -> None:
     """Check content: YAML, keys, types, references, provenance and every effect.
 
     With no PATH, all bundled content (with every bundled expansion) is checked.
@@ -68,24 +70,61 @@ def validate(paths: tuple[Path, ...], root: Path | None, fmt: str, max_errors: i
     remembered (in $XDG_CACHE_HOME/ddaydice/validate): it prints the same
     diagnostics at once, and says so. Any change to a file read, a new file, or
     another version of the engine checks afresh.
+
+    With --watch, the check runs again whenever a file it reads changes (the
+    content tree, the PATHs and their packs are polled twice a second); each run
+    begins with a line naming the time, and Ctrl-C ends the watch.
     """
+    check_paths(root, paths)
+    options = {"packs": sorted(packs), "paths": [str(p) for p in paths]}
+    if not watch:
+        sys.exit(_once(root, paths, packs, fmt, max_errors, options, no_cache))
+    _watch(root, paths, packs, fmt, max_errors, options, no_cache)
+
+
+def _once(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...], fmt: str, max_errors: int,
+          options: dict[str, Any], no_cache: bool, key: str | None = None) -> int:
+    """One check (remembered when nothing changed since a run of the same options); its exit status."""
     import time
 
     from ddaydice.interpreter.tools import validate_cache
 
-    check_paths(root, paths)
     started = time.perf_counter()
-    key = None if no_cache else validate_cache.fingerprint(
-        root, paths, {"packs": sorted(packs), "paths": [str(p) for p in paths]})
-    run = validate_cache.recall(key) if key is not None else None
+    if key is None and not no_cache:
+        key = validate_cache.fingerprint(root, paths, options)
+    run = validate_cache.recall(key) if key is not None and not no_cache else None
+    again = " (remembered: no file changed since it was checked; --no-cache checks again)"
     if run is None:
-        run = _check(root, paths, packs)
-        if key is not None:
+        run, again = _check(root, paths, packs), ""
+        if key is not None and not no_cache:
             validate_cache.remember(key, run)
-        again = ""
-    else:
-        again = " (remembered: no file changed since it was checked; --no-cache checks again)"
-    _report(run, fmt, max_errors, time.perf_counter() - started, again)
+    return _report(run, fmt, max_errors, time.perf_counter() - started, again)
+
+
+def _watch(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...], fmt: str, max_errors: int,
+           options: dict[str, Any], no_cache: bool) -> None:
+    """Check now and after every change of the files the check reads, until interrupted (exit 0)."""
+    import time
+
+    from ddaydice.interpreter.tools import validate_cache
+
+    seen: str | None = None
+    try:
+        while True:
+            key = validate_cache.fingerprint(root, paths, options)
+            if key is None:
+                raise click.UsageError(f"too many files to watch (more than {validate_cache.MAX_WALK})")
+            if key != seen:
+                click.echo(f"-- {time.strftime('%H:%M:%S')} dday validate" + (" (a file changed)" if seen else ""),
+                           err=True)
+                _once(root, paths, packs, fmt, max_errors, options, no_cache, key)
+                seen = key
+            time.sleep(WATCH_INTERVAL)
+    except KeyboardInterrupt:
+        click.echo("-- watch ended", err=True)
+
+
+WATCH_INTERVAL = 0.5  # seconds between two looks at the files of a watch
 
 
 def _check(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...]) -> dict[str, Any]:
@@ -107,8 +146,8 @@ def _check(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...]) -
     return run
 
 
-def _report(run: dict[str, Any], fmt: str, max_errors: int, elapsed: float, again: str) -> None:
-    """Print a run's diagnostics and summary; exit 1 if it found errors."""
+def _report(run: dict[str, Any], fmt: str, max_errors: int, elapsed: float, again: str) -> int:
+    """Print a run's diagnostics and summary; the exit status (1 if it found errors)."""
     diags: list[Diagnostic] = []
     if run["diagnostics"]:
         from ddaydice.dsl.diagnostics import Diagnostic
@@ -124,4 +163,4 @@ def _report(run: dict[str, Any], fmt: str, max_errors: int, elapsed: float, agai
             click.echo(f"ok: {run['loaded']} checked in {elapsed:.2f}s{again}", err=True)
             if run["note"]:
                 click.echo(f"note: {run['note']}", err=True)
-    sys.exit(1 if errors else 0)
+    return 1 if errors else 0

@@ -4,9 +4,9 @@ has changed.
 What a validation says depends only on the files it reads and on the engine that reads them. The loader reads
 nothing outside the content tree (``--root``, or the bundled one), the PATHs given and the pack folders they lie in
 (docs/security.md), so the *fingerprint* of a run is a walk of those trees: every entry's relative path, kind,
-size, modification time and, for a file, a hash of its bytes (a link's target too: a stranger's pack can set
-its files' times, not their hashes), with the engine's own source files (``dsl/``, ``interpreter/``: their
-stat), the Python and library versions, the working folder (paths are shown relative to it) and the
+and, for a file, its size and a hash of its bytes (a stranger's pack can set its files' times, not their hashes;
+a link: its target, size and time), with the engine's own source files (``dsl/``, ``interpreter/``: their size
+and time), the Python and library versions, the working folder (paths are shown relative to it) and the
 run's options. A run whose fingerprint was seen before prints what that run printed, without importing the
 loader; any change to a file, a new or removed file, another option or another version of the engine is another
 fingerprint, and a full validation.
@@ -75,10 +75,14 @@ class _Walk:
             self.hash.update(f"{shown}\0missing\n".encode())
             return
         record = f"{shown}\0{stat.S_IFMT(info.st_mode)}\0{info.st_size}\0{info.st_mtime_ns}"
-        if self.contents and stat.S_ISREG(info.st_mode) and info.st_size <= MAX_FILE_BYTES:
-            # content may come from strangers, who can set a file's time: its bytes are part of the print
+        if self.contents and stat.S_ISDIR(info.st_mode):
+            record = f"{shown}\0{stat.S_IFMT(info.st_mode)}"  # its entries are walked
+        elif self.contents and stat.S_ISREG(info.st_mode) and info.st_size <= MAX_FILE_BYTES:
+            # content may come from strangers, who can set a file's time: its bytes are the print, not its time
+            # (a change undone is the run before it again)
             with contextlib.suppress(OSError):
-                record += "\0" + hashlib.blake2b(Path(path).read_bytes(), digest_size=16).hexdigest()
+                digest = hashlib.blake2b(Path(path).read_bytes(), digest_size=16).hexdigest()
+                record = f"{shown}\0{stat.S_IFMT(info.st_mode)}\0{info.st_size}\0{digest}"
         if stat.S_ISLNK(info.st_mode):
             with contextlib.suppress(OSError):
                 link = Path(path)
