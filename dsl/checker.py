@@ -22,6 +22,7 @@ DURATION_ENGLISH = {
     "this-phase": "this phase",
     "next-turn": "next turn",
     "permanently": "permanently",
+    "until": "until an event",
 }
 
 FILTER_WORDS = frozenset({"locked", "unlocked", "real", "any-roll"})
@@ -230,7 +231,8 @@ class _Checker:
             extra = stmt.args[1]
             self.err("DSL103", f"{q.id}: {self.describe(extra)} after {self.describe(stmt.args[0])} is "
                      "not understood", extra.pos, "a change may be followed only by a duration: 'this turn', "
-                     "'this phase', 'next turn' or 'permanently' (inside actions), or by 'per' and a count")
+                     "'this phase', 'next turn', 'permanently' or 'until EVENT' (inside actions), or by 'per' and "
+                     "a count")
             return stmt
         if len(stmt.args) != 1 or not self.arg_fits(stmt.args[0], "change"):
             found = self.describe(stmt.args[0]) if stmt.args else "nothing"
@@ -275,7 +277,7 @@ class _Checker:
         is_modifier = name in numbers or name in modifier_verbs
         if in_actions and is_modifier and name != "require" and duration is None:
             self.err("DSL105", f"'{name}' changes a value or a permission; inside actions it needs a duration",
-                     stmt.verb.pos, "add 'this turn', 'this phase', 'next turn' or 'permanently'")
+                     stmt.verb.pos, "add 'this turn', 'this phase', 'next turn', 'permanently' or 'until EVENT'")
         if in_actions and not is_modifier and duration is not None and name in action_verbs:
             self.err("DSL106", f"'{name}' happens at once; '{DURATION_ENGLISH[duration]}' makes no sense here",
                      stmt.verb.pos, "durations belong to modifiers such as 'def -2 this turn'")
@@ -379,6 +381,8 @@ class _Checker:
         return tuple(out)
 
     def check_option(self, opt: ast.Option) -> ast.Option:
+        if opt.until is not None and words.lookup("event", opt.until.name) is None:
+            self.unknown("event", opt.until, words.words("event"), code="DSL107")
         stmt = self.check_statement(opt.statement, in_actions=True, duration=opt.duration)
         recipient = opt.recipient
         if recipient is not None:

@@ -435,7 +435,7 @@ class Compiler:
         return lambda ctx: ctx.grant(hook, dur, recipient)
 
     def option(self, opt: ast.Option) -> Action:
-        parts = [self.statement(o.statement, o.duration, o.recipient.kind if o.recipient else None,
+        parts = [self.statement(o.statement, o.lasts(), o.recipient.kind if o.recipient else None,
                                 self.condition(o.recipient.condition) if o.recipient else None)
                  for o in opt.parts()]
         if len(parts) == 1:

@@ -276,21 +276,27 @@ class _ToAst(Transformer[Token, Any]):
     def permanently(self, _: list[Any]) -> str:
         return "permanently"
 
+    def until(self, children: list[Any]) -> ast.Until:
+        return ast.Until(children[0])
+
     @v_args(meta=True)
     def option(self, meta: Any, children: list[Any]) -> ast.Option:
         statement = children[0]
         duration = None
+        until = None
         recipient = None
         also: list[ast.Option] = []
         for extra in children[1:]:
             if isinstance(extra, str):
                 duration = extra
+            elif isinstance(extra, ast.Until):
+                duration, until = "until", extra.event
             elif isinstance(extra, ast.Target):
                 recipient = extra
             elif isinstance(extra, ast.Option):
                 also.append(extra)
         return ast.Option(statement, duration, recipient, _pos(self.smap, meta),  # type: ignore[arg-type]
-                          tuple(also))
+                          tuple(also), until)
 
     @v_args(meta=True)
     def also(self, meta: Any, children: list[Any]) -> ast.Option:

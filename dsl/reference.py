@@ -212,7 +212,8 @@ def generate(content: Content | None = None) -> str:
              "a deliberate play, when the player chooses"),
         ]),
         "ACTIONS are separated by `,`; `or` between two actions is the player's choice (the rulebook's OR). An",
-        "action may end with a duration (`this turn`, `this phase`, `next turn`, `permanently`) and a recipient",
+        "action may end with a duration (`this turn`, `this phase`, `next turn`, `permanently`, `until EVENT`) and a "
+        "recipient",
         "(`to another unit`). Words are lower case, with hyphens (`advance-cost`). Every name is checked: a",
         "misspelt word is an error with a suggestion, never silently ignored.",
         "",

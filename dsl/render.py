@@ -66,6 +66,27 @@ DURATIONS = {
     "next-turn": "during the next turn",
     "permanently": "for the rest of the game",
 }
+# 'until EVENT': how long a granted modifier lasts, by the event that ends it (as it happens).
+UNTIL_PHRASES = {
+    "advance": "until this Unit next Advances",
+    "move": "until this Unit next moves",
+    "enter": "until a Unit next moves into this Sector",
+    "first-enter": "until the first Unit of the game moves into this Sector",
+    "final-tally": "until this Unit's next Final Tally is complete",
+    "rwb": "until this Unit next scores an RWB",
+    "straight": "until this Unit's next straight",
+    "upkeep": "until this Unit's next Upkeep",
+    "movement": "until this Unit's next Move phase begins",
+    "combat": "until this Unit's next Combat",
+    "casualties": "until this Unit next suffers casualties",
+    "specialist-lost": "until this Unit next loses a Specialist",
+    "found": "until this card is next found",
+    "turn-start": "until the next turn begins",
+    "game-start": "until the game begins",
+    "landmine": "until this Unit next crosses Landmines",
+    "drawn": "until a card is next drawn",
+    "assault-won": "until this player next wins an Assault",
+}
 # The actions without arguments, as the cards word them.
 FIXED_PHRASES = {
     "copy-tally": "copy another Unit's Final Tally and ignore your own",
@@ -394,7 +415,9 @@ class Renderer:
             if opt.recipient.condition is not None:
                 who += f" ({self.condition(opt.recipient.condition).strip()})"
             text = f"{who}: {text}"
-        if opt.duration is not None:
+        if opt.until is not None:
+            text = f"{text} {UNTIL_PHRASES.get(opt.until.name, f'until the next {opt.until.name}')}"
+        elif opt.duration is not None:
             text = f"{text} {DURATIONS[opt.duration]}"
         return text
 

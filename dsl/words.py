@@ -337,6 +337,9 @@ KEYWORDS: dict[str, str] = {
     "if / unless": "a condition on a clause",
     "and / or / not": "combine conditions; between actions, 'or' is the player's choice (the rulebook's OR)",
     "this turn / this phase / next turn / permanently": "how long a modifier granted by an action lasts",
+    "until EVENT": "a modifier granted by an action lasts until the event next happens to the Unit that granted it "
+                   "(it ends as the event happens): 'def -2 until move', 'ignore landmines until combat'; any "
+                   "event (see *Events*)",
     "once per turn / phase / game": "how often a clause may apply",
     "to": "who receives an action: 'gain 4 soldiers to another unit'; 'to TARGET if/unless CONDITION' "
           "keeps only the recipients for which the condition holds (for now, on values and permissions only)",

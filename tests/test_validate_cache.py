@@ -166,7 +166,12 @@ def test_watch_checks_again_when_a_file_changes(tree: Path, tmp_path_factory: py
     proc = subprocess.Popen([sys.executable, "-m", "ddaydice.interpreter.cli", "validate", "--root", ".", "--watch"],
                             cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout or ()], daemon=True).start()
+
+    def read() -> None:
+        for line in proc.stdout or ():
+            lines.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
 
     def until(text: str) -> list[str]:
         seen: list[str] = []

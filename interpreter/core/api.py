@@ -65,6 +65,7 @@ class GameAPI(abc.ABC):
     rwb_faces: dict[str, str]
     live_queries: frozenset[str]
     live_events: frozenset[str]
+    until_events: frozenset[str]  # events that end a modifier granted 'until EVENT' (game/plan.py)
     live_windows: frozenset[tuple[str, str]]
     live_points: frozenset[str]
     static_flags: dict[str, bool]

@@ -519,9 +519,10 @@ class _Validation:
                 sector(["grants", j, "sector"], g.sector)
             parts = g.expires.split(":")
             if not (g.expires == "never" or (parts[0] == "turn" and len(parts) == 2 and parts[1].isdigit())
-                    or (parts[0] == "phase" and len(parts) == 3 and parts[1].isdigit())):
-                err(["grants", j, "expires"], f"a grant expires 'never', 'turn:N' or 'phase:N:PHASE', found "
-                    f"'{shorten(g.expires)}'")
+                    or (parts[0] == "phase" and len(parts) == 3 and parts[1].isdigit())
+                    or (parts[0] == "until" and len(parts) == 3 and parts[2] in players)):
+                err(["grants", j, "expires"], f"a grant expires 'never', 'turn:N', 'phase:N:PHASE' or "
+                    f"'until:EVENT:UNIT', found '{shorten(g.expires)}'")
         records: list[tuple[str, int, str, str]] = [("conquests", j, c.unit, c.bunker) for j, c in
                                                     enumerate(sc.conquests)]
         records += [("deaths", j, d.unit, d.sector) for j, d in enumerate(sc.deaths)]
