@@ -312,6 +312,10 @@ class _Checker:
                 self.err("DSL111", f"'{name}' only makes sense in a map's Sector attributes", stmt.verb.pos)
                 return stmt
         args = self.check_args(stmt.verb, spec, stmt.args, stmt.pos)
+        named = [a for a in args if isinstance(a, ast.Word) and a.name in {"as", "any-roll"}]
+        if len({a.name for a in named}) == 2:  # 'as FACE' with 'any-roll': MGF and Landmine dice show numbers
+            self.err("DSL103", f"{name}: 'as' names a face of the Final Tally's dice, but 'any-roll' also reaches "
+                     "MGF and Landmine dice, which show numbers", named[-1].pos, "leave out 'any-roll' or 'as'")
         if stmt.per is not None:
             if name not in {"gain", "lose", "add", "remove"}:
                 self.err("DSL112", f"'{name}' cannot be multiplied with 'per'", stmt.per.pos)

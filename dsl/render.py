@@ -282,6 +282,11 @@ class Renderer:
                 return f"re-roll {self.amount(a[0])} {w.die}{self.filters(a[1:])}"
             case "reface":
                 count = "every" if w.word(0) == "all" else self.amount(a[0])
+                words = [x.name for x in a if isinstance(x, ast.Word)]
+                if "as" in words:  # a named face: 'reface 1 die skull as two-soldiers'
+                    k = next(i for i, x in enumerate(a) if isinstance(x, ast.Word) and x.name == "as")
+                    face = self.name(words[words.index("as") + 1])
+                    return f"turn {count} {w.die}{self.filters(a[1:k])} into {face} (keeping its colour)"
                 return f"change the result of {count} {w.die}{self.filters(a[1:])} (keeping its colour)"
             case "recolour":
                 return f"change the colour of {self.amount(a[0])} {w.die}{self.filters(a[1:])} (keeping its result)"

@@ -90,9 +90,10 @@ WORDS: tuple[WordSpec, ...] = (
        "Locked dice are never re-rolled unless the filter says 'locked'.",
        "use once per turn after final-tally: reroll 1 die unlocked", "re-roll {0} die {2}",
        "Tally [skull(red 1), ...] -> [courage(red 1), ...]."),
-    _W("reface", "action", ("count|'all' 'die' filter* 'same'?",),
+    _W("reface", "action", ("count|'all' 'die' filter* 'same'?", "count|'all' 'die' filter* 'as' face"),
        "Change the result of dice to a face the player chooses, keeping their colour. 'any-roll' also "
-       "reaches MGF and Landmine dice; 'same' makes every changed die take the same face.",
+       "reaches MGF and Landmine dice; 'same' makes every changed die take the same face; 'as FACE' names the "
+       "face (no choice): 'reface 1 die skull as two-soldiers' (the player chooses which Skull).",
        "use: reface 1 die any-roll", "change the result of {0} die {2}",
        "MGF die 6 -> 1 with 'reface 1 die any-roll'."),
     _W("recolour", "action", ("count 'die' filter*",),

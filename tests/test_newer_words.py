@@ -1,6 +1,11 @@
-"""'until EVENT', a duration bounded by an event (docs/dsl-reference.md): read, checked, rendered in English and
-kept in a captured position. How it plays is settled by the scenarios of docs/example-pack/field-manual/ (the
-modifier lasts across turns, ends as the event happens to the Unit that granted it, and only to that Unit)."""
+"""The newer words of the effect language (docs/dsl-reference.md): read, checked and rendered in English.
+
+- 'until EVENT', a duration bounded by an event;
+- 'reface ... as FACE', a face named by the card.
+
+How they play is settled by the scenarios of docs/example-pack/field-manual/ (tests/test_example_pack.py): the
+'until' modifier lasts across turns, ends as the event happens to the Unit that granted it, and only to that Unit;
+the named face replaces the die's result without a question."""
 
 from __future__ import annotations
 
@@ -16,6 +21,8 @@ from ddaydice.dsl.loader import load
     ("use: mgf-dice = 0 until move", "the number of MGF dice becomes 0 until this Unit next moves"),
     ("use: ignore landmines until combat", "until this Unit's next Combat"),
     ("on advance: def -2 until turn-start to all units", "until the next turn begins"),
+    ("use after final-tally: reface 1 die skull as two-soldiers", "turn 1 die (Skull) into 2 Soldiers"),
+    ("use after final-tally: reface all die white skull as star", "turn every die (White), (Skull) into Star"),
 ])
 def test_until_reads_and_renders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, effect: str,
                                  english: str) -> None:
@@ -38,3 +45,14 @@ def test_until_is_a_duration_of_modifiers_only(tmp_path: Path, monkeypatch: pyte
     """An action that happens at once has no duration, 'until' included (DSL106)."""
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use: gain 2 courage until move")})
     bad(result, "cards/new.yaml:9:12: DSL106 'gain' happens at once; 'until an event' makes no sense here")
+
+
+def test_a_named_face_cannot_reach_mgf_dice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MGF and Landmine dice show numbers: 'as FACE' with 'any-roll' is refused where 'as' stands."""
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use: reface 1 die any-roll as skull")})
+    bad(result, "cards/new.yaml:9:34: DSL103 reface: 'as' names a face of the Final Tally's dice")
+
+
+def test_as_needs_a_face(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use: reface 1 die skull as sixes")})
+    assert result.exit_code == 1 and "DSL10" in result.output and "sixes" in result.output, result.output
