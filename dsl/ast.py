@@ -130,10 +130,14 @@ class Option:
 
 @attrs.frozen
 class Action:
-    """One action, or a choice between several (the rulebook's "OR")."""
+    """One action, or a choice between several (the rulebook's "OR"); or, with ``roll``, a chance: the dice are
+    rolled and the first option whose results (``ranges``, None: any other total) hold the total happens."""
 
     options: tuple[Option, ...]
     pos: Pos = attrs.field(default=NOWHERE, eq=False)
+    roll: Dice | None = None
+    ranges: tuple[tuple[int, int] | None, ...] = ()
+    range_pos: tuple[Pos, ...] = attrs.field(default=(), eq=False)  # where each outcome's results are written
 
 
 @attrs.frozen

@@ -25,6 +25,8 @@ DURATION_ENGLISH = {
     "until": "until an event",
 }
 
+MAX_CHANCE_DICE = 6  # 'roll 6d6 (...)' at most: a chance is a few dice
+
 FILTER_WORDS = frozenset({"locked", "unlocked", "real", "any-roll"})
 COMPARE_PREDICATES = frozenset({"count", "same-face", "chevrons", "turns-here", "players", "have", "holds",
                                 "colours", "active-skulls", "times-used", "tagged"})
@@ -374,9 +376,37 @@ class _Checker:
         return attrs.evolve(cond, expr=self.check_cond_expr(cond.expr))
 
     # --------------------------------------------------------------- clauses
+    def check_chance(self, action: ast.Action) -> None:
+        """A chance's outcomes: results the dice can total, lowest first, 'else' last and once."""
+        assert action.roll is not None
+        count = action.roll.count
+        low, high = count, 6 * count
+        if not 1 <= count <= MAX_CHANCE_DICE:
+            self.err("DSL117", f"roll: {count}d6 is not a chance's dice (1d6 to {MAX_CHANCE_DICE}d6)", action.roll.pos)
+            return
+        named: list[tuple[int, int]] = []
+        for k, results in enumerate(action.ranges):
+            where = action.range_pos[k] if k < len(action.range_pos) else action.options[k].pos
+            if results is None:
+                if k != len(action.ranges) - 1:
+                    self.err("DSL117", "roll: 'else' is the last outcome (any total not named before it)", where)
+                continue
+            a, b = results
+            shown = f"{a}" if a == b else f"{a}-{b}"
+            if not low <= a <= b <= high:
+                self.err("DSL117", f"roll: the results {shown} are not totals of {count}d6 ({low} to {high})",
+                         where, f"name a total or a range of totals from {low} to {high}, such as "
+                         f"'{low}-{(low + high) // 2}'")
+            elif any(a <= d and c <= b for c, d in named):
+                self.err("DSL117", f"roll: the results {shown} are named by an earlier outcome too", where,
+                         "each total belongs to one outcome")
+            named.append((a, b))
+
     def check_actions(self, actions: tuple[ast.Action, ...]) -> tuple[ast.Action, ...]:
         out: list[ast.Action] = []
         for action in actions:
+            if action.roll is not None:
+                self.check_chance(action)
             opts = []
             for opt in action.options:
                 opts.append(attrs.evolve(self.check_option(opt),

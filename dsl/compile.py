@@ -27,6 +27,7 @@ class EffectContext(Protocol):
     """
 
     def roll_d6(self) -> int: ...
+    def roll_chance(self, count: int) -> int: ...
     def gain(self, resource: str, amount: int, recipient: str | None) -> None: ...
     def lose(self, resource: str, amount: int, recipient: str | None) -> None: ...
     def add_result(self, face: str, amount: int, colour: str | None, recipient: str | None) -> None: ...
@@ -471,6 +472,8 @@ class Compiler:
 
     def action(self, action: ast.Action, renderer: Callable[[ast.Option], str]) -> Action:
         runs = [self.option(o) for o in action.options]
+        if action.roll is not None:
+            return self._chance(action.roll.count, action.ranges, runs)
         if len(runs) == 1:
             return runs[0]
         labels = [renderer(o) for o in action.options]
@@ -489,6 +492,21 @@ class Compiler:
             runs[ok[ctx.choose_option([labels[i] for i in ok])]](ctx)
 
         return choose_possible
+
+    @staticmethod
+    def _chance(count: int, ranges: tuple[tuple[int, int] | None, ...], runs: list[Action]) -> Action:
+        """A chance: the dice are rolled; the first outcome whose results hold the total happens (None: any
+        total); none: nothing."""
+        outcomes = list(zip(ranges, runs, strict=True))
+
+        def chance(ctx: EffectContext) -> None:
+            total = ctx.roll_chance(count)
+            for results, run in outcomes:
+                if results is None or results[0] <= total <= results[1]:
+                    run(ctx)
+                    return
+
+        return chance
 
     def actions(self, actions: tuple[ast.Action, ...], renderer: Callable[[ast.Option], str]) -> Action:
         runs = [self.action(a, renderer) for a in actions]

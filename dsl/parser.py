@@ -307,6 +307,21 @@ class _ToAst(Transformer[Token, Any]):
     def action(self, meta: Any, children: list[ast.Option]) -> ast.Action:
         return ast.Action(tuple(children), _pos(self.smap, meta))
 
+    @v_args(meta=True)
+    def chance(self, meta: Any, children: list[Any]) -> ast.Action:
+        dice = self.dice([children[0]])
+        outcomes: list[tuple[tuple[int, int] | None, ast.Pos, ast.Option]] = children[1:]
+        return ast.Action(tuple(opt for _, _, opt in outcomes), _pos(self.smap, meta), dice,
+                          tuple(results for results, _, _ in outcomes), tuple(pos for _, pos, _ in outcomes))
+
+    def outcome(self, children: list[Any]) -> tuple[tuple[int, int], ast.Pos, ast.Option]:
+        low, _, high = str(children[0]).partition("-")
+        return (int(low), int(high or low)), _tok_pos(self.smap, children[0]), children[1]
+
+    @v_args(meta=True)
+    def otherwise(self, meta: Any, children: list[Any]) -> tuple[None, ast.Pos, ast.Option]:
+        return None, _pos(self.smap, meta), children[0]
+
     def actions(self, children: list[ast.Action]) -> tuple[ast.Action, ...]:
         return tuple(children)
 

@@ -427,6 +427,17 @@ class Renderer:
         return text
 
     def action(self, action: ast.Action) -> str:
+        if action.roll is not None:  # a chance: 'roll 1d6: on 5-6, gain 2 Courage; otherwise, lose 1 Soldier'
+            outcomes = []
+            for results, opt in zip(action.ranges, action.options, strict=True):
+                if results is None:
+                    on = "otherwise"
+                elif results[0] == results[1]:
+                    on = f"on {results[0]}"
+                else:
+                    on = f"on {results[0]} to {results[1]}"
+                outcomes.append(f"{on}, {self.option(opt)}")
+            return f"roll {action.roll.count}d6: " + "; ".join(outcomes)
         return " OR ".join(self.option(o) for o in action.options)
 
     def actions(self, actions: tuple[ast.Action, ...]) -> str:

@@ -341,6 +341,10 @@ KEYWORDS: dict[str, str] = {
     "until EVENT": "a modifier granted by an action lasts until the event next happens to the Unit that granted it "
                    "(it ends as the event happens): 'def -2 until move', 'ignore landmines until combat'; any "
                    "event (see *Events*)",
+    "roll DICE (RESULTS: action, ..., else: action)": "a chance among actions: the dice are rolled (from the game's "
+        "generator) and the first outcome whose results hold the total happens; 'else' is any other total, and "
+        "with no outcome for the total nothing happens: 'use: roll 1d6 (5-6: gain 3 item-points, else: gain 1 "
+        "item-points)'; RESULTS is one total (6) or a range (2-4), lowest first, within the dice's totals",
     "once per turn / phase / game": "how often a clause may apply",
     "to": "who receives an action: 'gain 4 soldiers to another unit'; 'to TARGET if/unless CONDITION' "
           "keeps only the recipients for which the condition holds (for now, on values and permissions only)",

@@ -1,7 +1,8 @@
 """The newer words of the effect language (docs/dsl-reference.md): read, checked and rendered in English.
 
 - 'until EVENT', a duration bounded by an event;
-- 'reface ... as FACE', a face named by the card.
+- 'reface ... as FACE', a face named by the card;
+- 'roll DICE (RESULTS: action, ..., else: action)', a chance among actions.
 
 How they play is settled by the scenarios of docs/example-pack/field-manual/ (tests/test_example_pack.py): the
 'until' modifier lasts across turns, ends as the event happens to the Unit that granted it, and only to that Unit;
@@ -23,6 +24,10 @@ from ddaydice.dsl.loader import load
     ("on advance: def -2 until turn-start to all units", "until the next turn begins"),
     ("use after final-tally: reface 1 die skull as two-soldiers", "turn 1 die (Skull) into 2 Soldiers"),
     ("use after final-tally: reface all die white skull as star", "turn every die (White), (Skull) into Star"),
+    ("use: roll 1d6 (5-6: gain 3 item-points, else: gain 1 item-points)",
+     "roll 1d6: on 5 to 6, gain 3 Item Points; otherwise, gain 1 Item Point"),
+    ("on advance: roll 2d6 (12: gain 1 star and gain 1 courage, 2-3: def +1 this turn)",
+     "roll 2d6: on 12, gain 1 Star and gain 1 Courage; on 2 to 3, DEF +1 until the end of the turn"),
 ])
 def test_until_reads_and_renders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, effect: str,
                                  english: str) -> None:
@@ -56,3 +61,23 @@ def test_a_named_face_cannot_reach_mgf_dice(tmp_path: Path, monkeypatch: pytest.
 def test_as_needs_a_face(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use: reface 1 die skull as sixes")})
     assert result.exit_code == 1 and "DSL10" in result.output and "sixes" in result.output, result.output
+
+
+@pytest.mark.parametrize(("effect", "where", "message"), [
+    ("use: roll 1d6 (5-7: gain 1 star)", "9:22", "roll: the results 5-7 are not totals of 1d6 (1 to 6)"),
+    ("use: roll 1d6 (5-6: gain 1 star, 6: gain 1 courage)", "9:40",
+     "roll: the results 6 are named by an earlier outcome too"),
+    ("use: roll 1d6 (else: gain 1 star, 6: gain 1 courage)", "9:22", "roll: 'else' is the last outcome"),
+    ("use: roll 9d6 (9: gain 1 star)", "9:17", "roll: 9d6 is not a chance's dice (1d6 to 6d6)"),
+])
+def test_a_chance_names_totals_the_dice_can_make(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, effect: str,
+                                                 where: str, message: str) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(effect)})
+    bad(result, f"cards/new.yaml:{where}: DSL117 {message}")
+
+
+def test_a_chance_outcome_is_checked_like_any_action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A value changed in an outcome needs its duration (DSL105), a misspelt resource its suggestion (DSL102)."""
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use: roll 1d6 (6: def -2, else: gain 1 stra)")})
+    bad(result, "cards/new.yaml:9:25: DSL105 'def' changes a value or a permission")
+    assert "9:46: DSL102 gain: unknown resource 'stra'" in result.output and "did you mean 'star'?" in result.output
