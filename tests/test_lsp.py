@@ -99,9 +99,10 @@ class Session:
             [types.TextDocumentContentChangePartial(span, text)]))
         return self.versions[doc]
 
-    def diagnostics(self, doc: str, version: int | None = None) -> list[types.Diagnostic]:
-        """The diagnostics next published for a document (for that version of it, if given)."""
-        seen = len(self.published)
+    def diagnostics(self, doc: str, version: int | None = None, since: int | None = None) -> list[types.Diagnostic]:
+        """The diagnostics published for a document: for that version of it, if given; else the first published
+        after the ``since``-th notification (by default, the next one)."""
+        seen = len(self.published) if since is None else since
 
         async def wait() -> list[types.Diagnostic]:
             index = 0 if version is not None else seen
@@ -181,16 +182,27 @@ def test_diagnostics_as_validate_gives_them_and_cleared_when_fixed(session: Sess
 
 
 def test_an_error_in_another_file_of_the_pack(session: Session, workdir: Path) -> None:
-    """Every file of the pack is checked with the open ones' unsaved text: a Specialist that loses his note is
-    reported in his own file, and cleared when the note is back."""
+    """Every file of the pack is checked with the open ones' unsaved text, and gets its diagnostics whether it is
+    open or not: a Specialist that loses his note is reported in his own file, and cleared when the note is back."""
     specialists = workdir / "field-kitchen" / "cards" / "specialists.yaml"
     saved = specialists.read_text()
+    without = "\n".join(line for line in saved.splitlines() if not line.startswith("    note: Invented")) + "\n"
+    # saved so, and not open: opening another file of the pack reports it
+    specialists.write_text(without)
+    option = workdir / "field-kitchen" / "rules" / "options" / "hot-meals.yaml"
+    seen = len(session.published)
+    odoc = session.open(option)
+    assert [d.code for d in session.diagnostics(uri(specialists), since=seen)] == ["PROV001"]
+    assert session.diagnostics(odoc, 1) == []
+    specialists.write_text(saved)
+    seen = len(session.published)
+    session.client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(odoc)))
+    assert session.diagnostics(uri(specialists), since=seen) == []
+    # open, and changed without saving
     doc = session.open(specialists)
     assert session.diagnostics(doc, 1) == []
-    without = "\n".join(line for line in saved.splitlines() if not line.startswith("    note: Invented")) + "\n"
     version = session.change(doc, without)
-    got = session.diagnostics(doc, version)
-    assert [d.code for d in got] == ["PROV001"]
+    assert [d.code for d in session.diagnostics(doc, version)] == ["PROV001"]
     version = session.change(doc, saved)
     assert session.diagnostics(doc, version) == []
 
@@ -280,3 +292,73 @@ def test_a_card_file_outside_any_pack(session: Session, workdir: Path, monkeypat
     assert sorted((d.code, d.range.start.line, d.range.start.character) for d in got) == sorted(
         (d["code"], d["line"] - 1, d["column"] - 1) for d in want)
     assert {d["code"] for d in want} >= {"DSL102", "SCHEMA003"}
+
+
+def test_a_bundled_content_file(session: Session) -> None:
+    """A file of the bundled content is checked in its tree (its unsaved text in place of the saved one); closing
+    it clears its diagnostics."""
+    items = Path(__file__).resolve().parents[1] / "cards" / "items.yaml"
+    saved = items.read_text()
+    line, col = position_of(saved, "use: def -7 this turn", len("use: "))
+    doc = session.open(items, saved.replace("use: def -7 this turn", "use: deff -7 this turn", 1))
+    got = session.diagnostics(doc, 1)
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in got] == [("DSL101", line, col)]
+    assert "did you mean 'def'?" in got[0].message
+    assert items.read_text() == saved
+    seen = len(session.published)
+    session.client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(doc)))
+    assert session.diagnostics(doc) == [] and len(session.published) > seen
+
+
+# ------------------------------------------------------------------ in process
+def test_the_overlay_changes_what_a_file_says_not_which_files_are_read(tmp_path: Path) -> None:
+    """docs/security.md: the editor's text is used for a file the loader reads anyway, after the sandbox's checks,
+    within the size limit."""
+    from ddaydice.dsl.limits import MAX_FILE_BYTES
+    from ddaydice.dsl.validate import validate
+
+    pack = tmp_path / "field-kitchen"
+    shutil.copytree(EXAMPLE, pack)
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text("kind: item\ncards: []\n")
+    (pack / "cards" / "link.yaml").symlink_to(outside)
+    items = pack / "cards" / "items.yaml"
+    text = items.read_text()
+    overlay = {
+        items: text.replace("Hot Coffee", "Hot Tea", 1),  # read: its text is the editor's
+        pack / "cards" / "link.yaml": "not: read",  # a link leading outside: refused, its editor text ignored
+        pack / "cards" / "new.yaml": "kind: item\ncards: []\n",  # no such file: not added
+    }
+    content, diags = validate([pack], overlay=overlay)
+    assert content is None and [d.code for d in diags] == ["PACK010"]
+    (pack / "cards" / "link.yaml").unlink()
+    content, diags = validate([pack], overlay=overlay)
+    assert content is not None and content.cards["hot-coffee"].name == "Hot Tea"
+    assert items.read_text() == text
+    content, diags = validate([pack], overlay={items: text + "#" * MAX_FILE_BYTES})
+    assert content is None and [d.code for d in diags] == ["LOAD005"]
+
+
+def test_where_the_cursor_stands() -> None:
+    from ddaydice.interpreter.tools.lsp.complete import expected
+    from ddaydice.interpreter.tools.lsp.text import in_effect, is_value, key_of, token_at
+
+    lines = ["kind: item", "cards:", "  - id: cook", "    text: The cook feeds you.", "    effect: |",
+             "      use before mgf:", "        gain 2 courage", "", "    only-in: [hot-meals]", "units:",
+             "  - {id: u1, sector: s4, visited: [s1, s2]}", "  - visited:", "      - s4",
+             "    rules: forbid stay"]
+    assert [in_effect(lines, i, 8) for i in range(len(lines))] == [
+        False, False, False, False, False, True, True, True, False, False, False, False, False, False]
+    assert in_effect(lines, 13, 15) and not in_effect(lines, 13, 6)
+    assert key_of(lines, 10, 22) == "sector" and key_of(lines, 10, 37) == "visited"
+    assert key_of(lines, 12, 9) == "visited"
+    assert key_of(lines, 8, 17) == "only-in"
+    cook = token_at(lines, 2, 9)
+    prose = token_at(lines, 3, 15)
+    assert cook is not None and cook.text == "cook" and is_value(lines, cook)
+    assert prose is not None and prose.text == "cook" and not is_value(lines, prose)
+    assert expected("use: gain 2 ") == ("resource",)
+    assert expected("on ") == ("event",)
+    assert expected("use if has ") == ("card",)
+    assert expected("use: reroll 1 die ") == ("filter",)
+    assert expected("gain 3 soldiers per ") == ("counter",)

@@ -18,7 +18,7 @@ from pathlib import Path
 import attrs
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
-from pygls.uris import from_fs_path
+from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import ServerTextPosition, TextDocument
 
 from ddaydice.dsl.diagnostics import SourceCache
@@ -65,6 +65,8 @@ class DDayServer(LanguageServer):
     def schedule(self, uri: str, delay: float) -> None:
         """Check the unit of a document after ``delay`` seconds, unless another change comes first."""
         doc = self.workspace.get_text_document(uri)
+        if not uri.startswith("file:"):
+            return  # a buffer never saved: it belongs to no pack, and dday validate reads files
         path = Path(doc.path)
         unit = unit_of(path)
         if unit == Path(os.path.realpath(path)) and is_scenario(doc.source):
@@ -183,7 +185,15 @@ def build() -> DDayServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: DDayServer, params: types.DidCloseTextDocumentParams) -> None:
-        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(params.text_document.uri, []))
+        # the file is read from disk again: its pack is checked anew for the documents still open in it
+        closed = params.text_document.uri
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(closed, []))
+        path = to_fs_path(closed) if closed.startswith("file:") else None
+        if path is not None:
+            unit = unit_of(Path(path))
+            still = next((d.uri for d in ls.documents() if d.uri != closed and unit_of(Path(d.path)) == unit), None)
+            if still is not None:
+                ls.schedule(still, 0)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def hover(ls: DDayServer, params: types.HoverParams) -> types.Hover | None:
