@@ -111,8 +111,10 @@ def describe_sector(content: Content, mid: str, ident: str) -> str | None:
         if sec.id == ident:
             src = content.effects.get(f"{mid}/{sec.id}")
             english = "\n".join(f"- {line}" for line in (src.english if src else ()))
-            head = f"**{sec.name}** (`{sec.id}`): Sector of {bm.name}"
-            return "\n\n".join(part for part in (head, english) if part)
+            defense = "/".join(str(d) for d in sec.defense)
+            head = (f"**{sec.name}** (`{sec.id}`): Sector of {bm.name}, row {sec.row}, DEF {defense}"
+                    + (f", MGF {sec.mgf}" if sec.mgf else "") + (", Bunker" if sec.bunker else ""))
+            return "\n\n".join(part for part in (head, sec.text.strip(), english) if part)
     for attr in bm.attributes:
         if attr.id == ident:
             src = content.effects.get(f"{mid}/attribute:{attr.id}")

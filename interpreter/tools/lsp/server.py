@@ -58,6 +58,11 @@ class DDayServer(LanguageServer):
         super().__init__("dday-lsp", version, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.state = _State()
 
+    def lock(self) -> asyncio.Lock:
+        """One load at a time (a check, the bundled content): each runs in a worker thread."""
+        self.state.lock = self.state.lock or asyncio.Lock()
+        return self.state.lock
+
     # ------------------------------------------------------------ documents
     def documents(self) -> list[TextDocument]:
         return [d for d in self.workspace.text_documents.values() if d.uri.startswith("file:")]
@@ -84,8 +89,7 @@ class DDayServer(LanguageServer):
         await asyncio.sleep(delay)
         if self.state.pending.get(key) is asyncio.current_task():
             del self.state.pending[key]  # from now on it runs to its end: a later change waits for it
-        lock = self.state.lock = self.state.lock or asyncio.Lock()
-        async with lock:
+        async with self.lock():
             docs = {os.path.realpath(d.path): d for d in self.documents()}
             overlay = {real: d.source for real, d in docs.items()}
             versions = {real: d.version for real, d in docs.items()}
@@ -138,11 +142,16 @@ class DDayServer(LanguageServer):
         if mine is not None:
             out.append(mine)
         if self.state.bundled is None:
-            self.state.bundled = asyncio.get_running_loop().run_in_executor(None, _bundled)
-        bundled = await self.state.bundled
+            self.state.bundled = asyncio.ensure_future(self._load_bundled())
+        bundled = await asyncio.shield(self.state.bundled)
         if bundled is not None:
             out.append(bundled)
         return out
+
+
+    async def _load_bundled(self) -> Content | None:
+        async with self.lock():
+            return await asyncio.get_running_loop().run_in_executor(None, _bundled)
 
 
 def _bundled() -> Content | None:
