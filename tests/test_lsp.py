@@ -246,15 +246,22 @@ def test_completion_in_an_effect_and_of_card_ids(session: Session, workdir: Path
     assert isinstance(found, types.CompletionList)
     labels = [i.label for i in found.items]
     assert "courage" in labels and "soldiers" in labels and "hot-coffee" not in labels
-    edit = next(i.text_edit for i in found.items if i.label == "courage")
-    assert isinstance(edit, types.TextEdit) and edit.range.start.character == end - 2
+    courage = next(i for i in found.items if i.label == "courage")
+    assert isinstance(courage.text_edit, types.TextEdit) and courage.text_edit.range.start.character == end - 2
+    # an item shown: its whole description, the word's reference entry
+    resolved = session.run(session.client.completion_item_resolve_async(courage))
+    assert isinstance(resolved.documentation, types.MarkupContent)
+    assert "*resource* (Courage)" in resolved.documentation.value
     # a condition on a card: 'has ' takes a card id, the pack's cards among them
     typed = text.replace("use: gain 2 courage", "use if has ", 1)
     session.change(doc, typed)
     found = session.ask(session.client.text_document_completion_async, doc, line, col + len("use if has "))
     assert isinstance(found, types.CompletionList)
-    cards = {i.label: i.detail for i in found.items}
-    assert cards["hot-coffee"] == "item: Hot Coffee" and "medic" in cards and "courage" not in cards
+    cards = {i.label: i for i in found.items}
+    assert cards["hot-coffee"].detail == "item: Hot Coffee" and "medic" in cards and "courage" not in cards
+    resolved = session.run(session.client.completion_item_resolve_async(cards["hot-coffee"]))
+    assert isinstance(resolved.documentation, types.MarkupContent)
+    assert "**Hot Coffee** (`hot-coffee`): Item (regular), 4 Item Points" in resolved.documentation.value
     # the first word of a clause: values and permissions among them
     typed = text.replace("use: gain 2 courage", "", 1)
     session.change(doc, typed)

@@ -13,6 +13,8 @@ from lsprotocol import types
 
 from ddaydice.dsl import schema, words
 from ddaydice.dsl.loader import Content
+from ddaydice.dsl.reference import entry
+from ddaydice.interpreter.tools.lsp.describe import describe_id
 from ddaydice.interpreter.tools.lsp.text import in_effect, key_of, prefix_at
 
 K = types.CompletionItemKind
@@ -36,6 +38,7 @@ class Name:
     detail: str
     kind: types.CompletionItemKind
     doc: str = ""
+    what: str = "word"  # what a resolved item describes it as: a 'word' of the reference, a 'card', an 'id'
 
 
 @attrs.frozen
@@ -62,7 +65,7 @@ def names(content: Content, map_id: str | None) -> Names:
     is that map)."""
     v = content.vocab
     q = content.queries
-    card = {cid: Name(cid, f"{content.card_kinds[cid]}: {c.name}", K.Class, c.text.strip())
+    card = {cid: Name(cid, f"{content.card_kinds[cid]}: {c.name}", K.Class, c.text.strip(), "id")
             for cid, c in content.cards.items()}
     by: dict[str, list[Name]] = {
         "resource": [Name(r, "resource", K.Unit) for r in sorted(v.resources)],
@@ -79,7 +82,8 @@ def names(content: Content, map_id: str | None) -> Names:
         "kind": [Name(k, "kind of card", K.EnumMember) for k in (*schema.BASE_KINDS, *sorted(v.kinds))],
         "deck": [Name(k, "deck", K.EnumMember) for k in sorted(v.decks)],
         "tag": [Name(t, "tag", K.EnumMember) for t in sorted(v.tags)],
-        "word": [Name(o, f"optional rule: {content.options[o].name}", K.Constant) for o in sorted(content.options)],
+        "word": [Name(o, f"optional rule: {content.options[o].name}", K.Constant, what="id")
+                 for o in sorted(content.options)],
         "card": list(card.values()),
         **{k: [card[c] for c in sorted(v.cards_of(k))] for k in ("specialist", "item", "vehicle")},
         **{role: _words(role) for role in ROLE_KINDS},
@@ -90,9 +94,9 @@ def names(content: Content, map_id: str | None) -> Names:
     by["counter"] = by["counter"] + by["face"]
     if map_id is not None and map_id in content.maps:
         bm = content.maps[map_id]
-        by["sector"] = [Name(s.id, f"Sector: {s.name}", K.Module) for s in bm.sectors]
-        by["attribute"] = [Name(a.id, f"attribute: {a.name}", K.Module) for a in bm.attributes]
-        by["table"] = [Name(t.id, f"table: {t.name}", K.Module) for t in bm.tables]
+        by["sector"] = [Name(s.id, f"Sector: {s.name}", K.Module, what="") for s in bm.sectors]
+        by["attribute"] = [Name(a.id, f"attribute: {a.name}", K.Module, what="") for a in bm.attributes]
+        by["table"] = [Name(t.id, f"table: {t.name}", K.Module, what="") for t in bm.tables]
     return Names(by)
 
 
@@ -158,7 +162,7 @@ def _values(content: Content, all_names: Names, key: str | None) -> list[Name]:
     if key in OPTION_KEYS:
         return all_names.of("word")
     if key == "map":
-        return [Name(m, f"map: {bm.name}", K.Folder) for m, bm in sorted(content.maps.items())]
+        return [Name(m, f"map: {bm.name}", K.Folder, what="id") for m, bm in sorted(content.maps.items())]
     if key in SECTOR_KEYS:
         return list(_sectors(content))
     if key == "kind":
@@ -173,7 +177,7 @@ def _sectors(content: Content) -> Iterable[Name]:
         for sec in bm.sectors:
             where.setdefault(sec.id, []).append(mid)
     for sid, maps in where.items():
-        yield Name(sid, "Sector of " + ", ".join(maps), K.Module)
+        yield Name(sid, "Sector of " + ", ".join(maps), K.Module, what="")
 
 
 def _item(name: Name, rank: int, edit: types.Range) -> types.CompletionItem:
@@ -181,4 +185,17 @@ def _item(name: Name, rank: int, edit: types.Range) -> types.CompletionItem:
         label=name.label, kind=name.kind, detail=name.detail,
         documentation=types.MarkupContent(types.MarkupKind.Markdown, name.doc) if name.doc else None,
         sort_text=f"{rank:04d}", filter_text=name.label,
-        text_edit=types.TextEdit(edit, name.label))
+        text_edit=types.TextEdit(edit, name.label), data={"what": name.what, "name": name.label} if name.what else None)
+
+
+def resolve(item: types.CompletionItem, contents: Sequence[Content]) -> types.CompletionItem:
+    """An item with its whole description (asked for when the client shows it): a word's reference entry, a card
+    as ``dday card`` shows it, an optional rule or a map."""
+    data = item.data if isinstance(item.data, dict) else {}
+    what, name = data.get("what"), data.get("name")
+    if not isinstance(name, str) or not contents:
+        return item
+    text = describe_id(contents, name) if what == "id" else entry(name, contents[0]) if what == "word" else None
+    if text:
+        item.documentation = types.MarkupContent(types.MarkupKind.Markdown, text)
+    return item

@@ -226,7 +226,8 @@ def build() -> DDayServer:
         place = describe.definition(contents, Path(doc.path), doc.source.splitlines(), at.line, at.character)
         return _location(ls, place) if place is not None else None
 
-    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" ", "[", ","]))
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION,
+                    types.CompletionOptions(trigger_characters=[" ", "[", ","], resolve_provider=True))
     async def completion(ls: DDayServer, params: types.CompletionParams) -> types.CompletionList:
         doc = ls.workspace.get_text_document(params.text_document.uri)
         at = doc.position_from_client_units(params.position)
@@ -238,7 +239,17 @@ def build() -> DDayServer:
         edit = types.Range(doc.position_to_client_units(_server_pos(at.line, start)), params.position)
         map_id = describe.map_of(contents[0], Path(doc.path))
         found = complete.items(contents[0], map_id, lines, at.line, at.character, edit)
+        for item in found:
+            if isinstance(item.data, dict):
+                item.data["uri"] = doc.uri  # the resolve reads the content of this document's pack
         return types.CompletionList(is_incomplete=False, items=found)
+
+    @server.feature(types.COMPLETION_ITEM_RESOLVE)
+    async def resolve(ls: DDayServer, item: types.CompletionItem) -> types.CompletionItem:
+        uri = item.data.get("uri") if isinstance(item.data, dict) else None
+        path = to_fs_path(uri) if isinstance(uri, str) and uri.startswith("file:") else None
+        contents = await ls.contents_for(Path(path)) if path is not None else await ls.contents_for(Path.cwd())
+        return complete.resolve(item, contents)
 
     return server
 
