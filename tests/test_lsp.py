@@ -299,6 +299,20 @@ def test_a_card_file_outside_any_pack(session: Session, workdir: Path, monkeypat
     assert sorted((d.code, d.range.start.line, d.range.start.character) for d in got) == sorted(
         (d["code"], d["line"] - 1, d["column"] - 1) for d in want)
     assert {d["code"] for d in want} >= {"DSL102", "SCHEMA003"}
+    # a YAML file that is no content (a CI workflow, a scenario) is not checked as content
+    workflow = loose / "ci.yml"
+    workflow.write_text("on: push\njobs: {}\n")
+    assert session.diagnostics(session.open(workflow), 1) == []
+    scenario = loose / "cards" / "medic.yaml"  # in a folder named cards/, and still a scenario
+    scenario.parent.mkdir()
+    scenario.write_text("scenario: a Medic\nmap: exercise-tiger\nunits:\n"
+                        "  - {id: u1, sector: s1, specialists: [medic]}\n")
+    sdoc = session.open(scenario)
+    assert session.diagnostics(sdoc, 1) == []
+    line, col = position_of(scenario.read_text(), "[medic]", 2)
+    medic = session.ask(session.client.text_document_hover_async, sdoc, line, col)
+    assert medic is not None and isinstance(medic.contents, types.MarkupContent)
+    assert "**Medic** (`medic`): Specialist" in medic.contents.value
 
 
 def test_a_bundled_content_file(session: Session) -> None:

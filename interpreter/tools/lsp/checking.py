@@ -4,8 +4,8 @@ document belongs to, or on the document alone, with the unsaved text of every op
 
 The unit checked for a document is what ``dday validate PATH`` checks for that path: the pack folder it lives in
 (the nearest folder above it with a ``pack.yaml``), else the file itself (a file of the bundled content is checked
-in its tree, a single card file on top of the base game). A scenario file outside a pack is no content file
-(``dday scenario run`` reads it): it gets no diagnostics of ``dday validate``.
+in its tree, a single card file on top of the base game). A YAML file outside a pack that is no content file (a
+scenario, which ``dday scenario run`` reads; a CI workflow) gets no diagnostics (:func:`is_content`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from lsprotocol import types
 from pygls.workspace import PositionCodec
 
 from ddaydice.dsl.diagnostics import Diagnostic
-from ddaydice.dsl.loader import Content
+from ddaydice.dsl.loader import Content, bundled_root
 from ddaydice.dsl.validate import validate
 
 SOURCE = "dday"
@@ -34,9 +34,20 @@ def unit_of(path: Path) -> Path:
     return real
 
 
-def is_scenario(text: str) -> bool:
-    """Whether a YAML text is a scenario file (a top-level ``scenario:`` key), which ``dday validate`` does not read."""
-    return any(line.startswith("scenario:") for line in text.splitlines())
+def is_content(path: Path, text: str) -> bool:
+    """Whether a YAML file found outside any pack is content: what ``dday validate FILE`` tells by its place or its
+    keys (a ``pack.yaml``, a file of a ``cards/``, ``maps/`` or ``options/`` folder, a top-level ``cards:`` or
+    ``sectors:``), and not a scenario (a top-level ``scenario:``, which ``dday scenario run`` reads). An editor
+    runs the server for every YAML file: one that is no content (a CI workflow) gets no diagnostics, where
+    ``dday validate`` would say it cannot tell what it holds (LOAD004)."""
+    real = Path(os.path.realpath(path))
+    if any(real.is_relative_to(os.path.realpath(bundled_root() / folder)) for folder in ("rules", "cards", "maps")):
+        return True  # the bundled tree's own rules, cards and maps
+    tops = {line.split(":", 1)[0] for line in text.splitlines() if line[:1].isalpha() and ":" in line}
+    if "scenario" in tops:
+        return False
+    return path.name == "pack.yaml" or path.parent.name in {"cards", "maps", "options"} or bool(
+        tops & {"cards", "sectors"})
 
 
 @attrs.frozen

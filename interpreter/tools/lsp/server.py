@@ -24,7 +24,7 @@ from pygls.workspace import ServerTextPosition, TextDocument
 from ddaydice.dsl.diagnostics import SourceCache
 from ddaydice.dsl.loader import Content, load_cached
 from ddaydice.interpreter.tools.lsp import complete, describe
-from ddaydice.interpreter.tools.lsp.checking import Checked, check, is_scenario, to_lsp, unit_of
+from ddaydice.interpreter.tools.lsp.checking import Checked, check, is_content, to_lsp, unit_of
 from ddaydice.interpreter.tools.lsp.text import prefix_at
 
 log = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ class DDayServer(LanguageServer):
             return  # a buffer never saved: it belongs to no pack, and dday validate reads files
         path = Path(doc.path)
         unit = unit_of(path)
-        if unit == Path(os.path.realpath(path)) and is_scenario(doc.source):
+        if unit == Path(os.path.realpath(path)) and not is_content(path, doc.source):
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, [], doc.version))
             return
         key = str(unit)
