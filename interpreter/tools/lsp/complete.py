@@ -1,7 +1,7 @@
 """Completion: in an effect, the words of the language and the names the rules and the content define, narrowed to
 what the word before the cursor takes (``gain 2 `` → resources, ``on `` → events, ``has `` → cards); outside
 effects, the ids a YAML key takes (``only-in:`` → optional rules, ``map:`` → maps, ``sector:``/``visited:`` →
-Sectors, anything else → card ids)."""
+Sectors, ``specialists:`` → Specialists (and so for Items and Vehicles), anything else → card ids)."""
 
 from __future__ import annotations
 
@@ -167,6 +167,8 @@ def _values(content: Content, all_names: Names, key: str | None) -> list[Name]:
         return list(_sectors(content))
     if key == "kind":
         return all_names.of("kind")
+    if key in {"specialists", "items", "vehicles"}:  # a map's (or a variant's, a Unit's) lists
+        return all_names.of(key.removesuffix("s"))
     return all_names.of("card")
 
 
