@@ -3,8 +3,10 @@
 always shut down (``shutdown``, ``exit``, then killed if it lingers).
 
 What is checked: diagnostics on open and on change, with the code and place ``dday validate`` gives for the same
-text (and nothing written to disk); hover on a card id and on a word; completion in an effect and of card ids;
-go-to-definition of a card id; a card file outside any pack.
+text (and nothing written to disk), for an open file of a pack, one that is not open, a file of the bundled content
+and a card file outside any pack (and none for a YAML file that is no content); hover on a card id and on a word;
+completion in an effect and of card ids, and an item's whole description; go-to-definition of a card id. Then, in
+process: the overlay's limits (docs/security.md) and where the cursor stands.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class Session:
         self.client = LanguageClient("ddaydice-tests", "1")
         self.published: list[types.PublishDiagnosticsParams] = []
         self.versions: dict[str, int] = {}
+        self.opened: dict[str, int] = {}  # how many notifications had come when each document was last opened
 
         # (pygls' client leaves its decorator's type unsaid: the handler is registered by a plain call)
         register: Callable[[Callable[[types.PublishDiagnosticsParams], None]], object] = self.client.feature(
@@ -78,6 +81,7 @@ class Session:
     def open(self, path: Path, text: str | None = None) -> str:
         doc = uri(path)
         self.versions[doc] = 1
+        self.opened[doc] = len(self.published)
         self.client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
             doc, "yaml", 1, path.read_text() if text is None else text)))
         return doc
@@ -100,12 +104,12 @@ class Session:
         return self.versions[doc]
 
     def diagnostics(self, doc: str, version: int | None = None, since: int | None = None) -> list[types.Diagnostic]:
-        """The diagnostics published for a document: for that version of it, if given; else the first published
-        after the ``since``-th notification (by default, the next one)."""
+        """The diagnostics published for a document: for that version of it since it was last opened, if given;
+        else the first published after the ``since``-th notification (by default, the next one)."""
         seen = len(self.published) if since is None else since
 
         async def wait() -> list[types.Diagnostic]:
-            index = 0 if version is not None else seen
+            index = self.opened.get(doc, 0) if version is not None else seen
             while True:
                 for p in self.published[index:]:
                     if p.uri == doc and (version is None or p.version == version):
