@@ -14,6 +14,7 @@
 ``compare``    :mod:`ddaydice.interpreter.cli.compare`
 ``impact``     :mod:`ddaydice.interpreter.cli.impact`
 ``sweep``      :mod:`ddaydice.interpreter.cli.sweep`
+``lsp``        :mod:`ddaydice.interpreter.cli.lsp` (a language server for editors)
 =============  ==========================================
 
 What several commands share is :mod:`ddaydice.interpreter.cli.common`. A command module imports ``common`` and
@@ -33,6 +34,7 @@ from ddaydice.interpreter.cli import (
     explain,
     impact,
     listing,
+    lsp,
     new,
     play,
     render,
@@ -57,7 +59,7 @@ def main() -> None:
 
 for _command in (validate.validate, listing.list_, scenario.scenario, explain.explain, simulate.simulate,
                  play.play, replay.replay, card.card, conflicts.conflicts, render.render,
-                 schema.schema, new.new):
+                 schema.schema, new.new, lsp.lsp):
     main.add_command(_command)
 for _command in (compare.compare, impact.impact, sweep.sweep):  # simulation as a balance tool (docs/simulation.md)
     main.add_command(_command)

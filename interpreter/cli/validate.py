@@ -12,34 +12,6 @@ from ddaydice.interpreter.cli.common import check_paths, echo_diagnostics
 
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
-    from ddaydice.dsl.loader import Content
-
-
-def in_no_game(content: Content, paths: tuple[Path, ...]) -> list[Diagnostic]:
-    """AVAIL001 warnings: the cards of the checked PATHs that no map brings into play (dsl/conflicts.py
-    ``cards_in_no_game``). The bundled cards are kept so by the test suite."""
-    from ddaydice.dsl.conflicts import cards_in_no_game
-    from ddaydice.dsl.diagnostics import Diagnostic
-
-    roots = [p.resolve() for p in paths]
-    mine = {}
-    for cid in content.cards:
-        where = content.origins.get(f"card:{cid}")
-        if where is not None and any(r == Path(where[0]).resolve() or r in Path(where[0]).resolve().parents
-                                     for r in roots):
-            mine[cid] = where
-    out = []
-    for cid, options in cards_in_no_game(content, mine).items():
-        file, line, col = mine[cid]
-        name = content.cards[cid].name
-        how = (f"only an optional rule brings it: {' or '.join(options)}" if options
-               else "no optional rule brings it either")
-        out.append(Diagnostic(
-            "AVAIL001", f"{name} ('{cid}') is in no game on any map as listed or in a variant: {how}",
-            file, line, col, severity="warning", width=len(cid),
-            hint="list it in a map (its specialists, items or vehicles), or write 'only-in: [OPTION]' if it is "
-                 "meant for an optional rule (dday card " + cid + " shows where it can be)"))
-    return out
 
 
 @click.command()
@@ -131,12 +103,9 @@ def _check(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...]) -
     """A whole validation, as plain data: its diagnostics, and what was checked when the content loaded."""
     import attrs
 
-    from ddaydice.dsl.loader import load
+    from ddaydice.dsl.validate import validate as check
 
-    chosen: list[str] | str = "all" if not paths or "all" in packs else list(packs)
-    content, diags = load(root, packs=chosen, extra=list(paths))
-    if content is not None and paths:
-        diags = diags + in_no_game(content, paths)
+    content, diags = check(paths, root=root, packs=packs)
     run: dict[str, Any] = {"diagnostics": [attrs.asdict(d) for d in diags], "loaded": None, "note": None}
     if content is not None:
         n_effects = sum(1 for e in content.effects.values() if e.tree.clauses)
