@@ -387,3 +387,14 @@ def test_where_the_cursor_stands() -> None:
     assert expected("use if has ") == ("card",)
     assert expected("use: reroll 1 die ") == ("filter",)
     assert expected("gain 3 soldiers per ") == ("counter",)
+
+
+@pytest.mark.parametrize(("before", "kinds"), [
+    ("use: def -2 until ", ("event",)),                # the event that ends an 'until' duration
+    ("use after final-tally: reface 1 die skull as ", ("face",)),  # the face a card names
+    ("on ", ("event",)),
+])
+def test_completion_knows_the_newer_words(before: str, kinds: tuple[str, ...]) -> None:
+    from ddaydice.interpreter.tools.lsp.complete import expected
+
+    assert expected(before) == kinds

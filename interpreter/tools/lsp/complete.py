@@ -22,7 +22,7 @@ ROLE_KINDS = {"action": K.Function, "modifier": K.Keyword, "event": K.Event, "mo
               "predicate": K.Function, "counter": K.Variable, "target": K.Reference}
 KEYWORDS = ("on", "use", "for", "if", "unless", "and", "or", "not", "this turn", "this phase", "next turn",
             "permanently", "once per turn", "once per phase", "once per game", "to", "per", "above", "before",
-            "after", "during", "when")
+            "after", "during", "when", "until", "roll 1d6 (", "else:", "as")
 FORM_ROLES: tuple[words.Role, ...] = ("action", "modifier", "predicate", "counter")
 WINDOWS = frozenset({"before", "after", "during", "when"})
 OPTION_KEYS = frozenset({"only-in", "unavailable-in", "options", "option", "pending"})
@@ -108,8 +108,10 @@ def expected(before: str) -> tuple[str, ...]:
     if not toks:
         return ("query", "flag", "modifier", "keyword") if ":" not in before else ("action", "query", "flag")
     last = toks[-1]
-    if last in {"on"}:
+    if last in {"on", "until"}:  # a trigger's event; the event that ends an 'until' duration
         return ("event",)
+    if last == "as":  # 'reface 1 die skull as FACE'
+        return ("face",)
     if last in WINDOWS:
         return ("moment", "event", "phase")
     if last in {"if", "unless", "and", "or", "not"}:
