@@ -116,8 +116,8 @@ def test_every_card_of_the_pack_is_tested(content: Content) -> None:
 # ------------------------------------------------------------------ the second example pack: newer words
 MANUAL = REPO / "docs" / "example-pack" / "field-manual"
 MANUAL_SCENARIOS = sorted((MANUAL / "scenarios").glob("*.yaml"))
-# 'until move', 'until combat', 'as FACE', 'roll 1d6 (...)'
-MANUAL_CARDS = ["smoke-canister", "trench-periscope", "signal-mirror", "scrounging-kit"]
+# 'until move', 'until combat', 'as FACE', 'roll 1d6 (...)', 'mgf-edge', 'landmine-edge'
+MANUAL_CARDS = ["smoke-canister", "trench-periscope", "signal-mirror", "scrounging-kit", "sandbags", "mine-probe"]
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,7 @@
 
 - 'until EVENT', a duration bounded by an event;
 - 'reface ... as FACE', a face named by the card;
+- 'mgf-edge' and 'landmine-edge', values of the rules: roll again, keep the better (or the worse);
 - 'roll DICE (RESULTS: action, ..., else: action)', a chance among actions.
 
 How they play is settled by the scenarios of docs/example-pack/field-manual/ (tests/test_example_pack.py): the
@@ -11,6 +12,8 @@ the named face replaces the die's result without a question."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from test_diagnostics import bad, card, validate
@@ -81,3 +84,21 @@ def test_a_chance_outcome_is_checked_like_any_action(tmp_path: Path, monkeypatch
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use: roll 1d6 (6: def -2, else: gain 1 stra)")})
     bad(result, "cards/new.yaml:9:25: DSL105 'def' changes a value or a permission")
     assert "9:46: DSL102 gain: unknown resource 'stra'" in result.output and "did you mean 'star'?" in result.output
+
+
+@pytest.mark.parametrize(("count", "edge", "draws", "kept"), [
+    (1, 0, [5, 2], [5]),           # no edge: one roll, one draw of the generator (the 2 is left)
+    (1, 1, [5, 2], [2]),           # +1: once more, the lower kept (better for the Units)
+    (1, -1, [2, 5], [5]),          # -1: the higher kept
+    (1, 2, [4, 6, 3], [3]),        # +2: twice more, the lowest of the three
+    (2, 1, [3, 3, 4, 1], [4, 1]),  # two MGF dice: their totals compared, 6 against 5
+])
+def test_rolling_with_an_edge(count: int, edge: int, draws: list[int], kept: list[int]) -> None:
+    """'mgf-edge' and 'landmine-edge' (rules/queries.yaml): each +1 rolls once more and keeps the lower total,
+    each -1 the higher; without an edge the generator is drawn as ever (the golden games are unchanged)."""
+    from ddaydice.interpreter.core.kernel import Kernel
+
+    script = list(draws)
+    dice = SimpleNamespace(d6=lambda: script.pop(0))  # the game's one die, scripted
+    assert Kernel.roll_with_edge(cast("Any", dice), count, edge) == kept
+    assert script == ([2] if edge == 0 else [])

@@ -102,6 +102,9 @@ class GameAPI(abc.ABC):
     def d6(self) -> int: ...
 
     @abc.abstractmethod
+    def roll_with_edge(self, count: int, edge: int) -> list[int]: ...
+
+    @abc.abstractmethod
     def log(self, kind: str, detail: str, unit: Unit | None = None, source: str = "", tier: str = "",
             **data: Any) -> None: ...
 
