@@ -82,7 +82,7 @@ class Statement:
 
 
 TargetKind = Literal["all-units", "units-here", "another-unit", "the-german", "all-players", "adjacent-sector"]
-DurationKind = Literal["this-turn", "this-phase", "next-turn", "permanently"]
+DurationKind = Literal["this-turn", "this-phase", "next-turn", "permanently", "until"]
 PeriodKind = Literal["turn", "phase", "game"]
 WindowKind = Literal["before", "after", "during", "when"]
 
@@ -100,6 +100,14 @@ class Target:
 
 
 @attrs.frozen
+class Until:
+    """A duration bounded by an event: ``until EVENT`` (the modifier lasts until the event next happens to the Unit
+    that granted it)."""
+
+    event: Word
+
+
+@attrs.frozen
 class Option:
     statement: Statement
     duration: DurationKind | None = None
@@ -107,6 +115,13 @@ class Option:
     pos: Pos = attrs.field(default=NOWHERE, eq=False)
     # more actions of the same option, joined with "and" (each an Option without 'also' of its own)
     also: tuple[Option, ...] = ()
+    until: Word | None = None  # the event of an 'until EVENT' duration
+
+    def lasts(self) -> str | None:
+        """The duration as the engine reads it: ``this-turn``, ..., or ``until:EVENT``."""
+        if self.duration == "until" and self.until is not None:
+            return f"until:{self.until.name}"
+        return self.duration
 
     def parts(self) -> tuple[Option, ...]:
         """This option's actions in order: itself, then those joined with "and"."""
@@ -115,10 +130,14 @@ class Option:
 
 @attrs.frozen
 class Action:
-    """One action, or a choice between several (the rulebook's "OR")."""
+    """One action, or a choice between several (the rulebook's "OR"); or, with ``roll``, a chance: the dice are
+    rolled and the first option whose results (``ranges``, None: any other total) hold the total happens."""
 
     options: tuple[Option, ...]
     pos: Pos = attrs.field(default=NOWHERE, eq=False)
+    roll: Dice | None = None
+    ranges: tuple[tuple[int, int] | None, ...] = ()
+    range_pos: tuple[Pos, ...] = attrs.field(default=(), eq=False)  # where each outcome's results are written
 
 
 @attrs.frozen

@@ -24,7 +24,10 @@ DURATION_ENGLISH = {
     "this-phase": "this phase",
     "next-turn": "next turn",
     "permanently": "permanently",
+    "until": "until an event",
 }
+
+MAX_CHANCE_DICE = 6  # 'roll 6d6 (...)' at most: a chance is a few dice
 
 FILTER_WORDS = frozenset({"locked", "unlocked", "real", "any-roll"})
 COMPARE_PREDICATES = frozenset({"count", "same-face", "chevrons", "turns-here", "players", "have", "holds",
@@ -299,7 +302,7 @@ class _Checker:
         if in_actions and is_modifier and name != "require" and duration is None and not self.change_then_more(stmt):
             # (a change followed by a word it does not read: that word, likely a duration misspelt, is the mistake)
             self.err("DSL105", f"'{name}' changes a value or a permission; inside actions it needs a duration",
-                     stmt.verb.pos, "add 'this turn', 'this phase', 'next turn' or 'permanently'")
+                     stmt.verb.pos, "add 'this turn', 'this phase', 'next turn', 'permanently' or 'until EVENT'")
         if in_actions and not is_modifier and duration is not None and name in action_verbs:
             self.err("DSL106", f"'{name}' happens at once; '{DURATION_ENGLISH[duration]}' makes no sense here",
                      stmt.verb.pos, "durations belong to modifiers such as 'def -2 this turn'")
@@ -340,6 +343,10 @@ class _Checker:
                          "'sectors:' or 'attributes:'")
                 return stmt
         args = self.check_args(stmt.verb, spec, stmt.args, stmt.pos)
+        named = [a for a in args if isinstance(a, ast.Word) and a.name in {"as", "any-roll"}]
+        if len({a.name for a in named}) == 2:  # 'as FACE' with 'any-roll': MGF and Landmine dice show numbers
+            self.err("DSL103", f"{name}: 'as' names a face of the Final Tally's dice, but 'any-roll' also reaches "
+                     "MGF and Landmine dice, which show numbers", named[-1].pos, "leave out 'any-roll' or 'as'")
         if stmt.per is not None:
             if name not in {"gain", "lose", "add", "remove"}:
                 self.err("DSL112", f"'{name}' cannot be multiplied with 'per'", stmt.per.pos,
@@ -410,9 +417,37 @@ class _Checker:
         return attrs.evolve(cond, expr=self.check_cond_expr(cond.expr))
 
     # --------------------------------------------------------------- clauses
+    def check_chance(self, action: ast.Action) -> None:
+        """A chance's outcomes: results the dice can total, lowest first, 'else' last and once."""
+        assert action.roll is not None
+        count = action.roll.count
+        low, high = count, 6 * count
+        if not 1 <= count <= MAX_CHANCE_DICE:
+            self.err("DSL117", f"roll: {count}d6 is not a chance's dice (1d6 to {MAX_CHANCE_DICE}d6)", action.roll.pos)
+            return
+        named: list[tuple[int, int]] = []
+        for k, results in enumerate(action.ranges):
+            where = action.range_pos[k] if k < len(action.range_pos) else action.options[k].pos
+            if results is None:
+                if k != len(action.ranges) - 1:
+                    self.err("DSL117", "roll: 'else' is the last outcome (any total not named before it)", where)
+                continue
+            a, b = results
+            shown = f"{a}" if a == b else f"{a}-{b}"
+            if not low <= a <= b <= high:
+                self.err("DSL117", f"roll: the results {shown} are not totals of {count}d6 ({low} to {high})",
+                         where, f"name a total or a range of totals from {low} to {high}, such as "
+                         f"'{low}-{(low + high) // 2}'")
+            elif any(a <= d and c <= b for c, d in named):
+                self.err("DSL117", f"roll: the results {shown} are named by an earlier outcome too", where,
+                         "each total belongs to one outcome")
+            named.append((a, b))
+
     def check_actions(self, actions: tuple[ast.Action, ...]) -> tuple[ast.Action, ...]:
         out: list[ast.Action] = []
         for action in actions:
+            if action.roll is not None:
+                self.check_chance(action)
             opts = []
             for opt in action.options:
                 opts.append(attrs.evolve(self.check_option(opt),
@@ -421,6 +456,8 @@ class _Checker:
         return tuple(out)
 
     def check_option(self, opt: ast.Option) -> ast.Option:
+        if opt.until is not None and words.lookup("event", opt.until.name) is None:
+            self.unknown("event", opt.until, words.words("event"), code="DSL107")
         stmt = self.check_statement(opt.statement, in_actions=True, duration=opt.duration)
         recipient = opt.recipient
         if recipient is not None:
@@ -509,6 +546,9 @@ def _after_change_hint(stmt: ast.Statement, extra: ast.Arg, *, in_actions: bool)
         return f"a scope comes first: 'for TARGET: {words_of(attrs.evolve(stmt, args=stmt.args[:1]))}'"
     if isinstance(extra, ast.Word):
         spaced = extra.name.replace("-", " ")
+        head, _, event = spaced.partition(" ")
+        if head in DURATION_ENGLISH and DURATION_ENGLISH[head].endswith(" an event") and event:
+            durations.append(spaced)  # 'until-move': 'until move', an event after the keyword
         close = suggest(spaced, durations)
         if close is not None and not in_actions:
             return (f"a standing change lasts as long as its card; for '{close}', give it in a use or a trigger: "
@@ -517,8 +557,8 @@ def _after_change_hint(stmt: ast.Statement, extra: ast.Arg, *, in_actions: bool)
             return f"a duration is written in words, without a hyphen: '{spaced}'"
         if close is not None:
             return f"did you mean '{close}'?"
-    return ("a change may be followed only by a duration: 'this turn', 'this phase', 'next turn' or "
-            "'permanently' (inside actions), or by 'per' and a count")
+    return ("a change may be followed only by a duration: 'this turn', 'this phase', 'next turn', 'permanently' "
+            "or 'until EVENT' (inside actions), or by 'per' and a count")
 
 
 def words_of(stmt: ast.Statement) -> str:

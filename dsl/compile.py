@@ -27,12 +27,13 @@ class EffectContext(Protocol):
     """
 
     def roll_d6(self) -> int: ...
+    def roll_chance(self, count: int) -> int: ...
     def gain(self, resource: str, amount: int, recipient: str | None) -> None: ...
     def lose(self, resource: str, amount: int, recipient: str | None) -> None: ...
     def add_result(self, face: str, amount: int, colour: str | None, recipient: str | None) -> None: ...
     def remove_result(self, face: str, amount: int) -> None: ...
     def reroll(self, count: int | None, filters: tuple[str, ...]) -> None: ...
-    def reface(self, count: int | None, filters: tuple[str, ...], same: bool) -> None: ...
+    def reface(self, count: int | None, filters: tuple[str, ...], same: bool, face: str | None = None) -> None: ...
     def recolour(self, count: int, filters: tuple[str, ...]) -> None: ...
     def copy_tally(self) -> None: ...
     def keep_tally(self) -> None: ...
@@ -231,9 +232,11 @@ def _dice_action(p: _Parts) -> Action:
             filters = tuple(w for w in words if w not in {"die", "all"})
             return lambda ctx: ctx.reroll(None if every else amount(ctx), filters)
         case "reface":
-            filters = tuple(w for w in words if w not in {"die", "all", "same"})
+            named = words[words.index("as") + 1] if "as" in words else None  # 'as FACE': the face, no choice
+            chosen = words[:words.index("as")] if "as" in words else words
+            filters = tuple(w for w in chosen if w not in {"die", "all", "same"})
             same = "same" in words
-            return lambda ctx: ctx.reface(None if every else amount(ctx), filters, same)
+            return lambda ctx: ctx.reface(None if every else amount(ctx), filters, same, named)
         case "recolour":
             filters = tuple(w for w in words if w != "die")
             return lambda ctx: ctx.recolour(amount(ctx), filters)
@@ -435,7 +438,7 @@ class Compiler:
         return lambda ctx: ctx.grant(hook, dur, recipient)
 
     def option(self, opt: ast.Option) -> Action:
-        parts = [self.statement(o.statement, o.duration, o.recipient.kind if o.recipient else None,
+        parts = [self.statement(o.statement, o.lasts(), o.recipient.kind if o.recipient else None,
                                 self.condition(o.recipient.condition) if o.recipient else None)
                  for o in opt.parts()]
         if len(parts) == 1:
@@ -469,6 +472,8 @@ class Compiler:
 
     def action(self, action: ast.Action, renderer: Callable[[ast.Option], str]) -> Action:
         runs = [self.option(o) for o in action.options]
+        if action.roll is not None:
+            return self._chance(action.roll.count, action.ranges, runs)
         if len(runs) == 1:
             return runs[0]
         labels = [renderer(o) for o in action.options]
@@ -487,6 +492,21 @@ class Compiler:
             runs[ok[ctx.choose_option([labels[i] for i in ok])]](ctx)
 
         return choose_possible
+
+    @staticmethod
+    def _chance(count: int, ranges: tuple[tuple[int, int] | None, ...], runs: list[Action]) -> Action:
+        """A chance: the dice are rolled; the first outcome whose results hold the total happens (None: any
+        total); none: nothing."""
+        outcomes = list(zip(ranges, runs, strict=True))
+
+        def chance(ctx: EffectContext) -> None:
+            total = ctx.roll_chance(count)
+            for results, run in outcomes:
+                if results is None or results[0] <= total <= results[1]:
+                    run(ctx)
+                    return
+
+        return chance
 
     def actions(self, actions: tuple[ast.Action, ...], renderer: Callable[[ast.Option], str]) -> Action:
         runs = [self.action(a, renderer) for a in actions]

@@ -30,6 +30,18 @@ from ddaydice.dsl.limits import MAX_TABLE_NUMBER, IdRule, Range
 from ddaydice.dsl.sandbox import SLUG
 from ddaydice.dsl.yamlsrc import attr_to_key
 
+
+class SchemaPart:
+    """A mark for a free-form part of a file (kept as plain data by its reader and checked by its own code, a
+    scenario's steps): the JSON Schema written for it, from the tables that code checks against, so that an
+    editor completes and checks it too (``Annotated[tuple[Any, ...], SchemaPart({...})]``)."""
+
+    __slots__ = ("fragment",)
+
+    def __init__(self, fragment: dict[str, Any]) -> None:
+        self.fragment = fragment
+
+
 # Each kind of content file: the class its YAML is structured into, and where such files live.
 KINDS: dict[str, tuple[type[Any], str]] = {
     "pack": (schema.Manifest, "an expansion pack's manifest: expansions/NAME/pack.yaml, PACK/pack.yaml"),
@@ -97,6 +109,8 @@ def _type(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
                 out.update(minimum=mark.low, maximum=mark.high)
             elif isinstance(mark, IdRule):
                 out.update(pattern=f"^{SLUG.pattern}$")
+            elif isinstance(mark, SchemaPart):
+                out = dict(mark.fragment)
         return out
     if origin in (typing.Union, types.UnionType):
         options = [_type(a, defs) for a in args]

@@ -26,7 +26,7 @@ from ddaydice.dsl import ast, schema
 from ddaydice.dsl.checker import Context, check_effect
 from ddaydice.dsl.compile import CompiledEffect, Compiler
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, sort_key
-from ddaydice.dsl.limits import MAX_FINGERPRINT_FILES, MAX_FOLDER_ENTRIES, MAX_ID_CHARS
+from ddaydice.dsl.limits import MAX_FILE_BYTES, MAX_FINGERPRINT_FILES, MAX_FOLDER_ENTRIES, MAX_ID_CHARS
 from ddaydice.dsl.parser import parse_effect, parse_good_lines
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.sandbox import inside, is_slug, listing, shown_path, slug_problem
@@ -63,6 +63,30 @@ def display_path(path: Path) -> str:
     except ValueError:
         return str(path)
     return str(path.resolve()) if rel.startswith("..") else rel
+
+
+def read_source(path: Path, overlay: Mapping[str, str] | None = None) -> tuple[YamlDoc | None, list[Diagnostic]]:
+    """One content file read and parsed (``read_yaml``), named as diagnostics name it (:func:`display_path`).
+
+    ``overlay`` maps files (by their real path, links resolved) to the text an editor holds for them, unsaved
+    (``dday lsp``): such a file is parsed from that text instead of its bytes on disk. The overlay changes what
+    a file says, never which files are read: it is consulted only for a regular file that exists and that the
+    loader has already decided to read, after the sandbox's checks (docs/security.md), and its text is held
+    to the same size limit as a file's."""
+    shown = display_path(path)
+    if not path.exists():
+        return None, [Diagnostic("LOAD001", "file not found", shown, 1, 1)]
+    text = overlay.get(os.path.realpath(path)) if overlay and path.is_file() else None
+    size = len(text.encode("utf-8", errors="replace")) if text is not None else 0
+    if size > MAX_FILE_BYTES:
+        return None, [Diagnostic("LOAD005", f"the file is too large ({size} bytes; at most {MAX_FILE_BYTES})", shown,
+                                 1, 1, hint="split it into several files")]
+    return read_yaml(shown, text)
+
+
+def _real_keys(overlay: Mapping[Path, str] | Mapping[str, str] | None) -> dict[str, str]:
+    """An overlay keyed by real paths (links resolved), as :func:`read_source` looks files up."""
+    return {os.path.realpath(k): v for k, v in (overlay or {}).items()}
 
 
 @attrs.frozen
@@ -136,6 +160,7 @@ class Content:
 @attrs.define
 class _Builder:
     root: Path
+    overlay: Mapping[str, str] = attrs.Factory(dict)  # real path -> unsaved text (read_source)
     diags: list[Diagnostic] = attrs.Factory(list)
     docs: dict[str, YamlDoc] = attrs.Factory(dict)
     rules: dict[str, Any] = attrs.Factory(dict)
@@ -179,8 +204,7 @@ class _Builder:
         return out
 
     def read(self, path: Path) -> YamlDoc | None:
-        doc, diags = read_yaml(display_path(path)) if path.exists() else (None, [
-            Diagnostic("LOAD001", "file not found", display_path(path), 1, 1)])
+        doc, diags = read_source(path, self.overlay)
         self.diags += diags
         if doc is not None:
             self.docs[doc.file] = doc
@@ -806,7 +830,8 @@ def _is_pack_path(name: str) -> bool:
     return ("/" in name or name.startswith(".")) and (Path(name) / "pack.yaml").is_file()
 
 
-def _requires(manifests: list[Path], available: dict[str, Path]) -> tuple[list[str], list[Path]]:
+def _requires(manifests: list[Path], available: dict[str, Path],
+              overlay: Mapping[str, str] | None = None) -> tuple[list[str], list[Path]]:
     """What these pack manifests require, directly or through each other, each after what it requires: the bundled
     expansions by name, and packs of one's own found beside the pack that requires them (a folder of that name
     next to it, as ``my-packs/base-pack`` beside ``my-packs/other-pack``). A manifest that cannot be read is
@@ -818,7 +843,7 @@ def _requires(manifests: list[Path], available: dict[str, Path]) -> tuple[list[s
     def visit(manifest: Path) -> None:
         if len(seen) > MAX_FOLDER_ENTRIES:
             return
-        doc, _ = read_yaml(str(manifest))
+        doc, _ = read_source(manifest, overlay) if manifest.is_file() else (None, [])
         needs = doc.data.get("requires") if doc is not None and isinstance(doc.data, dict) else None
         if not isinstance(needs, list):
             return
@@ -841,12 +866,14 @@ def _requires(manifests: list[Path], available: dict[str, Path]) -> tuple[list[s
     return names, folders
 
 
-def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: Iterable[Path] = ()) -> tuple[
-        Content | None, list[Diagnostic]]:
+def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: Iterable[Path] = (),
+         overlay: Mapping[Path, str] | Mapping[str, str] | None = None) -> tuple[Content | None, list[Diagnostic]]:
     """Load a content tree. ``packs`` names bundled expansions to include ("all" for every one);
-    ``extra`` adds expansion folders or single content files on top."""
+    ``extra`` adds expansion folders or single content files on top. ``overlay`` gives the unsaved text of
+    files an editor has open, by path (:func:`read_source`): nothing is written, and no file is read that
+    would not be read without it."""
     root = root or bundled_root()
-    b = _Builder(root)
+    b = _Builder(root, _real_keys(overlay))
     # Each folder of the tree is a sandbox of its own (the bundled tree's folders may be links: src/ddaydice/).
     b.load_rules(root / "rules", required=True, pack=None, root=root / "rules")
     b.load_cards(root / "cards", None, root / "cards")
@@ -854,7 +881,7 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
     refused: list[Diagnostic] = []
     available = {p.name: p for p in _pack_dirs(root, refused)}
     b.diags += refused
-    wanted, paths = _sources(root, available, _named_packs(packs, available), extra)
+    wanted, paths = _sources(root, available, _named_packs(packs, available), extra, b.overlay)
     _load_bundled_packs(b, root, available, wanted)
     _load_paths(b, paths)
     _check_requirements(b, root)
@@ -876,8 +903,8 @@ def _named_packs(packs: Iterable[str] | str, available: dict[str, Path]) -> list
     return list(packs)
 
 
-def _sources(root: Path, available: dict[str, Path], wanted: list[str],
-             extra: Iterable[Path]) -> tuple[list[str], list[Path]]:
+def _sources(root: Path, available: dict[str, Path], wanted: list[str], extra: Iterable[Path],
+             overlay: Mapping[str, str] | None = None) -> tuple[list[str], list[Path]]:
     """What to load on top of the tree: the bundled packs by name, in order, and then the pack folders and
     content files (``extra``, and the packs named by their path)."""
     # A pack may also be named by its folder's path (a modder's pack outside expansions/): loaded like a PATH.
@@ -894,16 +921,16 @@ def _sources(root: Path, available: dict[str, Path], wanted: list[str],
     base_dirs = [(root / d).resolve() for d in ("rules", "cards", "maps")]
     paths = [p for p in paths if p.resolve() not in bundled_dirs and not (
         p.is_file() and any(p.resolve().is_relative_to(d) for d in base_dirs))]
-    return _with_requirements(available, names, paths)
+    return _with_requirements(available, names, paths, overlay)
 
 
-def _with_requirements(available: dict[str, Path], names: list[str],
-                       paths: list[Path]) -> tuple[list[str], list[Path]]:
+def _with_requirements(available: dict[str, Path], names: list[str], paths: list[Path],
+                       overlay: Mapping[str, str] | None = None) -> tuple[list[str], list[Path]]:
     """``names`` and ``paths`` with what their packs require, each loaded before what requires it."""
     # An expansion brings the bundled expansions it requires, loaded before it (as a package brings its dependencies).
     manifests = [available[n] / "pack.yaml" for n in names if n in available] + [
         p / "pack.yaml" for p in paths if p.is_dir() and (p / "pack.yaml").is_file()]
-    brought, beside = _requires(manifests, available)
+    brought, beside = _requires(manifests, available, overlay)
     names = brought + [n for n in names if n not in brought]
     first = {f.resolve() for f in beside}  # what is required is loaded before what requires it, even if given too
     return names, beside + [p for p in paths if p.resolve() not in first]
@@ -994,8 +1021,7 @@ def _content(b: _Builder, root: Path, vocab: Vocabulary, effects: dict[str, Effe
 
 def _load_single(b: _Builder, path: Path) -> None:
     """One content file given on the command line: its kind is told by its place or its keys."""
-    doc, diags = read_yaml(display_path(path)) if path.exists() else (None, [
-        Diagnostic("LOAD001", "file not found", display_path(path), 1, 1)])
+    doc, diags = read_source(path, b.overlay)
     b.diags += diags
     if doc is None:
         return

@@ -414,21 +414,27 @@ class _ToAst(Transformer[Token, Any]):
     def permanently(self, _: list[Any]) -> str:
         return "permanently"
 
+    def until(self, children: list[Any]) -> ast.Until:
+        return ast.Until(children[0])
+
     @v_args(meta=True)
     def option(self, meta: Any, children: list[Any]) -> ast.Option:
         statement = children[0]
         duration = None
+        until = None
         recipient = None
         also: list[ast.Option] = []
         for extra in children[1:]:
             if isinstance(extra, str):
                 duration = extra
+            elif isinstance(extra, ast.Until):
+                duration, until = "until", extra.event
             elif isinstance(extra, ast.Target):
                 recipient = extra
             elif isinstance(extra, ast.Option):
                 also.append(extra)
         return ast.Option(statement, duration, recipient, _pos(self.smap, meta),  # type: ignore[arg-type]
-                          tuple(also))
+                          tuple(also), until)
 
     @v_args(meta=True)
     def also(self, meta: Any, children: list[Any]) -> ast.Option:
@@ -438,6 +444,21 @@ class _ToAst(Transformer[Token, Any]):
     @v_args(meta=True)
     def action(self, meta: Any, children: list[ast.Option]) -> ast.Action:
         return ast.Action(tuple(children), _pos(self.smap, meta))
+
+    @v_args(meta=True)
+    def chance(self, meta: Any, children: list[Any]) -> ast.Action:
+        dice = self.dice([children[0]])
+        outcomes: list[tuple[tuple[int, int] | None, ast.Pos, ast.Option]] = children[1:]
+        return ast.Action(tuple(opt for _, _, opt in outcomes), _pos(self.smap, meta), dice,
+                          tuple(results for results, _, _ in outcomes), tuple(pos for _, pos, _ in outcomes))
+
+    def outcome(self, children: list[Any]) -> tuple[tuple[int, int], ast.Pos, ast.Option]:
+        low, _, high = str(children[0]).partition("-")
+        return (int(low), int(high or low)), _tok_pos(self.smap, children[0]), children[1]
+
+    @v_args(meta=True)
+    def otherwise(self, meta: Any, children: list[Any]) -> tuple[None, ast.Pos, ast.Option]:
+        return None, _pos(self.smap, meta), children[0]
 
     def actions(self, children: list[ast.Action]) -> tuple[ast.Action, ...]:
         return tuple(children)

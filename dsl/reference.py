@@ -212,7 +212,8 @@ def generate(content: Content | None = None) -> str:
              "a deliberate play, when the player chooses"),
         ]),
         "ACTIONS are separated by `,`; `or` between two actions is the player's choice (the rulebook's OR). An",
-        "action may end with a duration (`this turn`, `this phase`, `next turn`, `permanently`) and a recipient",
+        "action may end with a duration (`this turn`, `this phase`, `next turn`, `permanently`, `until EVENT`) and a "
+        "recipient",
         "(`to another unit`). Words are lower case, with hyphens (`advance-cost`). Every name is checked: a",
         "misspelt word is an error with a suggestion, never silently ignored.",
         "",
@@ -307,3 +308,59 @@ def _rules_sections(content: Content) -> list[str]:
         "",
         *_table(["phase", "name"], [(f"`{p.id}`", p.name) for p in content.phases.phases]),
     ]
+
+
+# ------------------------------------------------------------- one entry
+def entry(name: str, content: Content, renderer: Renderer | None = None) -> str | None:
+    """The reference's entry for one name of the effect language, as Markdown (``dday lsp`` shows it on hover):
+    the section of each word so named (its role, forms, summary, example and the example's English, as on the
+    page), the keyword, and what the rules say of a value, permission, face, resource, RWB, tier or phase of
+    that name. None if the language has no such name."""
+    renderer = renderer or Renderer({cid: card.name for cid, card in content.cards.items()})
+    out: list[str] = []
+    for spec in words.WORDS:
+        if name == spec.name or name in spec.aliases:
+            section = _word_section(spec, example_of(spec, content.vocab, renderer))
+            out += [line for line in section if not line.startswith("<a id=")]
+    for key, text in words.KEYWORDS.items():
+        if name in key.replace("/", " ").split():
+            out += [f"### `{key}`", "", f"*keyword* — {text}", ""]
+    out += _rules_entry(name, content)
+    return "\n".join(out).strip() or None
+
+
+def _rules_entry(name: str, content: Content) -> list[str]:
+    """What the rules say of a name: a value or permission (rules/queries.yaml), something to ignore, a face, a
+    colour, a resource, an RWB bonus, a tier or a phase."""
+    out: list[str] = []
+    for q in content.queries.queries:
+        if q.id == name:
+            what = "value" if q.kind == "number" else "permission"
+            base = str(q.base).lower() if isinstance(q.base, bool) else str(q.base)
+            extra = f"; minimum {q.minimum}" if q.minimum is not None else ""
+            out += [f"### `{q.id}`", "", f"*{what}* ({q.name or q.id}) — {q.text}", "",
+                    f"Of: {q.subject}; base: {base}{extra} (rules/queries.yaml).", ""]
+    for ig in content.queries.ignorables:
+        if ig.id == name:
+            out += [f"### `{ig.id}`", "", f"*something to ignore* (`ignore {ig.id}`) — {ig.text}", ""]
+    for face in content.dice.faces:
+        if face.id == name:
+            out += [f"### `{face.id}`", "", f"*die face* ({face.name}) — {face.text}", ""]
+    if name in content.dice.colours:
+        out += [f"### `{name}`", "", "*die colour* (rules/dice.yaml)", ""]
+    for res in content.resources.resources:
+        if name == res.id or name in res.aliases:
+            also = ", ".join(f"`{a}`" for a in res.aliases)
+            out += [f"### `{res.id}`", "", f"*resource* ({res.name})" + (f"; also written {also}" if also else ""), ""]
+    for rwb in content.rwb.rwb:
+        if rwb.id == name:
+            out += [f"### `{rwb.id}`", "", f"*RWB bonus* ({rwb.name}, three {rwb.face}) — {rwb.text}", "",
+                    f"Effect: `{rwb.effect.strip()}`", ""]
+    for tier in content.precedence.tiers:
+        if tier.id == name:
+            out += [f"### `{tier.id}`", "", f"*precedence tier* ({tier.name}): {', '.join(tier.sources)}", ""]
+    for phase in content.phases.phases:
+        if phase.id == name:
+            out += [f"### `{phase.id}`", "", f"*phase* ({phase.name}); also a moment: `use during {phase.id}: ...`",
+                    ""]
+    return out

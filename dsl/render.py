@@ -66,6 +66,27 @@ DURATIONS = {
     "next-turn": "during the next turn",
     "permanently": "for the rest of the game",
 }
+# 'until EVENT': how long a granted modifier lasts, by the event that ends it (as it happens).
+UNTIL_PHRASES = {
+    "advance": "until this Unit next Advances",
+    "move": "until this Unit next moves",
+    "enter": "until a Unit next moves into this Sector",
+    "first-enter": "until the first Unit of the game moves into this Sector",
+    "final-tally": "until this Unit's next Final Tally is complete",
+    "rwb": "until this Unit next scores an RWB",
+    "straight": "until this Unit's next straight",
+    "upkeep": "until this Unit's next Upkeep",
+    "movement": "until this Unit's next Move phase begins",
+    "combat": "until this Unit's next Combat",
+    "casualties": "until this Unit next suffers casualties",
+    "specialist-lost": "until this Unit next loses a Specialist",
+    "found": "until this card is next found",
+    "turn-start": "until the next turn begins",
+    "game-start": "until the game begins",
+    "landmine": "until this Unit next crosses Landmines",
+    "drawn": "until a card is next drawn",
+    "assault-won": "until this player next wins an Assault",
+}
 # The actions without arguments, as the cards word them.
 FIXED_PHRASES = {
     "copy-tally": "copy another Unit's Final Tally and ignore your own",
@@ -261,6 +282,11 @@ class Renderer:
                 return f"re-roll {self.amount(a[0])} {w.die}{self.filters(a[1:])}"
             case "reface":
                 count = "every" if w.word(0) == "all" else self.amount(a[0])
+                words = [x.name for x in a if isinstance(x, ast.Word)]
+                if "as" in words:  # a named face: 'reface 1 die skull as two-soldiers'
+                    k = next(i for i, x in enumerate(a) if isinstance(x, ast.Word) and x.name == "as")
+                    face = self.name(words[words.index("as") + 1])
+                    return f"turn {count} {w.die}{self.filters(a[1:k])} into {face} (keeping its colour)"
                 return f"change the result of {count} {w.die}{self.filters(a[1:])} (keeping its colour)"
             case "recolour":
                 return f"change the colour of {self.amount(a[0])} {w.die}{self.filters(a[1:])} (keeping its result)"
@@ -394,11 +420,24 @@ class Renderer:
             if opt.recipient.condition is not None:
                 who += f" ({self.condition(opt.recipient.condition).strip()})"
             text = f"{who}: {text}"
-        if opt.duration is not None:
+        if opt.until is not None:
+            text = f"{text} {UNTIL_PHRASES.get(opt.until.name, f'until the next {opt.until.name}')}"
+        elif opt.duration is not None:
             text = f"{text} {DURATIONS[opt.duration]}"
         return text
 
     def action(self, action: ast.Action) -> str:
+        if action.roll is not None:  # a chance: 'roll 1d6: on 5-6, gain 2 Courage; otherwise, lose 1 Soldier'
+            outcomes = []
+            for results, opt in zip(action.ranges, action.options, strict=True):
+                if results is None:
+                    on = "otherwise"
+                elif results[0] == results[1]:
+                    on = f"on {results[0]}"
+                else:
+                    on = f"on {results[0]} to {results[1]}"
+                outcomes.append(f"{on}, {self.option(opt)}")
+            return f"roll {action.roll.count}d6: " + "; ".join(outcomes)
         return " OR ".join(self.option(o) for o in action.options)
 
     def actions(self, actions: tuple[ast.Action, ...]) -> str:

@@ -59,12 +59,14 @@ _PUNCTUATION = {
     "RPAR": "punctuation.section.parens.end",
     "EQUAL": "keyword.operator.assignment",
 }
-# The terminals of the grammar that are numbers, in the order they must be tried (dice before plain numbers).
+# The terminals of the grammar that are numbers, in the order they must be tried (dice before plain numbers, a
+# plain number before a chance's range of results, '5-6', which also reads a plain number).
 _NUMBERS = {
     "SIGNED_DICE": "constant.numeric.dice.signed",
     "DICE": "constant.numeric.dice",
     "SIGNED": "constant.numeric.integer.signed",
     "NUMBER": "constant.numeric.integer",
+    "RESULTS": "constant.numeric.range",
 }
 # Words by role (words.py), then names content defines (the vocabulary): a name in several lists takes the
 # scope of the first.
@@ -201,9 +203,10 @@ def _context_patterns(vocab: Vocabulary) -> list[dict[str, Any]]:
     events = set(words.words("event"))
     moments = events | set(words.words("moment")) | set(vocab.phases)
     windows = _phrases_of_rule_heads("window")
+    until = _word_heads("duration")  # 'until EVENT': a duration that lasts until an event
     counters = set(words.words("counter"))
     out = []
-    for head, names, scope in ((["on"], events, "support.function.event"),
+    for head, names, scope in ((["on", *until], events, "support.function.event"),
                                (windows, moments, "support.function.moment"),
                                (["per"], counters, "support.variable.counter")):
         out.append({
@@ -211,6 +214,14 @@ def _context_patterns(vocab: Vocabulary) -> list[dict[str, Any]]:
             "captures": {"1": {"name": _s("keyword.control")}, "2": {"name": _s(scope)}},
         })
     return out
+
+
+def _word_heads(rule: str) -> list[str]:
+    """The keywords of a rule's alternatives that a word follows ('duration' -> until, of 'until EVENT')."""
+    terms = _terminals()
+    return sorted({terms[r.expansion[0].name] for r in _lark().rules
+                   if r.origin.name == rule and len(r.expansion) == 2 and r.expansion[0].is_term
+                   and r.expansion[1].name == "word"})
 
 
 def _phrases_of_rule_heads(rule: str) -> list[str]:
@@ -230,7 +241,8 @@ def effect_grammar(vocab: Vocabulary) -> dict[str, Any]:
         *_context_patterns(vocab),
         {"match": f"{_BEFORE}(?:{_alt(_LOGICAL)}){_AFTER}", "name": _s("keyword.operator.logical")},
         {"match": f"{_BEFORE}(?:{_alt(keywords)}){_AFTER}", "name": _s("keyword.control")},
-        *({"match": f"{_BEFORE}{terms[name]}{_AFTER}", "name": _s(scope)} for name, scope in _NUMBERS.items()),
+        *({"match": f"{_BEFORE}{terms[name]}{_AFTER}", "name": _s(scope)} for name, scope in _NUMBERS.items()
+          if name in terms),
         {"match": terms["CMP"], "name": _s("keyword.operator.comparison")},
         *({"match": re.escape(terms[name]), "name": _s(scope)} for name, scope in _PUNCTUATION.items()),
         *_references(),

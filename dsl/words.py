@@ -90,9 +90,10 @@ WORDS: tuple[WordSpec, ...] = (
        "Locked dice are never re-rolled unless the filter says 'locked'.",
        "use once per turn after final-tally: reroll 1 die unlocked", "re-roll {0} die {2}",
        "Tally [skull(red 1), ...] -> [courage(red 1), ...]."),
-    _W("reface", "action", ("count|'all' 'die' filter* 'same'?",),
+    _W("reface", "action", ("count|'all' 'die' filter* 'same'?", "count|'all' 'die' filter* 'as' face"),
        "Change the result of dice to a face the player chooses, keeping their colour. 'any-roll' also "
-       "reaches MGF and Landmine dice; 'same' makes every changed die take the same face.",
+       "reaches MGF and Landmine dice; 'same' makes every changed die take the same face; 'as FACE' names the "
+       "face (no choice): 'reface 1 die skull as two-soldiers' (the player chooses which Skull).",
        "use: reface 1 die any-roll", "change the result of {0} die {2}",
        "MGF die 6 -> 1 with 'reface 1 die any-roll'."),
     _W("recolour", "action", ("count 'die' filter*",),
@@ -337,6 +338,13 @@ KEYWORDS: dict[str, str] = {
     "if / unless": "a condition on a clause",
     "and / or / not": "combine conditions; between actions, 'or' is the player's choice (the rulebook's OR)",
     "this turn / this phase / next turn / permanently": "how long a modifier granted by an action lasts",
+    "until EVENT": "a modifier granted by an action lasts until the event next happens to the Unit that granted it "
+                   "(it ends as the event happens): 'def -2 until move', 'ignore landmines until combat'; any "
+                   "event (see *Events*)",
+    "roll DICE (RESULTS: action, ..., else: action)": "a chance among actions: the dice are rolled (from the game's "
+        "generator) and the first outcome whose results hold the total happens; 'else' is any other total, and "
+        "with no outcome for the total nothing happens: 'use: roll 1d6 (5-6: gain 3 item-points, else: gain 1 "
+        "item-points)'; RESULTS is one total (6) or a range (2-4), lowest first, within the dice's totals",
     "once per turn / phase / game": "how often a clause may apply",
     "to": "who receives an action: 'gain 4 soldiers to another unit'; 'to TARGET if/unless CONDITION' "
           "keeps only the recipients for which the condition holds (for now, on values and permissions only)",

@@ -365,7 +365,7 @@ def test_a_right_change_followed_by_an_unknown_word_blames_the_word(tmp_path: Pa
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use before mgf: def -2 until-move")})
     bad(result, "cards/new.yaml:9:30: DSL103 def: 'until-move' after the change -2 is not understood")
     assert "found the change" not in result.output
-    assert "a change may be followed only by a duration" in result.output
+    assert "a duration is written in words, without a hyphen: 'until move'" in result.output
 
 
 def test_a_condition_written_without_its_predicate_suggests_the_predicate(tmp_path: Path,

@@ -113,6 +113,39 @@ def test_every_card_of_the_pack_is_tested(content: Content) -> None:
     assert ours | {"option:hot-meals"} == set(OWNERS)
 
 
+# ------------------------------------------------------------------ the second example pack: newer words
+MANUAL = REPO / "docs" / "example-pack" / "field-manual"
+MANUAL_SCENARIOS = sorted((MANUAL / "scenarios").glob("*.yaml"))
+# 'until move', 'until combat', 'as FACE', 'roll 1d6 (...)', 'mgf-edge', 'landmine-edge'
+MANUAL_CARDS = ["smoke-canister", "trench-periscope", "signal-mirror", "scrounging-kit", "sandbags", "mine-probe"]
+
+
+@pytest.fixture(scope="module")
+def manual() -> Content:
+    loaded, diags = load(extra=[MANUAL])
+    assert loaded is not None, [d.message for d in diags]
+    return loaded
+
+
+def test_the_field_manual_validates_clean() -> None:
+    result = CliRunner().invoke(main, ["validate", str(MANUAL), "--format", "json", "--no-cache"])
+    assert result.exit_code == 0 and json.loads(result.output) == [], result.output
+
+
+@pytest.mark.parametrize("path", MANUAL_SCENARIOS, ids=[p.name for p in MANUAL_SCENARIOS])
+def test_field_manual_scenario_passes(path: Path, manual: Content) -> None:
+    result = run_scenario(path, manual)
+    assert result.passed, failures(result)
+
+
+@pytest.mark.parametrize("owner", MANUAL_CARDS)
+def test_each_field_manual_card_has_a_scenario_that_catches_it(owner: str, manual: Content) -> None:
+    assert {cid for cid in manual.cards if manual.owner_pack.get(f"card:{cid}") == "field-manual"} == set(MANUAL_CARDS)
+    broken = _without_effect(manual, owner)
+    caught = [p.name for p in MANUAL_SCENARIOS if not run_scenario(p, broken).passed]
+    assert caught, f"no scenario fails when the effect of {owner} is taken away"
+
+
 # ------------------------------------------------------------------ the guide's commands
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 

@@ -125,6 +125,41 @@ def test_what_the_loader_refuses_for_its_shape_the_schema_refuses(
     assert code in {d["code"] for d in json.loads(result.output)}, result.output
 
 
+SCENARIO = """\
+scenario: Two Units
+map: exercise-tiger
+phase: purchase
+units:
+  - {id: u1, sector: s1}
+  - {id: u2, sector: s1}
+steps:
+  - {trade: u2, give: soldiers, refused: not-enough}
+"""
+
+
+@pytest.mark.parametrize(("change", "error"), [
+    (("refused: not-enough", "refused: cost"), "a 'trade' step is never refused for 'cost'"),  # not a trade's code
+    (("refused: not-enough", "refused: enough"), "no refusal code 'enough'"),                  # no code at all
+    (("{trade: u2, give: soldiers, refused: not-enough}", "{at: lunch}"), "no phase 'lunch'"),
+    (("{trade: u2, give: soldiers, refused: not-enough}", "{phase: combat, refused: true}"),
+     "a 'phase' step is never refused"),
+    (("{trade: u2, give: soldiers, refused: not-enough}", "{move: s2, find: toolkit}"), "a step names one action"),
+    (("give: soldiers", "give: soldiers, to: u1"), "unknown key(s) in step: to"),
+])
+def test_a_step_the_runner_refuses_the_schema_refuses(tmp_path: Path, change: tuple[str, str], error: str) -> None:
+    """The steps are free-form data the runner checks itself; their schema is written from the same tables (the
+    step kinds, each kind's refusal codes), so an editor flags what `dday scenario run` would refuse."""
+    assert not list(validator("scenario").iter_errors(YAML(typ="safe").load(SCENARIO)))
+    text = SCENARIO.replace(*change)
+    assert text != SCENARIO
+    errors = list(validator("scenario").iter_errors(YAML(typ="safe").load(text)))
+    assert errors and all(list(e.path)[:2] == ["steps", 0] for e in errors), [(list(e.path), e.message)
+                                                                             for e in errors]
+    (tmp_path / "q.yaml").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["scenario", "run", str(tmp_path / "q.yaml")])
+    assert result.exit_code == 2 and error in result.output, result.output
+
+
 def test_the_cli_lists_prints_and_refuses(tmp_path: Path) -> None:
     runner = CliRunner()
     listing = runner.invoke(main, ["schema"])

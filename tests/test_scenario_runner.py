@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -15,10 +16,12 @@ import pytest
 from click.testing import CliRunner, Result
 from syrupy.assertion import SnapshotAssertion
 
+from ddaydice.dsl.loader import load
 from ddaydice.interpreter.cli import main
-from ddaydice.interpreter.tools.refusals import CODES
+from ddaydice.interpreter.tools.refusals import CODES, STEP_CODES
 from ddaydice.interpreter.tools.scenario import collect
-from ddaydice.interpreter.tools.scenario_file import MATCHERS, ScenarioFile
+from ddaydice.interpreter.tools.scenario import run as scenario_run
+from ddaydice.interpreter.tools.scenario_file import MATCHERS, ScenarioFile, load_scenario
 
 REPO = Path(__file__).resolve().parent.parent
 LOCAL_PACK = REPO / "tests" / "scenarios" / "local-pack"
@@ -160,7 +163,8 @@ def test_the_bundled_scenarios_give_the_reason_of_each_refusal() -> None:
 
 @pytest.mark.parametrize(("step", "message"), [
     ("{phase: upkeep, refused: true}", "a 'phase' step is never refused (steps that can be: use, move,"),
-    ("{move: s2, refused: timing}", "a 'move' step is never refused for 'timing' (its refusals: illegal-move,"),
+    ("{move: s2, refused: not-enough}",
+     "a 'move' step is never refused for 'not-enough' (its refusals: timing, illegal-move,"),
     ("{use: toolkit, refused: cost}", "a 'use' step is never refused for 'cost'"),
 ])
 def test_a_refusal_the_step_cannot_meet_is_located(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str,
@@ -168,6 +172,89 @@ def test_a_refusal_the_step_cannot_meet_is_located(tmp_path: Path, monkeypatch: 
     result = run(tmp_path, monkeypatch, COMBAT + f"steps:\n  - {step}\n")
     assert result.exit_code == 2, result.output
     assert f"q.yaml:9:5: SCEN001 {message}" in result.output
+
+
+# ------------------------------------------------------------------ steps follow the turn
+# Unit 1 in Exercise Tiger's Sector 2 with Stars and Item Points, and Unit 2 beside it (the game stands at `phase:`).
+TWO_UNITS = """\
+scenario: Two Units in Sector 2
+map: exercise-tiger
+variant: advanced-training
+fallback: none
+units:
+  - {id: u1, sector: s2, soldiers: 6, stars: 6, item-points: 10, courage: 2, visited: [s1, s2]}
+  - {id: u2, sector: s2, soldiers: 6, visited: [s1, s2]}
+"""
+
+
+@pytest.mark.parametrize(("step", "phase", "message"), [
+    ("{recruit: medic}", "roll", "Specialists are recruited in the Purchase phase, not in phase 'roll'"),
+    ("{find: walkie-talkie}", "movement", "Items and Vehicles are found in the Purchase phase, not in phase "
+                                          "'movement'"),
+    ("{trade: u2, give: soldiers}", "combat", "Units trade in the Purchase phase, not in phase 'combat'"),
+    ("{move: s4}", "purchase", "Units move in the Movement phase, not in phase 'purchase'"),
+])
+def test_an_action_outside_its_phase_is_refused_for_its_timing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               step: str, phase: str, message: str) -> None:
+    """The turn lets a Unit recruit, find and trade in Phase 3 only, and move in Phase 4 only: a step in another
+    phase is refused (`timing`), where it once acted in any phase."""
+    text = TWO_UNITS + f"phase: {phase}\nsteps:\n  - {step}\n"
+    result = run(tmp_path, monkeypatch, text)
+    assert result.exit_code == 1, result.output
+    assert "q.yaml:10:5: step {" in result.output and "refused: timing" in result.output
+    assert message in result.output
+    # the same step, expected refused for its timing, passes
+    result = run(tmp_path, monkeypatch, text.replace(f"  - {step}\n", f"  - {step[:-1]}, refused: timing}}\n"))
+    assert result.exit_code == 0, result.output
+
+
+def test_a_step_after_the_end_of_the_game_is_an_error_at_its_line(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    text = COMBAT.replace("fallback: none", "fallback: reference") + "steps:\n  - game\n  - phase: combat\n"
+    result = run(tmp_path, monkeypatch, text)
+    assert result.exit_code == 1, result.output
+    assert "error: q.yaml:10:5: the game has ended (lost: " in result.output
+    assert "no step runs after the end (check it with `outcome:`)" in result.output
+
+
+def test_at_stands_at_a_phase_without_running_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`at: PHASE` puts the game at the start of that phase, not yet run (no question asked: fallback none), in
+    this turn when the phase comes later in it, else in the next turn; the steps after it act in it."""
+    text = TWO_UNITS + ("phase: purchase\nsteps:\n  - {recruit: medic}\n  - at: movement\n  - {move: s4}\n"
+                        "  - at: purchase\n  - {recruit: scout}\nexpect:\n  - turn: 2\n  - phase: purchase\n"
+                        "  - u1.specialists: [medic, scout]\n  - u1.sector: s4\n  - u1.recruited: 1\n")
+    result = run(tmp_path, monkeypatch, text, "--verbose")
+    assert result.exit_code == 0, result.output
+    # without the next turn, the second recruit is one too many
+    result = run(tmp_path, monkeypatch, text.replace("  - at: movement\n  - {move: s4}\n  - at: purchase\n", ""))
+    assert result.exit_code == 1 and "refused: limit" in result.output, result.output
+
+
+def test_a_refused_trade_gives_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`amount: 6` of 6 Soldiers would leave Unit 1 none: the whole step is refused, not 5 of them given."""
+    text = TWO_UNITS + ("phase: purchase\nsteps:\n  - {trade: u2, give: soldiers, amount: 6, refused: not-enough}\n"
+                        "expect:\n  - u1.soldiers: 6\n  - u2.soldiers: 6\n")
+    result = run(tmp_path, monkeypatch, text, "--verbose")
+    assert result.exit_code == 0, result.output
+    assert "Unit 1 may give 5 Soldiers, not 6: not its last Soldier" in result.output
+
+
+def test_a_whole_turn_ends_the_turn_the_game_stands_in_first(tmp_path: Path) -> None:
+    """`turn` runs the next whole turn: the Bazooka used in turn 1 ("this turn") no longer lowers the DEF of turn
+    2's Combat. Before, the turn the game stood in never ended, and its Bazooka was still at work in turn 2."""
+    text = TWO_UNITS.replace("fallback: none", "fallback: reference").replace(
+        "courage: 2, visited", "courage: 2, items: [bazooka], visited") + "steps:\n  - {use: bazooka}\n  - turn\n"
+    (tmp_path / "q.yaml").write_text(text, encoding="utf-8")
+    content, diags = load()
+    assert content is not None, diags
+    loaded, problems = load_scenario(tmp_path / "q.yaml", content)
+    assert loaded is not None, problems
+    result, game = scenario_run(loaded[0], content, "q.yaml", trace=True, doc=loaded[1])
+    assert result.passed and game is not None, result
+    combats = [e for e in game.state.log if e.unit == "u1" and "suffers DEF" in e.detail]
+    assert [e.turn for e in combats] == [2]
+    printed = game.value("def", game.state.unit("u1"))  # where it fought, with no card at work
+    assert combats[0].data["defense"] == printed, (combats[0].detail, printed)
 
 
 # ------------------------------------------------------------------ matchers
@@ -279,7 +366,7 @@ def test_the_example_pack_folder_runs_clean(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.chdir(REPO)
     result = CliRunner().invoke(main, ["scenario", "run", "docs/example-pack"])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[-1] == "7 passed, 0 failed"
+    assert result.output.splitlines()[-1] == "15 passed, 0 failed"
 
 
 # ------------------------------------------------------------------ docs/scenarios.md
@@ -302,3 +389,32 @@ def test_the_docs_name_every_key_refusal_code_and_matcher() -> None:
         assert f"`{word}" in text, f"docs/scenarios.md does not name `{word}`"
     for word in MATCHERS:
         assert f"`{{{word}: " in text, f"docs/scenarios.md does not show the matcher {word}"
+
+
+def test_the_docs_table_of_refusals_is_the_runners() -> None:
+    """Each refusal code's row in docs/scenarios.md says what the code means and which steps can meet it, as
+    tools/refusals.py has them."""
+    text = DOCS.read_text(encoding="utf-8")
+    for code, what in CODES.items():
+        steps = ", ".join(f"`{kind}`" for kind, codes in STEP_CODES.items() if code in codes)
+        assert f"| `{code}` | {what} | {steps} |" in text, f"docs/scenarios.md's row of `{code}` differs"
+
+
+def test_the_docs_first_question_runs_as_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/scenarios.md's first example: the scenario it writes, then `dday scenario run -v` and `dday explain` on
+    it print what the page shows."""
+    text = DOCS.read_text(encoding="utf-8")
+    first = text.index("## A first question")
+    block = re.search(r"```yaml\n(.*?)```", text[first:], re.DOTALL)
+    assert block is not None
+    shells = re.findall(r"```sh\n\$ dday (.*?)\n(.*?)```", text[first:text.index("## The file")], re.DOTALL)
+    assert [cmd.split()[:2] for cmd, _ in shells] == [["scenario", "run"], ["explain", "general-vs-s7.yaml"]]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "general-vs-s7.yaml").write_text(block.group(1), encoding="utf-8")
+    for cmd, shown in shells:
+        args = shlex.split(cmd)
+        if args[0] == "explain":  # `dday explain FILE QUERY`: the query is the rest of the line, unquoted
+            args = [*args[:2], " ".join(args[2:])]
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, result.output
+        assert result.output == shown, f"dday {cmd}:\n{result.output}"

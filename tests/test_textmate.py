@@ -59,9 +59,11 @@ _CONTENT: list[Content] = []
 
 
 def bundled() -> Content:
-    """The bundled base game, every bundled pack and the example pack of docs/modding.md."""
+    """The bundled base game, every bundled pack and the example packs of docs/ (docs/example-pack/*)."""
     if not _CONTENT:
-        content, diags = load(packs="all", extra=[REPO / "docs" / "example-pack" / "field-kitchen"])
+        examples = sorted(p.parent for p in (REPO / "docs" / "example-pack").glob("*/pack.yaml"))
+        assert len(examples) >= 2, examples
+        content, diags = load(packs="all", extra=examples)
         assert content is not None, diags
         _CONTENT.append(content)
     return _CONTENT[0]
@@ -182,6 +184,15 @@ EXAMPLES = [
     ("use: sacrifice self, allow stay this turn", "self", "constant.language"),
     ("use if turns-here >= 3: retreat s7", "s7", "entity.name.sector"),
     ("on first-enter: become shelter", "shelter", "variable.other.name"),
+    # a chance, a lasting change, a face named
+    ("use: roll 1d6 (5-6: gain 3 item-points, else: gain 1 item-points)", "roll", "keyword.control"),
+    ("use: roll 1d6 (5-6: gain 3 item-points, else: gain 1 item-points)", "5-6", "constant.numeric.range"),
+    ("use: roll 1d6 (5-6: gain 3 item-points, else: gain 1 item-points)", "else", "keyword.control"),
+    ("use: roll 1d6 (5-6: gain 3 item-points, else: gain 1 item-points)", ")", "punctuation.section.parens.end"),
+    ("use: ignore landmines until combat", "until", "keyword.control"),
+    ("use: ignore landmines until combat", "combat", "support.function.event"),
+    ("use after final-tally: reface 1 die skull as two-soldiers", "as", "constant.language"),
+    ("use after final-tally: reface 1 die skull as two-soldiers", "two-soldiers", "support.constant.face"),
     # comments
     ("casualties -1  # the Medic", "# the Medic", "comment.line.number-sign"),
 ]

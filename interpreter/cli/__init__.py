@@ -14,7 +14,8 @@
 ``compare``    :mod:`ddaydice.interpreter.cli.compare`
 ``impact``     :mod:`ddaydice.interpreter.cli.impact`
 ``sweep``      :mod:`ddaydice.interpreter.cli.sweep`
-``grammar``    :mod:`ddaydice.interpreter.cli.grammar`
+``lsp``        :mod:`ddaydice.interpreter.cli.lsp` (a language server for editors)
+``grammar``    :mod:`ddaydice.interpreter.cli.grammar` (TextMate grammars for editors)
 =============  ==========================================
 
 What several commands share is :mod:`ddaydice.interpreter.cli.common`. A command module imports ``common`` and
@@ -35,6 +36,7 @@ from ddaydice.interpreter.cli import (
     grammar,
     impact,
     listing,
+    lsp,
     new,
     play,
     render,
@@ -59,7 +61,7 @@ def main() -> None:
 
 for _command in (validate.validate, listing.list_, scenario.scenario, explain.explain, simulate.simulate,
                  play.play, replay.replay, card.card, conflicts.conflicts, render.render,
-                 schema.schema, new.new, grammar.grammar):
+                 schema.schema, new.new, lsp.lsp, grammar.grammar):
     main.add_command(_command)
 for _command in (compare.compare, impact.impact, sweep.sweep):  # simulation as a balance tool (docs/simulation.md)
     main.add_command(_command)

@@ -41,6 +41,8 @@ class PolicyName(click.ParamType[str]):
 
 def echo_diagnostics(diags: list[Diagnostic], fmt: str, limit: int) -> None:
     """Print diagnostics: as JSON, or rendered with their source lines (at most ``limit``)."""
+    if not diags and fmt != "json":
+        return
     from ddaydice.dsl.diagnostics import SourceCache, render_all, to_json
 
     if fmt == "json":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -12,34 +12,6 @@ from ddaydice.interpreter.cli.common import check_paths, echo_diagnostics
 
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
-    from ddaydice.dsl.loader import Content
-
-
-def in_no_game(content: Content, paths: tuple[Path, ...]) -> list[Diagnostic]:
-    """AVAIL001 warnings: the cards of the checked PATHs that no map brings into play (dsl/conflicts.py
-    ``cards_in_no_game``). The bundled cards are kept so by the test suite."""
-    from ddaydice.dsl.conflicts import cards_in_no_game
-    from ddaydice.dsl.diagnostics import Diagnostic
-
-    roots = [p.resolve() for p in paths]
-    mine = {}
-    for cid in content.cards:
-        where = content.origins.get(f"card:{cid}")
-        if where is not None and any(r == Path(where[0]).resolve() or r in Path(where[0]).resolve().parents
-                                     for r in roots):
-            mine[cid] = where
-    out = []
-    for cid, options in cards_in_no_game(content, mine).items():
-        file, line, col = mine[cid]
-        name = content.cards[cid].name
-        how = (f"only an optional rule brings it: {' or '.join(options)}" if options
-               else "no optional rule brings it either")
-        out.append(Diagnostic(
-            "AVAIL001", f"{name} ('{cid}') is in no game on any map as listed or in a variant: {how}",
-            file, line, col, severity="warning", width=len(cid),
-            hint="list it in a map (its specialists, items or vehicles), or write 'only-in: [OPTION]' if it is "
-                 "meant for an optional rule (dday card " + cid + " shows where it can be)"))
-    return out
 
 
 @click.command()
@@ -52,37 +24,112 @@ def in_no_game(content: Content, paths: tuple[Path, ...]) -> list[Diagnostic]:
               help="Show at most this many diagnostics (the rest are counted).")
 @click.option("--pack", "packs", multiple=True,
               help="With PATHs: also load this bundled expansion under them (repeatable; 'all').")
-def validate(paths: tuple[Path, ...], root: Path | None, fmt: str, max_errors: int, packs: tuple[str, ...]) -> None:
+@click.option("--no-cache", is_flag=True,
+              help="Check afresh: neither reuse nor remember the result of a run over the same, unchanged files "
+                   "(by default a run whose files, options and engine are all unchanged prints what it printed).")
+@click.option("--watch", is_flag=True,
+              help="Check, then check again each time a file changes (saved, added, removed), until Ctrl-C.")
+def validate(paths: tuple[Path, ...], root: Path | None, fmt: str, max_errors: int, packs: tuple[str, ...],
+             no_cache: bool, watch: bool) -> None:
     """Check content: YAML, keys, types, references, provenance and every effect.
 
     With no PATH, all bundled content (with every bundled expansion) is checked.
     A PATH may be a content file or an expansion folder; it is checked on top of
     the bundled base game, with the bundled expansions its pack.yaml requires
     and those named by --pack.
+
+    A run over files that have not changed since a run with the same options is
+    remembered (in $XDG_CACHE_HOME/ddaydice/validate): it prints the same
+    diagnostics at once, and says so. Any change to a file read, a new file, or
+    another version of the engine checks afresh.
+
+    With --watch, the check runs again whenever a file it reads changes (the
+    content tree, the PATHs and their packs are polled twice a second); each run
+    begins with a line naming the time, and Ctrl-C ends the watch.
     """
+    check_paths(root, paths)
+    options = {"packs": sorted(packs), "paths": [str(p) for p in paths]}
+    if not watch:
+        sys.exit(_once(root, paths, packs, fmt, max_errors, options, no_cache))
+    _watch(root, paths, packs, fmt, max_errors, options, no_cache)
+
+
+def _once(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...], fmt: str, max_errors: int,
+          options: dict[str, Any], no_cache: bool, key: str | None = None) -> int:
+    """One check (remembered when nothing changed since a run of the same options); its exit status."""
     import time
 
-    from ddaydice.dsl.loader import load
+    from ddaydice.interpreter.tools import validate_cache
 
-    check_paths(root, paths)
     started = time.perf_counter()
-    chosen: list[str] | str = "all" if not paths or "all" in packs else list(packs)
-    content, diags = load(root, packs=chosen, extra=list(paths))
-    if content is not None and paths:
-        diags = diags + in_no_game(content, paths)
-    elapsed = time.perf_counter() - started
+    if key is None and not no_cache:
+        key = validate_cache.fingerprint(root, paths, options)
+    run = validate_cache.recall(key) if key is not None and not no_cache else None
+    again = " (remembered: no file changed since it was checked; --no-cache checks again)"
+    if run is None:
+        run, again = _check(root, paths, packs), ""
+        if key is not None and not no_cache:
+            validate_cache.remember(key, run)
+    return _report(run, fmt, max_errors, time.perf_counter() - started, again)
+
+
+def _watch(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...], fmt: str, max_errors: int,
+           options: dict[str, Any], no_cache: bool) -> None:
+    """Check now and after every change of the files the check reads, until interrupted (exit 0)."""
+    import time
+
+    from ddaydice.interpreter.tools import validate_cache
+
+    seen: str | None = None
+    try:
+        while True:
+            key = validate_cache.fingerprint(root, paths, options)
+            if key is None:
+                raise click.UsageError(f"too many files to watch (more than {validate_cache.MAX_WALK})")
+            if key != seen:
+                click.echo(f"-- {time.strftime('%H:%M:%S')} dday validate" + (" (a file changed)" if seen else ""),
+                           err=True)
+                _once(root, paths, packs, fmt, max_errors, options, no_cache, key)
+                seen = key
+            time.sleep(WATCH_INTERVAL)
+    except KeyboardInterrupt:
+        click.echo("-- watch ended", err=True)
+
+
+WATCH_INTERVAL = 0.5  # seconds between two looks at the files of a watch
+
+
+def _check(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...]) -> dict[str, Any]:
+    """A whole validation, as plain data: its diagnostics, and what was checked when the content loaded."""
+    import attrs
+
+    from ddaydice.dsl.validate import validate as check
+
+    content, diags = check(paths, root=root, packs=packs)
+    run: dict[str, Any] = {"diagnostics": [attrs.asdict(d) for d in diags], "loaded": None, "note": None}
+    if content is not None:
+        n_effects = sum(1 for e in content.effects.values() if e.tree.clauses)
+        run["loaded"] = (f"{len(content.cards)} cards, {len(content.maps)} maps, {len(content.options)} optional "
+                         f"rules, {len(content.packs)} expansions, {n_effects} effects")
+        run["note"] = content.award_deck_note() or None
+    return run
+
+
+def _report(run: dict[str, Any], fmt: str, max_errors: int, elapsed: float, again: str) -> int:
+    """Print a run's diagnostics and summary; the exit status (1 if it found errors)."""
+    diags: list[Diagnostic] = []
+    if run["diagnostics"]:
+        from ddaydice.dsl.diagnostics import Diagnostic
+
+        diags = [Diagnostic(**d) for d in run["diagnostics"]]
     errors = [d for d in diags if d.severity == "error"]
     echo_diagnostics(diags, fmt, max_errors)
     if fmt == "text":
-        if content is None:
+        if run["loaded"] is None:
             warnings = len(diags) - len(errors)
-            click.echo(f"{len(errors)} error(s), {warnings} warning(s)", err=True)
+            click.echo(f"{len(errors)} error(s), {warnings} warning(s){again}", err=True)
         else:
-            n_effects = sum(1 for e in content.effects.values() if e.tree.clauses)
-            click.echo(f"ok: {len(content.cards)} cards, {len(content.maps)} maps, {len(content.options)} optional "
-                       f"rules, {len(content.packs)} expansions, {n_effects} effects checked in {elapsed:.2f}s",
-                       err=True)
-            note = content.award_deck_note()
-            if note:
-                click.echo(f"note: {note}", err=True)
-    sys.exit(1 if errors else 0)
+            click.echo(f"ok: {run['loaded']} checked in {elapsed:.2f}s{again}", err=True)
+            if run["note"]:
+                click.echo(f"note: {run['note']}", err=True)
+    return 1 if errors else 0

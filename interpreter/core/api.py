@@ -65,6 +65,7 @@ class GameAPI(abc.ABC):
     rwb_faces: dict[str, str]
     live_queries: frozenset[str]
     live_events: frozenset[str]
+    until_events: frozenset[str]  # events that end a modifier granted 'until EVENT' (game/plan.py)
     live_windows: frozenset[tuple[str, str]]
     live_points: frozenset[str]
     static_flags: dict[str, bool]
@@ -99,6 +100,9 @@ class GameAPI(abc.ABC):
 
     @abc.abstractmethod
     def d6(self) -> int: ...
+
+    @abc.abstractmethod
+    def roll_with_edge(self, count: int, edge: int) -> list[int]: ...
 
     @abc.abstractmethod
     def log(self, kind: str, detail: str, unit: Unit | None = None, source: str = "", tier: str = "",

@@ -12,6 +12,7 @@ from ddaydice.interpreter.core.state import (
     Unit,
 )
 
+MAX_EDGE = 6  # rolls again at most this many times, whatever the edge (every resource is bounded)
 
 class Kernel(GameAPI):
     """The kernel services every layer uses: the game's one die, the trace, and asking a decider."""
@@ -23,6 +24,17 @@ class Kernel(GameAPI):
     def d6(self) -> int:
         """One die roll (1-6) from the game's generator; every die of the game comes from here."""
         return int(self.rng.random() * 6) + 1
+
+    def roll_with_edge(self, count: int, edge: int) -> list[int]:
+        """``count`` dice; with an edge, rolled again once per point of it, the set with the lowest total kept
+        (``edge`` > 0: better for the Units, whom a roll hurts) or the highest (``edge`` < 0). No edge: one roll,
+        the generator's draws as ever."""
+        rolls = [self.d6() for _ in range(count)]
+        for _ in range(min(abs(edge), MAX_EDGE)):
+            again = [self.d6() for _ in range(count)]
+            if (sum(again) < sum(rolls)) if edge > 0 else (sum(again) > sum(rolls)):
+                rolls = again
+        return rolls
 
     def log(self, kind: str, detail: str, unit: Unit | None = None, source: str = "", tier: str = "",
             **data: Any) -> None:

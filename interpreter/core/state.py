@@ -45,7 +45,7 @@ class Grant:
     value: int | None
     args: tuple[str, ...]
     text: str
-    expires: str  # "turn:N", "phase:N:P", "never"
+    expires: str  # "turn:N", "phase:N:P", "never", "until:EVENT:UNIT" (ends as EVENT happens to UNIT)
     unit: str | None = None  # the Unit it applies to, or None for a Sector-wide grant
     sector: str | None = None
     order: int = 0

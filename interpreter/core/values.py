@@ -8,6 +8,8 @@ from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
 PHASES = ("roll", "upkeep", "purchase", "movement", "combat")
+# The resources a Unit may give another in a trade (Phase 3), one at a time, as the state names them.
+TRADE_RESOURCES = ("soldiers", "courage", "stars", "item_points")
 USE_POINTS = ("after-final-tally", "purchase", "movement", "after-landmine", "before-mgf", "after-mgf")
 WINDOW_POINTS: dict[tuple[str, str], tuple[str, ...]] = {
     ("after", "final-tally"): ("after-final-tally",),

@@ -89,7 +89,9 @@ class DiceActions(ContextBase):
                 g.log("reroll", f"{u.name} re-rolls {d.colour} {old} -> {d.face}", u, self.source.owner,
                       self.source.tier)
 
-    def reface(self, count: int | None, filters: tuple[str, ...], same: bool) -> None:
+    def reface(self, count: int | None, filters: tuple[str, ...], same: bool, face: str | None = None) -> None:
+        """Change the result of dice of the Final Tally (``filters``; 'any-roll': MGF and Landmine dice too) to
+        a face the player chooses, or to ``face`` when the effect names it."""
         g = self.game
         u = self._me()
         faces = [f.id for f in g.content.dice.faces]
@@ -110,7 +112,7 @@ class DiceActions(ContextBase):
                 i = g.ask_one(u, "choose", f"{self.source.name}: change which die?",
                               [self._label(t) for t in targets], list(range(len(targets))))
                 chosen.append(targets.pop(i))
-        new_face: str | None = None
+        new_face: str | None = face
         for t in chosen:
             if isinstance(t, tuple):
                 what, sid, i = t
@@ -121,7 +123,7 @@ class DiceActions(ContextBase):
                                                                                               range(1, 7)])
                 rolls[i] = pick + 1
                 continue
-            if new_face is None or not same:
+            if face is None and (new_face is None or not same):
                 new_face = faces[g.ask_one(u, "choose", f"{self.source.name}: change {t.colour} {t.face} to?",
                                            faces, faces)]
             t.face = new_face

@@ -73,8 +73,11 @@ class SectorActions(ContextBase):
         g = self.game
         s = g.state
         me = self._me()
-        expires = {"this-turn": f"turn:{s.turn}", "next-turn": f"turn:{s.turn + 1}",
-                   "this-phase": f"phase:{s.turn}:{s.phase}", "permanently": "never"}[duration]
+        if duration.startswith("until:"):  # until the event next happens to the Unit that grants it
+            expires = f"{duration}:{me.id}"
+        else:
+            expires = {"this-turn": f"turn:{s.turn}", "next-turn": f"turn:{s.turn + 1}",
+                       "this-phase": f"phase:{s.turn}:{s.phase}", "permanently": "never"}[duration]
         info = g.queries.get(modifier.query)
         value = modifier.value(cast("EffectContext", self)) if modifier.value is not None else None
         args = tuple(str(a) for a in modifier.args)

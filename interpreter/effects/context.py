@@ -56,5 +56,14 @@ class ContextBase:
     def roll_d6(self) -> int:
         return self.game.d6()
 
+    def roll_chance(self, count: int) -> int:
+        """The dice of a chance ('roll 1d6 (5-6: ...)'), from the game's generator: their total."""
+        g = self.game
+        total = sum(g.d6() for _ in range(count))
+        if g.tracing:
+            g.log("chance", f"{self.source.name}: {self._me().name} rolls {total} ({count}d6)", self._me(),
+                  self.source.owner, self.source.tier)
+        return total
+
     def choose_option(self, labels: list[str]) -> int:
         return self.game.ask_one(self._me(), "or", f"{self.source.name}: choose one", labels)

@@ -16,7 +16,10 @@ class Events(GameAPI):
 
     def fire(self, event: str, unit: Unit, *, sector: str | None = None, only: EffectSource | None = None,
              sector_only: bool = False) -> None:
-        """Run the triggers for ``event`` that reach ``unit``, lowest tier first."""
+        """Run the triggers for ``event`` that reach ``unit``, lowest tier first. A modifier ``unit`` granted
+        'until' this event ends first, as the event happens."""
+        if event in self.until_events and self.state.grants:
+            self._end_until(event, unit)
         if only is None and event not in self.live_events:
             return
         ip = self.in_play()
@@ -61,3 +64,16 @@ class Events(GameAPI):
             if self.tracing:
                 self.log("effect", f"{src.name}: {hook.text}", unit, src.owner, src.tier, event=event)
             hook.run(ctx)
+
+    def _end_until(self, event: str, unit: Unit) -> None:
+        """The modifiers ``unit`` granted 'until' ``event`` end: the event is happening to it."""
+        s = self.state
+        ending = f"until:{event}:{unit.id}"
+        kept = [g for g in s.grants if g.expires != ending]
+        if len(kept) != len(s.grants):
+            if self.tracing:
+                for g in s.grants:
+                    if g.expires == ending:
+                        self.log("grant-ends", f"{g.text}: ends as {unit.name} meets '{event}'", unit, g.owner,
+                                 g.tier)
+            s.grants = kept

@@ -78,14 +78,17 @@ class Plan(GameAPI):
         sources += [c.effects[cid] for cid in self._reachable_cards() if cid in c.effects]
         live: set[str] = set()
         events: set[str] = set()
+        until: set[str] = set()  # events that end a modifier granted 'until EVENT'
         for src in sources:
             for hook in src.compiled.modifiers:
                 live.add(hook.query)
             for trig in src.compiled.triggers:
                 events.add(trig.event)
             live |= {q for q in _granted_queries(src.tree) if q in self.queries}
+            until |= _until_events(src.tree)
         self.live_queries = frozenset(live)
-        self.live_events = frozenset(events)
+        self.live_events = frozenset(events | until)
+        self.until_events = frozenset(until)
         self.live_windows = frozenset(h.window for src in sources for h in src.compiled.uses if h.window)
         # The moments of the turn at which some card or rule of this game could ever be used; at the others
         # use_point returns at once.
@@ -293,6 +296,12 @@ def _with_variants(effects: Any, prefix: str, options: Sequence[str]) -> dict[st
         elif ident not in out:
             out[ident] = src
     return out
+
+
+def _until_events(tree: Any) -> set[str]:
+    """The events that end a modifier the effect's actions grant ``until EVENT``."""
+    return {opt.until.name for clause in tree.clauses if isinstance(clause.body, dsl_ast.Trigger | dsl_ast.Use)
+            for action in clause.body.actions for o in action.options for opt in o.parts() if opt.until is not None}
 
 
 def _granted_queries(tree: Any) -> set[str]:

@@ -303,7 +303,7 @@ class MovementPhase(GameAPI):
             if self.tracing:
                 self.log("landmines", f"{unit.name} ignores the Landmines", unit)
             return
-        self.landmine_roll = [self.d6()]
+        self.landmine_roll = self.roll_with_edge(1, self.value("landmine-edge", unit))
         if self.tracing:
             self.log("landmines", f"{unit.name} crosses Landmines and rolls {self.landmine_roll[0]}", unit,
                      roll=self.landmine_roll[0])

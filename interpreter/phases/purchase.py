@@ -8,6 +8,7 @@ from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
     Unit,
 )
+from ddaydice.interpreter.core.values import TRADE_RESOURCES
 from ddaydice.interpreter.mechanisms import decks
 
 
@@ -148,47 +149,69 @@ class PurchasePhase(GameAPI):
         self.sources_changed()
 
     def trade(self, unit: Unit) -> None:
-        """Resource trading with Units in the same Sector (or anywhere, with a Carrier Pigeon)."""
-        if len(self.state.units) == 1 or not self.flag("trade", unit):
-            return
-        anywhere = self.flag("trade-anywhere", unit)
-        partners = [u for u in self.state.active_units() if u is not unit and (anywhere or u.sector == unit.sector)]
-        if not partners:
+        """Resource trading with Units in the same Sector (or anywhere, with a Carrier Pigeon): the Unit gives one
+        thing at a time, as long as it wishes, among :meth:`trade_options`."""
+        if not self.trade_partners(unit):
             return
         for _ in range(40):
-            options: list[str] = ["done trading"]
-            keys: list[Any] = [None]
-            for other in partners:
-                # ruling: a trade may not leave a Unit without Soldiers (it would be wiped out at once and
-                # lose the game for everyone); the last Soldier is not offered.
-                spare = unit.soldiers if self.soldier_count(unit) > unit.soldiers else unit.soldiers - 1
-                for res, have in (("soldiers", spare), ("courage", unit.courage), ("stars", unit.stars),
-                                  ("item_points", unit.item_points)):
-                    if have > 0:
-                        options.append(f"give 1 {res.replace('_', ' ')} to {other.name}")
-                        keys.append((other.id, res))
-                for item in unit.items + [c for c in unit.cards if decks.tradeable(self, c)]:
-                    options.append(f"give the {self._name_of(item)} to {other.name}")
-                    keys.append((other.id, item))
-                if unit.vehicle and other.vehicle is None:
-                    options.append(f"give the {self._name_of(unit.vehicle)} to {other.name}")
-                    keys.append((other.id, unit.vehicle))
-                for spec in unit.specialists:
-                    # ruling 4.2: nor its last man (a Messenger with no Soldier beside him)
-                    if self.flag("trade-specialist", unit, card=spec) and \
-                            not unit.counters.get(f"traded:{spec}@{self.state.turn}") and \
-                            self.soldier_count(unit) > self.value("soldier-value", unit, card=spec):
-                        options.append(f"give the {self._name_of(spec)} to {other.name}")
-                        keys.append((other.id, spec))
+            offers = self.trade_options(unit)
+            options = ["done trading"] + [label for label, _ in offers]
+            keys: list[Any] = [None] + [key for _, key in offers]
             pick = self.ask_one(unit, "trade", f"{unit.name}: trade with another Unit?", options, keys)
             if pick == 0:
                 return
-            oid, what = keys[pick]
-            other = self.state.unit(oid)
-            if what in {"soldiers", "courage", "stars", "item_points"}:
-                setattr(unit, what, getattr(unit, what) - 1)
-                setattr(other, what, getattr(other, what) + 1)
-            elif what in unit.items:
+            self.give(unit, *keys[pick])
+
+    def trade_partners(self, unit: Unit) -> list[Unit]:
+        """The Units this Unit may trade with now: in its Sector (anywhere, with a Carrier Pigeon), when the
+        rules let it trade at all (a single Unit has nobody to trade with)."""
+        if len(self.state.units) == 1 or not self.flag("trade", unit):
+            return []
+        anywhere = self.flag("trade-anywhere", unit)
+        return [u for u in self.state.active_units() if u is not unit and (anywhere or u.sector == unit.sector)]
+
+    def trade_options(self, unit: Unit) -> list[tuple[str, tuple[str, str]]]:
+        """What the Unit may give now, one thing at a time: ``(label, (partner id, what))``, ``what`` a resource
+        (``soldiers``, ``courage``, ``stars``, ``item_points``: one of it) or a card (an Item, a tradeable card,
+        its Vehicle, a Specialist the rules let it trade)."""
+        out: list[tuple[str, tuple[str, str]]] = []
+        for other in self.trade_partners(unit):
+            for res, have in self.tradeable_resources(unit):
+                if have > 0:
+                    out.append((f"give 1 {res.replace('_', ' ')} to {other.name}", (other.id, res)))
+            for item in unit.items + [c for c in unit.cards if decks.tradeable(self, c)]:
+                out.append((f"give the {self._name_of(item)} to {other.name}", (other.id, item)))
+            if unit.vehicle and other.vehicle is None:
+                out.append((f"give the {self._name_of(unit.vehicle)} to {other.name}", (other.id, unit.vehicle)))
+            for spec in unit.specialists:
+                if self.specialist_tradeable(unit, spec):
+                    out.append((f"give the {self._name_of(spec)} to {other.name}", (other.id, spec)))
+        return out
+
+    def tradeable_resources(self, unit: Unit) -> tuple[tuple[str, int], ...]:
+        """How much of each resource the Unit may give now."""
+        # ruling: a trade may not leave a Unit without Soldiers (it would be wiped out at once and lose the game
+        # for everyone); the last Soldier is not offered.
+        spare = unit.soldiers if self.soldier_count(unit) > unit.soldiers else unit.soldiers - 1
+        return tuple((res, spare if res == "soldiers" else getattr(unit, res)) for res in TRADE_RESOURCES)
+
+    def specialist_tradeable(self, unit: Unit, spec: str) -> bool:
+        """Whether the Unit may give this Specialist now: a rule lets it trade him (the Messenger), he was not
+        traded already this turn, and he is not its last man (ruling 4.2: a Messenger with no Soldier beside
+        him)."""
+        return self.flag("trade-specialist", unit, card=spec) and \
+            not unit.counters.get(f"traded:{spec}@{self.state.turn}") and \
+            self.soldier_count(unit) > self.value("soldier-value", unit, card=spec)
+
+    def give(self, unit: Unit, oid: str, what: str) -> None:
+        """One trade: ``unit`` gives ``what`` (one of a resource, or a card) to the Unit ``oid``."""
+        other = self.state.unit(oid)
+        if what in TRADE_RESOURCES:
+            setattr(unit, what, getattr(unit, what) - 1)
+            setattr(other, what, getattr(other, what) + 1)
+            label = f"give 1 {what.replace('_', ' ')}"
+        else:
+            if what in unit.items:
                 unit.items.remove(what)
                 other.items.append(what)
             elif what in unit.cards:
@@ -201,7 +224,7 @@ class PurchasePhase(GameAPI):
                 unit.specialists.remove(what)
                 other.specialists.append(what)
                 other.counters[f"traded:{what}@{self.state.turn}"] = 1
-            if what not in {"soldiers", "courage", "stars", "item_points"}:
-                self.sources_changed()
-            if self.tracing:
-                self.log("trade", f"{unit.name}: {options[pick]}", unit)
+            self.sources_changed()
+            label = f"give the {self._name_of(what)}"
+        if self.tracing:
+            self.log("trade", f"{unit.name}: {label} to {other.name}", unit)

@@ -105,7 +105,7 @@ class Turn(GameAPI):
             return
         if period == "turn":
             if s.grants:
-                s.grants = [g for g in s.grants if g.expires == "never" or
+                s.grants = [g for g in s.grants if g.expires == "never" or g.expires.startswith("until:") or
                             (g.expires.startswith("turn:") and int(g.expires[5:]) > s.turn)]
             for u in self.players():
                 if u.counters:

@@ -14,7 +14,7 @@ from ddaydice.dsl.compile import UseHook
 from ddaydice.dsl.loader import EffectSource
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Unit
-from ddaydice.interpreter.core.values import USE_POINTS
+from ddaydice.interpreter.core.values import TRADE_RESOURCES, USE_POINTS
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms import decks
 
@@ -22,9 +22,10 @@ from ddaydice.interpreter.mechanisms import decks
 CODES: dict[str, str] = {
     "not-held": "the Unit does not hold the card it would use",
     "no-use": "the card has no use to play",
-    "timing": "the card is played at other moments than those of the phase the game stands in",
+    "timing": "the card is played, or the step taken, in another phase than the one the game stands in",
     "condition": "the card's condition is not met (where the Unit stands, what it holds)",
-    "limit": "a limit is reached (once per turn, once per game, the purchases or the move of a turn)",
+    "limit": "a limit is reached (once per turn, once per game, the purchases or the move of a turn, the "
+             "Messenger traded once per turn)",
     "forbidden": "a rule (a Sector's, a card's) forbids it: the refusal names it",
     "cost": "the Unit cannot pay the cost (Stars, Item Points, the Courage of an Advance)",
     "unavailable": "the card is not there to take (not in the Pool, or a Vehicle while the Unit has one)",
@@ -32,19 +33,20 @@ CODES: dict[str, str] = {
     "illegal-move": "the move is not among the Unit's legal moves (not next to it, visited, no room)",
     "no-deck": "there is no such deck in this game",
     "other-sector": "not in the same Sector (two Units trading; a card that serves the Units of its own Sector)",
-    "not-enough": "the Unit has not that much to give",
-    "not-tradeable": "the Unit cannot trade that",
+    "not-enough": "the Unit has not that much to give (a trade never gives its last Soldier)",
+    "not-tradeable": "the Unit cannot trade that (a Specialist other than the Messenger, its last man, a Vehicle "
+                     "to a Unit that has one, an Award)",
 }
 
 
 # The refusals each kind of step can meet (a step that is never refused, a phase or a turn, has none).
 STEP_CODES: dict[str, tuple[str, ...]] = {
     "use": ("not-held", "no-use", "timing", "condition", "limit", "other-sector"),
-    "move": ("illegal-move", "limit", "forbidden", "requirement", "cost"),
-    "recruit": ("forbidden", "limit", "unavailable", "cost"),
-    "find": ("forbidden", "limit", "unavailable", "cost"),
+    "move": ("timing", "illegal-move", "limit", "forbidden", "requirement", "cost"),
+    "recruit": ("timing", "forbidden", "limit", "unavailable", "cost"),
+    "find": ("timing", "forbidden", "limit", "unavailable", "cost"),
     "draw": ("no-deck", "limit"),
-    "trade": ("other-sector", "not-enough", "not-tradeable"),
+    "trade": ("timing", "forbidden", "other-sector", "not-enough", "not-tradeable", "not-held", "limit"),
 }
 
 
@@ -163,3 +165,41 @@ def move_refused(game: Game, unit: Unit, to: str) -> Refusal:
     return Refusal(_MOVE_CODES.get(first.source_name, "illegal-move"),
                    f"{unit.name} may not move to {game.sectors[to].name}: {first.source_name}: {first.text}",
                    derivation)
+
+
+def trade_refused(game: Game, unit: Unit, oid: str, what: str, amount: int = 1) -> Refusal:
+    """Why the Unit may not give ``what`` (``amount`` of a resource, or a card) to the Unit ``oid`` now, among the
+    turn's offers of a trade (phases/purchase.py): nobody to trade with there, not that much to give, or a card the
+    rules do not let it trade."""
+    other = game.state.unit(oid)
+    if other is unit or other.status != "active":
+        return Refusal("not-tradeable", f"{unit.name} cannot trade with {other.name}")
+    if len(game.state.units) == 1 or not game.flag("trade", unit):
+        allowed, derivation = game.query("trade", unit, explain=True)
+        return Refusal("forbidden", f"{unit.name} may not trade now", derivation if not allowed else None)
+    if other.sector != unit.sector and not game.flag("trade-anywhere", unit):
+        return Refusal("other-sector", f"{unit.name} and {other.name} are not in the same Sector")
+    if what in TRADE_RESOURCES:
+        spare = dict(game.tradeable_resources(unit))[what]
+        words = what.replace("_", " ")
+        if what == "soldiers" and spare < min(amount, unit.soldiers):
+            return Refusal("not-enough", f"{unit.name} may give {spare} Soldiers, not {amount}: not its last Soldier "
+                           "(a trade never leaves a Unit without Soldiers)")
+        return Refusal("not-enough", f"{unit.name} has {spare} {words} to give, not {amount}")
+    name = game._name_of(what) if what in game.content.card_kinds else f"'{what}'"
+    if what in unit.specialists:
+        if game.flag("trade-specialist", unit, card=what) and \
+                unit.counters.get(f"traded:{what}@{game.state.turn}"):
+            return Refusal("limit", f"the {name} was traded already this turn (a Specialist is traded once per "
+                           "turn)")
+        if game.flag("trade-specialist", unit, card=what):
+            return Refusal("not-tradeable", f"the {name} is {unit.name}'s last man: a trade never leaves a Unit "
+                           "without its men")
+        return Refusal("not-tradeable", f"Specialists may never be traded (the {name} is not one a rule lets "
+                       f"{unit.name} trade)")
+    if what == unit.vehicle:
+        return Refusal("not-tradeable", f"{other.name} has a Vehicle already: it cannot take the {name}")
+    if what in unit.awards or what in unit.cards:
+        return Refusal("not-tradeable", f"the {name} may not be traded")
+    return Refusal("not-held", f"{unit.name} does not hold the {name}") if what in game.content.card_kinds else \
+        Refusal("not-tradeable", f"{unit.name} cannot trade {name}")

@@ -47,13 +47,13 @@ from ddaydice.dsl.loader import Content, pack_named_in_file
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, shorten
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Unit
-from ddaydice.interpreter.core.values import PHASES
+from ddaydice.interpreter.core.values import PHASES, TRADE_RESOURCES
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.mechanisms.options import score
 from ddaydice.interpreter.policies.deciders import ReferencePolicy, Scripted
 from ddaydice.interpreter.tools import capture, counts
-from ddaydice.interpreter.tools.refusals import Refusal, move_refused, purchase_refused, use_refused
+from ddaydice.interpreter.tools.refusals import Refusal, move_refused, purchase_refused, trade_refused, use_refused
 from ddaydice.interpreter.tools.scenario_file import (
     MARKERS,
     STATUSES,
@@ -229,8 +229,9 @@ class TurnCursor:
     if its phase comes after the last one run there (phases may be skipped); otherwise, or after a Combat or a
     whole turn, it is the next turn's, begun as the turn begins one: the turn that was running ends (what lasts
     "until the end of the turn" ends), the counter advances, the limits of a turn start afresh and an expansion's
-    start-of-turn cards are drawn. The game first stands at the scenario's ``phase:`` (default roll), not yet
-    run."""
+    start-of-turn cards are drawn. Whole turns (``turn``, ``turns: N``, ``game``) begin with the next turn too, the
+    turn the game stands in ended first. The game first stands at the scenario's ``phase:`` (default roll), not yet
+    run; ``at: PHASE`` stands at another phase's start, not yet run."""
 
     def __init__(self, phase: str | None) -> None:
         self.at = PHASES.index(phase) if phase in PHASES else 0  # the first phase this turn may still run
@@ -246,22 +247,36 @@ class TurnCursor:
             self.at, self.ended = len(PHASES), True
 
     def before(self, game: Game, step: Any) -> None:
-        if not isinstance(step, dict) or step.get("phase") not in PHASES:
+        """Before a phase step (``phase: P``, run it; ``at: P``, stand at its start, not yet run): begin the next
+        turn when P does not come later in this one."""
+        if step in ("turn", "game") or (isinstance(step, dict) and step.get("turns")):
+            # whole turns begin with the next one: the turn the game stands in ends first, as the turn ends it
+            if not self.ended and game.state.turn > 0 and game.state.outcome is None:
+                game.end_of_turn()
             return
-        i = PHASES.index(step["phase"])
+        phase = step.get("phase", step.get("at")) if isinstance(step, dict) else None
+        if phase not in PHASES:
+            return
+        i = PHASES.index(phase)
         if i < self.at or self.ended:
             if not self.ended and game.state.outcome is None:
                 game.end_of_turn()
             if game.state.outcome is None:
                 game.begin_turn()
             self.ended = False
-        self.at = i + 1
+        self.at = i + 1 if "phase" in step else i
 
     def after(self, step: Any) -> None:
         if step in ("turn", "game") or (isinstance(step, dict) and "turns" in step):
             self.ended, self.at = True, len(PHASES)
         elif isinstance(step, dict) and step.get("phase") == PHASES[-1]:
             self.ended = True  # run_step ran the end of the turn after the Combat
+
+
+# The steps the turn lets a Unit take in one phase only, and how the refusal says so.
+ACTION_PHASES = {"recruit": "purchase", "find": "purchase", "trade": "purchase", "move": "movement"}
+ACTION_WORDS = {"recruit": "Specialists are recruited", "find": "Items and Vehicles are found",
+                "trade": "Units trade", "move": "Units move"}
 
 
 def run_step(game: Game, step: Any) -> Refusal | None:
@@ -275,12 +290,21 @@ def run_step(game: Game, step: Any) -> Refusal | None:
         return None
     assert isinstance(step, dict)
     unit = s.unit(str(step.get("unit", "u1")))
+    for action, phase in ACTION_PHASES.items():
+        if action in step and s.phase != phase:
+            return Refusal("timing", f"{ACTION_WORDS[action]} in the {phase.capitalize()} phase, not in phase "
+                           f"'{s.phase}' (set the phase with `phase:` or a phase step)")
     if "phase" in step:
         if s.turn == 0:
             s.turn = 1
         game.run_phase(step["phase"])
         if step["phase"] == "combat":
             game.end_of_turn()
+        return None
+    if "at" in step:  # the game stands at the start of that phase, not yet run: the steps after it act in it
+        if s.turn == 0:
+            s.turn = 1
+        s.phase = step["at"]
         return None
     if "turns" in step:
         for _ in range(int(step["turns"])):
@@ -341,30 +365,19 @@ def _draw(game: Game, unit: Unit, deck: str) -> Refusal | None:
 
 
 def _trade(game: Game, unit: Unit, step: dict[str, Any]) -> Refusal | None:
-    """``trade: UNIT`` (``give:``, ``amount:``): resources, an Item or a tradeable card to another Unit."""
-    other = game.state.unit(str(step["trade"]))
-    if other.sector != unit.sector and not game.flag("trade-anywhere", unit):
-        return Refusal("other-sector", f"{unit.name} and {other.name} are not in the same Sector")
-    what = str(step.get("give", "soldiers")).replace("-", "_")
+    """``trade: UNIT`` (``give:``, ``amount:``): the Unit gives a resource (``amount`` of it, one at a time), an
+    Item, a tradeable card, its Vehicle or a Specialist to another Unit, among what the turn's trade offers it
+    (phases/purchase.py, ``trade_options``); the first of them it may not give is refused, and why."""
+    oid = str(step["trade"])
+    raw = str(step.get("give", "soldiers"))
+    what = raw.replace("-", "_") if raw.replace("-", "_") in TRADE_RESOURCES else raw  # card ids keep their '-'
     amount = int(step.get("amount", 1))
-    if what in {"soldiers", "stars", "courage", "item_points"}:
-        if getattr(unit, what) < amount:
-            return Refusal("not-enough", f"{unit.name} has not {amount} {what}")
-        setattr(unit, what, getattr(unit, what) - amount)
-        setattr(other, what, getattr(other, what) + amount)
-        return None
-    item = str(step.get("give"))  # card ids keep their '-' (walkie-talkie)
-    if item in unit.items:
-        unit.items.remove(item)
-        other.items.append(item)
-        game.sources_changed()
-        return None
-    if item in unit.cards and decks.tradeable(game, item):
-        unit.cards.remove(item)
-        other.cards.append(item)
-        game.sources_changed()
-        return None
-    return Refusal("not-tradeable", f"{unit.name} cannot trade '{item}'")
+    offered = (oid, what) in {key for _, key in game.trade_options(unit)}
+    if not offered or (what in TRADE_RESOURCES and dict(game.tradeable_resources(unit))[what] < amount):
+        return trade_refused(game, unit, oid, what, amount)  # refused whole: nothing is given
+    for _ in range(amount if what in TRADE_RESOURCES else 1):
+        game.give(unit, oid, what)
+    return None
 
 
 def evaluate_query(game: Game, text: str, *, explain: bool = True) -> tuple[Any, Derivation | None]:
@@ -460,6 +473,9 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
         for j, step in enumerate(sc.steps):
             where = ["steps", j]
             expected_refusal = step.get("refused") if isinstance(step, dict) else None
+            if game.state.outcome is not None:
+                raise RuleError(f"the game has ended ({game.state.outcome}: {game.state.reason}) before step "
+                                f"{shorten(repr(step), 60)}: no step runs after the end (check it with `outcome:`)")
             script.begin(j, step)
             cursor.before(game, step)
             refusal = run_step(game, step)

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 import attrs
 
 from ddaydice.dsl.diagnostics import Diagnostic, RuleError, did_you_mean, sort_key
+from ddaydice.dsl.json_schema import SchemaPart
 from ddaydice.dsl.limits import (
     MAX_CHOICES,
     MAX_DRAWS,
@@ -121,6 +122,53 @@ class Death:
     wiped: bool = False
 
 
+# The steps a scenario runs (docs/scenarios.md), what each does, and the keys a step may add to its action.
+STEP_KINDS: dict[str, str] = {
+    "phase": "run this phase of the turn (the next turn's when it does not come later in this one)",
+    "at": "stand at the start of this phase, not yet run (the next turn's when it does not come later in this one)",
+    "turn": "run a whole turn",
+    "turns": "run this many whole turns (fewer if the game ends)",
+    "game": "run the game to its end",
+    "use": "the Unit uses a card it holds, a card in play, an option's (option:ID), a rule's (rule:ID) or a side's "
+           "(side:ID) use, at the moments of the phase the game stands in",
+    "move": "the Unit moves into this Sector (Phase 4)",
+    "recruit": "the Unit recruits this Specialist (Phase 3)",
+    "find": "the Unit finds this Item or Vehicle (Phase 3)",
+    "trade": "the Unit gives another Unit (this one) what `give:` names, `amount:` of a resource (Phase 3)",
+    "draw": "the draw of a deck: the turn's (Battle Conditions) or the Unit's (a Badge)",
+}
+STEP_KEYS = ("unit", "refused", "give", "amount", "answers")
+
+
+def _step_schema() -> dict[str, Any]:
+    """The JSON Schema of ``steps:``, from the tables the steps are checked against (:func:`_check_step`)."""
+    def refused(kind: str) -> dict[str, Any]:
+        codes = STEP_CODES.get(kind)
+        if codes is None:
+            return {"const": False, "description": f"a '{kind}' step is never refused"}
+        return {"description": "the step must be refused: true (any reason), a refusal's code, or a part of its "
+                               "message (two words or more)",
+                "anyOf": [{"type": "boolean"}, {"enum": list(codes)},
+                          {"type": "string", "pattern": r"\S\s+\S", "maxLength": 200}]}
+    value: dict[str, dict[str, Any]] = {
+        "phase": {"enum": list(PHASES)}, "at": {"enum": list(PHASES)},
+        "turns": {"type": "integer", "minimum": 0, "maximum": MAX_SCENARIO_TURNS},
+        "turn": {"enum": [None, True]}, "game": {"enum": [None, True]}}
+    keys: dict[str, Any] = {
+        "unit": {"type": "string", "description": "who takes the step (default u1)"},
+        "give": {"type": "string", "description": "a trade's resource (soldiers, courage, stars, item-points) "
+                                                  "or card"},
+        "amount": {"type": "integer", "minimum": 0, "maximum": MAX_RESOURCE},
+        "answers": {"type": "object", "description": "the answers of this step alone, by player",
+                    "additionalProperties": {"type": "array", "maxItems": MAX_CHOICES}}}
+    steps: list[dict[str, Any]] = [{"enum": ["turn", "game"]}]
+    for kind, what in STEP_KINDS.items():
+        steps.append({"type": "object", "description": what, "required": [kind], "additionalProperties": False,
+                      "properties": {kind: value.get(kind, {"type": "string"}), **keys,
+                                     "refused": refused(kind)}})
+    return {"type": "array", "maxItems": MAX_STEPS, "items": {"anyOf": steps}}
+
+
 @attrs.frozen
 class ScenarioFile:
     scenario: str
@@ -137,7 +185,7 @@ class ScenarioFile:
     fallback: Literal["reference", "none"] = "reference"
     turn: Annotated[int, Range(0, MAX_SCENARIO_TURNS)] = 1
     phase: str | None = None
-    steps: tuple[Any, ...] = ()
+    steps: Annotated[tuple[Any, ...], SchemaPart(_step_schema())] = ()
     expect: tuple[Any, ...] = ()
     bunker_specialists: dict[str, Amount] = attrs.Factory(dict)
     conquered: tuple[str, ...] = ()
@@ -471,9 +519,10 @@ class _Validation:
                 sector(["grants", j, "sector"], g.sector)
             parts = g.expires.split(":")
             if not (g.expires == "never" or (parts[0] == "turn" and len(parts) == 2 and parts[1].isdigit())
-                    or (parts[0] == "phase" and len(parts) == 3 and parts[1].isdigit())):
-                err(["grants", j, "expires"], f"a grant expires 'never', 'turn:N' or 'phase:N:PHASE', found "
-                    f"'{shorten(g.expires)}'")
+                    or (parts[0] == "phase" and len(parts) == 3 and parts[1].isdigit())
+                    or (parts[0] == "until" and len(parts) == 3 and parts[2] in players)):
+                err(["grants", j, "expires"], f"a grant expires 'never', 'turn:N', 'phase:N:PHASE' or "
+                    f"'until:EVENT:UNIT', found '{shorten(g.expires)}'")
         records: list[tuple[str, int, str, str]] = [("conquests", j, c.unit, c.bunker) for j, c in
                                                     enumerate(sc.conquests)]
         records += [("deaths", j, d.unit, d.sector) for j, d in enumerate(sc.deaths)]
@@ -481,9 +530,6 @@ class _Validation:
             if uid not in players:
                 err([key, j, "unit"], f"no Unit '{shorten(uid)}' in this scenario", did_you_mean(uid, players))
             sector([key, j], sid)
-
-
-STEP_KINDS = ("phase", "turn", "turns", "game", "use", "move", "recruit", "find", "trade", "roll", "draw")
 
 
 def _check_step(step: Any, players: Sequence[str] = ()) -> str | None:
@@ -498,9 +544,9 @@ def _check_step(step: Any, players: Sequence[str] = ()) -> str | None:
         return f"a step names one action of: {', '.join(STEP_KINDS)}"
     kind = kinds[0]
     value = step[kind]
-    if kind == "phase" and value not in PHASES:
+    if kind in {"phase", "at"} and value not in PHASES:
         return f"no phase '{shorten(str(value))}' (phases: {', '.join(PHASES)})"
-    extra = set(step) - {kind, "unit", "refused", "to", "give", "amount", "answers"}
+    extra = set(step) - {kind, *STEP_KEYS}
     if extra:
         return f"unknown key(s) in step: {shorten(', '.join(sorted(map(str, extra))))}"
     if kind == "turns" and (isinstance(value, bool) or not isinstance(value, int)
@@ -508,7 +554,7 @@ def _check_step(step: Any, players: Sequence[str] = ()) -> str | None:
         return f"'turns' is a whole number from 0 to {MAX_SCENARIO_TURNS}"
     if kind in {"turn", "game"} and value not in (None, True):
         return f"'{kind}' takes no value"
-    if kind not in {"phase", "turns", "turn", "game"} and not isinstance(value, str):
+    if kind not in {"phase", "at", "turns", "turn", "game"} and not isinstance(value, str):
         return f"'{kind}' names a card, a Sector, a deck or a Unit: expected text"
     for who in ("unit", *(("trade",) if kind == "trade" else ())):
         if who in step and players and str(step[who]) not in players:

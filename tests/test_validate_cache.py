@@ -1,0 +1,202 @@
+"""`dday validate` remembers a run over unchanged files (interpreter/tools/validate_cache.py): the same output
+again at once, saying so; any change to a file it reads, a new file, other options or another engine checks
+afresh; a damaged or unwritable cache never changes what is reported."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from ddaydice.dsl.loader import bundled_root
+from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.tools import validate_cache
+
+REMEMBERED = "(remembered: no file changed since it was checked; --no-cache checks again)"
+GOOD = """\
+kind: item
+cards:
+  - id: field-stove
+    name: Field Stove
+    text: Hot food.
+    provenance: reconstructed
+    note: ours
+    cost: 2
+    effect: |
+      use: gain 1 courage
+"""
+
+
+def dday(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.fixture
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A content tree of the bundled rules and one card file, validated from its own folder."""
+    shutil.copytree(bundled_root() / "rules", tmp_path / "rules")
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards" / "items.yaml").write_text(GOOD, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def entries() -> list[Path]:
+    return sorted(validate_cache.folder().glob("*.json"))
+
+
+def test_a_run_over_unchanged_files_is_remembered(tree: Path) -> None:
+    first = dday("validate", "--root", ".")
+    assert first.exit_code == 0, first.output
+    assert REMEMBERED not in first.output and len(entries()) == 1
+    again = dday("validate", "--root", ".")
+    assert again.exit_code == 0 and REMEMBERED in again.output, again.output
+    assert again.output.split(" checked in ")[0] == first.output.split(" checked in ")[0]
+
+
+def test_errors_are_remembered_whole_and_in_every_format(tree: Path) -> None:
+    (tree / "cards" / "items.yaml").write_text(GOOD.replace("gain 1 courage", "gain 1 couragee"), encoding="utf-8")
+    first = dday("validate", "--root", ".")
+    again = dday("validate", "--root", ".")
+    assert first.exit_code == again.exit_code == 1
+    assert "DSL" in first.output and again.output.replace(" " + REMEMBERED, "") == first.output
+    as_json = dday("validate", "--root", ".", "--format", "json")  # the same run: its diagnostics as JSON
+    assert as_json.exit_code == 1 and json.loads(as_json.output)[0]["code"] == json.loads(
+        dday("validate", "--root", ".", "--format", "json", "--no-cache").output)[0]["code"]
+
+
+@pytest.mark.parametrize("change", ["edit", "same-size-edit", "new-file", "remove-file", "new-folder"])
+def test_any_change_to_the_tree_checks_afresh(tree: Path, change: str) -> None:
+    assert dday("validate", "--root", ".").exit_code == 0
+    card = tree / "cards" / "items.yaml"
+    if change == "edit":
+        card.write_text(GOOD.replace("gain 1 courage", "gain 1 couragee"), encoding="utf-8")
+    elif change == "same-size-edit":  # one letter for another, the file's time set back: only its bytes differ
+        before = card.stat()
+        card.write_text(GOOD.replace("gain 1 courage", "gain 1 courxge"), encoding="utf-8")
+        os.utime(card, ns=(before.st_atime_ns, before.st_mtime_ns))
+        assert (card.stat().st_size, card.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    elif change == "new-file":
+        (tree / "cards" / "more.yaml").write_text("kind: item\ncards: [}\n", encoding="utf-8")
+    elif change == "remove-file":
+        card.unlink()
+    else:
+        (tree / "maps").mkdir()
+        (tree / "maps" / "broken.yaml").write_text("id: [\n", encoding="utf-8")
+    result = dday("validate", "--root", ".")
+    assert REMEMBERED not in result.output, result.output
+    assert result.exit_code == (0 if change == "remove-file" else 1), result.output
+
+
+def test_other_options_and_another_engine_are_other_runs(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert dday("validate", "--root", ".").exit_code == 0
+    assert REMEMBERED not in dday("validate", "--root", ".", "--pack", "all").output
+    monkeypatch.setattr(validate_cache, "_version", lambda name: "another")  # other versions of the libraries
+    assert REMEMBERED not in dday("validate", "--root", ".").output
+    monkeypatch.setattr(validate_cache, "CACHE_VERSION", validate_cache.CACHE_VERSION + 1)
+    assert REMEMBERED not in dday("validate", "--root", ".").output
+
+
+def test_no_cache_neither_reads_nor_writes(tree: Path) -> None:
+    for _ in range(2):
+        result = dday("validate", "--root", ".", "--no-cache")
+        assert result.exit_code == 0 and REMEMBERED not in result.output
+    assert entries() == []
+
+
+def test_a_damaged_or_unwritable_cache_changes_nothing(tree: Path) -> None:
+    assert dday("validate", "--root", ".").exit_code == 0
+    [entry] = entries()
+    entry.write_text("{not json", encoding="utf-8")
+    result = dday("validate", "--root", ".")
+    assert result.exit_code == 0 and REMEMBERED not in result.output  # checked afresh, and remembered again
+    assert REMEMBERED in dday("validate", "--root", ".").output
+    entry.write_text(json.dumps({"version": -1}), encoding="utf-8")  # another format
+    assert REMEMBERED not in dday("validate", "--root", ".").output
+    shutil.rmtree(validate_cache.folder())
+    validate_cache.folder().parent.joinpath("validate").write_text("a file where the folder goes", encoding="utf-8")
+    result = dday("validate", "--root", ".")
+    assert result.exit_code == 0 and REMEMBERED not in result.output, result.output
+
+
+def test_the_oldest_entries_go(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(validate_cache, "MAX_ENTRIES", 2)
+    for n in range(4):
+        (tree / "cards" / "items.yaml").write_text(GOOD.replace("gain 1", f"gain {n + 1}"), encoding="utf-8")
+        assert dday("validate", "--root", ".").exit_code == 0
+    assert len(entries()) == 2
+
+
+def test_a_tree_too_large_to_walk_is_not_remembered(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(validate_cache, "MAX_WALK", 5)
+    for _ in range(2):
+        result = dday("validate", "--root", ".")
+        assert result.exit_code == 0 and REMEMBERED not in result.output
+    assert entries() == []
+
+
+def test_a_pack_path_is_remembered_with_its_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card file of a pack is checked with the pack it lies in: a change anywhere in that pack is a new run."""
+    pack = tmp_path / "kitchen"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "docs" / "example-pack", pack)
+    monkeypatch.chdir(tmp_path)
+    card_file = next(pack.rglob("cards/*.yaml"))
+    first = dday("validate", str(card_file))
+    assert first.exit_code == 0, first.output
+    assert REMEMBERED in dday("validate", str(card_file)).output
+    manifest = next(pack.rglob("pack.yaml"))
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+    assert REMEMBERED not in dday("validate", str(card_file)).output
+
+
+def test_watch_checks_again_when_a_file_changes(tree: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`dday validate --watch`, a real process: the first check, then another each time a file is saved, then
+    Ctrl-C ends it with status 0."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path_factory.mktemp("watch-cache"))}
+    proc = subprocess.Popen([sys.executable, "-m", "ddaydice.interpreter.cli", "validate", "--root", ".", "--watch"],
+                            cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        for line in proc.stdout or ():
+            lines.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
+
+    def until(text: str) -> list[str]:
+        seen: list[str] = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                seen.append(lines.get(timeout=1))
+            except queue.Empty:
+                continue
+            if text in seen[-1]:
+                return seen
+        raise AssertionError(f"no {text!r} in {seen}")
+
+    try:
+        first = until(" effects checked in ")
+        assert first[0].startswith("-- ") and first[0].rstrip().endswith("dday validate"), first
+        (tree / "cards" / "items.yaml").write_text(GOOD.replace("gain 1 courage", "gain 1 couragee"),
+                                                   encoding="utf-8")
+        changed = until("error(s)")
+        assert any("(a file changed)" in line for line in changed), changed
+        assert any("DSL102" in line and "couragee" in line for line in changed), changed
+        (tree / "cards" / "items.yaml").write_text(GOOD, encoding="utf-8")
+        assert any("remembered" in line for line in until(" effects checked in ")), "the first run, remembered"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 0
+    assert "Traceback" not in out
