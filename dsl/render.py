@@ -496,7 +496,8 @@ class Renderer:
                     case "drawn":
                         return f"the card drawn is a {self.name(arg0)}"
                     case "can-draw":
-                        return f"the Unit may draw a {self.name(arg0)} now"
+                        kind = self.name(arg0)
+                        return f"the Unit may draw {'an' if kind[:1] in 'AEIOU' else 'a'} {kind} now"
                     case "times-used":
                         return f"the times this card has been used{cmp_text}"
                     case "front-row":

@@ -302,9 +302,10 @@ WORDS: tuple[WordSpec, ...] = (
     _W("times-used", "predicate", ("",),
        "How many times the player has played this card's uses during the game (counted with tokens).",
        "use if times-used >= 3: gain 1 star"),
-    _W("can-draw", "predicate", ("deck",),
+    _W("can-draw", "predicate", ("deck|'award'",),
        "This Unit may draw a card of this deck now: the deck or its discard pile has cards, and the kind's "
-       "limit per turn is not reached.", "use during purchase if can-draw badge: lose 1 star, draw 1 badge"),
+       "limit per turn is not reached ('award': the Award deck has a card and the Unit has drawn no Award this "
+       "turn).", "use during purchase if can-draw badge: lose 1 star, draw 1 badge"),
     _W("tagged", "predicate", ("tag",),
        "How many cards this Unit holds whose data carry this tag (living Specialists, Items, its Vehicle, "
        "Awards, an expansion's held cards; one per card).", "on combat if tagged explosion >= 3: lose 1 soldiers"),

@@ -55,6 +55,22 @@ def test_the_policies_name_no_card() -> None:
     assert naming == {}, f"card ids in the policies: {naming}"
 
 
+def test_the_engine_and_tools_name_no_rule_of_the_content() -> None:
+    """No rule of the game's or option's effect ('rule:buy-award', 'option:...', 'side:...') is named in quotes in
+    interpreter/: the purchase of an Award is offered by its own condition (rules/game.yaml), read by the
+    heuristic from its effect (an Award bought with Courage), refused by the runner as any condition."""
+    content = every_card()
+    owners = {k for k in content.effects if k.startswith(("rule:", "option:", "side:"))}
+    assert "rule:buy-award" in owners
+    quoted = re.compile(r"""["']((?:rule|option|side):[a-z0-9-]+)["']""")
+    naming: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "interpreter").rglob("*.py")):
+        found = {m for m in quoted.findall(path.read_text(encoding="utf-8")) if m in owners}
+        if found:
+            naming[path.relative_to(ROOT).as_posix()] = found
+    assert naming == {}, f"rules of the content named in Python: {naming}"
+
+
 @pytest.mark.parametrize(("card", "climbing", "worth"), [
     ("bazooka", False, 7.0), ("bangalore-torpedo", False, 8.0), ("gammon-bomb", False, 3.5),
     ("field-radio", False, 5.0), ("pocket-bible", False, 2.0), ("lucky-charm", False, 1.0),

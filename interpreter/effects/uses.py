@@ -22,8 +22,6 @@ class Uses(GameAPI):
             return self._side_uses(unit, point)
         out = []
         for src, i, hook, card in self._use_candidates(unit, point):
-            if src.owner == "rule:buy-award" and not self._can_buy_award(unit):
-                continue  # read first: the Award purchase is offered at every moment, and rarely possible
             if hook.scope == "units-here" and ":" in card and self.state.unit(card.split(":")[0]).sector != unit.sector:
                 continue
             if card in unit.cards and decks.spent(self, unit, card):
@@ -100,9 +98,6 @@ class Uses(GameAPI):
         if held is not None:
             return [(card, src) for _, card, src, _ in held]
         return [(card, src) for card in self.held_cards(unit) if (src := self.content.effects.get(card)) is not None]
-
-    def _can_buy_award(self, unit: Unit) -> bool:
-        return unit.courage >= 6 and bool(self.state.award_deck) and unit.awards_drawn == 0
 
     def use_point(self, unit: Unit, point: str) -> None:
         """Offer the Unit every use it may make here, until it declines."""

@@ -207,8 +207,13 @@ def _drew_key(game: GameAPI, kind: str) -> str:
 
 
 def can_draw(game: GameAPI, unit: Unit, kind_id: str) -> bool:
-    kind = game.content.kind_def(kind_id)
+    """Whether the Unit may draw a card of this kind now: its deck or discard pile has a card and the kind's
+    limit per turn is not reached; the base game's Awards: the Award deck has a card and the Unit has drawn no
+    Award this turn (draw-award: at most one per turn)."""
     s = game.state
+    if kind_id == "award":
+        return bool(s.award_deck) and unit.awards_drawn == 0
+    kind = game.content.kind_def(kind_id)
     if kind is None or (not s.decks.get(kind_id) and not s.discards.get(kind_id)):
         return False
     return kind.per_turn is None or unit.counters.get(_drew_key(game, kind_id), 0) < kind.per_turn

@@ -101,9 +101,6 @@ def _candidates(game: Game, unit: Unit, point: str) -> list[tuple[EffectSource, 
 def _refused_use(game: Game, unit: Unit, src: EffectSource, i: int, hook: UseHook, card: str) -> Refusal:
     """Why this use is not offered: the first of the game's tests it fails (effects/uses.py)."""
     name = game._name_of(src.owner)
-    if src.owner == "rule:buy-award" and not game._can_buy_award(unit):
-        return Refusal("condition", f"{unit.name} may not buy an Award now (it takes 6 Courage, an Award in the deck "
-                       "and no Award drawn this turn)")
     owner = card.split(":", maxsplit=1)[0] if ":" in card else None
     if hook.scope == "units-here" and owner is not None and game.state.unit(owner).sector != unit.sector:
         return Refusal("other-sector", f"the {name} serves the Units in its own Sector only")

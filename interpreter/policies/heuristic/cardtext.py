@@ -317,3 +317,22 @@ def condition_mentions(cond: dsl_ast.Condition | None, word: str) -> int:
         return 0
 
     return walk(cond.expr, sign)
+
+
+def award_price(game: GameView, owner: str) -> int | None:
+    """The Courage a use pays to draw an Award ('lose 6 courage, draw-award random': the rules' purchase of an
+    Award, or any card or rule written so), or None when its use is not such a purchase."""
+    source = game.content.effects.get(owner)
+    if source is None:
+        return None
+    for clause in source.tree.clauses:
+        body = clause.body
+        if not isinstance(body, dsl_ast.Use):
+            continue
+        parts = [opt for action in body.actions for o in action.options for opt in o.parts()]
+        verbs = {opt.statement.verb.name for opt in parts}
+        if "draw-award" not in verbs:
+            continue
+        return sum(int(_number(opt.statement) or 0) for opt in parts
+                   if opt.statement.verb.name == "lose" and "courage" in _words(opt.statement))
+    return None

@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING
 
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
-from ddaydice.interpreter.policies.heuristic.cardtext import UseShape, against_foe, dice_colour, generic_use, use_shape
+from ddaydice.interpreter.policies.heuristic.cardtext import (
+    UseShape,
+    against_foe,
+    award_price,
+    dice_colour,
+    generic_use,
+    use_shape,
+)
 from ddaydice.interpreter.policies.heuristic.dice import best_add, cry_gain, pending_courage, tally_values
 from ddaydice.interpreter.policies.heuristic.facts import facts
 from ddaydice.interpreter.policies.heuristic.foe import foe, standing
@@ -60,9 +67,10 @@ def wants_use(mem: Memory, game: GameView, unit: Unit, owner: str, point: str) -
             return _shaped(mem, game, unit, owner, shape, point)
     if point == "movement":
         return _wants_movement_use(mem, game, unit, owner)
-    if owner == "rule:buy-award":
+    price = award_price(game, owner)
+    if price is not None and not is_card:  # an Award bought with Courage (the rules' purchase)
         c = unit.courage
-        drop = plan_value(mem, game, unit, c, at_roll=False) - plan_value(mem, game, unit, c - 6, at_roll=False)
+        drop = plan_value(mem, game, unit, c, at_roll=False) - plan_value(mem, game, unit, c - price, at_roll=False)
         return drop < 3.0
     if is_card:
         return _generic_wants(mem, game, unit, owner, point)
