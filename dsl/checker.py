@@ -9,12 +9,14 @@ and returns the effect with every name in its canonical spelling
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 
 import attrs
 
 from ddaydice.dsl import ast, words
-from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
+from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, suggest
+from ddaydice.dsl.parser import keywords
 from ddaydice.dsl.vocab import Vocabulary
 
 DURATION_ENGLISH = {
@@ -216,31 +218,45 @@ class _Checker:
             if best is None or len(canon) > len(best[1]):
                 best = (errors, canon)
         assert best is not None
+        reordered = self.reordered(spec, args)
         for code, pos, message, found_hint in best[0]:
             where = pos if pos is not ast.NOWHERE else stmt_pos
             hint = found_hint
+            if code == "DSL104" and reordered is not None:
+                hint = f"the words are in the wrong order: '{verb.name} {reordered}'"
             if code == "DSL103":
                 forms = " | ".join(f"{verb.name} {s}".strip() for s in spec.signatures)
                 hint = hint or f"the form is: {forms}"
             self.err(code, f"{verb.name}: {message}", where, hint)
         return args
 
+    def reordered(self, spec: words.WordSpec, args: tuple[ast.Arg, ...]) -> str | None:
+        """The arguments in an order some form of the word takes, when they are only out of order ('gain soldiers
+        3' -> '3 soldiers')."""
+        if not 1 < len(args) <= 4:
+            return None
+        for order in itertools.permutations(args):
+            if order != args and any(not self.match_signature(sig, order)[0] for sig in words.signatures(spec)):
+                return " ".join(_arg_text(a) for a in order)
+        return None
+
     # ------------------------------------------------------------ statements
-    def check_query_change(self, stmt: ast.Statement) -> ast.Statement:
+    def check_query_change(self, stmt: ast.Statement, *, in_actions: bool) -> ast.Statement:
         q = self.v.queries[stmt.verb.name]
-        if len(stmt.args) > 1 and self.arg_fits(stmt.args[0], "change"):
+        if self.change_then_more(stmt):
             # The change is right; what follows it is not understood (often a duration the language lacks).
             extra = stmt.args[1]
             self.err("DSL103", f"{q.id}: {self.describe(extra)} after {self.describe(stmt.args[0])} is "
-                     "not understood", extra.pos, "a change may be followed only by a duration: 'this turn', "
-                     "'this phase', 'next turn', 'permanently' or 'until EVENT' (inside actions), or by 'per' and "
-                     "a count")
+                     "not understood", extra.pos, _after_change_hint(stmt, extra, in_actions=in_actions))
             return stmt
         if len(stmt.args) != 1 or not self.arg_fits(stmt.args[0], "change"):
             found = self.describe(stmt.args[0]) if stmt.args else "nothing"
+            hint = f"for example '{q.id} -1' or '{q.id} = 0'"
+            if stmt.args and isinstance(stmt.args[0], ast.Number):
+                n = stmt.args[0].value
+                hint = f"a change has a sign: '{q.id} +{n}' raises it by {n}, '{q.id} = {n}' sets it to {n}"
             self.err("DSL104", f"{q.id}: expected a change (-2, +1, -1d6) or '= value', found {found}",
-                     stmt.args[0].pos if stmt.args else stmt.pos,
-                     f"for example '{q.id} -1' or '{q.id} = 0'")
+                     stmt.args[0].pos if stmt.args else stmt.pos, hint)
             return stmt
         arg = stmt.args[0]
         if isinstance(arg, ast.Assign) and isinstance(arg.value, ast.Word) and arg.value.name != "unlimited":
@@ -250,16 +266,22 @@ class _Checker:
             self.check_per(stmt.per)
         return stmt
 
+    def change_then_more(self, stmt: ast.Statement) -> bool:
+        """A value's change followed by more words than the language reads after it ('def -2 until-move')."""
+        return (stmt.verb.name in self.v.numbers() and len(stmt.args) > 1
+                and self.arg_fits(stmt.args[0], "change"))
+
     def check_per(self, per: ast.Per) -> None:
         first = per.words[0]
         faces = set(self.v.faces) | set(self.v.face_aliases)
         if first.name == "locked":
             if len(per.words) != 2 or per.words[1].name not in faces:
-                self.err("DSL112", "'per locked' needs a face: 'per locked skull'", per.pos)
+                self.err("DSL112", "'per locked' needs a face", per.pos, "for example 'per locked skull'")
             return
         if first.name == "tagged":
             if len(per.words) != 2:
-                self.err("DSL112", "'per tagged' needs a tag: 'per tagged explosion'", per.pos)
+                self.err("DSL112", "'per tagged' needs a tag", per.pos,
+                         "for example 'per tagged " + (min(self.v.tags) if self.v.tags else "explosion") + "'")
             elif per.words[1].name not in self.v.tags:
                 self.unknown("tag", per.words[1], sorted(self.v.tags), code="DSL112")
             return
@@ -277,14 +299,15 @@ class _Checker:
         action_verbs = words.words("action")
         numbers = self.v.numbers()
         is_modifier = name in numbers or name in modifier_verbs
-        if in_actions and is_modifier and name != "require" and duration is None:
+        if in_actions and is_modifier and name != "require" and duration is None and not self.change_then_more(stmt):
+            # (a change followed by a word it does not read: that word, likely a duration misspelt, is the mistake)
             self.err("DSL105", f"'{name}' changes a value or a permission; inside actions it needs a duration",
                      stmt.verb.pos, "add 'this turn', 'this phase', 'next turn', 'permanently' or 'until EVENT'")
         if in_actions and not is_modifier and duration is not None and name in action_verbs:
             self.err("DSL106", f"'{name}' happens at once; '{DURATION_ENGLISH[duration]}' makes no sense here",
                      stmt.verb.pos, "durations belong to modifiers such as 'def -2 this turn'")
         if name in numbers:
-            return self.check_query_change(stmt)
+            return self.check_query_change(stmt, in_actions=in_actions)
         if name in modifier_verbs:
             spec = modifier_verbs[name]
         elif in_actions and name in action_verbs:
@@ -304,6 +327,10 @@ class _Checker:
                 self.err("DSL101", f"'{name}' is a permission, not a value", stmt.verb.pos,
                          f"write 'allow {name}' or 'forbid {name}'")
                 return stmt
+            if name in keywords():  # 'or or', 'and' with nothing before it: the keyword is out of place
+                self.err("DSL101", f"'{name}' is a keyword of the language, out of place here", stmt.verb.pos,
+                         f"an {what} was expected (gain 1 star, def -2 this turn); is '{name}' written twice?")
+                return stmt
             self.unknown(what, stmt.verb, pool, code="DSL101")
             return stmt
         if name in MAP_KINDS or any(k in MAP_KINDS for sig in words.signatures(spec)
@@ -311,7 +338,9 @@ class _Checker:
             needs_map = all(any(k in MAP_KINDS for p in sig.params for k in p.kinds)
                             for sig in words.signatures(spec))
             if needs_map and not self.v.in_map:
-                self.err("DSL111", f"'{name}' only makes sense in a map's Sector attributes", stmt.verb.pos)
+                self.err("DSL111", f"'{name}' only makes sense in a map's Sector attributes", stmt.verb.pos,
+                         "it names the attributes, tables or Sectors of one map: write it in that map's "
+                         "'sectors:' or 'attributes:'")
                 return stmt
         args = self.check_args(stmt.verb, spec, stmt.args, stmt.pos)
         named = [a for a in args if isinstance(a, ast.Word) and a.name in {"as", "any-roll"}]
@@ -320,7 +349,8 @@ class _Checker:
                      "MGF and Landmine dice, which show numbers", named[-1].pos, "leave out 'any-roll' or 'as'")
         if stmt.per is not None:
             if name not in {"gain", "lose", "add", "remove"}:
-                self.err("DSL112", f"'{name}' cannot be multiplied with 'per'", stmt.per.pos)
+                self.err("DSL112", f"'{name}' cannot be multiplied with 'per'", stmt.per.pos,
+                         "'per' multiplies what gain, lose, add and remove give, and a value's change")
             else:
                 self.check_per(stmt.per)
         return attrs.evolve(stmt, args=args)
@@ -340,6 +370,21 @@ class _Checker:
                     break
         return forms
 
+    def condition_hint(self, name: str) -> str | None:
+        """The condition an unknown one likely meant: a resource, a kind, a face or a Sector written without its
+        predicate ('soldiers' -> 'have soldiers'), misspelt or not ('courag' -> 'have courage'), or a misspelt
+        predicate ('in-bunker' -> 'bunker')."""
+        predicates = set(words.words("predicate"))
+        forms = self.predicates_taking(name)
+        if not forms:
+            taken = {n for pred in predicates for sig in words.signatures(words.words("predicate")[pred])
+                     for k in (sig.params[0].kinds if sig.params else ()) for n in self.names_of(k)}
+            best = suggest(name, predicates | taken)
+            if best is None:
+                return None
+            forms = [best] if best in predicates else self.predicates_taking(best)
+        return "did you mean " + " or ".join(f"'{f}'" for f in forms) + "?"
+
     def check_cond_expr(self, expr: ast.CondExpr) -> ast.CondExpr:
         match expr:
             case ast.Not(operand=op):
@@ -349,12 +394,8 @@ class _Checker:
             case ast.Predicate():
                 spec = words.lookup("predicate", expr.word.name)
                 if spec is None:
-                    forms = self.predicates_taking(expr.word.name)
-                    if forms:  # a resource, a kind, a face or a Sector written without its predicate
-                        self.err("DSL109", f"unknown condition '{expr.word.name}'", expr.word.pos,
-                                 "did you mean " + " or ".join(f"'{f}'" for f in forms) + "?")
-                    else:
-                        self.unknown("condition", expr.word, words.words("predicate"), code="DSL109")
+                    self.err("DSL109", f"unknown condition '{expr.word.name}'", expr.word.pos,
+                             self.condition_hint(expr.word.name))
                     return expr
                 args = self.check_args(expr.word, spec, expr.args, expr.pos)
                 written = " ".join([expr.word.name, *(a.name if isinstance(a, ast.Word)
@@ -481,6 +522,43 @@ class _Checker:
 
     def check(self, effect: ast.Effect) -> ast.Effect:
         return attrs.evolve(effect, clauses=tuple(self.check_clause(c) for c in effect.clauses))
+
+
+def _arg_text(arg: ast.Arg) -> str:
+    """An argument as it is written."""
+    match arg:
+        case ast.Word(name=n):
+            return n
+        case ast.Number(value=n):
+            return str(n)
+        case ast.Signed(value=n):
+            return f"{n:+d}"
+        case ast.Dice(count=c, sign=sign):
+            return f"{'-' if sign < 0 else '+' if sign > 0 else ''}{c}d6"
+        case ast.Assign(value=v):
+            return f"= {_arg_text(v)}"
+
+
+def _after_change_hint(stmt: ast.Statement, extra: ast.Arg, *, in_actions: bool) -> str:
+    """What a change may be followed by, and the duration a word after it was likely meant to be."""
+    durations = [d.replace("-", " ") for d in DURATION_ENGLISH]
+    if isinstance(extra, ast.Word) and extra.name == "for":
+        return f"a scope comes first: 'for TARGET: {words_of(attrs.evolve(stmt, args=stmt.args[:1]))}'"
+    if isinstance(extra, ast.Word):
+        spaced = extra.name.replace("-", " ")
+        head, _, event = spaced.partition(" ")
+        if head in DURATION_ENGLISH and DURATION_ENGLISH[head].endswith(" an event") and event:
+            durations.append(spaced)  # 'until-move': 'until move', an event after the keyword
+        close = suggest(spaced, durations)
+        if close is not None and not in_actions:
+            return (f"a standing change lasts as long as its card; for '{close}', give it in a use or a trigger: "
+                    f"'use: {words_of(attrs.evolve(stmt, args=stmt.args[:1]))} {close}'")
+        if spaced in durations:
+            return f"a duration is written in words, without a hyphen: '{spaced}'"
+        if close is not None:
+            return f"did you mean '{close}'?"
+    return ("a change may be followed only by a duration: 'this turn', 'this phase', 'next turn', 'permanently' "
+            "or 'until EVENT' (inside actions), or by 'per' and a count")
 
 
 def words_of(stmt: ast.Statement) -> str:

@@ -296,12 +296,16 @@ class _Builder:
                 return True
             self.diags.append(Diagnostic(
                 "DUP001", f"duplicate {what} id '{ident}' (first defined at {other[0]}:{other[1]})",
-                where[0], where[1], where[2],
+                where[0], where[1], where[2], width=len(ident),
                 hint="an expansion that replaces a base card says 'overrides: true'" if pack else None))
             return False
         if overrides:
+            kind = key.split(":", 1)[0]
+            pool = [k.split(":", 1)[1] for k in self.origins if k.startswith(f"{kind}:")]
             self.diags.append(Diagnostic("DUP002", f"'{ident}' says it overrides, but nothing has that id",
-                                         where[0], where[1], where[2]))
+                                         where[0], where[1], where[2], width=len(ident),
+                                         hint=did_you_mean(ident, pool) or "'overrides: true' replaces a card "
+                                         "loaded before it (of the base game, or of a pack this one requires)"))
         self.origins[key] = where
         if pack:
             self.owner_pack[key] = pack
@@ -376,7 +380,9 @@ class _Builder:
         if prov == "reconstructed" and not note.strip():
             line, col = position(node, ["provenance"])
             self.diags.append(Diagnostic("PROV001", "a reconstruction needs a 'note' saying which part is ours",
-                                         doc.file, line, col))
+                                         doc.file, line, col, width=len(prov),
+                                         hint="add 'note: ...' beside it: what no rulebook prints (a name, a cost, "
+                                         "an effect)"))
 
     # ------------------------------------------------------------ maps/
     def load_maps(self, maps_dir: Path, pack: str | None, root: Path | None = None) -> None:
@@ -409,7 +415,8 @@ class _Builder:
         if man.id != pack_dir.name:
             line, col = position(doc.data, ["id"])
             self.diags.append(Diagnostic("PACK001", f"pack id '{man.id}' differs from its folder '{pack_dir.name}'",
-                                         doc.file, line, col))
+                                         doc.file, line, col, width=len(man.id),
+                                         hint=f"write 'id: {pack_dir.name}', or name the folder '{man.id}'"))
         if not self.claim(f"pack:{man.id}", man.id, doc, doc.data, None, "pack"):
             return
         self.check_provenance(man.provenance, man.note, doc, doc.data)
@@ -433,8 +440,8 @@ class _Builder:
             if extra.name not in known:
                 self.diags.append(Diagnostic("PACK002", f"unexpected entry '{shorten(extra.name)}' in a pack",
                                              shown_path(extra), 1, 1,
-                                             hint="a pack holds pack.yaml, rules/, cards/, maps/, scenarios/ and "
-                                             "schemas/"))
+                                             hint=did_you_mean(extra.name, known) or "a pack holds pack.yaml, "
+                                             "rules/, cards/, maps/, scenarios/ and schemas/"))
 
     # ------------------------------------------------------- vocabulary
     def vocabulary(self) -> Vocabulary | None:
@@ -553,13 +560,13 @@ class _Builder:
                 file, line, col = self.origins.get(f"kind:{kind.id}", ("rules/kinds.yaml", 1, 1))
                 self.diags.append(Diagnostic("XREF005", f"kind '{kind.id}' names the side '{kind.side}', which "
                                              "is not declared (rules/sides.yaml)", file, line, col,
-                                             hint=did_you_mean(kind.side, side_ids)))
+                                             hint=did_you_mean(kind.side, side_ids) or _sides_hint(side_ids)))
         for rwb, doc, node in self.pending_rwb:
             if rwb.side is not None and rwb.side not in side_ids:
                 line, col = position(node, ["side"])
                 self.diags.append(Diagnostic("XREF005", f"RWB '{rwb.id}' names the side '{rwb.side}', which is "
                                              "not declared (rules/sides.yaml)", doc.file, line, col,
-                                             hint=did_you_mean(rwb.side, side_ids)))
+                                             hint=did_you_mean(rwb.side, side_ids) or _sides_hint(side_ids)))
             if rwb.option is not None and rwb.option not in self.options:
                 line, col = position(node, ["option"])
                 self.diags.append(Diagnostic("OPT002", f"RWB '{rwb.id}' is written for the optional rule "
@@ -598,7 +605,9 @@ class _Builder:
         for i, sec in enumerate(bm.sectors):
             if not sec.defense:
                 line, col = position(data, ["sectors", i, "defense"])
-                self.diags.append(Diagnostic("MAP003", f"sector '{sec.id}' has no DEF value", doc.file, line, col))
+                self.diags.append(Diagnostic("MAP003", f"sector '{sec.id}' has no DEF value", doc.file, line, col,
+                                             hint="write its printed DEF: 'def: [4]' (or one per chevron: "
+                                             "'def: [4, 6, 8]')"))
             if sec.special_damage is not None and sec.special_damage not in {"specialist", "courage", "none"}:
                 line, col = position(data, ["sectors", i, "special_damage"])
                 self.diags.append(Diagnostic("SCHEMA004", f"unknown Special Damage '{sec.special_damage}'",
@@ -631,7 +640,8 @@ class _Builder:
             if ln.kind == "advance" and ln.cost is None and not all(t in priced for t in ln.to):
                 line, col = position(data, ["lines", i])
                 self.diags.append(Diagnostic("MAP002", "an advance line needs its Courage 'cost'",
-                                             doc.file, line, col))
+                                             doc.file, line, col, hint="write 'cost: N', the Courage it takes to "
+                                             "advance along it (or give the Sectors it leads to their own 'cost')"))
             for t in ln.to:
                 if ln.cost is not None and ln.kind == "advance" and priced.get(t, ln.cost) != ln.cost:
                     line, col = position(data, ["lines", i, "cost"])
@@ -644,9 +654,11 @@ class _Builder:
         """Enough players for the Units its starting sectors need, a starting sector, and a Bunker."""
         floor = sum(s.start.at_least for s in bm.sectors if s.start is not None)
         if floor > bm.players[1]:
+            line, col = position(doc.data, ["players"]) if "players" in doc.data else (1, 1)
             self.diags.append(Diagnostic("MAP006", f"map '{bm.id}' needs at least {floor} Units at its "
                                          f"starting sectors, but allows {bm.players[1]} players",
-                                         doc.file, 1, 1))
+                                         doc.file, line, col, hint="lower the starting sectors' 'at-least', or "
+                                         "allow more players"))
         if not any(s.start is not None for s in bm.sectors):
             self.diags.append(Diagnostic("MAP001", f"map '{bm.id}' has no starting sector", doc.file, 1, 1,
                                          hint="give a sector 'start:' with its starting resources"))
@@ -702,8 +714,8 @@ class _Builder:
         for k, tab in enumerate(bm.tables):
             if len(tab.results) != 6:
                 line, col = position(data, ["tables", k, "results"])
-                self.diags.append(Diagnostic("MAP004", f"table '{tab.id}' needs 6 results (one per face of a d6)",
-                                             doc.file, line, col))
+                self.diags.append(Diagnostic("MAP004", f"table '{tab.id}' has {len(tab.results)} results: it needs 6 "
+                                             "(one per face of a d6)", doc.file, line, col))
             for j, res in enumerate(tab.results):
                 if res not in attr_ids:
                     line, col = position(data, ["tables", k, "results", j])
@@ -721,7 +733,12 @@ class _Builder:
         actual = self.cards[cid][1]
         if kind is not None and actual != kind:
             self.diags.append(Diagnostic("XREF004", f"{what} '{cid}' as {_a(kind)}, but it is {_a(actual)}",
-                                         doc.file, line, col, width=len(cid)))
+                                         doc.file, line, col, width=len(cid),
+                                         hint=f"name {_a(kind)} here; list {_a(actual)} under '{actual}s:'"))
+
+
+def _sides_hint(side_ids: set[str]) -> str:
+    return f"sides declared: {', '.join(sorted(side_ids)) or 'none'} (a pack declares its own in rules/sides.yaml)"
 
 
 def _a(noun: str) -> str:
@@ -954,8 +971,11 @@ def _check_requirements(b: _Builder, root: Path) -> None:
                 continue  # refused when the pack was loaded (PACK012)
             if needed not in known_packs and needed != "base":
                 line, col = position(doc.data, ["requires", j])
+                others = known_packs - {man.id}
                 b.diags.append(Diagnostic("PACK004", f"pack '{man.id}' requires '{needed}', which does not exist",
-                                          doc.file, line, col, hint=did_you_mean(needed, known_packs - {man.id})))
+                                          doc.file, line, col, width=len(needed), hint=did_you_mean(needed, others)
+                                          or f"packs found: {', '.join(sorted(others)) or 'none'} (bundled, or "
+                                          "folders beside this one)"))
             elif needed in known_packs and needed not in b.packs and needed != "base":
                 line, col = position(doc.data, ["requires", j])
                 b.diags.append(Diagnostic("PACK005", f"pack '{man.id}' requires '{needed}', which is not loaded",

@@ -20,9 +20,9 @@ from typing import Any
 import attrs
 import lark
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from ddaydice.dsl import ast
+from ddaydice.dsl import ast, words
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
 from ddaydice.dsl.limits import MAX_EFFECT_CHARS, MAX_EFFECT_NUMBER
 
@@ -104,12 +104,73 @@ _TERMINAL_NAMES = {
     "LPAR": "'('",
     "RPAR": "')'",
 }
+# The rules of the grammar made of keywords only, whose phrases a message shows whole ('all units', not 'all').
+_PHRASE_RULES = frozenset({"target", "limit", "duration"})
+# The keywords after which the next word is a name of the registry, not an action (an event, a moment).
+_NAMING_KEYWORDS = frozenset({"on", "before", "after", "during", "when"})
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+# What must follow a keyword or a sign, for a clause cut short after it (or a wrong word after it).
+_FOLLOWS = {
+    ":": "an action (gain 1 star, def -2 this turn)",
+    ",": "another action",
+    "if": "a condition (bunker, count skull >= 2)",
+    "unless": "a condition (bunker, count skull >= 2)",
+    "not": "a condition (bunker, count skull >= 2)",
+    "or": "another action, or another condition",
+    "and": "another action, or another condition",
+    "on": "an event (advance, final-tally, combat, ...)",
+    "before": "a moment (mgf, final-tally, purchase, ...)",
+    "after": "a moment (final-tally, first-roll, ...)",
+    "during": "a phase (purchase, movement, combat, ...)",
+    "when": "a moment (drawn, ...)",
+    "per": "what is counted (skull, locked skull, rwbs, specialists, ...)",
+    "above": "a number",
+}
+_COLON_HINT = ("a trigger ('on EVENT [if ...]: ...'), a use ('use [...]: ...') and a scope ('for TARGET: ...') "
+               "put ':' before what they do")
+
+
+@functools.cache
+def _phrases() -> dict[str, tuple[str, ...]]:
+    """The keyword phrases of the grammar by the terminal of their first word ('ALL' -> 'all units', 'all
+    players'), read from the grammar's rules."""
+    lark_ = _parser()
+    terms = {t.name: str(t.pattern.value) for t in lark_.terminals}
+    out: dict[str, set[str]] = {}
+    for rule in lark_.rules:
+        if rule.origin.name in _PHRASE_RULES and len(rule.expansion) > 1 and all(s.is_term for s in rule.expansion):
+            out.setdefault(rule.expansion[0].name, set()).add(" ".join(terms[s.name] for s in rule.expansion))
+    return {first: tuple(sorted(found)) for first, found in out.items()}
+
+
+@functools.cache
+def _rule_heads(rule: str) -> frozenset[str]:
+    """The terminals that open a rule's alternatives ('duration' -> THIS, NEXT, PERMANENTLY)."""
+    return frozenset(r.expansion[0].name for r in _parser().rules
+                     if r.origin.name == rule and r.expansion and r.expansion[0].is_term)
+
+
+def _standing(line: str) -> bool:
+    """Whether the clause of ``line`` (up to a place in it) is a standing change: neither a trigger nor a use."""
+    found = re.findall(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*|:", line)
+    if found[:1] == ["for"] and ":" in found:
+        found = found[found.index(":") + 1:]
+    return bool(found) and found[0] not in {"on", "use"}
+
+
+@functools.cache
+def keywords() -> frozenset[str]:
+    """Every keyword of the grammar ('before', 'turn', 'units')."""
+    return frozenset(str(t.pattern.value) for t in _parser().terminals if str(t.pattern.value).isalpha())
 
 
 def _describe_expected(expected: set[str]) -> str:
     names: list[str] = []
+    phrases = _phrases()
     for term in sorted(expected):
-        if term in _TERMINAL_NAMES:
+        if term in phrases:
+            names.extend(f"'{p}'" for p in phrases[term])
+        elif term in _TERMINAL_NAMES:
             names.append(_TERMINAL_NAMES[term])
         elif re.fullmatch(r"[A-Z_]+", term):
             names.append(f"'{term.lower()}'")
@@ -121,37 +182,114 @@ def _describe_expected(expected: set[str]) -> str:
     return ", ".join(uniq)
 
 
-def _friendly(err: UnexpectedInput, text: str) -> tuple[str, str, str | None]:
-    """A code, a message and a hint for a parse error."""
+@attrs.frozen
+class _Found:
+    """A syntax error as the modder should read it: a code, a message, a hint, and where it is when that is not
+    where the parser stopped (``at``: an offset in the text, ``width`` characters)."""
+
+    code: str
+    message: str
+    hint: str | None
+    at: int | None = None
+    width: int = 1
+
+
+def _word_around(text: str, at: int, chars: frozenset[str] | str = _WORD_CHARS) -> tuple[int, int]:
+    """The start and end of the word of ``chars`` that holds offset ``at``."""
+    start, end = at, at
+    while start > 0 and text[start - 1] in chars:
+        start -= 1
+    while end < len(text) and text[end] in chars:
+        end += 1
+    return start, end
+
+
+def _bad_character(text: str, at: int) -> _Found:
+    ch = text[at] if at < len(text) else ""
+    near = text[max(at - 1, 0):at + 2]
+    start, end = _word_around(text, at, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+    word = text[start:end]
+    hint = None
+    if ch.isupper():
+        hint = f"words of the effect language are lower case: '{word.lower()}'"
+    elif ch == "_" and word.replace("_", "").isdigit():
+        hint = f"a number is written without separators: '{word.replace('_', '')}'"
+    elif ch == "_":
+        hint = f"words use hyphens, not underscores: '{word.replace('_', '-')}'"
+    elif ch in "+-" and sum(c in "+-" for c in near) > 1:
+        hint = "a change has one sign: -2, +1, -1d6"
+    elif ch in "0123456789-":
+        hint = "numbers stand alone; write '4 of' as separate words, and dice as 1d6"
+    elif ch == ".":
+        hint = "an effect has no '.': a clause ends at the end of its line, or at ';'"
+    return _Found("DSL001", f"unexpected character {ch!r}", hint)
+
+
+def _early_end(text: str, at: int, expected: set[str]) -> _Found:
+    """The clause ended (at the end of the line or of the effect) before the grammar was done with it: a ':' left
+    out between a trigger's or a use's head and its actions, or a clause cut short."""
+    line_start = text.rfind("\n", 0, at) + 1
+    if "COLON" in expected:
+        verbs = set(words.words("action")) | set(words.words("modifier"))
+        previous = ""
+        for match in re.finditer(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*", text[line_start:at]):
+            if match.start() > 0 and match.group() in verbs and previous not in _NAMING_KEYWORDS:
+                return _Found("DSL002", f"missing ':' before '{match.group()}'", _COLON_HINT,
+                              at=line_start + match.start(), width=len(match.group()))
+            previous = match.group()
+        return _Found("DSL003", "the clause ends before its ':' and what it does", _COLON_HINT)
+    return _Found("DSL003", "the clause ends too early", _expected_after(text[line_start:at], expected))
+
+
+def _expected_after(before: str, expected: set[str]) -> str:
+    """What is expected after the text ``before`` (of the same line): said by what it ends with when the grammar
+    names it ('if' -> a condition), else the grammar's expected terminals."""
+    last = re.findall(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*|[+-]?[0-9]*d6|[+-]?[0-9]+|[<>=!]=|[^\sa-z0-9]", before)
+    if last and last[-1] in _FOLLOWS and "WORD" in expected:
+        return f"expected {_FOLLOWS[last[-1]]} after '{last[-1]}'"
+    return f"expected {_describe_expected(expected)}" + (f" after '{last[-1]}'" if last else "")
+
+
+def _bad_token(text: str, tok: Token, expected: set[str]) -> _Found:
+    at = tok.start_pos if tok.start_pos is not None else len(text)
+    if tok.type == "$END":
+        return _early_end(text, len(text.rstrip()), expected)
+    if tok.type == "_NL":
+        return _early_end(text, at, expected)
+    value = str(tok.value)
+    if value in {">", "<"} and text[at - 1:at] == "=":
+        return _Found("DSL002", f"unexpected '={value}'", f"a comparison is written '{value}=', not '={value}'",
+                      at=at - 1, width=2)
+    start, end = _word_around(text, at) if tok.type == "WORD" else (at, at + len(value))
+    if start < at:  # glued to a keyword the lexer took: 'once per turns' is 'turn' then 's'
+        word = text[start:end]
+        return _Found("DSL002", f"unexpected '{word}'", did_you_mean(word, keywords()) or
+                      f"expected {_describe_expected(expected)}", at=start, width=end - start)
+    start = text.rfind("\n", 0, at) + 1
+    before, line = text[start:at], text[start:].split("\n", 1)[0]
+    durations = _rule_heads("duration")
+    if tok.type in durations and not expected & durations and _standing(before):
+        return _Found("DSL002", f"unexpected '{value}': a standing change lasts as long as its card",
+                      f"to give it for a while, write it in a use or a trigger: 'use: {line.strip()}'",
+                      width=len(value))
+    hint = _expected_after(before, expected)
+    if tok.type == "WORD":  # a misspelt keyword of the grammar ('befor', 'unles'): say which one
+        expected_words = {name.lower() for name in expected if name.isalpha() and name.isupper()} - {"word", "number"}
+        close = did_you_mean(value, expected_words)
+        if close:
+            return _Found("DSL002", f"unexpected '{value}'", close)
+        if "COLON" in expected:
+            return _Found("DSL002", f"missing ':' before '{value}'", _COLON_HINT, at=at, width=len(value))
+    return _Found("DSL002", f"unexpected '{value}'".replace("\n", "\\n"), hint)
+
+
+def _friendly(err: UnexpectedInput, text: str) -> _Found:
+    """What a parse error means, said as the modder's mistake."""
     if isinstance(err, UnexpectedCharacters):
-        at = err.pos_in_stream or 0
-        ch = text[at] if at < len(text) else ""
-        hint = None
-        if ch.isupper():
-            hint = "words of the effect language are lower case"
-        elif ch == "_":
-            hint = "words use hyphens, not underscores (advance-cost, not advance_cost)"
-        elif ch in "0123456789" or ch == "-":
-            hint = "numbers stand alone; write '4 of' as separate words, and dice as 1d6"
-        return "DSL001", f"unexpected character {ch!r}", hint
-    if isinstance(err, UnexpectedEOF):
-        return "DSL003", "the effect ends too early", f"expected {_describe_expected(set(err.expected))}"
+        return _bad_character(text, err.pos_in_stream or 0)
     if isinstance(err, UnexpectedToken):
-        tok = err.token
-        expected = set(err.expected)
-        what = "end of the effect" if tok.type == "$END" else f"'{tok.value}'".replace("\n", "\\n")
-        if tok.type == "_NL":
-            what = "end of the line"
-        hint = f"expected {_describe_expected(expected)}"
-        if "COLON" in expected and tok.type in {"WORD", "NUMBER", "_NL", "$END"}:
-            hint = "a trigger ('on ...') or a use ('use ...') needs ':' before its actions"
-        if tok.type == "WORD":  # a misspelt keyword of the grammar ('befor', 'unles'): say which one
-            keywords = {name.lower() for name in expected if name.isalpha() and name.isupper()} - {"word", "number"}
-            close = did_you_mean(str(tok.value), keywords)
-            if close:
-                hint = close
-        return "DSL002", f"unexpected {what}", hint
-    return "DSL002", "syntax error", None
+        return _bad_token(text, err.token, set(err.expected))
+    return _Found("DSL002", "syntax error", None)  # the LALR parser raises nothing else
 
 
 def _pos(smap: SourceMap, meta: Any, width: int | None = None) -> ast.Pos:
@@ -446,14 +584,18 @@ def _deepest(tree: Tree[Token]) -> tuple[int, Any]:
 
 def _syntax_error(err: UnexpectedInput, text: str, smap: SourceMap, offset: int = 0) -> Diagnostic:
     """A parse error as a diagnostic at its place in the file (``offset``: lines of the effect before ``text``)."""
-    code, message, hint = _friendly(err, text)
-    line = getattr(err, "line", 1) or 1
-    column = getattr(err, "column", 1) or 1
-    if isinstance(err, UnexpectedEOF) or (line < 1):
-        lines = text.splitlines() or [""]
+    found = _friendly(err, text)
+    if found.at is not None:
+        line = text.count("\n", 0, found.at) + 1
+        column = found.at - (text.rfind("\n", 0, found.at) + 1) + 1
+    elif isinstance(err, UnexpectedToken) and err.token.type == "$END":
+        lines = text.rstrip().splitlines() or [""]
         line, column = len(lines), len(lines[-1]) + 1
+    else:
+        line = getattr(err, "line", 1) or 1
+        column = getattr(err, "column", 1) or 1
     fline, fcol = smap.place(max(line, 1) + offset, max(column, 1))
-    return Diagnostic(code, message, smap.file, fline, fcol, hint=hint)
+    return Diagnostic(found.code, found.message, smap.file, fline, fcol, hint=found.hint, width=found.width)
 
 
 def parse_effect(text: str, smap: SourceMap) -> tuple[ast.Effect | None, list[Diagnostic]]:

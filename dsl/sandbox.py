@@ -18,6 +18,7 @@ LOAD006    not a regular file (a device, a pipe, a folder)
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -117,7 +118,12 @@ def read_text(path: Path, shown: str, limit: int = MAX_FILE_BYTES) -> tuple[byte
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        return None, Diagnostic("YAML004", f"cannot read file: {exc.strerror}", shown, 1, 1)
+        with contextlib.suppress(OSError):  # a socket cannot be opened: say what it is, not the system's words
+            if stat.S_ISSOCK(Path(path).stat().st_mode):
+                return None, Diagnostic("LOAD006", "not a regular file (a socket): it is not read", shown, 1, 1,
+                                        hint="give a file of text")
+        return None, Diagnostic("YAML004", f"cannot read file: {exc.strerror}", shown, 1, 1,
+                                hint="give a file of text that you may read")
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -140,6 +146,7 @@ def read_text(path: Path, shown: str, limit: int = MAX_FILE_BYTES) -> tuple[byte
                                     hint="split it into several files")
         return b"".join(chunks), None
     except OSError as exc:
-        return None, Diagnostic("YAML004", f"cannot read file: {exc.strerror}", shown, 1, 1)
+        return None, Diagnostic("YAML004", f"cannot read file: {exc.strerror}", shown, 1, 1,
+                                hint="give a file of text that you may read")
     finally:
         os.close(fd)

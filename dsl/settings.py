@@ -271,8 +271,9 @@ def check_options(options: Mapping[str, tuple[Any, YamlDoc, Any]], names: Names,
                         if _parse_entry(key, str(item).strip(), names)[1] is not None:
                             path.append(j)
                             break
-                line, col = position(node, path)
-                hint = did_you_mean(key, known_keys(resources)) if problem.startswith("unknown setting") else None
+                unknown = problem.startswith("unknown setting")
+                line, col = position(node, path, key=unknown)  # an unknown setting: its name is the mistake
+                hint = did_you_mean(key, known_keys(resources)) if unknown else None
                 out.append(Diagnostic("OPT001", problem, doc.file, line, col,
                                       hint=hint or "see docs/optional-rules.md for every setting"))
         for j, req in enumerate(opt.requires):

@@ -146,8 +146,12 @@ def _read_slowly(file: str, text: str) -> tuple[YamlDoc | None, list[Diagnostic]
         elif "expected <block end>" in problem:
             hint = "check the indentation: the keys of one mapping must line up"
         elif exc.context and exc.context_mark is not None and exc.problem:
-            hint = f"{exc.context.strip()} that starts at line {exc.context_mark.line + 1}, column " \
-                   f"{exc.context_mark.column + 1}"
+            where = f"line {exc.context_mark.line + 1}, column {exc.context_mark.column + 1}"
+            hint = f"{exc.context.strip()} that starts at {where}"
+            flows = {"while parsing a flow sequence": "[", "while parsing a flow mapping": "{"}
+            opened = flows.get(exc.context.strip())
+            if opened is not None:
+                hint = f"the '{opened}' at {where} is never closed (quote a text that starts with '{opened}')"
         if "duplicate key" in str(exc):
             key = _duplicate_key(str(exc))
             return None, [Diagnostic("YAML002", f"duplicate key {shorten(key)}".strip(), file, line, col,

@@ -145,7 +145,7 @@ def bad(result: Result, where: str, *, status: int = 1) -> None:
 def test_yaml_syntax_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(name="[Tester")})
     bad(result, "cards/new.yaml:5:9: YAML001")
-    assert "flow sequence that starts at line 4, column 11" in result.output
+    assert "the '[' at line 4, column 11 is never closed" in result.output
     assert result.output == snapshot
 
 
@@ -353,6 +353,7 @@ def test_wrong_argument_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sn
         """
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(effect)})
     bad(result, "cards/new.yaml:9:24: DSL104 gain: expected amount, found 'soldiers'")
+    assert "hint: the words are in the wrong order: 'gain 3 soldiers'" in result.output
     bad(result, "cards/new.yaml:10:11: DSL104 def: expected a change")
     bad(result, "cards/new.yaml:11:20: DSL104 recruit: expected specialist")
     assert result.output == snapshot
@@ -364,7 +365,7 @@ def test_a_right_change_followed_by_an_unknown_word_blames_the_word(tmp_path: Pa
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use before mgf: def -2 until-move")})
     bad(result, "cards/new.yaml:9:30: DSL103 def: 'until-move' after the change -2 is not understood")
     assert "found the change" not in result.output
-    assert "a change may be followed only by a duration" in result.output
+    assert "a duration is written in words, without a hyphen: 'until move'" in result.output
 
 
 def test_a_condition_written_without_its_predicate_suggests_the_predicate(tmp_path: Path,
@@ -445,14 +446,15 @@ def test_map_word_outside_a_map(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 def test_missing_colon(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("on advance gain 3 soldiers")})
-    bad(result, "cards/new.yaml:9:18: DSL002 unexpected 'gain'")
-    assert "needs ':' before its actions" in result.output
+    bad(result, "cards/new.yaml:9:18: DSL002 missing ':' before 'gain'")
+    assert "put ':' before what they do" in result.output
     assert result.output == snapshot
 
 
 def test_effect_ends_too_early(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("on advance:")})
-    bad(result, "cards/new.yaml:9:18: DSL002 unexpected end of the line")
+    bad(result, "cards/new.yaml:9:18: DSL003 the clause ends too early")
+    assert "hint: expected an action (gain 1 star, def -2 this turn) after ':'" in result.output
     assert result.output == snapshot
 
 
@@ -466,7 +468,7 @@ def test_unexpected_characters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, 
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": text})
     bad(result, "cards/new.yaml:3:83: DSL001 unexpected character 'G'")
     bad(result, "cards/new.yaml:4:78: DSL001 unexpected character '_'")
-    assert "words of the effect language are lower case" in result.output
+    assert "words of the effect language are lower case: 'gain'" in result.output
     assert "words use hyphens, not underscores" in result.output
     assert result.output == snapshot
 
@@ -627,7 +629,7 @@ def test_random_table_with_five_results(tmp_path: Path, monkeypatch: pytest.Monk
     text = MAP.replace("results: [shelter, shelter, shelter, shelter, shelter, shelter]",
                        "results: [shelter, shelter, shelter, shelter, sheltr]")
     result = validate(tmp_path, monkeypatch, {"maps/tiny.yaml": text})
-    bad(result, "maps/tiny.yaml:25:43: MAP004 table 'weather' needs 6 results (one per face of a d6)")
+    bad(result, "maps/tiny.yaml:25:43: MAP004 table 'weather' has 5 results: it needs 6 (one per face of a d6)")
     bad(result, "maps/tiny.yaml:25:80: XREF003 table result 'sheltr' is not an attribute of the map")
     assert result.output == snapshot
 

@@ -15,6 +15,7 @@
 ``impact``     :mod:`ddaydice.interpreter.cli.impact`
 ``sweep``      :mod:`ddaydice.interpreter.cli.sweep`
 ``lsp``        :mod:`ddaydice.interpreter.cli.lsp` (a language server for editors)
+``grammar``    :mod:`ddaydice.interpreter.cli.grammar` (TextMate grammars for editors)
 =============  ==========================================
 
 What several commands share is :mod:`ddaydice.interpreter.cli.common`. A command module imports ``common`` and
@@ -32,6 +33,7 @@ from ddaydice.interpreter.cli import (
     compare,
     conflicts,
     explain,
+    grammar,
     impact,
     listing,
     lsp,
@@ -59,7 +61,7 @@ def main() -> None:
 
 for _command in (validate.validate, listing.list_, scenario.scenario, explain.explain, simulate.simulate,
                  play.play, replay.replay, card.card, conflicts.conflicts, render.render,
-                 schema.schema, new.new, lsp.lsp):
+                 schema.schema, new.new, lsp.lsp, grammar.grammar):
     main.add_command(_command)
 for _command in (compare.compare, impact.impact, sweep.sweep):  # simulation as a balance tool (docs/simulation.md)
     main.add_command(_command)

@@ -1,0 +1,49 @@
+"""``dday grammar``: the TextMate grammars of the effect language, for syntax colour in editors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ddaydice.interpreter.cli.common import load_or_exit
+from ddaydice.interpreter.cli.render import write_atomically
+
+
+def grammar_files(packs: tuple[str, ...]) -> dict[str, str]:
+    """Every file of the editor extension, by name, as text: generated from the grammar, the registry of words
+    and the names of the content loaded (the bundled base game, every bundled pack, and those of ``packs``)."""
+    from ddaydice.dsl.textmate import files
+
+    folders = [Path(p) for p in packs if "/" in p or p.startswith(".")]  # every bundled pack is loaded anyway
+    content = load_or_exit(packs="all", extra=folders)
+    return {name: json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+            for name, data in files(content.vocab).items()}
+
+
+@click.command("grammar")
+@click.option("-o", "--output", type=click.Path(path_type=Path, file_okay=False),
+              help="Write the extension's files into this folder (atomically). Without it, the effect language's "
+                   "grammar goes to standard output.")
+@click.option("--pack", "packs", multiple=True,
+              help="Also colour the names this pack defines (its values, permissions, kinds, tags): a bundled "
+                   "pack's name or your pack folder's path (repeatable).")
+def grammar(output: Path | None, packs: tuple[str, ...]) -> None:
+    """The TextMate grammars of the effect language: syntax colour for effects in VS Code (and any editor that
+    reads TextMate grammars), inside the 'effect: |' blocks of the YAML content files too.
+
+    Generated from the effect language's grammar (dsl/effect.lark), its registry of words (dsl/words.py) and
+    the names the rules define. The bundled ones are in editors/vscode/, an extension folder: copy it into
+    ~/.vscode/extensions/ (docs/modding.md, "Editor support").
+    """
+    from ddaydice.dsl.textmate import GRAMMAR_FILE
+
+    texts = grammar_files(packs)
+    if output is None:
+        click.echo(texts[GRAMMAR_FILE], nl=False)
+        return
+    output.mkdir(parents=True, exist_ok=True)
+    for name, text in sorted(texts.items()):
+        write_atomically(output / name, text)
+    click.echo(f"wrote {len(texts)} files into {output}", err=True)
