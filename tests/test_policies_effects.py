@@ -160,3 +160,29 @@ def test_in_whole_games_the_modders_cards_are_played() -> None:
                     forced=(Forced(card),))
         used[card] = sum(card in play_one(content, spec, i).items_used for i in range(12))
     assert all(n >= 6 for n in used.values()), used
+
+
+def test_an_mgf_change_until_an_event_is_played_before_mgf(tmp_path: Path) -> None:
+    """'use before mgf: mgf-dice = 0 until move' lasts at least through this turn's MGF, as 'this turn' does: the
+    heuristic plays it in the same shape as the Grenade (before the MGF roll)."""
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from ddaydice.interpreter.policies.heuristic.cardtext import use_shape
+
+    pack = tmp_path / "smoke"
+    (pack / "cards").mkdir(parents=True)
+    (pack / "pack.yaml").write_text(
+        "id: smoke\nname: Smoke\nversion: '1'\ntext: A test pack.\nprovenance: reconstructed\nnote: a test\n",
+        encoding="utf-8")
+    card = ("kind: item\ncards:\n  - id: {id}\n    name: {name}\n    grade: regular\n    cost: 5\n    text: Smoke.\n"
+            "    effect: |\n      use before mgf: mgf-dice = 0 {duration}\n    provenance: reconstructed\n"
+            "    note: a test\n")
+    (pack / "cards" / "items.yaml").write_text(
+        card.format(id="smoke-pot", name="Smoke Pot", duration="until move")
+        + card.format(id="smoke-jar", name="Smoke Jar", duration="this turn").replace("kind: item\ncards:\n", ""),
+        encoding="utf-8")
+    content, diags = load(extra=[pack])
+    assert content is not None, diags
+    game = cast("Any", SimpleNamespace(content=content))
+    assert use_shape(game, "smoke-pot").kind == use_shape(game, "smoke-jar").kind == "mgf-before"

@@ -228,7 +228,8 @@ def _shape(game: GameView, card: str) -> UseShape:
     if vs == {"mgf-dice"} and all(p.recipient is not None and p.recipient.kind == "adjacent-sector" for p in parts):
         return UseShape("mgf-adjacent")
     if vs == {"mgf-dice"} and mine and window == ("before", "mgf") and all(
-            p.duration == "this-turn" and (a or 0) <= 0 for p, a in zip(parts, amounts, strict=True)):
+            p.duration in {"this-turn", "until"} and (a or 0) <= 0 for p, a in zip(parts, amounts, strict=True)):
+        # 'until EVENT' lasts at least through this turn's MGF, as 'this turn' does
         return UseShape("mgf-before")
     if vs == {"mgf-dice", "sacrifice"} and words >= {"self"} and any(p.duration == "permanently" for p in parts):
         return UseShape("mgf-for-good")
