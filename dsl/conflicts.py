@@ -28,10 +28,11 @@ from typing import Literal
 
 import attrs
 
-from ddaydice.dsl import ast
+from ddaydice.dsl import ast, words
 from ddaydice.dsl.loader import Content, EffectSource
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.schema import BASE_KINDS, BattleMap, Variant
+from ddaydice.dsl.words.base import NOTHING, READS_STATE, Change, Reads, Touches
 
 UNLIMITED = 10**9
 
@@ -86,6 +87,13 @@ class Setup:
         return self.variant or ""
 
 
+def reach(stmt: ast.Statement) -> Touches:
+    """A statement's conflict signature, from its word's record (:mod:`ddaydice.dsl.words`); a query changed
+    ('def -2') is read by the analyser itself."""
+    spec = words.action(stmt.verb.name) or words.modifier(stmt.verb.name)
+    return spec.touches(stmt) if spec is not None else NOTHING
+
+
 def _named_cards(content: Content, src: EffectSource) -> list[tuple[str, str]]:
     """Cards an effect brings into play by its actions (recruit X, find X, offer X, find 1 vehicle)."""
     out: list[tuple[str, str]] = []
@@ -95,15 +103,14 @@ def _named_cards(content: Content, src: EffectSource) -> list[tuple[str, str]]:
             continue
         for action in body.actions:
             for opt in (part for o in action.options for part in o.parts()):
-                verb = opt.statement.verb.name
-                if verb not in {"recruit", "find", "offer"}:
+                t = reach(opt.statement)
+                if t.cards and t.cards[0] in content.cards:
+                    out.append((t.cards[0], f"named by the effect of {src.name}"))
                     continue
-                words = [a.name for a in opt.statement.args if isinstance(a, ast.Word)]
-                if words and words[0] in content.cards:
-                    out.append((words[0], f"named by the effect of {src.name}"))
-                elif verb == "find" and "vehicle" in words:
-                    out += [(v.id, f"a Vehicle of the player's choice, by the effect of {src.name}")
-                            for v in content.cards_of("vehicle")]
+                for kind in t.chosen:
+                    label = KIND_LABELS.get(kind, kind)
+                    out += [(c.id, f"a {label} of the player's choice, by the effect of {src.name}")
+                            for c in content.cards_of(kind)]
     return out
 
 
@@ -404,38 +411,28 @@ class _Extractor:
         an option it is unavailable in is off."""
         lits: set[Lit] = set()
         card = self.content.cards.get(src.owner)
+        option, in_play = words.reading("option"), words.reading("card-in-play")
         if card is not None:
-            lits |= {(f"option {o}", False) for o in card.unavailable_in}
-            if standing:
-                lits.add((f"in-play {src.owner}", True))
+            if option is not None:
+                lits |= {(f"{option} {o}", False) for o in card.unavailable_in}
+            if standing and in_play is not None:
+                lits.add((f"{in_play} {src.owner}", True))
         return frozenset(lits)
 
     def statement(self, stmt: ast.Statement) -> tuple[str, str, tuple[int, int] | None, tuple[str, ...]] | None:
-        """(query, op, value, args) for a statement that changes a query or permission, else None."""
+        """(query, op, value, args) for a statement that changes a query or permission, else None: a query's
+        change read here, a word's from its conflict signature."""
         v = stmt.verb.name
-        words = tuple(a.name for a in stmt.args if isinstance(a, ast.Word))
         if v in self.numbers and stmt.args:
             arg = stmt.args[0]
             if not isinstance(arg, ast.Assign | ast.Signed | ast.Dice):
                 return None
             value = _value(arg) if stmt.per is None else None
             return v, "set" if isinstance(arg, ast.Assign) else "add", value, ()
-        match v:
-            case "forbid" | "allow" if words:
-                return words[0], v, None, ()
-            case "ignore" if words:
-                return f"ignore-{words[0]}", "allow", None, ()
-            case "require":
-                args = tuple(str(a.value) if isinstance(a, ast.Number) else a.name for a in stmt.args
-                             if isinstance(a, ast.Number | ast.Word))
-                return "enter", "require", None, args
-            case "protect" if words:
-                return words[0], "protect", None, words[2:]
-            case "find" | "recruit":
-                args = tuple(str(a.value) if isinstance(a, ast.Number) else a.name for a in stmt.args
-                             if isinstance(a, ast.Number | ast.Word))
-                return v, "act", None, args
-        return None
+        change = reach(stmt).change
+        if change is None:
+            return None
+        return change.query, change.op, None, tuple(str(a) for a in change.args)
 
     def touches(self, src: EffectSource, *, shown: EffectSource | None = None, shown_clause: int = 0,
                 outer: frozenset[Lit] = frozenset(), depth: int = 0, shown_stmt: str = "") -> list[Touch]:
@@ -466,9 +463,9 @@ class _Extractor:
                     stmt = opt.statement
                     olits = lits | (condition_literals(opt.recipient.condition)
                                     if opt.recipient is not None else frozenset())
-                    if stmt.verb.name == "rwb" and depth < 3:
-                        rwb = next((a.name for a in stmt.args if isinstance(a, ast.Word)), "")
-                        inner = self.content.effects.get(f"rwb:{rwb}")
+                    runs = reach(stmt).runs  # an effect the action runs (an RWB's), as if its own
+                    if runs is not None and depth < 3:
+                        inner = self.content.effects.get(runs)
                         if inner is not None:
                             out += self.touches(inner, shown=reported, shown_clause=rci, outer=olits,
                                                 depth=depth + 1, shown_stmt=shown_stmt or statement_dsl(stmt))
@@ -531,19 +528,18 @@ class _MapView:
             for clause in src.tree.clauses:
                 body = clause.body
                 if isinstance(body, ast.Modifier):
-                    stmt = body.statement
-                    words = [a.name for a in stmt.args if isinstance(a, ast.Word)]
-                    if stmt.verb.name == "forbid" and words == ["vehicle-here"] and body.condition is None:
+                    change = reach(body.statement).change
+                    if change == Change("vehicle-here", "forbid") and body.condition is None:
                         no_vehicle.add(sec.id)
                     continue
                 for action in body.actions:
                     for opt in (part for o in action.options for part in o.parts()):
-                        words = [a.name for a in opt.statement.args if isinstance(a, ast.Word)]
-                        if opt.statement.verb.name == "roll-attribute" and words:
-                            for attr in tables.get(words[0], ()):
+                        t = reach(opt.statement)
+                        for table in t.tables:
+                            for attr in tables.get(table, ()):
                                 self.attribute_at.setdefault(attr, set()).add(sec.id)
-                        elif opt.statement.verb.name == "become" and words:
-                            self.attribute_at.setdefault(words[0], set()).add(sec.id)
+                        for attr in t.attributes:
+                            self.attribute_at.setdefault(attr, set()).add(sec.id)
         # An attribute given by an effect that is not a Sector's own can land anywhere.
         for key, src in content.effects.items():
             if key.startswith(f"{bm.id}/") and "/attribute:" not in key and key != f"{bm.id}/rules":
@@ -554,9 +550,9 @@ class _MapView:
                     continue
                 for action in body.actions:
                     for opt in (part for o in action.options for part in o.parts()):
-                        words = [a.name for a in opt.statement.args if isinstance(a, ast.Word)]
-                        if opt.statement.verb.name == "become" and words and words[0] in self.attribute_at:
-                            self.attribute_at[words[0]] |= set(self.all)
+                        for attr in reach(opt.statement).attributes:
+                            if attr in self.attribute_at:
+                                self.attribute_at[attr] |= set(self.all)
         self.vehicle_ok = frozenset(self.all - self.bunkers - no_vehicle)
 
     def sector_name(self, sid: str) -> str:
@@ -581,11 +577,22 @@ class _MapView:
         return out
 
     def narrow(self, sectors: frozenset[str], lits: Iterable[Lit]) -> frozenset[str]:
-        """Keep the Sectors where the touch's 'bunker' conditions can hold."""
+        """Keep the Sectors where the touch's conditions on being in a Bunker can hold."""
         for key, truth in lits:
-            if key == "bunker":
+            if _reads(key).where == "bunkers":
                 sectors = sectors & self.bunkers if truth else sectors - self.bunkers
         return sectors
+
+
+def _reads(key: str) -> Reads:
+    """What a literal's condition reads (its predicate's conflict signature); only a condition without
+    arguments or comparison can be said to hold in whole Sectors, and only one with an argument names a rule or a
+    card."""
+    name, _, rest = key.partition(" ")
+    spec = words.predicate(name)
+    if spec is None or (spec.reads.where is not None and rest):
+        return READS_STATE
+    return spec.reads
 
 
 def _compatible(a: frozenset[Lit], b: frozenset[Lit], options: frozenset[str]) -> bool:
@@ -593,7 +600,7 @@ def _compatible(a: frozenset[Lit], b: frozenset[Lit], options: frozenset[str]) -
     for key, truth in both:
         if (key, not truth) in both:
             return False
-        if truth and key.startswith("option ") and key.split(" ", 1)[1] not in options:
+        if truth and _reads(key).names == "option" and key.partition(" ")[2] not in options:
             return False  # an optional rule the content does not define is never on
     return True
 
