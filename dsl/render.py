@@ -14,14 +14,6 @@ from ddaydice.dsl import ast, words
 from ddaydice.dsl.words.base import Said, Wording
 from ddaydice.dsl.words.english import FACE_NAMES, RESOURCE_NAMES, title, upper_first
 
-TARGET_PHRASES = {
-    "all-units": "all Units",
-    "units-here": "all Units in this Sector",
-    "another-unit": "another Unit",
-    "the-german": "the German",
-    "all-players": "every player",
-    "adjacent-sector": "an adjacent Sector of your choice",
-}
 DURATIONS = {
     "this-turn": "until the end of the turn",
     "this-phase": "until the end of the phase",
@@ -128,7 +120,7 @@ class Renderer:
             return " and ".join(self.option(o) for o in (attrs.evolve(opt, also=()), *opt.also))
         text = self.statement(opt.statement)
         if opt.recipient is not None:
-            who = TARGET_PHRASES[opt.recipient.kind]
+            who = self.target(opt.recipient.kind)
             if opt.recipient.condition is not None:
                 who += f" ({self.condition(opt.recipient.condition).strip()})"
             text = f"{who}: {text}"
@@ -174,6 +166,13 @@ class Renderer:
                     return spec.render(self, Said(w.name, arg0, cmp_text))
                 return f"{title(w.name)}{cmp_text}"
 
+    def target(self, kind: str) -> str:
+        """Who a scope or a recipient is, in English (its record's phrase)."""
+        found = words.target(kind)
+        if found is None:
+            raise AssertionError(f"no target '{kind}'")
+        return found.phrase
+
     def moment(self, name: str) -> str:
         """A use's moment in English: a moment's record, an event's ('after the Final Tally'), else a phase's
         name."""
@@ -193,7 +192,7 @@ class Renderer:
         return f" (once per {limit.period})" if limit else ""
 
     def clause(self, clause: ast.Clause) -> str:
-        scope = f"{upper_first(TARGET_PHRASES[clause.scope.kind])}: " if clause.scope else ""
+        scope = f"{upper_first(self.target(clause.scope.kind))}: " if clause.scope else ""
         body = clause.body
         match body:
             case ast.Trigger():

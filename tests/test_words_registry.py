@@ -20,12 +20,12 @@ import pytest
 from ddaydice.dsl import ast, words
 from ddaydice.dsl.checker import Context, check_effect
 from ddaydice.dsl.compile import Compiler, EffectContext
-from ddaydice.dsl.conflicts import reach
 from ddaydice.dsl.effect_context import Action
 from ddaydice.dsl.loader import Content
 from ddaydice.dsl.parser import SourceMap, parse_effect
 from ddaydice.dsl.reference import Example, entry, example_of, generate, reference_content
 from ddaydice.dsl.render import Renderer
+from ddaydice.dsl.touches import reach
 from ddaydice.dsl.vocab import QueryInfo, Vocabulary, minimal
 from ddaydice.dsl.words.base import Change, Parts, Said, Speaker, Touches, Wording, touches_nothing
 
@@ -107,6 +107,8 @@ def test_every_word_has_every_part_of_its_role(spec: words.WordSpec) -> None:
             assert callable(spec.compile) and callable(spec.render)
         case words.CounterWord():
             assert callable(spec.render)
+        case words.TargetWord():
+            assert spec.phrase.strip(), spec.name
 
 
 @pytest.mark.parametrize("spec", words.all_words(), ids=lambda s: f"{s.role}:{s.name}")

@@ -42,7 +42,7 @@ __all__ = [
     "KEYWORDS", "PARAM_KINDS", "WORDS", "ActionWord", "CounterWord", "EventWord", "ModifierWord", "MomentWord",
     "Param", "PredicateWord", "Role", "Signature", "TargetWord", "WordSpec", "action", "all_words", "counter",
     "event", "lookup", "modifier", "moment", "parse_signature", "predicate", "reading", "register", "signatures",
-    "unregister", "words",
+    "target", "unregister", "words",
 ]
 
 # The built-in words, in the reference's order.
@@ -160,6 +160,11 @@ def reading(names: str) -> str | None:
     is on; 'card-in-play': that a card is in play)."""
     return next((p.name for p in _BY_ROLE.get("predicate", {}).values()
                  if isinstance(p, PredicateWord) and p.reads.names == names), None)
+
+
+def target(kind: str) -> TargetWord | None:
+    """A target by the grammar's name of it ('all-units') or its own ('all units')."""
+    return _typed("target", kind.replace("-", " "), TargetWord)
 
 
 def signatures(spec: WordSpec) -> tuple[Signature, ...]:

@@ -280,9 +280,10 @@ class CounterWord(WordSpec):
 
 @attrs.frozen(kw_only=True)
 class TargetWord(WordSpec):
-    """Who a clause or an action concerns (the grammar spells them; the renderer says them)."""
+    """Who a clause or an action concerns (the grammar spells them). ``phrase``: who, in English."""
 
     role: ClassVar[Role] = "target"
+    phrase: str
 
 
 # ================================================================ signatures

@@ -1,4 +1,5 @@
-"""Conditions (what 'if' and 'unless' test), counters (what 'per' multiplies by) and targets. Each record
+"""Conditions (what 'if' and 'unless' test), counters (what 'per' multiplies by) and targets (who a clause or
+an action concerns; the grammar spells them, their records say them in English). Each record
 names its parts (see :mod:`ddaydice.dsl.words.base`): a condition is compiled by asking the context by its name
 (:func:`~ddaydice.dsl.words.base.ask`), unless its record says otherwise."""
 
@@ -239,26 +240,32 @@ COUNTERS = (
 TARGETS = (
     TargetWord(
         name="all units",
+        phrase="all Units",
         summary="Every Unit in the game (the German is not a Unit).",
     ),
     TargetWord(
         name="units here",
+        phrase="all Units in this Sector",
         summary="Every Unit in the same Sector as the source.",
     ),
     TargetWord(
         name="another unit",
+        phrase="another Unit",
         summary="Another Unit of the player's choice (the player, in solitaire).",
     ),
     TargetWord(
         name="the german",
+        phrase="the German",
         summary="The German player (Atlantikwall).",
     ),
     TargetWord(
         name="all players",
+        phrase="every player",
         summary="Every player, the German included.",
     ),
     TargetWord(
         name="adjacent sector",
+        phrase="an adjacent Sector of your choice",
         summary=("A Sector next to this Unit's, of the player's choice; a recipient only, of a Sector's values and "
                  "permissions (shared by every Unit there). A filter limits the choice: 'unless bunker'."),
         example="use before mgf: mgf-dice = 0 this turn to adjacent sector unless bunker",
