@@ -62,6 +62,12 @@ class _Checker:
     def optional_rules(self) -> frozenset[str]:
         return self.v.options
 
+    def faces(self) -> set[str]:
+        return set(self.v.faces) | set(self.v.face_aliases)
+
+    def tags(self) -> frozenset[str]:
+        return self.v.tags
+
     def unknown(self, what: str, word: ast.Word, pool: Iterable[str], code: str = "DSL102") -> None:
         pool = list(pool)
         hint = did_you_mean(word.name, pool)
@@ -254,15 +260,9 @@ class _Checker:
     def check_per(self, per: ast.Per) -> None:
         first = per.words[0]
         faces = set(self.v.faces) | set(self.v.face_aliases)
-        if first.name == "locked":
-            if len(per.words) != 2 or per.words[1].name not in faces:
-                self.err("DSL112", "'per locked' needs a face: 'per locked skull'", per.pos)
-            return
-        if first.name == "tagged":
-            if len(per.words) != 2:
-                self.err("DSL112", "'per tagged' needs a tag: 'per tagged explosion'", per.pos)
-            elif per.words[1].name not in self.v.tags:
-                self.unknown("tag", per.words[1], sorted(self.v.tags), code="DSL112")
+        counter = words.counter(first.name)
+        if counter is not None and counter.check is not None:  # a counter of a named thing: 'per locked skull'
+            counter.check(self, per)
             return
         counters = {w.name for w in words.words("counter").values()} | {
             w.singular for w in words.words("counter").values() if isinstance(w, words.CounterWord) and w.singular}

@@ -226,13 +226,15 @@ BAR = words.ModifierWord(
 )
 DUSK = words.EventWord(name="dusk", summary="Night falls (a throwaway word).", phrase="when night falls",
                        until="until night next falls")
+VOLLEYS = words.CounterWord(name="volleys", summary="Volleys fired (a throwaway word).",
+                            render=lambda _r, _names: " for every volley")
 DAWN = words.PredicateWord(name="dawn", summary="The sun is up (a throwaway word).", example="if dawn",
                            render=lambda _r, _s: "at dawn")
 
 
 @pytest.fixture
 def new_words() -> Iterator[None]:
-    added = [words.register(w) for w in (MUSTER, BAR, DUSK, DAWN)]
+    added = [words.register(w) for w in (MUSTER, BAR, DUSK, DAWN, VOLLEYS)]
     try:
         yield
     finally:
@@ -243,12 +245,13 @@ def new_words() -> Iterator[None]:
 @pytest.mark.usefixtures("new_words")
 def test_a_registered_word_is_checked_compiled_rendered_and_documented(content: Content,
                                                                       renderer: Renderer) -> None:
-    effect = _checked("on dusk if dawn: muster 2 per rwb to another unit\nbar stay\nuse: bar trade until dusk",
-                      content)
+    effect = _checked("on dusk if dawn: muster 2 per rwb to another unit\nbar stay\nuse: bar trade until dusk\n"
+                      "use: muster 1 per volleys", content)
     assert renderer.lines(effect) == [
         "When night falls if at dawn: another Unit: muster 2 Soldiers for every RWB scored this turn.",
         "Stay is barred.",
         "May be used: Trade is barred until night next falls.",
+        "May be used: muster 1 Soldiers for every volley.",
     ]
     compiled = Compiler(content.vocab.numbers()).effect(effect, renderer.option, renderer.clause)
     (trigger,) = compiled.triggers
@@ -263,8 +266,11 @@ def test_a_registered_word_is_checked_compiled_rendered_and_documented(content: 
     use_stmt = effect.clauses[2].body
     assert isinstance(use_stmt, ast.Use)
     assert reach(use_stmt.actions[0].options[0].statement).change == Change("trade", "forbid")
+    counted = Recorder()
+    compiled.uses[1].run(cast("EffectContext", counted))
+    assert ("count", (("volleys",),)) in counted.calls
     page = generate(content)
-    assert "### `muster`" in page and "### `dusk`" in page and "### `dawn`" in page
+    assert all(f"### `{w.name}`" in page for w in (MUSTER, BAR, DUSK, DAWN, VOLLEYS))
     muster = entry("muster", content, renderer)
     assert muster is not None and "May be used: muster 2 Soldiers." in muster
 

@@ -9,8 +9,8 @@ generated from the records (:mod:`ddaydice.dsl.reference`).
 
 The records live by role: actions in ``actions_tally``, ``actions_cards``, ``actions_board`` and
 ``actions_decks``, modifiers in ``modifiers``, events and moments in ``events``, conditions, counters and
-targets in ``predicates``. Adding a word is one record in one of them (and its name in :data:`WORDS`'s
-module tuple); :func:`register` adds one at run time.
+targets in ``predicates``. Adding a word is one record in one of them, listed in that module's tuple of records;
+:func:`register` adds one at run time (a test's throwaway word).
 
 Names that come from content (dice faces, colours, resources, queries, flags, RWB bonuses, phases, tiers, cards,
 sectors) are not listed here: they are read from ``rules/`` and the loaded cards and maps, so an expansion can

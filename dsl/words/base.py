@@ -113,6 +113,8 @@ class Checking(Protocol):
     def err(self, code: str, message: str, pos: ast.Pos, hint: str | None = None) -> None: ...
     def unknown(self, what: str, word: ast.Word, pool: Iterable[str], code: str = "DSL102") -> None: ...
     def optional_rules(self) -> frozenset[str]: ...
+    def faces(self) -> set[str]: ...
+    def tags(self) -> frozenset[str]: ...
 
 
 @attrs.frozen
@@ -271,11 +273,13 @@ class PredicateWord(WordSpec):
 @attrs.frozen(kw_only=True)
 class CounterWord(WordSpec):
     """What 'per' multiplies by (the context counts it by name). ``render``: 'for every ...' in English, given
-    the counter's words; ``singular``: another name 'per' accepts for it ('per rwb')."""
+    the counter's words; ``singular``: another name 'per' accepts for it ('per rwb'); ``check``: the form of a
+    counter that names what it counts ('per locked skull'; without it, 'per' takes the counter's name alone)."""
 
     role: ClassVar[Role] = "counter"
     render: Callable[[Speaker, tuple[str, ...]], str]
     singular: str = ""  # also counted under this name ('per rwb')
+    check: Callable[[Checking, ast.Per], None] | None = None
 
 
 @attrs.frozen(kw_only=True)

@@ -22,6 +22,20 @@ def check_option(c: Checking, args: tuple[ast.Arg, ...]) -> None:
         c.unknown("optional rule", args[0], known)
 
 
+def check_locked(c: Checking, per: ast.Per) -> None:
+    """'per locked FACE'."""
+    if len(per.words) != 2 or per.words[1].name not in c.faces():
+        c.err("DSL112", "'per locked' needs a face: 'per locked skull'", per.pos)
+
+
+def check_tagged(c: Checking, per: ast.Per) -> None:
+    """'per tagged TAG': a tag some loaded card carries."""
+    if len(per.words) != 2:
+        c.err("DSL112", "'per tagged' needs a tag: 'per tagged explosion'", per.pos)
+    elif per.words[1].name not in c.tags():
+        c.unknown("tag", per.words[1], sorted(c.tags()), code="DSL112")
+
+
 _P = PredicateWord
 
 PREDICATES = (
@@ -204,7 +218,7 @@ COUNTERS = (
         signatures=("face",),
         summary="Locked dice showing this face.",
         example="gain 3 soldiers per locked skull",
-        render=lambda r, names: f" for every Locked {r.name(names[1])}",
+        render=lambda r, names: f" for every Locked {r.name(names[1])}", check=check_locked,
     ),
     CounterWord(
         name="rwbs",
@@ -227,7 +241,7 @@ COUNTERS = (
         signatures=("tag",),
         summary="The cards this Unit holds whose data carry this tag (see the condition).",
         example="on movement: lose 1 soldiers per tagged explosion above 2",
-        render=lambda r, names: f" for every card marked {r.name(names[1])} the Unit holds",
+        render=lambda r, names: f" for every card marked {r.name(names[1])} the Unit holds", check=check_tagged,
     ),
     CounterWord(
         name="active-skulls",
