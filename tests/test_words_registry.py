@@ -27,7 +27,7 @@ from ddaydice.dsl.reference import Example, entry, example_of, generate, referen
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.touches import reach
 from ddaydice.dsl.vocab import QueryInfo, Vocabulary, minimal
-from ddaydice.dsl.words.base import Change, Parts, Said, Speaker, Touches, Wording, touches_nothing
+from ddaydice.dsl.words.base import Change, Parts, Reads, Said, Speaker, Touches, Wording, touches_nothing
 
 DSL = Path(__file__).resolve().parent.parent / "dsl"
 
@@ -104,7 +104,7 @@ def test_every_word_has_every_part_of_its_role(spec: words.WordSpec) -> None:
         case words.MomentWord():
             assert spec.phrase.strip(), spec.name
         case words.PredicateWord():
-            assert callable(spec.compile) and callable(spec.render)
+            assert callable(spec.compile) and callable(spec.render) and isinstance(spec.reads, Reads)
         case words.CounterWord():
             assert callable(spec.render)
         case words.TargetWord():
