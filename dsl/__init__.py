@@ -1,6 +1,6 @@
 """The effect language: grammar, syntax tree, checker, English, compiler, and content loading.
 
-    effect.lark --parser.py--> ast.py --checker.py (words.py, vocab.py)--> checked tree
+    effect.lark --parser.py--> ast.py --checker.py (words/, vocab.py)--> checked tree
         --render.py--> English          --compile.py--> hooks for the interpreter
     YAML --yamlsrc.py (ruamel, cattrs)--> schema.py records --loader.py--> Content
 

@@ -30,8 +30,6 @@ DURATION_ENGLISH = {
 MAX_CHANCE_DICE = 6  # 'roll 6d6 (...)' at most: a chance is a few dice
 
 FILTER_WORDS = frozenset({"locked", "unlocked", "real", "any-roll"})
-COMPARE_PREDICATES = frozenset({"count", "same-face", "chevrons", "turns-here", "players", "have", "holds",
-                                "colours", "active-skulls", "times-used", "tagged"})
 MAP_KINDS = frozenset({"attribute", "table", "sector"})
 # parameter kinds whose arguments are names (of content or of the rules), not numbers
 NAME_KINDS = frozenset(words.PARAM_KINDS) - {"amount", "count", "change", "counter"}
@@ -62,6 +60,15 @@ class _Checker:
     # -------------------------------------------------------------- helpers
     def err(self, code: str, message: str, pos: ast.Pos, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(code, message, pos.file, pos.line, pos.column, hint=hint, width=pos.width))
+
+    def optional_rules(self) -> frozenset[str]:
+        return self.v.options
+
+    def faces(self) -> set[str]:
+        return set(self.v.faces) | set(self.v.face_aliases)
+
+    def tags(self) -> frozenset[str]:
+        return self.v.tags
 
     def unknown(self, what: str, word: ast.Word, pool: Iterable[str], code: str = "DSL102") -> None:
         pool = list(pool)
@@ -274,18 +281,12 @@ class _Checker:
     def check_per(self, per: ast.Per) -> None:
         first = per.words[0]
         faces = set(self.v.faces) | set(self.v.face_aliases)
-        if first.name == "locked":
-            if len(per.words) != 2 or per.words[1].name not in faces:
-                self.err("DSL112", "'per locked' needs a face", per.pos, "for example 'per locked skull'")
+        counter = words.counter(first.name)
+        if counter is not None and counter.check is not None:  # a counter of a named thing: 'per locked skull'
+            counter.check(self, per)
             return
-        if first.name == "tagged":
-            if len(per.words) != 2:
-                self.err("DSL112", "'per tagged' needs a tag", per.pos,
-                         "for example 'per tagged " + (min(self.v.tags) if self.v.tags else "explosion") + "'")
-            elif per.words[1].name not in self.v.tags:
-                self.unknown("tag", per.words[1], sorted(self.v.tags), code="DSL112")
-            return
-        counters = {w.name for w in words.WORDS if w.role == "counter"} | {"rwb", "specialist"}
+        counters = {w.name for w in words.words("counter").values()} | {
+            w.singular for w in words.words("counter").values() if isinstance(w, words.CounterWord) and w.singular}
         if len(per.words) == 1 and (first.name in faces or first.name in counters):
             return
         pool = [*faces, *sorted(counters)]
@@ -299,7 +300,9 @@ class _Checker:
         action_verbs = words.words("action")
         numbers = self.v.numbers()
         is_modifier = name in numbers or name in modifier_verbs
-        if in_actions and is_modifier and name != "require" and duration is None and not self.change_then_more(stmt):
+        modifier = words.modifier(name)
+        if in_actions and is_modifier and (modifier is None or modifier.needs_duration) and duration is None \
+                and not self.change_then_more(stmt):
             # (a change followed by a word it does not read: that word, likely a duration misspelt, is the mistake)
             self.err("DSL105", f"'{name}' changes a value or a permission; inside actions it needs a duration",
                      stmt.verb.pos, "add 'this turn', 'this phase', 'next turn', 'permanently' or 'until EVENT'")
@@ -343,17 +346,17 @@ class _Checker:
                          "'sectors:' or 'attributes:'")
                 return stmt
         args = self.check_args(stmt.verb, spec, stmt.args, stmt.pos)
-        named = [a for a in args if isinstance(a, ast.Word) and a.name in {"as", "any-roll"}]
-        if len({a.name for a in named}) == 2:  # 'as FACE' with 'any-roll': MGF and Landmine dice show numbers
-            self.err("DSL103", f"{name}: 'as' names a face of the Final Tally's dice, but 'any-roll' also reaches "
-                     "MGF and Landmine dice, which show numbers", named[-1].pos, "leave out 'any-roll' or 'as'")
+        checked = attrs.evolve(stmt, args=args)
+        own_check = spec.check if isinstance(spec, words.ActionWord | words.ModifierWord) else None
+        if own_check is not None:  # the word's own check, beyond its signatures
+            own_check(self, checked)
         if stmt.per is not None:
-            if name not in {"gain", "lose", "add", "remove"}:
+            if not (isinstance(spec, words.ActionWord) and spec.per):
                 self.err("DSL112", f"'{name}' cannot be multiplied with 'per'", stmt.per.pos,
                          "'per' multiplies what gain, lose, add and remove give, and a value's change")
             else:
                 self.check_per(stmt.per)
-        return attrs.evolve(stmt, args=args)
+        return checked
 
     # ------------------------------------------------------------ conditions
     def predicates_taking(self, name: str) -> list[str]:
@@ -400,15 +403,15 @@ class _Checker:
                 args = self.check_args(expr.word, spec, expr.args, expr.pos)
                 written = " ".join([expr.word.name, *(a.name if isinstance(a, ast.Word)
                                                       else str(getattr(a, "value", "")) for a in expr.args)])
-                if expr.word.name in COMPARE_PREDICATES and expr.comparison is None:
+                number = isinstance(spec, words.PredicateWord) and spec.number
+                if number and expr.comparison is None:
                     self.err("DSL110", f"'{expr.word.name}' is a number: compare it",
                              expr.word.pos, f"for example '{written} >= 2'")
-                if expr.word.name not in COMPARE_PREDICATES and expr.comparison is not None:
+                if not number and expr.comparison is not None:
                     self.err("DSL110", f"'{expr.word.name}' is true or false and cannot be compared",
                              expr.word.pos, f"write 'if {written}' or 'unless {written}'")
-                if expr.word.name == "option" and args and isinstance(args[0], ast.Word) and self.v.options \
-                        and args[0].name not in self.v.options:
-                    self.unknown("optional rule", args[0], self.v.options)
+                if isinstance(spec, words.PredicateWord) and spec.check is not None:
+                    spec.check(self, args)  # the condition's own check, beyond its signatures
                 return attrs.evolve(expr, args=args)
 
     def check_condition(self, cond: ast.Condition | None) -> ast.Condition | None:
@@ -465,15 +468,14 @@ class _Checker:
         return attrs.evolve(opt, statement=stmt, recipient=recipient)
 
     def sector_valued(self, stmt: ast.Statement) -> bool:
-        """Whether a statement changes a value or permission that belongs to a Sector."""
+        """Whether a statement changes a value or permission that belongs to a Sector (a requirement to move
+        into it does)."""
         name = stmt.verb.name
-        first = stmt.args[0].name if stmt.args and isinstance(stmt.args[0], ast.Word) else ""
-        subject = None
-        if name in self.v.numbers():
-            subject = self.v.queries[name].subject
-        elif name in {"forbid", "allow", "protect"} and first in self.v.queries:
-            subject = self.v.queries[first].subject
-        return subject == "sector" or name == "require"
+        modifier = words.modifier(name)
+        change = modifier.compile(stmt) if modifier is not None else None
+        query = name if name in self.v.numbers() else change.query if change is not None else ""
+        info = self.v.queries.get(query)
+        return (info is not None and info.subject == "sector") or (change is not None and change.op == "require")
 
     def check_recipient(self, target: ast.Target, stmt: ast.Statement) -> ast.Target:
         name = stmt.verb.name

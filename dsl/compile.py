@@ -12,81 +12,17 @@ module's protocol, not the other way round.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 import attrs
 
-from ddaydice.dsl import ast
+from ddaydice.dsl import ast, words
+from ddaydice.dsl.effect_context import UNLIMITED, Action, Cond, EffectContext, ModifierHook, Value
+from ddaydice.dsl.words.base import Parts, ask, words_of
 
-
-class EffectContext(Protocol):
-    """What effects can do and ask. Implemented by the interpreter.
-
-    ``self`` in a card's effect is the Unit that owns the card (or, for a
-    Sector attribute, the Unit the attribute is applied to).
-    """
-
-    def roll_d6(self) -> int: ...
-    def roll_chance(self, count: int) -> int: ...
-    def gain(self, resource: str, amount: int, recipient: str | None) -> None: ...
-    def lose(self, resource: str, amount: int, recipient: str | None) -> None: ...
-    def add_result(self, face: str, amount: int, colour: str | None, recipient: str | None) -> None: ...
-    def remove_result(self, face: str, amount: int) -> None: ...
-    def reroll(self, count: int | None, filters: tuple[str, ...]) -> None: ...
-    def reface(self, count: int | None, filters: tuple[str, ...], same: bool, face: str | None = None) -> None: ...
-    def recolour(self, count: int, filters: tuple[str, ...]) -> None: ...
-    def copy_tally(self) -> None: ...
-    def keep_tally(self) -> None: ...
-    def sacrifice(self, what: str | int, recipient: str | None = None) -> None: ...
-    def recruit(self, what: str | int, free: bool) -> None: ...
-    def find(self, what: str | int, free: bool, kind: str = "item") -> None: ...
-    def offer(self, card: str) -> None: ...
-    def draw_award(self, how: str) -> None: ...
-    def gain_rwb(self, rwb: str) -> None: ...
-    def absorb(self, resources: tuple[str, ...]) -> None: ...
-    def die_instead(self) -> None: ...
-    def swap_sectors(self) -> None: ...
-    def become(self, attribute: str) -> None: ...
-    def roll_attribute(self, table: str) -> None: ...
-    def retreat(self, sector: str) -> None: ...
-    def win(self) -> None: ...
-    def reset_marker(self) -> None: ...
-    def roll_split(self, keep: str, rest: str) -> None: ...
-    def draw(self, deck: str, count: int) -> None: ...
-    def discard(self, what: str | int, recipient: str | None = None, kind: str = "item") -> None: ...
-    def steal(self, count: int, filters: tuple[str, ...]) -> None: ...
-    def pool_trade(self, count: int) -> None: ...
-    def second_tally(self) -> None: ...
-    def cancel(self, deck: str) -> None: ...
-    def arrange_top(self, deck: str, count: int) -> None: ...
-    def pick(self, deck: str, count: int) -> None: ...
-    def grant(self, modifier: ModifierHook, duration: str, recipient: str | None) -> None: ...
-    def choose_option(self, labels: list[str]) -> int: ...
-    def count(self, what: tuple[str, ...]) -> int: ...
-    def predicate(self, name: str, args: tuple[str, ...]) -> int | bool: ...
-
-
-Action = Callable[[EffectContext], None]
-Cond = Callable[[EffectContext], bool]
-Value = Callable[[EffectContext], int]
-
-UNLIMITED = 10**9
-
-
-@attrs.frozen
-class ModifierHook:
-    """A change to a query or permission: ``op`` is add, set, forbid, allow, ignore, require or protect."""
-
-    query: str
-    op: str
-    value: Value | None
-    args: tuple[str | int, ...]
-    condition: Cond | None
-    limit: str | None
-    text: str
-    pos: ast.Pos = attrs.field(eq=False)
-    scope: str | None = None
-    dice: bool = False
+# The protocol and the hooks are defined in effect_context.py (the words' compilers use them too); the
+# interpreter reads them here, with the compiler.
+__all__ = ["UNLIMITED", "Action", "CompiledEffect", "Compiler", "Cond", "EffectContext", "ModifierHook",
+           "TriggerHook", "UseHook", "Value"]
 
 
 @attrs.frozen
@@ -117,10 +53,6 @@ class CompiledEffect:
     modifiers: tuple[ModifierHook, ...]
     triggers: tuple[TriggerHook, ...]
     uses: tuple[UseHook, ...]
-
-
-def _words(args: tuple[ast.Arg, ...]) -> tuple[str, ...]:
-    return tuple(a.name for a in args if isinstance(a, ast.Word))
 
 
 def _value(arg: ast.Arg) -> tuple[Value, bool]:
@@ -176,175 +108,15 @@ def _text(stmt: ast.Statement) -> str:
     return " ".join(parts)
 
 
-def _holds(kind: str) -> Cond:
-    return lambda ctx: int(ctx.predicate("holds", (kind,))) >= 1
+def _spends_source(stmt: ast.Statement) -> bool:
+    """Whether the statement loses the card that holds it ('sacrifice self')."""
+    spec = words.action(stmt.verb.name)
+    return spec is not None and spec.spends_source(stmt)
 
 
-def _has(card: str) -> Cond:
-    return lambda ctx: bool(ctx.predicate("has", (card,)))
-
-
-# The verbs that compile to a modifier even inside an action (granted for a while), besides the queries.
-MODIFIER_VERBS = frozenset({"forbid", "allow", "ignore", "protect", "require"})
-
-
-@attrs.frozen
-class _Parts:
-    """What an action's closure is made of: its verb, its arguments and their words, its amount (the first
-    argument, times its 'per'; 0 without arguments) and who receives it."""
-
-    verb: str
-    args: tuple[ast.Arg, ...]
-    words: tuple[str, ...]
-    amount: Value
-    recipient: str | None
-
-
-# Each family below returns a new closure per statement, even when it captures nothing: the hooks holding
-# them compare their closures by identity.
-
-def _resource_action(p: _Parts) -> Action:
-    """gain / lose: the last word names the resource."""
-    res, amount, recipient = p.words[-1], p.amount, p.recipient
-    if p.verb == "gain":
-        return lambda ctx: ctx.gain(res, amount(ctx), recipient)
-    return lambda ctx: ctx.lose(res, amount(ctx), recipient)
-
-
-def _tally_action(p: _Parts) -> Action:
-    """add / remove: results put into the Final Tally (with a colour, or colourless) or taken out of it."""
-    a, amount, recipient = p.args, p.amount, p.recipient
-    if p.verb == "remove":
-        removed = p.words[-1]
-        return lambda ctx: ctx.remove_result(removed, amount(ctx))
-    face = _words(a[1:2])[0]
-    colour = _words(a[2:3])[0] if len(a) > 2 else None
-    return lambda ctx: ctx.add_result(face, amount(ctx), colour, recipient)
-
-
-def _dice_action(p: _Parts) -> Action:
-    """reroll / reface / recolour / steal / pool-trade: dice of the Final Tally, chosen through filters
-    ('all': every die the filters allow, no count)."""
-    words, amount = p.words, p.amount
-    every = bool(words) and words[0] == "all"
-    match p.verb:
-        case "reroll":
-            filters = tuple(w for w in words if w not in {"die", "all"})
-            return lambda ctx: ctx.reroll(None if every else amount(ctx), filters)
-        case "reface":
-            named = words[words.index("as") + 1] if "as" in words else None  # 'as FACE': the face, no choice
-            chosen = words[:words.index("as")] if "as" in words else words
-            filters = tuple(w for w in chosen if w not in {"die", "all", "same"})
-            same = "same" in words
-            return lambda ctx: ctx.reface(None if every else amount(ctx), filters, same, named)
-        case "recolour":
-            filters = tuple(w for w in words if w != "die")
-            return lambda ctx: ctx.recolour(amount(ctx), filters)
-        case "steal":
-            filters = tuple(w for w in words if w != "die")
-            return lambda ctx: ctx.steal(amount(ctx), filters)
-        case _:  # pool-trade
-            return lambda ctx: ctx.pool_trade(amount(ctx))
-
-
-def _card_action(p: _Parts) -> Action:
-    """sacrifice / discard / recruit / find: a named card, or so many of the player's choice."""
-    a, words, recipient = p.args, p.words, p.recipient
-    card: str | int = a[0].value if isinstance(a[0], ast.Number) else words[0]
-    match p.verb:
-        case "sacrifice":
-            return lambda ctx: ctx.sacrifice(card, recipient)
-        case "discard":
-            held = words[0] if isinstance(a[0], ast.Number) and words else "item"
-            return lambda ctx: ctx.discard(card, recipient, held)
-        case "recruit":
-            free = "free" in words
-            return lambda ctx: ctx.recruit(card, free)
-        case _:  # find
-            free = "free" in words
-            kind = "item"
-            if isinstance(a[0], ast.Number):
-                kind = "vehicle" if "vehicle" in words else "used-item" if "used-item" in words else "item"
-            return lambda ctx: ctx.find(card, free, kind)
-
-
-def _deck_action(p: _Parts) -> Action:
-    """draw / pick / arrange-top: so many cards of a deck (1 unless a number says)."""
-    deck = p.words[0]
-    count = p.args[0].value if isinstance(p.args[0], ast.Number) else 1
-    if p.verb == "draw":
-        return lambda ctx: ctx.draw(deck, count)
-    if p.verb == "pick":
-        return lambda ctx: ctx.pick(deck, count)
-    return lambda ctx: ctx.arrange_top(deck, count)
-
-
-def _named_action(p: _Parts) -> Action:
-    """offer / draw-award / rwb / cancel / become / roll-attribute / retreat / absorb / roll-split: actions on
-    what their words name (a card, a way to draw, an RWB, a deck, an attribute, a table, a sector,
-    resources)."""
-    words = p.words
-    match p.verb:
-        case "offer":
-            card = words[0]
-            return lambda ctx: ctx.offer(card)
-        case "draw-award":
-            how = words[0]
-            return lambda ctx: ctx.draw_award(how)
-        case "rwb":
-            rwb = words[0]
-            return lambda ctx: ctx.gain_rwb(rwb)
-        case "cancel":
-            cancelled = words[0]
-            return lambda ctx: ctx.cancel(cancelled)
-        case "become":
-            attr = words[0]
-            return lambda ctx: ctx.become(attr)
-        case "roll-attribute":
-            table = words[0]
-            return lambda ctx: ctx.roll_attribute(table)
-        case "retreat":
-            sector = words[0]
-            return lambda ctx: ctx.retreat(sector)
-        case "absorb":
-            return lambda ctx: ctx.absorb(words)
-        case _:  # roll-split
-            keep, rest = words[0], words[1]
-            return lambda ctx: ctx.roll_split(keep, rest)
-
-
-def _bare_action(p: _Parts) -> Action:
-    """The actions without arguments."""
-    match p.verb:
-        case "copy-tally":
-            return lambda ctx: ctx.copy_tally()
-        case "keep-tally":
-            return lambda ctx: ctx.keep_tally()
-        case "die-instead":
-            return lambda ctx: ctx.die_instead()
-        case "swap-sectors":
-            return lambda ctx: ctx.swap_sectors()
-        case "win":
-            return lambda ctx: ctx.win()
-        case "reset-marker":
-            return lambda ctx: ctx.reset_marker()
-        case _:  # second-tally
-            return lambda ctx: ctx.second_tally()
-
-
-# Each action verb, to the function that compiles its family's statements.
-_ACTIONS: dict[str, Callable[[_Parts], Action]] = {
-    "gain": _resource_action, "lose": _resource_action,
-    "add": _tally_action, "remove": _tally_action,
-    "reroll": _dice_action, "reface": _dice_action, "recolour": _dice_action, "steal": _dice_action,
-    "pool-trade": _dice_action,
-    "sacrifice": _card_action, "discard": _card_action, "recruit": _card_action, "find": _card_action,
-    "draw": _deck_action, "pick": _deck_action, "arrange-top": _deck_action,
-    "offer": _named_action, "draw-award": _named_action, "rwb": _named_action, "cancel": _named_action,
-    "become": _named_action, "roll-attribute": _named_action, "retreat": _named_action,
-    "absorb": _named_action, "roll-split": _named_action,
-    **dict.fromkeys(("copy-tally", "keep-tally", "die-instead", "swap-sectors", "win", "reset-marker",
-                     "second-tally"), _bare_action),
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    ">=": lambda x, y: x >= y, "<=": lambda x, y: x <= y, "==": lambda x, y: x == y,
+    "!=": lambda x, y: x != y, ">": lambda x, y: x > y, "<": lambda x, y: x < y,
 }
 
 
@@ -366,16 +138,14 @@ class Compiler:
                 return lambda ctx: any(p(ctx) for p in parts)
             case ast.Predicate(word=w, args=a, comparison=cmp):
                 name = w.name
-                args = _words(a)
+                args = words_of(a)
+                spec = words.predicate(name)
+                read = spec.compile(name, args) if spec is not None else ask(name, args)
                 if cmp is None:
-                    return lambda ctx: bool(ctx.predicate(name, args))
+                    return lambda ctx: bool(read(ctx))
                 rhs = cmp.value
-                compare: dict[str, Callable[[int, int], bool]] = {
-                    ">=": lambda x, y: x >= y, "<=": lambda x, y: x <= y, "==": lambda x, y: x == y,
-                    "!=": lambda x, y: x != y, ">": lambda x, y: x > y, "<": lambda x, y: x < y,
-                }
-                fn = compare[cmp.op]
-                return lambda ctx: fn(int(ctx.predicate(name, args)), rhs)
+                fn = _COMPARE[cmp.op]
+                return lambda ctx: fn(int(read(ctx)), rhs)
         raise AssertionError(expr)
 
     def condition(self, cond: ast.Condition | None) -> Cond | None:
@@ -389,8 +159,8 @@ class Compiler:
     # ----------------------------------------------------------- modifiers
     def modifier(self, stmt: ast.Statement, condition: Cond | None, limit: str | None,
                  scope: str | None) -> ModifierHook:
+        """A change to a query ('def -2', 'locked-dice = 1'), or the change a modifier word's record compiles."""
         v = stmt.verb.name
-        words = _words(stmt.args)
         text = _text(stmt)
         if v in self.numbers:
             arg = stmt.args[0]
@@ -398,35 +168,26 @@ class Compiler:
             value = _per(stmt.per, value)
             op = "set" if isinstance(arg, ast.Assign) else "add"
             return ModifierHook(v, op, value, (), condition, limit, text, stmt.pos, scope, dice)
-        match v:
-            case "forbid" | "allow":
-                return ModifierHook(words[0], v, None, (), condition, limit, text, stmt.pos, scope)
-            case "ignore":
-                return ModifierHook(f"ignore-{words[0]}", "allow", None, (), condition, limit, text, stmt.pos,
-                                    scope)
-            case "require":
-                args: tuple[str | int, ...] = tuple(
-                    a.value if isinstance(a, ast.Number) else a.name for a in stmt.args
-                    if isinstance(a, ast.Number | ast.Word))
-                return ModifierHook("enter", "require", None, args, condition, limit, text, stmt.pos, scope)
-            case "protect":
-                return ModifierHook(words[0], "protect", None, words[2:], condition, limit, text, stmt.pos, scope)
-        raise AssertionError(f"not a modifier: {v}")
+        spec = words.modifier(v)
+        if spec is None:
+            raise AssertionError(f"not a modifier: {v}")
+        change = spec.compile(stmt)
+        return ModifierHook(change.query, change.op, None, change.args, condition, limit, text, stmt.pos, scope)
 
     # -------------------------------------------------------------- actions
     def statement(self, stmt: ast.Statement, duration: str | None, recipient: str | None,
                   recipient_condition: Cond | None = None) -> Action:
         """An action's closure: a query change or a permission is a modifier granted for a while
-        (:meth:`_grant`); any other verb is compiled by its family (:data:`_ACTIONS`)."""
+        (:meth:`_grant`); any other verb is compiled by its record's compiler (:mod:`ddaydice.dsl.words`)."""
         v = stmt.verb.name
         a = stmt.args
-        if v in self.numbers or v in MODIFIER_VERBS:
+        if v in self.numbers or words.modifier(v) is not None:
             return self._grant(stmt, duration, recipient, recipient_condition)
         amount, _ = _value(a[0]) if a else ((lambda _ctx: 0), False)
-        family = _ACTIONS.get(v)
-        if family is None:
+        spec = words.action(v)
+        if spec is None:
             raise AssertionError(f"no compiler for action '{v}'")
-        return family(_Parts(v, a, _words(a), _per(stmt.per, amount), recipient))
+        return spec.compile(Parts(v, a, words_of(a), _per(stmt.per, amount), recipient))
 
     def _grant(self, stmt: ast.Statement, duration: str | None, recipient: str | None,
                recipient_condition: Cond | None) -> Action:
@@ -453,19 +214,15 @@ class Compiler:
     @staticmethod
     def can_lose(opt: ast.Option) -> Cond | None:
         """Whether an option of an OR may be chosen: "you cannot choose to lose what you do not have"
-        (a card of one's own to sacrifice or discard, named or of one's choice)."""
+        (a card of one's own to sacrifice or discard, named or of one's choice: each word's ``feasible``)."""
         checks: list[Cond] = []
         for o in opt.parts():
-            st = o.statement
-            if o.recipient is not None or st.verb.name not in {"sacrifice", "discard"} or not st.args:
+            spec = words.action(o.statement.verb.name)
+            if o.recipient is not None or spec is None:
                 continue
-            first = st.args[0]
-            if isinstance(first, ast.Number):
-                held = _words(st.args)
-                kind = "specialist" if st.verb.name == "sacrifice" else (held[0] if held else "item")
-                checks.append(_holds(kind))
-            elif isinstance(first, ast.Word) and first.name != "self":
-                checks.append(_has(first.name))
+            check = spec.feasible(o.statement)
+            if check is not None:
+                checks.append(check)
         if not checks:
             return None
         return lambda ctx: all(c(ctx) for c in checks)
@@ -539,7 +296,7 @@ class Compiler:
                                                 body.limit.period if body.limit else None, text, body.pos, scope))
                 case ast.Use():
                     window = (body.window.kind, body.window.moment.name) if body.window else None
-                    sacrifices = any(p.statement.verb.name == "sacrifice" and _words(p.statement.args)[:1] == ("self",)
+                    sacrifices = any(_spends_source(p.statement)
                                      for act in body.actions for o in act.options for p in o.parts())
                     uses.append(UseHook(window, self.condition(body.condition), self.actions(body.actions, renderer),
                                         body.limit.period if body.limit else None, text, body.pos, scope,

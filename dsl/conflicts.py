@@ -1,6 +1,7 @@
 """Conflicts: pairs of effects that touch the same value or permission and can disagree.
 
-A static analysis of loaded content; it needs no game state. Data flow::
+A static analysis of loaded content; it needs no game state. Data flow (set-ups in :mod:`ddaydice.dsl.setups`,
+touches and placement in :mod:`ddaydice.dsl.touches`)::
 
     Content --setups()--> Setup (a map as listed, or one of its variants: the cards that can come into
                           play there, and why)
@@ -23,26 +24,39 @@ the named tiers' reductions, clamps last), and the tests check that both agree o
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 import attrs
 
-from ddaydice.dsl import ast
 from ddaydice.dsl.loader import Content, EffectSource
 from ddaydice.dsl.render import Renderer
-from ddaydice.dsl.schema import BASE_KINDS, BattleMap, Variant
+from ddaydice.dsl.setups import KIND_LABELS, Setup, active_sources, cards_in_no_game, setups
+from ddaydice.dsl.touches import (
+    LINKS,
+    RULE_ADD,
+    RULE_CLAMP,
+    RULE_EXPLICIT,
+    RULE_NONE,
+    RULE_TIERS,
+    RULE_WITHIN,
+    UNLIMITED,
+    Extractor,
+    Link,
+    MapView,
+    Placed,
+    Touch,
+    compatible,
+    reach,
+    touches,
+)
 
-UNLIMITED = 10**9
+# What the analysis was split from, still read from here (dday validate, dday conflicts, the tests).
+__all__ = ["KIND_LABELS", "KIND_ORDER", "KIND_TITLES", "RULE_ADD", "RULE_CLAMP", "RULE_EXPLICIT", "RULE_NONE",
+           "RULE_TIERS", "RULE_WITHIN", "Conflict", "Member", "Outcome", "Report", "Setup", "Side", "analyse",
+           "cards_in_no_game", "compact_names", "reach", "setups", "touches"]
 
-# The precedence rules, as the report cites them (rules/precedence.yaml; DESIGN.md, section 5).
-RULE_TIERS = ("Awards > Items & Vehicles > Specialists > Sector attributes > game rules: "
-              "the higher tier has the last word")
-RULE_EXPLICIT = "an effect that names what it overrides beats the default order"
-RULE_ADD = "additive changes accumulate; a set from a higher tier replaces them"
-RULE_WITHIN = "within a tier: when the effect came into play, then its id"
-RULE_CLAMP = "clamps apply last"
-RULE_NONE = "none: the engine does not ask this permission for it"
+REPLACING = frozenset({"set", "forbid", "allow"})
 
 Kind = Literal["same-tier", "permission", "value", "override", "idle-override"]
 KIND_ORDER: dict[str, int] = {"same-tier": 0, "permission": 1, "value": 2, "override": 3, "idle-override": 4}
@@ -53,625 +67,6 @@ KIND_TITLES: dict[str, str] = {
     "override": "(d) explicit override",
     "idle-override": "(d) override with nothing to overrule",
 }
-KIND_LABELS = {"rule": "game rule", "rwb": "RWB bonus", "option": "optional rule", "sector": "Sector",
-               "specialist": "Specialist", "item": "Item", "vehicle": "Vehicle", "award": "Award"}
-
-# Standing modifiers the engine reads (interpreter/effects/sources.py, the index of the effects in play): the
-# game's rules and options, the Sector's own attributes, and the Specialists and Vehicle a Unit holds. Items and Awards
-# act only through what they are used for.
-STANDING_KINDS = frozenset({"rule", "option", "sector", "specialist", "vehicle"})
-REPLACING = frozenset({"set", "forbid", "allow"})
-
-Lit = tuple[str, bool]
-
-
-# ================================================================== set-ups: what can be in play
-@attrs.frozen
-class Setup:
-    """One way to play a map: as listed, one of its variants, or as listed with an optional rule on."""
-
-    map_id: str
-    variant: str | None
-    name: str
-    ignore: frozenset[str]
-    cards: Mapping[str, tuple[str, ...]]  # card id -> why it can come into play
-    options: tuple[str, ...] = ()  # the optional rules switched on (with those they require)
-    label: str = "as listed"  # how a note says it: 'in Practice Run', 'with Bazooka Joe'
-
-    @property
-    def key(self) -> str:
-        """'' for the map as listed, the variant's id, or 'option:ID'."""
-        if self.options:
-            return "option:" + self.options[0]
-        return self.variant or ""
-
-
-def _named_cards(content: Content, src: EffectSource) -> list[tuple[str, str]]:
-    """Cards an effect brings into play by its actions (recruit X, find X, offer X, find 1 vehicle)."""
-    out: list[tuple[str, str]] = []
-    for clause in src.tree.clauses:
-        body = clause.body
-        if isinstance(body, ast.Modifier):
-            continue
-        for action in body.actions:
-            for opt in (part for o in action.options for part in o.parts()):
-                verb = opt.statement.verb.name
-                if verb not in {"recruit", "find", "offer"}:
-                    continue
-                words = [a.name for a in opt.statement.args if isinstance(a, ast.Word)]
-                if words and words[0] in content.cards:
-                    out.append((words[0], f"named by the effect of {src.name}"))
-                elif verb == "find" and "vehicle" in words:
-                    out += [(v.id, f"a Vehicle of the player's choice, by the effect of {src.name}")
-                            for v in content.cards_of("vehicle")]
-    return out
-
-
-def _option_closure(content: Content, oid: str) -> tuple[str, ...]:
-    """An optional rule and those it requires, itself first."""
-    out = [oid]
-    for o in out:
-        for req in content.options[o].requires:
-            if req in content.options and req not in out:
-                out.append(req)
-    return tuple(out)
-
-
-def _option_cards(content: Content, options: Iterable[str]) -> dict[str, str]:
-    """Cards an optional rule's availability settings may bring into play (a list 'all', or cards drawn at
-    random from the whole deck), as interpreter/mechanisms/options.py reads them: 'GRADE-KINDs' other than 'map'."""
-    out: dict[str, str] = {}
-    for oid in options:
-        opt = content.options[oid]
-        for key, value in sorted(opt.settings.items()):
-            grade, _, kinds = key.replace("_", "-").partition("-")
-            kind = kinds[:-1] if kinds.endswith("s") else kinds
-            if kind not in KIND_LABELS or value == "map":
-                continue
-            for cid, card in content.cards.items():
-                if content.card_kinds[cid] == kind and card.grade == grade:
-                    out.setdefault(cid, f"with the optional rule {opt.name}")
-    return out
-
-
-def _setup(content: Content, bm: BattleMap, v: Variant | None, options: tuple[str, ...] = ()) -> Setup:
-    reasons: dict[str, list[str]] = {}
-    barred = {cid for cid, card in content.cards.items() if set(card.unavailable_in) & set(options)
-              or (card.only_in and not set(card.only_in) & set(options))}
-
-    def add(cid: str, why: str) -> None:
-        if cid in content.cards and cid not in barred:
-            got = reasons.setdefault(cid, [])
-            if why not in got:
-                got.append(why)
-
-    own = "listed by the variant" if v is not None else "listed by the map"
-    specs = v.specialists if v is not None and v.specialists is not None else bm.specialists
-    for cid in specs:
-        add(cid, own if v is not None and v.specialists is not None else "listed by the map")
-    no_items = v is not None and v.items is not None and not v.items
-    if not no_items:
-        listed = v.items if v is not None and v.items is not None else bm.items
-        for cid in listed:
-            add(cid, own if v is not None and v.items is not None else "listed by the map")
-        for cid, card in content.cards.items():
-            if content.card_kinds[cid] == "item" and card.grade == "regular":
-                add(cid, "a Regular Item (on every map that has Items)")
-    vehicles = v.vehicles if v is not None and v.vehicles is not None else bm.vehicles
-    for cid in vehicles:
-        add(cid, own if v is not None and v.vehicles is not None else "listed by the map")
-    names = {s.id: s.name for s in bm.sectors}
-    for pc in bm.placed:
-        add(pc.card, f"placed in {names.get(pc.sector, pc.sector)}")
-    for sec in bm.sectors:
-        if sec.start is None:
-            continue
-        for cid in sec.start.specialists:
-            add(cid, f"joins the Units that start in {sec.name}")
-        for cid in sec.start.regular_specialists or ():
-            add(cid, f"in the hand of the Units that start in {sec.name}")
-    for cid, why in _option_cards(content, options).items():
-        add(cid, why)
-    for cid, card in content.cards.items():  # a Unique Specialist 'only-in' an option joins the Pool on any map
-        if content.card_kinds[cid] == "specialist" and card.grade == "unique" and set(card.only_in) & set(options):
-            add(cid, f"joins the Reserve with the optional rule {content.options[options[0]].name}")
-    ignore = frozenset(v.ignore) if v is not None else frozenset()
-    if "awards" not in ignore:
-        for card in content.cards_of("award"):
-            add(card.id, "in the Award deck")
-    for kind in content.kinds.kinds:  # an expansion's decks whose optional rule is on (rules/kinds.yaml)
-        if kind.deck and (kind.option is None or kind.option in options):
-            for cid, k in content.card_kinds.items():
-                if k == kind.id:
-                    add(cid, f"in the {kind.plural or kind.name} deck")
-    # Cards the game's effects bring into play, and those the cards they bring bring, and so on.
-    frontier = _fixed_sources(content, bm, ignore, options)
-    seen: set[str] = set()
-    while frontier:
-        nxt: list[EffectSource] = []
-        for src in frontier:
-            for cid, why in _named_cards(content, src):
-                add(cid, why)
-        for cid in list(reasons):
-            if cid not in seen:
-                seen.add(cid)
-                if cid in content.effects:
-                    nxt.append(content.effects[cid])
-        frontier = nxt
-    name = bm.name if v is None else v.name
-    label = "as listed" if v is None else "in " + v.name.removeprefix(f"{bm.name}: ")
-    if options:
-        name = f"{bm.name} with {content.options[options[0]].name}"
-        label = f"with {content.options[options[0]].name}"
-    return Setup(bm.id, v.id if v is not None else None, name, ignore,
-                 {cid: tuple(why) for cid, why in sorted(reasons.items())}, options, label)
-
-
-def setups(content: Content, map_id: str) -> tuple[Setup, ...]:
-    """The map as listed, each of its variants, then the map as listed with each optional rule on (an
-    optional rule may change what can come into play, and its own effects join the game's rules)."""
-    bm = content.maps[map_id]
-    out = [_setup(content, bm, None), *(_setup(content, bm, v) for v in bm.variants)]
-    for oid in sorted(content.options):
-        closure = _option_closure(content, oid)
-        most = min((int(m) for o in closure for k, m in content.options[o].settings.items()
-                    if k.replace("_", "-") == "max-players" and isinstance(m, int)), default=4)
-        if most < bm.players[0]:
-            continue  # the map cannot be played with so few players (solitaire on Operation Deadstick)
-        out.append(_setup(content, bm, None, closure))
-    return tuple(out)
-
-
-def cards_in_no_game(content: Content, ids: Iterable[str] | None = None) -> dict[str, tuple[str, ...]]:
-    """The cards of the base kinds (Specialists, Items, Vehicles, Awards) that no map brings into play as listed
-    or in a variant, and do not say ``only-in`` an optional rule: a card its author expects in games and that is
-    in none (a pack's new Regular Specialist that no map lists). Each with the names of the optional rules that
-    would bring it (none: it is in no game at all). Cards of an expansion's own kinds come with their option or
-    side, and are not asked about. ``ids``: only these cards (all by default)."""
-    asked = [cid for cid in (content.cards if ids is None else ids)
-             if content.card_kinds.get(cid) in BASE_KINDS and not content.cards[cid].only_in]
-    if not asked:
-        return {}
-    listed: set[str] = set()
-    by_option: dict[str, set[str]] = {}
-    for mid in sorted(content.maps):
-        for st in setups(content, mid):
-            if st.options:
-                for cid in st.cards:
-                    by_option.setdefault(cid, set()).add(content.options[st.options[0]].name)
-            else:
-                listed.update(st.cards)
-    return {cid: tuple(sorted(by_option.get(cid, ()))) for cid in asked if cid not in listed}
-
-
-def _fixed_sources(content: Content, bm: BattleMap, ignore: frozenset[str],
-                   options: Iterable[str] = ()) -> list[EffectSource]:
-    """The effects of a set-up that do not come from cards: rules, options on, RWBs, the map's Sectors."""
-    on = {f"option:{o}" for o in options}
-    # A rule or RWB written for an optional rule ('rwb:battle-cry@badges') stands in for the plain one in the
-    # set-ups with that rule on, and is absent from the others (as in the engine).
-    replaced = {key.split("@", 1)[0] for key in content.effects
-                if "@" in key and f"option:{key.split('@', 1)[1]}" in on}
-
-    def wanted(key: str) -> bool:
-        if key.startswith("option:"):
-            return key in on
-        if "@" in key:
-            if f"option:{key.split('@', 1)[1]}" not in on:
-                return False
-        elif key in replaced:
-            return False
-        if key.startswith(("rule:", "special-damage:")):
-            return "/" not in key
-        if key.startswith("rwb:"):
-            return "rwb" not in ignore
-        if key == f"{bm.id}/rules":
-            return True
-        return key.startswith(f"{bm.id}/") and "attributes" not in ignore
-
-    return [src for key, src in content.effects.items() if wanted(key)]
-
-
-def active_sources(content: Content, setup: Setup) -> list[EffectSource]:
-    """Every effect that can be in play in a set-up."""
-    bm = content.maps[setup.map_id]
-    out = _fixed_sources(content, bm, setup.ignore, setup.options)
-    out += [content.effects[cid] for cid in setup.cards if cid in content.effects]
-    return out
-
-
-# ================================================================== touches
-@attrs.frozen
-class Touch:
-    """One effect's part in a query or permission, found statically in its tree.
-
-    ``source`` is the effect a player sees (the Dexedrine); ``via`` is the effect the change really
-    comes from when the source grants an RWB (the Battle Cry RWB), and ``tier`` is the tier the engine
-    gives the change (the RWB's).
-    """
-
-    source: EffectSource
-    clause: int
-    query: str
-    op: str  # add, set, forbid, allow, protect, require, act (an action: find, recruit)
-    value: tuple[int, int] | None  # for numbers: the least and greatest change or value; None: unknown
-    args: tuple[str, ...]
-    standing: bool
-    scope: str | None  # the clause's scope (standing) or the action's recipient (granted)
-    tier: str
-    literals: frozenset[Lit]
-    statement: str  # the DSL of the statement itself ('def -2')
-    english: str  # the English of the statement itself
-    via: EffectSource | None = None
-    via_clause: int = 0
-    shown: str = ""  # the source's own statement, when it grants an RWB ('rwb battle-cry')
-
-    @property
-    def key(self) -> tuple[str, int, str, str, str]:
-        return (self.source.owner, self.clause, self.via.owner if self.via else "", self.query, self.statement)
-
-
-def _pred_key(p: ast.Predicate) -> str:
-    parts = [p.word.name]
-    for a in p.args:
-        match a:
-            case ast.Word(name=n):
-                parts.append(n)
-            case ast.Number(value=n) | ast.Signed(value=n):
-                parts.append(str(n))
-            case _:
-                parts.append("?")
-    if p.comparison is not None:
-        parts.append(f"{p.comparison.op}{p.comparison.value}")
-    return " ".join(parts)
-
-
-def _expr_lits(expr: ast.CondExpr, positive: bool) -> frozenset[Lit]:
-    """What a condition certainly requires, as (predicate, truth) literals; empty when nothing certain."""
-    match expr:
-        case ast.Predicate():
-            return frozenset({(_pred_key(expr), positive)})
-        case ast.Not(operand=op):
-            return _expr_lits(op, not positive)
-        case ast.AllOf(operands=(only,)) | ast.AnyOf(operands=(only,)):
-            return _expr_lits(only, positive)
-        case ast.AllOf(operands=ops):
-            # a and b: both hold; not (a and b): nothing certain about either
-            return frozenset().union(*(_expr_lits(o, True) for o in ops)) if positive else frozenset()
-        case ast.AnyOf(operands=ops):
-            # not (a or b): neither holds; a or b: nothing certain
-            return frozenset().union(*(_expr_lits(o, False) for o in ops)) if not positive else frozenset()
-
-
-def condition_literals(cond: ast.Condition | None) -> frozenset[Lit]:
-    if cond is None:
-        return frozenset()
-    return _expr_lits(cond.expr, not cond.negated)
-
-
-def _value(arg: ast.Arg) -> tuple[int, int] | None:
-    match arg:
-        case ast.Number(value=n) | ast.Signed(value=n):
-            return (n, n)
-        case ast.Dice(count=c, sign=s):
-            return (-6 * c, -c) if s < 0 else (c, 6 * c)
-        case ast.Assign(value=v):
-            if isinstance(v, ast.Word):
-                return (UNLIMITED, UNLIMITED) if v.name == "unlimited" else None
-            return _value(v)
-        case ast.Word(name="unlimited"):
-            return (UNLIMITED, UNLIMITED)
-    return None
-
-
-def statement_dsl(stmt: ast.Statement) -> str:
-    """A statement written back in the effect language ('def -2', 'locked-dice = 1')."""
-    parts = [stmt.verb.name]
-    for a in stmt.args:
-        parts.append(_arg_dsl(a))
-    if stmt.per is not None:
-        parts.append("per " + " ".join(w.name for w in stmt.per.words))
-        if stmt.per.above is not None:
-            parts.append(f"above {stmt.per.above}")
-    return " ".join(parts)
-
-
-def _arg_dsl(a: ast.Arg | ast.Number | ast.Dice | ast.Word) -> str:
-    match a:
-        case ast.Word(name=n):
-            return n
-        case ast.Number(value=n):
-            return str(n)
-        case ast.Signed(value=n):
-            return f"{n:+d}"
-        case ast.Dice(count=c, sign=sg):
-            return f"{'-' if sg < 0 else '+' if sg > 0 else ''}{c}d6"
-        case ast.Assign(value=v):
-            return "= " + _arg_dsl(v)
-
-
-class _Extractor:
-    def __init__(self, content: Content) -> None:
-        self.content = content
-        self.numbers = content.vocab.numbers()
-        self.renderer = Renderer({cid: c.name for cid, c in content.cards.items()})
-        self.implied: dict[str, frozenset[Lit]] = {}
-        # Cards drawn into play for every Unit (Battle Conditions) stand like a rule while in play.
-        self.in_play_kinds = frozenset(k.id for k in content.kinds.kinds if k.held_by == "game")
-
-    def implied_literals(self, src: EffectSource, standing: bool) -> frozenset[Lit]:
-        """What is certainly true while this effect acts: its card is in play (if it stays in play), and
-        an option it is unavailable in is off."""
-        lits: set[Lit] = set()
-        card = self.content.cards.get(src.owner)
-        if card is not None:
-            lits |= {(f"option {o}", False) for o in card.unavailable_in}
-            if standing:
-                lits.add((f"in-play {src.owner}", True))
-        return frozenset(lits)
-
-    def statement(self, stmt: ast.Statement) -> tuple[str, str, tuple[int, int] | None, tuple[str, ...]] | None:
-        """(query, op, value, args) for a statement that changes a query or permission, else None."""
-        v = stmt.verb.name
-        words = tuple(a.name for a in stmt.args if isinstance(a, ast.Word))
-        if v in self.numbers and stmt.args:
-            arg = stmt.args[0]
-            if not isinstance(arg, ast.Assign | ast.Signed | ast.Dice):
-                return None
-            value = _value(arg) if stmt.per is None else None
-            return v, "set" if isinstance(arg, ast.Assign) else "add", value, ()
-        match v:
-            case "forbid" | "allow" if words:
-                return words[0], v, None, ()
-            case "ignore" if words:
-                return f"ignore-{words[0]}", "allow", None, ()
-            case "require":
-                args = tuple(str(a.value) if isinstance(a, ast.Number) else a.name for a in stmt.args
-                             if isinstance(a, ast.Number | ast.Word))
-                return "enter", "require", None, args
-            case "protect" if words:
-                return words[0], "protect", None, words[2:]
-            case "find" | "recruit":
-                args = tuple(str(a.value) if isinstance(a, ast.Number) else a.name for a in stmt.args
-                             if isinstance(a, ast.Number | ast.Word))
-                return v, "act", None, args
-        return None
-
-    def touches(self, src: EffectSource, *, shown: EffectSource | None = None, shown_clause: int = 0,
-                outer: frozenset[Lit] = frozenset(), depth: int = 0, shown_stmt: str = "") -> list[Touch]:
-        """Every touch of an effect. With ``shown``, the effect is an RWB granted by ``shown``."""
-        out: list[Touch] = []
-        for ci, clause in enumerate(src.tree.clauses):
-            body = clause.body
-            reported = shown if shown is not None else src
-            rci = shown_clause if shown is not None else ci
-            if clause.scope is not None and clause.scope.kind == "the-german":
-                continue  # the German is not a Unit: nothing written for him meets a Unit's effects
-            if isinstance(body, ast.Modifier):
-                if shown is not None or (src.kind not in STANDING_KINDS and src.kind not in self.in_play_kinds):
-                    continue
-                found = self.statement(body.statement)
-                if found is None or found[1] == "act":
-                    continue
-                if found[1] == "require" and src.kind != "sector":
-                    continue  # the engine reads requirements from Sector attributes only
-                lits = condition_literals(body.condition) | self.implied_literals(src, True) | outer
-                out.append(self.make(reported, rci, found, True, clause.scope.kind if clause.scope else None,
-                                     src.tier, lits, body.statement, src if shown is not None else None, ci,
-                                     shown_stmt))
-                continue
-            lits = condition_literals(body.condition) | self.implied_literals(reported, False) | outer
-            for action in body.actions:
-                for opt in (part for o in action.options for part in o.parts()):
-                    stmt = opt.statement
-                    olits = lits | (condition_literals(opt.recipient.condition)
-                                    if opt.recipient is not None else frozenset())
-                    if stmt.verb.name == "rwb" and depth < 3:
-                        rwb = next((a.name for a in stmt.args if isinstance(a, ast.Word)), "")
-                        inner = self.content.effects.get(f"rwb:{rwb}")
-                        if inner is not None:
-                            out += self.touches(inner, shown=reported, shown_clause=rci, outer=olits,
-                                                depth=depth + 1, shown_stmt=shown_stmt or statement_dsl(stmt))
-                        continue
-                    found = self.statement(stmt)
-                    if found is None or found[1] == "require":
-                        continue
-                    out.append(self.make(reported, rci, found, False,
-                                         opt.recipient.kind if opt.recipient is not None else None,
-                                         src.tier, olits, stmt, src if shown is not None else None, ci,
-                                         shown_stmt))
-        return out
-
-    def make(self, src: EffectSource, ci: int, found: tuple[str, str, tuple[int, int] | None, tuple[str, ...]],
-             standing: bool, scope: str | None, tier: str, lits: frozenset[Lit], stmt: ast.Statement,
-             via: EffectSource | None, via_ci: int, shown_stmt: str = "") -> Touch:
-        query, op, value, args = found
-        return Touch(src, ci, query, op, value, args, standing, scope, tier, lits,
-                     statement_dsl(stmt), self.renderer.statement(stmt), via, via_ci, shown_stmt)
-
-
-def touches(content: Content, src: EffectSource) -> list[Touch]:
-    """Every change an effect makes to a query or permission (standing, or granted by its actions)."""
-    return _Extractor(content).touches(src)
-
-
-# ================================================================== placement
-@attrs.frozen
-class _Placed:
-    touch: Touch
-    sectors: frozenset[str]  # where it can act on this map
-    setups: frozenset[str]  # which set-ups of the map it can be in play in (Setup.key)
-    fixed: bool  # in play from the start, in a fixed order (played 0 in the engine): rules, Sectors
-
-
-class _MapView:
-    """One map: its Sectors, which Sectors can receive each attribute, and where Vehicles may be."""
-
-    def __init__(self, content: Content, bm: BattleMap) -> None:
-        self.bm = bm
-        self.all = frozenset(s.id for s in bm.sectors)
-        self.bunkers = frozenset(s.id for s in bm.sectors if s.bunker)
-        self.names = {s.id: s.name for s in bm.sectors}
-        self.defense = {s.id: s.defense for s in bm.sectors}
-        self.mgf = {s.id: s.mgf for s in bm.sectors}
-        self.into: dict[str, set[str]] = {s: set() for s in self.all}
-        for line in bm.lines:
-            for a in line.from_:
-                for b in line.to:
-                    self.into.setdefault(b, set()).add(a)
-                    if line.kind == "lateral":
-                        self.into.setdefault(a, set()).add(b)
-        tables = {t.id: t.results for t in bm.tables}
-        self.attribute_at: dict[str, set[str]] = {a.id: set() for a in bm.attributes}
-        no_vehicle: set[str] = set()
-        for sec in bm.sectors:
-            src = content.effects.get(f"{bm.id}/{sec.id}")
-            if src is None:
-                continue
-            for clause in src.tree.clauses:
-                body = clause.body
-                if isinstance(body, ast.Modifier):
-                    stmt = body.statement
-                    words = [a.name for a in stmt.args if isinstance(a, ast.Word)]
-                    if stmt.verb.name == "forbid" and words == ["vehicle-here"] and body.condition is None:
-                        no_vehicle.add(sec.id)
-                    continue
-                for action in body.actions:
-                    for opt in (part for o in action.options for part in o.parts()):
-                        words = [a.name for a in opt.statement.args if isinstance(a, ast.Word)]
-                        if opt.statement.verb.name == "roll-attribute" and words:
-                            for attr in tables.get(words[0], ()):
-                                self.attribute_at.setdefault(attr, set()).add(sec.id)
-                        elif opt.statement.verb.name == "become" and words:
-                            self.attribute_at.setdefault(words[0], set()).add(sec.id)
-        # An attribute given by an effect that is not a Sector's own can land anywhere.
-        for key, src in content.effects.items():
-            if key.startswith(f"{bm.id}/") and "/attribute:" not in key and key != f"{bm.id}/rules":
-                continue
-            for clause in src.tree.clauses:
-                body = clause.body
-                if isinstance(body, ast.Modifier):
-                    continue
-                for action in body.actions:
-                    for opt in (part for o in action.options for part in o.parts()):
-                        words = [a.name for a in opt.statement.args if isinstance(a, ast.Word)]
-                        if opt.statement.verb.name == "become" and words and words[0] in self.attribute_at:
-                            self.attribute_at[words[0]] |= set(self.all)
-        self.vehicle_ok = frozenset(self.all - self.bunkers - no_vehicle)
-
-    def sector_name(self, sid: str) -> str:
-        return self.names.get(sid, sid)
-
-    def where(self, t: Touch) -> frozenset[str]:
-        """The Sectors of this map where a touch can act (before its conditions)."""
-        owner = t.source.owner
-        prefix = f"{self.bm.id}/"
-        if owner.startswith(prefix):
-            rest = owner[len(prefix):]
-            if rest == "rules":
-                out = self.all
-            elif rest.startswith("attribute:"):
-                out = frozenset(self.attribute_at.get(rest.split(":", 1)[1], ()))
-            else:
-                out = frozenset({rest}) & self.all
-        else:
-            out = self.all
-        if t.source.kind == "vehicle":
-            out &= self.vehicle_ok  # a Vehicle never enters a Bunker, nor a Sector that forbids Vehicles
-        return out
-
-    def narrow(self, sectors: frozenset[str], lits: Iterable[Lit]) -> frozenset[str]:
-        """Keep the Sectors where the touch's 'bunker' conditions can hold."""
-        for key, truth in lits:
-            if key == "bunker":
-                sectors = sectors & self.bunkers if truth else sectors - self.bunkers
-        return sectors
-
-
-def _compatible(a: frozenset[Lit], b: frozenset[Lit], options: frozenset[str]) -> bool:
-    both = a | b
-    for key, truth in both:
-        if (key, not truth) in both:
-            return False
-        if truth and key.startswith("option ") and key.split(" ", 1)[1] not in options:
-            return False  # an optional rule the content does not define is never on
-    return True
-
-
-# ================================================================== linked permissions
-@attrs.frozen
-class Link:
-    """Two different permissions (or a requirement and a permission) that decide the same thing.
-
-    ``first`` and ``second`` are (query, op) patterns; ``winner`` is the side whose word the engine
-    follows; ``meet`` says where the second must act for them to meet: at the same Sector ('same'), or
-    where a Unit stands when it moves into the first's Sector ('approach', or 'approach-or-same').
-    """
-
-    first: tuple[str, str]
-    second: tuple[str, str]
-    winner: Literal["first", "second"]
-    meet: Literal["same", "approach", "approach-or-same"]
-    disagree: str
-    how: str
-    rule: str
-    require_battle_cry: bool | None = None  # for 'require': only requirements that are (not) 'battle-cry'
-    require_sacrifice: bool = False
-
-
-LINKS: tuple[Link, ...] = (
-    Link(("battle-cry-here", "forbid"), ("battle-cry", "allow"), "first", "same",
-         "whether a Unit may move with a Battle Cry here: {a} forbids Battle Cries in its Sector, {b} gives "
-         "the Unit a Battle Cry",
-         "a Battle Cry move needs both the Unit's Battle Cry and the Sector's leave (asked for the Sector the "
-         "Unit is in and for the one it moves into), so the Sector's 'no Battle Cry' wins whatever the tiers: "
-         "the Unit moves, if at all, paying Courage and meeting every requirement",
-         RULE_EXPLICIT + " (the Sector names the Battle Cry it rules out)"),
-    Link(("enter", "require"), ("battle-cry", "allow"), "second", "approach",
-         "whether a Unit must meet the requirement of the Sector it moves into: {a} makes it a requirement, "
-         "{b} gives a Battle Cry, which ignores every requirement of the Sector moved into",
-         "a Unit moving with a Battle Cry ignores the requirement and pays no Courage (only 'can only be "
-         "entered with a Battle Cry' is never waived)",
-         RULE_EXPLICIT + " (the Battle Cry says it ignores every requirement)", require_battle_cry=False),
-    Link(("enter", "require"), ("ignore-requirements", "allow"), "second", "approach-or-same",
-         "whether a Unit must meet the requirement of the Sector it moves into: {a} makes it a requirement, "
-         "{b} ignores requirements",
-         "the requirement is waived ('can only be entered with a Battle Cry' excepted); the engine asks where "
-         "the Unit stands when it chooses the move, and again in the Sector it arrives in",
-         RULE_EXPLICIT + " (it says which rule it ignores)", require_battle_cry=False),
-    Link(("enter", "require"), ("ignore-sacrifices", "allow"), "second", "approach-or-same",
-         "whether a Unit must sacrifice a Specialist to move into the Sector: {a} requires it, {b} ignores "
-         "sacrifices",
-         "the Unit moves in without sacrificing anybody; the engine asks where the Unit stands when it "
-         "chooses the move, and again in the Sector it arrives in, where the sacrifice is made (a Vehicle "
-         "abandoned on the way, at Landmines, no longer helps there)",
-         RULE_EXPLICIT + " (it says which rule it ignores)", require_battle_cry=False, require_sacrifice=True),
-    Link(("enter", "require"), ("battle-cry-here", "forbid"), "second", "approach-or-same",
-         "whether the Sector can be entered: {a} can only be entered with a Battle Cry, {b} allows no Battle "
-         "Cry",
-         "no Battle Cry can be used in or into that Sector, so {a} cannot be entered from there",
-         RULE_EXPLICIT + " (it names the Battle Cry it rules out)", require_battle_cry=True),
-    Link(("enter", "require"), ("battle-cry", "forbid"), "second", "approach",
-         "whether the Sector can be entered: {a} can only be entered with a Battle Cry, {b} forbids the Unit "
-         "a Battle Cry",
-         "the Unit cannot use a Battle Cry from there, so it cannot enter {a} from there",
-         RULE_EXPLICIT + " (it names the Battle Cry it rules out)", require_battle_cry=True),
-    Link(("stay", "forbid"), ("stay-turns", "set"), "first", "same",
-         "whether a Unit may stay: {a} forbids staying, {b} lets it stay longer",
-         "the 'stay' permission is asked first and the Unit must move; the number of turns only decides when "
-         "the Unit marker turns to 'must move'",
-         RULE_EXPLICIT + " ('can't stay here' names what it forbids)"),
-    Link(("find", "forbid"), ("find", "act"), "second", "same",
-         "whether an Item can be found here: {a} forbids finding, {b} finds one",
-         "the find happens: the engine asks the 'find' permission only when a Unit buys Items in Phase 3, "
-         "never for a find made by an effect",
-         RULE_NONE),
-    Link(("recruit", "forbid"), ("recruit", "act"), "second", "same",
-         "whether a Specialist can be recruited here: {a} forbids recruiting, {b} recruits one",
-         "the recruit happens: the engine asks the 'recruit' permission only when a Unit buys Specialists in "
-         "Phase 3, never for a recruit made by an effect",
-         RULE_NONE),
-)
 
 
 # ================================================================== conflicts
@@ -802,7 +197,7 @@ class Report:
 class _Analyser:
     def __init__(self, content: Content) -> None:
         self.content = content
-        self.ex = _Extractor(content)
+        self.ex = Extractor(content)
         self.tiers = {t.id: i for i, t in enumerate(content.precedence.tiers)}
         self.tier_names = {t.id: t.name for t in content.precedence.tiers}
         self.options = frozenset(content.options)
@@ -845,7 +240,7 @@ class _Analyser:
         name = _subject(self.qname(q))
         return f"{name}, {text}" if "(" in text else f"{name} ({text})"
 
-    def side(self, p: _Placed, mv: _MapView | None) -> Side:
+    def side(self, p: Placed, mv: MapView | None) -> Side:
         t = p.touch
         src = t.source
         clause = src.tree.clauses[t.clause]
@@ -866,7 +261,7 @@ class _Analyser:
         return Side((member,), src.kind, t.tier, src.tier, t.op, shown, english, via, where, t.value)
 
     # ------------------------------------------------------------ per map
-    def placed(self, mv: _MapView, sets: Sequence[Setup]) -> list[_Placed]:
+    def placed(self, mv: MapView, sets: Sequence[Setup]) -> list[Placed]:
         by_touch: dict[tuple[str, int, str, str, str], tuple[Touch, set[str]]] = {}
         for st in sets:
             for src in active_sources(self.content, st):
@@ -880,10 +275,10 @@ class _Analyser:
         out = []
         for t, where in by_touch.values():
             sectors = mv.narrow(mv.where(t), t.literals)
-            if not sectors or not _compatible(t.literals, frozenset(), self.options):
+            if not sectors or not compatible(t.literals, frozenset(), self.options):
                 continue
             fixed = t.standing and t.source.kind in {"rule", "option", "sector"}
-            out.append(_Placed(t, sectors, frozenset(where), fixed))
+            out.append(Placed(t, sectors, frozenset(where), fixed))
         return out
 
     def exclusive(self, one: str, other: str) -> bool:
@@ -900,13 +295,13 @@ class _Analyser:
         tags = {p.tag for p in kind.persist}
         return (tags & set(c.cards[one].tags)) == (tags & set(c.cards[other].tags))
 
-    def meet(self, mv: _MapView, a: _Placed, b: _Placed, mode: str = "same") -> frozenset[str]:
+    def meet(self, mv: MapView, a: Placed, b: Placed, mode: str = "same") -> frozenset[str]:
         """The Sectors where two touches can act together (empty: they never meet)."""
         if a.touch.source.owner == b.touch.source.owner and a.touch.clause == b.touch.clause:
             return frozenset()
         if not (a.setups & b.setups):
             return frozenset()
-        if not _compatible(a.touch.literals, b.touch.literals, self.options):
+        if not compatible(a.touch.literals, b.touch.literals, self.options):
             return frozenset()
         if self.exclusive(a.touch.source.owner, b.touch.source.owner):
             return frozenset()
@@ -922,16 +317,16 @@ class _Analyser:
     def analyse_map(self, map_id: str) -> list[Conflict]:
         """Every pair on one map."""
         bm = self.content.maps[map_id]
-        mv = _MapView(self.content, bm)
+        mv = MapView(self.content, bm)
         sets = setups(self.content, map_id)
         all_setups = frozenset(s.key for s in sets)
         items = self.placed(mv, sets)
-        by_query: dict[str, list[_Placed]] = {}
+        by_query: dict[str, list[Placed]] = {}
         for p in items:
             by_query.setdefault(p.touch.query, []).append(p)
         out: list[Conflict] = []
 
-        def finish(c: Conflict, a: _Placed, b: _Placed | None, where: frozenset[str]) -> None:
+        def finish(c: Conflict, a: Placed, b: Placed | None, where: frozenset[str]) -> None:
             common = a.setups & (b.setups if b is not None else all_setups)
             if "" in common:  # the map as listed: say where they do not meet
                 missing = tuple(s.label for s in sets if s.key not in common)
@@ -982,9 +377,9 @@ class _Analyser:
                         finish(self.linked(mv, link, a, b, where), a, b, where)
         return out
 
-    def orient(self, mv: _MapView, a: _Placed, b: _Placed) -> tuple[_Placed, _Placed]:
+    def orient(self, mv: MapView, a: Placed, b: Placed) -> tuple[Placed, Placed]:
         """The map's own effect first, else the lower tier (it applies first), else by id."""
-        def rank(p: _Placed) -> tuple[int, int, tuple[str, int, str, str, str]]:
+        def rank(p: Placed) -> tuple[int, int, tuple[str, int, str, str, str]]:
             mine = p.touch.source.owner.startswith(f"{mv.bm.id}/")
             return (0 if mine else 1, self.tier_index(p.touch.tier), p.touch.key)
         return (a, b) if rank(a) <= rank(b) else (b, a)
@@ -998,7 +393,7 @@ class _Analyser:
         return not (link.require_sacrifice and t.args[:1] != ("sacrifice",))
 
     # ------------------------------------------------------------ same query
-    def same_query(self, mv: _MapView, a: _Placed, b: _Placed, where: frozenset[str]) -> Conflict | None:
+    def same_query(self, mv: MapView, a: Placed, b: Placed, where: frozenset[str]) -> Conflict | None:
         ta, tb = a.touch, b.touch
         if {ta.op, tb.op} & {"protect", "require", "act"}:
             return None
@@ -1017,7 +412,7 @@ class _Analyser:
             kind = "value"
         return self.resolve(mv, kind, a, b, where)
 
-    def order(self, a: _Placed, b: _Placed) -> list[tuple[_Placed, _Placed]]:
+    def order(self, a: Placed, b: Placed) -> list[tuple[Placed, Placed]]:
         """The orders the engine can apply two touches in: lowest tier first; within a tier by when they
         came into play (rules and Sectors from the start, in id order), then by id."""
         ia, ib = self.tier_index(a.touch.tier), self.tier_index(b.touch.tier)
@@ -1029,7 +424,7 @@ class _Analyser:
             return [(a, b)] if a.fixed else [(b, a)]
         return [(a, b), (b, a)]
 
-    def base(self, mv: _MapView, q: str, where: frozenset[str]) -> tuple[int | None, str]:
+    def base(self, mv: MapView, q: str, where: frozenset[str]) -> tuple[int | None, str]:
         """The game rules' value where the pair meets, when one value can be said, and how to say it."""
         info = self.queries.get(q)
         if q in {"def", "mgf-dice"}:
@@ -1045,7 +440,7 @@ class _Analyser:
             return info.default, f"{_number(info.default)}, the rules' value"
         return None, "its value before"
 
-    def resolve(self, mv: _MapView, kind: Kind, a: _Placed, b: _Placed, where: frozenset[str]) -> Conflict:
+    def resolve(self, mv: MapView, kind: Kind, a: Placed, b: Placed, where: frozenset[str]) -> Conflict:
         ta, tb = a.touch, b.touch
         q = ta.query
         info = self.queries.get(q)
@@ -1118,7 +513,7 @@ class _Analyser:
                         winner, value, tuple(outcomes))
 
     # ------------------------------------------------------------ overrides
-    def lowers(self, t: Touch, mv: _MapView, where: frozenset[str]) -> bool:
+    def lowers(self, t: Touch, mv: MapView, where: frozenset[str]) -> bool:
         if t.op == "add":
             return t.value is None or t.value[0] < 0
         if t.op == "set":
@@ -1128,7 +523,7 @@ class _Analyser:
             return base is None or t.value[0] < base
         return False
 
-    def override(self, mv: _MapView, prot: _Placed, other: _Placed, where: frozenset[str]) -> Conflict:
+    def override(self, mv: MapView, prot: Placed, other: Placed, where: frozenset[str]) -> Conflict:
         sa, sb = self.side(prot, mv), self.side(other, mv)
         q = prot.touch.query
         qn = self.qname(q)
@@ -1143,7 +538,7 @@ class _Analyser:
                         (RULE_EXPLICIT,), "a", str(base) if base is not None else None,
                         (Outcome("a", base, base, None, base),))
 
-    def idle(self, mv: _MapView, prot: _Placed, idle: list[str], some: bool) -> Conflict:
+    def idle(self, mv: MapView, prot: Placed, idle: list[str], some: bool) -> Conflict:
         sa = self.side(prot, mv)
         q = prot.touch.query
         qn = self.qname(q)
@@ -1158,7 +553,7 @@ class _Analyser:
                         (RULE_EXPLICIT,), None, None)
 
     # ------------------------------------------------------------ links
-    def linked(self, mv: _MapView, link: Link, a: _Placed, b: _Placed, where: frozenset[str]) -> Conflict:
+    def linked(self, mv: MapView, link: Link, a: Placed, b: Placed, where: frozenset[str]) -> Conflict:
         sa, sb = self.side(a, mv), self.side(b, mv)
         win = sa if link.winner == "first" else sb
         order = sorted(where, key=lambda s: _sector_order(mv, s))
@@ -1189,7 +584,7 @@ class _Analyser:
         per_map: list[Conflict] = []
         maps = sorted(map_ids)
         for mid in maps:
-            mv = _MapView(self.content, self.content.maps[mid])
+            mv = MapView(self.content, self.content.maps[mid])
             local: list[Conflict] = []
             for c in self.analyse_map(mid):
                 owners = [m.owner for m in c.a.members] + ([m.owner for m in c.b.members] if c.b else [])
@@ -1215,7 +610,7 @@ def _identity(c: Conflict) -> tuple[object, ...]:
     return (c.kind, c.query, c.a, c.b, c.disagree, c.resolution)
 
 
-def _merge(conflicts: list[Conflict], mv: _MapView) -> list[Conflict]:
+def _merge(conflicts: list[Conflict], mv: MapView) -> list[Conflict]:
     """Merge pairs that differ only by which Sector holds an identical clause: one entry, every line."""
     groups: dict[tuple[object, ...], list[Conflict]] = {}
     prefix = f"{mv.bm.id}/"
@@ -1300,7 +695,7 @@ def _and(parts: Sequence[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _sector_order(mv: _MapView, sid: str) -> tuple[int, str]:
+def _sector_order(mv: MapView, sid: str) -> tuple[int, str]:
     ids = [s.id for s in mv.bm.sectors]
     return (ids.index(sid) if sid in ids else len(ids), sid)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write docs/dsl-reference.md from the registry of words (dsl/words.py) and the bundled rules.
+"""Write docs/dsl-reference.md from the registry of words (dsl/words/) and the bundled rules.
 
     .venv/bin/python scripts/gen_dsl_reference.py           # write the page
     .venv/bin/python scripts/gen_dsl_reference.py --check   # exit 1 if the committed page is stale

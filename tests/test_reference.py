@@ -41,7 +41,7 @@ def test_committed_reference_is_current(content: Content) -> None:
     expected = generate(content)
     current = PAGE.read_text(encoding="utf-8") if PAGE.exists() else "(missing)"
     assert current == expected, (
-        "docs/dsl-reference.md is out of date with dsl/words.py or rules/: "
+        "docs/dsl-reference.md is out of date with dsl/words/ or rules/: "
         "run `.venv/bin/python scripts/gen_dsl_reference.py` and commit the page")
 
 

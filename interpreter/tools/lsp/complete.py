@@ -43,7 +43,7 @@ class Name:
 
 @attrs.frozen
 class Names:
-    """Every name an effect may use, by kind of argument (dsl/words.py ``PARAM_KINDS``) or of clause part."""
+    """Every name an effect may use, by kind of argument (dsl/words/ ``PARAM_KINDS``) or of clause part."""
 
     by_kind: dict[str, list[Name]]
 
@@ -57,7 +57,7 @@ class Names:
 
 def _words(role: str) -> list[Name]:
     return [Name(s.name, f"{s.role}: {'; '.join(s.signatures) or s.name}".rstrip(), ROLE_KINDS[s.role], s.summary)
-            for s in words.WORDS if s.role == role]
+            for s in words.all_words() if s.role == role]
 
 
 def names(content: Content, map_id: str | None) -> Names:

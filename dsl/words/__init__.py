@@ -1,0 +1,171 @@
+"""The registry of words: every word of the effect language, one record each.
+
+The grammar (effect.lark) fixes only the shape of a clause. What a word means is its record, and nowhere else:
+its argument signatures, any check beyond them, its compiler, its English, its conflict signature, its reference
+text and example (:mod:`ddaydice.dsl.words.base` describes the parts). The checker, the compiler
+(:mod:`ddaydice.dsl.compile`), the renderer (:mod:`ddaydice.dsl.render`) and the conflict finder
+(:mod:`ddaydice.dsl.conflicts`) look a word's parts up here by its name, and ``docs/dsl-reference.md`` is
+generated from the records (:mod:`ddaydice.dsl.reference`).
+
+The records live by role: actions in ``actions_tally``, ``actions_cards``, ``actions_board`` and
+``actions_decks``, modifiers in ``modifiers``, events and moments in ``events``, conditions, counters and
+targets in ``predicates``. Adding a word is one record in one of them, listed in that module's tuple of records;
+:func:`register` adds one at run time (a test's throwaway word).
+
+Names that come from content (dice faces, colours, resources, queries, flags, RWB bonuses, phases, tiers, cards,
+sectors) are not listed here: they are read from ``rules/`` and the loaded cards and maps, so an expansion can
+add a colour or a query without touching this package.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from ddaydice.dsl.words import actions_board, actions_cards, actions_decks, actions_tally, events, modifiers, predicates
+from ddaydice.dsl.words.base import (
+    PARAM_KINDS,
+    ActionWord,
+    CounterWord,
+    EventWord,
+    ModifierWord,
+    MomentWord,
+    Param,
+    PredicateWord,
+    Role,
+    Signature,
+    TargetWord,
+    WordSpec,
+    parse_signature,
+)
+
+__all__ = [
+    "KEYWORDS", "PARAM_KINDS", "WORDS", "ActionWord", "CounterWord", "EventWord", "ModifierWord", "MomentWord",
+    "Param", "PredicateWord", "Role", "Signature", "TargetWord", "WordSpec", "action", "all_words", "counter",
+    "event", "lookup", "modifier", "moment", "parse_signature", "predicate", "reading", "register", "signatures",
+    "target", "unregister", "words",
+]
+
+# The built-in words, in the reference's order.
+WORDS: tuple[WordSpec, ...] = (
+    *actions_tally.WORDS, *actions_cards.WORDS, *actions_board.WORDS, *actions_decks.WORDS,
+    *modifiers.WORDS,
+    *events.EVENTS, *events.MOMENTS,
+    *predicates.PREDICATES, *predicates.COUNTERS, *predicates.TARGETS,
+)
+
+KEYWORDS: dict[str, str] = {
+    "on": "starts a trigger: 'on EVENT [if ...]: actions'",
+    "use": "starts a deliberate play: 'use [once per ...] [before|after|during|when MOMENT] [if ...]: actions'",
+    "for": "sets a clause's scope: 'for all units: ...', 'for units here: ...'",
+    "if / unless": "a condition on a clause",
+    "and / or / not": "combine conditions; between actions, 'or' is the player's choice (the rulebook's OR)",
+    "this turn / this phase / next turn / permanently": "how long a modifier granted by an action lasts",
+    "until EVENT": "a modifier granted by an action lasts until the event next happens to the Unit that granted it "
+                   "(it ends as the event happens): 'def -2 until move', 'ignore landmines until combat'; any "
+                   "event (see *Events*)",
+    "roll DICE (RESULTS: action, ..., else: action)": "a chance among actions: the dice are rolled (from the game's "
+        "generator) and the first outcome whose results hold the total happens; 'else' is any other total, and "
+        "with no outcome for the total nothing happens: 'use: roll 1d6 (5-6: gain 3 item-points, else: gain 1 "
+        "item-points)'; RESULTS is one total (6) or a range (2-4), lowest first, within the dice's totals",
+    "once per turn / phase / game": "how often a clause may apply",
+    "to": "who receives an action: 'gain 4 soldiers to another unit'; 'to TARGET if/unless CONDITION' "
+          "keeps only the recipients for which the condition holds (for now, on values and permissions only)",
+    "per": "multiplies an amount: 'gain 3 soldiers per locked skull'",
+    "above": "after 'per COUNTER', counts only what exceeds a limit: 'lose 1 soldiers per tagged explosion above 2' "
+             "(4 cards: 2 Soldiers; 2 or fewer: none)",
+    "= / + / -": "set or change a query: 'locked-dice = 1', 'def -2', 'def -1d6'",
+}
+
+_BY_ROLE: dict[str, dict[str, WordSpec]] = {}
+
+
+def register(word: WordSpec) -> WordSpec:
+    """Add a word to the language (a record of its role, with every part); refuses a name its role already has."""
+    table = _BY_ROLE.setdefault(word.role, {})
+    if word.name in table:
+        raise ValueError(f"the {word.role} '{word.name}' is already a word of the language")
+    table[word.name] = word
+    return word
+
+
+def unregister(word: WordSpec) -> None:
+    """Take a word added by :func:`register` out of the language."""
+    table = _BY_ROLE.get(word.role, {})
+    if table.get(word.name) is word:
+        del table[word.name]
+
+
+for _spec in WORDS:
+    register(_spec)
+
+
+def all_words() -> tuple[WordSpec, ...]:
+    """Every word of the language, the built-in ones first in the reference's order, then those registered."""
+    return tuple(spec for table in _ordered_roles() for spec in table.values())
+
+
+def _ordered_roles() -> list[dict[str, WordSpec]]:
+    order = ("action", "modifier", "event", "moment", "predicate", "counter", "target")
+    return [_BY_ROLE[r] for r in order if r in _BY_ROLE] + [t for r, t in _BY_ROLE.items() if r not in order]
+
+
+def words(role: Role) -> dict[str, WordSpec]:
+    """The words of one role, by name."""
+    return _BY_ROLE.get(role, {})
+
+
+def lookup(role: Role, name: str) -> WordSpec | None:
+    return _BY_ROLE.get(role, {}).get(name)
+
+
+W = TypeVar("W", bound=WordSpec)
+
+
+def _typed(role: Role, name: str, cls: type[W]) -> W | None:
+    found = _BY_ROLE.get(role, {}).get(name)
+    return found if isinstance(found, cls) else None
+
+
+def action(name: str) -> ActionWord | None:
+    return _typed("action", name, ActionWord)
+
+
+def modifier(name: str) -> ModifierWord | None:
+    return _typed("modifier", name, ModifierWord)
+
+
+def event(name: str) -> EventWord | None:
+    return _typed("event", name, EventWord)
+
+
+def moment(name: str) -> MomentWord | None:
+    return _typed("moment", name, MomentWord)
+
+
+def predicate(name: str) -> PredicateWord | None:
+    return _typed("predicate", name, PredicateWord)
+
+
+def counter(name: str) -> CounterWord | None:
+    """A counter by its name, or by the other name 'per' accepts for it ('rwb')."""
+    found = _typed("counter", name, CounterWord)
+    if found is None:
+        found = next((c for c in _BY_ROLE.get("counter", {}).values()
+                      if isinstance(c, CounterWord) and c.singular == name), None)
+    return found
+
+
+def reading(names: str) -> str | None:
+    """The condition whose conflict signature says it names this ('option': the condition that an optional rule
+    is on; 'card-in-play': that a card is in play)."""
+    return next((p.name for p in _BY_ROLE.get("predicate", {}).values()
+                 if isinstance(p, PredicateWord) and p.reads.names == names), None)
+
+
+def target(kind: str) -> TargetWord | None:
+    """A target by the grammar's name of it ('all-units') or its own ('all units')."""
+    return _typed("target", kind.replace("-", " "), TargetWord)
+
+
+def signatures(spec: WordSpec) -> tuple[Signature, ...]:
+    return tuple(parse_signature(s) for s in spec.signatures)

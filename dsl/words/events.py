@@ -1,0 +1,134 @@
+"""Events (what a trigger listens for, and what 'until' waits for) and moments (when a use may be played). Each
+record carries its English: 'on EVENT', 'until EVENT', and the moment after 'before', 'after', 'during' or
+'when'. Phases name moments too (``rules/phases.yaml``)."""
+
+from __future__ import annotations
+
+from ddaydice.dsl.words.base import EventWord, MomentWord
+
+_E = EventWord
+
+EVENTS = (
+    _E(
+        name="advance",
+        summary="This Unit advanced (moved forward a row, or into a Bunker).",
+        phrase="each time this Unit Advances", until="until this Unit next Advances",
+    ),
+    _E(
+        name="move",
+        summary="This Unit moved (lateral or forward).",
+        phrase="each time this Unit moves", until="until this Unit next moves",
+    ),
+    _E(
+        name="enter",
+        summary="A Unit entered this Sector (for Sector attributes: this one).",
+        phrase="when a Unit moves into this Sector", until="until a Unit next moves into this Sector",
+    ),
+    _E(
+        name="first-enter",
+        summary="The first Unit of the game entered this Sector.",
+        phrase="when the first Unit of the game moves into this Sector",
+        until="until the first Unit of the game moves into this Sector",
+    ),
+    _E(
+        name="final-tally",
+        summary="This Unit's Final Tally is complete (end of Phase 1).",
+        phrase="when the Final Tally is complete", until="until this Unit's next Final Tally is complete",
+        moment="the Final Tally",
+    ),
+    _E(
+        name="rwb",
+        summary="This Unit scored an RWB bonus (once per RWB).",
+        phrase="for every RWB this Unit scores", until="until this Unit next scores an RWB",
+    ),
+    _E(
+        name="straight",
+        summary="This Unit's Final Tally shows one of each face.",
+        phrase="when the Final Tally is a straight", until="until this Unit's next straight",
+    ),
+    _E(
+        name="upkeep",
+        summary="Phase 2 begins for this Unit.",
+        phrase="at each Upkeep", until="until this Unit's next Upkeep",
+    ),
+    _E(
+        name="movement",
+        summary="Phase 4 begins for this Unit: before it plays its Move phase cards or moves.",
+        example="on movement: lose 1 soldiers per tagged explosion above 2",
+        phrase="when each Move phase begins for this Unit", until="until this Unit's next Move phase begins",
+    ),
+    _E(
+        name="combat",
+        summary="Phase 5: this Unit is about to suffer casualties in its Sector.",
+        phrase="during each Combat phase", until="until this Unit's next Combat",
+    ),
+    _E(
+        name="casualties",
+        summary="This Unit is about to lose Soldiers (any Phase).",
+        phrase="when this Unit suffers casualties", until="until this Unit next suffers casualties",
+    ),
+    _E(
+        name="specialist-lost",
+        summary="One of this Unit's Specialists is about to be lost.",
+        phrase="when another Specialist of this Unit would be lost", until="until this Unit next loses a Specialist",
+    ),
+    _E(
+        name="found",
+        summary="This card was just found.",
+        phrase="when this card is found", until="until this card is next found", moment="it is found",
+    ),
+    _E(
+        name="turn-start",
+        summary="A new turn begins.",
+        phrase="at the start of each turn", until="until the next turn begins",
+    ),
+    _E(
+        name="game-start",
+        summary="The game begins (after set-up).",
+        phrase="at the start of the game", until="until the game begins",
+    ),
+    _E(
+        name="landmine",
+        summary="This Unit crossed a line with Landmines.",
+        phrase="when this Unit crosses Landmines", until="until this Unit next crosses Landmines",
+    ),
+    _E(
+        name="assault-won",
+        summary="Another side's player won an Assault (Atlantikwall, Phase 7: the Allied Unit is destroyed).",
+        example="on assault-won: draw 1 decoration",
+        phrase="when this player wins an Assault", until="until this player next wins an Assault",
+    ),
+    _E(
+        name="drawn",
+        summary=("A card was drawn from an expansion's deck: this card (for each Unit, when it comes into play for "
+                 "all), or any card for a rule's trigger (test which with 'drawn KIND'). 'use when drawn': a card's "
+                 "uses offered to each Unit right after it is drawn, and only then (losses that cancel it)."),
+        example="on drawn if drawn badge: gain 1 courage to the german",
+        phrase="when a card is drawn", until="until a card is next drawn", moment="it is drawn",
+    ),
+)
+
+MOMENTS = (
+    MomentWord(
+        name="mgf",
+        summary="The Machine Gun Fire roll of Phase 5 ('before mgf': before it is rolled).",
+        phrase="Machine Gun Fire is rolled",
+    ),
+    MomentWord(
+        name="movement",
+        summary="Phase 4, when Units move.",
+        phrase="movement",
+    ),
+    MomentWord(
+        name="first-roll",
+        summary=("Phase 1, right after the first roll, before any die is Locked ('after first-roll'; the tally is "
+                 "that roll)."),
+        example="use once per game after first-roll if count one-soldier == 0: reroll all die",
+        phrase="the first roll",
+    ),
+    MomentWord(
+        name="purchase",
+        summary="Phase 3, when Units recruit, find and buy.",
+        phrase="the purchase phase",
+    ),
+)

@@ -1,0 +1,127 @@
+"""Standing modifiers: forbid, allow, ignore, require, protect. Each record names its parts (see
+:mod:`ddaydice.dsl.words.base`). The values of the rules (def, locked-dice, ...) are modifiers too; they come
+from ``rules/queries.yaml``, and the compiler, the renderer and the conflict finder treat them alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ddaydice.dsl import ast
+from ddaydice.dsl.words.base import (
+    NOTHING,
+    Change,
+    ModifierWord,
+    Speaker,
+    Touches,
+    Wording,
+    first_word,
+    names_and_numbers,
+    words_of,
+)
+from ddaydice.dsl.words.english import TIER_NAMES, upper_first
+
+
+def touched(compile_: Callable[[ast.Statement], Change], *, needs_word: bool = True) \
+        -> Callable[[ast.Statement], Touches]:
+    """A modifier's conflict signature: the change it compiles to, its arguments as words."""
+
+    def touches(stmt: ast.Statement) -> Touches:
+        if needs_word and not first_word(stmt):
+            return NOTHING
+        change = compile_(stmt)
+        return Touches(change=Change(change.query, change.op, tuple(str(a) for a in change.args)))
+
+    return touches
+
+
+def compile_forbid(stmt: ast.Statement) -> Change:
+    return Change(first_word(stmt), "forbid")
+
+
+def compile_allow(stmt: ast.Statement) -> Change:
+    return Change(first_word(stmt), "allow")
+
+
+def compile_ignore(stmt: ast.Statement) -> Change:
+    """Ignoring a rule is a permission of its own: 'ignore landmines' allows ignore-landmines."""
+    return Change(f"ignore-{first_word(stmt)}", "allow")
+
+
+def compile_require(stmt: ast.Statement) -> Change:
+    """A requirement to move into the Sector (the engine reads it as the 'enter' permission's)."""
+    return Change("enter", "require", names_and_numbers(stmt))
+
+
+def compile_protect(stmt: ast.Statement) -> Change:
+    words = words_of(stmt.args)
+    return Change(first_word(stmt), "protect", words[2:])
+
+
+def say_protect(r: Speaker, w: Wording) -> str:
+    tiers = [TIER_NAMES.get(x.name, x.name) for x in w.args[2:] if isinstance(x, ast.Word)]
+    joined = " or ".join(tiers)
+    return f"no {joined} can reduce {r.query(w.word(0))} here (explicit override)"
+
+
+def say_requirement(r: Speaker, w: Wording) -> str:
+    """What moving into this Sector (or advancing from it) takes."""
+    a = w.args
+    if w.word(0) == "sacrifice":
+        if isinstance(a[1], ast.Number):
+            return f"requirement: sacrifice {a[1].value} Specialist to move here"
+        return f"requirement: sacrifice the {r.name(w.word(1))} to move here"
+    if w.word(0) == "battle-cry":
+        return "requirement: can only be entered with a Battle Cry RWB"
+    if w.word(0) == "climb":
+        return "requirement: you must Climb (4 Skulls in your Final Tally) to Advance from here"
+    return f"requirement: must have the {r.name(w.word(0))} to move here"
+
+
+FORBID = ModifierWord(
+    name="forbid",
+    signatures=("flag",),
+    summary="Take a permission away.",
+    example="forbid stay",
+    english="{0} is not allowed",
+    compile=compile_forbid, touches=touched(compile_forbid),
+    render=lambda r, w: f"{upper_first(r.query(w.word(0)))} is not allowed",
+)
+ALLOW = ModifierWord(
+    name="allow",
+    signatures=("flag",),
+    summary="Grant a permission.",
+    example="use: allow trade-anywhere this turn",
+    english="{0} is allowed",
+    compile=compile_allow, touches=touched(compile_allow),
+    render=lambda r, w: f"{upper_first(r.query(w.word(0)))} is allowed",
+)
+IGNORE = ModifierWord(
+    name="ignore",
+    signatures=("ignorable",),
+    summary="Ignore a game rule (Landmines, Barriers, requirements, ...).",
+    example="ignore landmines",
+    english="ignore {0}",
+    compile=compile_ignore, touches=touched(compile_ignore),
+    render=lambda r, w: f"ignore {r.name(w.word(0))}",
+)
+REQUIRE = ModifierWord(
+    name="require",
+    signatures=("specialist|item|vehicle", "'sacrifice' count 'specialist'", "'sacrifice' specialist", "'battle-cry'",
+                "'climb'"),
+    summary=("A requirement to move into this Sector: have a card, sacrifice a Specialist, move with a Battle Cry, "
+             "or Climb. Moving with a Battle Cry ignores all requirements except 'battle-cry' itself."),
+    example="require sacrifice 1 specialist",
+    english="requirement: {0}",
+    compile=compile_require, touches=touched(compile_require, needs_word=False), render=say_requirement,
+    needs_duration=False,
+)
+PROTECT = ModifierWord(
+    name="protect",
+    signatures=("query 'against' tier+",),
+    summary="An explicit override: no contribution from these tiers may lower the query here, whatever their rank.",
+    example="protect def against items-vehicles specialists",
+    english="no {2} can reduce {0} here",
+    compile=compile_protect, touches=touched(compile_protect), render=say_protect,
+)
+
+WORDS = (FORBID, ALLOW, IGNORE, REQUIRE, PROTECT)
