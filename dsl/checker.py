@@ -49,6 +49,8 @@ class Context:
     # A kind of an expansion held like an Item (held-as item, or held by a Unit among its cards): used, never
     # standing; its name for messages ("Badge").
     used_only_as: str | None = None
+    # A card that is bought (recruited or found for its cost): a clause may speak of its own price while it waits.
+    bought: bool = False
 
 
 class _Checker:
@@ -301,6 +303,12 @@ class _Checker:
         numbers = self.v.numbers()
         is_modifier = name in numbers or name in modifier_verbs
         modifier = words.modifier(name)
+        if in_actions and modifier is not None and modifier.waiting:
+            self.err("DSL118", f"'{name}' is a card's own price while it waits to be bought: a standing clause, "
+                     "never an action", stmt.verb.pos,
+                     f"write '{words_of(stmt)}' on a line of its own; to make cards cheaper for a while, "
+                     "'item-cost -1 this turn'")
+            return stmt
         if in_actions and is_modifier and (modifier is None or modifier.needs_duration) and duration is None \
                 and not self.change_then_more(stmt):
             # (a change followed by a word it does not read: that word, likely a duration misspelt, is the mistake)
@@ -512,7 +520,9 @@ class _Checker:
                 new = attrs.evolve(body, condition=self.check_condition(body.condition),
                                    actions=self.check_actions(body.actions))
             case ast.Modifier():
-                if self.ctx.kind in {"item", "award"} or self.ctx.used_only_as is not None:
+                if self.waiting(body.statement):
+                    self.check_waiting(clause, body)
+                elif self.ctx.kind in {"item", "award"} or self.ctx.used_only_as is not None:
                     # Items and Awards are one-shot: the engine reads their effects only when they are used.
                     what = {"item": "an Item", "award": "an Award"}.get(self.ctx.kind) \
                         or f"a {self.ctx.used_only_as} (used like an Item)"
@@ -521,6 +531,30 @@ class _Checker:
                 stmt = self.check_statement(body.statement, in_actions=False, duration=None)
                 new = attrs.evolve(body, statement=stmt, condition=self.check_condition(body.condition))
         return attrs.evolve(clause, body=new)
+
+    @staticmethod
+    def waiting(stmt: ast.Statement) -> bool:
+        """Whether the statement speaks of its own card while it waits to be bought (its word's record says)."""
+        spec = words.modifier(stmt.verb.name)
+        return spec is not None and spec.waiting
+
+    def check_waiting(self, clause: ast.Clause, body: ast.Modifier) -> None:
+        """A card's clause about its own price: on a card that is bought, for itself, without a limit (it is not
+        a change in play, so DSL116 does not apply to it)."""
+        name = body.statement.verb.name
+        if not self.ctx.bought:
+            where = {"sector": "a Sector", "rule": "a rule", "option": "an optional rule", "rwb": "an RWB bonus",
+                     "award": "an Award"}.get(self.ctx.kind, f"a card of kind '{self.ctx.kind}'")
+            self.err("DSL118", f"'{name}' speaks of a card's own price while it waits to be bought; {where} is "
+                     "never bought", body.statement.verb.pos,
+                     "write it on the Specialist, Item or Vehicle whose price it changes; to change the price of "
+                     "other cards, change 'specialist-cost' or 'item-cost' ('item-cost -1 if card-is X')")
+        elif clause.scope is not None:
+            self.err("DSL118", f"'{name}' speaks of this card alone: it takes no scope", clause.scope.pos,
+                     f"write '{words_of(body.statement)}' without 'for ...:'")
+        elif body.limit is not None:
+            self.err("DSL118", f"'{name}' is the card's price, asked whenever it is priced: it takes no limit",
+                     body.limit.pos, f"write '{words_of(body.statement)}' without 'once per ...'")
 
     def check(self, effect: ast.Effect) -> ast.Effect:
         return attrs.evolve(effect, clauses=tuple(self.check_clause(c) for c in effect.clauses))

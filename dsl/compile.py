@@ -50,9 +50,13 @@ class UseHook:
 
 @attrs.frozen
 class CompiledEffect:
+    """An effect's hooks: standing modifiers, triggers, uses, and ``waiting``: what the card says of itself while
+    it waits to be bought (its own price), read for that card alone and never filed among the effects in play."""
+
     modifiers: tuple[ModifierHook, ...]
     triggers: tuple[TriggerHook, ...]
     uses: tuple[UseHook, ...]
+    waiting: tuple[ModifierHook, ...] = ()
 
 
 def _value(arg: ast.Arg) -> tuple[Value, bool]:
@@ -172,6 +176,10 @@ class Compiler:
         if spec is None:
             raise AssertionError(f"not a modifier: {v}")
         change = spec.compile(stmt)
+        if change.op in {"set", "add"} and stmt.args:  # a word's own value change ('cost = 0'): its amount
+            value, dice = _value(stmt.args[0])
+            return ModifierHook(change.query, change.op, value, change.args, condition, limit, text, stmt.pos,
+                                scope, dice)
         return ModifierHook(change.query, change.op, None, change.args, condition, limit, text, stmt.pos, scope)
 
     # -------------------------------------------------------------- actions
@@ -280,6 +288,7 @@ class Compiler:
     def effect(self, effect: ast.Effect, renderer: Callable[[ast.Option], str],
                clause_text: Callable[[ast.Clause], str]) -> CompiledEffect:
         mods: list[ModifierHook] = []
+        waiting: list[ModifierHook] = []
         triggers: list[TriggerHook] = []
         uses: list[UseHook] = []
         for clause in effect.clauses:
@@ -288,8 +297,10 @@ class Compiler:
             text = clause_text(clause)
             match body:
                 case ast.Modifier():
-                    mods.append(self.modifier(body.statement, self.condition(body.condition),
-                                              body.limit.period if body.limit else None, scope))
+                    spec = words.modifier(body.statement.verb.name)
+                    (waiting if spec is not None and spec.waiting else mods).append(
+                        self.modifier(body.statement, self.condition(body.condition),
+                                      body.limit.period if body.limit else None, scope))
                 case ast.Trigger():
                     triggers.append(TriggerHook(body.event.name, self.condition(body.condition),
                                                 self.actions(body.actions, renderer),
@@ -301,4 +312,4 @@ class Compiler:
                     uses.append(UseHook(window, self.condition(body.condition), self.actions(body.actions, renderer),
                                         body.limit.period if body.limit else None, text, body.pos, scope,
                                         sacrifices))
-        return CompiledEffect(tuple(mods), tuple(triggers), tuple(uses))
+        return CompiledEffect(tuple(mods), tuple(triggers), tuple(uses), tuple(waiting))

@@ -496,9 +496,12 @@ class _Builder:
         like an Item (held-as item, or held by a Unit among its cards), so that it never stands."""
         kinds: schema.KindRules | None = self.rules.get("kinds.yaml")
         kdef = next((k for k in kinds.kinds if k.id == kind), None) if kinds else None
+        # Bought for a cost: the base game's Specialists, Items and Vehicles, and a kind held like them (another
+        # side's Reserve); a clause may then speak of the card's own price while it waits ('cost = 0 if ...').
+        bought = kind in {"specialist", "item", "vehicle"} or (kdef is not None and kdef.held_as is not None)
         if kdef is not None and (kdef.held_as == "item" or (kdef.held_as is None and kdef.held_by == "unit")):
-            return Context(kind, kdef.name)
-        return Context(kind)
+            return Context(kind, kdef.name, bought=bought)
+        return Context(kind, bought=bought)
 
     def effect(self, owner: str, kind: str, name: str, text: str, doc: YamlDoc, node: Any,
                vocab: Vocabulary, compiler: Compiler, renderer: Renderer, tier: str,

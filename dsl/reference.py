@@ -148,7 +148,10 @@ def example_of(spec: words.WordSpec, vocab: Vocabulary, renderer: Renderer) -> E
         if tree is None:
             problems += diags
             continue
-        checked, diags = check_effect(tree, map_vocab, Context("sector"))
+        # a card's clause about its own price is checked on a card that is bought; any other on a Sector
+        context = Context("item", bought=True) if isinstance(spec, words.ModifierWord) and spec.waiting \
+            else Context("sector")
+        checked, diags = check_effect(tree, map_vocab, context)
         if diags:
             problems += diags
             continue

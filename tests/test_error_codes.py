@@ -220,6 +220,8 @@ CASES: dict[str, Case] = {
                    ("an Item acts only when it is used",), "'use: locked-dice +1 this turn'"),
     "DSL117": Case("DSL117", effect("use: roll 1d6 (7: gain 1 star, else: gain 1 courage)"), at(22),
                    ("roll: the results 7", "not totals of 1d6 (1 to 6)"), "from 1 to 6, such as '1-3'"),
+    "DSL118": Case("DSL118", effect("cost = 0 if have soldiers < 3", kind="award"), at(7),
+                   ("'cost'", "a card's own price", "an Award is never bought"), "write it on the Specialist"),
     # ------------------------------------------------------------------ what a card says of itself
     "PROV001": Case("PROV001", {"cards/new.yaml": card(provenance="reconstructed")}, "cards/new.yaml:7:17",
                     ("needs a 'note'",), "add 'note: ...'"),

@@ -114,7 +114,7 @@ def test_every_action_and_modifier_compiles_and_renders(content: Content, render
     assert options, f"the example of '{spec.name}' does not use it: {example.text!r}"
     compiler = Compiler(content.vocab.numbers())
     compiled = compiler.effect(example.effect, renderer.option, renderer.clause)  # no handler: AssertionError
-    assert compiled.modifiers or compiled.triggers or compiled.uses
+    assert compiled.modifiers or compiled.triggers or compiled.uses or compiled.waiting
     for option in options:
         english = renderer.statement(option.statement)
         assert english.strip(), spec.name
@@ -123,6 +123,9 @@ def test_every_action_and_modifier_compiles_and_renders(content: Content, render
         if spec.role == "action":
             done = [name for name, _ in _run_alone(compiler, renderer, option).calls if name not in QUESTIONS]
             assert CALLS.get(spec.name, spec.name.replace("-", "_")) in done, (spec.name, done)
+        elif isinstance(spec, words.ModifierWord) and spec.waiting:
+            # a card's own price is never granted (DSL118 inside actions): a hook read while the card waits
+            assert compiled.waiting and all(h.op in {"set", "add"} for h in compiled.waiting), compiled
         else:
             # a modifier inside actions is granted for its duration; standing, it is a hook of its own
             granted = _run_alone(compiler, renderer, _with_duration(option)).calls

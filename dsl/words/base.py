@@ -218,8 +218,11 @@ class ActionWord(WordSpec):
 @attrs.frozen(kw_only=True)
 class ModifierWord(WordSpec):
     """A standing change to a permission or a rule. ``compile``: the change it makes (the compiler makes the
-    hook); ``render``: its English; ``touches``: its conflict signature; ``needs_duration``: whether it needs a
-    duration inside actions."""
+    hook; a change whose op is 'set' or 'add' takes its amount from the first argument); ``render``: its English;
+    ``touches``: its conflict signature; ``needs_duration``: whether it needs a duration inside actions;
+    ``waiting``: the clause speaks of its own card while the card waits to be bought (in the Pool, a hand, a
+    deck), never while it is held: the engine reads it for that card alone, the checker allows it on a card
+    that is bought (an Item too) and refuses it anywhere else."""
 
     role: ClassVar[Role] = "modifier"
     compile: Callable[[ast.Statement], Change]
@@ -227,6 +230,7 @@ class ModifierWord(WordSpec):
     touches: Callable[[ast.Statement], Touches]
     check: StatementCheck | None = None
     needs_duration: bool = True
+    waiting: bool = False
 
 
 @attrs.frozen(kw_only=True)

@@ -1,6 +1,6 @@
-"""Standing modifiers: forbid, allow, ignore, require, protect. Each record names its parts (see
-:mod:`ddaydice.dsl.words.base`). The values of the rules (def, locked-dice, ...) are modifiers too; they come
-from ``rules/queries.yaml``, and the compiler, the renderer and the conflict finder treat them alike."""
+"""Standing modifiers: forbid, allow, ignore, require, protect, and a card's own price (cost). Each record names
+its parts (see :mod:`ddaydice.dsl.words.base`). The values of the rules (def, locked-dice, ...) are modifiers
+too; they come from ``rules/queries.yaml``, and the compiler, the renderer and the conflict finder treat them alike."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from ddaydice.dsl import ast
 from ddaydice.dsl.words.base import (
     NOTHING,
     Change,
+    Checking,
     ModifierWord,
     Speaker,
     Touches,
@@ -124,4 +125,49 @@ PROTECT = ModifierWord(
     compile=compile_protect, touches=touched(compile_protect), render=say_protect,
 )
 
-WORDS = (FORBID, ALLOW, IGNORE, REQUIRE, PROTECT)
+
+
+def compile_cost(stmt: ast.Statement) -> Change:
+    """A card's own price while it waits to be bought: set ('cost = 0') or changed ('cost -2'); the engine adds it
+    to the cost query asked of that card (specialist-cost, item-cost) for the Unit that would buy it."""
+    arg = stmt.args[0] if stmt.args else None
+    return Change("cost", "set" if isinstance(arg, ast.Assign) else "add")
+
+
+def say_cost(r: Speaker, w: Wording) -> str:
+    a = w.args[0] if w.args else None
+    match a:
+        case ast.Assign(value=ast.Number(value=n)):
+            price = f"costs {n}"
+        case ast.Signed(value=n) if n < 0:
+            price = f"costs {-n} less"
+        case ast.Signed(value=n):
+            price = f"costs {n} more"
+        case _:
+            price = "costs " + (r.arg(a) if a is not None else "its printed cost")
+    return f"it {price} while it waits to be bought"
+
+
+def check_cost(c: Checking, stmt: ast.Statement) -> None:
+    """A price is known before the card is bought: a number, never a die roll or 'unlimited'."""
+    arg = stmt.args[0] if stmt.args else None
+    if isinstance(arg, ast.Dice) or (isinstance(arg, ast.Assign) and not isinstance(arg.value, ast.Number)):
+        c.err("DSL104", "cost: a card's price is a number, known before it is bought", arg.pos,
+              "for example 'cost -2' or 'cost = 0'")
+
+
+COST = ModifierWord(
+    name="cost",
+    signatures=("change",),
+    summary=("The card's own price while it waits to be bought (in the Pool, a hand or a deck): set or changed, "
+             "if its condition holds for the Unit that would buy it (that Unit, its Sector). Read wherever the "
+             "game prices the card (Phase 3, a find, a recruit), combined with the other changes of its cost "
+             "query in the card's tier; once the card is held it does nothing. Written on the card itself, an "
+             "Item's too; never in a rule, a Sector or inside actions."),
+    example="cost = 0 if have soldiers < 3",
+    english="costs {0} while it waits to be bought",
+    compile=compile_cost, touches=touched(compile_cost, needs_word=False), render=say_cost, check=check_cost,
+    waiting=True,
+)
+
+WORDS = (FORBID, ALLOW, IGNORE, REQUIRE, PROTECT, COST)

@@ -64,6 +64,7 @@ class GameAPI(abc.ABC):
     side_sources: dict[str, list[EffectSource]]
     rwb_faces: dict[str, str]
     live_queries: frozenset[str]
+    own_prices: dict[str, EffectSource]  # cards whose effect says their own price while they wait (game/plan.py)
     live_events: frozenset[str]
     until_events: frozenset[str]  # events that end a modifier granted 'until EVENT' (game/plan.py)
     live_windows: frozenset[tuple[str, str]]

@@ -48,6 +48,11 @@ def cards_named(texts: Iterable[str], card_ids: Iterable[str]) -> set[str]:
     return named
 
 
+COST_QUERIES = frozenset({"specialist-cost", "item-cost"})
+"""The queries that price a card for a Unit; a card's printed cost is their base, and its own 'cost' clauses
+(while it waits to be bought) join their contributions."""
+
+
 class Move(NamedTuple):
     """A legal move of Phase 4 (a tuple: built many times per turn)."""
 

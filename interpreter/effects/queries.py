@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import attrs
 
 from ddaydice.dsl.diagnostics import RuleError
+from ddaydice.dsl.loader import EffectSource
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.inplay import Modifier
 from ddaydice.interpreter.core.precedence import Contribution, Derivation, Step, combine
@@ -14,6 +15,7 @@ from ddaydice.interpreter.core.state import (
     STAY_FORBIDDEN,
     Unit,
 )
+from ddaydice.interpreter.core.values import COST_QUERIES
 
 
 class Queries(GameAPI):
@@ -36,8 +38,9 @@ class Queries(GameAPI):
         grants = [g for g in state.grants if g.query == name] if state.grants else []
         bunker_n = state.bunker_specialists.get(sector, 0) if name == "def" and sector is not None \
             and state.bunker_specialists else 0
-        if not explain and not grants and not bunker_n and (name not in self.in_play().queries
-                                                             or not self.touched(name, sector)):
+        own = self.own_prices.get(card) if card is not None and self.own_prices and name in _COSTS else None
+        if not explain and not grants and not bunker_n and own is None and (name not in self.in_play().queries
+                                                                            or not self.touched(name, sector)):
             # The common case: nothing in play changes this value; only the rules' clamp applies.
             if info.minimum is not None and not isinstance(base, bool) and base < info.minimum:
                 return info.minimum, None
@@ -52,6 +55,8 @@ class Queries(GameAPI):
                 continue
             contributions.append(Contribution(g.owner, self._name_of(g.owner), self.tier_index.get(g.tier, 0),
                                               g.tier, g.op, g.value, (g.order, g.owner), g.args, g.text))
+        if own is not None and card is not None:
+            contributions += self._own_price(own, unit, sector, card)
         if bunker_n:
             contributions.append(Contribution("rule:bunker-specialists", "Specialists beside the Bunker",
                                               0, "rules", "add", -bunker_n, (-1, "rule"), (),
@@ -84,7 +89,7 @@ class Queries(GameAPI):
                 continue
             if card is not None and owner is not None and card != src.owner and info.subject == "card" \
                     and src.owner in self.content.cards \
-                    and name not in {"specialist-cost", "item-cost"} and card in self.held_cards(owner):
+                    and name not in _COSTS and card in self.held_cards(owner):
                 # ruling: a held card's change to a value of a card in play speaks of the card itself
                 # (the Paratrooper "counts as 6", not his comrades; the Messenger alone may be traded);
                 # costs (Messenger, Quartermaster) are changed for any card.
@@ -110,6 +115,22 @@ class Queries(GameAPI):
                                               tuple(map(str, hook.args)) if hook.op == "protect" else (),
                                               hook.text))
         return contributions
+
+    def _own_price(self, src: EffectSource, unit: Unit | None, sector: str | None, card: str) -> list[Contribution]:
+        """A card's own price while it waits to be bought ('cost = 0 if have soldiers < 3'): its clauses whose
+        condition holds for the Unit that would buy it (that Unit, its Sector), a contribution of the card's tier;
+        nothing once a player holds the card."""
+        if unit is None or any(card in self.held_cards(p) for p in self.players() if p.status == "active"):
+            return []
+        out: list[Contribution] = []
+        for hook in src.compiled.waiting:
+            ctx = self.context(unit, unit, src, sector, card)
+            if hook.condition is not None and not hook.condition(ctx):
+                continue
+            value = hook.value(ctx) if hook.value is not None else None
+            out.append(Contribution(src.owner, f"{src.name} (its own price)", self._tier(src), src.tier, hook.op,
+                                    value, (0, src.owner), (), hook.text))
+        return out
 
     def _def_with_shortfall(self, unit: Unit | None, sector: str, card: str | None, explain: bool, consume: bool,
                             clamp: bool) -> tuple[int | bool, Derivation | None]:
@@ -155,7 +176,9 @@ class Queries(GameAPI):
         if fixed is not None:
             return [fixed] * len(cards)
         grants = self.state.grants
-        if self.touched(name, unit.sector or None) or (grants and any(g.query == name for g in grants)):
+        own = self.own_prices
+        if self.touched(name, unit.sector or None) or (grants and any(g.query == name for g in grants)) \
+                or (own and name in _COSTS and any(card in own for card in cards)):
             return [self.value(name, unit, card=card) for card in cards]
         minimum = self.queries[name].minimum
         if name in _COSTS:
@@ -219,7 +242,7 @@ class Queries(GameAPI):
         return info.default, "game rules"
 
 
-_COSTS = frozenset({"specialist-cost", "item-cost"})  # a card's printed cost is their base
+_COSTS = COST_QUERIES  # a card's printed cost is their base
 
 
 def _where(unit: Unit | None, sector: str | None) -> str | None:

@@ -78,7 +78,7 @@ _PLAN_KEYS = ("option_rules", "live_windows", "live_points",
               "map", "variant", "options", "ignore", "keep_faces", "sectors", "tier_index", "queries", "moves",
               "courage_to_bunker", "front_row", "next_to_bunker", "side_defs", "_role", "_kind_side",
               "side_rwb", "side_sources", "_side_mods", "_side_layout", "global_sources", "rwb_sources",
-              "rwb_faces", "live_queries", "live_events", "until_events", "static_flags", "static_values",
+              "rwb_faces", "live_queries", "own_prices", "live_events", "until_events", "static_flags", "static_values",
               "defaults", "_req_cache",
               "_point_uses", "_sector_index",
               "_faces", "_layout", "_soldier_faces")

@@ -14,7 +14,7 @@ from ddaydice.dsl.schema import BattleMap, Sector, Variant
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.inplay import SectorIndex
 from ddaydice.interpreter.core.option_rules import OptionRules
-from ddaydice.interpreter.core.values import cards_named, points_of
+from ddaydice.interpreter.core.values import COST_QUERIES, cards_named, points_of
 from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.mechanisms.options import reachable
 
@@ -86,6 +86,12 @@ class Plan(GameAPI):
                 events.add(trig.event)
             live |= {q for q in _granted_queries(src.tree) if q in self.queries}
             until |= _until_events(src.tree)
+        # A card's own price while it waits to be bought ('cost = 0 if ...'): any loaded card's, for a scenario may
+        # put any card in the Pool; the cost queries are then live (a card without one keeps its printed cost).
+        self.own_prices = {cid: eff for cid in c.cards if (eff := c.effects.get(cid)) is not None
+                           and eff.compiled.waiting}
+        if self.own_prices:
+            live |= COST_QUERIES & set(self.queries)
         self.live_queries = frozenset(live)
         self.live_events = frozenset(events | until)
         self.until_events = frozenset(until)
@@ -326,4 +332,4 @@ def _granted_queries(tree: Any) -> set[str]:
     return out
 
 
-_OWN_BASE = frozenset({"def", "mgf-dice", "stay", "specialist-cost", "item-cost"})  # bases of their own
+_OWN_BASE = frozenset({"def", "mgf-dice", "stay", *COST_QUERIES})  # bases of their own

@@ -50,7 +50,10 @@ class Memory:
         return found
 
     def cost(self, game: GameView, unit: Unit, spec: str) -> int:
-        """What recruiting ``spec`` costs the Unit, in Stars."""
+        """What recruiting ``spec`` costs the Unit, in Stars (remembered while the Specialists in play stay the
+        same; a card that says its own price, which may depend on anything of the Unit, is asked each time)."""
+        if spec in game.own_prices:
+            return game.value("specialist-cost", unit, card=spec)
         shared = profiles(game.content).shared
         key = ("cost", unit.id, spec, tuple(unit.specialists), tuple(c for u in game.state.units
                                                                      for c in u.specialists if c in shared))
