@@ -116,9 +116,10 @@ def test_every_card_of_the_pack_is_tested(content: Content) -> None:
 # ------------------------------------------------------------------ the second example pack: newer words
 MANUAL = REPO / "docs" / "example-pack" / "field-manual"
 MANUAL_SCENARIOS = sorted((MANUAL / "scenarios").glob("*.yaml"))
-# 'until move', 'until combat', 'as FACE', 'roll 1d6 (...)', 'mgf-edge', 'landmine-edge', 'cost = 0 if ...'
+# 'until move', 'until combat', 'as FACE', 'roll 1d6 (...)', 'mgf-edge', 'landmine-edge', 'cost = 0 if ...',
+# 'allow vehicle-enters-bunker'
 MANUAL_CARDS = ["smoke-canister", "trench-periscope", "signal-mirror", "scrounging-kit", "sandbags", "mine-probe",
-                "salvaged-carbine"]
+                "salvaged-carbine", "assault-ramp"]
 
 
 @pytest.fixture(scope="module")

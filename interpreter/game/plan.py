@@ -115,7 +115,7 @@ class Plan(GameAPI):
         self._fixed_capacity = 0
         flags = self.defaults
         needed = ("enter", "advance", "ignore-barriers", "vehicle-here", "vehicle-crosses-landmines", "battle-cry",
-                  "ignore-requirements", "ignore-sacrifices")
+                  "ignore-requirements", "ignore-sacrifices", "vehicle-enters-bunker")
         self.move_queries = frozenset((*needed, "advance-cost", "capacity", "battle-cry-here"))
         if "capacity" not in flags or any(q not in flags for q in needed) or flags["battle-cry"]:
             return
@@ -138,7 +138,8 @@ class Plan(GameAPI):
                 if least is not None:
                     cost = max(cost, least)
                 cands.append((to, kind, cost if kind == "advance" else 0, mines_apply,
-                              (mines_apply and not flags["vehicle-crosses-landmines"]) or target.bunker
+                              (mines_apply and not flags["vehicle-crosses-landmines"])
+                              or (target.bunker and not flags["vehicle-enters-bunker"])
                               or not flags["vehicle-here"]))
             fixed[here] = cands
         self._fixed_moves = fixed

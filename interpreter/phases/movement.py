@@ -86,7 +86,8 @@ class MovementPhase(GameAPI):
                 continue
             mines_apply = mines and "landmines" not in self.ignore
             abandons = unit.vehicle is not None and (
-                (mines_apply and not self.flag("vehicle-crosses-landmines", unit)) or self.sectors[to].bunker
+                (mines_apply and not self.flag("vehicle-crosses-landmines", unit))
+                or (self.sectors[to].bunker and not self.flag("vehicle-enters-bunker", unit))
                 or not self.flag("vehicle-here", unit, sector=to))
             requirements = self._requirements(to)
             needs_cry = any(r[:1] == ("battle-cry",) for r in requirements)
