@@ -117,7 +117,8 @@ def test_every_card_of_the_pack_is_tested(content: Content) -> None:
 MANUAL = REPO / "docs" / "example-pack" / "field-manual"
 MANUAL_SCENARIOS = sorted((MANUAL / "scenarios").glob("*.yaml"))
 # 'until move', 'until combat', 'as FACE', 'roll 1d6 (...)', 'mgf-edge', 'landmine-edge'
-MANUAL_CARDS = ["smoke-canister", "trench-periscope", "signal-mirror", "scrounging-kit", "sandbags", "mine-probe"]
+MANUAL_CARDS = ["smoke-canister", "trench-periscope", "signal-mirror", "scrounging-kit", "sandbags", "mine-probe",
+                "sergeant-major"]
 
 
 @pytest.fixture(scope="module")
