@@ -520,8 +520,13 @@ class _Checker:
                     pool = set(words.words("event")) | set(words.words("moment")) | set(self.v.phases)
                     if moment not in pool:
                         self.unknown("moment", body.window.moment, pool, code="DSL108")
-                new = attrs.evolve(body, condition=self.check_condition(body.condition),
-                                   actions=self.check_actions(body.actions))
+                    if body.window.kind == "when" and words.event(moment) is not None:
+                        self.heard = body.window.moment  # 'use when EVENT' answers the event
+                try:
+                    new = attrs.evolve(body, condition=self.check_condition(body.condition),
+                                       actions=self.check_actions(body.actions))
+                finally:
+                    self.heard = None
             case ast.Modifier():
                 if self.ctx.kind in {"item", "award"} or self.ctx.used_only_as is not None:
                     # Items and Awards are one-shot: the engine reads their effects only when they are used.

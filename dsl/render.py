@@ -214,7 +214,10 @@ class Renderer:
                     moment = self.moment(body.window.moment.name)
                     when = f" {body.window.kind} {moment}"
                 once = " once per " + body.limit.period if body.limit else ""
-                text = f"May be used{once}{when}{self.condition(body.condition)}: {self.actions(body.actions)}"
+                event = words.event(body.window.moment.name) if body.window and body.window.kind == "when" else None
+                heard = event.replaced if event is not None else ""
+                text = (f"May be used{once}{when}{self.condition(body.condition)}: "
+                        f"{self.actions(body.actions, heard)}")
             case ast.Modifier():
                 stmt = self.statement(body.statement)
                 text = stmt[0].upper() + stmt[1:] + self.condition(body.condition) + self.limit(body.limit)

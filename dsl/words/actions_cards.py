@@ -229,13 +229,14 @@ def say_instead(_r: Speaker, w: Wording) -> str:
 
 
 def check_instead(c: Checking, stmt: ast.Statement) -> None:
-    """Only an event about to happen can be replaced: 'instead' belongs in 'on EVENT' of a pending event."""
+    """Only an event about to happen can be replaced: 'instead' belongs in 'on EVENT' or 'use when EVENT' of a
+    pending event."""
     heard = c.event_heard()
     if heard is not None and (heard[1] is None or heard[1].pending):
         return  # an unknown event is reported as such (DSL107), once
     listed = ", ".join(f"'{e}'" for e in c.pending_events())
     if heard is None:
-        c.err("DSL118", "'instead' replaces an event about to happen: it belongs in a trigger on that event",
+        c.err("DSL118", "'instead' replaces an event about to happen: it belongs in 'on EVENT' or 'use when EVENT'",
               stmt.verb.pos, f"write 'on casualties: instead, lose 2 courage'; the events it can replace: {listed}")
         return
     c.err("DSL118", f"'instead' cannot replace '{heard[0].name}': that event has happened when its triggers run",
@@ -244,12 +245,15 @@ def check_instead(c: Checking, stmt: ast.Statement) -> None:
 
 INSTEAD = ActionWord(
     name="instead",
-    summary=("In a trigger on a pending event (one about to happen: 'casualties', 'specialist-lost'): the event "
-             "does not happen (the casualties are not suffered, the Specialist is not lost) and the trigger's other "
-             "actions happen in its place. Of several triggers that would replace the same event, the first in "
-             "order of precedence (lowest tier first, as triggers run) replaces it; the later ones, with nothing "
-             "left to replace, do not run, nor do the event's other triggers. In an OR it is the player's choice; "
-             "its trigger's condition and 'once per' limit are read as for any trigger."),
+    summary=("Replaces a pending event (one about to happen: 'casualties', 'specialist-lost'): the event does not "
+             "happen (the casualties are not suffered, the Specialist is not lost) and the clause's other actions "
+             "happen in its place. In 'on EVENT' it replaces at once, when the trigger's condition holds; in 'use "
+             "when EVENT' the player is offered the use as the event is about to happen, after its triggers, and "
+             "may decline; in an OR it is the player's choice. Of several that would replace the same event, the "
+             "first in order of precedence (lowest tier first, as triggers run; then the uses) replaces it, and "
+             "the later ones, with nothing left to replace, do not run, nor do the event's other triggers. A "
+             "replacement runs only while something is left to replace (not for casualties all saved), does not "
+             "hear the events its own actions cause, and uses its 'once per' limit only when it runs."),
     example="on casualties if have courage >= 2: instead, lose 2 courage",
     english="instead of EVENT, the other actions",
     before_after="Soldiers 8, Courage 3; 5 casualties -> Soldiers 8, Courage 1 after the example.",

@@ -68,7 +68,7 @@ EVENTS = (
         summary=("This Unit is about to lose Soldiers (any Phase: Combat, Landmines, a card's loss). Pending: its "
                  "triggers run before the Soldiers are lost, and 'instead' may replace it."),
         phrase="when this Unit suffers casualties", until="until this Unit next suffers casualties",
-        pending=True, replaced="suffering the casualties",
+        moment="this Unit would suffer casualties", pending=True, replaced="suffering the casualties",
     ),
     _E(
         name="specialist-lost",
@@ -76,7 +76,7 @@ EVENTS = (
                  "requirement, a card's loss; not a casualty it chose, nor 'sacrifice self'). Pending: 'instead' may "
                  "replace it."),
         phrase="when another Specialist of this Unit would be lost", until="until this Unit next loses a Specialist",
-        pending=True, replaced="losing the Specialist",
+        moment="a Specialist of this Unit would be lost", pending=True, replaced="losing the Specialist",
     ),
     _E(
         name="found",

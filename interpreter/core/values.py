@@ -47,8 +47,15 @@ class Pending:
 
 
 def points_of(window: tuple[str, str] | None) -> tuple[str, ...]:
-    """The moments of the turn at which a use with this window may be made (any moment without one)."""
-    return USE_POINTS if window is None else WINDOW_POINTS.get(window, ())
+    """The moments of the turn at which a use with this window may be made (any moment without one); 'when EVENT'
+    of another event: the moment that event is about to happen ('when-casualties', offered for a pending event by
+    effects/events.py)."""
+    if window is None:
+        return USE_POINTS
+    found = WINDOW_POINTS.get(window)
+    if found is None and window[0] == "when":
+        return (f"when-{window[1]}",)
+    return found or ()
 
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9-]*")  # the words of an effect's text, to find the cards it names

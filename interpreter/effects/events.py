@@ -27,12 +27,15 @@ class Events(GameAPI):
         first, and the first that replaces it ('instead') stops it; the triggers after it hear nothing. ``left``:
         whether something is still to happen (a replacement runs only then). Returns whether it was replaced: the
         caller then does not make it happen."""
-        if event not in self.live_events:
+        offered = f"when-{event}" in self.live_points  # 'use when EVENT'
+        if event not in self.live_events and not offered:
             return False
         pending = Pending(event, unit.id, left or _always)
         self.pending.append(pending)
         try:
             self.fire(event, unit)
+            if offered and not pending.replaced_by:
+                self._offer_when(unit, pending)
         finally:
             self.pending.pop()
         if pending.replaced_by and self.tracing:
@@ -41,6 +44,24 @@ class Events(GameAPI):
             self.log("replaced", f"{pending.replaced_by}: replaces the event '{event}' ({unit.name} is spared "
                      f"{what})", unit, event=event)
         return bool(pending.replaced_by)
+
+    def _offer_when(self, unit: Unit, pending: Pending) -> None:
+        """'use when EVENT': after the event's triggers, the Unit may use what it may use at that moment, one use at
+        a time, while the event is still to happen and nothing has replaced it (the player's choice: 'nothing')."""
+        point = f"when-{pending.event}"
+        for _ in range(20):
+            if pending.replaced_by or not pending.left() or unit.status != "active" or self.state.outcome is not None:
+                return
+            uses = self.available_uses(unit, point)
+            if not uses:
+                return
+            labels = ["nothing"] + [f"{src.name}: {hook.text}" for src, _, hook, _ in uses]
+            keys: list[object] = [None] + [(src.owner, i) for src, i, _, _ in uses]
+            pick = self.ask_one(unit, "use", f"{unit.name}: use a card or rule now (when {pending.event})?", labels,
+                                keys)
+            if pick == 0:
+                return
+            self.perform_use(unit, *uses[pick - 1])
 
     def _replacing(self, pending: Pending | None, key: tuple[str, int], hook: TriggerHook) -> bool | None:
         """For a trigger on a pending event: None when it may run as any trigger, True when it stops the run (the
