@@ -224,3 +224,18 @@ expect:
   - u1.used-items: {used}
 """, items={"kit": "use when casualties: instead, lose 1 soldiers"})
     assert not failed, failed
+
+
+def test_a_loss_within_a_loss_leaves_the_first_to_replace(tmp_path: Path) -> None:
+    """A trigger whose actions cost a Soldier while the Combat's 5 are pending: that 1 is a loss of its own
+    (replaced by the Truck), and the 5 are still pending after it, for the Truck to replace in turn."""
+    failed = play(tmp_path, COMBAT + """\
+units:
+  - {id: u1, sector: s5, soldiers: 10, stars: 1, specialists: [sarge], vehicle: truck, visited: [s1, s2, s5]}
+expect:
+  - u1.soldiers: 10
+  - u1.stars: 0
+  - u1.courage: 2
+""", specialists={"sarge": "on casualties if have stars >= 1: lose 1 stars, lose 1 soldiers"},
+        vehicles={"truck": "on casualties: instead, gain 1 courage"})
+    assert not failed, failed

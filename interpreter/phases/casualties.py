@@ -32,10 +32,10 @@ class Casualties(GameAPI):
             remaining = amount  # nothing in this game changes casualties (amount > 0: no clamp applies)
         if remaining < amount and self.tracing:
             self.log("save", f"{unit.name} is spared {amount - remaining} casualties", unit)
-        self.pending_casualties = remaining
+        outer, self.pending_casualties = self.pending_casualties, remaining  # outer: a loss this one happens within
         replaced = self.would("casualties", unit, self._casualties_left)
         remaining = self.pending_casualties
-        self.pending_casualties = 0
+        self.pending_casualties = outer
         if replaced:
             return 0  # 'instead': the casualties are not suffered
         lost = 0
