@@ -64,7 +64,7 @@ def play(tmp_path: Path, scenario: str, specialists: dict[str, str] | None = Non
             (pack / "cards" / f"{kind}s.yaml").write_text(_cards(kind, cards), encoding="utf-8")
     content: Content | None
     content, diags = load(extra=[pack])
-    assert content is not None and not [d for d in diags if not d.warning], [d.message for d in diags]
+    assert content is not None and not [d for d in diags if d.severity == "error"], [d.message for d in diags]
     path = tmp_path / "scenario.yaml"
     head = "map: exercise-tiger\nvariant: advanced-training\noptions: [extra-rule]\nfallback: none\n"
     path.write_text(head + textwrap.dedent(scenario), encoding="utf-8")
