@@ -58,6 +58,7 @@ class _Checker:
         self.v = vocab
         self.ctx = context
         self.diags: list[Diagnostic] = []
+        self.heard: ast.Word | None = None  # the event the clause being checked answers ('on EVENT')
 
     # -------------------------------------------------------------- helpers
     def err(self, code: str, message: str, pos: ast.Pos, hint: str | None = None) -> None:
@@ -71,6 +72,12 @@ class _Checker:
 
     def tags(self) -> frozenset[str]:
         return self.v.tags
+
+    def event_heard(self) -> tuple[ast.Word, words.EventWord | None] | None:
+        return (self.heard, words.event(self.heard.name)) if self.heard is not None else None
+
+    def pending_events(self) -> tuple[str, ...]:
+        return tuple(e.name for e in words.words("event").values() if isinstance(e, words.EventWord) and e.pending)
 
     def unknown(self, what: str, word: ast.Word, pool: Iterable[str], code: str = "DSL102") -> None:
         pool = list(pool)
@@ -509,16 +516,25 @@ class _Checker:
             case ast.Trigger():
                 if words.lookup("event", body.event.name) is None:
                     self.unknown("event", body.event, words.words("event"), code="DSL107")
-                new: ast.Body = attrs.evolve(body, condition=self.check_condition(body.condition),
-                                             actions=self.check_actions(body.actions))
+                self.heard = body.event
+                try:
+                    new: ast.Body = attrs.evolve(body, condition=self.check_condition(body.condition),
+                                                 actions=self.check_actions(body.actions))
+                finally:
+                    self.heard = None
             case ast.Use():
                 if body.window is not None:
                     moment = body.window.moment.name
                     pool = set(words.words("event")) | set(words.words("moment")) | set(self.v.phases)
                     if moment not in pool:
                         self.unknown("moment", body.window.moment, pool, code="DSL108")
-                new = attrs.evolve(body, condition=self.check_condition(body.condition),
-                                   actions=self.check_actions(body.actions))
+                    if body.window.kind == "when" and words.event(moment) is not None:
+                        self.heard = body.window.moment  # 'use when EVENT' answers the event
+                try:
+                    new = attrs.evolve(body, condition=self.check_condition(body.condition),
+                                       actions=self.check_actions(body.actions))
+                finally:
+                    self.heard = None
             case ast.Modifier():
                 if self.waiting(body.statement):
                     self.check_waiting(clause, body)

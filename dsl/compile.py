@@ -27,6 +27,9 @@ __all__ = ["UNLIMITED", "Action", "CompiledEffect", "Compiler", "Cond", "EffectC
 
 @attrs.frozen
 class TriggerHook:
+    """A trigger. ``replaces``: its actions may replace its pending event ('instead'); the engine runs it only
+    while the event is still to happen."""
+
     event: str
     condition: Cond | None
     run: Action
@@ -34,6 +37,7 @@ class TriggerHook:
     text: str
     pos: ast.Pos = attrs.field(eq=False)
     scope: str | None = None
+    replaces: bool = False
 
 
 @attrs.frozen
@@ -116,6 +120,15 @@ def _spends_source(stmt: ast.Statement) -> bool:
     """Whether the statement loses the card that holds it ('sacrifice self')."""
     spec = words.action(stmt.verb.name)
     return spec is not None and spec.spends_source(stmt)
+
+
+def _replaces(actions: tuple[ast.Action, ...]) -> bool:
+    """Whether some statement of these actions replaces the pending event of its clause ('instead')."""
+    for part in (p for act in actions for o in act.options for p in o.parts()):
+        spec = words.action(part.statement.verb.name)
+        if spec is not None and spec.replaces:
+            return True
+    return False
 
 
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
@@ -304,7 +317,8 @@ class Compiler:
                 case ast.Trigger():
                     triggers.append(TriggerHook(body.event.name, self.condition(body.condition),
                                                 self.actions(body.actions, renderer),
-                                                body.limit.period if body.limit else None, text, body.pos, scope))
+                                                body.limit.period if body.limit else None, text, body.pos, scope,
+                                                _replaces(body.actions)))
                 case ast.Use():
                     window = (body.window.kind, body.window.moment.name) if body.window else None
                     sacrifices = any(_spends_source(p.statement)

@@ -97,10 +97,10 @@ class Renderer:
         return (" " + ", ".join(parts)) if parts else ""
 
     # ------------------------------------------------------------ statements
-    def statement(self, stmt: ast.Statement) -> str:
+    def statement(self, stmt: ast.Statement, heard: str = "") -> str:
         """A statement in English: its word's record says it (:mod:`ddaydice.dsl.words`); any other verb names a
-        query, changed by its argument."""
-        w = Wording(stmt.verb.name, stmt.args, self.per(stmt.per))
+        query, changed by its argument. ``heard``: the pending event of its clause, as 'instead of' says it."""
+        w = Wording(stmt.verb.name, stmt.args, self.per(stmt.per), heard)
         spec = words.action(w.verb) or words.modifier(w.verb)
         if spec is not None:
             return spec.render(self, w)
@@ -115,10 +115,12 @@ class Renderer:
             return f"{self.query(w.verb)} {self.arg(a[0])}{w.per}"
         return w.verb
 
-    def option(self, opt: ast.Option) -> str:
+    def option(self, opt: ast.Option, heard: str = "") -> str:
         if opt.also:
-            return " and ".join(self.option(o) for o in (attrs.evolve(opt, also=()), *opt.also))
-        text = self.statement(opt.statement)
+            parts = (attrs.evolve(opt, also=()), *opt.also)
+            first = [self.option(o, heard) for o in parts if _replaces(o)]
+            return _instead(first, " and ".join(self.option(o, heard) for o in parts if not _replaces(o)))
+        text = self.statement(opt.statement, heard)
         if opt.recipient is not None:
             who = self.target(opt.recipient.kind)
             if opt.recipient.condition is not None:
@@ -131,7 +133,7 @@ class Renderer:
             text = f"{text} {DURATIONS[opt.duration]}"
         return text
 
-    def action(self, action: ast.Action) -> str:
+    def action(self, action: ast.Action, heard: str = "") -> str:
         if action.roll is not None:  # a chance: 'roll 1d6: on 5-6, gain 2 Courage; otherwise, lose 1 Soldier'
             outcomes = []
             for results, opt in zip(action.ranges, action.options, strict=True):
@@ -141,12 +143,17 @@ class Renderer:
                     on = f"on {results[0]}"
                 else:
                     on = f"on {results[0]} to {results[1]}"
-                outcomes.append(f"{on}, {self.option(opt)}")
+                outcomes.append(f"{on}, {self.option(opt, heard)}")
             return f"roll {action.roll.count}d6: " + "; ".join(outcomes)
-        return " OR ".join(self.option(o) for o in action.options)
+        return " OR ".join(self.option(o, heard) for o in action.options)
 
-    def actions(self, actions: tuple[ast.Action, ...]) -> str:
-        return "; ".join(self.action(a) for a in actions)
+    def actions(self, actions: tuple[ast.Action, ...], heard: str = "") -> str:
+        """The actions in order; a replacement of the clause's pending event is said first, then what happens in
+        its place ('instead of suffering the casualties, lose 2 Courage')."""
+        alone = [a for a in actions if a.roll is None and len(a.options) == 1 and not a.options[0].also
+                 and _replaces(a.options[0])]
+        rest = "; ".join(self.action(a, heard) for a in actions if a not in alone)
+        return _instead([self.action(a, heard) for a in alone], rest)
 
     # ------------------------------------------------------------ conditions
     def cond_expr(self, expr: ast.CondExpr) -> str:
@@ -198,7 +205,8 @@ class Renderer:
             case ast.Trigger():
                 event = words.event(body.event.name)
                 phrase = event.phrase if event is not None else f"on {body.event.name}"
-                text = f"{upper_first(phrase)}{self.condition(body.condition)}: {self.actions(body.actions)}"
+                heard = event.replaced if event is not None else ""
+                text = f"{upper_first(phrase)}{self.condition(body.condition)}: {self.actions(body.actions, heard)}"
                 text += self.limit(body.limit)
             case ast.Use():
                 when = ""
@@ -206,7 +214,10 @@ class Renderer:
                     moment = self.moment(body.window.moment.name)
                     when = f" {body.window.kind} {moment}"
                 once = " once per " + body.limit.period if body.limit else ""
-                text = f"May be used{once}{when}{self.condition(body.condition)}: {self.actions(body.actions)}"
+                event = words.event(body.window.moment.name) if body.window and body.window.kind == "when" else None
+                heard = event.replaced if event is not None else ""
+                text = (f"May be used{once}{when}{self.condition(body.condition)}: "
+                        f"{self.actions(body.actions, heard)}")
             case ast.Modifier():
                 stmt = self.statement(body.statement)
                 text = stmt[0].upper() + stmt[1:] + self.condition(body.condition) + self.limit(body.limit)
@@ -218,3 +229,16 @@ class Renderer:
 
     def lines(self, effect: ast.Effect) -> list[str]:
         return [self.clause(c) for c in effect.clauses]
+
+
+def _replaces(opt: ast.Option) -> bool:
+    """Whether the option's statement replaces the pending event of its clause (its word's record says so)."""
+    spec = words.action(opt.statement.verb.name)
+    return spec is not None and spec.replaces
+
+
+def _instead(first: list[str], rest: str) -> str:
+    """A replacement said first, then what happens in its place (nothing, if nothing else is said)."""
+    if not first:
+        return rest
+    return f"{', '.join(first)}, {rest or 'nothing happens'}"

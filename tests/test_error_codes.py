@@ -222,6 +222,8 @@ CASES: dict[str, Case] = {
                    ("roll: the results 7", "not totals of 1d6 (1 to 6)"), "from 1 to 6, such as '1-3'"),
     "DSL118": Case("DSL118", effect("cost = 0 if have soldiers < 3", kind="award"), at(7),
                    ("'cost'", "a card's own price", "an Award is never bought"), "write it on the Specialist"),
+    "DSL119": Case("DSL119", effect("on advance: instead, gain 1 courage"), at(19),
+                   ("'instead' cannot replace 'advance'",), "only an event about to happen can be replaced"),
     # ------------------------------------------------------------------ what a card says of itself
     "PROV001": Case("PROV001", {"cards/new.yaml": card(provenance="reconstructed")}, "cards/new.yaml:7:17",
                     ("needs a 'note'",), "add 'note: ...'"),
@@ -379,7 +381,7 @@ def test_the_message_names_the_mistake(code: str, tmp_path: Path, monkeypatch: p
 def test_every_code_has_a_row() -> None:
     """Every code the loader, the effect language and ``dday validate`` give has a row in CASES; the codes of
     the interpreter's own inputs are in ELSEWHERE, each given by the test named there."""
-    source = [*(REPO / "dsl").glob("*.py"), *(REPO / "interpreter").rglob("*.py")]
+    source = [*(REPO / "dsl").rglob("*.py"), *(REPO / "interpreter").rglob("*.py")]  # the words' records too
     codes: dict[str, set[str]] = {}
     for path in source:
         for code in re.findall(r"\"([A-Z]{3,7}\d{3})\"", path.read_text(encoding="utf-8")):

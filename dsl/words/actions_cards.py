@@ -1,5 +1,5 @@
-"""Actions on cards and bonuses: sacrifice, recruit, find, offer, draw-award, rwb, absorb, die-instead. Each
-record names its parts (see :mod:`ddaydice.dsl.words.base`)."""
+"""Actions on cards and bonuses: sacrifice, recruit, find, offer, draw-award, rwb, absorb, die-instead, and
+instead (a pending event replaced). Each record names its parts (see :mod:`ddaydice.dsl.words.base`)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from ddaydice.dsl.effect_context import Action, Cond
 from ddaydice.dsl.words.base import (
     ActionWord,
     Change,
+    Checking,
     Parts,
     Speaker,
     Touches,
@@ -215,4 +216,48 @@ DIE_INSTEAD = ActionWord(
     render=lambda _r, _w: "sacrifice this Specialist in its place",
 )
 
-WORDS = (SACRIFICE, RECRUIT, FIND, OFFER, DRAW_AWARD, RWB, ABSORB, DIE_INSTEAD)
+
+
+# ---------------------------------------------------------------- a pending event replaced
+def compile_instead(_p: Parts) -> Action:
+    return lambda ctx: ctx.instead()
+
+
+def say_instead(_r: Speaker, w: Wording) -> str:
+    """'instead of' what the clause's pending event would do; the renderer says it first, then what happens."""
+    return f"instead of {w.heard or 'what was about to happen'}"
+
+
+def check_instead(c: Checking, stmt: ast.Statement) -> None:
+    """Only an event about to happen can be replaced: 'instead' belongs in 'on EVENT' or 'use when EVENT' of a
+    pending event."""
+    heard = c.event_heard()
+    if heard is not None and (heard[1] is None or heard[1].pending):
+        return  # an unknown event is reported as such (DSL107), once
+    listed = ", ".join(f"'{e}'" for e in c.pending_events())
+    if heard is None:
+        c.err("DSL119", "'instead' replaces an event about to happen: it belongs in 'on EVENT' or 'use when EVENT'",
+              stmt.verb.pos, f"write 'on casualties: instead, lose 2 courage'; the events it can replace: {listed}")
+        return
+    c.err("DSL119", f"'instead' cannot replace '{heard[0].name}': that event has happened when its triggers run",
+          stmt.verb.pos, f"only an event about to happen can be replaced: {listed}")
+
+
+INSTEAD = ActionWord(
+    name="instead",
+    summary=("Replaces a pending event (one about to happen: 'casualties', 'specialist-lost'): the event does not "
+             "happen (the casualties are not suffered, the Specialist is not lost) and the clause's other actions "
+             "happen in its place. In 'on EVENT' it replaces at once, when the trigger's condition holds; in 'use "
+             "when EVENT' the player is offered the use as the event is about to happen, after its triggers, and "
+             "may decline; in an OR it is the player's choice. Of several that would replace the same event, the "
+             "first in order of precedence (lowest tier first, as triggers run; then the uses) replaces it, and "
+             "the later ones, with nothing left to replace, do not run, nor do the event's other triggers. A "
+             "replacement runs only while something is left to replace (not for casualties all saved), does not "
+             "hear the events its own actions cause, and uses its 'once per' limit only when it runs."),
+    example="on casualties if have courage >= 2: instead, lose 2 courage",
+    english="instead of EVENT, the other actions",
+    before_after="Soldiers 8, Courage 3; 5 casualties -> Soldiers 8, Courage 1 after the example.",
+    compile=compile_instead, render=say_instead, touches=touches_nothing, check=check_instead, replaces=True,
+)
+
+WORDS = (SACRIFICE, RECRUIT, FIND, OFFER, DRAW_AWARD, RWB, ABSORB, DIE_INSTEAD, INSTEAD)

@@ -71,6 +71,7 @@ class Wording:
     verb: str
     args: tuple[ast.Arg, ...]
     per: str
+    heard: str = ""  # the pending event the clause hears, as 'instead of' says it ('suffering the casualties')
 
     @property
     def die(self) -> str:
@@ -115,6 +116,12 @@ class Checking(Protocol):
     def optional_rules(self) -> frozenset[str]: ...
     def faces(self) -> set[str]: ...
     def tags(self) -> frozenset[str]: ...
+    def event_heard(self) -> tuple[ast.Word, EventWord | None] | None:
+        """The event the clause's actions answer ('on EVENT') and its record (None: unknown); None for a clause
+        that answers no event."""
+
+    def pending_events(self) -> tuple[str, ...]:
+        """The events about to happen when their triggers run (their records say 'pending')."""
 
 
 @attrs.frozen
@@ -203,7 +210,10 @@ class ActionWord(WordSpec):
     """Something that happens at once. ``compile``: the closure it runs; ``render``: its English; ``touches``:
     its conflict signature; ``check``: a check beyond its signatures; ``per``: whether 'per COUNTER' may multiply
     it; ``feasible``: whether an OR may offer it ("you cannot choose to lose what you do not have");
-    ``spends_source``: whether it loses the card that holds it ('sacrifice self')."""
+    ``spends_source``: whether it loses the card that holds it ('sacrifice self'); ``replaces``: whether it
+    replaces the pending event its clause hears (the event does not happen; the clause's other actions happen in
+    its place): the engine runs such a clause only while there is something to replace, and the English says it
+    first ('instead of suffering the casualties, lose 2 Courage')."""
 
     role: ClassVar[Role] = "action"
     compile: ActionCompiler
@@ -213,6 +223,7 @@ class ActionWord(WordSpec):
     per: bool = False
     feasible: Callable[[ast.Statement], Cond | None] = can_always
     spends_source: Callable[[ast.Statement], bool] = keeps_source
+    replaces: bool = False
 
 
 @attrs.frozen(kw_only=True)
@@ -236,12 +247,16 @@ class ModifierWord(WordSpec):
 @attrs.frozen(kw_only=True)
 class EventWord(WordSpec):
     """What a trigger listens for. ``phrase``: 'on EVENT' in English; ``until``: 'until EVENT' in English;
-    ``moment``: the event as a use's moment ('after the Final Tally'), when it names one."""
+    ``moment``: the event as a use's moment ('after the Final Tally'), when it names one; ``pending``: the event
+    is about to happen when its triggers run (a replacement, 'instead', may stop it), with ``replaced``, what
+    does not happen, after 'instead of' ('suffering the casualties')."""
 
     role: ClassVar[Role] = "event"
     phrase: str
     until: str
     moment: str = ""
+    pending: bool = False
+    replaced: str = ""
 
 
 @attrs.frozen(kw_only=True)

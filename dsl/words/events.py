@@ -1,6 +1,7 @@
 """Events (what a trigger listens for, and what 'until' waits for) and moments (when a use may be played). Each
 record carries its English: 'on EVENT', 'until EVENT', and the moment after 'before', 'after', 'during' or
-'when'. Phases name moments too (``rules/phases.yaml``)."""
+'when'; a pending event (about to happen when its triggers run, so that 'instead' may replace it) says so, and what
+does not happen when it is replaced. Phases name moments too (``rules/phases.yaml``)."""
 
 from __future__ import annotations
 
@@ -64,13 +65,18 @@ EVENTS = (
     ),
     _E(
         name="casualties",
-        summary="This Unit is about to lose Soldiers (any Phase).",
+        summary=("This Unit is about to lose Soldiers (any Phase: Combat, Landmines, a card's loss). Pending: its "
+                 "triggers run before the Soldiers are lost, and 'instead' may replace it."),
         phrase="when this Unit suffers casualties", until="until this Unit next suffers casualties",
+        moment="this Unit would suffer casualties", pending=True, replaced="suffering the casualties",
     ),
     _E(
         name="specialist-lost",
-        summary="One of this Unit's Specialists is about to be lost.",
+        summary=("One of this Unit's Specialists is about to be lost (a sacrifice it is made to make: a Sector's "
+                 "requirement, a card's loss; not a casualty it chose, nor 'sacrifice self'). Pending: 'instead' may "
+                 "replace it."),
         phrase="when another Specialist of this Unit would be lost", until="until this Unit next loses a Specialist",
+        moment="a Specialist of this Unit would be lost", pending=True, replaced="losing the Specialist",
     ),
     _E(
         name="found",

@@ -24,7 +24,7 @@ from ddaydice.interpreter.core.inplay import InPlay, Modifier, SectorIndex
 from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Die, GameState, Unit
-from ddaydice.interpreter.core.values import MAX_TURNS, HookKind, Move
+from ddaydice.interpreter.core.values import MAX_TURNS, HookKind, Move, Pending
 
 
 class Decider(Protocol):
@@ -88,6 +88,7 @@ class GameAPI(abc.ABC):
     _side_mods: dict[str, dict[str, list[tuple[EffectSource, int, ModifierHook]]]]
     # ------------------------------------------------------------ the turn's working values
     pending_casualties: int
+    pending: list[Pending]  # the pending events whose triggers are running, innermost last (effects/events.py)
     landmine_roll: list[int] | None
     drawing: str | None
     _losing: str | None
@@ -192,6 +193,9 @@ class GameAPI(abc.ABC):
     @abc.abstractmethod
     def fire(self, event: str, unit: Unit, *, sector: str | None = None, only: EffectSource | None = None,
              sector_only: bool = False) -> None: ...
+
+    @abc.abstractmethod
+    def would(self, event: str, unit: Unit, left: Callable[[], bool] | None = None) -> bool: ...
 
     @abc.abstractmethod
     def available_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]: ...

@@ -4,8 +4,10 @@ the moves of Phase 4."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal, NamedTuple
+
+import attrs
 
 PHASES = ("roll", "upkeep", "purchase", "movement", "combat")
 # The resources a Unit may give another in a trade (Phase 3), one at a time, as the state names them.
@@ -30,9 +32,30 @@ HookKind = Literal["modifier", "trigger", "use"]
 """The three kinds of hook an effect compiles to (dsl/compile.py), as a limit's counter names them."""
 
 
+@attrs.define
+class Pending:
+    """An event about to happen to a Unit while its triggers run (a pending event: 'casualties', 'specialist-lost').
+    ``left``: whether something is still to happen (casualties not all saved); ``replaced_by``: the effect whose
+    'instead' replaced it (the event does not happen); ``running``: the replacing triggers at work, by (source,
+    index), which do not hear the events their own actions cause."""
+
+    event: str
+    unit: str
+    left: Callable[[], bool]
+    replaced_by: str = ""
+    running: list[tuple[str, int]] = attrs.field(factory=list)
+
+
 def points_of(window: tuple[str, str] | None) -> tuple[str, ...]:
-    """The moments of the turn at which a use with this window may be made (any moment without one)."""
-    return USE_POINTS if window is None else WINDOW_POINTS.get(window, ())
+    """The moments of the turn at which a use with this window may be made (any moment without one); 'when EVENT'
+    of another event: the moment that event is about to happen ('when-casualties', offered for a pending event by
+    effects/events.py)."""
+    if window is None:
+        return USE_POINTS
+    found = WINDOW_POINTS.get(window)
+    if found is None and window[0] == "when":
+        return (f"when-{window[1]}",)
+    return found or ()
 
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9-]*")  # the words of an effect's text, to find the cards it names

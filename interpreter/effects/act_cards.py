@@ -1,4 +1,4 @@
-"""Actions on cards: sacrifices, recruits, finds, offers, Awards, decks and discards, decoys."""
+"""Actions on cards: sacrifices, recruits, finds, offers, Awards, decks and discards, decoys, replacements."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from ddaydice.interpreter.mechanisms import decks
 
 
 class CardActions(ContextBase):
-    """Actions on cards: sacrifices, recruits, finds, offers, Awards, decks and discards, decoys."""
+    """Actions on cards: sacrifices, recruits, finds, offers, Awards, decks and discards, decoys, replacements."""
 
     __slots__ = ()
 
@@ -147,6 +147,12 @@ class CardActions(ContextBase):
                          ["no", "yes"])
         if pick == 1:
             g._decoy = me
+
+    def instead(self) -> None:
+        """'instead': the pending event whose trigger runs this does not happen (effects/events.py, ``would``)."""
+        g = self.game
+        if g.pending and not g.pending[-1].replaced_by:
+            g.pending[-1].replaced_by = self.source.name
 
     def draw(self, deck: str, count: int) -> None:
         decks.draw(self.game, self._me(), deck, count)

@@ -1,7 +1,10 @@
-"""Events: the triggers that hear an event, lowest tier first."""
+"""Events: the triggers that hear an event, lowest tier first; a pending event, which a replacement may stop."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ddaydice.dsl import words
 from ddaydice.dsl.compile import TriggerHook
 from ddaydice.dsl.loader import EffectSource
 from ddaydice.interpreter.core.api import GameAPI
@@ -9,10 +12,68 @@ from ddaydice.interpreter.core.inplay import EMPTY, Trigger
 from ddaydice.interpreter.core.state import (
     Unit,
 )
+from ddaydice.interpreter.core.values import Pending
+
+
+def _always() -> bool:
+    return True
 
 
 class Events(GameAPI):
-    """Events: the triggers that hear an event, lowest tier first."""
+    """Events: the triggers that hear an event, lowest tier first; a pending event, which a replacement may stop."""
+
+    def would(self, event: str, unit: Unit, left: Callable[[], bool] | None = None) -> bool:
+        """A pending event is about to happen to ``unit`` (its record says 'pending'): its triggers run, lowest tier
+        first, and the first that replaces it ('instead') stops it; the triggers after it hear nothing. ``left``:
+        whether something is still to happen (a replacement runs only then). Returns whether it was replaced: the
+        caller then does not make it happen."""
+        offered = f"when-{event}" in self.live_points  # 'use when EVENT'
+        if event not in self.live_events and not offered:
+            return False
+        pending = Pending(event, unit.id, left or _always)
+        self.pending.append(pending)
+        try:
+            self.fire(event, unit)
+            if offered and not pending.replaced_by:
+                self._offer_when(unit, pending)
+        finally:
+            self.pending.pop()
+        if pending.replaced_by and self.tracing:
+            record = words.event(event)
+            what = record.replaced if record is not None and record.replaced else event
+            self.log("replaced", f"{pending.replaced_by}: replaces the event '{event}' ({unit.name} is spared "
+                     f"{what})", unit, event=event)
+        return bool(pending.replaced_by)
+
+    def _offer_when(self, unit: Unit, pending: Pending) -> None:
+        """'use when EVENT': after the event's triggers, the Unit may use what it may use at that moment, one use at
+        a time, while the event is still to happen and nothing has replaced it (the player's choice: 'nothing')."""
+        point = f"when-{pending.event}"
+        for _ in range(20):
+            if pending.replaced_by or not pending.left() or unit.status != "active" or self.state.outcome is not None:
+                return
+            uses = self.available_uses(unit, point)
+            if not uses:
+                return
+            labels = ["nothing"] + [f"{src.name}: {hook.text}" for src, _, hook, _ in uses]
+            keys: list[object] = [None] + [(src.owner, i) for src, i, _, _ in uses]
+            pick = self.ask_one(unit, "use", f"{unit.name}: use a card or rule now (when {pending.event})?", labels,
+                                keys)
+            if pick == 0:
+                return
+            self.perform_use(unit, *uses[pick - 1])
+
+    def _replacing(self, pending: Pending | None, key: tuple[str, int], hook: TriggerHook) -> bool | None:
+        """For a trigger on a pending event: None when it may run as any trigger, True when it stops the run (the
+        event is replaced: nothing is left to hear), False when it is skipped (a replacement with nothing to
+        replace, or one that hears the event its own actions caused)."""
+        if pending is None:
+            return None
+        if pending.replaced_by:
+            return True
+        if hook.replaces and (not pending.left() or any(key in p.running for p in self.pending)):
+            return False
+        return None
 
     def fire(self, event: str, unit: Unit, *, sector: str | None = None, only: EffectSource | None = None,
              sector_only: bool = False) -> None:
@@ -50,9 +111,16 @@ class Events(GameAPI):
             hits.append((self._tier(src), (played, src.owner), src, holder, i, hook))
         if len(hits) > 1:
             hits.sort(key=lambda h: (h[0], h[1]))
+        top = self.pending[-1] if self.pending else None
+        pending = top if top is not None and top.event == event and top.unit == unit.id and only is None else None
         for _, _, src, holder, i, hook in hits:
             if unit.status != "active" and event not in {"enter", "first-enter", "casualties", "combat"}:
                 return
+            replacing = self._replacing(pending, (src.owner, i), hook)
+            if replacing is not None:
+                if replacing:
+                    return
+                continue
             ctx = self.context(unit, holder, src, where)
             if hook.condition is not None and not hook.condition(ctx):
                 continue
@@ -63,6 +131,13 @@ class Events(GameAPI):
                 unit.counters[key] = 1
             if self.tracing:
                 self.log("effect", f"{src.name}: {hook.text}", unit, src.owner, src.tier, event=event)
+            if pending is not None and hook.replaces:
+                pending.running.append((src.owner, i))
+                try:
+                    hook.run(ctx)
+                finally:
+                    pending.running.pop()
+                continue
             hook.run(ctx)
 
     def _end_until(self, event: str, unit: Unit) -> None:

@@ -20,6 +20,7 @@ from ddaydice.interpreter.core.api import Decider
 from ddaydice.interpreter.core.inplay import InPlay
 from ddaydice.interpreter.core.kernel import Kernel
 from ddaydice.interpreter.core.state import GameState
+from ddaydice.interpreter.core.values import Pending
 from ddaydice.interpreter.effects.events import Events
 from ddaydice.interpreter.effects.queries import Queries
 from ddaydice.interpreter.effects.sources import Sources
@@ -58,6 +59,7 @@ class Game(Turn, RollPhase, UpkeepPhase, PurchasePhase, MovementPhase, CombatPha
         else:
             self.__dict__.update(plan[1])
         self.pending_casualties = 0
+        self.pending: list[Pending] = []
         self._face_worth: dict[str, tuple[str, int]] | None = None
         self.landmine_roll: list[int] | None = None
         self._decider_of: dict[str, Decider] = {}

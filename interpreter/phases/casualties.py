@@ -32,10 +32,12 @@ class Casualties(GameAPI):
             remaining = amount  # nothing in this game changes casualties (amount > 0: no clamp applies)
         if remaining < amount and self.tracing:
             self.log("save", f"{unit.name} is spared {amount - remaining} casualties", unit)
-        self.pending_casualties = remaining
-        self.fire("casualties", unit)
+        outer, self.pending_casualties = self.pending_casualties, remaining  # outer: a loss this one happens within
+        replaced = self.would("casualties", unit, self._casualties_left)
         remaining = self.pending_casualties
-        self.pending_casualties = 0
+        self.pending_casualties = outer
+        if replaced:
+            return 0  # 'instead': the casualties are not suffered
         lost = 0
         while remaining > 0 and self.soldier_count(unit) > 0:
             keys: list[Any] = []
@@ -73,6 +75,9 @@ class Casualties(GameAPI):
             self.wipe_out(unit, f"wiped out ({cause})")
         return 0
 
+    def _casualties_left(self) -> bool:
+        return self.pending_casualties > 0
+
     @staticmethod
     def _casualty_prompt(unit: Unit, remaining: int, cause: str) -> str:
         return f"{unit.name} must lose {remaining} more ({cause})"
@@ -89,9 +94,11 @@ class Casualties(GameAPI):
         if forced:
             self._decoy = None
             self._losing = spec
-            self.fire("specialist-lost", unit)
+            replaced = self.would("specialist-lost", unit)
             spec = self._take_decoy() or spec
             self._losing = None
+            if replaced:
+                return  # 'instead': the Specialist is not lost
         back = "back-to-pool" in self.live_queries and self.flag("back-to-pool", unit, card=spec)
         unit.specialists.remove(spec)
         self.sources_changed()
