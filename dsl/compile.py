@@ -72,7 +72,7 @@ def _value(arg: ast.Arg) -> tuple[Value, bool]:
             sign = -1 if s < 0 else 1
 
             def roll(ctx: EffectContext, c: int = c, sign: int = sign) -> int:
-                return sign * sum(ctx.roll_d6() for _ in range(c))
+                return sign * ctx.roll_dice(c)
 
             return roll, True
         case ast.Assign(value=v):

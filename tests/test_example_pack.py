@@ -117,9 +117,9 @@ def test_every_card_of_the_pack_is_tested(content: Content) -> None:
 MANUAL = REPO / "docs" / "example-pack" / "field-manual"
 MANUAL_SCENARIOS = sorted((MANUAL / "scenarios").glob("*.yaml"))
 # 'until move', 'until combat', 'as FACE', 'roll 1d6 (...)', 'mgf-edge', 'landmine-edge', 'cost = 0 if ...',
-# 'allow vehicle-enters-bunker', 'instead'
+# 'allow vehicle-enters-bunker', 'instead', 'roll-high'
 MANUAL_CARDS = ["smoke-canister", "trench-periscope", "signal-mirror", "scrounging-kit", "sandbags", "mine-probe",
-                "salvaged-carbine", "assault-ramp", "sergeant-major"]
+                "salvaged-carbine", "assault-ramp", "sergeant-major", "rabbits-foot"]
 
 
 @pytest.fixture(scope="module")

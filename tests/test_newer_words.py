@@ -102,3 +102,18 @@ def test_rolling_with_an_edge(count: int, edge: int, draws: list[int], kept: lis
     dice = SimpleNamespace(d6=lambda: script.pop(0))  # the game's one die, scripted
     assert Kernel.roll_with_edge(cast("Any", dice), count, edge) == kept
     assert script == ([2] if edge == 0 else [])
+
+
+@pytest.mark.parametrize(("edge", "draws", "kept"), [
+    (1, [2, 5], [5]),    # 'roll-high +1': the higher kept
+    (-1, [5, 2], [2]),   # 'roll-high -1': the lower kept
+    (0, [5, 2], [5]),    # no edge: one draw
+])
+def test_an_effects_own_dice_keep_the_higher_with_roll_high(edge: int, draws: list[int], kept: list[int]) -> None:
+    """'roll-high' (rules/queries.yaml): for the dice an effect rolls, +1 keeps the higher total (which total is
+    better depends on the card: the card says high or low)."""
+    from ddaydice.interpreter.core.kernel import Kernel
+
+    script = list(draws)
+    dice = SimpleNamespace(d6=lambda: script.pop(0))
+    assert Kernel.roll_with_edge(cast("Any", dice), 1, edge, lower_is_better=False) == kept

@@ -25,14 +25,16 @@ class Kernel(GameAPI):
         """One die roll (1-6) from the game's generator; every die of the game comes from here."""
         return int(self.rng.random() * 6) + 1
 
-    def roll_with_edge(self, count: int, edge: int) -> list[int]:
-        """``count`` dice; with an edge, rolled again once per point of it, the set with the lowest total kept
-        (``edge`` > 0: better for the Units, whom a roll hurts) or the highest (``edge`` < 0). No edge: one roll,
-        the generator's draws as ever."""
+    def roll_with_edge(self, count: int, edge: int, *, lower_is_better: bool = True) -> list[int]:
+        """``count`` dice; with an edge, rolled again once per point of it, the better set kept (``edge`` > 0) or
+        the worse (``edge`` < 0): the lower total is the better for a roll that hurts the Units (MGF, Landmines),
+        the higher with ``lower_is_better=False`` (an effect's own dice: 'roll-high'). No edge: one roll, the
+        generator's draws as ever."""
         rolls = [self.d6() for _ in range(count)]
+        keep_lower = (edge > 0) == lower_is_better
         for _ in range(min(abs(edge), MAX_EDGE)):
             again = [self.d6() for _ in range(count)]
-            if (sum(again) < sum(rolls)) if edge > 0 else (sum(again) > sum(rolls)):
+            if (sum(again) < sum(rolls)) if keep_lower else (sum(again) > sum(rolls)):
                 rolls = again
         return rolls
 

@@ -56,10 +56,17 @@ class ContextBase:
     def roll_d6(self) -> int:
         return self.game.d6()
 
+    def roll_dice(self, count: int) -> int:
+        """The total of dice an effect rolls ('lose 1d6 soldiers', 'def -1d6', a chance), from the game's generator;
+        with the Unit's 'roll-high' (each +1: rolled once more, the higher total kept; each -1: the lower)."""
+        g = self.game
+        edge = g.value("roll-high", self._me()) if "roll-high" in g.live_queries else 0
+        return sum(g.roll_with_edge(count, edge, lower_is_better=False))
+
     def roll_chance(self, count: int) -> int:
         """The dice of a chance ('roll 1d6 (5-6: ...)'), from the game's generator: their total."""
         g = self.game
-        total = sum(g.d6() for _ in range(count))
+        total = self.roll_dice(count)
         if g.tracing:
             g.log("chance", f"{self.source.name}: {self._me().name} rolls {total} ({count}d6)", self._me(),
                   self.source.owner, self.source.tier)
