@@ -186,3 +186,37 @@ def test_an_mgf_change_until_an_event_is_played_before_mgf(tmp_path: Path) -> No
     assert content is not None, diags
     game = cast("Any", SimpleNamespace(content=content))
     assert use_shape(game, "smoke-pot").kind == use_shape(game, "smoke-jar").kind == "mgf-before"
+
+
+def test_a_replacement_is_made_when_its_price_is_less_than_the_casualties(tmp_path: Path) -> None:
+    """'use when casualties: instead, lose 2 courage' (the word 'instead'): the heuristic replaces the casualties
+    about to fall when the Courage is spare (its route ahead does not need it) or the Unit would be wiped out, and
+    a price in Soldiers only when it is less than the casualties."""
+    pack = tmp_path / "cover"
+    (pack / "cards").mkdir(parents=True)
+    (pack / "pack.yaml").write_text(
+        "id: cover\nname: Cover\nversion: '1'\ntext: A test pack.\nprovenance: reconstructed\nnote: a test\n",
+        encoding="utf-8")
+    card = ("  - id: {id}\n    name: {name}\n    grade: regular\n    cost: 5\n    text: Cover.\n"
+            "    effect: |\n      use when casualties: instead, {price}\n    provenance: reconstructed\n"
+            "    note: a test\n")
+    (pack / "cards" / "items.yaml").write_text(
+        "kind: item\ncards:\n" + card.format(id="foxhole", name="Foxhole", price="lose 2 courage")
+        + card.format(id="meat-shield", name="Meat Shield", price="lose 3 soldiers"), encoding="utf-8")
+    content, diags = load(extra=[pack])
+    assert content is not None, diags
+    pol = HeuristicPolicy()
+    g = Game(content, "exercise-tiger", seed=1, variant="advanced-training", deciders=pol)
+    u = g.state.units[0]
+    u.items += ["foxhole", "meat-shield"]
+    u.soldiers, u.courage = 12, 20
+    g.pending_casualties = 5
+    assert pol.wants_use(g, u, "foxhole", "when-casualties")        # spare Courage for 5 Soldiers
+    assert pol.wants_use(g, u, "meat-shield", "when-casualties")    # 3 Soldiers for 5
+    g.pending_casualties = 2
+    assert not pol.wants_use(g, u, "meat-shield", "when-casualties")  # 3 Soldiers for 2: no
+    u.courage = 0
+    assert not pol.wants_use(g, u, "foxhole", "when-casualties")    # the route ahead needs Courage it has not
+    g.pending_casualties = 12
+    assert pol.wants_use(g, u, "foxhole", "when-casualties")        # the Unit would be wiped out
+    assert not pol.wants_use(g, u, "foxhole", "after-final-tally")  # replacing is for the event's moment

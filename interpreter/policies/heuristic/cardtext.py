@@ -337,3 +337,29 @@ def award_price(game: GameView, owner: str) -> int | None:
         return sum(int(_number(opt.statement) or 0) for opt in parts
                    if opt.statement.verb.name == "lose" and "courage" in _words(opt.statement))
     return None
+
+
+def replacement_cost(game: GameView, owner: str, event: str) -> dict[str, float] | None:
+    """What a 'use when EVENT: instead, ...' of ``owner`` pays in place of the event, by resource ('lose 2 courage':
+    {'courage': 2}; a die counts its mean), or None when its use at that moment replaces nothing."""
+    source = game.content.effects.get(owner)
+    if source is None:
+        return None
+    for clause in source.tree.clauses:
+        body = clause.body
+        if not isinstance(body, dsl_ast.Use) or body.window is None or \
+                (body.window.kind, body.window.moment.name) != ("when", event):
+            continue
+        parts = [opt for action in body.actions for o in action.options for opt in o.parts()]
+        if not any(opt.statement.verb.name == "instead" for opt in parts):
+            continue
+        cost: dict[str, float] = {}
+        for opt in parts:
+            st = opt.statement
+            if st.verb.name == "lose" and opt.recipient is None and st.args:
+                first = st.args[0]
+                n = MGF_MEAN * first.count if isinstance(first, dsl_ast.Dice) else abs(_number(st) or 0.0)
+                for res in _words(st):
+                    cost[res] = cost.get(res, 0.0) + n
+        return cost
+    return None

@@ -15,6 +15,7 @@ from ddaydice.interpreter.policies.heuristic.cardtext import (
     award_price,
     dice_colour,
     generic_use,
+    replacement_cost,
     use_shape,
 )
 from ddaydice.interpreter.policies.heuristic.dice import best_add, cry_gain, pending_courage, tally_values
@@ -24,7 +25,7 @@ from ddaydice.interpreter.policies.heuristic.memory import Memory
 from ddaydice.interpreter.policies.heuristic.model import DICE_CHANGE_MIN, FACES, MGF_MEAN
 from ddaydice.interpreter.policies.heuristic.moves import choose_move
 from ddaydice.interpreter.policies.heuristic.planner import shift, survival
-from ddaydice.interpreter.policies.heuristic.values import plain_worth, tool_value
+from ddaydice.interpreter.policies.heuristic.values import plain_worth, star_value, tool_value
 from ddaydice.interpreter.policies.heuristic.views import here_loss, plan_value, view
 
 if TYPE_CHECKING:
@@ -58,6 +59,8 @@ def wants_use(mem: Memory, game: GameView, unit: Unit, owner: str, point: str) -
     s = game.state
     if point == "after-first-roll":  # offered only to re-roll a bad first roll (an option's Soldier Mulligan)
         return True
+    if point.startswith("when-"):  # an event about to happen: replace it ('use when casualties: instead, ...')?
+        return _wants_replacement(mem, game, unit, owner, point[len("when-"):])
     is_card = owner in game.content.cards
     if s.sides and is_card and any(against_foe(game, owner)) and foe(game) is not None:
         return True  # what hurts the German is used as soon as it may be: his losses shrink him for the Assault
@@ -378,3 +381,26 @@ def _plan_ammo(mem: Memory, game: GameView, unit: Unit) -> bool:
     mem.intent["reface"] = (None, face)
     return len(skulls) >= 2 or face == "two-soldiers"
 
+
+
+def _wants_replacement(mem: Memory, game: GameView, unit: Unit, owner: str, event: str) -> bool:
+    """Whether the Unit replaces the casualties about to fall on it with what the use pays instead: always when they
+    would wipe it out, else when the price is worth fewer Soldiers than it is spared (Courage its route ahead does
+    not need costs nothing; Stars at their worth). Other pending events are never replaced."""
+    cost = replacement_cost(game, owner, event)
+    pending = game.pending_casualties
+    if cost is None or event != "casualties" or pending <= 0:
+        return False
+    if pending >= mem.count(game, unit):
+        return True  # the Unit would be wiped out
+    paid = cost.get("soldiers", 0.0)
+    courage = cost.get("courage", 0.0)
+    if courage:
+        tv = view(mem, game, unit)
+        spare = unit.courage - tv.planner.need[tv.planner.index[unit.sector]]
+        if courage > spare:
+            return False  # the route ahead needs that Courage
+    paid += cost.get("stars", 0.0) * star_value(mem, game, unit)
+    if set(cost) - {"soldiers", "courage", "stars"}:
+        return False  # a price it does not know how to weigh
+    return paid < pending
