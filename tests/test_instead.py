@@ -239,3 +239,30 @@ expect:
 """, specialists={"sarge": "on casualties if have stars >= 1: lose 1 stars, lose 1 soldiers"},
         vehicles={"truck": "on casualties: instead, gain 1 courage"})
     assert not failed, failed
+
+
+@pytest.mark.parametrize(("sarge", "answers", "soldiers", "def_after"), [
+    (True, "", 10, 1),                                     # replaced: no hit, the cover goes on (DEF 3 - 2)
+    (False, "answers:\n  u1: [lose 3 Soldiers]\n", 7, 3),  # suffered: the cover ends with the hit
+])
+def test_what_lasts_until_a_replaced_event_goes_on(tmp_path: Path, sarge: bool, answers: str, soldiers: int,
+                                                   def_after: int) -> None:
+    """Ruling (docs/rulings.md 14.1): a replaced event did not happen, so a modifier granted 'until' it goes on; an
+    event that happens ends it. 'def -2 until casualties': the Combat's hit (DEF 1 + MGF 2) replaced, the DEF stays
+    lowered; suffered, it is the printed 3 again."""
+    failed = play(tmp_path, f"""\
+scenario: a hit replaced, or not, under cover that lasts until the Unit is hit
+phase: combat
+rolls: [2]
+{answers}units:
+  - {{id: u1, sector: s5, soldiers: 10, specialists: [{'sarge' if sarge else ''}], items: [cover],
+     visited: [s1, s2, s5]}}
+steps:
+  - {{use: cover}}
+  - phase: combat
+expect:
+  - u1.soldiers: {soldiers}
+  - query def for u1: {def_after}
+""".replace("specialists: [], ", ""), specialists={"sarge": "on casualties: instead"},
+        items={"cover": "use: def -2 until casualties"})
+    assert not failed, failed

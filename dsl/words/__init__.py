@@ -61,8 +61,8 @@ KEYWORDS: dict[str, str] = {
     "and / or / not": "combine conditions; between actions, 'or' is the player's choice (the rulebook's OR)",
     "this turn / this phase / next turn / permanently": "how long a modifier granted by an action lasts",
     "until EVENT": "a modifier granted by an action lasts until the event next happens to the Unit that granted it "
-                   "(it ends as the event happens): 'def -2 until move', 'ignore landmines until combat'; any "
-                   "event (see *Events*)",
+                   "(it ends as the event happens; an event replaced with 'instead' did not happen, and it goes on): "
+                   "'def -2 until move', 'ignore landmines until combat'; any event (see *Events*)",
     "roll DICE (RESULTS: action, ..., else: action)": "a chance among actions: the dice are rolled (from the game's "
         "generator) and the first outcome whose results hold the total happens; 'else' is any other total, and "
         "with no outcome for the total nothing happens: 'use: roll 1d6 (5-6: gain 3 item-points, else: gain 1 "

@@ -38,6 +38,8 @@ class Events(GameAPI):
                 self._offer_when(unit, pending)
         finally:
             self.pending.pop()
+        if not pending.replaced_by and event in self.until_events and self.state.grants:
+            self._end_until(event, unit)  # ruling: a replaced event did not happen, so what lasts 'until' it goes on
         if pending.replaced_by and self.tracing:
             record = words.event(event)
             what = record.replaced if record is not None and record.replaced else event
@@ -78,8 +80,9 @@ class Events(GameAPI):
     def fire(self, event: str, unit: Unit, *, sector: str | None = None, only: EffectSource | None = None,
              sector_only: bool = False) -> None:
         """Run the triggers for ``event`` that reach ``unit``, lowest tier first. A modifier ``unit`` granted
-        'until' this event ends first, as the event happens."""
-        if event in self.until_events and self.state.grants:
+        'until' this event ends first, as the event happens (a pending event's, once it is not replaced: ``would``)."""
+        if event in self.until_events and self.state.grants and not (
+                self.pending and self.pending[-1].event == event and self.pending[-1].unit == unit.id):
             self._end_until(event, unit)
         if only is None and event not in self.live_events:
             return
