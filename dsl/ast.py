@@ -243,3 +243,28 @@ class Clause:
 class Effect:
     clauses: tuple[Clause, ...]
     pos: Pos = attrs.field(default=NOWHERE, eq=False)
+
+
+def arg_dsl(arg: Arg | Number | Dice | Word) -> str:
+    """An argument written back in the effect language ('-2', '1d6', '= 0', a word)."""
+    match arg:
+        case Word(name=n):
+            return n
+        case Number(value=n):
+            return str(n)
+        case Signed(value=n):
+            return f"{n:+d}"
+        case Dice(count=c, sign=s):
+            return f"{'-' if s < 0 else '+' if s > 0 else ''}{c}d6"
+        case Assign(value=v):
+            return "= " + arg_dsl(v)
+
+
+def statement_dsl(stmt: Statement) -> str:
+    """A statement written back in the effect language ('def -2', 'locked-dice = 1', 'gain 1 star per rwb')."""
+    parts = [stmt.verb.name, *(arg_dsl(a) for a in stmt.args)]
+    if stmt.per is not None:
+        parts.append("per " + " ".join(w.name for w in stmt.per.words))
+        if stmt.per.above is not None:
+            parts.append(f"above {stmt.per.above}")
+    return " ".join(parts)

@@ -253,7 +253,7 @@ class _Checker:
             return None
         for order in itertools.permutations(args):
             if order != args and any(not self.match_signature(sig, order)[0] for sig in words.signatures(spec)):
-                return " ".join(_arg_text(a) for a in order)
+                return " ".join(ast.arg_dsl(a) for a in order)
         return None
 
     # ------------------------------------------------------------ statements
@@ -574,21 +574,6 @@ class _Checker:
 
     def check(self, effect: ast.Effect) -> ast.Effect:
         return attrs.evolve(effect, clauses=tuple(self.check_clause(c) for c in effect.clauses))
-
-
-def _arg_text(arg: ast.Arg) -> str:
-    """An argument as it is written."""
-    match arg:
-        case ast.Word(name=n):
-            return n
-        case ast.Number(value=n):
-            return str(n)
-        case ast.Signed(value=n):
-            return f"{n:+d}"
-        case ast.Dice(count=c, sign=sign):
-            return f"{'-' if sign < 0 else '+' if sign > 0 else ''}{c}d6"
-        case ast.Assign(value=v):
-            return f"= {_arg_text(v)}"
 
 
 def _after_change_hint(stmt: ast.Statement, extra: ast.Arg, *, in_actions: bool) -> str:

@@ -94,28 +94,6 @@ def _per(per: ast.Per | None, base: Value) -> Value:
     return lambda ctx: base(ctx) * ctx.count(what)
 
 
-def _text(stmt: ast.Statement) -> str:
-    parts = [stmt.verb.name]
-    for a in stmt.args:
-        match a:
-            case ast.Word(name=n):
-                parts.append(n)
-            case ast.Number(value=n):
-                parts.append(str(n))
-            case ast.Signed(value=n):
-                parts.append(f"{n:+d}")
-            case ast.Dice(count=c, sign=s):
-                parts.append(f"{'-' if s < 0 else '+' if s > 0 else ''}{c}d6")
-            case ast.Assign(value=v):
-                parts.append("= " + (v.name if isinstance(v, ast.Word) else str(getattr(v, "value", ""))
-                                     if not isinstance(v, ast.Dice) else f"{v.count}d6"))
-    if stmt.per:
-        parts.append("per " + " ".join(w.name for w in stmt.per.words))
-        if stmt.per.above is not None:
-            parts.append(f"above {stmt.per.above}")
-    return " ".join(parts)
-
-
 def _spends_source(stmt: ast.Statement) -> bool:
     """Whether the statement loses the card that holds it ('sacrifice self')."""
     spec = words.action(stmt.verb.name)
@@ -178,7 +156,7 @@ class Compiler:
                  scope: str | None) -> ModifierHook:
         """A change to a query ('def -2', 'locked-dice = 1'), or the change a modifier word's record compiles."""
         v = stmt.verb.name
-        text = _text(stmt)
+        text = ast.statement_dsl(stmt)
         if v in self.numbers:
             arg = stmt.args[0]
             value, dice = _value(arg)

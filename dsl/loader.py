@@ -16,7 +16,6 @@ import os
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,6 +27,7 @@ from ddaydice.dsl.compile import CompiledEffect, Compiler
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, sort_key
 from ddaydice.dsl.limits import MAX_FILE_BYTES, MAX_FINGERPRINT_FILES, MAX_FOLDER_ENTRIES, MAX_ID_CHARS
 from ddaydice.dsl.parser import parse_effect, parse_good_lines
+from ddaydice.dsl.places import bundled_root, home_pack
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.sandbox import inside, is_slug, listing, shown_path, slug_problem
 from ddaydice.dsl.settings import Names, check_options
@@ -50,11 +50,6 @@ RULE_FILES: dict[str, type[Any]] = {
 # Rules files a content tree may leave out (an expansion declares its kinds of cards and its sides there).
 OPTIONAL_RULE_FILES = frozenset({"kinds.yaml", "sides.yaml"})
 SOURCE_KIND_TIER_DEFAULT = {"rwb": "rules", "attribute": "sectors"}
-
-
-def bundled_root() -> Path:
-    """The content shipped with the package (works from a wheel, from any directory)."""
-    return Path(str(resources.files("ddaydice")))
 
 
 def display_path(path: Path) -> str:
@@ -818,16 +813,6 @@ def _pack_hint(b: _Builder, d: Diagnostic) -> Diagnostic:
                                 f"load it (--pack {owner}, or 'requires: [{owner}]' in your pack.yaml)")
 
 
-def _home_pack(path: Path) -> Path | None:
-    """The pack folder a content file lives in (the nearest folder above it with a pack.yaml), if any."""
-    if path.is_dir() or path.name == "pack.yaml":
-        return path.parent if path.name == "pack.yaml" else None
-    for folder in path.resolve().parents:
-        if (folder / "pack.yaml").is_file():
-            return folder
-    return None
-
-
 def _is_pack_path(name: str) -> bool:
     """Whether a ``--pack`` value names a pack folder by its path (it has a pack.yaml) rather than a bundled pack."""
     return ("/" in name or name.startswith(".")) and (Path(name) / "pack.yaml").is_file()
@@ -915,7 +900,7 @@ def _sources(root: Path, available: dict[str, Path], wanted: list[str], extra: I
     names = [n for n in wanted if n in available or not _is_pack_path(n)]
     # A content file inside a pack folder is checked within its pack (its cards may be 'only-in' the pack's
     # optional rule, written in another file of the pack).
-    paths = list(dict.fromkeys(_home_pack(p) or p for p in [*folders, *extra]))
+    paths = list(dict.fromkeys(home_pack(p) or p for p in [*folders, *extra]))
     # What is already part of this tree is checked in place, not loaded twice: a bundled pack's folder is that
     # pack, and a base content file (cards/items.yaml) is already loaded.
     bundled_dirs = {d.resolve(): n for n, d in available.items()}

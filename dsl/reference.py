@@ -23,8 +23,9 @@ import attrs
 from ddaydice.dsl import ast, words
 from ddaydice.dsl.checker import Context, check_effect
 from ddaydice.dsl.diagnostics import ContentError, DDayError, Diagnostic
-from ddaydice.dsl.loader import Content, bundled_root, load
+from ddaydice.dsl.loader import Content, load
 from ddaydice.dsl.parser import SourceMap, parse_effect
+from ddaydice.dsl.places import bundled_root
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.vocab import Vocabulary
 

@@ -125,32 +125,6 @@ def _value(arg: ast.Arg) -> tuple[int, int] | None:
     return None
 
 
-def statement_dsl(stmt: ast.Statement) -> str:
-    """A statement written back in the effect language ('def -2', 'locked-dice = 1')."""
-    parts = [stmt.verb.name]
-    for a in stmt.args:
-        parts.append(_arg_dsl(a))
-    if stmt.per is not None:
-        parts.append("per " + " ".join(w.name for w in stmt.per.words))
-        if stmt.per.above is not None:
-            parts.append(f"above {stmt.per.above}")
-    return " ".join(parts)
-
-
-def _arg_dsl(a: ast.Arg | ast.Number | ast.Dice | ast.Word) -> str:
-    match a:
-        case ast.Word(name=n):
-            return n
-        case ast.Number(value=n):
-            return str(n)
-        case ast.Signed(value=n):
-            return f"{n:+d}"
-        case ast.Dice(count=c, sign=sg):
-            return f"{'-' if sg < 0 else '+' if sg > 0 else ''}{c}d6"
-        case ast.Assign(value=v):
-            return "= " + _arg_dsl(v)
-
-
 class Extractor:
     def __init__(self, content: Content) -> None:
         self.content = content
@@ -222,7 +196,7 @@ class Extractor:
                         inner = self.content.effects.get(runs)
                         if inner is not None:
                             out += self.touches(inner, shown=reported, shown_clause=rci, outer=olits,
-                                                depth=depth + 1, shown_stmt=shown_stmt or statement_dsl(stmt))
+                                                depth=depth + 1, shown_stmt=shown_stmt or ast.statement_dsl(stmt))
                         continue
                     found = self.statement(stmt)
                     if found is None or found[1] == "require":
@@ -238,7 +212,7 @@ class Extractor:
              via: EffectSource | None, via_ci: int, shown_stmt: str = "") -> Touch:
         query, op, value, args = found
         return Touch(src, ci, query, op, value, args, standing, scope, tier, lits,
-                     statement_dsl(stmt), self.renderer.statement(stmt), via, via_ci, shown_stmt)
+                     ast.statement_dsl(stmt), self.renderer.statement(stmt), via, via_ci, shown_stmt)
 
 
 def touches(content: Content, src: EffectSource) -> list[Touch]:

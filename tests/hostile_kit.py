@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from ddaydice.dsl.diagnostics import Diagnostic
-from ddaydice.dsl.loader import bundled_root
+from ddaydice.dsl.places import bundled_root
 from ddaydice.dsl.yamlsrc import YamlDoc
 from ddaydice.dsl.yamlsrc import read_yaml as real_read_yaml
 from ddaydice.interpreter.cli import main

@@ -16,7 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from ddaydice.dsl.conflicts import Conflict, Report, analyse, compact_names, setups
-from ddaydice.dsl.loader import Content, bundled_root, load
+from ddaydice.dsl.loader import Content, load
+from ddaydice.dsl.places import bundled_root
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.core.precedence import Contribution, combine
 

@@ -19,8 +19,8 @@ import pytest
 from click.testing import CliRunner, Result
 from syrupy.assertion import SnapshotAssertion
 
-from ddaydice.dsl.loader import bundled_root
 from ddaydice.dsl.parser import MAX_DEPTH
+from ddaydice.dsl.places import bundled_root
 from ddaydice.interpreter.cli import main
 
 # A few base cards, so that names such as 'medic' or 'bazooka' resolve.

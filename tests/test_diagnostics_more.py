@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ddaydice.dsl.loader import bundled_root, load
+from ddaydice.dsl.loader import load
+from ddaydice.dsl.places import bundled_root
 from ddaydice.interpreter.cli import main
 
 

@@ -27,8 +27,9 @@ from ddaydice.dsl.checker import Context, check_effect
 from ddaydice.dsl.compile import Compiler
 from ddaydice.dsl.diagnostics import Diagnostic
 from ddaydice.dsl.limits import MAX_EFFECT_CHARS
-from ddaydice.dsl.loader import bundled_root, load
+from ddaydice.dsl.loader import load
 from ddaydice.dsl.parser import MAX_DEPTH, SourceMap, parse_effect
+from ddaydice.dsl.places import bundled_root
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.vocab import Vocabulary
 from ddaydice.dsl.yamlsrc import YamlDoc

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ddaydice.dsl.loader import bundled_root
+from ddaydice.dsl.places import bundled_root
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.tools import validate_cache
 

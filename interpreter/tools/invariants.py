@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 
 from ddaydice.dsl.diagnostics import RuleError
-from ddaydice.dsl.loader import bundled_root
+from ddaydice.dsl.places import bundled_root
 from ddaydice.dsl.yamlsrc import read_yaml, structure
 from ddaydice.interpreter.core.state import STAY_FORBIDDEN, Unit
 from ddaydice.interpreter.core.values import MAX_TURNS, Move

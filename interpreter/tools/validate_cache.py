@@ -14,8 +14,8 @@ fingerprint, and a full validation.
 Entries live in ``$XDG_CACHE_HOME/ddaydice/validate/`` (``~/.cache`` by default), one small JSON file each,
 written atomically; at most :data:`MAX_ENTRIES` are kept (the oldest go). A tree of more than
 :data:`MAX_WALK` entries is not fingerprinted (it is validated afresh every time). ``dday validate --no-cache``
-neither reads nor writes entries. This module imports only the standard library (and dsl/limits.py), so that a
-remembered run is fast.
+neither reads nor writes entries. This module imports only the standard library (and dsl/limits.py,
+dsl/places.py), so that a remembered run is fast.
 """
 
 from __future__ import annotations
@@ -28,11 +28,12 @@ import stat
 import sys
 import tempfile
 from collections.abc import Iterable
-from importlib import metadata, resources
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from ddaydice.dsl.limits import MAX_FILE_BYTES
+from ddaydice.dsl.places import bundled_root, home_pack
 
 CACHE_VERSION = 1
 MAX_ENTRIES = 32  # entries kept; the least recently written go first
@@ -46,11 +47,6 @@ def folder() -> Path:
     """Where entries are kept (beside the effect parser's tables)."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "ddaydice" / "validate"
-
-
-def bundled_root() -> Path:
-    """The package's own tree (content and engine), as the loader finds it."""
-    return Path(str(resources.files("ddaydice")))
 
 
 class _TooMany(Exception):
@@ -107,14 +103,6 @@ class _Walk:
                 self.entry(path, os.path.relpath(path, start))
 
 
-def _home_pack(path: Path) -> Path | None:
-    """The pack folder (one with a pack.yaml) a file lies in, if any: the loader reads it with the file."""
-    for parent in path.resolve().parents:
-        if (parent / "pack.yaml").is_file():
-            return parent
-    return None
-
-
 def fingerprint(root: Path | None, paths: Iterable[Path], options: dict[str, Any]) -> str | None:
     """The fingerprint of a validation run (None: too large a tree to remember)."""
     walk = _Walk()
@@ -133,7 +121,7 @@ def fingerprint(root: Path | None, paths: Iterable[Path], options: dict[str, Any
                 continue
             walk.tree(top)
         for path in paths:
-            home = _home_pack(path) if not path.is_dir() else None
+            home = home_pack(path) if not path.is_dir() else None
             walk.tree(home if home is not None else path)
     except _TooMany:
         return None

@@ -19,7 +19,8 @@ from lsprotocol import types
 from pygls.workspace import PositionCodec
 
 from ddaydice.dsl.diagnostics import Diagnostic
-from ddaydice.dsl.loader import Content, bundled_root
+from ddaydice.dsl.loader import Content
+from ddaydice.dsl.places import bundled_root
 from ddaydice.dsl.validate import validate
 
 SOURCE = "dday"

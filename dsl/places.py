@@ -1,0 +1,23 @@
+"""Where content lives: the bundled tree, and the pack folder a file belongs to. Standard library only, so that a
+remembered ``dday validate`` (interpreter/tools/validate_cache.py) finds the same places as the loader without
+importing it."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+
+def bundled_root() -> Path:
+    """The content shipped with the package (works from a wheel, from any directory)."""
+    return Path(str(resources.files("ddaydice")))
+
+
+def home_pack(path: Path) -> Path | None:
+    """The pack folder a content file lives in (the nearest folder above it with a pack.yaml), if any."""
+    if path.is_dir() or path.name == "pack.yaml":
+        return path.parent if path.name == "pack.yaml" else None
+    for folder in path.resolve().parents:
+        if (folder / "pack.yaml").is_file():
+            return folder
+    return None
