@@ -310,6 +310,8 @@ ELSEWHERE = {
     "REPLAY007": "tests/test_capture.py",
     "SCEN001": "tests/test_hostile_scenarios.py",
     "SCEN002": "tests/test_hostile_scenarios.py",
+    "SCEN003": "tests/test_lsp.py",
+    "SCEN004": "tests/test_lsp.py",
     "SETUP001": "tests/test_compare.py",
 }
 _HEAD = re.compile(r"^(?P<place>\S+:\d+:\d+): (?P<code>[A-Z]+\d{3}) (?P<warning>warning: )?(?P<message>.*)$")

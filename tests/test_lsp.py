@@ -4,9 +4,11 @@ always shut down (``shutdown``, ``exit``, then killed if it lingers).
 
 What is checked: diagnostics on open and on change, with the code and place ``dday validate`` gives for the same
 text (and nothing written to disk), for an open file of a pack, one that is not open, a file of the bundled content
-and a card file outside any pack (and none for a YAML file that is no content); hover on a card id and on a word;
-completion in an effect and of card ids, and an item's whole description; go-to-definition of a card id. Then, in
-process: the overlay's limits (docs/security.md) and where the cursor stands.
+and a card file outside any pack (and none for a YAML file that is no content); a scenario checked and run as
+``dday scenario run`` runs it (its failures at their lines, with the unsaved text of the cards it tries); hover on
+a card id and on a word; completion in an effect and of card ids, and an item's whole description;
+go-to-definition of a card id. Then, in process: the overlay's limits (docs/security.md) and where the cursor
+stands.
 """
 
 from __future__ import annotations
@@ -333,6 +335,101 @@ def test_a_bundled_content_file(session: Session) -> None:
     seen = len(session.published)
     session.client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(doc)))
     assert session.diagnostics(doc) == [] and len(session.published) > seen
+
+
+def test_a_scenario_is_run_as_it_is_written(session: Session, workdir: Path) -> None:
+    """A scenario is checked and run as ``dday scenario run`` runs it, with its unsaved text: a passing one has
+    no diagnostics; a failed expectation is an error at its key (SCEN003: what it expected, what came, and the
+    value's derivation); a mistake in the file at its line, as the command gives it; an error that stops the run
+    at the step it stopped at (SCEN004)."""
+    scenario = workdir / "field-kitchen" / "scenarios" / "cook-as-written.yaml"
+    shutil.copy(workdir / "field-kitchen" / "scenarios" / "cook.yaml", scenario)
+    saved = scenario.read_text()
+    doc = session.open(scenario)
+    assert session.diagnostics(doc, 1) == []
+    wrong = saved.replace("u1.soldiers: 6 ", "u1.soldiers: 7 ")
+    got = session.diagnostics(doc, session.change(doc, wrong))
+    line, col = position_of(wrong, "u1.soldiers: 7", len("u1.soldiers: "))
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in got] == [("SCEN003", line, col)]
+    assert got[0].severity == types.DiagnosticSeverity.Error
+    assert got[0].message.startswith("u1.soldiers: expected 7, got 6")
+    # a mistake in the file: as the command reports it, at its line
+    typo = saved.replace("  - phase: upkeep\n  - phase: upkeep", "  - phase: upkeep\n  - phase: upkep")
+    got = session.diagnostics(doc, session.change(doc, typo))
+    line, _ = position_of(typo, "phase: upkep")
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in got] == [("SCEN001", line, 4)]
+    assert got[0].message == "no phase 'upkep' (did you mean 'upkeep'?; phases: roll, upkeep, purchase, movement, " \
+        "combat)"
+    # a whole game with no fallback player: the script runs out of answers, which stops the run at that step
+    ended = saved.replace("  - phase: upkeep\n  - phase: upkeep", "  - phase: upkeep\n  - game")
+    got = session.diagnostics(doc, session.change(doc, ended))
+    line, col = position_of(ended, "- game", 2)
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in got] == [("SCEN004", line, col)]
+    assert got[0].message.startswith("the scenario stopped: the script has no answer left for lock (u2)")
+    assert session.diagnostics(doc, session.change(doc, saved)) == []
+    assert scenario.read_text() == saved  # nothing written
+
+
+def test_a_scenario_tries_the_card_being_written(session: Session, workdir: Path) -> None:
+    """The packs a scenario names are loaded with the open documents' unsaved texts: a change to a card, not yet
+    saved, makes the open scenario that checks it fail at once, and saving nothing, putting it back clears it."""
+    scenario = workdir / "field-kitchen" / "scenarios" / "cook-tries-the-card.yaml"
+    shutil.copy(workdir / "field-kitchen" / "scenarios" / "cook.yaml", scenario)
+    specialists = workdir / "field-kitchen" / "cards" / "specialists.yaml"
+    sdoc = session.open(scenario)
+    assert session.diagnostics(sdoc, 1) == []
+    saved = specialists.read_text()
+    cdoc = session.open(specialists)
+    seen = len(session.published)
+    session.change(cdoc, saved.replace("on upkeep: gain 1 soldier", "on upkeep: gain 2 soldier", 1))
+    got = published_until(session, sdoc, seen, bool)
+    assert [d.code for d in got] == ["SCEN003"] and got[0].message.startswith("u1.soldiers: expected 6, got 8")
+    seen = len(session.published)
+    session.change(cdoc, saved)
+    assert published_until(session, sdoc, seen, lambda found: not found) == []
+    assert specialists.read_text() == saved
+    seen = len(session.published)  # closed unsaved: the scenario reads the saved card again
+    session.change(cdoc, saved.replace("on upkeep: gain 1 soldier", "on upkeep: gain 2 soldier", 1))
+    assert published_until(session, sdoc, seen, bool)
+    seen = len(session.published)
+    session.client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(cdoc)))
+    assert published_until(session, sdoc, seen, lambda found: not found) == []
+
+
+def published_until(session: Session, doc: str, since: int, wanted: Callable[[list[types.Diagnostic]], bool]
+                    ) -> list[types.Diagnostic]:
+    """The first diagnostics published for ``doc`` after the ``since``-th notification that are as wanted (a
+    scenario is checked again for each change of a content file, so some publications come between)."""
+
+    async def wait() -> list[types.Diagnostic]:
+        while True:
+            for p in session.published[since:]:
+                if p.uri == doc and wanted(list(p.diagnostics)):
+                    return list(p.diagnostics)
+            await asyncio.sleep(0.02)
+
+    return session.run(wait())
+
+
+def test_a_scenario_whose_packs_do_not_load(session: Session, workdir: Path) -> None:
+    """A scenario naming a pack that does not load: SCEN002 at its ``packs:``, naming the pack's first error (in
+    another file) in full; an unknown map gets the suggestion the command gives."""
+    loose = workdir / "scenarios-elsewhere"
+    loose.mkdir()
+    scenario = loose / "medic.yaml"
+    scenario.write_text("scenario: a Medic\nmap: exercise-tigre\nunits:\n  - {id: u1, sector: s1}\n")
+    doc = session.open(scenario)
+    got = session.diagnostics(doc, 1)
+    assert [(d.code, d.range.start.line) for d in got] == [("SCEN001", 1)] or "exercise-tiger" in got[0].message
+    assert "did you mean 'exercise-tiger'?" in got[0].message
+    broken = workdir / "broken-pack"
+    shutil.copytree(workdir / "field-kitchen", broken)
+    items = broken / "cards" / "items.yaml"
+    items.write_text(items.read_text().replace("use: gain 2 courage", "use: gain 2 corage"))
+    text = ("scenario: a Medic\nmap: exercise-tiger\npacks: [../broken-pack]\nunits:\n  - {id: u1, sector: s1}\n")
+    got = session.diagnostics(doc, session.change(doc, text))
+    assert [(d.code, d.range.start.line) for d in got] == [("SCEN002", 2)]
+    assert "DSL102" in got[0].message and "items.yaml:11:" in got[0].message, got[0].message
 
 
 # ------------------------------------------------------------------ in process

@@ -1,7 +1,8 @@
 """``dday scenario run PATH...``: run scenario files and check what follows (docs/scenarios.md).
 
 The scenarios themselves (reading, checking, setting up, running, the checks) are
-:mod:`ddaydice.interpreter.tools.scenario`; this module loads the content each file names, runs them and reports.
+:mod:`ddaydice.interpreter.tools.scenario`; one file checked and run, as the editor's server runs it too, is
+:mod:`ddaydice.interpreter.tools.scenario_check`; this module runs the files given and reports.
 """
 
 from __future__ import annotations
@@ -13,24 +14,11 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddaydice.interpreter.cli.common import input_file, scenario_packs
+from ddaydice.interpreter.cli.common import input_file
 
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
-    from ddaydice.dsl.loader import Content
     from ddaydice.interpreter.tools.scenario import Result
-
-
-def load_for(cache: dict[tuple[str, ...], Content], packs: tuple[str, ...]) -> Content | None:
-    """The content with these packs, loaded once per run (None if it does not load)."""
-    from ddaydice.dsl.loader import load_cached
-
-    if packs not in cache:
-        content, _ = load_cached(packs=list(packs))
-        if content is None:
-            return None
-        cache[packs] = content
-    return cache[packs]
 
 
 @click.group()
@@ -70,9 +58,9 @@ def scenario_run(paths: tuple[Path, ...], fmt: str, verbose: bool, junit: Path |
 
 def _run_files(files: list[Path]) -> tuple[list[Result], list[Diagnostic]]:
     """Each file's result, and the diagnostics of the files that could not be run."""
-    from ddaydice.interpreter.tools import scenario as sc_mod
+    from ddaydice.interpreter.tools.scenario_check import ContentCache, check_file
 
-    cache: dict[tuple[str, ...], Content] = {}
+    cache: ContentCache = {}
     results: list[Result] = []
     problems: list[Diagnostic] = []
     for f in files:
@@ -84,31 +72,11 @@ def _run_files(files: list[Path]) -> tuple[list[Result], list[Diagnostic]]:
 
             problems.append(Diag("LOAD006", exc.message.split(": ", 1)[-1], shown_path(f), 1, 1))
             continue
-        named, pack_problems = scenario_packs(f)
-        if pack_problems:  # a bad entry of `packs:`, at its line of the scenario file
-            problems += pack_problems
-            continue
-        packs = tuple(named)
-        content = load_for(cache, packs)
-        if content is None:  # the content with these packs does not load: why, and where, as for validate
-            from ddaydice.dsl.diagnostics import Diagnostic as Diag
-            from ddaydice.dsl.loader import load
-            from ddaydice.dsl.yamlsrc import position, read_yaml
-
-            _, load_diags = load(packs=list(packs))
-            doc, _ = read_yaml(str(f))
-            line, col = position(doc.data, ["packs"]) if doc is not None else (1, 1)
-            problems += [d for d in load_diags if d.severity == "error"]
-            problems.append(Diag("SCEN002", "the packs this scenario names do not load (their errors are above)",
-                                 str(f), line, col))
-            continue
-        loaded, diags = sc_mod.load_scenario(f, content)
-        if loaded is None or diags:
-            problems += diags
-            continue
-        sc, doc = loaded
-        result, _game = sc_mod.run(sc, content, str(f), doc=doc)
-        results.append(result)
+        checked = check_file(f, cache)
+        if checked.result is None:
+            problems += checked.problems
+        else:
+            results.append(checked.result)
     return results, problems
 
 

@@ -101,6 +101,7 @@ class Check:
     actual: Any
     derivation: Derivation | None = None
     message: str = ""
+    where: tuple[str | int, ...] = ()  # the check's place in the scenario's YAML: its step, expectation or answers
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"check": self.label, "passed": self.passed, "expected": self.expected,
@@ -119,6 +120,7 @@ class Result:
     checks: tuple[Check, ...]
     error: str | None = None
     ruling: str = ""
+    error_where: tuple[str | int, ...] = ()  # the step (or expectation) the error stopped the scenario at
 
     @property
     def passed(self) -> bool:
@@ -486,22 +488,22 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
                 checks.append(Check(label + " is refused", matched,
                                     "refused" if expected_refusal is True else f"refused: {expected_refusal}",
                                     str(refusal) if refusal is not None else "allowed",
-                                    refusal.derivation if refusal is not None else None))
+                                    refusal.derivation if refusal is not None else None, where=tuple(where)))
             elif refusal is not None:
                 checks.append(Check(label, False, "allowed", f"refused: {refusal.code}", refusal.derivation,
-                                    message=refusal.message))
+                                    message=refusal.message, where=tuple(where)))
                 break
             left = script.end_of_step(last=j == len(sc.steps) - 1)
             if left is not None:
                 checks.append(Check(label + ": every scripted answer is consumed", False, "consumed", left[0],
-                                    message=left[1]))
+                                    message=left[1], where=tuple(where)))
                 break
         if not sc.steps:
             left = script.end_of_step(last=True)
             if left is not None:
                 where = ["answers"]
                 checks.append(Check(at("answers: every scripted answer is consumed"), False, "consumed", left[0],
-                                    message=left[1]))
+                                    message=left[1], where=tuple(where)))
         for j, item in enumerate(sc.expect):
             pairs = item.items() if isinstance(item, dict) else []
             for raw_key, expected in pairs:
@@ -509,15 +511,16 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
                 key = str(raw_key)
                 if key.startswith("query "):
                     value, derivation = evaluate_query(game, key)
-                    checks.append(Check(key, matches(value, expected), expected, value, derivation))
+                    checks.append(Check(key, matches(value, expected), expected, value, derivation,
+                                        where=tuple(where)))
                 else:
                     value = _norm(actual_value(game, key))
-                    checks.append(Check(key, matches(value, expected), expected, value))
+                    checks.append(Check(key, matches(value, expected), expected, value, where=tuple(where)))
     except DDayError as exc:
-        return Result(file, sc.scenario, tuple(checks), at(str(exc)), sc.ruling), game
+        return Result(file, sc.scenario, tuple(checks), at(str(exc)), sc.ruling, tuple(where)), game
     except (KeyError, AttributeError, ValueError, TypeError, IndexError) as exc:
         return Result(file, sc.scenario, tuple(checks), at(f"cannot evaluate: {shorten(str(exc), 120)}"),
-                      sc.ruling), game
+                      sc.ruling, tuple(where)), game
     return Result(file, sc.scenario, tuple(checks), None, sc.ruling), game
 
 
@@ -619,13 +622,13 @@ def collect(paths: Sequence[Path]) -> list[Path]:
     return out
 
 
-def resolve_packs(file: Path) -> tuple[list[str], list[Diagnostic]]:
+def resolve_packs(file: Path, text: str | None = None) -> tuple[list[str], list[Diagnostic]]:
     """The packs a scenario file names (``packs:``), as the loader takes them: a bundled pack by its id; the pack
     folder the scenario file lives in, by its id (a modder's pack keeps its scenarios inside it); or a pack
     folder by a path relative to the scenario file, inside the current folder (docs/security.md). A bad entry
     is a diagnostic at its line of the scenario file. A file that cannot be read names no packs (loading it
-    reports why)."""
-    doc, _ = read_yaml(str(file))
+    reports why). ``text``: what an editor holds for the file, unsaved."""
+    doc, _ = read_yaml(str(file), text)
     if doc is None or not isinstance(doc.data, dict) or not isinstance(doc.data.get("packs"), list):
         return [], []
     out: list[str] = []

@@ -171,8 +171,11 @@ def _raw(node: Any) -> Any:
     return node
 
 
-def load_scenario(path: Path, content: Content) -> tuple[tuple[ScenarioFile, YamlDoc] | None, list[Diagnostic]]:
-    doc, diags = read_yaml(str(path))
+def load_scenario(path: Path, content: Content, text: str | None = None
+                  ) -> tuple[tuple[ScenarioFile, YamlDoc] | None, list[Diagnostic]]:
+    """Read a scenario file (``text``: what an editor holds for it, unsaved) and check it against the content,
+    every mistake located."""
+    doc, diags = read_yaml(str(path), text)
     if doc is None:
         return None, diags
     sc, diags = structure(doc, doc.data, ScenarioFile)

@@ -70,11 +70,14 @@ def check_step(step: Any, players: Sequence[str] = ()) -> str | None:
         return "a step is a word (turn, game) or a mapping such as {phase: combat}"
     kinds = [k for k in step if k in STEP_KINDS]
     if len(kinds) != 1:
-        return f"a step names one action of: {', '.join(STEP_KINDS)}"
+        unknown = [str(k) for k in step if k not in STEP_KINDS and k not in STEP_KEYS]
+        hint = did_you_mean(unknown[0], list(STEP_KINDS)) if len(kinds) == 0 and len(unknown) == 1 else ""
+        return f"a step names one action of: {', '.join(STEP_KINDS)}" + (f" ({hint})" if hint else "")
     kind = kinds[0]
     value = step[kind]
     if kind in {"phase", "at"} and value not in PHASES:
-        return f"no phase '{shorten(str(value))}' (phases: {', '.join(PHASES)})"
+        hint = did_you_mean(str(value), list(PHASES))
+        return f"no phase '{shorten(str(value))}' (" + (f"{hint}; " if hint else "") + f"phases: {', '.join(PHASES)})"
     extra = set(step) - {kind, *STEP_KEYS}
     if extra:
         return f"unknown key(s) in step: {shorten(', '.join(sorted(map(str, extra))))}"

@@ -4,8 +4,10 @@ document belongs to, or on the document alone, with the unsaved text of every op
 
 The unit checked for a document is what ``dday validate PATH`` checks for that path: the pack folder it lives in
 (the nearest folder above it with a ``pack.yaml``), else the file itself (a file of the bundled content is checked
-in its tree, a single card file on top of the base game). A YAML file outside a pack that is no content file (a
-scenario, which ``dday scenario run`` reads; a CI workflow) gets no diagnostics (:func:`is_content`).
+in its tree, a single card file on top of the base game). A scenario (a top-level ``scenario:``, wherever it lives)
+is checked and run as ``dday scenario run`` runs it, on the packs it names with the open documents' unsaved texts:
+its mistakes, its failed checks and an error that stops it, each at its line (:func:`check_scenario`). A YAML
+file outside a pack that is neither content nor a scenario (a CI workflow) gets no diagnostics (:func:`is_content`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ddaydice.dsl.diagnostics import Diagnostic
 from ddaydice.dsl.loader import Content
 from ddaydice.dsl.places import bundled_root
 from ddaydice.dsl.validate import validate
+from ddaydice.interpreter.tools import scenario_check
 
 SOURCE = "dday"
 
@@ -35,6 +38,24 @@ def unit_of(path: Path) -> Path:
     return real
 
 
+def is_scenario(text: str) -> bool:
+    """Whether a YAML document is a scenario: a top-level ``scenario:`` (docs/scenarios.md)."""
+    return "scenario" in _tops(text)
+
+
+def unit_for(path: Path, text: str) -> tuple[Path, bool]:
+    """What is checked for a document (real paths), and whether it is a scenario: a scenario is checked alone,
+    any other file as ``dday validate`` checks it (:func:`unit_of`)."""
+    if is_scenario(text):
+        return Path(os.path.realpath(path)), True
+    return unit_of(path), False
+
+
+def _tops(text: str) -> set[str]:
+    """The top-level keys of a YAML document, read off its lines (a document being typed may not parse)."""
+    return {line.split(":", 1)[0] for line in text.splitlines() if line[:1].isalpha() and ":" in line}
+
+
 def is_content(path: Path, text: str) -> bool:
     """Whether a YAML file found outside any pack is content: what ``dday validate FILE`` tells by its place or its
     keys (a ``pack.yaml``, a file of a ``cards/``, ``maps/`` or ``options/`` folder, a top-level ``cards:`` or
@@ -44,7 +65,7 @@ def is_content(path: Path, text: str) -> bool:
     real = Path(os.path.realpath(path))
     if any(real.is_relative_to(os.path.realpath(bundled_root() / folder)) for folder in ("rules", "cards", "maps")):
         return True  # the bundled tree's own rules, cards and maps
-    tops = {line.split(":", 1)[0] for line in text.splitlines() if line[:1].isalpha() and ":" in line}
+    tops = _tops(text)
     if "scenario" in tops:
         return False
     return path.name == "pack.yaml" or path.parent.name in {"cards", "maps", "options"} or bool(
@@ -74,6 +95,24 @@ def check(unit: Path, overlay: Mapping[str, str]) -> Checked:
         else:
             loose.append(d)
     return Checked(unit, content, by_file, loose)
+
+
+def check_scenario(file: Path, overlay: Mapping[str, str]) -> Checked:
+    """``dday scenario run FILE`` with the open documents' texts: the scenario's own text, and the unsaved texts
+    of content files, which the packs it names are loaded with (a card being written is tried by its scenario
+    before it is saved). Every diagnostic is in the scenario file (:func:`scenario_check.as_diagnostics`)."""
+    real = os.path.realpath(file)
+    unsaved = {path: text for path, text in overlay.items() if path != real and not _saved(path, text)}
+    checked = scenario_check.check_file(file, text=overlay.get(real), overlay=unsaved)
+    return Checked(Path(real), checked.content, {real: scenario_check.as_diagnostics(checked)}, ())
+
+
+def _saved(path: str, text: str) -> bool:
+    """Whether a document's text is what its file holds on disk (then the loader reads the file itself)."""
+    try:
+        return Path(path).read_bytes() == text.encode("utf-8")
+    except OSError:
+        return False
 
 
 def to_lsp(d: Diagnostic, line_text: str | None, codec: PositionCodec, *, loose: bool = False) -> types.Diagnostic:

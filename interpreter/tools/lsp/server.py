@@ -1,9 +1,10 @@
 """The language server: the open documents, when each is checked, and the LSP features.
 
 Diagnostics are published for a document when it is opened or saved, and a moment after the last of a burst of
-changes (:data:`SETTLE`), for every file of the unit checked (its pack): a file's diagnostics are cleared when it
-has none left. Checks run one at a time in a worker thread, so a hover or a completion is answered while a pack is
-being checked, from the unit's last content that loaded (or the bundled content with every pack, until one has).
+changes (:data:`SETTLE`), for every file of the unit checked (its pack; a scenario alone, run, and again when a
+content file changes): a file's diagnostics are cleared when it has none left. Checks run one at a time in a
+worker thread, so a hover or a completion is answered while a pack is being checked, from the unit's last content
+that loaded (or the bundled content with every pack, until one has).
 """
 
 from __future__ import annotations
@@ -24,7 +25,16 @@ from pygls.workspace import ServerTextPosition, TextDocument
 from ddaydice.dsl.diagnostics import SourceCache
 from ddaydice.dsl.loader import Content, load_cached
 from ddaydice.interpreter.tools.lsp import complete, describe
-from ddaydice.interpreter.tools.lsp.checking import Checked, check, is_content, to_lsp, unit_of
+from ddaydice.interpreter.tools.lsp.checking import (
+    Checked,
+    check,
+    check_scenario,
+    is_content,
+    is_scenario,
+    to_lsp,
+    unit_for,
+    unit_of,
+)
 from ddaydice.interpreter.tools.lsp.text import prefix_at
 
 log = logging.getLogger(__name__)
@@ -73,18 +83,22 @@ class DDayServer(LanguageServer):
         if not uri.startswith("file:"):
             return  # a buffer never saved: it belongs to no pack, and dday validate reads files
         path = Path(doc.path)
-        unit = unit_of(path)
-        if unit == Path(os.path.realpath(path)) and not is_content(path, doc.source):
+        unit, scenario = unit_for(path, doc.source)
+        if not scenario and unit == Path(os.path.realpath(path)) and not is_content(path, doc.source):
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, [], doc.version))
             return
         key = str(unit)
         waiting = self.state.pending.pop(key, None)
         if waiting is not None:
             waiting.cancel()
-        task = asyncio.ensure_future(self._check_later(unit, uri, delay))
+        task = asyncio.ensure_future(self._check_later(unit, uri, delay, scenario))
         self.state.pending[key] = self.state.latest[key] = task
+        if not scenario:  # a content file changed: the open scenarios try it (they may name its pack)
+            for other in self.documents():
+                if other.uri != uri and is_scenario(other.source):
+                    self.schedule(other.uri, delay)
 
-    async def _check_later(self, unit: Path, uri: str, delay: float) -> None:
+    async def _check_later(self, unit: Path, uri: str, delay: float, scenario: bool = False) -> None:
         key = str(unit)
         await asyncio.sleep(delay)
         if self.state.pending.get(key) is asyncio.current_task():
@@ -94,7 +108,8 @@ class DDayServer(LanguageServer):
             overlay = {real: d.source for real, d in docs.items()}
             versions = {real: d.version for real, d in docs.items()}
             try:
-                checked = await asyncio.get_running_loop().run_in_executor(None, check, unit, overlay)
+                checked = await asyncio.get_running_loop().run_in_executor(
+                    None, check_scenario if scenario else check, unit, overlay)
             except Exception as exc:  # a bug of the loader must not end the session: say it, keep serving
                 log.exception("checking %s", unit)
                 self.window_log_message(types.LogMessageParams(types.MessageType.Error,
@@ -133,7 +148,8 @@ class DDayServer(LanguageServer):
         """What a hover or a completion reads: the document's unit's last content that loaded, then the bundled
         content with every pack (loaded once, in the background)."""
         out = []
-        key = str(unit_of(path))
+        doc = next((d for d in self.documents() if os.path.realpath(d.path) == os.path.realpath(path)), None)
+        key = str(unit_for(path, doc.source)[0] if doc is not None else unit_of(path))
         first = self.state.latest.get(key)
         if key not in self.state.contents and first is not None and not first.done():
             # the document was just opened: its first check is under way, and tells what its pack holds
@@ -199,10 +215,14 @@ def build() -> DDayServer:
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(closed, []))
         path = to_fs_path(closed) if closed.startswith("file:") else None
         if path is not None:
-            unit = unit_of(Path(path))
-            still = next((d.uri for d in ls.documents() if d.uri != closed and unit_of(Path(d.path)) == unit), None)
+            unit = unit_of(Path(path))  # a scenario closed is its own unit: no other document is checked with it
+            still = next((d.uri for d in ls.documents() if d.uri != closed and not is_scenario(d.source)
+                          and unit_of(Path(d.path)) == unit), None)
             if still is not None:
                 ls.schedule(still, 0)
+            for other in ls.documents():  # the open scenarios now read the closed file's saved text
+                if other.uri != closed and is_scenario(other.source):
+                    ls.schedule(other.uri, 0)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def hover(ls: DDayServer, params: types.HoverParams) -> types.Hover | None:
