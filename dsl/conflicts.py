@@ -277,7 +277,7 @@ class _Analyser:
             sectors = mv.narrow(mv.where(t), t.literals)
             if not sectors or not compatible(t.literals, frozenset(), self.options):
                 continue
-            fixed = t.standing and t.source.kind in {"rule", "option", "sector"}
+            fixed = t.standing and (t.source.kind in {"rule", "option", "sector"} or t.waiting)
             out.append(Placed(t, sectors, frozenset(where), fixed))
         return out
 
@@ -414,7 +414,7 @@ class _Analyser:
 
     def order(self, a: Placed, b: Placed) -> list[tuple[Placed, Placed]]:
         """The orders the engine can apply two touches in: lowest tier first; within a tier by when they
-        came into play (rules and Sectors from the start, in id order), then by id."""
+        came into play (rules and Sectors from the start, and a card's own price, in id order), then by id."""
         ia, ib = self.tier_index(a.touch.tier), self.tier_index(b.touch.tier)
         if ia != ib:
             return [(a, b)] if ia < ib else [(b, a)]
@@ -497,10 +497,16 @@ class _Analyser:
                 if last.touch.op == "add":
                     lead = (f"{names[id(last)]}'s change applies after {names[id(first)]}'s "
                             f"({self.tier_name(last.touch.tier)} rank above {self.tier_name(first.touch.tier)})")
+            elif first.fixed and last.fixed:
+                lead = ("Same tier, both " + ("read before the cards in play" if first.touch.waiting
+                                               and last.touch.waiting else "in play from the start")
+                        + f": they apply in id order ({first.touch.source.owner} before "
+                        f"{last.touch.source.owner}), so {names[id(last)]} has the last word")
             else:
-                lead = (f"Same tier, both in play from the start: they apply in id order "
-                        f"({first.touch.source.owner} before {last.touch.source.owner}), so {names[id(last)]} "
-                        "has the last word")
+                why = "a card's own price is read before the cards in play" if first.touch.waiting else \
+                    "it is in play from the start"
+                lead = (f"Same tier: {names[id(first)]} applies first ({why}), so {names[id(last)]} has the last "
+                        "word")
             resolution = f"{lead}. {_subject(texts[0])}."
         else:
             winner = "later"

@@ -66,6 +66,7 @@ class Touch:
     via: EffectSource | None = None
     via_clause: int = 0
     shown: str = ""  # the source's own statement, when it grants an RWB ('rwb battle-cry')
+    waiting: bool = False  # the card's own price: it acts while the card waits, first in its tier (played 0)
 
     @property
     def key(self) -> tuple[str, int, str, str, str]:
@@ -125,6 +126,16 @@ def _value(arg: ast.Arg) -> tuple[int, int] | None:
     return None
 
 
+#: The query that prices a card, by what it is held as (a kind of another side's cards is held as one of these).
+PRICE_QUERIES = {"specialist": "specialist-cost", "item": "item-cost", "vehicle": "item-cost"}
+
+
+def _waiting(stmt: ast.Statement) -> bool:
+    """Whether a modifier is what a card says of itself while it waits to be bought (its word's record)."""
+    spec = words.modifier(stmt.verb.name)
+    return spec is not None and spec.waiting
+
+
 class Extractor:
     def __init__(self, content: Content) -> None:
         self.content = content
@@ -173,6 +184,10 @@ class Extractor:
             if clause.scope is not None and clause.scope.kind == "the-german":
                 continue  # the German is not a Unit: nothing written for him meets a Unit's effects
             if isinstance(body, ast.Modifier):
+                if _waiting(body.statement):  # the card's own price: a change of its cost query while it waits
+                    if shown is None:
+                        out += self.own_price(src, ci, body, outer)
+                    continue
                 if shown is not None or (src.kind not in STANDING_KINDS and src.kind not in self.in_play_kinds):
                     continue
                 found = self.statement(body.statement)
@@ -206,6 +221,24 @@ class Extractor:
                                          src.tier, olits, stmt, src if shown is not None else None, ci,
                                          shown_stmt))
         return out
+
+    def own_price(self, src: EffectSource, ci: int, body: ast.Modifier, outer: frozenset[Lit]) -> list[Touch]:
+        """A card's own price ('cost = 0 if have soldiers < 3'): a change of the query that prices a card of its
+        kind (specialist-cost for what is recruited, item-cost for what is found), in the card's tier, asked of
+        that card alone (``card-is``), while it waits to be bought: the card is not in play then."""
+        kind_id = self.content.card_kinds.get(src.owner)
+        kind = next((k for k in self.content.kinds.kinds if k.id == kind_id), None)
+        role = (kind.held_as or kind.id) if kind is not None else (kind_id or "")
+        query = PRICE_QUERIES.get(role)
+        stmt = body.statement
+        if query is None or not stmt.args:
+            return []
+        op = "set" if isinstance(stmt.args[0], ast.Assign) else "add"
+        card_is = words.reading("card-asked")
+        lits = condition_literals(body.condition) | self.implied_literals(src, False) | outer | (
+            {(f"{card_is} {src.owner}", True)} if card_is is not None else set())
+        return [attrs.evolve(self.make(src, ci, (query, op, _value(stmt.args[0]), ()), True, None, src.tier,
+                                       frozenset(lits), stmt, None, ci), waiting=True)]
 
     def make(self, src: EffectSource, ci: int, found: tuple[str, str, tuple[int, int] | None, tuple[str, ...]],
              standing: bool, scope: str | None, tier: str, lits: frozenset[Lit], stmt: ast.Statement,

@@ -205,6 +205,72 @@ def test_a_change_from_a_higher_tier_applies_on_top_of_a_set(tree: Path) -> None
     assert (c.kind, c.value, c.winner) == ("value", "3", "b")
 
 
+def test_a_cards_own_price_against_the_changes_of_its_cost(tree: Path) -> None:
+    """A card's own price ('cost = 0 if ...') is a change of the query that prices a card of its kind, in the
+    card's tier, read while it waits to be bought: before the cards in play of its tier. An Item's own price
+    meets the changes of item-cost (a Specialist's from a lower tier, a Vehicle's set of the same tier, an Award's
+    from a higher one), never those of specialist-cost; each resolution is what the engine computes
+    (test_the_engine_prices_a_card_as_the_report_says)."""
+    write_cards(tree, "item", {"carbine": "cost = 0 if have soldiers < 3\nuse: gain 2 soldiers"})
+    write_cards(tree, "specialist", {"quartermaster": "for all units: item-cost -2",
+                                     "recruiter": "specialist-cost -1"})
+    write_cards(tree, "vehicle", {"car": "for units here: item-cost = 2"})
+    write_cards(tree, "award", {"medal": "use during purchase: item-cost -5 this turn",
+                                "motor-pool": "use after final-tally: find 1 vehicle free"})  # the car comes
+    write_map(tree, specialists="[quartermaster, recruiter]", items="[carbine]")
+    _, report = report_of(tree)
+    [lower] = between(report, "quartermaster", "carbine")
+    assert (lower.kind, lower.query, winner(lower), lower.value) == ("value", "item-cost", "carbine", "0")
+    assert "Items & Vehicles rank above Specialists" in lower.resolution
+    [same] = between(report, "car", "carbine")
+    assert (same.kind, winner(same), same.value) == ("same-tier", "car", "2")
+    assert "Carbine applies first (a card's own price is read before the cards in play)" in same.resolution
+    [higher] = between(report, "medal", "carbine")
+    assert (higher.kind, winner(higher), higher.value) == ("value", "medal", "0")
+    assert not between(report, "recruiter", "carbine")
+    shown = CliRunner().invoke(main, ["conflicts", "--root", "."])
+    assert shown.exit_code == 0, shown.output
+    assert "It costs 0 while it waits to be bought if the Unit's Soldiers < 3.  [cost = 0]" in shown.output
+
+
+@pytest.mark.parametrize(("held", "steps", "soldiers", "price"), [
+    ("specialists: [quartermaster]", "", 2, 0),   # Specialists' -2 (3 -> 1), then the Item's own 0
+    ("specialists: [quartermaster]", "", 5, 1),   # its condition fails: the Specialists' -2 alone
+    ("vehicle: car", "", 2, 2),                   # its own price first (0), then the Vehicle's = 2 (not 0)
+    ("awards: [medal]", "  - use: medal\n", 2, 0),  # its own 0, then the Award's -5, never below 0
+    ("specialists: [recruiter]", "", 2, 0),       # specialist-cost changes do not price an Item
+])
+def test_the_engine_prices_a_card_as_the_report_says(tree: Path, held: str, steps: str, soldiers: int,
+                                                      price: int) -> None:
+    """The engine's item-cost of the Item with an own price, with each card the report pairs it with in play."""
+    from ddaydice.interpreter.tools.scenario import run
+    from ddaydice.interpreter.tools.scenario_file import load_scenario
+
+    write_cards(tree, "item", {"carbine": "cost = 0 if have soldiers < 3\nuse: gain 2 soldiers"})
+    write_cards(tree, "specialist", {"quartermaster": "for all units: item-cost -2",
+                                     "recruiter": "specialist-cost -1"})
+    write_cards(tree, "vehicle", {"car": "for units here: item-cost = 2"})
+    write_cards(tree, "award", {"medal": "use during purchase: item-cost -5 this turn"})
+    write_map(tree, specialists="[quartermaster, recruiter]", items="[carbine]")
+    content, _ = report_of(tree)
+    scenario = tree / "price.yaml"
+    steps = steps or "  - at: purchase\n"
+    scenario.write_text(f"scenario: the price\nmap: test-map\nphase: purchase\nunits:\n"
+                        f"  - {{id: u1, sector: s1, soldiers: {soldiers}, {held}}}\n"
+                        f"steps:\n{steps}expect:\n  - query item-cost for u1 of carbine: {price}\n")
+    loaded, diags = load_scenario(scenario, content)
+    assert loaded is not None and not diags, diags
+    result, _ = run(loaded[0], content, str(scenario), doc=loaded[1])
+    assert result.error is None and result.passed, result
+
+
+def winner(c: Conflict) -> str:
+    """The owner of the side that has the last word."""
+    side = c.a if c.winner == "a" else c.b
+    assert side is not None
+    return side.members[0].owner
+
+
 def test_a_set_against_a_set_across_tiers(tree: Path) -> None:
     write_cards(tree, "specialist", {"alpha": "for all units: locked-dice = 1"})
     write_map(tree, specialists="[alpha]", s2="locked-dice = 0")

@@ -166,10 +166,11 @@ class Reads:
     """A condition's conflict signature: what the conflict finder knows of what it reads. Two conditions written
     alike with opposite truths never hold together; beyond that, ``where='bunkers'``: it holds exactly in the
     map's Bunkers; ``names='option'``: it names an optional rule (never on if the content does not define it);
-    ``names='card-in-play'``: it names a card, and holds while that card is in play."""
+    ``names='card-in-play'``: it names a card, and holds while that card is in play; ``names='card-asked'``: it
+    names a card, and holds when a value is asked of that card (its price)."""
 
     where: Literal["bunkers"] | None = None
-    names: Literal["option", "card-in-play"] | None = None
+    names: Literal["option", "card-in-play", "card-asked"] | None = None
 
 
 READS_STATE = Reads()

@@ -183,7 +183,7 @@ PREDICATES = (
         signatures=("card",),
         summary="The card a card's value is asked about is this one (a cost: 'specialist-cost = 1 if card-is X').",
         example="specialist-cost = 1 if card-is medic",
-        render=lambda r, s: f"it is the {r.name(s.arg0)}",
+        render=lambda r, s: f"it is the {r.name(s.arg0)}", reads=Reads(names="card-asked"),
     ),
     _P(
         name="drawn",
