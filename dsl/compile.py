@@ -100,15 +100,6 @@ def _spends_source(stmt: ast.Statement) -> bool:
     return spec is not None and spec.spends_source(stmt)
 
 
-def _replaces(actions: tuple[ast.Action, ...]) -> bool:
-    """Whether some statement of these actions replaces the pending event of its clause ('instead')."""
-    for part in (p for act in actions for o in act.options for p in o.parts()):
-        spec = words.action(part.statement.verb.name)
-        if spec is not None and spec.replaces:
-            return True
-    return False
-
-
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
     ">=": lambda x, y: x >= y, "<=": lambda x, y: x <= y, "==": lambda x, y: x == y,
     "!=": lambda x, y: x != y, ">": lambda x, y: x > y, "<": lambda x, y: x < y,
@@ -296,7 +287,7 @@ class Compiler:
                     triggers.append(TriggerHook(body.event.name, self.condition(body.condition),
                                                 self.actions(body.actions, renderer),
                                                 body.limit.period if body.limit else None, text, body.pos, scope,
-                                                _replaces(body.actions)))
+                                                words.replaces_event(body.actions)))
                 case ast.Use():
                     window = (body.window.kind, body.window.moment.name) if body.window else None
                     sacrifices = any(_spends_source(p.statement)

@@ -1,4 +1,5 @@
-"""Conflicts: pairs of effects that touch the same value or permission and can disagree.
+"""Conflicts: pairs of effects that touch the same value or permission and can disagree, and the replacements of an
+event about to happen against the other effects of that event (which acts first, and what the other then does).
 
 A static analysis of loaded content; it needs no game state. Data flow (set-ups in :mod:`ddaydice.dsl.setups`,
 touches and placement in :mod:`ddaydice.dsl.touches`)::
@@ -29,6 +30,7 @@ from typing import Literal
 
 import attrs
 
+from ddaydice.dsl import words
 from ddaydice.dsl.loader import Content, EffectSource
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.setups import KIND_LABELS, Setup, active_sources, cards_in_no_game, setups
@@ -47,6 +49,7 @@ from ddaydice.dsl.touches import (
     Placed,
     Touch,
     compatible,
+    event_query,
     reach,
     touches,
 )
@@ -57,16 +60,23 @@ __all__ = ["KIND_LABELS", "KIND_ORDER", "KIND_TITLES", "RULE_ADD", "RULE_CLAMP",
            "cards_in_no_game", "compact_names", "reach", "setups", "touches"]
 
 REPLACING = frozenset({"set", "forbid", "allow"})
+REPLACES = frozenset({"replace", "replace-use"})  # the ops of what replaces a pending event (touches.on_pending)
 
-Kind = Literal["same-tier", "permission", "value", "override", "idle-override"]
-KIND_ORDER: dict[str, int] = {"same-tier": 0, "permission": 1, "value": 2, "override": 3, "idle-override": 4}
+Kind = Literal["same-tier", "permission", "value", "override", "idle-override", "replacement"]
+KIND_ORDER: dict[str, int] = {"same-tier": 0, "permission": 1, "value": 2, "override": 3, "idle-override": 4,
+                              "replacement": 5}
 KIND_TITLES: dict[str, str] = {
     "same-tier": "(a) same tier, no stated order",
     "permission": "(b) permission against permission",
     "value": "(c) a set against another change",
     "override": "(d) explicit override",
     "idle-override": "(d) override with nothing to overrule",
+    "replacement": "(e) a replacement against another effect of its event",
 }
+#: How the engine runs the effects of a pending event (interpreter/effects/events.py ``would``).
+RULE_REPLACE = ("an event about to happen: its triggers run lowest tier first (within a tier, when they came into "
+                "play), then the uses offered at it; the first that replaces it stops it, and what comes after "
+                "hears nothing")
 
 
 # ================================================================== conflicts
@@ -342,6 +352,16 @@ class _Analyser:
 
         for _q, group in sorted(by_query.items()):
             ordered = sorted(group, key=lambda p: p.touch.key)
+            if _q.startswith(event_query("")):  # the effects of a pending event: the replacements' pairs
+                for i, first in enumerate(ordered):
+                    for second in ordered[i + 1:]:
+                        if not {first.touch.op, second.touch.op} & REPLACES:
+                            continue
+                        a, b = self.orient(mv, first, second)
+                        where = self.meet(mv, a, b)
+                        if where:
+                            finish(self.replacement(mv, a, b, where), a, b, where)
+                continue
             for i, first in enumerate(ordered):
                 for second in ordered[i + 1:]:
                     a, b = self.orient(mv, first, second)
@@ -517,6 +537,56 @@ class _Analyser:
                 resolution += f" Either way {results[0]}."
         return Conflict(kind, None, (), q, self.query_text(q), sa, sb, disagree, resolution, tuple(rules),
                         winner, value, tuple(outcomes))
+
+    # ------------------------------------------------------------ replacements
+    def replacement(self, mv: MapView, a: Placed, b: Placed, where: frozenset[str]) -> Conflict:
+        """Two effects of the same pending event, one at least replacing it: which acts first, and what the other
+        then does (nothing, when the first replaced the event)."""
+        ta, tb = a.touch, b.touch
+        event = ta.query.removeprefix(event_query(""))
+        record = words.event(event)
+        moment = record.moment if record is not None and record.moment else f"'{event}' is about to happen"
+        spared = record.replaced if record is not None and record.replaced else "the event"
+        sa, sb = self.side(a, mv), self.side(b, mv)
+        names = {id(a): sa.name, id(b): sb.name}
+        disagree = f"when {moment}: {sa.name} {_reacts(ta, spared)}; {sb.name} {_reacts(tb, spared)}"
+        orders = self.event_order(a, b)
+        texts = [_after_first(names[id(first)], first.touch, names[id(last)], last.touch, spared)
+                 for first, last in orders]
+        rules = [RULE_REPLACE] + ([RULE_WITHIN if ta.tier == tb.tier else RULE_TIERS]
+                                  if "replace-use" not in {ta.op, tb.op} else [])
+        query_text = f"when {moment}"
+        if len(orders) == 2 and "replace-use" in {ta.op, tb.op}:  # two uses: the player chooses
+            resolution = (f"Both are offered after the triggers, and the player chooses: {texts[0]}; or "
+                          f"{texts[1]}.")
+            return Conflict("replacement", None, (), ta.query, query_text, sa, sb, disagree, resolution,
+                            tuple(rules), None, None)
+        if len(orders) == 1:
+            first, last = orders[0]
+            if "replace-use" in {first.touch.op, last.touch.op}:
+                why = "a use is offered after every trigger"
+            elif first.touch.tier != last.touch.tier:
+                why = f"{self.tier_name(first.touch.tier)} rank below {self.tier_name(last.touch.tier)}"
+            else:
+                why = "it is in play from the start"
+            resolution = f"{names[id(first)]} acts first ({why}): {texts[0]}."
+            decides = first if first.touch.op != "hear" else last
+            return Conflict("replacement", None, (), ta.query, query_text, sa, sb, disagree, resolution,
+                            tuple(rules), "a" if decides is a else "b", None)
+        resolution = (f"Same tier: whichever came into play first acts first. If {names[id(orders[0][0])]} came "
+                      f"first: {texts[0]}. If {names[id(orders[1][0])]} came first: {texts[1]}.")
+        return Conflict("replacement", None, (), ta.query, query_text, sa, sb, disagree, resolution, tuple(rules),
+                        None, None)
+
+    def event_order(self, a: Placed, b: Placed) -> list[tuple[Placed, Placed]]:
+        """The orders the engine can run two effects of a pending event in: every trigger before the uses offered
+        at it; triggers as the values' contributions are ordered (:meth:`order`); two uses, either."""
+        use_a, use_b = a.touch.op == "replace-use", b.touch.op == "replace-use"
+        if use_a != use_b:
+            return [(b, a)] if use_a else [(a, b)]
+        if use_a:
+            return [(a, b), (b, a)]
+        return self.order(a, b)
 
     # ------------------------------------------------------------ overrides
     def lowers(self, t: Touch, mv: MapView, where: frozenset[str]) -> bool:
@@ -712,6 +782,25 @@ def _subject(text: str) -> str:
 
 def _number(n: int) -> str:
     return "unlimited" if n >= UNLIMITED else str(n)
+
+
+def _reacts(t: Touch, spared: str) -> str:
+    """What an effect of a pending event does with it, in a few words."""
+    if t.op == "hear":
+        return "acts on it"
+    return ("may be used in place of " if t.op == "replace-use" else "replaces ") + spared
+
+
+def _after_first(first: str, tf: Touch, last: str, tl: Touch, spared: str) -> str:
+    """What follows when ``first`` acts first on a pending event, then ``last``."""
+    then = "is not offered" if tl.op == "replace-use" else ("does not replace it" if tl.op == "replace" else
+                                                            "does not run")
+    if tf.op != "hear":
+        made = "it is used" if tf.op == "replace-use" else "its condition holds"
+        return (f"if {made}, the Unit is spared {spared} and {last} {then}, the event not having happened; "
+                f"otherwise {last} acts as if {first} were not there")
+    return (f"{first} acts on the event; then {last} may replace what is still to happen (the Unit is spared "
+            f"{spared}, though {first} has acted)")
 
 
 def _does(t: Touch) -> str:

@@ -126,6 +126,21 @@ def _value(arg: ast.Arg) -> tuple[int, int] | None:
     return None
 
 
+def clause_dsl(src: EffectSource, ci: int) -> str:
+    """A clause of an effect as written (its lines, joined), read off the effect's text by the clauses' lines."""
+    lines = src.text.splitlines()
+    clauses = src.tree.clauses
+    start = clauses[ci].pos.line - src.line
+    end = clauses[ci + 1].pos.line - src.line if ci + 1 < len(clauses) else len(lines)
+    return " ".join(line.strip() for line in lines[max(start, 0):max(end, start + 1)] if line.strip())
+
+
+def event_query(event: str) -> str:
+    """What the triggers (and replacing uses) of a pending event are filed under ('on casualties'): never a query's
+    id, which has no space."""
+    return f"on {event}"
+
+
 #: The query that prices a card, by what it is held as (a kind of another side's cards is held as one of these).
 PRICE_QUERIES = {"specialist": "specialist-cost", "item": "item-cost", "vehicle": "item-cost"}
 
@@ -201,6 +216,8 @@ class Extractor:
                                      shown_stmt))
                 continue
             lits = condition_literals(body.condition) | self.implied_literals(reported, False) | outer
+            if shown is None:
+                out += self.on_pending(src, ci, body, outer)
             for action in body.actions:
                 for opt in (part for o in action.options for part in o.parts()):
                     stmt = opt.statement
@@ -221,6 +238,27 @@ class Extractor:
                                          src.tier, olits, stmt, src if shown is not None else None, ci,
                                          shown_stmt))
         return out
+
+    def on_pending(self, src: EffectSource, ci: int, body: ast.Trigger | ast.Use, outer: frozenset[Lit]
+                   ) -> list[Touch]:
+        """A trigger on a pending event ('on casualties: ...'), or a use at its moment that replaces it ('use when
+        casualties: instead, ...'), filed under :func:`event_query`: ``replace`` when its actions replace the
+        event, ``hear`` for a trigger that only acts on it, ``replace-use`` for a use (offered after every
+        trigger, the player's choice). Its text is the clause as written."""
+        if isinstance(body, ast.Trigger):
+            event, op = body.event.name, "replace" if words.replaces_event(body.actions) else "hear"
+        elif body.window is not None and body.window.kind == "when" and words.replaces_event(body.actions):
+            event, op = body.window.moment.name, "replace-use"
+        else:
+            return []
+        record = words.event(event)
+        if record is None or not record.pending:
+            return []
+        clause = src.tree.clauses[ci]
+        text = clause_dsl(src, ci) or event
+        lits = condition_literals(body.condition) | self.implied_literals(src, True) | outer
+        return [Touch(src, ci, event_query(event), op, None, (), True, clause.scope.kind if clause.scope else None,
+                      src.tier, lits, text, self.renderer.clause(clause))]
 
     def own_price(self, src: EffectSource, ci: int, body: ast.Modifier, outer: frozenset[Lit]) -> list[Touch]:
         """A card's own price ('cost = 0 if have soldiers < 3'): a change of the query that prices a card of its

@@ -264,6 +264,77 @@ def test_the_engine_prices_a_card_as_the_report_says(tree: Path, held: str, step
     assert result.error is None and result.passed, result
 
 
+REPLACING_CARDS = {
+    "specialist": {"sarge": "on casualties if have courage >= 2: instead, lose 2 courage",
+                   "hero": "on casualties: absorb courage stars",
+                   "cook": "on upkeep: gain 1 soldier"},
+    "award": {"medal": "on casualties: gain 1 courage"},
+    "item": {"flask": "use when casualties: instead, lose 1 stars"},
+}
+
+
+def write_replacing_cards(root: Path) -> None:
+    for kind, cards in REPLACING_CARDS.items():
+        write_cards(root, kind, cards)
+    write_map(root, specialists="[sarge, hero, cook]", items="[flask]")
+
+
+def test_a_replacement_against_the_other_effects_of_its_event(tree: Path) -> None:
+    """'instead' on an event about to happen (casualties): its triggers run lowest tier first, then the uses
+    offered at it, and the first replacement stops the event. A replacement is paired with every other effect of
+    its event: of the same tier, either may come first; of a higher tier, the lower acts first; a use comes after
+    every trigger. Effects that only act on the event, or on another event, are no pair ('instead' on an event
+    that has happened when its triggers run is refused by the checker)."""
+    write_replacing_cards(tree)
+    _, report = report_of(tree)
+    [same] = between(report, "sarge", "hero")
+    assert (same.kind, same.winner, same.query) == ("replacement", None, "on casualties")
+    assert "Same tier: whichever came into play first acts first" in same.resolution
+    assert "the Unit is spared suffering the casualties and Hero does not run" in same.resolution
+    [tiers] = between(report, "sarge", "medal")
+    assert (tiers.kind, winner(tiers)) == ("replacement", "sarge")
+    assert tiers.resolution.startswith("Sarge acts first (Specialists rank below Awards)")
+    assert "Medal does not run" in tiers.resolution
+    [use] = between(report, "hero", "flask")
+    assert (use.kind, winner(use)) == ("replacement", "flask")
+    assert use.resolution.startswith("Hero acts first (a use is offered after every trigger): Hero acts on the")
+    [choice] = between(report, "sarge", "flask")
+    assert winner(choice) == "sarge" and "Flask is not offered" in choice.resolution
+    assert not between(report, "hero", "medal")  # both only act on the event: no disagreement
+    assert not [c for c in report.conflicts if "cook" in {m.owner for m in c.a.members}
+                | {m.owner for m in (c.b.members if c.b else ())}]  # another event's trigger meets none
+    assert {c.kind for c in report.conflicts} == {"replacement"}
+    shown = CliRunner().invoke(main, ["conflicts", "--root", "."])
+    assert shown.exit_code == 0, shown.output
+    assert "[on casualties if have courage >= 2: instead, lose 2" in shown.output  # the clause as written
+    assert "(e) a replacement against another effect of its event: 5" in shown.output  # and Medal / Flask
+
+
+@pytest.mark.parametrize(("start", "courage", "soldiers"), [
+    (3, 1, 5),  # Sarge replaces the 3 casualties for 2 Courage: the Medal never runs (else 2 Courage)
+    (0, 1, 2),  # no Courage to pay: the 3 casualties fall, and the Medal acts on them (0 + 1 Courage)
+])
+def test_the_engine_runs_the_effects_of_an_event_as_the_report_says(tree: Path, start: int, courage: int,
+                                                                     soldiers: int) -> None:
+    """Sarge (Specialists) acts before the Medal (Awards): when he replaces the casualties, the Medal hears
+    nothing; when his condition fails, the casualties fall and the Medal acts on them."""
+    from ddaydice.interpreter.tools.scenario import run
+    from ddaydice.interpreter.tools.scenario_file import load_scenario
+
+    write_replacing_cards(tree)
+    content, _ = report_of(tree)
+    scenario = tree / "event.yaml"
+    scenario.write_text(f"scenario: an event replaced\nmap: test-map\nphase: combat\nunits:\n"
+                        f"  - {{id: u1, sector: s1, soldiers: 5, courage: {start}, specialists: [sarge], "
+                        f"awards: [medal]}}\n"
+                        f"steps:\n  - phase: combat\n"
+                        f"expect:\n  - u1.courage: {courage}\n  - u1.soldiers: {soldiers}\n")
+    loaded, diags = load_scenario(scenario, content)
+    assert loaded is not None and not diags, diags
+    result, _ = run(loaded[0], content, str(scenario), doc=loaded[1])
+    assert result.error is None and result.passed, result
+
+
 def winner(c: Conflict) -> str:
     """The owner of the side that has the last word."""
     side = c.a if c.winner == "a" else c.b

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from ddaydice.dsl import ast
 from ddaydice.dsl.words import actions_board, actions_cards, actions_decks, actions_tally, events, modifiers, predicates
 from ddaydice.dsl.words.base import (
     PARAM_KINDS,
@@ -153,6 +154,15 @@ def counter(name: str) -> CounterWord | None:
         found = next((c for c in _BY_ROLE.get("counter", {}).values()
                       if isinstance(c, CounterWord) and c.singular == name), None)
     return found
+
+
+def replaces_event(actions: tuple[ast.Action, ...]) -> bool:
+    """Whether some statement of these actions replaces the pending event of its clause ('instead')."""
+    for part in (p for act in actions for o in act.options for p in o.parts()):
+        spec = action(part.statement.verb.name)
+        if spec is not None and spec.replaces:
+            return True
+    return False
 
 
 def reading(names: str) -> str | None:

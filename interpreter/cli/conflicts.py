@@ -1,4 +1,5 @@
-"""``dday conflicts``: pairs of effects that touch the same value or permission and can disagree.
+"""``dday conflicts``: pairs of effects that touch the same value or permission and can disagree, or that act on the
+same event about to happen where one of them replaces it.
 
 The analysis is :mod:`ddaydice.dsl.conflicts` (static, no game state); this module loads the content
 (:func:`ddaydice.interpreter.cli.common.load_content`), renders the report for a person who knows the game but
@@ -134,7 +135,8 @@ def render_report(report: Report, content: Content, packs: list[str]) -> str:
               help="json prints a list of pair objects.")
 def conflicts(paths: tuple[Path, ...], packs: tuple[str, ...], root: Path | None, map_ids: tuple[str, ...],
               fmt: str) -> None:
-    """Find pairs of effects that touch the same value or permission and can disagree.
+    """Find pairs of effects that touch the same value or permission and can disagree (or act on the same event
+    about to happen, one of them replacing it).
 
     Only pairs that can meet in a game are listed: effects of the same map, cards available on it,
     scopes and conditions that can reach the same Unit or Sector. For each pair: the two effects,
