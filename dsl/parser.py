@@ -83,6 +83,24 @@ def _parser() -> Lark:
     return parser
 
 
+#: The parse trees of effect texts read before in this process (a language server's checks, a test run, a
+#: simulation's set-up), by their text: a tree holds positions within the text only (the SourceMap places them in
+#: the file afterwards), and nothing changes it. At most MAX_TREES are kept.
+_TREES: dict[str, Tree[Token]] = {}
+MAX_TREES = 4096
+
+
+def _parse_tree(text: str) -> Tree[Token]:
+    """The parse tree of an effect's text (raises lark's UnexpectedInput for text it cannot parse, never kept)."""
+    tree = _TREES.get(text)
+    if tree is None:
+        tree = _parser().parse(text)
+        if len(_TREES) >= MAX_TREES:
+            _TREES.clear()
+        _TREES[text] = tree
+    return tree
+
+
 def _cache_folder() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "ddaydice"
@@ -606,7 +624,7 @@ def parse_effect(text: str, smap: SourceMap) -> tuple[ast.Effect | None, list[Di
                                  f"{MAX_EFFECT_CHARS})", smap.file, fline, fcol,
                                  hint="an effect is a few clauses; split the card's rule into simpler ones")]
     try:
-        tree: Tree[Token] = _parser().parse(text)
+        tree = _parse_tree(text)
     except UnexpectedInput as err:
         # Clauses are one per line: each line is parsed alone, so that every broken clause is reported at once.
         lines = text.splitlines()
