@@ -329,6 +329,7 @@ def test_the_junit_report_parses_and_counts(tmp_path: Path, monkeypatch: pytest.
     assert [c.get("file") for c in cases] == ["ok.yaml", "bad.yaml", "broken.yaml"]
     assert cases[0].find("failure") is None
     assert len(cases[1].findall("failure")) == 2
+    assert cases[1].get("line") == "12"  # the first failed check's line (where a CI's annotation points)
     error = cases[2].find("error")
     assert error is not None
     assert (error.get("message") or "").startswith("broken.yaml:6:")
@@ -342,6 +343,7 @@ def test_the_json_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapsh
     assert (data["passed"], data["failed"], data["unusable"]) == (0, 1, 0)
     failed = [c for c in data["scenarios"][0]["checks"] if not c["passed"]]
     assert [c["check"] for c in failed] == ["u1.dead", "query def for u1"]
+    assert [(c["line"], c["column"]) for c in failed] == [(12, 14), (13, 23)]  # each expectation's value
     assert failed[1]["derivation"]["query"] == "def"
     assert data == snapshot
 
@@ -366,7 +368,7 @@ def test_the_example_pack_folder_runs_clean(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.chdir(REPO)
     result = CliRunner().invoke(main, ["scenario", "run", "docs/example-pack"])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[-1] == "22 passed, 0 failed"
+    assert result.output.splitlines()[-1] == "24 passed, 0 failed"
 
 
 # ------------------------------------------------------------------ docs/scenarios.md

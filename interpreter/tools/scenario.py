@@ -102,10 +102,14 @@ class Check:
     derivation: Derivation | None = None
     message: str = ""
     where: tuple[str | int, ...] = ()  # the check's place in the scenario's YAML: its step, expectation or answers
+    line: int = 0  # that place in the file (0: not known)
+    column: int = 0
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"check": self.label, "passed": self.passed, "expected": self.expected,
                                "actual": self.actual}
+        if self.line:
+            out["line"], out["column"] = self.line, self.column
         if self.message:
             out["message"] = self.message
         if self.derivation is not None and not self.passed:
@@ -517,11 +521,22 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
                     value = _norm(actual_value(game, key))
                     checks.append(Check(key, matches(value, expected), expected, value, where=tuple(where)))
     except DDayError as exc:
-        return Result(file, sc.scenario, tuple(checks), at(str(exc)), sc.ruling, tuple(where)), game
+        return Result(file, sc.scenario, _placed(checks, doc), at(str(exc)), sc.ruling, tuple(where)), game
     except (KeyError, AttributeError, ValueError, TypeError, IndexError) as exc:
-        return Result(file, sc.scenario, tuple(checks), at(f"cannot evaluate: {shorten(str(exc), 120)}"),
+        return Result(file, sc.scenario, _placed(checks, doc), at(f"cannot evaluate: {shorten(str(exc), 120)}"),
                       sc.ruling, tuple(where)), game
-    return Result(file, sc.scenario, tuple(checks), None, sc.ruling), game
+    return Result(file, sc.scenario, _placed(checks, doc), None, sc.ruling), game
+
+
+def _placed(checks: list[Check], doc: YamlDoc | None) -> tuple[Check, ...]:
+    """The checks with their line and column in the scenario file (for the JSON and JUnit reports)."""
+    if doc is None:
+        return tuple(checks)
+    out = []
+    for c in checks:
+        line, column = position(doc.data, list(c.where)) if c.where else (0, 0)
+        out.append(attrs.evolve(c, line=line, column=column))
+    return tuple(out)
 
 
 def matches(value: Any, expected: Any) -> bool:

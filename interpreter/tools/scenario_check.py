@@ -82,7 +82,8 @@ def as_diagnostics(checked: FileCheck) -> list[Diagnostic]:
     if checked.result is None:
         return _own(checked)
     result, doc = checked.result, checked.doc
-    out = [_at(doc, c.where, str(checked.file), "SCEN003", _failure(c)) for c in result.checks if not c.passed]
+    out = [Diagnostic("SCEN003", _failure(c), str(checked.file), c.line or 1, c.column or 1)
+           for c in result.checks if not c.passed]
     if result.error is not None:
         message = result.error
         if doc is not None and result.error_where:

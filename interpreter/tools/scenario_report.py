@@ -80,6 +80,9 @@ def junit_xml(results: Sequence[Result], problems: Sequence[Diagnostic]) -> str:
                           failures=str(failures), errors=str(errors))
     for r in results:
         case = ET.SubElement(suite, "testcase", classname=r.file, name=r.title, file=r.file)
+        first = next((c for c in r.checks if not c.passed and c.line), None)
+        if first is not None:  # where a reader (a CI's annotations) points: the first failed check
+            case.set("line", str(first.line))
         if r.error is not None:
             ET.SubElement(case, "error", message=r.error, type="error").text = r.error
         for c in r.checks:
