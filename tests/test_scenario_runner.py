@@ -348,6 +348,30 @@ def test_the_json_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapsh
     assert data == snapshot
 
 
+def test_trace_shows_what_happened_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--trace: each scenario's game trace after its checks, in order: the effects that acted (with their card and
+    tier), the choices, an event replaced. Here the Hero acts before the Sergeant Major (he came into play first),
+    spends what the script has him spend, and the Sergeant Major replaces what is left."""
+    monkeypatch.chdir(REPO)
+    scenario = "docs/example-pack/field-manual/scenarios/hero-before-the-sergeant-major.yaml"
+    result = CliRunner().invoke(main, ["scenario", "run", "--trace", scenario])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    shown = lines[lines.index("    what happened:") + 1:-1]
+    assert shown[0] == "      turn 1 combat u1: Unit 1 suffers DEF 5 + MGF 0"
+    assert shown[1].startswith("      turn 1 combat u1: Hero: When this Unit suffers casualties") and \
+        shown[1].endswith("[hero, specialists]")
+    assert "Hero: spend how many courage to save Soldiers? -> 1" in shown[2]
+    assert shown[-1] == ("      turn 1 combat u1: Sergeant Major: replaces the event 'casualties' (Unit 1 is spared "
+                         "suffering the casualties)")
+    plain = CliRunner().invoke(main, ["scenario", "run", scenario])
+    assert "what happened" not in plain.output  # only when asked
+    data = json.loads(CliRunner().invoke(main, ["scenario", "run", "--trace", "--format", "json", scenario]).output)
+    trace = data["scenarios"][0]["trace"]
+    assert [e["kind"] for e in trace][-1] == "replaced" and trace[1]["source"] == "hero"
+    assert {"turn", "phase", "unit", "kind", "detail", "source", "tier"} == set(trace[0])
+
+
 def test_the_junit_file_cannot_be_written_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     result = run(tmp_path, monkeypatch, FAILING, "--junit", "no-such-folder/report.xml")
     assert result.exit_code == 2, result.output

@@ -32,7 +32,10 @@ def scenario() -> None:
 @click.option("--verbose", "-v", is_flag=True, help="List every check, not only failures.")
 @click.option("--junit", "junit", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Also write a JUnit XML report to this file (for CI).")
-def scenario_run(paths: tuple[Path, ...], fmt: str, verbose: bool, junit: Path | None) -> None:
+@click.option("--trace", is_flag=True,
+              help="Also show what happened in each scenario: every effect that acted (its card and tier), every "
+                   "choice, every event replaced, in order.")
+def scenario_run(paths: tuple[Path, ...], fmt: str, verbose: bool, junit: Path | None, trace: bool) -> None:
     """Run scenario files (or every .yaml under a folder; a pack folder there gives only its scenarios/).
     Exit 0 all pass, 1 a check fails, 2 unusable input."""
     from ddaydice.interpreter.tools import scenario as sc_mod
@@ -41,7 +44,7 @@ def scenario_run(paths: tuple[Path, ...], fmt: str, verbose: bool, junit: Path |
     files = sc_mod.collect(list(paths))
     if not files:
         raise click.UsageError("no scenario files found")
-    results, problems = _run_files(files)
+    results, problems = _run_files(files, trace)
     if junit is not None:
         try:
             junit.write_text(report.junit_xml(results, problems), encoding="utf-8")
@@ -56,7 +59,7 @@ def scenario_run(paths: tuple[Path, ...], fmt: str, verbose: bool, junit: Path |
     sys.exit(0 if all(r.passed for r in results) else 1)
 
 
-def _run_files(files: list[Path]) -> tuple[list[Result], list[Diagnostic]]:
+def _run_files(files: list[Path], trace: bool = False) -> tuple[list[Result], list[Diagnostic]]:
     """Each file's result, and the diagnostics of the files that could not be run."""
     from ddaydice.interpreter.tools.scenario_check import ContentCache, check_file
 
@@ -72,7 +75,7 @@ def _run_files(files: list[Path]) -> tuple[list[Result], list[Diagnostic]]:
 
             problems.append(Diag("LOAD006", exc.message.split(": ", 1)[-1], shown_path(f), 1, 1))
             continue
-        checked = check_file(f, cache)
+        checked = check_file(f, cache, trace=trace)
         if checked.result is None:
             problems += checked.problems
         else:

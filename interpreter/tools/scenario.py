@@ -46,7 +46,7 @@ from ddaydice.dsl.limits import (
 from ddaydice.dsl.loader import Content, pack_named_in_file
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, shorten
 from ddaydice.interpreter.core.precedence import Derivation
-from ddaydice.interpreter.core.state import Unit
+from ddaydice.interpreter.core.state import Event, Unit
 from ddaydice.interpreter.core.values import PHASES, TRADE_RESOURCES
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms import decks
@@ -125,6 +125,7 @@ class Result:
     error: str | None = None
     ruling: str = ""
     error_where: tuple[str | int, ...] = ()  # the step (or expectation) the error stopped the scenario at
+    trace: tuple[Event, ...] = ()  # what happened, when run traced (dday scenario run --trace)
 
     @property
     def passed(self) -> bool:

@@ -39,9 +39,10 @@ class FileCheck:
 
 
 def check_file(file: Path, cache: ContentCache | None = None, *, text: str | None = None,
-               overlay: Mapping[str, str] | None = None) -> FileCheck:
+               overlay: Mapping[str, str] | None = None, trace: bool = False) -> FileCheck:
     """Check and run one scenario file. ``text`` is what an editor holds for the file, unsaved; ``overlay`` the
-    unsaved text of content files (by real path), read in place of their saved bytes when the packs load."""
+    unsaved text of content files (by real path), read in place of their saved bytes when the packs load;
+    ``trace``: the result keeps what happened (the game's trace, from its set-up on)."""
     cache = {} if cache is None else cache
     named, pack_problems = resolve_packs(file, text)
     if pack_problems:  # a bad entry of `packs:`, at its line of the scenario file
@@ -58,7 +59,9 @@ def check_file(file: Path, cache: ContentCache | None = None, *, text: str | Non
     if loaded is None or diags:
         return FileCheck(file, None, tuple(diags), content=content)
     sc, doc = loaded
-    result, _game = run(sc, content, str(file), doc=doc)
+    result, game = run(sc, content, str(file), doc=doc, trace=trace)
+    if trace and game is not None:
+        result = attrs.evolve(result, trace=tuple(game.state.log))
     return FileCheck(file, result, (), doc, content)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from ddaydice.dsl.diagnostics import Diagnostic
 from ddaydice.interpreter.core.precedence import Derivation
+from ddaydice.interpreter.core.state import Event
 from ddaydice.interpreter.tools.scenario import Check, Result
 
 
@@ -45,7 +46,8 @@ def check_lines(c: Check) -> list[str]:
 
 
 def text_lines(results: Sequence[Result], verbose: bool) -> list[str]:
-    """Each scenario's PASS or FAIL line, its error, its failed checks (every check when ``verbose``)."""
+    """Each scenario's PASS or FAIL line, its error, its failed checks (every check when ``verbose``), and what
+    happened when it was run traced."""
     lines: list[str] = []
     for r in results:
         lines.append(f"{'PASS' if r.passed else 'FAIL'} {r.file}: {r.title}")
@@ -54,7 +56,22 @@ def text_lines(results: Sequence[Result], verbose: bool) -> list[str]:
         for c in r.checks:
             if verbose or not c.passed:
                 lines += check_lines(c)
+        if r.trace:
+            lines.append("    what happened:")
+            lines += [f"      {trace_line(e)}" for e in r.trace]
     return lines
+
+
+def trace_line(e: Event) -> str:
+    """One event of a game's trace: when, who, what, and the card and tier it came from."""
+    who = f" {e.unit}" if e.unit else ""
+    origin = f"  [{e.source}, {e.tier}]" if e.source and e.tier else (f"  [{e.source}]" if e.source else "")
+    return f"turn {e.turn} {e.phase}{who}: {e.detail}{origin}"
+
+
+def trace_json(e: Event) -> dict[str, Any]:
+    return {"turn": e.turn, "phase": e.phase, "unit": e.unit, "kind": e.kind, "detail": e.detail,
+            "source": e.source, "tier": e.tier}
 
 
 def json_data(results: Sequence[Result], problems: Sequence[Diagnostic]) -> dict[str, Any]:
@@ -62,7 +79,8 @@ def json_data(results: Sequence[Result], problems: Sequence[Diagnostic]) -> dict
     could not be run, and the counts."""
     return {
         "scenarios": [{"file": r.file, "scenario": r.title, "passed": r.passed, "error": r.error,
-                       "checks": [c.as_json() for c in r.checks]} for r in results],
+                       "checks": [c.as_json() for c in r.checks],
+                       **({"trace": [trace_json(e) for e in r.trace]} if r.trace else {})} for r in results],
         "diagnostics": [d.as_json() for d in problems],
         "passed": sum(r.passed for r in results), "failed": sum(not r.passed for r in results),
         "unusable": len(problems),
