@@ -370,6 +370,36 @@ def test_a_scenario_is_run_as_it_is_written(session: Session, workdir: Path) -> 
     assert scenario.read_text() == saved  # nothing written
 
 
+def test_hover_on_a_scenarios_check_shows_what_its_run_gave(session: Session, workdir: Path) -> None:
+    """After a run, hovering an expectation shows the value the run gave, whether it is the one expected, and a
+    query's derivation contribution by contribution (as dday explain prints it); a card id on the line keeps its
+    own hover."""
+    scenario = workdir / "field-kitchen" / "scenarios" / "field-stove-query.yaml"
+    text = scenario.read_text()
+    doc = session.open(scenario)
+    assert session.diagnostics(doc, 1) == []
+    line, col = position_of(text, "query mgf-dice for u1: 1", 4)
+    shown = session.ask(session.client.text_document_hover_async, doc, line, col)
+    assert shown is not None and isinstance(shown.contents, types.MarkupContent)
+    value = shown.contents.value
+    assert value.startswith("**`query mgf-dice for u1`** after the steps: `1` (as expected)"), value
+    assert "Field Stove: add -1: 2 -> 1" in value and "mgf-dice for Unit 1, Sector 14: base 2" in value
+    line, col = position_of(text, "u1.items: []", 2)
+    shown = session.ask(session.client.text_document_hover_async, doc, line, col)
+    assert shown is not None and isinstance(shown.contents, types.MarkupContent)
+    assert shown.contents.value == "**`u1.items`** after the steps: `[]` (as expected)"
+    wrong = text.replace("query mgf-dice for u1: 1", "query mgf-dice for u1: 2")
+    session.diagnostics(doc, session.change(doc, wrong))
+    line, col = position_of(wrong, "query mgf-dice for u1: 2", 4)
+    shown = session.ask(session.client.text_document_hover_async, doc, line, col)
+    assert shown is not None and isinstance(shown.contents, types.MarkupContent)
+    assert shown.contents.value.startswith("**`query mgf-dice for u1`** after the steps: `1` (**expected** `2`)")
+    line, col = position_of(text, "items: [field-stove]", 9)  # a card id: the card, not the check
+    card = session.ask(session.client.text_document_hover_async, doc, line, col)
+    assert card is not None and isinstance(card.contents, types.MarkupContent)
+    assert "(`field-stove`): Item" in card.contents.value
+
+
 def test_a_scenario_tries_the_card_being_written(session: Session, workdir: Path) -> None:
     """The packs a scenario names are loaded with the open documents' unsaved texts: a change to a card, not yet
     saved, makes the open scenario that checks it fail at once, and saving nothing, putting it back clears it."""

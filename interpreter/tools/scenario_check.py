@@ -96,6 +96,28 @@ def as_diagnostics(checked: FileCheck) -> list[Diagnostic]:
     return out
 
 
+def notes(checked: FileCheck) -> dict[int, str]:
+    """What an editor shows on hovering a line of the scenario after a run (Markdown, by line from 1): for each
+    check, the value the run gave (and whether it is the one expected), a query's derivation contribution by
+    contribution, a refusal's reason."""
+    out: dict[int, list[str]] = {}
+    result = checked.result
+    if result is None:
+        return {}
+    for c in result.checks:
+        if not c.line:
+            continue
+        label = _PLACE.sub("", c.label, count=1)
+        verdict = "as expected" if c.passed else f"**expected** `{shorten(repr(c.expected), 200)}`"
+        text = [f"**`{shorten(label, 100)}`** after the steps: `{shorten(repr(c.actual), 300)}` ({verdict})"]
+        if c.message:
+            text.append(shorten(c.message, 400))
+        if c.derivation is not None:
+            text.append("```text\n" + "\n".join(derivation_text(c.derivation, "")) + "\n```")
+        out.setdefault(c.line, []).append("\n\n".join(text))
+    return {line: "\n\n---\n\n".join(parts) for line, parts in out.items()}
+
+
 def _own(checked: FileCheck) -> list[Diagnostic]:
     """Why the file could not run, all in the file itself: the errors of the packs it names (in other files) are
     named in the message of SCEN002 at its ``packs:``, the first of them whole."""

@@ -81,6 +81,7 @@ class Checked:
     content: Content | None
     by_file: Mapping[str, Sequence[Diagnostic]]
     loose: Sequence[Diagnostic]
+    notes: Mapping[int, str] = attrs.Factory(dict)  # a scenario's run: what hovering each line shows (from 1)
 
 
 def check(unit: Path, overlay: Mapping[str, str]) -> Checked:
@@ -104,7 +105,8 @@ def check_scenario(file: Path, overlay: Mapping[str, str]) -> Checked:
     real = os.path.realpath(file)
     unsaved = {path: text for path, text in overlay.items() if path != real and not _saved(path, text)}
     checked = scenario_check.check_file(file, text=overlay.get(real), overlay=unsaved)
-    return Checked(Path(real), checked.content, {real: scenario_check.as_diagnostics(checked)}, ())
+    return Checked(Path(real), checked.content, {real: scenario_check.as_diagnostics(checked)}, (),
+                   scenario_check.notes(checked))
 
 
 def _saved(path: str, text: str) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 
@@ -50,6 +50,7 @@ class _State:
     """What the server remembers between messages, by unit checked (the real path of a pack folder or a file)."""
 
     contents: dict[str, Content] = attrs.Factory(dict)  # the last content of each unit that loaded
+    notes: dict[str, Mapping[int, str]] = attrs.Factory(dict)  # a scenario's last run: what each line shows
     published: dict[str, set[str]] = attrs.Factory(dict)  # the URIs given diagnostics by each unit's last check
     pending: dict[str, asyncio.Task[None]] = attrs.Factory(dict)  # a check waiting for the changes to settle
     latest: dict[str, asyncio.Task[None]] = attrs.Factory(dict)  # the last check asked for, waiting or running
@@ -117,6 +118,8 @@ class DDayServer(LanguageServer):
                 return
         if checked.content is not None:
             self.state.contents[key] = checked.content
+        if scenario:
+            self.state.notes[key] = checked.notes
         self.publish(checked, uri, versions)
 
     def publish(self, checked: Checked, trigger: str, versions: dict[str, int | None]) -> None:
@@ -231,8 +234,13 @@ def build() -> DDayServer:
         contents = await ls.contents_for(Path(doc.path))
         lines = doc.source.splitlines()
         found = describe.hover(contents, Path(doc.path), lines, at.line, at.character)
-        if found is None:
-            return None
+        if found is None:  # a scenario's check: what its last run gave, and why
+            note = ls.state.notes.get(os.path.realpath(doc.path), {}).get(at.line + 1)
+            if note is None or at.line >= len(lines):
+                return None
+            span = types.Range(doc.position_to_client_units(_server_pos(at.line, 0)),
+                               doc.position_to_client_units(_server_pos(at.line, len(lines[at.line]))))
+            return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, note), span)
         tok = found.token
         span = types.Range(doc.position_to_client_units(_server_pos(tok.line, tok.start)),
                            doc.position_to_client_units(_server_pos(tok.line, tok.end)))
