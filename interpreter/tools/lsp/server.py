@@ -99,6 +99,21 @@ class DDayServer(LanguageServer):
                 if other.uri != uri and is_scenario(other.source):
                     self.schedule(other.uri, delay)
 
+    def closed(self, closed: str) -> None:
+        """A document was closed: its file is read from disk again, by the documents still open in its pack and by
+        the open scenarios (a scenario closed is its own unit: no other document is checked with it)."""
+        path = to_fs_path(closed) if closed.startswith("file:") else None
+        if path is None:
+            return
+        unit = unit_of(Path(path))
+        still = next((d.uri for d in self.documents() if d.uri != closed and not is_scenario(d.source)
+                      and unit_of(Path(d.path)) == unit), None)
+        if still is not None:
+            self.schedule(still, 0)
+        for other in self.documents():
+            if other.uri != closed and is_scenario(other.source):
+                self.schedule(other.uri, 0)
+
     async def _check_later(self, unit: Path, uri: str, delay: float, scenario: bool = False) -> None:
         key = str(unit)
         await asyncio.sleep(delay)
@@ -216,16 +231,7 @@ def build() -> DDayServer:
         # the file is read from disk again: its pack is checked anew for the documents still open in it
         closed = params.text_document.uri
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(closed, []))
-        path = to_fs_path(closed) if closed.startswith("file:") else None
-        if path is not None:
-            unit = unit_of(Path(path))  # a scenario closed is its own unit: no other document is checked with it
-            still = next((d.uri for d in ls.documents() if d.uri != closed and not is_scenario(d.source)
-                          and unit_of(Path(d.path)) == unit), None)
-            if still is not None:
-                ls.schedule(still, 0)
-            for other in ls.documents():  # the open scenarios now read the closed file's saved text
-                if other.uri != closed and is_scenario(other.source):
-                    ls.schedule(other.uri, 0)
+        ls.closed(closed)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def hover(ls: DDayServer, params: types.HoverParams) -> types.Hover | None:
