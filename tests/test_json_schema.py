@@ -77,7 +77,7 @@ def test_the_published_schemas_are_the_generated_ones(tmp_path: Path) -> None:
         published = REPO / "schemas" / name
         assert published.is_file(), f"schemas/{name} is missing: run `dday schema -o schemas`"
         assert published.read_text(encoding="utf-8") == (tmp_path / name).read_text(encoding="utf-8"), \
-            f"schemas/{name} is stale: run `dday schema -o schemas`"
+            f"schemas/{name} is stale: run `dday schema -o schemas` (or scripts/regenerate)"
 
 
 def test_every_kind_is_found_among_the_bundled_files() -> None:

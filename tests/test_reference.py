@@ -42,7 +42,7 @@ def test_committed_reference_is_current(content: Content) -> None:
     current = PAGE.read_text(encoding="utf-8") if PAGE.exists() else "(missing)"
     assert current == expected, (
         "docs/dsl-reference.md is out of date with dsl/words/ or rules/: "
-        "run `.venv/bin/python scripts/gen_dsl_reference.py` and commit the page")
+        "run `.venv/bin/python scripts/gen_dsl_reference.py` (or scripts/regenerate) and commit the page")
 
 
 def test_reference_lists_every_word_and_rules_name(content: Content) -> None:

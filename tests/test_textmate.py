@@ -46,7 +46,7 @@ def test_the_published_grammar_is_the_generated_one(tmp_path: Path) -> None:
         published = PUBLISHED / name
         assert published.is_file(), f"editors/vscode/{name} is missing: run `dday grammar -o editors/vscode`"
         assert published.read_text(encoding="utf-8") == (tmp_path / name).read_text(encoding="utf-8"), \
-            f"editors/vscode/{name} is stale: run `dday grammar -o editors/vscode`"
+            f"editors/vscode/{name} is stale: run `dday grammar -o editors/vscode` (or scripts/regenerate)"
 
 
 def test_dday_grammar_prints_the_language_grammar() -> None:
