@@ -400,6 +400,27 @@ def test_hover_on_a_scenarios_check_shows_what_its_run_gave(session: Session, wo
     assert "(`field-stove`): Item" in card.contents.value
 
 
+def test_completion_of_a_scenarios_checks(session: Session, workdir: Path) -> None:
+    """Under ``expect:``, the key of a check being typed is completed whole: each Unit's fields (``u2.soldiers``),
+    ``query NAME for UNIT`` and the game's own checks; elsewhere in the file, what the key there takes."""
+    scenario = workdir / "field-kitchen" / "scenarios" / "cook-completed.yaml"
+    shutil.copy(workdir / "field-kitchen" / "scenarios" / "cook.yaml", scenario)
+    text = scenario.read_text()
+    typed = text.replace("  - u1.specialists: [cook]", "  - u1.specialists: [cook]\n  - u2.so")
+    doc = session.open(scenario, typed)
+    line, col = position_of(typed, "  - u2.so", len("  - u2.so"))
+    found = session.ask(session.client.text_document_completion_async, doc, line, col)
+    assert isinstance(found, types.CompletionList)
+    items = {i.label: i for i in found.items}
+    assert {"u1.soldiers", "u2.soldiers", "u2.specialists", "query def for u1", "outcome"} <= set(items)
+    edit = items["u2.soldiers"].text_edit
+    assert isinstance(edit, types.TextEdit) and (edit.range.start.character, edit.range.end.character) == (4, col)
+    # under steps: no check keys
+    line, col = position_of(typed, "  - phase: upkeep", 4)
+    found = session.ask(session.client.text_document_completion_async, doc, line, col)
+    assert isinstance(found, types.CompletionList) and "u2.soldiers" not in {i.label for i in found.items}
+
+
 def test_a_scenario_tries_the_card_being_written(session: Session, workdir: Path) -> None:
     """The packs a scenario names are loaded with the open documents' unsaved texts: a change to a card, not yet
     saved, makes the open scenario that checks it fail at once, and saving nothing, putting it back clears it."""

@@ -14,8 +14,10 @@ from lsprotocol import types
 from ddaydice.dsl import schema, words
 from ddaydice.dsl.loader import Content
 from ddaydice.dsl.reference import entry
+from ddaydice.interpreter.core.state import Unit
 from ddaydice.interpreter.tools.lsp.describe import describe_id
 from ddaydice.interpreter.tools.lsp.text import in_effect, key_of, prefix_at
+from ddaydice.interpreter.tools.scenario_file import GAME_CHECKS, UNIT_CHECKS
 
 K = types.CompletionItemKind
 ROLE_KINDS = {"action": K.Function, "modifier": K.Keyword, "event": K.Event, "moment": K.Event,
@@ -156,7 +158,36 @@ def items(content: Content, map_id: str | None, lines: Sequence[str], line: int,
                                    "resource", "face", "sector")
     else:
         offered = _values(content, all_names, key_of(lines, line, char))
-    return [_item(n, i, edit) for i, n in enumerate(offered)]
+    return [item(n, i, edit) for i, n in enumerate(offered)]
+
+
+_PLAYER = re.compile(r"(?:^\s*-\s*|\{\s*)id:\s*([a-z0-9][a-z0-9-]*)")  # '- id: u1', '{id: u1, ...}'
+_CHECK_KEY = re.compile(r"^(\s*-\s+)([^:#]*)$")
+
+
+def expectations(content: Content, lines: Sequence[str], line: int, char: int) -> tuple[int, list[Name]] | None:
+    """In a scenario, the key of a check being typed under ``expect:`` (``- u1.so``): the column where it starts,
+    and what may be checked: each player's fields (``u1.soldiers``), ``query NAME for UNIT`` for each query, and
+    the game's own checks (``outcome``). None elsewhere."""
+    typed = _CHECK_KEY.match(lines[line][:char])
+    if typed is None:
+        return None
+    top = next((text for text in reversed(lines[:line]) if text[:1].isalpha()), "")
+    if top.split(":", 1)[0] != "expect":
+        return None
+    players: list[str] = []
+    block = ""
+    for text in lines:  # the ids of the scenario's Units and sides, as written (the file may not parse)
+        if text[:1].isalpha():
+            block = text.split(":", 1)[0]
+        if block in {"units", "sides"}:
+            players += [p for p in _PLAYER.findall(text) if p not in players]
+    fields = sorted({f.name.replace("_", "-") for f in attrs.fields(Unit)} | {c.replace("_", "-") for c in UNIT_CHECKS})
+    out = [Name(f"{p}.{f}", f"the {f} of {p} after the steps", K.Field, what="") for p in players for f in fields]
+    out += [Name(f"query {q} for {p}", f"query: {info.text}", K.Function, what="")
+            for q, info in sorted(content.vocab.queries.items()) for p in players[:1] or ["u1"]]
+    out += [Name(g, "the game after the steps", K.Property, what="") for g in sorted(GAME_CHECKS)]
+    return len(typed.group(1)), out
 
 
 def _values(content: Content, all_names: Names, key: str | None) -> list[Name]:
@@ -184,7 +215,8 @@ def _sectors(content: Content) -> Iterable[Name]:
         yield Name(sid, "Sector of " + ", ".join(maps), K.Module, what="")
 
 
-def _item(name: Name, rank: int, edit: types.Range) -> types.CompletionItem:
+def item(name: Name, rank: int, edit: types.Range) -> types.CompletionItem:
+    """A completion item that replaces ``edit`` with the name."""
     return types.CompletionItem(
         label=name.label, kind=name.kind, detail=name.detail,
         documentation=types.MarkupContent(types.MarkupKind.Markdown, name.doc) if name.doc else None,

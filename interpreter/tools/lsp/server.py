@@ -269,6 +269,12 @@ def build() -> DDayServer:
         lines = doc.source.splitlines()
         if not contents or at.line >= len(lines):
             return types.CompletionList(is_incomplete=False, items=[])
+        checks = complete.expectations(contents[0], lines, at.line, at.character) if is_scenario(doc.source) \
+            else None
+        if checks is not None:  # a scenario's check being typed: 'u1.so' is replaced whole
+            edit = types.Range(doc.position_to_client_units(_server_pos(at.line, checks[0])), params.position)
+            return types.CompletionList(is_incomplete=False,
+                                        items=[complete.item(n, i, edit) for i, n in enumerate(checks[1])])
         start, _ = prefix_at(lines, at.line, at.character)
         edit = types.Range(doc.position_to_client_units(_server_pos(at.line, start)), params.position)
         map_id = describe.map_of(contents[0], Path(doc.path))
