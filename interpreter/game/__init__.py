@@ -83,7 +83,7 @@ _PLAN_KEYS = ("option_rules", "live_windows", "live_points",
               "rwb_faces", "live_queries", "own_prices", "live_events", "until_events", "static_flags", "static_values",
               "defaults", "_req_cache",
               "_point_uses", "_sector_index",
-              "_faces", "_layout", "_soldier_faces")
+              "_faces", "_face_set", "_rwb_plan", "_layout", "_soldier_faces")
 
 
 def play(content: Content, map_id: str, deciders: Sequence[Decider] | Decider, **kw: Any) -> Game:

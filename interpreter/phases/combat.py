@@ -38,7 +38,7 @@ class CombatPhase(GameAPI):
             if self.state.outcome is not None:
                 return
             n = self.value("mgf-dice", units[0], sector=sector)
-            rolls = self.roll_with_edge(n, self.value("mgf-edge", units[0], sector=sector) if n else 0)
+            rolls = self.roll_with_edge(n, self.value("mgf-edge", units[0], sector=sector)) if n else []
             if rolls and self.tracing:
                 self.log("mgf", f"MGF in {self.sectors[sector].name}: {rolls}", None, rolls=rolls)
             self.state.sectors[sector].mgf_roll = rolls
