@@ -97,7 +97,7 @@ class GameAPI(abc.ABC):
     drawing: str | None
     _losing: str | None
     _decoy: str | None
-    _face_worth: dict[str, tuple[str, int]] | None
+    _face_worth: dict[str, tuple[str, int]]  # what each face of a Final Tally is worth (filled once per plan)
     # ------------------------------------------------------------ the effects in play (effects/sources.py)
     epoch: int
     _index: InPlay | None

@@ -59,6 +59,7 @@ class Plan(GameAPI):
         self._faces = [f.id for f in content.dice.faces]
         self._face_set = frozenset(self._faces)
         self._rwb_plan = {}
+        self._face_worth = {}
         self._soldier_faces = {f.id: f.soldiers for f in content.dice.faces}
         per = content.dice.dice_per_colour
         self._layout = [(idx, c) for idx, c in enumerate(c for c in content.dice.colours for _ in range(per))]

@@ -112,7 +112,7 @@ class CombatPhase(GameAPI):
             if self.tracing:
                 self.log("combat", f"{unit.name} ignores MGF casualties", unit)
             mgf = 0
-        sixes = sum(1 for r in rolls if r == 6)
+        sixes = rolls.count(6)
         special = self.sectors[sector].special_damage or self.map.special_damage
         if sixes and special and special != "none" and "special-damage" not in self.ignore \
                 and self.flag("special-damage", unit) and not self.flag("ignore-special-damage", unit) \

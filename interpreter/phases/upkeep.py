@@ -114,12 +114,10 @@ class UpkeepPhase(GameAPI):
             targets[i].cancelled = True
 
     def _collect(self, unit: Unit) -> None:
-        gains = {"soldiers": 0, "stars": 0, "courage": 0}
-        tools = 0
         worth = self._face_worth
-        if worth is None:
-            # What each face of the Final Tally is worth in this game (variants count only some faces).
-            worth = {}
+        if not worth:
+            # What each face of the Final Tally is worth in this game (variants count only some faces), once per
+            # plan.
             for face in self._faces:
                 if not self.counts_face(face):
                     continue
@@ -129,27 +127,33 @@ class UpkeepPhase(GameAPI):
                     worth[face] = ("stars" if face == "star" else "courage", 1)
                 elif face == "tool":
                     worth[face] = ("tools", 1)
-            self._face_worth = worth
+        soldiers = stars = courage = tools = 0
         for d in unit.tally:
             if d.cancelled:
                 continue
             got = worth.get(d.face)
             if got is None:
                 continue
-            if got[0] == "tools":
+            what = got[0]
+            if what == "soldiers":
+                soldiers += got[1]
+            elif what == "tools":
                 tools += 1
+            elif what == "courage":
+                courage += got[1]
             else:
-                gains[got[0]] += got[1]
+                stars += got[1]
         table = self.content.dice.tool_table
         points = table[tools] if tools < len(table) else table[-1] + (tools - len(table) + 1) * \
             self.content.dice.tool_table_step
-        unit.soldiers += gains["soldiers"]
-        unit.stars += gains["stars"]
-        unit.courage += gains["courage"]
+        unit.soldiers += soldiers
+        unit.stars += stars
+        unit.courage += courage
         unit.item_points += points
         if self.tracing:
-            self.log("collect", f"{unit.name} collects {gains['soldiers']} Soldiers, {gains['stars']} Stars, "
-                     f"{gains['courage']} Courage, {points} Item Points", unit, gains=gains, item_points=points)
+            gains = {"soldiers": soldiers, "stars": stars, "courage": courage}
+            self.log("collect", f"{unit.name} collects {soldiers} Soldiers, {stars} Stars, {courage} Courage, "
+                     f"{points} Item Points", unit, gains=gains, item_points=points)
 
     def _advance_marker(self, unit: Unit) -> None:
         if unit.marker in STAY_FORBIDDEN:
