@@ -59,9 +59,9 @@ class InPlay:
         self.drawn: list[tuple[int, EffectSource]] = []
         self.held: dict[str, list[Held]] = {}
         self.shared: list[Held] = []
-        # The uses a Unit could make at a moment of the turn, filled as asked: by (Unit, moment, its Sector) the
-        # rules', the Sector's and the cards', in that order, and by Sector and moment the Sector's own.
-        self.uses: dict[tuple[str, str, str], list[Use]] = {}
+        # The uses a Unit could make at a moment of the turn, filled as asked: by (Unit, moment) the rules' and
+        # the cards' (a Sector's come between them) and both together, and by Sector and moment the Sector's own.
+        self.uses: dict[tuple[str, str], tuple[list[Use], list[Use], list[Use]]] = {}
         self.sector_uses: dict[str, dict[str, list[Use]]] = {}
         # Every query something in play modifies, and every event something in play hears.
         self.queries: frozenset[str] = frozenset()

@@ -38,20 +38,21 @@ class Uses(GameAPI):
         read: the rules', its Sector's, the drawn cards', its own cards', and other Units' Specialists and
         Vehicles that serve every Unit or the Units with them (``card`` is then 'u2:card')."""
         ip = self.in_play()
-        key = (unit.id, point, unit.sector)
+        key = (unit.id, point)
         found = ip.uses.get(key)
-        if found is None:  # once per Unit, moment and Sector in this epoch
+        if found is None:
             rules: list[tuple[EffectSource, str]] = [(s, "") for s in self.global_sources]
             cards: list[tuple[EffectSource, str]] = [(src, "") for _, src in ip.drawn]  # drawn: for any Unit
             cards += [(src, card) for card, src in self._held_effects(unit)]
             cards += [(src, f"{owner.id}:{card}") for owner, card, src, _ in ip.shared
                       if owner is not unit and not owner.side]
-            by_point = ip.sector_uses.get(unit.sector)
-            here = by_point.get(point) if by_point is not None else None
-            if here is None and by_point is not None:  # a Sector's own (Pointe-du-Hoc: retreat after a failed Climb)
-                here = by_point[point] = self._uses_of([(s, "") for s in ip.sector_sources[unit.sector]], point)
-            found = ip.uses[key] = [*self._uses_of(rules, point), *(here or ()), *self._uses_of(cards, point)]
-        return found
+            before, after = self._uses_of(rules, point), self._uses_of(cards, point)
+            found = ip.uses[key] = (before, after, before + after)
+        by_point = ip.sector_uses.get(unit.sector)
+        here = by_point.get(point) if by_point is not None else None
+        if here is None and by_point is not None:  # a Sector's own (Pointe-du-Hoc: retreat after a failed Climb)
+            here = by_point[point] = self._uses_of([(s, "") for s in ip.sector_sources[unit.sector]], point)
+        return [*found[0], *here, *found[1]] if here else found[2]
 
     def _uses_of(self, sources: list[tuple[EffectSource, str]], point: str
                  ) -> list[tuple[EffectSource, int, UseHook, str]]:
