@@ -87,8 +87,9 @@ class Kernel(GameAPI):
         if not self.tracing:
             uid = unit.id
             fast = self._fast_of.get(uid)
-            if fast is None and uid not in self._fast_of:
-                fast = self._fast_of[uid] = getattr(self._decider_for(unit), "decide_keys", None)
+            if fast is None and uid not in self._fast_of and uid in self._decider_of:
+                # (a Unit's first question is asked in full: its decider sees a Decision once)
+                fast = self._fast_of[uid] = getattr(self._decider_of[uid], "decide_keys", None)
             if fast is not None:
                 answer = legal_answer(len(keys), min_picks, max_picks, fast(self, uid, kind, keys, min_picks))
                 if answer is not None:
