@@ -11,6 +11,7 @@ module's protocol, not the other way round.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 
 import attrs
@@ -101,9 +102,28 @@ def _spends_source(stmt: ast.Statement) -> bool:
 
 
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
-    ">=": lambda x, y: x >= y, "<=": lambda x, y: x <= y, "==": lambda x, y: x == y,
-    "!=": lambda x, y: x != y, ">": lambda x, y: x > y, "<": lambda x, y: x < y,
+    ">=": operator.ge, "<=": operator.le, "==": operator.eq, "!=": operator.ne, ">": operator.gt, "<": operator.lt,
 }
+
+
+def _all_of(parts: list[Cond]) -> Cond:
+    """'a and b ...', read left to right until one fails (each part is a bool; two or three parts are read without
+    a generator: some conditions are read every turn)."""
+    if len(parts) == 2:
+        a, b = parts
+        return lambda ctx: a(ctx) and b(ctx)
+    if len(parts) == 3:
+        a, b, c = parts
+        return lambda ctx: a(ctx) and b(ctx) and c(ctx)
+    return lambda ctx: all(p(ctx) for p in parts)
+
+
+def _any_of(parts: list[Cond]) -> Cond:
+    """'a or b ...', read left to right until one holds."""
+    if len(parts) == 2:
+        a, b = parts
+        return lambda ctx: a(ctx) or b(ctx)
+    return lambda ctx: any(p(ctx) for p in parts)
 
 
 class Compiler:
@@ -118,10 +138,10 @@ class Compiler:
                 return lambda ctx: not inner(ctx)
             case ast.AllOf(operands=ops):
                 parts = [self.cond_expr(o) for o in ops]
-                return lambda ctx: all(p(ctx) for p in parts)
+                return _all_of(parts)
             case ast.AnyOf(operands=ops):
                 parts = [self.cond_expr(o) for o in ops]
-                return lambda ctx: any(p(ctx) for p in parts)
+                return _any_of(parts)
             case ast.Predicate(word=w, args=a, comparison=cmp):
                 name = w.name
                 args = words_of(a)

@@ -73,6 +73,10 @@ class GameAPI(abc.ABC):
     static_values: dict[str, int]
     defaults: dict[str, int | bool]
     _faces: list[str]
+    _face_set: frozenset[str]
+    # Per RWB table (a Unit's: "", another side's: its id): the Skulls' RWB, and the others with the (face, colour)
+    # pairs each needs free in the Final Tally (filled as asked, shared by the games of the plan).
+    _rwb_plan: dict[str, tuple[str, tuple[tuple[str, frozenset[tuple[str | None, str]]], ...]]]
     _layout: list[tuple[int, str]]
     _role: dict[str, str]
     _kind_side: dict[str, str]
@@ -93,7 +97,7 @@ class GameAPI(abc.ABC):
     drawing: str | None
     _losing: str | None
     _decoy: str | None
-    _face_worth: dict[str, tuple[str, int]] | None
+    _face_worth: dict[str, tuple[str, int]]  # what each face of a Final Tally is worth (filled once per plan)
     # ------------------------------------------------------------ the effects in play (effects/sources.py)
     epoch: int
     _index: InPlay | None

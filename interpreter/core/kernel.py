@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.api import Decider, GameAPI
 from ddaydice.interpreter.core.decisions import Decision, check_answer, legal_answer
 from ddaydice.interpreter.core.state import (
     Event,
@@ -44,13 +44,17 @@ class Kernel(GameAPI):
             self.state.log.append(Event(self.state.turn, self.state.phase, unit.id if unit else None, kind,
                                         detail, source, tier, data))
 
-    def ask(self, unit: Unit, decision: Decision) -> tuple[int, ...]:
+    def _decider_for(self, unit: Unit) -> Decider:
+        """The decider who answers for ``unit``: a Unit's is the one at its number; another side's player comes
+        after the Units."""
         decider = self._decider_of.get(unit.id)
         if decider is None:
-            # A Unit's decider is the one at its number; another side's player comes after the Units.
             k = int(unit.id[1:]) - 1 if not unit.side else len(self.state.units) + self.state.sides.index(unit)
             decider = self._decider_of[unit.id] = self.deciders[k % len(self.deciders)]
-        answer = check_answer(decision, decider.decide(self, decision))
+        return decider
+
+    def ask(self, unit: Unit, decision: Decision) -> tuple[int, ...]:
+        answer = check_answer(decision, self._decider_for(unit).decide(self, decision))
         self.state.choices.append(list(answer))
         if self.tracing:
             self.log("choice", f"{decision.prompt} -> " + ", ".join(decision.options[i] for i in answer), unit,
@@ -80,13 +84,16 @@ class Kernel(GameAPI):
         The fast protocol: a decider with ``decide_keys`` (a fixed policy) answers from the keys alone, and no
         Decision is built (nor the prompt worded, when it is given as a function) unless the game is traced or
         the answer fails the same legality test as every answer."""
-        fast = self._fast_of.get(unit.id) if not self.tracing else None
-        if fast is None and unit.id not in self._fast_of and unit.id in self._decider_of:
-            fast = self._fast_of[unit.id] = getattr(self._decider_of[unit.id], "decide_keys", None)
-        if fast is not None:
-            answer = legal_answer(len(keys), min_picks, max_picks, fast(self, unit.id, kind, keys, min_picks))
-            if answer is not None:
-                self.state.choices.append(list(answer))
-                return answer
+        if not self.tracing:
+            uid = unit.id
+            fast = self._fast_of.get(uid)
+            if fast is None and uid not in self._fast_of and uid in self._decider_of:
+                # (a Unit's first question is asked in full: its decider sees a Decision once)
+                fast = self._fast_of[uid] = getattr(self._decider_of[uid], "decide_keys", None)
+            if fast is not None:
+                answer = legal_answer(len(keys), min_picks, max_picks, fast(self, uid, kind, keys, min_picks))
+                if answer is not None:
+                    self.state.choices.append(list(answer))
+                    return answer
         return self.ask(unit, Decision(kind, unit.id, prompt if isinstance(prompt, str) else prompt(), (), keys,
                                        min_picks, max_picks, labeler))

@@ -75,6 +75,9 @@ COST_QUERIES = frozenset({"specialist-cost", "item-cost"})
 """The queries that price a card for a Unit; a card's printed cost is their base, and its own 'cost' clauses
 (while it waits to be bought) join their contributions."""
 
+OWN_BASE = frozenset({"def", "mgf-dice", "stay", *COST_QUERIES})
+"""The queries whose base is not the rules' default: a Sector's DEF and MGF, the Unit marker, a card's cost."""
+
 
 class Move(NamedTuple):
     """A legal move of Phase 4 (a tuple: built many times per turn)."""

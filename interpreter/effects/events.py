@@ -19,6 +19,9 @@ def _always() -> bool:
     return True
 
 
+_WHEN: dict[str, str] = {}  # each pending event's moment of 'use when EVENT', worded once
+
+
 class Events(GameAPI):
     """Events: the triggers that hear an event, lowest tier first; a pending event, which a replacement may stop."""
 
@@ -27,7 +30,8 @@ class Events(GameAPI):
         first, and the first that replaces it ('instead') stops it; the triggers after it hear nothing. ``left``:
         whether something is still to happen (a replacement runs only then). Returns whether it was replaced: the
         caller then does not make it happen."""
-        offered = f"when-{event}" in self.live_points  # 'use when EVENT'
+        point = _WHEN.get(event) or _WHEN.setdefault(event, f"when-{event}")
+        offered = point in self.live_points  # 'use when EVENT'
         if event not in self.live_events and not offered:
             return False
         pending = Pending(event, unit.id, left or _always)

@@ -15,7 +15,7 @@ from ddaydice.interpreter.core.state import (
     STAY_FORBIDDEN,
     Unit,
 )
-from ddaydice.interpreter.core.values import COST_QUERIES
+from ddaydice.interpreter.core.values import COST_QUERIES, OWN_BASE
 
 
 class Queries(GameAPI):
@@ -159,11 +159,21 @@ class Queries(GameAPI):
             fixed = self.static_values.get(name)
             if fixed is not None:
                 return fixed
-            if not self.state.grants and (name not in self.in_play().queries or
-                                          not self.touched(name, _where(unit, sector))):
-                default = self.defaults.get(name)
-                if default is not None:
-                    return int(default)  # nothing in play touches it here in this epoch
+            state = self.state
+            if not state.grants:
+                where = _where(unit, sector)
+                if name not in self.in_play().queries or not self.touched(name, where):
+                    default = self.defaults.get(name)
+                    if default is not None:
+                        return int(default)  # nothing in play touches it here in this epoch
+                    if name in OWN_BASE and where is not None and not (
+                            name == "def" and (state.shortfall or state.bunker_specialists)) and not (
+                            card is not None and name in _COSTS and card in self.own_prices):
+                        # nothing touches it and nothing lowers it: its base (a Sector's DEF, a card's printed
+                        # cost), clamped, as the query would answer
+                        v = self._base(name, unit, where, card, False)[0]
+                        least = self.queries[name].minimum
+                        return int(least if least is not None and not isinstance(v, bool) and v < least else v)
         elif name not in self.live_queries:
             return base
         v, _ = self.query(name, unit, sector=sector, card=card, base=base)

@@ -32,9 +32,13 @@ class Questions(ContextBase):
         g = self.game
         u = self.unit
         sector = self.sector or (u.sector if u else None)
-        match name:
+        match name:  # the rules' Award purchase reads bunker, have and can-draw every turn: first
             case "bunker":
                 return sector is not None and g.sectors[sector].bunker
+            case "have":
+                return int(getattr(u, args[0].replace("-", "_"))) if u else 0
+            case "can-draw":
+                return u is not None and decks.can_draw(g, u, args[0])
             case "has":
                 return u is not None and args[0] in g.held_cards(u)
             case "count":
@@ -78,8 +82,6 @@ class Questions(ContextBase):
             case "started-alone":
                 starters = [o for o in g.state.units if o.visited[:1] == [args[0]]]
                 return u is not None and starters == [u]
-            case "have":
-                return int(getattr(u, args[0].replace("-", "_"))) if u else 0
             case "colours":
                 return len({d.colour for d in u.tally if d.face == args[0] and d.colour and not d.cancelled}) \
                     if u else 0
@@ -93,8 +95,6 @@ class Questions(ContextBase):
                 return decks.holds(g, u, args[0]) if u else 0
             case "tagged":
                 return len(decks.tagged(g, u, args[0])) if u else 0
-            case "can-draw":
-                return u is not None and decks.can_draw(g, u, args[0])
             case "times-used":
                 return u.counters.get(f"used:{self.source.owner}", 0) if u else 0
         raise RuleError(f"no predicate '{name}'")

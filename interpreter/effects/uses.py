@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ddaydice.dsl.compile import UseHook
@@ -109,10 +110,10 @@ class Uses(GameAPI):
             uses = self.available_uses(unit, point)
             if not uses:
                 return
-            labels = ["nothing"] + [f"{src.name}: {hook.text}" for src, _, hook, _ in uses]
             keys: list[Any] = [None] + [(src.owner, i) for src, i, _, _ in uses]
-            pick = self.ask_one(unit, "use", f"{unit.name}: use a card or rule now ({point})?", labels, keys) \
-                if len(labels) > 1 else 0
+            named = {(src.owner, i): (src, hook) for src, i, hook, _ in uses}
+            pick = self.ask_keys(unit, "use", f"{unit.name}: use a card or rule now ({point})?", keys,
+                                 functools.partial(_use_label, named))
             if pick == 0:
                 return
             self.perform_use(unit, *uses[pick - 1])
@@ -138,3 +139,11 @@ class Uses(GameAPI):
         if self.tracing:
             self.log("use", f"{unit.name} uses {src.name}: {hook.text}", unit, src.owner, src.tier)
         hook.run(self.context(unit, unit, src, unit.sector))
+
+
+def _use_label(named: dict[tuple[str, int], tuple[EffectSource, UseHook]], key: tuple[str, int] | None) -> str:
+    """A use's option as a player reads it ('nothing' for None), worded only when read."""
+    if key is None:
+        return "nothing"
+    src, hook = named[key]
+    return f"{src.name}: {hook.text}"

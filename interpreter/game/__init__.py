@@ -60,7 +60,6 @@ class Game(Turn, RollPhase, UpkeepPhase, PurchasePhase, MovementPhase, CombatPha
             self.__dict__.update(plan[1])
         self.pending_casualties = 0
         self.pending: list[Pending] = []
-        self._face_worth: dict[str, tuple[str, int]] | None = None
         self.landmine_roll: list[int] | None = None
         self._decider_of: dict[str, Decider] = {}
         self._fast_of: dict[str, Callable[..., tuple[int, ...]] | None] = {}  # deciders' decide_keys, if any
@@ -83,7 +82,7 @@ _PLAN_KEYS = ("option_rules", "live_windows", "live_points",
               "rwb_faces", "live_queries", "own_prices", "live_events", "until_events", "static_flags", "static_values",
               "defaults", "_req_cache",
               "_point_uses", "_sector_index",
-              "_faces", "_layout", "_soldier_faces")
+              "_faces", "_face_set", "_face_worth", "_rwb_plan", "_layout", "_soldier_faces")
 
 
 def play(content: Content, map_id: str, deciders: Sequence[Decider] | Decider, **kw: Any) -> Game:

@@ -14,7 +14,7 @@ from ddaydice.dsl.schema import BattleMap, Sector, Variant
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.inplay import SectorIndex
 from ddaydice.interpreter.core.option_rules import OptionRules
-from ddaydice.interpreter.core.values import COST_QUERIES, cards_named, points_of
+from ddaydice.interpreter.core.values import COST_QUERIES, OWN_BASE, cards_named, points_of
 from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.mechanisms.options import reachable
 
@@ -57,6 +57,9 @@ class Plan(GameAPI):
         self._point_uses: dict[tuple[str, str], tuple[tuple[int, UseHook], ...]] = {}
         self._sector_index: dict[tuple[str, tuple[str, ...], tuple[int, ...]], SectorIndex] = {}
         self._faces = [f.id for f in content.dice.faces]
+        self._face_set = frozenset(self._faces)
+        self._rwb_plan = {}
+        self._face_worth = {}
         self._soldier_faces = {f.id: f.soldiers for f in content.dice.faces}
         per = content.dice.dice_per_colour
         self._layout = [(idx, c) for idx, c in enumerate(c for c in content.dice.colours for _ in range(per))]
@@ -156,7 +159,7 @@ class Plan(GameAPI):
         # marker or a card's cost), clamped: its answer in every epoch in which nothing in play touches it.
         self.defaults: dict[str, int | bool] = {}
         for q in self.queries.values():
-            if q.id in _OWN_BASE or q.default is None:
+            if q.id in OWN_BASE or q.default is None:
                 continue
             if isinstance(q.default, bool):
                 self.defaults[q.id] = q.default
@@ -332,5 +335,3 @@ def _granted_queries(tree: Any) -> set[str]:
                         out.add(verb)  # a number query changed for a while, as in: def -7 this turn
     return out
 
-
-_OWN_BASE = frozenset({"def", "mgf-dice", "stay", *COST_QUERIES})  # bases of their own

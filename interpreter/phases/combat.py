@@ -38,7 +38,7 @@ class CombatPhase(GameAPI):
             if self.state.outcome is not None:
                 return
             n = self.value("mgf-dice", units[0], sector=sector)
-            rolls = self.roll_with_edge(n, self.value("mgf-edge", units[0], sector=sector) if n else 0)
+            rolls = self.roll_with_edge(n, self.value("mgf-edge", units[0], sector=sector)) if n else []
             if rolls and self.tracing:
                 self.log("mgf", f"MGF in {self.sectors[sector].name}: {rolls}", None, rolls=rolls)
             self.state.sectors[sector].mgf_roll = rolls
@@ -112,7 +112,7 @@ class CombatPhase(GameAPI):
             if self.tracing:
                 self.log("combat", f"{unit.name} ignores MGF casualties", unit)
             mgf = 0
-        sixes = sum(1 for r in rolls if r == 6)
+        sixes = rolls.count(6)
         special = self.sectors[sector].special_damage or self.map.special_damage
         if sixes and special and special != "none" and "special-damage" not in self.ignore \
                 and self.flag("special-damage", unit) and not self.flag("ignore-special-damage", unit) \

@@ -12,6 +12,9 @@ from ddaydice.interpreter.core.state import (
 from ddaydice.interpreter.core.values import Move
 from ddaydice.interpreter.mechanisms import automaton
 
+_STAY = Move("stay", None, 0, False)  # (a tuple: one for every game)
+_new = tuple.__new__  # a Move from all its fields at once, without the named tuple's own __new__
+
 
 class MovementPhase(GameAPI):
     """Phase 4, Movement: the legal moves, entering a Sector, Landmines."""
@@ -38,9 +41,9 @@ class MovementPhase(GameAPI):
         moves: list[Move] = []
         if unit.moved_turn == s.turn:
             # rulebook, Phase 4: "A Unit can only move once per turn": once it has moved, it stays put.
-            return [Move("stay", None, 0, False)]
+            return [_STAY]
         if self._may_stay(unit):
-            moves.append(Move("stay", None, 0, False))
+            moves.append(_STAY)
         fixed = self._fixed_moves
         if fixed is not None and self._moving_touched(here, fixed[here]):
             fixed = None  # something in play touches the rules of moving from here in this epoch
@@ -60,7 +63,7 @@ class MovementPhase(GameAPI):
                 if requirements and any(r[:1] == ("battle-cry",) for r in requirements):
                     continue  # no Battle Cry in this game
                 if cost <= courage and (not requirements or self._meets(unit, requirements)):
-                    moves.append(Move(kind, to, cost, mines_apply, False, vehicle and abandons))
+                    moves.append(_new(Move, (kind, to, cost, mines_apply, False, vehicle and abandons)))
             return moves
         battle_cry = self.flag("battle-cry", unit) and self.flag("battle-cry-here", unit)
         occupancy: dict[str, int] = {}

@@ -82,9 +82,14 @@ class PurchasePhase(GameAPI):
              what: str) -> None:
         if not options:
             return
-        labels = [nothing] + [f"{kind} the {self._name_of(c)} ({cost} {money})" for c, cost in options]
-        pick = self.ask_one(unit, kind, f"{unit.name} has {getattr(unit, purse)} {money}: {kind} {what}?",
-                            labels, [None] + [c for c, _ in options])
+        costs = dict(options)
+        have = getattr(unit, purse)
+
+        def label(card: str | None) -> str:
+            return nothing if card is None else f"{kind} the {self._name_of(card)} ({costs[card]} {money})"
+
+        pick = self.ask_keys(unit, kind, lambda: f"{unit.name} has {have} {money}: {kind} {what}?",
+                             [None, *(card for card, _ in options)], label)
         if pick:
             self.buy(unit, kind, options[pick - 1][0])
 
@@ -154,10 +159,8 @@ class PurchasePhase(GameAPI):
         if not self.trade_partners(unit):
             return
         for _ in range(40):
-            offers = self.trade_options(unit)
-            options = ["done trading"] + [label for label, _ in offers]
-            keys: list[Any] = [None] + [key for _, key in offers]
-            pick = self.ask_one(unit, "trade", f"{unit.name}: trade with another Unit?", options, keys)
+            keys: list[Any] = [None, *self.trade_offers(unit)]
+            pick = self.ask_keys(unit, "trade", f"{unit.name}: trade with another Unit?", keys, self._trade_label)
             if pick == 0:
                 return
             self.give(unit, *keys[pick])
@@ -174,19 +177,32 @@ class PurchasePhase(GameAPI):
         """What the Unit may give now, one thing at a time: ``(label, (partner id, what))``, ``what`` a resource
         (``soldiers``, ``courage``, ``stars``, ``item_points``: one of it) or a card (an Item, a tradeable card,
         its Vehicle, a Specialist the rules let it trade)."""
-        out: list[tuple[str, tuple[str, str]]] = []
+        return [(self._trade_label(key), key) for key in self.trade_offers(unit)]
+
+    def trade_offers(self, unit: Unit) -> list[tuple[str, str]]:
+        """:meth:`trade_options`' keys, ``(partner id, what)``, without their labels (worded only when read)."""
+        out: list[tuple[str, str]] = []
         for other in self.trade_partners(unit):
             for res, have in self.tradeable_resources(unit):
                 if have > 0:
-                    out.append((f"give 1 {res.replace('_', ' ')} to {other.name}", (other.id, res)))
+                    out.append((other.id, res))
             for item in unit.items + [c for c in unit.cards if decks.tradeable(self, c)]:
-                out.append((f"give the {self._name_of(item)} to {other.name}", (other.id, item)))
+                out.append((other.id, item))
             if unit.vehicle and other.vehicle is None:
-                out.append((f"give the {self._name_of(unit.vehicle)} to {other.name}", (other.id, unit.vehicle)))
+                out.append((other.id, unit.vehicle))
             for spec in unit.specialists:
                 if self.specialist_tradeable(unit, spec):
-                    out.append((f"give the {self._name_of(spec)} to {other.name}", (other.id, spec)))
+                    out.append((other.id, spec))
         return out
+
+    def _trade_label(self, key: tuple[str, str] | None) -> str:
+        if key is None:
+            return "done trading"
+        oid, what = key
+        other = self.state.unit(oid).name
+        if what in TRADE_RESOURCES:
+            return f"give 1 {what.replace('_', ' ')} to {other}"
+        return f"give the {self._name_of(what)} to {other}"
 
     def tradeable_resources(self, unit: Unit) -> tuple[tuple[str, int], ...]:
         """How much of each resource the Unit may give now."""

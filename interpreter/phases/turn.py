@@ -9,6 +9,8 @@ from ddaydice.interpreter.core.state import (
 from ddaydice.interpreter.core.values import MAX_TURNS, PHASES
 from ddaydice.interpreter.mechanisms import decks
 
+_PHASE_METHODS = {phase: f"phase_{phase}" for phase in PHASES}  # each phase's method, named once
+
 
 class Turn(GameAPI):
     """The turn: the five phases in order, the tie order of the players, the end of a turn and of the game."""
@@ -49,7 +51,7 @@ class Turn(GameAPI):
 
     def run_phase(self, phase: str) -> None:
         self.state.phase = phase
-        getattr(self, f"phase_{phase}")()
+        getattr(self, _PHASE_METHODS.get(phase) or f"phase_{phase}")()
         if self.state.grants:
             self._expire("phase")
 

@@ -30,14 +30,12 @@ class UpkeepPhase(GameAPI):
         self.fire("upkeep", unit)
         tally = unit.tally
         # ruling: the straight is read on the Final Tally, before Skulls cancel anything.
-        if self.keep_faces is None and unit.awards_drawn == 0 and \
-                {f.id for f in self.content.dice.faces} <= {d.face for d in tally}:
+        if self.keep_faces is None and unit.awards_drawn == 0 and self._face_set <= {d.face for d in tally}:
             self.fire("straight", unit)
         rwb_on = "rwb" not in self.ignore
-        table = self.side_rwb[unit.side] if unit.side else self.rwb_sources
         # The Skulls' RWB (Dead Man's Gift; the German's Distribution) is read before Skulls cancel: its
         # three Skulls cancel nothing.
-        gift_id = next((rid for rid in table if self.rwb_faces.get(rid) == "skull"), "")
+        gift_id, others = self._rwb_plan.get(unit.side) or self._plan_rwb(unit.side)
         gift: list[Die] = []
         if rwb_on and gift_id:
             gift = self._rwb_dice(unit, gift_id)
@@ -45,13 +43,11 @@ class UpkeepPhase(GameAPI):
         if rwb_on:
             if gift:
                 self._score_rwb(unit, gift_id, gift)
-            colours = self.side_defs[unit.side].colours if unit.side else self.content.dice.colours
             for _ in range(4):
                 scored = False
                 free = self._rwb_free(unit)
-                for rid in table:
-                    face = self.rwb_faces.get(rid)
-                    if rid == gift_id or any((face, colour) not in free for colour in colours):
+                for rid, needs in others:
+                    if not needs <= free:
                         continue  # some colour shows no free die of this face
                     dice = self._rwb_dice(unit, rid)
                     if dice:
@@ -63,6 +59,17 @@ class UpkeepPhase(GameAPI):
         self._collect(unit)
         if not unit.side:
             self._advance_marker(unit)
+
+    def _plan_rwb(self, side: str) -> tuple[str, tuple[tuple[str, frozenset[tuple[str | None, str]]], ...]]:
+        """A player's RWB table, once per plan: the Skulls' RWB ('' if none), and each other RWB with the (face,
+        colour) pairs it needs among the free dice of the Final Tally."""
+        table = self.side_rwb[side] if side else self.rwb_sources
+        colours = self.side_defs[side].colours if side else self.content.dice.colours
+        gift_id = next((rid for rid in table if self.rwb_faces.get(rid) == "skull"), "")
+        others = tuple((rid, frozenset((self.rwb_faces.get(rid), colour) for colour in colours))
+                       for rid in table if rid != gift_id)
+        found = self._rwb_plan[side] = (gift_id, others)
+        return found
 
     @staticmethod
     def _rwb_free(unit: Unit) -> set[tuple[str, str | None]]:
@@ -107,12 +114,10 @@ class UpkeepPhase(GameAPI):
             targets[i].cancelled = True
 
     def _collect(self, unit: Unit) -> None:
-        gains = {"soldiers": 0, "stars": 0, "courage": 0}
-        tools = 0
         worth = self._face_worth
-        if worth is None:
-            # What each face of the Final Tally is worth in this game (variants count only some faces).
-            worth = {}
+        if not worth:
+            # What each face of the Final Tally is worth in this game (variants count only some faces), once per
+            # plan.
             for face in self._faces:
                 if not self.counts_face(face):
                     continue
@@ -122,27 +127,33 @@ class UpkeepPhase(GameAPI):
                     worth[face] = ("stars" if face == "star" else "courage", 1)
                 elif face == "tool":
                     worth[face] = ("tools", 1)
-            self._face_worth = worth
+        soldiers = stars = courage = tools = 0
         for d in unit.tally:
             if d.cancelled:
                 continue
             got = worth.get(d.face)
             if got is None:
                 continue
-            if got[0] == "tools":
+            what = got[0]
+            if what == "soldiers":
+                soldiers += got[1]
+            elif what == "tools":
                 tools += 1
+            elif what == "courage":
+                courage += got[1]
             else:
-                gains[got[0]] += got[1]
+                stars += got[1]
         table = self.content.dice.tool_table
         points = table[tools] if tools < len(table) else table[-1] + (tools - len(table) + 1) * \
             self.content.dice.tool_table_step
-        unit.soldiers += gains["soldiers"]
-        unit.stars += gains["stars"]
-        unit.courage += gains["courage"]
+        unit.soldiers += soldiers
+        unit.stars += stars
+        unit.courage += courage
         unit.item_points += points
         if self.tracing:
-            self.log("collect", f"{unit.name} collects {gains['soldiers']} Soldiers, {gains['stars']} Stars, "
-                     f"{gains['courage']} Courage, {points} Item Points", unit, gains=gains, item_points=points)
+            gains = {"soldiers": soldiers, "stars": stars, "courage": courage}
+            self.log("collect", f"{unit.name} collects {soldiers} Soldiers, {stars} Stars, {courage} Courage, "
+                     f"{points} Item Points", unit, gains=gains, item_points=points)
 
     def _advance_marker(self, unit: Unit) -> None:
         if unit.marker in STAY_FORBIDDEN:

@@ -107,7 +107,11 @@ class ReferencePolicy:
                     ) -> tuple[int, ...]:
         """The answer from the options' keys alone (the engine's fast protocol: no Decision is built)."""
         if kind == "lock":
-            ranked = sorted([(_LOCK_RANK.get(key[1], 99), key[0], i) for i, key in enumerate(keys)])
+            rank = _LOCK_RANK.get
+            ranked = sorted([(rank(key[1], 99), key[0], i) for i, key in enumerate(keys)])
+            if min_picks == 2 and len(ranked) > 1:  # the rules' two Locks: the two least, in order
+                a, b = ranked[0][2], ranked[1][2]
+                return (a, b) if a < b else (b, a)
             return tuple(sorted([r[2] for r in ranked[:min_picks]]))
         if kind == "reroll":
             return tuple([i for i, key in enumerate(keys) if key[1] not in _KEEP])
