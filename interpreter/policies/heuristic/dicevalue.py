@@ -27,6 +27,17 @@ class DiceContext:
     counts: dict[str, bool]
     marksman: bool
     aim: str = ""  # a Red-White-Blue triple the dice aim at (the Battle Cry a Bunker needs)
+    #: The faces that count for nothing here (read once).
+    _off: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
+    #: values, remembered by their arguments.
+    _memo: dict[tuple[str | None, tuple[tuple[str, str | None], ...]], dict[str, float]] = attrs.field(
+        init=False, eq=False, repr=False, factory=dict)
+    _rerolls: dict[tuple[int, int], tuple[dict[str, float], float]] = attrs.field(
+        init=False, eq=False, repr=False, factory=dict)
+
+    @_off.default
+    def _off_default(self) -> tuple[str, ...]:
+        return tuple(f for f in FACES if not self.counts.get(f, True))
 
     def courage_value(self, have: int) -> float:
         c = self.curve
@@ -35,7 +46,19 @@ class DiceContext:
         return max(0.0, c[have + 1] - c[have])
 
     def values(self, colour: str | None, others: Sequence[tuple[str, str | None]]) -> dict[str, float]:
-        """The worth of each face on a die of ``colour``, the other results being ``others``."""
+        """The worth of each face on a die of ``colour``, the other results being ``others`` (remembered: the
+        context does not change; the dict returned is shared, never to be changed)."""
+        key = (colour, tuple(others))
+        memo = self._memo
+        found = memo.get(key)
+        if found is None:
+            if len(memo) > 4096:
+                memo.clear()
+            found = memo[key] = self._values(colour, key[1])
+        return found
+
+    def _values(self, colour: str | None, others: tuple[tuple[str, str | None], ...]) -> dict[str, float]:
+        """Work out values (see there)."""
         counts = dict.fromkeys(FACES, 0)
         for f, _ in others:
             if f in counts:
@@ -63,28 +86,50 @@ class DiceContext:
         if self.climb:
             skull = 10.0 if counts["skull"] < self.climb else 0.0
         vals["skull"] = skull
-        for f in FACES:
-            if not self.counts.get(f, True):
-                vals[f] = 0.0
+        off = self._off
+        for f in off:
+            vals[f] = 0.0
         if self.rwb_on and colour is not None:
+            # The colours each result shows among the others.
+            shown: dict[str, set[str]] = {}
+            for ff, c in others:
+                if c is not None:
+                    shown.setdefault(ff, set()).add(c)
+            rwb = self.rwb
             for f in FACES:
-                if not self.counts.get(f, True) and f != "skull":
+                if f in off and f != "skull":
                     continue
-                have = {c for ff, c in others if ff == f and c is not None}
+                have = shown.get(f, _NONE)
                 if colour in have:
                     continue
                 if len(have) >= 2:
-                    vals[f] += self.rwb[f]
+                    vals[f] += rwb[f]
                 elif f == self.aim:
-                    vals[f] += self.rwb[f] * (0.5 if have else 0.25)
+                    vals[f] += rwb[f] * (0.5 if have else 0.25)
                 elif have:
-                    vals[f] += 0.15 * self.rwb[f]
+                    vals[f] += 0.15 * rwb[f]
         return vals
 
-    @staticmethod
-    def reroll_value(vals: dict[str, float], rerolls_after: int) -> float:
-        """Expected worth of re-rolling a die now, with ``rerolls_after`` more re-rolls to come."""
-        u = sum(vals.values()) / 6
-        for _ in range(rerolls_after):
-            u = sum(max(v, u) for v in vals.values()) / 6
+    def reroll_value(self, vals: dict[str, float], rerolls_after: int) -> float:
+        """Expected worth of re-rolling a die now, with ``rerolls_after`` more re-rolls to come (remembered for the
+        dicts values gives, by their identity, which is checked)."""
+        key = (id(vals), rerolls_after)
+        hit = self._rerolls.get(key)
+        if hit is not None and hit[0] is vals:
+            return hit[1]
+        u = _reroll_value(vals, rerolls_after)
+        if len(self._rerolls) > 4096:
+            self._rerolls.clear()
+        self._rerolls[key] = (vals, u)
         return u
+
+
+def _reroll_value(vals: dict[str, float], rerolls_after: int) -> float:
+    """Expected worth of re-rolling a die now, with ``rerolls_after`` more re-rolls to come."""
+    u = sum(vals.values()) / 6
+    for _ in range(rerolls_after):
+        u = sum(max(v, u) for v in vals.values()) / 6
+    return u
+
+
+_NONE: frozenset[str] = frozenset()

@@ -46,6 +46,7 @@ class Params:
 #: A plan's outlook: (utility, mean Soldiers to come if the Unit lives, their variance, chance to live), where
 #: the utility is ``live * mean + (1 - live) * DEATH``, what the planner maximises.
 Outlook = tuple[float, float, float, float]
+_CSPAN = CMAX + 1
 LOST: Outlook = (DEATH, 0.0, 0.0, 0.0)
 
 
@@ -121,6 +122,11 @@ class Planner:
                         chances[j - lost] = chances.get(j - lost, 0.0) + pj * pl
             targets.append((share, tuple(sorted(chances.items()))))
         self.targets = targets
+        self.lo = -(len(drain) - 1)
+        #: Per Sector: its moves, each with the number of the Sector it leads to.
+        self.moves = [tuple(zip(self.edges[i], self.edge_to[i], strict=True)) for i in range(n)]
+        #: Per Sector: the Sectors reachable from it, and itself.
+        self.reach_self = [reach[i] | 1 << i for i in range(n)]
 
     # ------------------------------------------------------------- by Sector name
     def at(self, sector: str, visited: int, c: int, k: int) -> Outlook:
@@ -155,8 +161,10 @@ class Planner:
     def value(self, x: int, visited: int, c: int, k: int) -> Outlook:
         """Phase 4 in Sector ``x`` after ``k`` rolls there, with ``c`` Courage: the outlook of the best plan."""
         rv = visited & self.reach[x]
-        c = min(c, self.need[x])
-        key = ((rv * self.n + x) * (CMAX + 1) + c) * 64 + min(k, 63)
+        need = self.need[x]
+        if c > need:
+            c = need
+        key = ((rv * self.n + x) * _CSPAN + c) * 64 + (k if k < 63 else 63)
         found = self.memo.get(key)
         if found is not None:
             return found
@@ -164,11 +172,13 @@ class Planner:
         chancy: list[tuple[Outlook, float]] = []  # moves open only with some probability
         if k < self.max_rolls[x]:
             m, v = self.loss[x]
-            best = shift(self.roll(x, rv, c, k + 1), -m, v)
-        for e, to in zip(self.edges[x], self.edge_to[x], strict=True):
+            u, mo, vo, q = self.roll(x, rv, c, k + 1)
+            best = (u + q * -m, mo + -m, vo + v, q)
+        arrive = self.arrive
+        for e, to in self.moves[x]:
             if rv >> to & 1 or e.cost > c or (e.retreat and k < 3):
                 continue
-            o = self.arrive(e, to, rv, c)
+            o = arrive(e, to, rv, c)
             if e.avail < 1.0:
                 chancy.append((o, e.avail))
             elif best is None or o[0] > best[0]:
@@ -194,28 +204,34 @@ class Planner:
         var = e.var + lv
         if self.terminal[to]:
             return (mean, mean, var, 1.0)
-        return shift(self.roll(to, rv, c - e.cost, 1), mean, var)
+        u, m, v, q = self.roll(to, rv, c - e.cost, 1)
+        return (u + q * mean, m + mean, v + var, q)
 
     def roll(self, x: int, rv: int, c: int, k: int) -> Outlook:
         """A roll in ``x`` (the dice steered to the best amount of Courage), then Phase 4."""
         gain, free = self.gain[x]
-        base = min(max(0, c + free), self.need[x])
-        rv &= self.reach[x] | 1 << x
-        key = ((rv * self.n + x) * (CMAX + 1) + base) * 64 + min(k, 63)
+        base = c + free
+        if base < 0:
+            base = 0
+        need = self.need[x]
+        if base > need:
+            base = need
+        rv &= self.reach_self[x]
+        key = ((rv * self.n + x) * _CSPAN + base) * 64 + (k if k < 63 else 63)
         found = self.rolled.get(key)
         if found is not None:
             return found
         value = self.value
         if self.climbing[x]:
-            result = shift(value(x, rv, base, k), gain, ROLL_VAR)
+            u, m, v, q = value(x, rv, base, k)
+            result = (u + q * gain, m + gain, v + ROLL_VAR, q)
             self.rolled[key] = result
             return result
-        targets = self.targets
-        lo = -(len(self.drain) - 1)
-        outs = [value(x, rv, max(0, base + off), k) for off in range(lo, 4)]
+        lo = self.lo
+        outs = [value(x, rv, base + off if base + off > 0 else 0, k) for off in range(lo, 4)]
         best_u = -math.inf
         best_i = 0
-        for i, (share, d) in enumerate(targets):
+        for i, (share, d) in enumerate(self.targets):
             g = gain * share
             u = 0.0
             for off, p in d:
@@ -223,7 +239,7 @@ class Planner:
                 u += p * (o[0] + o[3] * g)
             if u > best_u:
                 best_u, best_i = u, i
-        share, d = targets[best_i]
+        share, d = self.targets[best_i]
         g = gain * share
         q = 0.0
         mean = 0.0
