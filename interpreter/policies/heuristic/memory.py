@@ -62,15 +62,23 @@ class Memory:
             found = self.statics[key] = game.value("specialist-cost", unit, card=spec)
         return found
 
-    def may_enter(self, game: GameView, unit: Unit, sector: str) -> bool:
-        """Whether the Unit may enter ``sector`` (as the rules stand now)."""
-        s = game.state
-        key = ("enter", unit.id, sector, len(unit.visited), tuple(s.conquered),
-               sum(1 for st in s.sectors.values() if st.entered))
+    def may_enter(self, game: GameView, unit: Unit, sector: str,
+                  now: tuple[str, int, tuple[str, ...], int] | None = None) -> bool:
+        """Whether the Unit may enter ``sector`` (as the rules stand now; ``now``: enter_now's, when the caller
+        asks of many Sectors at the same moment)."""
+        if now is None:
+            now = self.enter_now(game, unit)
+        key = ("enter", now[0], sector, now[1], now[2], now[3])
         found = self.statics.get(key)
         if found is None:
             found = self.statics[key] = int(game.flag("enter", unit, sector=sector))
         return bool(found)
+
+    @staticmethod
+    def enter_now(game: GameView, unit: Unit) -> tuple[str, int, tuple[str, ...], int]:
+        """What may_enter's answers depend on besides the Sector, as it is now."""
+        s = game.state
+        return (unit.id, len(unit.visited), tuple(s.conquered), sum(1 for st in s.sectors.values() if st.entered))
 
     def static(self, game: GameView, unit: Unit, query: str, sector: str | None, base: int | None = None, *,
                cards: bool = False) -> int:

@@ -162,8 +162,7 @@ class Planner:
         """Phase 4 in Sector ``x`` after ``k`` rolls there, with ``c`` Courage: the outlook of the best plan."""
         rv = visited & self.reach[x]
         need = self.need[x]
-        if c > need:
-            c = need
+        c = need if c > need else c
         key = ((rv * self.n + x) * _CSPAN + c) * 64 + (k if k < 63 else 63)
         found = self.memo.get(key)
         if found is not None:
@@ -211,11 +210,8 @@ class Planner:
         """A roll in ``x`` (the dice steered to the best amount of Courage), then Phase 4."""
         gain, free = self.gain[x]
         base = c + free
-        if base < 0:
-            base = 0
         need = self.need[x]
-        if base > need:
-            base = need
+        base = 0 if base < 0 else (need if base > need else base)
         rv &= self.reach_self[x]
         key = ((rv * self.n + x) * _CSPAN + base) * 64 + (k if k < 63 else 63)
         found = self.rolled.get(key)

@@ -148,14 +148,50 @@ def star_value(mem: Memory, game: GameView, unit: Unit) -> float:
     best = 0.0
     hand = game.state.hands.get(unit.id, [])
     pool = [p for p in game.state.pool if game.content.card_kinds.get(p) == "specialist"]
+    worth = _UnheldWorth(game, unit)
     for spec in hand + pool:
         if spec in unit.specialists or spec in unit.dead:
             continue
         cost = mem.cost(game, unit, spec)
         if cost <= 0:
             continue
-        best = max(best, spec_value(game, unit, spec) / cost)
+        best = max(best, worth.of(spec) / cost)
     return 0.7 * best
+
+
+class _UnheldWorth:
+    """spec_value of the Specialists a Unit does not hold, what they share worked out once (for star_value)."""
+
+    def __init__(self, game: GameView, unit: Unit) -> None:
+        self.game = game
+        self.unit = unit
+        self.adv, self.turns = remaining(game, unit)
+        self.profiles = profiles(game.content)
+        self.against = bool(game.state.sides) and foe(game) is not None
+        self.plain: Ahead | None = None
+        self.nothing: Ahead | None = None
+
+    def of(self, spec: str) -> float:
+        """spec_value(game, unit, spec), ``spec`` not held by the Unit."""
+        p = self.profiles[spec]
+        body = p.body if p.body is not None else 1.0
+        if p.terms:
+            if p.needs_ahead:
+                if self.plain is None:
+                    self.plain = _ahead_of(self.game, self.unit, self.adv, self.turns,
+                                           _ahead_plain(self.game, self.unit))
+                ahead_now = self.plain
+            else:
+                if self.nothing is None:
+                    self.nothing = _ahead_of(self.game, self.unit, self.adv, self.turns, _NOTHING_AHEAD)
+                ahead_now = self.nothing
+            extra = effect_worth(p, ahead_now)
+        else:
+            extra = _UNREAD
+        if self.against:
+            once, each = against_foe(self.game, spec)
+            extra += once + 0.6 * each * self.adv
+        return body + extra
 
 
 def tool_value(game: GameView) -> float:

@@ -100,8 +100,15 @@ def plan_value(mem: Memory, game: GameView, unit: Unit, courage: int, *, at_roll
 
 
 def courage_curve(mem: Memory, game: GameView, unit: Unit, base: int, n: int) -> list[float]:
-    """Planner values with ``base`` .. ``base + n`` Courage at this turn's Phase 4."""
-    return [plan_value(mem, game, unit, base + i, at_roll=True) for i in range(n + 1)]
+    """Planner values with ``base`` .. ``base + n`` Courage at this turn's Phase 4 (plan_value's, the view and the
+    rolls made read once)."""
+    v = view(mem, game, unit)
+    k = rolls_here(mem, game, unit, at_roll=True)
+    planner = v.planner
+    x = planner.index[unit.sector]
+    visited = v.visited
+    value = planner.value
+    return [value(x, visited, c if c > 0 else 0, k)[0] for c in range(base, base + n + 1)]
 
 
 def sure_move(mem: Memory, game: GameView, unit: Unit, courage: int) -> float:
