@@ -123,8 +123,20 @@ class Planner:
             targets.append((share, tuple(sorted(chances.items()))))
         self.targets = targets
         self.lo = -(len(drain) - 1)
-        #: Per Sector: its moves, each with the number of the Sector it leads to.
-        self.moves = [tuple(zip(self.edges[i], self.edge_to[i], strict=True)) for i in range(n)]
+        #: Per target: (share, ((index into roll's outcomes, chance), ...)).
+        self.target_rows = [(share, tuple((off - self.lo, p) for off, p in d)) for share, d in targets]
+        #: Per Sector: its moves, (Sector number, cost, retreat, open for sure, the Soldiers gained on arrival
+        #: (arrive's mean), their variance, the Sector is terminal).
+        moves: list[tuple[tuple[int, int, bool, bool, float, float, bool], ...]] = []
+        for i in range(n):
+            row = []
+            for e, to in zip(self.edges[i], self.edge_to[i], strict=True):
+                lm, lv = self.loss[to]
+                row.append((to, e.cost, e.retreat, e.avail >= 1.0, e.bonus - e.loss + self.enter[to] - lm,
+                            e.var + lv, self.terminal[to]))
+            moves.append(tuple(row))
+        self.moves = moves
+        self.avails = [tuple(e.avail for e in self.edges[i]) for i in range(n)]
         #: Per Sector: the Sectors reachable from it, and itself.
         self.reach_self = [reach[i] | 1 << i for i in range(n)]
 
@@ -173,13 +185,20 @@ class Planner:
             m, v = self.loss[x]
             u, mo, vo, q = self.roll(x, rv, c, k + 1)
             best = (u + q * -m, mo + -m, vo + v, q)
-        arrive = self.arrive
-        for e, to in self.moves[x]:
-            if rv >> to & 1 or e.cost > c or (e.retreat and k < 3):
+        avails = self.avails[x]
+        # Each move as arrive() takes it (inlined: the same arithmetic).
+        for j, (to, cost, retreat, sure, mean, var, terminal) in enumerate(self.moves[x]):
+            if rv >> to & 1 or cost > c or (retreat and k < 3):
                 continue
-            o = arrive(e, to, rv, c)
-            if e.avail < 1.0:
-                chancy.append((o, e.avail))
+            if retreat:
+                o = self.value(to, rv | 1 << to, c - cost, 0)
+            elif terminal:
+                o = (mean, mean, var, 1.0)
+            else:
+                u, mo, vo, q = self.roll(to, rv | 1 << to, c - cost, 1)
+                o = (u + q * mean, mo + mean, vo + var, q)
+            if not sure:
+                chancy.append((o, avails[j]))
             elif best is None or o[0] > best[0]:
                 best = o
         if chancy:
@@ -223,25 +242,25 @@ class Planner:
             result = (u + q * gain, m + gain, v + ROLL_VAR, q)
             self.rolled[key] = result
             return result
-        lo = self.lo
-        outs = [value(x, rv, base + off if base + off > 0 else 0, k) for off in range(lo, 4)]
+        outs = [value(x, rv, c2 if c2 > 0 else 0, k) for c2 in range(base + self.lo, base + 4)]
         best_u = -math.inf
         best_i = 0
-        for i, (share, d) in enumerate(self.targets):
+        rows = self.target_rows
+        for i, (share, d) in enumerate(rows):
             g = gain * share
             u = 0.0
-            for off, p in d:
-                o = outs[off - lo]
+            for j, p in d:
+                o = outs[j]
                 u += p * (o[0] + o[3] * g)
             if u > best_u:
                 best_u, best_i = u, i
-        share, d = self.targets[best_i]
+        share, d = rows[best_i]
         g = gain * share
         q = 0.0
         mean = 0.0
         second = 0.0
-        for off, p in d:
-            o = outs[off - lo]
+        for j, p in d:
+            o = outs[j]
             w = p * o[3]
             q += w
             mo = o[1] + g
