@@ -149,10 +149,11 @@ def star_value(mem: Memory, game: GameView, unit: Unit) -> float:
     hand = game.state.hands.get(unit.id, [])
     pool = [p for p in game.state.pool if game.content.card_kinds.get(p) == "specialist"]
     worth = _UnheldWorth(game, unit)
+    now = mem.cost_now(game, unit)
     for spec in hand + pool:
         if spec in unit.specialists or spec in unit.dead:
             continue
-        cost = mem.cost(game, unit, spec)
+        cost = mem.cost(game, unit, spec, now)
         if cost <= 0:
             continue
         best = max(best, worth.of(spec) / cost)
