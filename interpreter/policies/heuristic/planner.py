@@ -47,6 +47,8 @@ class Params:
 #: the utility is ``live * mean + (1 - live) * DEATH``, what the planner maximises.
 Outlook = tuple[float, float, float, float]
 _CSPAN = CMAX + 1
+#: A move as the planner's DP reads it (Planner.moves).
+_Move = tuple[int, int, bool, bool, float, float, bool, int, int, int]
 LOST: Outlook = (DEATH, 0.0, 0.0, 0.0)
 
 
@@ -124,21 +126,21 @@ class Planner:
         self.targets = targets
         self.lo = -(len(drain) - 1)
         #: Per target: (share, ((index into roll's outcomes, chance), ...)).
+        #: Per Sector: the Sectors reachable from it, and itself.
+        self.reach_self = [reach[i] | 1 << i for i in range(n)]
         self.target_rows = [(share, tuple((off - self.lo, p) for off, p in d)) for share, d in targets]
         #: Per Sector: its moves, (Sector number, cost, retreat, open for sure, the Soldiers gained on arrival
         #: (arrive's mean), their variance, the Sector is terminal).
-        moves: list[tuple[tuple[int, int, bool, bool, float, float, bool], ...]] = []
+        moves: list[tuple[_Move, ...]] = []
         for i in range(n):
             row = []
             for e, to in zip(self.edges[i], self.edge_to[i], strict=True):
                 lm, lv = self.loss[to]
                 row.append((to, e.cost, e.retreat, e.avail >= 1.0, e.bonus - e.loss + self.enter[to] - lm,
-                            e.var + lv, self.terminal[to]))
+                            e.var + lv, self.terminal[to], self.gain[to][1], need[to], self.reach_self[to]))
             moves.append(tuple(row))
         self.moves = moves
         self.avails = [tuple(e.avail for e in self.edges[i]) for i in range(n)]
-        #: Per Sector: the Sectors reachable from it, and itself.
-        self.reach_self = [reach[i] | 1 << i for i in range(n)]
 
     # ------------------------------------------------------------- by Sector name
     def at(self, sector: str, visited: int, c: int, k: int) -> Outlook:
@@ -181,13 +183,20 @@ class Planner:
             return found
         best: Outlook | None = None
         chancy: list[tuple[Outlook, float]] = []  # moves open only with some probability
+        # roll()'s memo is read here first (its key worked out as roll() does), to save the calls that find it.
+        rolled = self.rolled
+        n = self.n
         if k < self.max_rolls[x]:
             m, v = self.loss[x]
-            u, mo, vo, q = self.roll(x, rv, c, k + 1)
+            b = c + self.gain[x][1]
+            b = 0 if b < 0 else (need if b > need else b)
+            k1 = k + 1
+            r = rolled.get((((rv & self.reach_self[x]) * n + x) * _CSPAN + b) * 64 + (k1 if k1 < 63 else 63))
+            u, mo, vo, q = r if r is not None else self.roll(x, rv, c, k1)
             best = (u + q * -m, mo + -m, vo + v, q)
         avails = self.avails[x]
         # Each move as arrive() takes it (inlined: the same arithmetic).
-        for j, (to, cost, retreat, sure, mean, var, terminal) in enumerate(self.moves[x]):
+        for j, (to, cost, retreat, sure, mean, var, terminal, free, need_to, reach_to) in enumerate(self.moves[x]):
             if rv >> to & 1 or cost > c or (retreat and k < 3):
                 continue
             if retreat:
@@ -195,7 +204,10 @@ class Planner:
             elif terminal:
                 o = (mean, mean, var, 1.0)
             else:
-                u, mo, vo, q = self.roll(to, rv | 1 << to, c - cost, 1)
+                b = c - cost + free
+                b = 0 if b < 0 else (need_to if b > need_to else b)
+                r = rolled.get(((((rv | 1 << to) & reach_to) * n + to) * _CSPAN + b) * 64 + 1)
+                u, mo, vo, q = r if r is not None else self.roll(to, rv | 1 << to, c - cost, 1)
                 o = (u + q * mean, mo + mean, vo + var, q)
             if not sure:
                 chancy.append((o, avails[j]))
@@ -242,7 +254,16 @@ class Planner:
             result = (u + q * gain, m + gain, v + ROLL_VAR, q)
             self.rolled[key] = result
             return result
-        outs = [value(x, rv, c2 if c2 > 0 else 0, k) for c2 in range(base + self.lo, base + 4)]
+        # value()'s memo is read here first (its key worked out as value() does), to save the calls that find it.
+        memo = self.memo
+        at = ((rv & self.reach[x]) * self.n + x) * _CSPAN
+        kk = k if k < 63 else 63
+        outs = []
+        for c2 in range(base + self.lo, base + 4):
+            cc = c2 if c2 > 0 else 0
+            cc = need if cc > need else cc
+            o = memo.get((at + cc) * 64 + kk)
+            outs.append(o if o is not None else value(x, rv, cc, k))
         best_u = -math.inf
         best_i = 0
         rows = self.target_rows
