@@ -177,12 +177,19 @@ def _keep_order(ctx: DiceContext, held: list[tuple[str, str]], dice: list[tuple[
         best = -math.inf
         best_v = -math.inf
         tools = [j for j in undecided if dice[j][0] == "tool"]
+        # Dice alike (face and colour) are worth the same in a pass: the other results are the same for them (in
+        # another order for two Tools, which values() does not heed).
+        alike: dict[tuple[str, str], tuple[float, float]] = {}
         for i in undecided:
-            face, colour = dice[i]
-            others = ctx_kept + [dice[j] for j in tools if j != i]
-            vals = ctx.values(colour, others)
-            v = vals[face] + (3.0 if marksman and face == "skull" else 0.0)
-            margin = v - ctx.reroll_value(vals, rerolls)
+            die = dice[i]
+            hit = alike.get(die)
+            if hit is None:
+                face, colour = die
+                others = ctx_kept + [dice[j] for j in tools if j != i]
+                vals = ctx.values(colour, others)
+                v = vals[face] + (3.0 if marksman and face == "skull" else 0.0)
+                hit = alike[die] = (v - ctx.reroll_value(vals, rerolls), v)
+            margin, v = hit
             if margin > best + 1e-9 or (abs(margin - best) <= 1e-9 and v > best_v):
                 best_i, best, best_v = i, margin, v
         if not forced and best < -1e-9:
