@@ -59,56 +59,68 @@ class DiceContext:
 
     def _values(self, colour: str | None, others: tuple[tuple[str, str | None], ...]) -> dict[str, float]:
         """Work out values (see there)."""
-        counts = dict.fromkeys(FACES, 0)
+        n_one = n_two = n_courage = n_tool = n_skull = 0
         for f, _ in others:
-            if f in counts:
-                counts[f] += 1
-        table = (0, 1, 3, 6, 12, 24, 48)
-        t = counts["tool"] + self.bonus_tools
-        tool_gain = (table[min(t + 1, 6)] - table[min(t, 6)]) if t < 6 else 24
+            if f == "one-soldier":
+                n_one += 1
+            elif f == "two-soldiers":
+                n_two += 1
+            elif f == "courage":
+                n_courage += 1
+            elif f == "tool":
+                n_tool += 1
+            elif f == "skull":
+                n_skull += 1
+        t = n_tool + self.bonus_tools
+        tool_gain = (_TOOL_TABLE[min(t + 1, 6)] - _TOOL_TABLE[min(t, 6)]) if t < 6 else 24
         # Soldiers are worth more when this turn's combat threatens to wipe the Unit out.
-        men = self.soldier + counts["one-soldier"] + 2 * counts["two-soldiers"]
+        men = self.soldier + n_one + 2 * n_two
         w = 1.0 + 2.0 / (1.0 + math.exp(min(50.0, (men - self.danger - 2.0) / 1.5)))
         vals = {
             "one-soldier": w,
             "two-soldiers": 2.0 * w,
-            "courage": self.courage_value(counts["courage"]),
+            "courage": self.courage_value(n_courage),
             "star": self.star,
             "tool": self.tool * tool_gain,
         }
         # A Skull cancels the weakest other result (or nothing, while the Sharpshooter's are unused).
-        if counts["skull"] + 1 <= self.skull_free:
+        if n_skull + 1 <= self.skull_free:
             skull = 0.0
         else:
             weakest = [vals.get(f, 0.0) for f, _ in others if f != "skull"]
             skull = -min(weakest) if weakest else 0.0
             skull = min(0.0, skull)
         if self.climb:
-            skull = 10.0 if counts["skull"] < self.climb else 0.0
+            skull = 10.0 if n_skull < self.climb else 0.0
         vals["skull"] = skull
         off = self._off
         for f in off:
             vals[f] = 0.0
         if self.rwb_on and colour is not None:
-            # The colours each result shows among the others.
-            shown: dict[str, set[str]] = {}
-            for ff, c in others:
-                if c is not None:
-                    shown.setdefault(ff, set()).add(c)
-            rwb = self.rwb
-            for f in FACES:
-                if f in off and f != "skull":
-                    continue
-                have = shown.get(f, _NONE)
-                if colour in have:
-                    continue
-                if len(have) >= 2:
-                    vals[f] += rwb[f]
-                elif f == self.aim:
-                    vals[f] += rwb[f] * (0.5 if have else 0.25)
-                elif have:
-                    vals[f] += 0.15 * rwb[f]
+            self._add_rwb(vals, colour, others, off)
         return vals
+
+    def _add_rwb(self, vals: dict[str, float], colour: str, others: tuple[tuple[str, str | None], ...],
+                 off: tuple[str, ...]) -> None:
+        """The Red-White-Blue triples a die of ``colour`` completes (or starts) among ``others``, added to vals."""
+        # The colours each result shows among the others.
+        shown: dict[str, set[str]] = {}
+        for ff, c in others:
+            if c is not None:
+                shown.setdefault(ff, set()).add(c)
+        rwb = self.rwb
+        for f in FACES:
+            if f in off and f != "skull":
+                continue
+            have = shown.get(f, _NONE)
+            if colour in have:
+                continue
+            if len(have) >= 2:
+                vals[f] += rwb[f]
+            elif f == self.aim:
+                vals[f] += rwb[f] * (0.5 if have else 0.25)
+            elif have:
+                vals[f] += 0.15 * rwb[f]
 
     def reroll_value(self, vals: dict[str, float], rerolls_after: int) -> float:
         """Expected worth of re-rolling a die now, with ``rerolls_after`` more re-rolls to come (remembered for the
@@ -126,10 +138,13 @@ class DiceContext:
 
 def _reroll_value(vals: dict[str, float], rerolls_after: int) -> float:
     """Expected worth of re-rolling a die now, with ``rerolls_after`` more re-rolls to come."""
-    u = sum(vals.values()) / 6
+    vs = list(vals.values())
+    u = sum(vs) / 6
     for _ in range(rerolls_after):
-        u = sum(max(v, u) for v in vals.values()) / 6
+        u = sum([u if u > v else v for v in vs]) / 6  # (max(v, u): the same float)
     return u
 
 
 _NONE: frozenset[str] = frozenset()
+#: The Items' points by Tools rolled (0 .. 6).
+_TOOL_TABLE = (0, 1, 3, 6, 12, 24, 48)
