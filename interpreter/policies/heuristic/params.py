@@ -22,7 +22,7 @@ from ddaydice.interpreter.policies.heuristic.model import (
     UNLIMITED_STAY_CAP,
 )
 from ddaydice.interpreter.policies.heuristic.planner import Edge, Params
-from ddaydice.interpreter.policies.heuristic.values import item_value, spec_value
+from ddaydice.interpreter.policies.heuristic.values import SpecWorth, item_value, spec_value
 
 if TYPE_CHECKING:
     from ddaydice.interpreter.core.state import Unit
@@ -130,7 +130,7 @@ class _Terms:
             specs=specs,
             medic=max((tr.casualties_saved for tr in savers), default=0.0),
             n_specs=len(unit.specialists),
-            cheapest=min((spec_value(game, unit, sp) for sp in unit.specialists), default=0.0),
+            cheapest=min(map(SpecWorth(game, unit).of, unit.specialists), default=0.0),
             mines_free=game.flag("ignore-landmines", unit) or any(tr.mines_ignored for tr in spec_traits),
             barriers_ok=game.flag("ignore-barriers", unit) or any(p.traits.barriers_use for p in item_profiles),
             p_climb=P_CLIMB_HELPED if any(p.skull_giver for p in item_profiles) else P_CLIMB,

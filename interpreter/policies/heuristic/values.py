@@ -61,22 +61,9 @@ _AHEADS: dict[tuple[Any, ...], Ahead] = {}
 
 def spec_value(game: GameView, unit: Unit, spec: str) -> float:
     """A Specialist's worth to this Unit, in Soldiers, for the rest of the map: his body (what he counts for as
-    Soldiers) and what his effects are worth over the Advances and turns left (effectworth.py)."""
-    adv, turns = remaining(game, unit)
-    p = profiles(game.content)[spec]
-    if spec in unit.specialists:
-        body = float(game.value("soldier-value", unit, card=spec))
-    else:
-        body = p.body if p.body is not None else 1.0
-    if p.terms:
-        seen = _ahead_plain(game, unit) if p.needs_ahead else _NOTHING_AHEAD
-        extra = effect_worth(p, _ahead_of(game, unit, adv, turns, seen))
-    else:
-        extra = _UNREAD
-    if game.state.sides and foe(game) is not None:
-        once, each = against_foe(game, spec)
-        extra += once + 0.6 * each * adv  # a Unit that rushes him has about one turn per Advance left
-    return body + extra
+    Soldiers) and what his effects are worth over the Advances and turns left (effectworth.py); against the German,
+    what he takes from him (a Unit that rushes him has about one turn per Advance left). SpecWorth prices many."""
+    return SpecWorth(game, unit).of(spec)
 
 
 #: The worth of a card whose effects say nothing the heuristic reads.
@@ -148,7 +135,7 @@ def star_value(mem: Memory, game: GameView, unit: Unit) -> float:
     best = 0.0
     hand = game.state.hands.get(unit.id, [])
     pool = [p for p in game.state.pool if game.content.card_kinds.get(p) == "specialist"]
-    worth = _UnheldWorth(game, unit)
+    worth = SpecWorth(game, unit)
     now = mem.cost_now(game, unit)
     for spec in hand + pool:
         if spec in unit.specialists or spec in unit.dead:
@@ -160,8 +147,9 @@ def star_value(mem: Memory, game: GameView, unit: Unit) -> float:
     return 0.7 * best
 
 
-class _UnheldWorth:
-    """spec_value of the Specialists a Unit does not hold, what they share worked out once (for star_value)."""
+class SpecWorth:
+    """spec_value of one Unit's Specialists as things stand, what they share (the Advances and turns left, what lies
+    ahead, the other side) worked out once for all the cards priced."""
 
     def __init__(self, game: GameView, unit: Unit) -> None:
         self.game = game
@@ -173,9 +161,12 @@ class _UnheldWorth:
         self.nothing: Ahead | None = None
 
     def of(self, spec: str) -> float:
-        """spec_value(game, unit, spec), ``spec`` not held by the Unit."""
+        """spec_value(game, unit, spec): the same worth, by the same arithmetic."""
         p = self.profiles[spec]
-        body = p.body if p.body is not None else 1.0
+        if spec in self.unit.specialists:
+            body = float(self.game.value("soldier-value", self.unit, card=spec))
+        else:
+            body = p.body if p.body is not None else 1.0
         if p.terms:
             if p.needs_ahead:
                 if self.plain is None:
@@ -191,7 +182,7 @@ class _UnheldWorth:
             extra = _UNREAD
         if self.against:
             once, each = against_foe(self.game, spec)
-            extra += once + 0.6 * each * self.adv
+            extra += once + 0.6 * each * self.adv  # a Unit that rushes him has about one turn per Advance left
         return body + extra
 
 
