@@ -345,6 +345,7 @@ def planner_for(params: Params) -> Planner:
     if planner is None:
         if len(_PLANS) > 3000:
             _PLANS.clear()
+            _forget()  # (what the plans shared goes with them)
         planner = _PLANS[params] = Planner(params)
     return planner
 
@@ -420,8 +421,9 @@ class _LocalTerms:
 #: One numbering of Sector names for every plan (the planner's bit masks), and the plans' terms per Sector, numbered
 #: (_ROWS); per (the other side's drain, Sector, the numbers of its terms and those of the Sectors reachable from it):
 #: the memos of value() and roll() the plans that agree there share. Forgotten together (_forget), when they grow
-#: past _SHARED_MAX. What they hold is worked out from the terms alone (no content is read), so plans of different
-#: content that agree share it rightly.
+#: past _SHARED_MAX or the plans themselves are forgotten (planner_for). What they hold is worked out from the terms
+#: alone (no content is read), so plans of different content that agree share it rightly. (Terms that are equal as
+#: Python values agree: as for _PLANS, whose Params are compared the same way.)
 _SECTOR_IDS: dict[str, int] = {}
 _ROWS: dict[tuple[Any, ...], int] = {}
 _SHARED: dict[tuple[Any, ...], tuple[dict[int, Outlook], dict[int, Outlook]]] = {}
