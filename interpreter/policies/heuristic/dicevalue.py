@@ -29,11 +29,13 @@ class DiceContext:
     aim: str = ""  # a Red-White-Blue triple the dice aim at (the Battle Cry a Bunker needs)
     #: The faces that count for nothing here (read once).
     _off: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
-    #: values, remembered by their arguments.
-    _memo: dict[tuple[str | None, tuple[tuple[str, str | None], ...]], dict[str, float]] = attrs.field(
+    #: values, remembered by their arguments (numbered: _codes); the ids of the dicts it holds; reroll_value,
+    #: remembered by (id of such a dict, re-rolls after).
+    _memo: dict[int, dict[str, float]] = attrs.field(init=False, eq=False, repr=False, factory=dict)
+    _codes: dict[str | tuple[str, str | None] | None, int] = attrs.field(
         init=False, eq=False, repr=False, factory=dict)
-    _rerolls: dict[tuple[int, int], tuple[dict[str, float], float]] = attrs.field(
-        init=False, eq=False, repr=False, factory=dict)
+    _held: set[int] = attrs.field(init=False, eq=False, repr=False, factory=set)
+    _rerolls: dict[int, float] = attrs.field(init=False, eq=False, repr=False, factory=dict)
 
     @_off.default
     def _off_default(self) -> tuple[str, ...]:
@@ -47,15 +49,41 @@ class DiceContext:
 
     def values(self, colour: str | None, others: Sequence[tuple[str, str | None]]) -> dict[str, float]:
         """The worth of each face on a die of ``colour``, the other results being ``others`` (remembered: the
-        context does not change; the dict returned is shared, never to be changed)."""
-        key = (colour, tuple(others))
+        context does not change; the dict returned is shared, never to be changed).
+
+        The memo's key is an int (the colour and each result numbered, in base 64), so that looking it up allocates
+        nothing the garbage collector tracks."""
+        codes = self._codes
+        key = codes.get(colour)
+        if key is None:
+            key = self._code(colour)
+        for pair in others:
+            c = codes.get(pair)
+            if c is None:
+                c = self._code(pair)
+            if not c or not key:  # (more than 63 colours and results: not remembered)
+                return self._values(colour, tuple(others))
+            key = key * 64 + c
+        if not key:
+            return self._values(colour, tuple(others))
         memo = self._memo
         found = memo.get(key)
         if found is None:
             if len(memo) > 4096:
                 memo.clear()
-            found = memo[key] = self._values(colour, key[1])
+                self._held.clear()
+                self._rerolls.clear()
+            found = memo[key] = self._values(colour, tuple(others))
+            self._held.add(id(found))
         return found
+
+    def _code(self, what: str | tuple[str, str | None] | None) -> int:
+        """A new number (1 .. 63) for a colour or a result in values' keys; 0 when there are no more."""
+        n = len(self._codes) + 1
+        if n >= 64:
+            return 0
+        self._codes[what] = n
+        return n
 
     def _values(self, colour: str | None, others: tuple[tuple[str, str | None], ...]) -> dict[str, float]:
         """Work out values (see there)."""
@@ -124,15 +152,13 @@ class DiceContext:
 
     def reroll_value(self, vals: dict[str, float], rerolls_after: int) -> float:
         """Expected worth of re-rolling a die now, with ``rerolls_after`` more re-rolls to come (remembered for the
-        dicts values gives, by their identity, which is checked)."""
-        key = (id(vals), rerolls_after)
-        hit = self._rerolls.get(key)
-        if hit is not None and hit[0] is vals:
-            return hit[1]
-        u = _reroll_value(vals, rerolls_after)
-        if len(self._rerolls) > 4096:
-            self._rerolls.clear()
-        self._rerolls[key] = (vals, u)
+        dicts values holds in its memo, by their identity: unique while they are held, forgotten with them)."""
+        if rerolls_after >= 8 or id(vals) not in self._held:
+            return _reroll_value(vals, rerolls_after)
+        key = id(vals) * 8 + rerolls_after
+        u = self._rerolls.get(key)
+        if u is None:
+            u = self._rerolls[key] = _reroll_value(vals, rerolls_after)
         return u
 
 
