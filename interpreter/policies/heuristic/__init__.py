@@ -17,7 +17,8 @@ probability per turn. For each state the programme gives the plan's outlook: the
 stranded (must move and cannot), and the mean and variance of the Soldiers it still gains (negative:
 loses). It maximises ``live * mean + (1 - live) * DEATH``; a move is chosen for the best chance to come
 through, ``live * P(Soldiers + gain > 0)``. Plans are cached by everything they depend on, so one plan
-serves many turns and many games, and the Units' policies of one game share them.
+serves many turns and many games, and the Units' policies of one game share them; plans that agree on a Sector
+and every Sector reachable from it share what the programme worked out for that Sector's states.
 
 *Dice*: every face of every die is valued in context: Soldiers at face value, Courage by what one more
 Courage is worth to the plan (the planner's marginal value), Stars by the best Specialist they buy, Tools

@@ -6,8 +6,6 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import attrs
-
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.policies.heuristic.dicevalue import DiceContext
@@ -15,7 +13,7 @@ from ddaydice.interpreter.policies.heuristic.effectworth import profile
 from ddaydice.interpreter.policies.heuristic.facts import facts
 from ddaydice.interpreter.policies.heuristic.memory import Memory
 from ddaydice.interpreter.policies.heuristic.model import DEATH, FACES
-from ddaydice.interpreter.policies.heuristic.planner import TurnView
+from ddaydice.interpreter.policies.heuristic.planner import Edge, TurnView
 from ddaydice.interpreter.policies.heuristic.values import star_value, tool_value
 from ddaydice.interpreter.policies.heuristic.views import courage_curve, rolls_here, sure_move, view
 
@@ -100,7 +98,7 @@ def cry_gain(mem: Memory, game: GameView, unit: Unit, courage: int) -> float:
     for e in planner.edges_of(unit.sector):
         if e.to in unit.visited or e.retreat:
             continue
-        m = planner.take(attrs.evolve(e, cost=0, loss=max(0.0, e.loss - 3.0 * (e.loss > 3.5))),
+        m = planner.take(Edge(e.to, 0, max(0.0, e.loss - 3.0 * (e.loss > 3.5)), e.var, e.bonus, e.avail, e.retreat),
                          tv.visited, courage)[0]
         best = max(best, m)
     return best - plain
@@ -173,16 +171,25 @@ def _keep_order(ctx: DiceContext, held: list[tuple[str, str]], dice: list[tuple[
     kept: list[int] = []
     ctx_kept = list(held)
     undecided = list(range(len(dice)))
+    marksman = forced and ctx.marksman
     while undecided and len(kept) < most:
         best_i = -1
         best = -math.inf
         best_v = -math.inf
+        tools = [j for j in undecided if dice[j][0] == "tool"]
+        # Dice alike (face and colour) are worth the same in a pass: the other results are the same for them (in
+        # another order for two Tools, which values() does not heed).
+        alike: dict[tuple[str, str], tuple[float, float]] = {}
         for i in undecided:
-            face, colour = dice[i]
-            others = ctx_kept + [dice[j] for j in undecided if j != i and dice[j][0] == "tool"]
-            vals = ctx.values(colour, others)
-            v = vals[face] + (3.0 if forced and ctx.marksman and face == "skull" else 0.0)
-            margin = v - ctx.reroll_value(vals, rerolls)
+            die = dice[i]
+            hit = alike.get(die)
+            if hit is None:
+                face, colour = die
+                others = ctx_kept + [dice[j] for j in tools if j != i]
+                vals = ctx.values(colour, others)
+                v = vals[face] + (3.0 if marksman and face == "skull" else 0.0)
+                hit = alike[die] = (v - ctx.reroll_value(vals, rerolls), v)
+            margin, v = hit
             if margin > best + 1e-9 or (abs(margin - best) <= 1e-9 and v > best_v):
                 best_i, best, best_v = i, margin, v
         if not forced and best < -1e-9:

@@ -27,6 +27,19 @@ class DiceContext:
     counts: dict[str, bool]
     marksman: bool
     aim: str = ""  # a Red-White-Blue triple the dice aim at (the Battle Cry a Bunker needs)
+    #: The faces that count for nothing here (read once).
+    _off: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
+    #: values, remembered by their arguments (numbered: _codes); the ids of the dicts it holds; reroll_value,
+    #: remembered by (id of such a dict, re-rolls after).
+    _memo: dict[int, dict[str, float]] = attrs.field(init=False, eq=False, repr=False, factory=dict)
+    _codes: dict[str | tuple[str, str | None] | None, int] = attrs.field(
+        init=False, eq=False, repr=False, factory=dict)
+    _held: set[int] = attrs.field(init=False, eq=False, repr=False, factory=set)
+    _rerolls: dict[int, float] = attrs.field(init=False, eq=False, repr=False, factory=dict)
+
+    @_off.default
+    def _off_default(self) -> tuple[str, ...]:
+        return tuple(f for f in FACES if not self.counts.get(f, True))
 
     def courage_value(self, have: int) -> float:
         c = self.curve
@@ -35,56 +48,129 @@ class DiceContext:
         return max(0.0, c[have + 1] - c[have])
 
     def values(self, colour: str | None, others: Sequence[tuple[str, str | None]]) -> dict[str, float]:
-        """The worth of each face on a die of ``colour``, the other results being ``others``."""
-        counts = dict.fromkeys(FACES, 0)
+        """The worth of each face on a die of ``colour``, the other results being ``others`` (remembered: the
+        context does not change; the dict returned is shared, never to be changed).
+
+        The memo's key is an int (the colour and each result numbered, in base 64), so that looking it up allocates
+        nothing the garbage collector tracks."""
+        codes = self._codes
+        key = codes.get(colour)
+        if key is None:
+            key = self._code(colour)
+        for pair in others:
+            c = codes.get(pair)
+            if c is None:
+                c = self._code(pair)
+            if not c or not key:  # (more than 63 colours and results: not remembered)
+                return self._values(colour, tuple(others))
+            key = key * 64 + c
+        if not key:
+            return self._values(colour, tuple(others))
+        memo = self._memo
+        found = memo.get(key)
+        if found is None:
+            if len(memo) > 4096:
+                memo.clear()
+                self._held.clear()
+                self._rerolls.clear()
+            found = memo[key] = self._values(colour, tuple(others))
+            self._held.add(id(found))
+        return found
+
+    def _code(self, what: str | tuple[str, str | None] | None) -> int:
+        """A new number (1 .. 63) for a colour or a result in values' keys; 0 when there are no more."""
+        n = len(self._codes) + 1
+        if n >= 64:
+            return 0
+        self._codes[what] = n
+        return n
+
+    def _values(self, colour: str | None, others: tuple[tuple[str, str | None], ...]) -> dict[str, float]:
+        """Work out values (see there)."""
+        n_one = n_two = n_courage = n_tool = n_skull = 0
         for f, _ in others:
-            if f in counts:
-                counts[f] += 1
-        table = (0, 1, 3, 6, 12, 24, 48)
-        t = counts["tool"] + self.bonus_tools
-        tool_gain = (table[min(t + 1, 6)] - table[min(t, 6)]) if t < 6 else 24
+            if f == "one-soldier":
+                n_one += 1
+            elif f == "two-soldiers":
+                n_two += 1
+            elif f == "courage":
+                n_courage += 1
+            elif f == "tool":
+                n_tool += 1
+            elif f == "skull":
+                n_skull += 1
+        t = n_tool + self.bonus_tools
+        tool_gain = (_TOOL_TABLE[min(t + 1, 6)] - _TOOL_TABLE[min(t, 6)]) if t < 6 else 24
         # Soldiers are worth more when this turn's combat threatens to wipe the Unit out.
-        men = self.soldier + counts["one-soldier"] + 2 * counts["two-soldiers"]
+        men = self.soldier + n_one + 2 * n_two
         w = 1.0 + 2.0 / (1.0 + math.exp(min(50.0, (men - self.danger - 2.0) / 1.5)))
         vals = {
             "one-soldier": w,
             "two-soldiers": 2.0 * w,
-            "courage": self.courage_value(counts["courage"]),
+            "courage": self.courage_value(n_courage),
             "star": self.star,
             "tool": self.tool * tool_gain,
         }
         # A Skull cancels the weakest other result (or nothing, while the Sharpshooter's are unused).
-        if counts["skull"] + 1 <= self.skull_free:
+        if n_skull + 1 <= self.skull_free:
             skull = 0.0
         else:
             weakest = [vals.get(f, 0.0) for f, _ in others if f != "skull"]
             skull = -min(weakest) if weakest else 0.0
             skull = min(0.0, skull)
         if self.climb:
-            skull = 10.0 if counts["skull"] < self.climb else 0.0
+            skull = 10.0 if n_skull < self.climb else 0.0
         vals["skull"] = skull
-        for f in FACES:
-            if not self.counts.get(f, True):
-                vals[f] = 0.0
+        off = self._off
+        for f in off:
+            vals[f] = 0.0
         if self.rwb_on and colour is not None:
-            for f in FACES:
-                if not self.counts.get(f, True) and f != "skull":
-                    continue
-                have = {c for ff, c in others if ff == f and c is not None}
-                if colour in have:
-                    continue
-                if len(have) >= 2:
-                    vals[f] += self.rwb[f]
-                elif f == self.aim:
-                    vals[f] += self.rwb[f] * (0.5 if have else 0.25)
-                elif have:
-                    vals[f] += 0.15 * self.rwb[f]
+            self._add_rwb(vals, colour, others, off)
         return vals
 
-    @staticmethod
-    def reroll_value(vals: dict[str, float], rerolls_after: int) -> float:
-        """Expected worth of re-rolling a die now, with ``rerolls_after`` more re-rolls to come."""
-        u = sum(vals.values()) / 6
-        for _ in range(rerolls_after):
-            u = sum(max(v, u) for v in vals.values()) / 6
+    def _add_rwb(self, vals: dict[str, float], colour: str, others: tuple[tuple[str, str | None], ...],
+                 off: tuple[str, ...]) -> None:
+        """The Red-White-Blue triples a die of ``colour`` completes (or starts) among ``others``, added to vals."""
+        # The colours each result shows among the others.
+        shown: dict[str, set[str]] = {}
+        for ff, c in others:
+            if c is not None:
+                shown.setdefault(ff, set()).add(c)
+        rwb = self.rwb
+        for f in FACES:
+            if f in off and f != "skull":
+                continue
+            have = shown.get(f, _NONE)
+            if colour in have:
+                continue
+            if len(have) >= 2:
+                vals[f] += rwb[f]
+            elif f == self.aim:
+                vals[f] += rwb[f] * (0.5 if have else 0.25)
+            elif have:
+                vals[f] += 0.15 * rwb[f]
+
+    def reroll_value(self, vals: dict[str, float], rerolls_after: int) -> float:
+        """Expected worth of re-rolling a die now, with ``rerolls_after`` more re-rolls to come (remembered for the
+        dicts values holds in its memo, by their identity: unique while they are held, forgotten with them)."""
+        if rerolls_after >= 8 or id(vals) not in self._held:
+            return _reroll_value(vals, rerolls_after)
+        key = id(vals) * 8 + rerolls_after
+        u = self._rerolls.get(key)
+        if u is None:
+            u = self._rerolls[key] = _reroll_value(vals, rerolls_after)
         return u
+
+
+def _reroll_value(vals: dict[str, float], rerolls_after: int) -> float:
+    """Expected worth of re-rolling a die now, with ``rerolls_after`` more re-rolls to come."""
+    vs = list(vals.values())
+    u = sum(vs) / 6
+    for _ in range(rerolls_after):
+        u = sum([u if u > v else v for v in vs]) / 6  # (max(v, u): the same float)
+    return u
+
+
+_NONE: frozenset[str] = frozenset()
+#: The Items' points by Tools rolled (0 .. 6).
+_TOOL_TABLE = (0, 1, 3, 6, 12, 24, 48)

@@ -23,6 +23,8 @@ class Memory:
     view_key: tuple[Any, ...] | None = None
     #: The cards in play the last plan worked out depends on (the key of the values that depend on them).
     cards: tuple[Any, ...] = ()
+    #: The game of which ``first_entry_sectors`` was last read, and its answer.
+    firsts: tuple[Any, tuple[tuple[str, ...], tuple[str, ...]]] | None = None
     quick: dict[tuple[Any, ...], tuple[Any, TurnView]] = attrs.Factory(dict)
     target_memo: dict[tuple[Any, ...], tuple[frozenset[str], bool, bool]] = attrs.Factory(dict)
     counts: dict[tuple[Any, ...], int] = attrs.Factory(dict)
@@ -49,28 +51,45 @@ class Memory:
             found = self.counts[key] = game.soldier_count(unit)
         return found
 
-    def cost(self, game: GameView, unit: Unit, spec: str) -> int:
+    def cost(self, game: GameView, unit: Unit, spec: str,
+             now: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> int:
         """What recruiting ``spec`` costs the Unit, in Stars (remembered while the Specialists in play stay the
-        same; a card that says its own price, which may depend on anything of the Unit, is asked each time)."""
+        same; a card that says its own price, which may depend on anything of the Unit, is asked each time;
+        ``now``: cost_now's, when the caller asks of many cards at the same moment)."""
         if spec in game.own_prices:
             return game.value("specialist-cost", unit, card=spec)
-        shared = profiles(game.content).shared
-        key = ("cost", unit.id, spec, tuple(unit.specialists), tuple(c for u in game.state.units
-                                                                     for c in u.specialists if c in shared))
+        if now is None:
+            now = self.cost_now(game, unit)
+        key = ("cost", unit.id, spec, now[0], now[1])
         found = self.statics.get(key)
         if found is None:
             found = self.statics[key] = game.value("specialist-cost", unit, card=spec)
         return found
 
-    def may_enter(self, game: GameView, unit: Unit, sector: str) -> bool:
-        """Whether the Unit may enter ``sector`` (as the rules stand now)."""
-        s = game.state
-        key = ("enter", unit.id, sector, len(unit.visited), tuple(s.conquered),
-               sum(1 for st in s.sectors.values() if st.entered))
+    def may_enter(self, game: GameView, unit: Unit, sector: str,
+                  now: tuple[str, int, tuple[str, ...], int] | None = None) -> bool:
+        """Whether the Unit may enter ``sector`` (as the rules stand now; ``now``: enter_now's, when the caller
+        asks of many Sectors at the same moment)."""
+        if now is None:
+            now = self.enter_now(game, unit)
+        key = ("enter", now[0], sector, now[1], now[2], now[3])
         found = self.statics.get(key)
         if found is None:
             found = self.statics[key] = int(game.flag("enter", unit, sector=sector))
         return bool(found)
+
+    @staticmethod
+    def cost_now(game: GameView, unit: Unit) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """What cost's answers depend on besides the card, as it is now: the Unit's Specialists, those in play that
+        reach other Units."""
+        shared = profiles(game.content).shared
+        return tuple(unit.specialists), tuple(c for u in game.state.units for c in u.specialists if c in shared)
+
+    @staticmethod
+    def enter_now(game: GameView, unit: Unit) -> tuple[str, int, tuple[str, ...], int]:
+        """What may_enter's answers depend on besides the Sector, as it is now."""
+        s = game.state
+        return (unit.id, len(unit.visited), tuple(s.conquered), sum(1 for st in s.sectors.values() if st.entered))
 
     def static(self, game: GameView, unit: Unit, query: str, sector: str | None, base: int | None = None, *,
                cards: bool = False) -> int:

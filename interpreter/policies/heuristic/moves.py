@@ -6,8 +6,6 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.policies.heuristic.foe import foe, standing
@@ -84,8 +82,8 @@ def _move_scores(mem: Memory, game: GameView, unit: Unit, moves: Sequence[Any]) 
             if m.battle_cry:
                 sac = 0.0 if not any(r[0] == "sacrifice" for r in game._requirements(to)) else e.loss - (
                     3.5 if m.landmines else 0.0)
-                e = attrs.evolve(e, loss=max(0.0, e.loss - sac))
-            e = attrs.evolve(e, cost=m.cost, avail=1.0)
+                e = Edge(e.to, e.cost, max(0.0, e.loss - sac), e.var, e.bonus, e.avail, e.retreat)
+            e = Edge(e.to, m.cost, e.loss, e.var, e.bonus, 1.0, e.retreat)
             o = planner.take(e, tv.visited, c)
             if m.abandons_vehicle and unit.vehicle is not None:
                 o = shift(o, -0.3 * item_value(mem, game, unit, unit.vehicle), 0.0)

@@ -22,7 +22,7 @@ from ddaydice.interpreter.policies.heuristic.model import (
     UNLIMITED_STAY_CAP,
 )
 from ddaydice.interpreter.policies.heuristic.planner import Edge, Params
-from ddaydice.interpreter.policies.heuristic.values import item_value, spec_value
+from ddaydice.interpreter.policies.heuristic.values import SpecWorth, item_value, spec_value
 
 if TYPE_CHECKING:
     from ddaydice.interpreter.core.state import Unit
@@ -130,7 +130,7 @@ class _Terms:
             specs=specs,
             medic=max((tr.casualties_saved for tr in savers), default=0.0),
             n_specs=len(unit.specialists),
-            cheapest=min((spec_value(game, unit, sp) for sp in unit.specialists), default=0.0),
+            cheapest=min(map(SpecWorth(game, unit).of, unit.specialists), default=0.0),
             mines_free=game.flag("ignore-landmines", unit) or any(tr.mines_ignored for tr in spec_traits),
             barriers_ok=game.flag("ignore-barriers", unit) or any(p.traits.barriers_use for p in item_profiles),
             p_climb=P_CLIMB_HELPED if any(p.skull_giver for p in item_profiles) else P_CLIMB,
@@ -154,8 +154,9 @@ def params(mem: Memory, game: GameView, unit: Unit, targets: frozenset[str], nea
     max_rolls: list[tuple[str, int]] = []
     enter: list[tuple[str, float]] = []
     edges: list[tuple[str, tuple[Edge, ...]]] = []
-    waiting = {a for a in game.sectors for (b, *_rest) in game.moves[a]
-               if facts(game, b).battle_cry_only and b in targets}
+    cry_only = {b for b in targets if facts(game, b).battle_cry_only}
+    waiting = {a for a in game.sectors for (b, *_rest) in game.moves[a] if b in cry_only} if cry_only else set()
+    now = mem.enter_now(game, unit) if "enter" in game.live_queries else None
     reach = reachable(game, unit)
     reach_set = set(reach)
     for sid in reach:
@@ -173,7 +174,8 @@ def params(mem: Memory, game: GameView, unit: Unit, targets: frozenset[str], nea
         if e_gain:
             enter.append((sid, e_gain))
         out = [e for move in game.moves[sid]
-               if move[0] in reach_set and (e := _edge(mem, game, unit, sid, f, t, targets, near, move)) is not None]
+               if move[0] in reach_set and (e := _edge(mem, game, unit, sid, f, t, targets, near, move, now))
+               is not None]
         if f.retreat is not None and f.retreat in reach_set and sector_uses_offered(game, sid):
             out.append(Edge(f.retreat, 0, 0.0, 0.0, 0.0, 1.0, retreat=True))
         edges.append((sid, tuple(out)))
@@ -256,7 +258,8 @@ def _enter_gain(mem: Memory, g: GameView, unit: Unit, sid: str, f: Facts) -> flo
 
 
 def _edge(mem: Memory, g: GameView, unit: Unit, sid: str, f: Facts, t: _Terms, targets: frozenset[str],
-          near: bool, move: tuple[str, str, int, bool, bool]) -> Edge | None:
+          near: bool, move: tuple[str, str, int, bool, bool],
+          now: tuple[str, int, tuple[str, ...], int] | None) -> Edge | None:
     """The move from ``sid`` along one of the map's lines, priced; None where the plan may not go."""
     to, kind_, line_cost, mines, barrier = move
     tsec = g.sectors[to]
@@ -267,7 +270,7 @@ def _edge(mem: Memory, g: GameView, unit: Unit, sid: str, f: Facts, t: _Terms, t
     tf = facts(g, to)
     if tf.no_entry_after and all(v in unit.visited or v == sid for v in tf.no_entry_after):
         return None  # by the time the Unit gets there, it will have been where this forbids
-    enterable = "enter" not in g.live_queries or mem.may_enter(g, unit, to)
+    enterable = now is None or mem.may_enter(g, unit, to, now)
     if not tsec.bunker and not enterable:
         return None
     closed = tsec.bunker and not enterable

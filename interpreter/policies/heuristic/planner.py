@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -46,81 +47,103 @@ class Params:
 #: A plan's outlook: (utility, mean Soldiers to come if the Unit lives, their variance, chance to live), where
 #: the utility is ``live * mean + (1 - live) * DEATH``, what the planner maximises.
 Outlook = tuple[float, float, float, float]
+_CSPAN = CMAX + 1
+#: A move as the planner's DP reads it (Planner.moves).
+_Move = tuple[int, int, bool, bool, float, float, bool, int, int, int]
 LOST: Outlook = (DEATH, 0.0, 0.0, 0.0)
 
 
 class Planner:
     """Expected Soldiers to come (and their variance) from a Phase 4 state, playing the best plan.
 
-    Sectors are numbered and the Sectors visited are a bit mask; a state is (Sector, visited Sectors
-    still reachable from it, Courage, rolls made there).
+    Sectors are numbered (one numbering for every plan: ``_SECTOR_IDS``) and the Sectors visited are a bit mask; a
+    state is (Sector, visited Sectors still reachable from it, Courage, rolls made there). What a state is worth
+    depends only on the plan's terms for its Sector and the Sectors reachable from it, so the plans whose terms agree
+    there share what they have worked out of it (``_shared_memos``): a new turn's plan re-uses the Sectors ahead.
     """
 
     def __init__(self, params: Params) -> None:
         names = [s for s, _, _ in params.loss]
-        self.index = {s: i for i, s in enumerate(names)}
+        local = _LocalTerms(params, names)
+        if len(_SHARED) > _SHARED_MAX or len(_SECTOR_IDS) > _SHARED_MAX:
+            _forget()
+        ids = [_SECTOR_IDS.setdefault(s, len(_SECTOR_IDS)) for s in names]
+        size = max(ids) + 1
+        self.index = dict(zip(names, ids, strict=True))
         self.names = names
-        idx = self.index
+        self.n = size
+
+        def spread(values: Sequence[Any], default: Any) -> list[Any]:
+            out = [default] * size
+            for i, v in zip(ids, values, strict=True):
+                out[i] = v
+            return out
+
+        def glob(mask: int) -> int:
+            out = 0
+            for j, i in enumerate(ids):
+                if mask >> j & 1:
+                    out |= 1 << i
+            return out
+
         #: Expected casualties per Combat (and variance): ``abs_loss`` the Unit's own, ``loss`` what the plan
         #: counts (against another side: the Unit's lead over him).
-        self.abs_loss = [(m, v) for _, m, v in params.loss]
-        foe = dict(params.foe)
-        self.loss = [(m + foe.get(s, 0.0), v + (params.foe_var if s in foe else 0.0)) for s, m, v in params.loss]
-        gains = {s: (g, c) for s, g, c in params.gain}
-        self.gain = [gains[s] for s in names]
-        self.climbing = [s in params.climbing for s in names]
-        rolls = dict(params.max_rolls)
-        self.max_rolls = [rolls.get(s, 3) for s in names]
-        enter = dict(params.enter)
-        self.enter = [enter.get(s, 0.0) for s in names]
-        self.terminal = [s in params.terminal for s in names]
-        edge_map = dict(params.edges)
-        self.edges: list[tuple[Edge, ...]] = [edge_map.get(s, ()) for s in names]
-        self.edge_to = [tuple(idx[e.to] for e in es) for es in self.edges]
-        self.memo: dict[int, Outlook] = {}
-        self.rolled: dict[int, Outlook] = {}
-        n = len(names)
-        reach = [0] * n
-        for i in range(n):
-            seen = 0
-            todo = list(self.edge_to[i])
-            while todo:
-                x = todo.pop()
-                if seen >> x & 1:
-                    continue
-                seen |= 1 << x
-                todo += self.edge_to[x]
-            reach[i] = seen
-        self.reach = reach
-        self.n = n
-        # The most Courage any way on from a Sector can still use: more is worth nothing to the plan.
-        need = [0] * n
-        for _ in range(n + 1):
-            changed = False
-            for i in range(n):
-                best = 0
-                for e, to in zip(self.edges[i], self.edge_to[i], strict=True):
-                    best = max(best, e.cost + need[to])
-                best = min(best, CMAX)
-                if best != need[i]:
-                    need[i] = best
-                    changed = True
-            if not changed:
-                break
-        self.need = need
-        # The Courage a roll brings (COURAGE_TARGETS), less what the other side takes each turn before the Units
-        # move (params.drain: the chances of losing 0, 1, 2): per target, (change in Courage, chance).
-        drain = params.drain or (1.0,)
-        self.drain = drain
-        targets: list[tuple[float, tuple[tuple[int, float], ...]]] = []
-        for share, dist in COURAGE_TARGETS:
-            chances: dict[int, float] = {}
-            for j, pj in enumerate(dist):
-                for lost, pl in enumerate(drain):
-                    if pj * pl:
-                        chances[j - lost] = chances.get(j - lost, 0.0) + pj * pl
-            targets.append((share, tuple(sorted(chances.items()))))
-        self.targets = targets
+        self.abs_loss: list[tuple[float, float]] = spread(local.abs_loss, (0.0, 0.0))
+        self.loss: list[tuple[float, float]] = spread(local.loss, (0.0, 0.0))
+        self.gain: list[tuple[float, int]] = spread(local.gain, (0.0, 0))
+        self.climbing: list[bool] = spread(local.climbing, False)
+        self.max_rolls: list[int] = spread(local.max_rolls, 0)
+        self.enter: list[float] = spread(local.enter, 0.0)
+        self.terminal: list[bool] = spread(local.terminal, False)
+        self.edges: list[tuple[Edge, ...]] = spread(local.edges, ())
+        self.edge_to: list[tuple[int, ...]] = spread([tuple(ids[t] for t in ts) for ts in local.edge_to], ())
+        self.reach: list[int] = spread([glob(m) for m in local.reach], 0)
+        self.need: list[int] = spread(local.need, 0)
+        self.drain = local.drain
+        self.targets = local.targets
+        self.lo = -(len(local.drain) - 1)
+        #: Per Sector: the Sectors reachable from it, and itself.
+        self.reach_self = [self.reach[i] | 1 << i for i in range(size)]
+        #: Per target: (share, ((index into roll's outcomes, chance), ...)).
+        self.target_rows = [(share, tuple((off - self.lo, p) for off, p in d)) for share, d in self.targets]
+        self.moves, self.avails = self._moves(ids)
+        #: Per Sector: what value() and roll() have worked out of its states (shared with the plans that agree).
+        self.memos, self.rolls = self._shared_memos(ids)
+
+    def _moves(self, ids: list[int]) -> tuple[list[tuple[_Move, ...]], list[tuple[float, ...]]]:
+        """Per Sector: its moves, (Sector number, cost, retreat, open for sure, the Soldiers gained on arrival
+        (arrive's mean), their variance, the Sector is terminal, its free Courage, its need, its reach and itself);
+        and the chance each move is open."""
+        moves: list[tuple[_Move, ...]] = [()] * self.n
+        avails: list[tuple[float, ...]] = [()] * self.n
+        for i in ids:
+            row = []
+            for e, to in zip(self.edges[i], self.edge_to[i], strict=True):
+                lm, lv = self.loss[to]
+                row.append((to, e.cost, e.retreat, e.avail >= 1.0, e.bonus - e.loss + self.enter[to] - lm,
+                            e.var + lv, self.terminal[to], self.gain[to][1], self.need[to], self.reach_self[to]))
+            moves[i] = tuple(row)
+            avails[i] = tuple(e.avail for e in self.edges[i])
+        return moves, avails
+
+    def _shared_memos(self, ids: list[int]) -> tuple[list[dict[int, Outlook]], list[dict[int, Outlook]]]:
+        """Per Sector, the memos of value() and roll(): shared by the plans whose terms for it and every Sector
+        reachable from it are the same (and whose other side drains the same Courage)."""
+        rows: dict[int, int] = {}
+        for i, name in zip(ids, self.names, strict=True):
+            row = (i, name, self.loss[i], self.gain[i], self.climbing[i], self.max_rolls[i], self.enter[i],
+                   self.terminal[i], self.edges[i], self.need[i])
+            rows[i] = _ROWS.setdefault(row, len(_ROWS))
+        memos: list[dict[int, Outlook]] = [{} for _ in range(self.n)]
+        rolled: list[dict[int, Outlook]] = [{} for _ in range(self.n)]
+        for i in ids:
+            reach = self.reach_self[i]
+            sig = (self.drain, i, tuple(rows[j] for j in sorted(rows) if reach >> j & 1))
+            shared = _SHARED.get(sig)
+            if shared is None:
+                shared = _SHARED[sig] = ({}, {})
+            memos[i], rolled[i] = shared
+        return memos, rolled
 
     # ------------------------------------------------------------- by Sector name
     def at(self, sector: str, visited: int, c: int, k: int) -> Outlook:
@@ -155,22 +178,42 @@ class Planner:
     def value(self, x: int, visited: int, c: int, k: int) -> Outlook:
         """Phase 4 in Sector ``x`` after ``k`` rolls there, with ``c`` Courage: the outlook of the best plan."""
         rv = visited & self.reach[x]
-        c = min(c, self.need[x])
-        key = ((rv * self.n + x) * (CMAX + 1) + c) * 64 + min(k, 63)
-        found = self.memo.get(key)
+        need = self.need[x]
+        c = need if c > need else c
+        key = (rv * _CSPAN + c) * 64 + (k if k < 63 else 63)
+        memo = self.memos[x]
+        found = memo.get(key)
         if found is not None:
             return found
         best: Outlook | None = None
         chancy: list[tuple[Outlook, float]] = []  # moves open only with some probability
+        # roll()'s memo is read here first (its key worked out as roll() does), to save the calls that find it.
+        rolls = self.rolls
         if k < self.max_rolls[x]:
             m, v = self.loss[x]
-            best = shift(self.roll(x, rv, c, k + 1), -m, v)
-        for e, to in zip(self.edges[x], self.edge_to[x], strict=True):
-            if rv >> to & 1 or e.cost > c or (e.retreat and k < 3):
+            b = c + self.gain[x][1]
+            b = 0 if b < 0 else (need if b > need else b)
+            k1 = k + 1
+            r = rolls[x].get(((rv & self.reach_self[x]) * _CSPAN + b) * 64 + (k1 if k1 < 63 else 63))
+            u, mo, vo, q = r if r is not None else self.roll(x, rv, c, k1)
+            best = (u + q * -m, mo + -m, vo + v, q)
+        avails = self.avails[x]
+        # Each move as arrive() takes it (inlined: the same arithmetic).
+        for j, (to, cost, retreat, sure, mean, var, terminal, free, need_to, reach_to) in enumerate(self.moves[x]):
+            if rv >> to & 1 or cost > c or (retreat and k < 3):
                 continue
-            o = self.arrive(e, to, rv, c)
-            if e.avail < 1.0:
-                chancy.append((o, e.avail))
+            if retreat:
+                o = self.value(to, rv | 1 << to, c - cost, 0)
+            elif terminal:
+                o = (mean, mean, var, 1.0)
+            else:
+                b = c - cost + free
+                b = 0 if b < 0 else (need_to if b > need_to else b)
+                r = rolls[to].get((((rv | 1 << to) & reach_to) * _CSPAN + b) * 64 + 1)
+                u, mo, vo, q = r if r is not None else self.roll(to, rv | 1 << to, c - cost, 1)
+                o = (u + q * mean, mo + mean, vo + var, q)
+            if not sure:
+                chancy.append((o, avails[j]))
             elif best is None or o[0] > best[0]:
                 best = o
         if chancy:
@@ -181,7 +224,7 @@ class Planner:
             result = best
         else:
             result = LOST
-        self.memo[key] = result
+        memo[key] = result
         return result
 
     def arrive(self, e: Edge, to: int, rv: int, c: int) -> Outlook:
@@ -194,42 +237,55 @@ class Planner:
         var = e.var + lv
         if self.terminal[to]:
             return (mean, mean, var, 1.0)
-        return shift(self.roll(to, rv, c - e.cost, 1), mean, var)
+        u, m, v, q = self.roll(to, rv, c - e.cost, 1)
+        return (u + q * mean, m + mean, v + var, q)
 
     def roll(self, x: int, rv: int, c: int, k: int) -> Outlook:
         """A roll in ``x`` (the dice steered to the best amount of Courage), then Phase 4."""
         gain, free = self.gain[x]
-        base = min(max(0, c + free), self.need[x])
-        rv &= self.reach[x] | 1 << x
-        key = ((rv * self.n + x) * (CMAX + 1) + base) * 64 + min(k, 63)
-        found = self.rolled.get(key)
+        base = c + free
+        need = self.need[x]
+        base = 0 if base < 0 else (need if base > need else base)
+        rv &= self.reach_self[x]
+        key = (rv * _CSPAN + base) * 64 + (k if k < 63 else 63)
+        rolled = self.rolls[x]
+        found = rolled.get(key)
         if found is not None:
             return found
         value = self.value
         if self.climbing[x]:
-            result = shift(value(x, rv, base, k), gain, ROLL_VAR)
-            self.rolled[key] = result
+            u, m, v, q = value(x, rv, base, k)
+            result = (u + q * gain, m + gain, v + ROLL_VAR, q)
+            rolled[key] = result
             return result
-        targets = self.targets
-        lo = -(len(self.drain) - 1)
-        outs = [value(x, rv, max(0, base + off), k) for off in range(lo, 4)]
+        # value()'s memo is read here first (its key worked out as value() does), to save the calls that find it.
+        memo = self.memos[x]
+        at = (rv & self.reach[x]) * _CSPAN
+        kk = k if k < 63 else 63
+        outs = []
+        for c2 in range(base + self.lo, base + 4):
+            cc = c2 if c2 > 0 else 0
+            cc = need if cc > need else cc
+            o = memo.get((at + cc) * 64 + kk)
+            outs.append(o if o is not None else value(x, rv, cc, k))
         best_u = -math.inf
         best_i = 0
-        for i, (share, d) in enumerate(targets):
+        rows = self.target_rows
+        for i, (share, d) in enumerate(rows):
             g = gain * share
             u = 0.0
-            for off, p in d:
-                o = outs[off - lo]
+            for j, p in d:
+                o = outs[j]
                 u += p * (o[0] + o[3] * g)
             if u > best_u:
                 best_u, best_i = u, i
-        share, d = targets[best_i]
+        share, d = rows[best_i]
         g = gain * share
         q = 0.0
         mean = 0.0
         second = 0.0
-        for off, p in d:
-            o = outs[off - lo]
+        for j, p in d:
+            o = outs[j]
             w = p * o[3]
             q += w
             mo = o[1] + g
@@ -241,7 +297,7 @@ class Planner:
         else:
             mean, var = 0.0, 0.0
         result = (best_u, mean, var, q)
-        self.rolled[key] = result
+        rolled[key] = result
         return result
 
 
@@ -289,11 +345,96 @@ def planner_for(params: Params) -> Planner:
     if planner is None:
         if len(_PLANS) > 3000:
             _PLANS.clear()
+            _forget()  # (what the plans shared goes with them)
         planner = _PLANS[params] = Planner(params)
     return planner
 
 
 _PLANS: dict[Params, Planner] = {}
+
+
+class _LocalTerms:
+    """A plan's terms per Sector, numbered in the plan's own order (that of ``params.loss``)."""
+
+    def __init__(self, params: Params, names: list[str]) -> None:
+        idx = {s: i for i, s in enumerate(names)}
+        self.abs_loss = [(m, v) for _, m, v in params.loss]
+        foe = dict(params.foe)
+        self.loss = [(m + foe.get(s, 0.0), v + (params.foe_var if s in foe else 0.0)) for s, m, v in params.loss]
+        gains = {s: (g, c) for s, g, c in params.gain}
+        self.gain = [gains[s] for s in names]
+        self.climbing = [s in params.climbing for s in names]
+        rolls = dict(params.max_rolls)
+        self.max_rolls = [rolls.get(s, 3) for s in names]
+        enter = dict(params.enter)
+        self.enter = [enter.get(s, 0.0) for s in names]
+        self.terminal = [s in params.terminal for s in names]
+        edge_map = dict(params.edges)
+        self.edges: list[tuple[Edge, ...]] = [edge_map.get(s, ()) for s in names]
+        self.edge_to = [tuple(idx[e.to] for e in es) for es in self.edges]
+        n = len(names)
+        reach = [0] * n
+        for i in range(n):
+            seen = 0
+            todo = list(self.edge_to[i])
+            while todo:
+                x = todo.pop()
+                if seen >> x & 1:
+                    continue
+                seen |= 1 << x
+                todo += self.edge_to[x]
+            reach[i] = seen
+        self.reach = reach
+        self.need = self._need(n)
+        # The Courage a roll brings (COURAGE_TARGETS), less what the other side takes each turn before the Units
+        # move (params.drain: the chances of losing 0, 1, 2): per target, (change in Courage, chance).
+        drain = params.drain or (1.0,)
+        self.drain = drain
+        targets: list[tuple[float, tuple[tuple[int, float], ...]]] = []
+        for share, dist in COURAGE_TARGETS:
+            chances: dict[int, float] = {}
+            for j, pj in enumerate(dist):
+                for lost, pl in enumerate(drain):
+                    if pj * pl:
+                        chances[j - lost] = chances.get(j - lost, 0.0) + pj * pl
+            targets.append((share, tuple(sorted(chances.items()))))
+        self.targets = targets
+
+    def _need(self, n: int) -> list[int]:
+        """The most Courage any way on from a Sector can still use: more is worth nothing to the plan."""
+        need = [0] * n
+        for _ in range(n + 1):
+            changed = False
+            for i in range(n):
+                best = 0
+                for e, to in zip(self.edges[i], self.edge_to[i], strict=True):
+                    best = max(best, e.cost + need[to])
+                best = min(best, CMAX)
+                if best != need[i]:
+                    need[i] = best
+                    changed = True
+            if not changed:
+                break
+        return need
+
+
+#: One numbering of Sector names for every plan (the planner's bit masks), and the plans' terms per Sector, numbered
+#: (_ROWS); per (the other side's drain, Sector, the numbers of its terms and those of the Sectors reachable from it):
+#: the memos of value() and roll() the plans that agree there share. Forgotten together (_forget), when they grow
+#: past _SHARED_MAX or the plans themselves are forgotten (planner_for). What they hold is worked out from the terms
+#: alone (no content is read), so plans of different content that agree share it rightly. (Terms that are equal as
+#: Python values agree: as for _PLANS, whose Params are compared the same way.)
+_SECTOR_IDS: dict[str, int] = {}
+_ROWS: dict[tuple[Any, ...], int] = {}
+_SHARED: dict[tuple[Any, ...], tuple[dict[int, Outlook], dict[int, Outlook]]] = {}
+_SHARED_MAX = 20000
+
+
+def _forget() -> None:
+    """Let the shared numbering and memos go (the planners made so far keep theirs)."""
+    _SECTOR_IDS.clear()
+    _ROWS.clear()
+    _SHARED.clear()
 
 
 @attrs.define

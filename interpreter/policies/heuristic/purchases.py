@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.policies.heuristic.memory import Memory
-from ddaydice.interpreter.policies.heuristic.values import item_value, spec_value
+from ddaydice.interpreter.policies.heuristic.values import SpecWorth, item_value, spec_value
 from ddaydice.interpreter.policies.heuristic.views import here_loss
 
 if TYPE_CHECKING:
@@ -17,10 +17,11 @@ if TYPE_CHECKING:
 def recruit(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
     """The Specialist worth most, or none yet when a much better one is a Star away and the Unit can wait."""
     best, best_v = (0 if d.keys and d.keys[0] is None else -1), 0.0
+    worth = SpecWorth(game, unit)
     for i, key in enumerate(d.keys):
         if key is None:
             continue
-        v = spec_value(game, unit, key)
+        v = worth.of(key)
         if v > best_v:
             best, best_v = i, v
     if best < 0:

@@ -61,22 +61,9 @@ _AHEADS: dict[tuple[Any, ...], Ahead] = {}
 
 def spec_value(game: GameView, unit: Unit, spec: str) -> float:
     """A Specialist's worth to this Unit, in Soldiers, for the rest of the map: his body (what he counts for as
-    Soldiers) and what his effects are worth over the Advances and turns left (effectworth.py)."""
-    adv, turns = remaining(game, unit)
-    p = profiles(game.content)[spec]
-    if spec in unit.specialists:
-        body = float(game.value("soldier-value", unit, card=spec))
-    else:
-        body = p.body if p.body is not None else 1.0
-    if p.terms:
-        seen = _ahead_plain(game, unit) if p.needs_ahead else _NOTHING_AHEAD
-        extra = effect_worth(p, _ahead_of(game, unit, adv, turns, seen))
-    else:
-        extra = _UNREAD
-    if game.state.sides and foe(game) is not None:
-        once, each = against_foe(game, spec)
-        extra += once + 0.6 * each * adv  # a Unit that rushes him has about one turn per Advance left
-    return body + extra
+    Soldiers) and what his effects are worth over the Advances and turns left (effectworth.py); against the German,
+    what he takes from him (a Unit that rushes him has about one turn per Advance left). SpecWorth prices many."""
+    return SpecWorth(game, unit).of(spec)
 
 
 #: The worth of a card whose effects say nothing the heuristic reads.
@@ -148,14 +135,55 @@ def star_value(mem: Memory, game: GameView, unit: Unit) -> float:
     best = 0.0
     hand = game.state.hands.get(unit.id, [])
     pool = [p for p in game.state.pool if game.content.card_kinds.get(p) == "specialist"]
+    worth = SpecWorth(game, unit)
+    now = mem.cost_now(game, unit)
     for spec in hand + pool:
         if spec in unit.specialists or spec in unit.dead:
             continue
-        cost = mem.cost(game, unit, spec)
+        cost = mem.cost(game, unit, spec, now)
         if cost <= 0:
             continue
-        best = max(best, spec_value(game, unit, spec) / cost)
+        best = max(best, worth.of(spec) / cost)
     return 0.7 * best
+
+
+class SpecWorth:
+    """spec_value of one Unit's Specialists as things stand, what they share (the Advances and turns left, what lies
+    ahead, the other side) worked out once for all the cards priced."""
+
+    def __init__(self, game: GameView, unit: Unit) -> None:
+        self.game = game
+        self.unit = unit
+        self.adv, self.turns = remaining(game, unit)
+        self.profiles = profiles(game.content)
+        self.against = bool(game.state.sides) and foe(game) is not None
+        self.plain: Ahead | None = None
+        self.nothing: Ahead | None = None
+
+    def of(self, spec: str) -> float:
+        """spec_value(game, unit, spec): the same worth, by the same arithmetic."""
+        p = self.profiles[spec]
+        if spec in self.unit.specialists:
+            body = float(self.game.value("soldier-value", self.unit, card=spec))
+        else:
+            body = p.body if p.body is not None else 1.0
+        if p.terms:
+            if p.needs_ahead:
+                if self.plain is None:
+                    self.plain = _ahead_of(self.game, self.unit, self.adv, self.turns,
+                                           _ahead_plain(self.game, self.unit))
+                ahead_now = self.plain
+            else:
+                if self.nothing is None:
+                    self.nothing = _ahead_of(self.game, self.unit, self.adv, self.turns, _NOTHING_AHEAD)
+                ahead_now = self.nothing
+            extra = effect_worth(p, ahead_now)
+        else:
+            extra = _UNREAD
+        if self.against:
+            once, each = against_foe(self.game, spec)
+            extra += once + 0.6 * each * self.adv  # a Unit that rushes him has about one turn per Advance left
+        return body + extra
 
 
 def tool_value(game: GameView) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ddaydice.interpreter.core.api import GameView
-from ddaydice.interpreter.policies.heuristic.effectworth import profile, profiles
+from ddaydice.interpreter.policies.heuristic.effectworth import profiles
 from ddaydice.interpreter.policies.heuristic.facts import first_entry_sectors
 from ddaydice.interpreter.policies.heuristic.foe import foe_model
 from ddaydice.interpreter.policies.heuristic.memory import Memory
@@ -51,13 +51,16 @@ def _view(mem: Memory, game: GameView, unit: Unit) -> TurnView:
     foe = foe_model(mem, game, unit)
     # Only what the plan depends on: this Unit's cards, the cards that reach every Unit, the Sectors
     # whose first entry gives something, the Items the planner counts on.
-    content = game.content
-    reach_all = profiles(content).shared
+    ps = profiles(game.content)
+    reach_all = ps.shared
     cards = tuple((u.id, tuple(u.specialists) if u is unit else tuple(c for c in u.specialists if c in reach_all),
                    u.vehicle) for u in s.units if u.status == "active")
-    firsts, randoms = first_entry_sectors(game)
+    known = mem.firsts
+    if known is None or known[0] is not game:
+        known = mem.firsts = (game, first_entry_sectors(game))
+    firsts, randoms = known[1]
     key = (unit.id, unit.sector, unit.chevrons() if len(here.defense) > 1 else 0,
-           tuple(i for i in unit.items if _planned(content, i)), tuple(s.conquered),
+           tuple(i for i in unit.items if (p := ps[i]).skull_giver or p.traits.planned), tuple(s.conquered),
            tuple(sorted(s.bunker_specialists.items())), len(s.grants), cards,
            tuple(f for f in firsts if s.sectors[f].entered), tuple(len(s.sectors[r].attributes) for r in randoms),
            len(s.placed), bool(s.award_deck), targets, holding, near, foe)
@@ -74,12 +77,6 @@ def _view(mem: Memory, game: GameView, unit: Unit) -> TurnView:
         _VIEWS.clear()
     _VIEWS[(id(s), key)] = (s, found)
     return found
-
-
-def _planned(content: Any, item: str) -> bool:
-    """An Item the route planner counts on (a Bunker's DEF, a Climb, a Battle Cry, a Barrier)."""
-    p = profile(content, item)
-    return p.skull_giver or p.traits.planned
 
 
 def rolls_here(mem: Memory, game: GameView, unit: Unit, *, at_roll: bool) -> int:
@@ -100,8 +97,15 @@ def plan_value(mem: Memory, game: GameView, unit: Unit, courage: int, *, at_roll
 
 
 def courage_curve(mem: Memory, game: GameView, unit: Unit, base: int, n: int) -> list[float]:
-    """Planner values with ``base`` .. ``base + n`` Courage at this turn's Phase 4."""
-    return [plan_value(mem, game, unit, base + i, at_roll=True) for i in range(n + 1)]
+    """Planner values with ``base`` .. ``base + n`` Courage at this turn's Phase 4 (plan_value's, the view and the
+    rolls made read once)."""
+    v = view(mem, game, unit)
+    k = rolls_here(mem, game, unit, at_roll=True)
+    planner = v.planner
+    x = planner.index[unit.sector]
+    visited = v.visited
+    value = planner.value
+    return [value(x, visited, c if c > 0 else 0, k)[0] for c in range(base, base + n + 1)]
 
 
 def sure_move(mem: Memory, game: GameView, unit: Unit, courage: int) -> float:

@@ -1,0 +1,92 @@
+"""The heuristic policy's speed (kept out of the tests): games per second, CPU time of one process.
+
+    python benchmarks/heuristic_speed.py [--games N] [--repeat R] [--against SRC] [--cases at,omaha]
+
+Cases: Exercise Tiger Advanced Training, 1 player, and Omaha Beach, 2 players, heuristic policy. Each repeat is
+a fresh process (the policy's caches start empty, as in `dday simulate`) that loads the content, then plays N
+games (seeds 0 .. N-1 of a Spec with seed 1) and reports their CPU time (loading not counted). The medians over
+R repeats are printed with their range.
+
+``--against SRC`` also times another source tree (``SRC`` put first on PYTHONPATH, e.g. a checkout's ``src``),
+alternately with this one in the same run, so that a machine's load falls on both alike; the ratio of the
+medians is printed. The games themselves are compared too: both trees must play the same games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+CASES = {
+    "at": ("exercise-tiger", "advanced-training", 1),
+    "omaha": ("omaha-beach", None, 2),
+}
+
+
+def child(case: str, games: int) -> None:
+    """Play the games (in this process) and print their CPU time and a digest of their records as JSON."""
+    from ddaydice.dsl.loader import load
+    from ddaydice.interpreter.tools.simulate import Spec, play_one
+
+    content, _ = load()
+    assert content is not None
+    map_id, variant, players = CASES[case]
+    spec = Spec(map_id, variant, players, "heuristic", seed=1)
+    start = time.process_time()
+    records = [play_one(content, spec, i) for i in range(games)]
+    seconds = time.process_time() - start
+    digest = hashlib.sha256("\n".join(map(repr, records)).encode()).hexdigest()[:16]
+    print(json.dumps({"seconds": seconds, "digest": digest}))
+
+
+def run(src: str | None, case: str, games: int) -> tuple[float, str]:
+    """Games per second of one fresh process (``src``: the source tree to import, None for this one)."""
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    out = subprocess.run([sys.executable, __file__, "--child", case, "--games", str(games)], env=env, check=True,
+                         capture_output=True, text=True, cwd="/")
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    return games / data["seconds"], data["digest"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--against", default=None, help="another source tree to time alternately")
+    parser.add_argument("--cases", default="at,omaha")
+    parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.games)
+        return
+    trees: list[tuple[str, str | None]] = [("this", None)]
+    if args.against:
+        trees.insert(0, ("against", args.against))
+    for case in args.cases.split(","):
+        rates: dict[str, list[float]] = {name: [] for name, _ in trees}
+        digests: dict[str, set[str]] = {name: set() for name, _ in trees}
+        for _ in range(args.repeat):
+            for name, src in trees:
+                rate, digest = run(src, case, args.games)
+                rates[name].append(rate)
+                digests[name].add(digest)
+        for name, _ in trees:
+            r = rates[name]
+            print(f"{case:6s} {name:8s} {statistics.median(r):8.1f} games/s (range {min(r):.1f} .. {max(r):.1f}, "
+                  f"{args.repeat} x {args.games} games) games {','.join(sorted(digests[name]))}")
+        if args.against:
+            ratio = statistics.median(rates["this"]) / statistics.median(rates["against"])
+            same = digests["this"] == digests["against"]
+            print(f"{case:6s} ratio    {ratio:8.2f}x   same games: {same}")
+
+
+if __name__ == "__main__":
+    main()
