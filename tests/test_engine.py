@@ -46,6 +46,26 @@ def test_different_seed_different_game() -> None:
     assert len(digests) > 1
 
 
+@pytest.mark.parametrize(("map_id", "variant", "players", "options", "packs"), [
+    ("exercise-tiger", "practice-run", 1, (), ()),
+    ("exercise-tiger", "advanced-training", 3, ("victory-points",), ()),
+    ("omaha-beach", None, 2, ("german-player", "battle-conditions", "badges"), ("atlantikwall",)),
+    ("exercise-fabius", None, 1, ("german-player",), ("atlantikwall",)),
+])
+def test_a_game_keeps_every_attribute_in_its_slots(map_id: str, variant: str | None, players: int,
+                                                   options: tuple[str, ...], packs: tuple[str, ...]) -> None:
+    """Every attribute of a game is one that core/api.py's GameAPI declares, held in a slot (Game.__slots__): one
+    set outside them (a new attribute not declared there) lands in the instance's own dict, which slows every
+    method look-up of the game. Declare it in GameAPI."""
+    loaded, _ = load(packs=list(packs))
+    assert loaded is not None
+    game = Game(loaded, map_id, players=players, seed=5, variant=variant, options=options, trace=True,
+                deciders=[RandomDecider(k) for k in range(players + 1)])
+    game.unasked = []
+    game.run()
+    assert vars(game) == {}, f"attributes outside Game.__slots__ (declare them in GameAPI): {sorted(vars(game))}"
+
+
 def test_tracing_changes_nothing() -> None:
     a = Game(content(), "exercise-tiger", seed=3, deciders=ReferencePolicy(), trace=True)
     b = Game(content(), "exercise-tiger", seed=3, deciders=ReferencePolicy(), trace=False)

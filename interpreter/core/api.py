@@ -42,6 +42,9 @@ class GameAPI(abc.ABC):
     rng: random.Random
     tracing: bool
     deciders: list[Decider]
+    #: When a list (a scenario sets it), each question not asked because it had a single legal option is noted
+    #: here as (player, kind, prompt, option), so a scripted answer left for it can be explained.
+    unasked: list[tuple[str, str, str, str]] | None
     # ------------------------------------------------------------ the plan (shared by the games of a simulation)
     map: BattleMap
     variant: Variant | None

@@ -17,9 +17,6 @@ MAX_EDGE = 6  # rolls again at most this many times, whatever the edge (every re
 class Kernel(GameAPI):
     """The kernel services every layer uses: the game's one die, the trace, and asking a decider."""
 
-    #: When a list (a scenario sets it), each question not asked because it had a single legal option is noted
-    #: here as (player, kind, prompt, option), so a scripted answer left for it can be explained.
-    unasked: list[tuple[str, str, str, str]] | None = None
 
     def d6(self) -> int:
         """One die roll (1-6) from the game's generator; every die of the game comes from here."""

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ddaydice.dsl.loader import Content
-from ddaydice.interpreter.core.api import Decider
+from ddaydice.interpreter.core.api import Decider, GameAPI
 from ddaydice.interpreter.core.inplay import InPlay
 from ddaydice.interpreter.core.kernel import Kernel
 from ddaydice.interpreter.core.state import GameState
@@ -40,11 +40,18 @@ class Game(Turn, RollPhase, UpkeepPhase, PurchasePhase, MovementPhase, CombatPha
            Queries, Sources, SetUp, Plan, Kernel):
     """One game: content + map + options + deciders -> a played-out state and, if asked, a trace."""
 
+    # Every attribute of a game is one GameAPI declares (core/api.py), held in a slot: the instance's own dict stays
+    # empty, so CPython's specialised look-ups of the parts' methods hold from one game to the next (a dict filled
+    # with the plan's sixty values, each game a new one, defeated them: about 8% more instructions per Practice Run
+    # turn). tests/test_engine.py checks that no game keeps an attribute outside its slots.
+    __slots__ = tuple(GameAPI.__annotations__)
+
     def __init__(self, content: Content, map_id: str, *, players: int = 1, seed: int = 0,
                  variant: str | None = None, options: Iterable[str] = (), deciders: Sequence[Decider] | Decider,
                  trace: bool = False, state: GameState | None = None, rng: random.Random | None = None) -> None:
         self.content = content
         self.tracing = trace
+        self.unasked = None
         self.deciders: list[Decider] = list(deciders) if isinstance(deciders, Sequence) else [deciders]
         # Everything that depends only on (content, map, variant, options) is computed once and shared
         # by every game of a simulation: the graph, the effect indexes, the live queries and events.
@@ -52,12 +59,13 @@ class Game(Turn, RollPhase, UpkeepPhase, PurchasePhase, MovementPhase, CombatPha
         plan = _PLANS.get(key)
         if plan is None or plan[0] is not content:
             self._prepare(content, map_id, variant, list(options))
-            plan = (content, {k: self.__dict__[k] for k in _PLAN_KEYS})
+            plan = (content, {k: getattr(self, k) for k in _PLAN_KEYS})
             if len(_PLANS) > 64:
                 _PLANS.clear()
             _PLANS[key] = plan
         else:
-            self.__dict__.update(plan[1])
+            for k, v in plan[1].items():
+                setattr(self, k, v)
         self.pending_casualties = 0
         self.pending: list[Pending] = []
         self.landmine_roll: list[int] | None = None
