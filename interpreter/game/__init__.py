@@ -59,13 +59,12 @@ class Game(Turn, RollPhase, UpkeepPhase, PurchasePhase, MovementPhase, CombatPha
         plan = _PLANS.get(key)
         if plan is None or plan[0] is not content:
             self._prepare(content, map_id, variant, list(options))
-            plan = (content, {k: getattr(self, k) for k in _PLAN_KEYS})
+            plan = (content, self.plan_values())
             if len(_PLANS) > 64:
                 _PLANS.clear()
             _PLANS[key] = plan
         else:
-            for k, v in plan[1].items():
-                setattr(self, k, v)
+            self.take_plan(plan[1])
         self.pending_casualties = 0
         self.pending: list[Pending] = []
         self.landmine_roll: list[int] | None = None
@@ -78,6 +77,16 @@ class Game(Turn, RollPhase, UpkeepPhase, PurchasePhase, MovementPhase, CombatPha
         self.drawing: str | None = None  # the card being drawn, while 'on drawn' triggers run (mechanisms/decks.py)
         self.state = state if state is not None else self._setup(players, seed, rng)
         self.rng = self.state.rng
+
+
+    def plan_values(self) -> dict[str, Any]:
+        """What the per-map plan holds, to be shared by the games of a simulation (``take_plan``)."""
+        return {k: getattr(self, k) for k in _PLAN_KEYS}
+
+    def take_plan(self, values: dict[str, Any]) -> None:
+        """Hold a plan worked out by another game of the same content, map, variant and options."""
+        for k, v in values.items():
+            setattr(self, k, v)
 
 
 _PLANS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Content, dict[str, Any]]] = {}

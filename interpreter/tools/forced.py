@@ -26,7 +26,7 @@ import attrs
 
 from ddaydice.dsl.loader import Content
 from ddaydice.interpreter.core.state import GameState, Unit
-from ddaydice.interpreter.game import _PLAN_KEYS, Game
+from ddaydice.interpreter.game import Game
 
 Where = Literal["give", "pool", "absent"]
 WHERE: tuple[Where, ...] = ("give", "pool", "absent")
@@ -57,6 +57,8 @@ def problem(content: Content, card: str, where: str) -> str | None:
 class ForcedGame(Game):
     """A game whose cards are forced in or out at the start (after the starting Sectors are chosen)."""
 
+    __slots__ = ("_widen", "forced")  # as the Game's own attributes (its method look-ups stay specialised)
+
     def __init__(self, content: Content, map_id: str, *, forced: Sequence[Forced], **kw: Any) -> None:
         self.forced = tuple(forced)
         self._widen: frozenset[str] = frozenset()
@@ -70,12 +72,12 @@ class ForcedGame(Game):
                 self._widen = extra
                 self._prepare(content, map_id, variant, list(options))
                 self._widen = frozenset()
-                hit = (content, {k: self.__dict__[k] for k in _PLAN_KEYS})
+                hit = (content, self.plan_values())
                 if len(_FORCED_PLANS) > 64:
                     _FORCED_PLANS.clear()
                 _FORCED_PLANS[key] = hit
             else:
-                self.__dict__.update(hit[1])
+                self.take_plan(hit[1])
             self.sources_changed()
         absent = [f.card for f in self.forced if f.where == "absent"]
         if absent:  # before the game starts: no one may recruit, find or draw it
