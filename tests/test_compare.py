@@ -119,6 +119,12 @@ def test_a_given_card_is_held_by_every_unit_from_the_start_and_out_of_the_pool()
     absent = ForcedGame(content, "juno-beach", forced=[Forced(medic, "absent")], players=2, seed=4,
                         deciders=[make_policy("reference")] * 3)
     assert medic not in absent.state.pool and all(medic not in h for h in absent.state.hands.values())
+    # a forced game holds its attributes in slots, as every game (tests/test_engine.py): the plan it takes or
+    # shares (a second game with the same forced card takes the first's) never lands in its own dict
+    again = ForcedGame(content, "juno-beach", forced=[Forced(medic, "give")], players=2, seed=5,
+                       deciders=[make_policy("reference")] * 3)
+    again.run_turn()
+    assert vars(game) == {} and vars(absent) == {} and vars(again) == {}
 
 
 def test_a_card_the_variant_never_offers_still_acts_when_given() -> None:
