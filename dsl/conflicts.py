@@ -555,13 +555,11 @@ class _Analyser:
                  for first, last in orders]
         rules = [RULE_REPLACE] + ([RULE_WITHIN if ta.tier == tb.tier else RULE_TIERS]
                                   if "replace-use" not in {ta.op, tb.op} else [])
-        query_text = f"when {moment}"
+        winner: str | None = None  # which side decides, when the order is known
         if len(orders) == 2 and "replace-use" in {ta.op, tb.op}:  # two uses: the player chooses
             resolution = (f"Both are offered after the triggers, and the player chooses: {texts[0]}; or "
                           f"{texts[1]}.")
-            return Conflict("replacement", None, (), ta.query, query_text, sa, sb, disagree, resolution,
-                            tuple(rules), None, None)
-        if len(orders) == 1:
+        elif len(orders) == 1:
             first, last = orders[0]
             if "replace-use" in {first.touch.op, last.touch.op}:
                 why = "a use is offered after every trigger"
@@ -570,13 +568,12 @@ class _Analyser:
             else:
                 why = "it is in play from the start"
             resolution = f"{names[id(first)]} acts first ({why}): {texts[0]}."
-            decides = first if first.touch.op != "hear" else last
-            return Conflict("replacement", None, (), ta.query, query_text, sa, sb, disagree, resolution,
-                            tuple(rules), "a" if decides is a else "b", None)
-        resolution = (f"Same tier: whichever came into play first acts first. If {names[id(orders[0][0])]} came "
-                      f"first: {texts[0]}. If {names[id(orders[1][0])]} came first: {texts[1]}.")
-        return Conflict("replacement", None, (), ta.query, query_text, sa, sb, disagree, resolution, tuple(rules),
-                        None, None)
+            winner = "a" if (first if first.touch.op != "hear" else last) is a else "b"
+        else:
+            resolution = (f"Same tier: whichever came into play first acts first. If {names[id(orders[0][0])]} "
+                          f"came first: {texts[0]}. If {names[id(orders[1][0])]} came first: {texts[1]}.")
+        return Conflict("replacement", None, (), ta.query, f"when {moment}", sa, sb, disagree, resolution,
+                        tuple(rules), winner, None)
 
     def event_order(self, a: Placed, b: Placed) -> list[tuple[Placed, Placed]]:
         """The orders the engine can run two effects of a pending event in: every trigger before the uses offered

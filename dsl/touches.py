@@ -264,9 +264,9 @@ class Extractor:
         """A card's own price ('cost = 0 if have soldiers < 3'): a change of the query that prices a card of its
         kind (specialist-cost for what is recruited, item-cost for what is found), in the card's tier, asked of
         that card alone (``card-is``), while it waits to be bought: the card is not in play then."""
-        kind_id = self.content.card_kinds.get(src.owner)
-        kind = next((k for k in self.content.kinds.kinds if k.id == kind_id), None)
-        role = (kind.held_as or kind.id) if kind is not None else (kind_id or "")
+        kind_id = self.content.card_kinds.get(src.owner, "")
+        kind = self.content.kind_def(kind_id)
+        role = (kind.held_as or kind.id) if kind is not None else kind_id
         query = PRICE_QUERIES.get(role)
         stmt = body.statement
         if query is None or not stmt.args:

@@ -22,8 +22,9 @@ from ddaydice.interpreter.tools.scenario import Check, Result, resolve_packs, ru
 from ddaydice.interpreter.tools.scenario_file import load_scenario
 from ddaydice.interpreter.tools.scenario_report import derivation_text
 
-#: The content loaded for each list of packs, during one run of many files (None: it does not load).
-ContentCache = dict[tuple[str, ...], Content | None]
+#: The content loaded for each list of packs during one run of many files, with the loader's diagnostics (the
+#: content None: it does not load, and every file naming those packs reports why).
+ContentCache = dict[tuple[str, ...], tuple[Content | None, list[Diagnostic]]]
 _PLACE = re.compile(r"^.*?:\d+:\d+: ")
 
 
@@ -71,11 +72,9 @@ def _content(cache: ContentCache, packs: tuple[str, ...], overlay: Mapping[str, 
     afresh with an editor's unsaved texts."""
     if overlay:
         return load(packs=list(packs), overlay=overlay)
-    if packs in cache:
-        return cache[packs], []
-    content, diags = load_cached(packs=list(packs))
-    cache[packs] = content
-    return content, diags
+    if packs not in cache:
+        cache[packs] = load_cached(packs=list(packs))
+    return cache[packs]
 
 
 def as_diagnostics(checked: FileCheck) -> list[Diagnostic]:

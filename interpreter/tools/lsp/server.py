@@ -95,9 +95,13 @@ class DDayServer(LanguageServer):
         task = asyncio.ensure_future(self._check_later(unit, uri, delay, scenario))
         self.state.pending[key] = self.state.latest[key] = task
         if not scenario:  # a content file changed: the open scenarios try it (they may name its pack)
-            for other in self.documents():
-                if other.uri != uri and is_scenario(other.source):
-                    self.schedule(other.uri, delay)
+            self._rerun_scenarios(uri, delay)
+
+    def _rerun_scenarios(self, changed: str, delay: float) -> None:
+        """Check again every open scenario but ``changed``: a content file they may load has changed."""
+        for other in self.documents():
+            if other.uri != changed and is_scenario(other.source):
+                self.schedule(other.uri, delay)
 
     def closed(self, closed: str) -> None:
         """A document was closed: its file is read from disk again, by the documents still open in its pack and by
@@ -109,10 +113,9 @@ class DDayServer(LanguageServer):
         still = next((d.uri for d in self.documents() if d.uri != closed and not is_scenario(d.source)
                       and unit_of(Path(d.path)) == unit), None)
         if still is not None:
-            self.schedule(still, 0)
-        for other in self.documents():
-            if other.uri != closed and is_scenario(other.source):
-                self.schedule(other.uri, 0)
+            self.schedule(still, 0)  # (a content file: which re-runs the open scenarios too)
+        else:
+            self._rerun_scenarios(closed, 0)
 
     async def _check_later(self, unit: Path, uri: str, delay: float, scenario: bool = False) -> None:
         key = str(unit)
