@@ -117,6 +117,15 @@ class DDayServer(LanguageServer):
         else:
             self._rerun_scenarios(closed, 0)
 
+    def note_hover(self, doc: TextDocument, line: int, lines: Sequence[str]) -> types.Hover | None:
+        """On a line of a scenario that holds a check: what its last run gave (scenario_check.notes), or None."""
+        note = self.state.notes.get(os.path.realpath(doc.path), {}).get(line + 1)
+        if note is None or line >= len(lines):
+            return None
+        span = types.Range(doc.position_to_client_units(_server_pos(line, 0)),
+                           doc.position_to_client_units(_server_pos(line, len(lines[line]))))
+        return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, note), span)
+
     async def _check_later(self, unit: Path, uri: str, delay: float, scenario: bool = False) -> None:
         key = str(unit)
         await asyncio.sleep(delay)
@@ -244,12 +253,7 @@ def build() -> DDayServer:
         lines = doc.source.splitlines()
         found = describe.hover(contents, Path(doc.path), lines, at.line, at.character)
         if found is None:  # a scenario's check: what its last run gave, and why
-            note = ls.state.notes.get(os.path.realpath(doc.path), {}).get(at.line + 1)
-            if note is None or at.line >= len(lines):
-                return None
-            span = types.Range(doc.position_to_client_units(_server_pos(at.line, 0)),
-                               doc.position_to_client_units(_server_pos(at.line, len(lines[at.line]))))
-            return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, note), span)
+            return ls.note_hover(doc, at.line, lines)
         tok = found.token
         span = types.Range(doc.position_to_client_units(_server_pos(tok.line, tok.start)),
                            doc.position_to_client_units(_server_pos(tok.line, tok.end)))
