@@ -15,6 +15,8 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeAlias
 
+from mypy_extensions import mypyc_attr, trait
+
 from ddaydice.dsl.compile import EffectContext, ModifierHook, UseHook
 from ddaydice.dsl.loader import Content, EffectSource
 from ddaydice.dsl.schema import BattleMap, Sector, SideDef, Variant
@@ -33,7 +35,9 @@ class Decider(Protocol):
     def decide(self, game: GameAPI, decision: Decision) -> tuple[int, ...]: ...
 
 
-class GameAPI(abc.ABC):
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
+class GameAPI:
     """A game: its content and plan, its state, and the operations the layers offer each other."""
 
     # ------------------------------------------------------------ the game
@@ -45,6 +49,9 @@ class GameAPI(abc.ABC):
     #: When a list (a scenario sets it), each question not asked because it had a single legal option is noted
     #: here as (player, kind, prompt, option), so a scripted answer left for it can be explained.
     unasked: list[tuple[str, str, str, str]] | None
+    #: When set, (turn, phase): the turn raises ``Paused`` at the end of that phase of that turn (after the end of the
+    #: turn for its last phase), leaving the game there (tools/capture.py).
+    pause_after: tuple[int, str] | None
     # ------------------------------------------------------------ the plan (shared by the games of a simulation)
     map: BattleMap
     variant: Variant | None

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr, trait
+
 from ddaydice.interpreter.core.api import Decider, GameAPI
 from ddaydice.interpreter.core.decisions import Decision, check_answer, legal_answer
 from ddaydice.interpreter.core.state import (
@@ -14,6 +16,8 @@ from ddaydice.interpreter.core.state import (
 
 MAX_EDGE = 6  # rolls again at most this many times, whatever the edge (every resource is bounded)
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Kernel(GameAPI):
     """The kernel services every layer uses: the game's one die, the trace, and asking a decider."""
 

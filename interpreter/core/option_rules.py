@@ -19,6 +19,19 @@ def names_of(content: Content) -> Names:
     return Names(resources=content.vocab.resources, marker_faces=tuple(f.id for f in content.game.marker_faces))
 
 
+def _add_option(content: Content, order: list[str], oid: str, why: str | None) -> None:
+    """Adds an optional rule and, before what follows it, the rules it requires."""
+    if oid in order:
+        return
+    if oid not in content.options:
+        known = ", ".join(sorted(content.options)) or "none"
+        raise RuleError(f"no optional rule '{oid}'" + (f" (required by '{why}')" if why else "")
+                        + f" (there are: {known})")
+    order.append(oid)
+    for req in content.options[oid].requires:
+        _add_option(content, order, req, oid)
+
+
 @attrs.frozen
 class OptionRules:
     """The options of one game, their requirements included, and their merged, parsed settings."""
@@ -35,20 +48,8 @@ class OptionRules:
     @classmethod
     def build(cls, content: Content, wanted: Iterable[str]) -> OptionRules:
         order: list[str] = []
-
-        def add(oid: str, why: str | None) -> None:
-            if oid in order:
-                return
-            if oid not in content.options:
-                known = ", ".join(sorted(content.options)) or "none"
-                raise RuleError(f"no optional rule '{oid}'" + (f" (required by '{why}')" if why else "")
-                                + f" (there are: {known})")
-            order.append(oid)
-            for req in content.options[oid].requires:
-                add(req, oid)
-
         for oid in wanted:
-            add(oid, None)
+            _add_option(content, order, oid, None)
         names = names_of(content)
         settings: dict[str, Any] = {}
         origin: dict[str, str] = {}

@@ -28,6 +28,11 @@ WINDOW_POINTS: dict[tuple[str, str], tuple[str, ...]] = {
 }
 MAX_TURNS = 60
 
+
+class Paused(Exception):
+    """Raised by the turn at the moment a game's ``pause_after`` names (the end of that phase of that turn): the game
+    stands there, to be read or played on (tools/capture.py plays a game to a moment this way)."""
+
 HookKind = Literal["modifier", "trigger", "use"]
 """The three kinds of hook an effect compiles to (dsl/compile.py), as a limit's counter names them."""
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from mypy_extensions import trait
+
 from ddaydice.interpreter.effects.context import ContextBase
 from ddaydice.interpreter.mechanisms import decks
 
 
+@trait
 class CardActions(ContextBase):
     """Actions on cards: sacrifices, recruits, finds, offers, Awards, decks and discards, decoys, replacements."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import attrs
+from mypy_extensions import trait
 
 from ddaydice.interpreter.core.state import (
     Die,
@@ -12,6 +13,7 @@ from ddaydice.interpreter.core.state import (
 from ddaydice.interpreter.effects.context import ContextBase
 
 
+@trait
 class DiceActions(ContextBase):
     """Actions on the Final Tally: results added and removed; dice re-rolled, changed, recoloured, copied, kept."""
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from mypy_extensions import trait
+
 from ddaydice.interpreter.effects.context import ContextBase
 
 
+@trait
 class ResourceActions(ContextBase):
     """Actions on resources: gains, losses, Courage or Stars spent to save Soldiers, splits of a roll."""
 

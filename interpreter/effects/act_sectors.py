@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import cast
 
+from mypy_extensions import trait
+
 from ddaydice.dsl.compile import EffectContext, ModifierHook
 from ddaydice.interpreter.core.state import (
     Grant,
@@ -11,6 +13,7 @@ from ddaydice.interpreter.core.state import (
 from ddaydice.interpreter.effects.context import ContextBase
 
 
+@trait
 class SectorActions(ContextBase):
     """Actions on Sectors and positions, and modifiers granted for a while."""
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from mypy_extensions import trait
+
 from ddaydice.dsl.loader import EffectSource
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
@@ -9,6 +11,7 @@ from ddaydice.interpreter.core.state import (
 )
 
 
+@trait
 class ContextBase:
     """The effect context's own helpers: the Unit it speaks for and the recipients of an action."""
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mypy_extensions import mypyc_attr, trait
+
 from ddaydice.dsl import words
 from ddaydice.dsl.compile import TriggerHook
 from ddaydice.dsl.loader import EffectSource
@@ -22,6 +24,8 @@ def _always() -> bool:
 _WHEN: dict[str, str] = {}  # each pending event's moment of 'use when EVENT', worded once
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Events(GameAPI):
     """Events: the triggers that hear an event, lowest tier first; a pending event, which a replacement may stop."""
 

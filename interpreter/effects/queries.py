@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import attrs
+from mypy_extensions import mypyc_attr, trait
 
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.loader import EffectSource
@@ -18,6 +19,8 @@ from ddaydice.interpreter.core.state import (
 from ddaydice.interpreter.core.values import COST_QUERIES, OWN_BASE
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Queries(GameAPI):
     """Queries: a value or a permission, its base from the rules, every modifier in play combined by precedence."""
 

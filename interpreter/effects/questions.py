@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from mypy_extensions import trait
+
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.interpreter.effects.context import ContextBase
 from ddaydice.interpreter.mechanisms import decks
 
 
+@trait
 class Questions(ContextBase):
     """The questions an effect's conditions ask: counts and predicates."""
 

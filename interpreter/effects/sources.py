@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr, trait
+
 from ddaydice.dsl.loader import EffectSource
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.inplay import EMPTY, InPlay, Modifier, SectorIndex, Trigger
@@ -14,6 +16,8 @@ from ddaydice.interpreter.effects.ctx import Ctx
 EMPTY_MODS: dict[str, list[Modifier]] = {}  # a Sector that modifies no query
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Sources(GameAPI):
     """Where effects come from: the sources in play (rules, Sectors, cards held and drawn) and whom they reach."""
 

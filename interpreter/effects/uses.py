@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from mypy_extensions import mypyc_attr, trait
+
 from ddaydice.dsl.compile import UseHook
 from ddaydice.dsl.loader import EffectSource
 from ddaydice.interpreter.core.api import GameAPI
@@ -15,6 +17,8 @@ from ddaydice.interpreter.core.values import points_of
 from ddaydice.interpreter.mechanisms import decks
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Uses(GameAPI):
     """Uses: the cards and rules a player may use at a moment of the turn, and using one."""
 

@@ -15,6 +15,8 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ddaydice.dsl.loader import Content
 from ddaydice.interpreter.core.api import Decider, GameAPI
 from ddaydice.interpreter.core.inplay import InPlay
@@ -36,6 +38,7 @@ from ddaydice.interpreter.phases.turn import Turn
 from ddaydice.interpreter.phases.upkeep import UpkeepPhase
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the tools' games (tools/forced.py, invariants.py) extend it
 class Game(Turn, RollPhase, UpkeepPhase, PurchasePhase, MovementPhase, CombatPhase, Casualties, Uses, Events,
            Queries, Sources, SetUp, Plan, Kernel):
     """One game: content + map + options + deciders -> a played-out state and, if asked, a trace."""
@@ -52,6 +55,7 @@ class Game(Turn, RollPhase, UpkeepPhase, PurchasePhase, MovementPhase, CombatPha
         self.content = content
         self.tracing = trace
         self.unasked = None
+        self.pause_after = None
         self.deciders: list[Decider] = list(deciders) if isinstance(deciders, Sequence) else [deciders]
         # Everything that depends only on (content, map, variant, options) is computed once and shared
         # by every game of a simulation: the graph, the effect indexes, the live queries and events.

@@ -6,6 +6,8 @@ import heapq
 from collections.abc import Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr, trait
+
 from ddaydice.dsl import ast as dsl_ast
 from ddaydice.dsl.compile import UNLIMITED, ModifierHook, UseHook
 from ddaydice.dsl.diagnostics import RuleError
@@ -19,6 +21,8 @@ from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.mechanisms.options import reachable
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Plan(GameAPI):
     """The per-map plan: what depends only on (content, map, variant, options), computed once per simulation."""
 

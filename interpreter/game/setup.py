@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from mypy_extensions import mypyc_attr, trait
+
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.schema import Sector
 from ddaydice.interpreter.core.api import GameAPI
@@ -18,6 +20,8 @@ from ddaydice.interpreter.mechanisms import automaton, decks
 from ddaydice.interpreter.mechanisms.options import printed_part, set_up, start_resources
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SetUp(GameAPI):
     """Set-up: the starting state of a game from its plan, and the choice of starting Sectors."""
 

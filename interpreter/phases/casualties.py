@@ -5,12 +5,16 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from mypy_extensions import mypyc_attr, trait
+
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
     Unit,
 )
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Casualties(GameAPI):
     """Casualties: Soldiers and Specialists lost, Units wiped out."""
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr, trait
+
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
     Unit,
 )
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class CombatPhase(GameAPI):
     """Phase 5, Combat: MGF rolled, DEF and MGF suffered, Bunkers conquered, another side's Assault."""
 

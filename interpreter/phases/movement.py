@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr, trait
+
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.precedence import Derivation, Step
@@ -16,6 +18,8 @@ _STAY = Move("stay", None, 0, False)  # (a tuple: one for every game)
 _new = tuple.__new__  # a Move from all its fields at once, without the named tuple's own __new__
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class MovementPhase(GameAPI):
     """Phase 4, Movement: the legal moves, entering a Sector, Landmines."""
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr, trait
+
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
     Unit,
@@ -12,6 +14,8 @@ from ddaydice.interpreter.core.values import TRADE_RESOURCES
 from ddaydice.interpreter.mechanisms import decks
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PurchasePhase(GameAPI):
     """Phase 3, Purchase: recruiting Specialists, finding Items and Vehicles, trading between Units."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import attrs
+from mypy_extensions import mypyc_attr, trait
 
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.decisions import Decision
@@ -17,6 +18,8 @@ _REROLL_PROMPTS = ("", "second roll: re-roll which dice (Locked dice stay)?",
                    "third and last roll: re-roll which dice (Locked dice stay)?")
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RollPhase(GameAPI):
     """Phase 1, Roll: dice rolled, Locked and re-rolled into the Final Tally; the Lieutenant's dice trade."""
 

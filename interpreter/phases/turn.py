@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr, trait
+
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
     Unit,
 )
-from ddaydice.interpreter.core.values import MAX_TURNS, PHASES
+from ddaydice.interpreter.core.values import MAX_TURNS, PHASES, Paused
 from ddaydice.interpreter.mechanisms import decks
 
+_LAST = PHASES[-1]
 _PHASE_METHODS = {phase: f"phase_{phase}" for phase in PHASES}  # each phase's method, named once
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Turn(GameAPI):
     """The turn: the five phases in order, the tie order of the players, the end of a turn and of the game."""
 
@@ -30,11 +35,16 @@ class Turn(GameAPI):
             for u in self.side_players() + self.order():
                 self.fire("game-start", u)
         self.begin_turn()
+        pause = self.pause_after
         for phase in PHASES:
             if s.outcome is not None:
                 return
             self.run_phase(phase)
+            if pause is not None and pause == (s.turn, phase) and phase != _LAST:
+                raise Paused
         self.end_of_turn()
+        if pause is not None and pause == (s.turn, _LAST):
+            raise Paused
 
     def begin_turn(self) -> None:
         """A new turn: its number, the limits of a turn made afresh, an expansion's start-of-turn draws."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr, trait
+
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
     NEXT_MARKER,
@@ -12,6 +14,8 @@ from ddaydice.interpreter.core.state import (
 from ddaydice.interpreter.core.values import die_label
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class UpkeepPhase(GameAPI):
     """Phase 2, Upkeep: Skulls cancel, RWB bonuses score, the Final Tally is collected, the Unit marker advances."""
 

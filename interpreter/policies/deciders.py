@@ -116,8 +116,7 @@ class ReferencePolicy:
         if kind == "reroll":
             return tuple([i for i, key in enumerate(keys) if key[1] not in _KEEP])
         if kind == "cancel":
-            best = min(range(len(keys)), key=lambda i: (_CANCEL_RANK.get(keys[i][1], 99), i))
-            return (best,)
+            return (min([(_CANCEL_RANK.get(key[1], 99), i) for i, key in enumerate(keys)])[1],)
         if kind == "move":
             return (reference_move(game, unit, keys),)
         return tuple(range(min_picks))

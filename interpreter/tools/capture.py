@@ -20,7 +20,7 @@ from ruamel.yaml import YAML
 
 from ddaydice.dsl.limits import MAX_DRAWS, MAX_SCENARIO_TURNS
 from ddaydice.interpreter.core.state import Die, Grant, Unit, new_rng
-from ddaydice.interpreter.core.values import PHASES
+from ddaydice.interpreter.core.values import PHASES, Paused
 from ddaydice.interpreter.tools.scenario_file import parse_die
 
 if TYPE_CHECKING:
@@ -30,10 +30,6 @@ if TYPE_CHECKING:
     from ddaydice.interpreter.tools.scenario_file import ScenarioFile, UnitSetup
 
 AWARD = "award"  # the base game's Award deck in `decks:` and `discards:` (the state's award_deck, award_discard)
-
-
-class _Reached(Exception):
-    """The game has reached the moment asked for."""
 
 
 def parse_moment(text: str) -> tuple[int, str]:
@@ -51,28 +47,13 @@ def parse_moment(text: str) -> tuple[int, str]:
 def play_until(game: Game, turn: int, phase: str) -> bool:
     """Play ``game`` until the end of ``phase`` of ``turn`` (after the end of the turn for its last phase, as a
     scenario's ``phase: combat`` step ends it); False if the game ended before that moment."""
-    run_phase, end_of_turn = game.run_phase, game.end_of_turn
-    last = PHASES[-1]
-
-    def phase_then_stop(name: str) -> None:
-        run_phase(name)
-        if name == phase != last and game.state.turn == turn:
-            raise _Reached
-
-    def end_then_stop() -> None:
-        end_of_turn()
-        if phase == last and game.state.turn == turn:
-            raise _Reached
-
-    setattr(game, "run_phase", phase_then_stop)  # noqa: B010  (this game only: the turn calls its own methods)
-    setattr(game, "end_of_turn", end_then_stop)  # noqa: B010
+    game.pause_after = (turn, phase)
     try:
         game.run()
-    except _Reached:
+    except Paused:
         return True
     finally:
-        delattr(game, "run_phase")
-        delattr(game, "end_of_turn")
+        game.pause_after = None
     return False
 
 

@@ -1,0 +1,25 @@
+"""The build's one piece of code: with DDAYDICE_COMPILE=1, the engine's modules listed in ``compiled.txt`` are
+compiled to C extensions with mypyc (the same source, typed for mypy --strict; the same games, several times
+faster). Without it the package is pure Python. ``scripts/compile`` builds them in place for a source tree."""
+
+import os
+from pathlib import Path
+
+from setuptools import setup
+
+HERE = Path(__file__).parent
+
+
+def compiled_modules() -> list[str]:
+    """The files compiled, one a line of compiled.txt (``#`` starts a comment), relative to src/ddaydice/."""
+    lines = (line.split("#", 1)[0].strip() for line in (HERE / "compiled.txt").read_text().splitlines())
+    return [f"src/ddaydice/{line}" for line in lines if line]
+
+
+ext_modules = []
+if os.environ.get("DDAYDICE_COMPILE") == "1":
+    from mypyc.build import mypycify
+
+    ext_modules = mypycify(compiled_modules(), opt_level="3", group_name="ddaydice_compiled")
+
+setup(ext_modules=ext_modules)
