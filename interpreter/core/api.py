@@ -35,6 +35,28 @@ class Decider(Protocol):
     def decide(self, game: GameAPI, decision: Decision) -> tuple[int, ...]: ...
 
 
+class Watcher(Protocol):
+    """What a tool sees of a game at its moments: ``dday simulate --check-invariants`` checks the rules after each
+    phase (tools/invariants.py), ``dday compare`` gives the forced cards once the starts are chosen
+    (tools/forced.py). A game calls each of its watchers' methods at that moment (``suffering``, ``moving`` and
+    ``at_point`` before the engine acts); a game with no watcher calls nothing. The tools extend a game this way,
+    never by overriding its methods, which a compiled engine (compiled.txt) would not call."""
+
+    def starts_chosen(self, game: GameAPI) -> None: ...
+
+    def phase_begins(self, game: GameAPI, phase: str) -> None: ...
+
+    def phase_ends(self, game: GameAPI, phase: str) -> None: ...
+
+    def game_ends(self, game: GameAPI) -> None: ...
+
+    def at_point(self, game: GameAPI, unit: Unit, point: str) -> None: ...
+
+    def moving(self, game: GameAPI, unit: Unit, move: Move) -> None: ...
+
+    def suffering(self, game: GameAPI, unit: Unit, amount: int, cause: str) -> None: ...
+
+
 @trait
 @mypyc_attr(allow_interpreted_subclasses=True)
 class GameAPI:
@@ -52,6 +74,11 @@ class GameAPI:
     #: When set, (turn, phase): the turn raises ``Paused`` at the end of that phase of that turn (after the end of the
     #: turn for its last phase), leaving the game there (tools/capture.py).
     pause_after: tuple[int, str] | None
+    #: The tools' watchers of this game (``Watcher``), called at their moments; empty for a plain game.
+    watchers: tuple[Watcher, ...]
+    #: Cards a tool puts into this game that its set-up would not (tools/forced.py): counted among the cards that
+    #: can come into play while the plan is worked out.
+    extra_cards: frozenset[str]
     # ------------------------------------------------------------ the plan (shared by the games of a simulation)
     map: BattleMap
     variant: Variant | None

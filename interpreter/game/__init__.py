@@ -18,7 +18,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from ddaydice.dsl.loader import Content
-from ddaydice.interpreter.core.api import Decider, GameAPI
+from ddaydice.interpreter.core.api import Decider, GameAPI, Watcher
 from ddaydice.interpreter.core.inplay import InPlay
 from ddaydice.interpreter.core.kernel import Kernel
 from ddaydice.interpreter.core.state import GameState
@@ -51,11 +51,14 @@ class Game(Turn, RollPhase, UpkeepPhase, PurchasePhase, MovementPhase, CombatPha
 
     def __init__(self, content: Content, map_id: str, *, players: int = 1, seed: int = 0,
                  variant: str | None = None, options: Iterable[str] = (), deciders: Sequence[Decider] | Decider,
-                 trace: bool = False, state: GameState | None = None, rng: random.Random | None = None) -> None:
+                 trace: bool = False, state: GameState | None = None, rng: random.Random | None = None,
+                 watchers: Sequence[Watcher] = ()) -> None:
         self.content = content
         self.tracing = trace
         self.unasked = None
         self.pause_after = None
+        self.watchers = tuple(watchers)
+        self.extra_cards = frozenset()
         self.deciders: list[Decider] = list(deciders) if isinstance(deciders, Sequence) else [deciders]
         # Everything that depends only on (content, map, variant, options) is computed once and shared
         # by every game of a simulation: the graph, the effect indexes, the live queries and events.

@@ -208,7 +208,7 @@ class Plan(GameAPI):
                     if veh.id not in reach and not self._unavailable(veh.id):
                         reach.add(veh.id)
                         frontier.add(veh.id)
-        return reach
+        return reach | self.extra_cards
 
     def _build_graph(self) -> None:
         self.moves: dict[str, list[tuple[str, str, int, bool, bool]]] = {s: [] for s in self.sectors}

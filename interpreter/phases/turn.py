@@ -26,12 +26,16 @@ class Turn(GameAPI):
                 self.end("lost", f"no result after {max_turns} turns")
                 break
             self.run_turn()
+        for w in self.watchers:
+            w.game_ends(self)
         return self.state.outcome or "lost"
 
     def run_turn(self) -> None:
         s = self.state
         if s.turn == 0:
             self.choose_starts()
+            for w in self.watchers:
+                w.starts_chosen(self)
             for u in self.side_players() + self.order():
                 self.fire("game-start", u)
         self.begin_turn()
@@ -60,10 +64,15 @@ class Turn(GameAPI):
             decks.start_of_turn(self)  # an expansion's cards drawn before the first phase (Battle Conditions)
 
     def run_phase(self, phase: str) -> None:
+        watchers = self.watchers
+        for w in watchers:
+            w.phase_begins(self, phase)
         self.state.phase = phase
         getattr(self, _PHASE_METHODS.get(phase) or f"phase_{phase}")()
         if self.state.grants:
             self._expire("phase")
+        for w in watchers:
+            w.phase_ends(self, phase)
 
     def players(self) -> list[Unit]:
         """Every player: the Units, then the players of other sides (who are not Units)."""

@@ -25,7 +25,9 @@ from typing import Any, Literal
 import attrs
 
 from ddaydice.dsl.loader import Content
+from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import GameState, Unit
+from ddaydice.interpreter.core.values import Move
 from ddaydice.interpreter.game import Game
 
 Where = Literal["give", "pool", "absent"]
@@ -55,13 +57,14 @@ def problem(content: Content, card: str, where: str) -> str | None:
 
 
 class ForcedGame(Game):
-    """A game whose cards are forced in or out at the start (after the starting Sectors are chosen)."""
+    """A game whose cards are forced in or out at the start (after the starting Sectors are chosen, by its
+    ``Giving`` watcher)."""
 
-    __slots__ = ("_widen", "forced")  # as the Game's own attributes (its method look-ups stay specialised)
+    __slots__ = ("forced",)  # as the Game's own attributes (its method look-ups stay specialised)
 
     def __init__(self, content: Content, map_id: str, *, forced: Sequence[Forced], **kw: Any) -> None:
         self.forced = tuple(forced)
-        self._widen: frozenset[str] = frozenset()
+        kw["watchers"] = (*kw.get("watchers", ()), Giving(self.forced))
         super().__init__(content, map_id, **kw)
         extra = frozenset(f.card for f in self.forced if f.where != "absent")
         if extra:  # the plan with the forced cards among the cards of the game (shared by the set-up's games)
@@ -69,9 +72,9 @@ class ForcedGame(Game):
             key = (id(content), map_id, variant, options, extra)
             hit = _FORCED_PLANS.get(key)
             if hit is None or hit[0] is not content:
-                self._widen = extra
+                self.extra_cards = extra
                 self._prepare(content, map_id, variant, list(options))
-                self._widen = frozenset()
+                self.extra_cards = frozenset()
                 hit = (content, self.plan_values())
                 if len(_FORCED_PLANS) > 64:
                     _FORCED_PLANS.clear()
@@ -84,55 +87,81 @@ class ForcedGame(Game):
             remove_everywhere(self.state, absent)
             self.sources_changed()
 
-    def _reachable_cards(self) -> set[str]:
-        return super()._reachable_cards() | self._widen
 
-    def choose_starts(self) -> None:
-        super().choose_starts()
+@attrs.frozen
+class Giving:
+    """The watcher (core/api.py) that gives the forced cards once the starting Sectors are chosen: to each Unit, or
+    into the Pool."""
+
+    forced: tuple[Forced, ...]
+
+    def starts_chosen(self, game: GameAPI) -> None:
         for f in self.forced:
             if f.where == "give":
-                for unit in self.state.units:
-                    self._give(unit, f.card)
+                for unit in game.state.units:
+                    give(game, unit, f.card)
             elif f.where == "pool":
-                self._into_pool(f.card)
-        self.sources_changed()
+                into_pool(game, f.card)
+        game.sources_changed()
 
-    def _give(self, unit: Unit, card: str) -> None:
-        c, s = self.content, self.state
-        kind = c.card_kinds[card]
-        kdef = c.kind_def(kind)
-        remove_everywhere(s, [card])
-        if kdef is not None and kdef.held_by == "game":
-            if card not in s.in_play:
-                s.in_play.append(card)
-            return
-        if kind == "specialist":
-            unit.specialists.append(card)
-        elif kind == "item":
-            unit.items.append(card)
-        elif kind == "vehicle":
-            unit.vehicle = card
-        elif kind == "award":
-            unit.awards.append(card)
-        else:
-            unit.cards.append(card)
-        self._came_into_play(unit, card)
+    def phase_begins(self, game: GameAPI, phase: str) -> None:
+        pass
 
-    def _into_pool(self, card: str) -> None:
-        c, s = self.content, self.state
-        kind = c.card_kinds[card]
-        if kind == "award":
-            s.award_deck = [card, *(a for a in s.award_deck if a != card)]
-        elif c.kind_def(kind) is not None:
-            s.decks[kind] = [card, *(k for k in s.decks.get(kind, []) if k != card)]
-        elif kind == "specialist" and c.cards[card].grade == "regular":  # a Regular Specialist: in every hand
-            for unit in s.units:
-                hand = s.hands.setdefault(unit.id, [])
-                if card not in hand and card not in unit.specialists:
-                    hand.append(card)
-        elif card not in s.pool:
-            s.pool.append(card)
-            s.placed.pop(card, None)
+    def phase_ends(self, game: GameAPI, phase: str) -> None:
+        pass
+
+    def game_ends(self, game: GameAPI) -> None:
+        pass
+
+    def at_point(self, game: GameAPI, unit: Unit, point: str) -> None:
+        pass
+
+    def moving(self, game: GameAPI, unit: Unit, move: Move) -> None:
+        pass
+
+    def suffering(self, game: GameAPI, unit: Unit, amount: int, cause: str) -> None:
+        pass
+
+
+def give(game: GameAPI, unit: Unit, card: str) -> None:
+    """The card among the Unit's held cards of its kind (or in play for every Unit), out of everywhere else."""
+    c, s = game.content, game.state
+    kind = c.card_kinds[card]
+    kdef = c.kind_def(kind)
+    remove_everywhere(s, [card])
+    if kdef is not None and kdef.held_by == "game":
+        if card not in s.in_play:
+            s.in_play.append(card)
+        return
+    if kind == "specialist":
+        unit.specialists.append(card)
+    elif kind == "item":
+        unit.items.append(card)
+    elif kind == "vehicle":
+        unit.vehicle = card
+    elif kind == "award":
+        unit.awards.append(card)
+    else:
+        unit.cards.append(card)
+    game._came_into_play(unit, card)
+
+
+def into_pool(game: GameAPI, card: str) -> None:
+    """The card where the Pool's cards of its kind wait: on top of its deck, in every hand, or in the Pool."""
+    c, s = game.content, game.state
+    kind = c.card_kinds[card]
+    if kind == "award":
+        s.award_deck = [card, *(a for a in s.award_deck if a != card)]
+    elif c.kind_def(kind) is not None:
+        s.decks[kind] = [card, *(k for k in s.decks.get(kind, []) if k != card)]
+    elif kind == "specialist" and c.cards[card].grade == "regular":  # a Regular Specialist: in every hand
+        for u in s.units:
+            hand = s.hands.setdefault(u.id, [])
+            if card not in hand and card not in u.specialists:
+                hand.append(card)
+    elif card not in s.pool:
+        s.pool.append(card)
+        s.placed.pop(card, None)
 
 
 _FORCED_PLANS: dict[tuple[Any, ...], tuple[Content, dict[str, Any]]] = {}

@@ -4,9 +4,9 @@ The guarantees are data (``rules/invariants.yaml``: each one's text, its ruleboo
 it holds, and the checker that tests it); a checker is a general procedure here, which reads the state and asks
 the game's own queries, and never names a card.
 
-The checks hook in one place: :class:`CheckedGame`, a :class:`Game` whose ``run_phase`` (and ``suffer``, to see the
-loss each Unit is charged) report to a :class:`Watch`. A game that is not checked is a plain :class:`Game`: the
-engine itself has no hook, so games without the checks cost exactly what they cost before.
+The checks hook in one place: :class:`CheckedGame`, a :class:`Game` watched by a :class:`Watch` (a ``Watcher``,
+core/api.py), which the game tells when each phase begins and ends, and when a Unit suffers a loss, moves, or
+reaches a moment of uses (to see what each Unit is charged). A game that is not checked has no watcher.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ import attrs
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.places import bundled_root
 from ddaydice.dsl.yamlsrc import read_yaml, structure
+from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import STAY_FORBIDDEN, Unit
-from ddaydice.interpreter.core.values import MAX_TURNS, Move
+from ddaydice.interpreter.core.values import Move
 from ddaydice.interpreter.game import Game
 
 RESOURCES = ("soldiers", "stars", "courage", "item_points")
@@ -98,13 +99,46 @@ class Watch:
     rolled: dict[str, int] = attrs.Factory(dict)  # MGF dice the Unit's Sector should have rolled, read as they were
     violations: list[Violation] = attrs.Factory(list)
 
-    def begin(self, game: Game) -> None:
+    def begin(self, game: GameAPI) -> None:
         self.before = snapshot(game)
         self.charged = []
         self.moves = []
         self.rolled = {}
 
-    def end(self, game: Game, phase: str) -> None:
+    # ------------------------------------------------------------------ the game's moments (a Watcher)
+    def starts_chosen(self, game: GameAPI) -> None:
+        pass
+
+    def phase_begins(self, game: GameAPI, phase: str) -> None:
+        self.begin(game)
+
+    def phase_ends(self, game: GameAPI, phase: str) -> None:
+        self.end(game, phase)
+
+    def game_ends(self, game: GameAPI) -> None:
+        self.end(game, "end")
+
+    def at_point(self, game: GameAPI, unit: Unit, point: str) -> None:
+        if point == "after-mgf" and not unit.side:
+            # The Sector has just rolled: the dice it should roll, before any card played now (a Grenadier
+            # sacrificed after the roll silences the Sector from then on; the roll stands, as for the Grenade).
+            self.rolled[unit.id] = game.value("mgf-dice", unit, sector=unit.sector)
+
+    def moving(self, game: GameAPI, unit: Unit, move: Move) -> None:
+        if move.to is not None:
+            self.moves.append((unit.id, unit.sector, move.to, move.to in unit.visited))
+
+    def suffering(self, game: GameAPI, unit: Unit, amount: int, cause: str) -> None:
+        if game.state.phase == "combat" and not unit.side:
+            # What the Unit should be charged now: its Sector's DEF (the rules' query) and the MGF rolled there,
+            # unless it ignores MGF casualties (read now: a Bunker conquered later in the phase lowers its DEF).
+            rolls = game.state.sectors[unit.sector].mgf_roll or []
+            mgf = 0 if game.flag("ignore-mgf-casualties", unit) else sum(rolls)
+            self.charged.append((unit.id, amount, game.value("def", unit) + mgf,
+                                 game.value("mgf-dice", unit, sector=unit.sector)))
+
+    # ------------------------------------------------------------------ the checks
+    def end(self, game: GameAPI, phase: str) -> None:
         for inv in invariants():
             if (self.only is not None and inv.id not in self.only) or not ("every" in inv.after or phase in inv.after):
                 continue  # 'every': after each phase and at the end of the game ("end")
@@ -115,7 +149,7 @@ class Watch:
                     self.report(v)
 
 
-def snapshot(game: Game) -> Snapshot:
+def snapshot(game: GameAPI) -> Snapshot:
     s = game.state
     snap = Snapshot()
     for u in game.players():
@@ -138,62 +172,32 @@ def _cards(u: Unit) -> Iterator[str]:
 
 
 class CheckedGame(Game):
-    """A Game whose every phase is followed by the checks of ``rules/invariants.yaml`` (and the end of the game)."""
+    """A Game whose every phase is followed by the checks of ``rules/invariants.yaml`` (and the end of the game):
+    its ``watch`` watches it (``Watcher``, core/api.py)."""
 
     def __init__(self, *args: Any, watch: Watch, **kw: Any) -> None:
         self.watch = watch
+        kw["watchers"] = (*kw.get("watchers", ()), watch)
         super().__init__(*args, **kw)
-
-    def run_phase(self, phase: str) -> None:
-        self.watch.begin(self)
-        super().run_phase(phase)
-        self.watch.end(self, phase)
-
-    def run(self, max_turns: int = MAX_TURNS) -> str:
-        outcome = super().run(max_turns)
-        self.watch.end(self, "end")
-        return outcome
-
-    def use_point(self, unit: Unit, point: str) -> None:
-        if point == "after-mgf" and not unit.side:
-            # The Sector has just rolled: the dice it should roll, before any card played now (a Grenadier
-            # sacrificed after the roll silences the Sector from then on; the roll stands, as for the Grenade).
-            self.watch.rolled[unit.id] = self.value("mgf-dice", unit, sector=unit.sector)
-        super().use_point(unit, point)
-
-    def do_move(self, unit: Unit, move: Move) -> None:
-        if move.to is not None:
-            self.watch.moves.append((unit.id, unit.sector, move.to, move.to in unit.visited))
-        super().do_move(unit, move)
-
-    def suffer(self, unit: Unit, amount: int, cause: str) -> int:
-        if self.state.phase == "combat" and not unit.side:
-            # What the Unit should be charged now: its Sector's DEF (the rules' query) and the MGF rolled there,
-            # unless it ignores MGF casualties (read now: a Bunker conquered later in the phase lowers its DEF).
-            rolls = self.state.sectors[unit.sector].mgf_roll or []
-            mgf = 0 if self.flag("ignore-mgf-casualties", unit) else sum(rolls)
-            self.watch.charged.append((unit.id, amount, self.value("def", unit) + mgf,
-                                       self.value("mgf-dice", unit, sector=unit.sector)))
-        return super().suffer(unit, amount, cause)
 
 
 # ------------------------------------------------------------------------------------------- the checkers
-Checker = Callable[[Game, Watch, str], list[str]]
+Checker = Callable[[GameAPI, Watch, str], list[str]]
 
 
-def _resources(game: Game, watch: Watch, phase: str) -> list[str]:
+def _resources(game: GameAPI, watch: Watch, phase: str) -> list[str]:
     return [f"{u.name} has {getattr(u, r)} {r.replace('_', ' ')}" for u in game.players() for r in RESOURCES
             if getattr(u, r) < 0]
 
 
-def _alive(game: Game, watch: Watch, phase: str) -> list[str]:
+def _alive(game: GameAPI, watch: Watch, phase: str) -> list[str]:
     if game.option_rules.automated_units:
         return []  # automated Units keep no Soldiers (solitaire Atlantikwall)
     return [f"{u.name} is in play with no Soldier (its Specialists counted)" for u in game.state.units
             if u.status == "active" and game.soldier_count(u) <= 0]
 
 
-def _purchases(game: Game, watch: Watch, phase: str) -> list[str]:
+def _purchases(game: GameAPI, watch: Watch, phase: str) -> list[str]:
     out = []
     for u in game.players():
         if u.status == "dead":
@@ -222,7 +226,7 @@ def _purchases(game: Game, watch: Watch, phase: str) -> list[str]:
     return out
 
 
-def _skulls(game: Game, watch: Watch, phase: str) -> list[str]:
+def _skulls(game: GameAPI, watch: Watch, phase: str) -> list[str]:
     if "skulls" in game.ignore or (game.keep_faces is not None and "skull" not in game.keep_faces):
         return []
     out = []
@@ -247,7 +251,7 @@ def _skulls(game: Game, watch: Watch, phase: str) -> list[str]:
     return out
 
 
-def _black_shield(game: Game, watch: Watch, phase: str) -> list[str]:
+def _black_shield(game: GameAPI, watch: Watch, phase: str) -> list[str]:
     if game.option_rules.automated_units:
         return []  # the automated Unit's own procedure (2 turns per Sector)
     if game.state.outcome is not None:
@@ -264,7 +268,7 @@ def _black_shield(game: Game, watch: Watch, phase: str) -> list[str]:
     return out
 
 
-def _one_move(game: Game, watch: Watch, phase: str) -> list[str]:
+def _one_move(game: GameAPI, watch: Watch, phase: str) -> list[str]:
     out = []
     seen: set[str] = set()
     for who, was, to, visited in watch.moves:  # the Phase 4 moves (a card's switch or retreat is not one)
@@ -279,7 +283,7 @@ def _one_move(game: Game, watch: Watch, phase: str) -> list[str]:
     return out
 
 
-def _combat(game: Game, watch: Watch, phase: str) -> list[str]:
+def _combat(game: GameAPI, watch: Watch, phase: str) -> list[str]:
     s = game.state
     if game.option_rules.automated_units:
         return []
