@@ -23,6 +23,10 @@ from ddaydice.interpreter.core.inplay import InPlay
 from ddaydice.interpreter.effects.sources import Sources
 from ddaydice.interpreter.tools.scenario import collect
 
+# Each read of the index is checked by replacing Sources.in_play: the pure-Python engine only (scripts/test runs it;
+# the compiled engine's methods cannot be replaced).
+pytestmark = pytest.mark.pure
+
 GOLDEN = Path(__file__).parent / "golden"
 sys.path.insert(0, str(GOLDEN))
 

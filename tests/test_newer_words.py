@@ -11,14 +11,16 @@ the named face replaces the die's result without a question."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from test_diagnostics import bad, card, validate
 
 from ddaydice.dsl.loader import load
+from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.policies.deciders import ReferencePolicy
 
 
 @pytest.mark.parametrize(("effect", "english"), [
@@ -86,6 +88,29 @@ def test_a_chance_outcome_is_checked_like_any_action(tmp_path: Path, monkeypatch
     assert "9:46: DSL102 gain: unknown resource 'stra'" in result.output and "did you mean 'star'?" in result.output
 
 
+class ScriptedRandom(random.Random):
+    """The game's generator, scripted: each draw the face given, in order."""
+
+    def __init__(self, faces: list[int]) -> None:
+        super().__init__(0)
+        self.faces = faces
+
+    def random(self) -> float:
+        return (self.faces.pop(0) - 1 + 0.5) / 6  # d6(): int(random() * 6) + 1
+
+
+def scripted_dice(draws: list[int]) -> tuple[Game, list[int]]:
+    """A game whose die (Kernel.d6) rolls ``draws`` in order, and what is left of them."""
+    game = Game(load()[0] or _missing(), "exercise-tiger", variant="practice-run", deciders=ReferencePolicy())
+    script = list(draws)
+    game.rng = ScriptedRandom(script)
+    return game, script
+
+
+def _missing() -> Any:
+    raise AssertionError("the bundled content does not load")
+
+
 @pytest.mark.parametrize(("count", "edge", "draws", "kept"), [
     (1, 0, [5, 2], [5]),           # no edge: one roll, one draw of the generator (the 2 is left)
     (1, 1, [5, 2], [2]),           # +1: once more, the lower kept (better for the Units)
@@ -96,11 +121,8 @@ def test_a_chance_outcome_is_checked_like_any_action(tmp_path: Path, monkeypatch
 def test_rolling_with_an_edge(count: int, edge: int, draws: list[int], kept: list[int]) -> None:
     """'mgf-edge' and 'landmine-edge' (rules/queries.yaml): each +1 rolls once more and keeps the lower total,
     each -1 the higher; without an edge the generator is drawn as ever (the golden games are unchanged)."""
-    from ddaydice.interpreter.core.kernel import Kernel
-
-    script = list(draws)
-    dice = SimpleNamespace(d6=lambda: script.pop(0))  # the game's one die, scripted
-    assert Kernel.roll_with_edge(cast("Any", dice), count, edge) == kept
+    game, script = scripted_dice(draws)
+    assert game.roll_with_edge(count, edge) == kept
     assert script == ([2] if edge == 0 else [])
 
 
@@ -112,8 +134,5 @@ def test_rolling_with_an_edge(count: int, edge: int, draws: list[int], kept: lis
 def test_an_effects_own_dice_keep_the_higher_with_roll_high(edge: int, draws: list[int], kept: list[int]) -> None:
     """'roll-high' (rules/queries.yaml): for the dice an effect rolls, +1 keeps the higher total (which total is
     better depends on the card: the card says high or low)."""
-    from ddaydice.interpreter.core.kernel import Kernel
-
-    script = list(draws)
-    dice = SimpleNamespace(d6=lambda: script.pop(0))
-    assert Kernel.roll_with_edge(cast("Any", dice), 1, edge, lower_is_better=False) == kept
+    game, _ = scripted_dice(draws)
+    assert game.roll_with_edge(1, edge, lower_is_better=False) == kept

@@ -12,7 +12,9 @@ from click.testing import CliRunner
 
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import Unit
+from ddaydice.interpreter.core.values import Move
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.tools.scenario import PHASE_POINTS, WITHIN_A_STEP
@@ -25,12 +27,32 @@ def content() -> Content:
     return loaded
 
 
-class Watched(Game):
-    seen: dict[str, set[str]]
+class Points:
+    """A watcher (core/api.py) noting the moments of uses each phase reaches."""
 
-    def use_point(self, unit: Unit, point: str) -> None:
-        self.seen[self.state.phase].add(point)
-        super().use_point(unit, point)
+    def __init__(self, seen: dict[str, set[str]]) -> None:
+        self.seen = seen
+
+    def at_point(self, game: GameAPI, unit: Unit, point: str) -> None:
+        self.seen[game.state.phase].add(point)
+
+    def starts_chosen(self, game: GameAPI) -> None:
+        pass
+
+    def phase_begins(self, game: GameAPI, phase: str) -> None:
+        pass
+
+    def phase_ends(self, game: GameAPI, phase: str) -> None:
+        pass
+
+    def game_ends(self, game: GameAPI) -> None:
+        pass
+
+    def moving(self, game: GameAPI, unit: Unit, move: Move) -> None:
+        pass
+
+    def suffering(self, game: GameAPI, unit: Unit, amount: int, cause: str) -> None:
+        pass
 
 
 @pytest.mark.parametrize(("map_id", "variant", "options"), [
@@ -42,9 +64,8 @@ def test_the_turn_offers_uses_only_where_the_table_says(map_id: str, variant: st
     seen: dict[str, set[str]] = defaultdict(set)
     players = 2
     for seed in range(6):
-        g = Watched(content(), map_id, players=players, seed=seed, variant=variant, options=options,
-                    deciders=[make_policy("random", seed + k) for k in range(players + 1)])
-        g.seen = seen
+        g = Game(content(), map_id, players=players, seed=seed, variant=variant, options=options,
+                 deciders=[make_policy("random", seed + k) for k in range(players + 1)], watchers=[Points(seen)])
         g.run()
     for phase, points in seen.items():
         allowed = set(PHASE_POINTS[phase]) | set(WITHIN_A_STEP.get(phase, ()))

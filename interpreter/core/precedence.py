@@ -63,6 +63,11 @@ class Derivation:
     value: int | bool
     clamp: int | None = None
 
+    def as_flag(self) -> Derivation:
+        """The derivation of a permission: its values as bools (what the rules and the effects' words say)."""
+        steps = tuple(attrs.evolve(s, before=bool(s.before), after=bool(s.after)) for s in self.steps)
+        return attrs.evolve(self, base=bool(self.base), steps=steps, value=bool(self.value))
+
     def as_json(self) -> dict[str, object]:
         return {
             "query": self.query,

@@ -72,6 +72,10 @@ class Queries(GameAPI):
         value, derivation = combine(base, contributions, info.minimum if clamp else None, explain=want_steps,
                                     query=name, subject=self._subject(unit, sector, card) if want_steps else "",
                                     base_source=base_source)
+        if derivation is not None and info.kind == "flag":
+            # A permission is a bool, shown as one; compiled (compiled.txt), mypyc may carry a bool that passed
+            # through an `int | bool` narrowed to `int` as 0 or 1.
+            value, derivation = bool(value), derivation.as_flag()
         if consume and consumed and unit is not None and derivation is not None:
             # A limited effect ("once per phase") is used up only when it applied, not when it was overruled.
             overruled = {(s.source, s.text) for s in derivation.steps if s.overruled_by}
