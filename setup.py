@@ -20,6 +20,8 @@ ext_modules = []
 if os.environ.get("DDAYDICE_COMPILE") == "1":
     from mypyc.build import mypycify
 
-    ext_modules = mypycify(compiled_modules(), opt_level="3", group_name="ddaydice_compiled")
+    # multi_file: a C file per module, not one for the whole group, so that gcc builds them in parallel
+    # (build_ext --parallel) and within bounded memory (one file of the whole engine took 1 GB and minutes)
+    ext_modules = mypycify(compiled_modules(), opt_level="3", group_name="ddaydice_compiled", multi_file=True)
 
 setup(ext_modules=ext_modules)

@@ -80,17 +80,24 @@ def _statements(example: Example, name: str) -> list[ast.Option]:
 
 
 class Recorder:
-    """An EffectContext that records what it is asked to do and answers 1 to every question."""
+    """An EffectContext that records what it is asked to do and answers 1 to every question (an action returns
+    None, as EffectContext declares: a compiled engine checks it)."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, tuple[object, ...]]] = []
 
     def __getattr__(self, name: str) -> object:
-        def record(*args: object) -> int:
+        answer = None if _RETURNS.get(name) == "None" else 1
+
+        def record(*args: object) -> int | None:
             self.calls.append((name, args))
-            return 1
+            return answer
 
         return record
+
+
+# What each method of EffectContext returns, as written there ('from __future__ import annotations': strings)
+_RETURNS = {name: getattr(f, "__annotations__", {}).get("return") for name, f in vars(EffectContext).items()}
 
 
 def _run_alone(compiler: Compiler, renderer: Renderer, option: ast.Option) -> Recorder:

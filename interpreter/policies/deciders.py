@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import attrs
+from mypy_extensions import mypyc_attr
 
 from ddaydice.dsl.compile import UNLIMITED
 from ddaydice.dsl.diagnostics import RuleError
@@ -23,7 +23,9 @@ from ddaydice.interpreter.core.decisions import Decision, check_answer
 from ddaydice.interpreter.core.values import Move
 
 
-@attrs.define
+# The deciders are plain classes that a policy of one's own may extend (compiled, mypyc keeps them open to
+# subclasses written in Python only with this mark).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Scripted:
     """Answers given in advance (a scenario's ``answers:``), in order, per Unit or for all.
 
@@ -32,9 +34,13 @@ class Scripted:
     answers; without one it is an error naming the decision.
     """
 
-    answers: list[Any]
-    fallback: Decider | None = None
-    used: int = 0
+    def __init__(self, answers: list[Any], fallback: Decider | None = None, used: int = 0) -> None:
+        self.answers = answers
+        self.fallback = fallback
+        self.used = used
+
+    def __repr__(self) -> str:
+        return f"Scripted(answers={self.answers!r}, fallback={self.fallback!r}, used={self.used!r})"
 
     def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
         if self.used >= len(self.answers):
@@ -73,15 +79,16 @@ def resolve_answer(decision: Decision, raw: Any) -> tuple[int, ...]:
     return check_answer(decision, picks)
 
 
-@attrs.define
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomDecider:
     """Picks uniformly among legal answers, from its own seeded generator."""
 
-    seed: int = 0
-    rng: random.Random = attrs.field(init=False)
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
 
-    def __attrs_post_init__(self) -> None:
-        self.rng = random.Random(self.seed)
+    def __repr__(self) -> str:
+        return f"RandomDecider(seed={self.seed!r})"
 
     def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
         n = decision.size()
@@ -96,9 +103,12 @@ _CANCEL_RANK = {face: i for i, face in enumerate(CANCEL_ORDER)}
 _KEEP = frozenset({"one-soldier", "two-soldiers", "courage"})
 
 
-@attrs.define
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ReferencePolicy:
     """The fixed policy of DESIGN.md section 10, so independent implementations can compare distributions."""
+
+    def __repr__(self) -> str:
+        return "ReferencePolicy()"
 
     def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
         return self.decide_keys(game, decision.unit, decision.kind, decision.keys, decision.min_picks)
