@@ -1,6 +1,6 @@
 """The build's one piece of code: with DDAYDICE_COMPILE=1, the engine's modules listed in ``compiled.txt`` are
-compiled to C extensions with mypyc (the same source, typed for mypy --strict; the same games, several times
-faster). Without it the package is pure Python. ``scripts/compile`` builds them in place for a source tree."""
+compiled to C extensions with mypyc (the same source, typed for mypy --strict; the same games, about twice as
+fast). Without it the package is pure Python. ``scripts/compile`` builds them in place for a source tree."""
 
 import os
 from pathlib import Path
