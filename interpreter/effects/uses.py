@@ -106,8 +106,9 @@ class Uses(GameAPI):
 
     def use_point(self, unit: Unit, point: str) -> None:
         """Offer the Unit every use it may make here, until it declines."""
-        for w in self.watchers:
-            w.at_point(self, unit, point)
+        if self.watchers:  # (a test before the loop: no iterator made for a game with none)
+            for w in self.watchers:
+                w.at_point(self, unit, point)
         if point not in self.live_points or (self.option_rules.automated_units and not unit.side):
             return  # an automated Unit uses nothing
         for _ in range(20):

@@ -27,8 +27,9 @@ class Casualties(GameAPI):
     def suffer(self, unit: Unit, amount: int, cause: str) -> int:
         """Lose ``amount`` Soldiers (after protections), the player choosing Soldiers or Specialists; returns
         what could not be lost (another side's shortfall)."""
-        for w in self.watchers:
-            w.suffering(self, unit, amount, cause)
+        if self.watchers:
+            for w in self.watchers:
+                w.suffering(self, unit, amount, cause)
         if amount <= 0 or unit.status == "dead" or (self.option_rules.automated_units and not unit.side):
             return 0  # an automated Unit keeps no Soldiers
         if "casualties" in self.live_queries:

@@ -256,8 +256,9 @@ class MovementPhase(GameAPI):
         return text
 
     def do_move(self, unit: Unit, move: Move) -> None:
-        for w in self.watchers:
-            w.moving(self, unit, move)
+        if self.watchers:
+            for w in self.watchers:
+                w.moving(self, unit, move)
         assert move.to is not None
         to = move.to
         frm = unit.sector

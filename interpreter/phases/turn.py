@@ -65,14 +65,16 @@ class Turn(GameAPI):
 
     def run_phase(self, phase: str) -> None:
         watchers = self.watchers
-        for w in watchers:
-            w.phase_begins(self, phase)
+        if watchers:  # (a test before the loop: no iterator made for a game with none)
+            for w in watchers:
+                w.phase_begins(self, phase)
         self.state.phase = phase
         getattr(self, _PHASE_METHODS.get(phase) or f"phase_{phase}")()
         if self.state.grants:
             self._expire("phase")
-        for w in watchers:
-            w.phase_ends(self, phase)
+        if watchers:
+            for w in watchers:
+                w.phase_ends(self, phase)
 
     def players(self) -> list[Unit]:
         """Every player: the Units, then the players of other sides (who are not Units)."""
