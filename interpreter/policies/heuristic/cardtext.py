@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
-
-import attrs
+from typing import Any, Final
 
 from ddaydice.dsl import ast as dsl_ast
 from ddaydice.interpreter.core.api import GameView
@@ -159,7 +157,6 @@ def dice_colour(game: GameView, card: str) -> str | None:
     return None
 
 
-@attrs.frozen
 class UseShape:
     """What a card's use does, told apart for the moment to play it (uses.py): ``kind`` is one of
 
@@ -171,14 +168,18 @@ class UseShape:
     'stay' (a Specialist given up to stay), 'reroll', 'recolour', 'reface', 'skull' (a Skull added), 'tools'
     (Tools added), or '' (read by generic_use)."""
 
-    kind: str
-    amount: float = 0.0  # DEF or Courage off; Soldiers paid
-    zero: bool = False  # the value set to 0
-    bunker: int = 0  # +1: a Bunker only; -1: not in a Bunker
-    colour: str | None = None  # the one colour of die it changes
-    any_roll: bool = False  # it may change the MGF dice too
-    skulls: bool = False  # it changes Skulls into something else
-    tally: bool = False  # played on the Final Tally
+    __slots__ = ("amount", "any_roll", "bunker", "colour", "kind", "skulls", "tally", "zero")
+
+    def __init__(self, kind: str, amount: float = 0.0, zero: bool = False, bunker: int = 0, colour: str | None = None,
+                 any_roll: bool = False, skulls: bool = False, tally: bool = False) -> None:
+        self.kind: Final = kind
+        self.amount: Final = amount  # DEF or Courage off; Soldiers paid
+        self.zero: Final = zero  # the value set to 0
+        self.bunker: Final = bunker  # +1: a Bunker only; -1: not in a Bunker
+        self.colour: Final = colour  # the one colour of die it changes
+        self.any_roll: Final = any_roll  # it may change the MGF dice too
+        self.skulls: Final = skulls  # it changes Skulls into something else
+        self.tally: Final = tally  # played on the Final Tally
 
 
 def use_shape(game: GameView, card: str) -> UseShape:

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.policies.deciders import ReferencePolicy
@@ -48,15 +46,18 @@ _HANDLERS: dict[str, Callable[[Memory, GameView, Unit, Decision], int | tuple[in
 }
 
 
-@attrs.define
 class HeuristicPolicy:
-    """A competent player; deterministic given the game (it draws no random numbers)."""
+    """A competent player; deterministic given the game (it draws no random numbers). (A plain class rather than an
+    attrs one, so that it is a native class when compiled with mypyc.)"""
 
-    fallback: ReferencePolicy = attrs.Factory(ReferencePolicy)
-    #: What it remembers of the game it plays (a new memory for each game).
-    memory: Memory = attrs.Factory(Memory)
-    _side_policy: SidePolicy = attrs.Factory(SidePolicy)
-    _game: Any = None
+    __slots__ = ("_game", "_side_policy", "fallback", "memory")
+
+    def __init__(self) -> None:
+        self.fallback = ReferencePolicy()
+        #: What it remembers of the game it plays (a new memory for each game).
+        self.memory = Memory()
+        self._side_policy = SidePolicy()
+        self._game: Any = None
 
     def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
         """The answer to ``decision``: from the module that decides its kind, the reference policy's otherwise."""

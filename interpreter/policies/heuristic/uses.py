@@ -293,7 +293,7 @@ def _lethal(mem: Memory, game: GameView, unit: Unit, *, expected: bool = False) 
         mgf = sum(rolls) if s.sectors[unit.sector].mgf_turn == s.turn else 0
         if game.flag("ignore-mgf-casualties", unit):
             mgf = 0
-        loss = d + mgf
+        loss = float(d + mgf)
     return loss >= mem.count(game, unit)
 
 
