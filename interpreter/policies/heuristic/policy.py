@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.policies.deciders import ReferencePolicy
@@ -46,6 +48,7 @@ _HANDLERS: dict[str, Callable[[Memory, GameView, Unit, Decision], int | tuple[in
 }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a policy may be extended (the tests count its calls)
 class HeuristicPolicy:
     """A competent player; deterministic given the game (it draws no random numbers). (A plain class rather than an
     attrs one, so that it is a native class when compiled with mypyc.)"""
