@@ -9,9 +9,9 @@ from ddaydice.dsl import ast as dsl_ast
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.policies.heuristic.model import MGF_MEAN
 
-_PRESSURE = re.compile(r"^use once per turn[^:]*: (.*)$")
-_HIT = re.compile(r"(lose (\d+) (soldiers|courage)|def \+(\d+) this turn|mgf-dice \+(\d+) this turn) "
-                  r"(?:this turn )?to (another unit|all units)")
+_PRESSURE: Final = re.compile(r"^use once per turn[^:]*: (.*)$")
+_HIT: Final = re.compile(r"(lose (\d+) (soldiers|courage)|def \+(\d+) this turn|mgf-dice \+(\d+) this turn) "
+                         r"(?:this turn )?to (another unit|all units)")
 
 
 def foe_pressure(game: GameView, card: str) -> tuple[float, float, bool]:
@@ -45,10 +45,10 @@ def foe_pressure(game: GameView, card: str) -> tuple[float, float, bool]:
     return found
 
 
-_PRESSURE_OF: dict[tuple[Any, ...], tuple[float, float, bool]] = {}
-_AGAINST = re.compile(r"(lose|sacrifice|discard) (\d+) ([a-z-]+) to the ([a-z-]+)|steal (\d+) die")
+_PRESSURE_OF: Final[dict[tuple[Any, ...], tuple[float, float, bool]]] = {}
+_AGAINST: Final = re.compile(r"(lose|sacrifice|discard) (\d+) ([a-z-]+) to the ([a-z-]+)|steal (\d+) die")
 #: What a loss is worth to the other side, in Soldiers (a Specialist: his body and what he does).
-_FOE_LOSS = {"soldiers": 1.0, "specialist": 3.0, "item": 1.0, "decoration": 2.0, "courage": 0.4, "star": 0.6}
+_FOE_LOSS: Final = {"soldiers": 1.0, "specialist": 3.0, "item": 1.0, "decoration": 2.0, "courage": 0.4, "star": 0.6}
 
 
 def against_foe(game: GameView, card: str) -> tuple[float, float]:
@@ -81,7 +81,7 @@ def against_foe(game: GameView, card: str) -> tuple[float, float]:
     return found
 
 
-_AGAINST_OF: dict[tuple[Any, ...], tuple[float, float]] = {}
+_AGAINST_OF: Final[dict[tuple[Any, ...], tuple[float, float]]] = {}
 
 
 def generic_use(game: GameView, card: str) -> str:
@@ -138,7 +138,7 @@ def statement_kind(st: dsl_ast.Statement, to_another: bool) -> str:
     return ""
 
 
-_GENERIC_OF: dict[tuple[Any, ...], str] = {}
+_GENERIC_OF: Final[dict[tuple[Any, ...], str]] = {}
 
 
 def dice_colour(game: GameView, card: str) -> str | None:
@@ -193,7 +193,7 @@ def use_shape(game: GameView, card: str) -> UseShape:
     return found
 
 
-_SHAPES: dict[tuple[Any, ...], tuple[Any, UseShape]] = {}
+_SHAPES: Final[dict[tuple[Any, ...], tuple[Any, UseShape]]] = {}
 
 
 def _shape(game: GameView, card: str) -> UseShape:

@@ -54,7 +54,7 @@ class DiceContext:
         #: values, remembered by their arguments (numbered: _codes); the ids of the dicts it holds; reroll_value,
         #: remembered by (id of such a dict, re-rolls after).
         self._memo: Final[dict[int, dict[str, float]]] = {}
-        self._codes: Final[dict[str | tuple[str, str | None] | None, int]] = {}
+        self._codes: Final[dict[object, int]] = {}  # a colour, a (face, colour) result
         self._held: Final[set[int]] = set()
         self._rerolls: Final[dict[int, float]] = {}
 
@@ -71,13 +71,14 @@ class DiceContext:
         The memo's key is an int (the colour and each result numbered, in base 64), so that looking it up allocates
         nothing the garbage collector tracks."""
         codes = self._codes
-        key = codes.get(colour)
-        if key is None:
-            key = self._code(colour)
+        known = codes.get(colour)
+        key = known if known is not None else self._code(colour)
+        # (Each result is looked up as the tuple it is: compiled, a tuple[str, str | None] would be unboxed and
+        # boxed again, a new tuple, for each look-up.)
+        pair: object
         for pair in others:
-            c = codes.get(pair)
-            if c is None:
-                c = self._code(pair)
+            known = codes.get(pair)
+            c = known if known is not None else self._code(pair)
             if not c or not key:  # (more than 63 colours and results: not remembered)
                 return self._values(colour, tuple(others))
             key = key * 64 + c
@@ -94,7 +95,7 @@ class DiceContext:
             self._held.add(id(found))
         return found
 
-    def _code(self, what: str | tuple[str, str | None] | None) -> int:
+    def _code(self, what: object) -> int:
         """A new number (1 .. 63) for a colour or a result in values' keys; 0 when there are no more."""
         n = len(self._codes) + 1
         if n >= 64:
@@ -152,7 +153,10 @@ class DiceContext:
         shown: dict[str, set[str]] = {}
         for ff, c in others:
             if c is not None:
-                shown.setdefault(ff, set()).add(c)
+                seen = shown.get(ff)
+                if seen is None:
+                    seen = shown[ff] = set()
+                seen.add(c)
         rwb = self.rwb
         for f in FACES:
             if f in off and f != "skull":
@@ -188,6 +192,6 @@ def _reroll_value(vals: dict[str, float], rerolls_after: int) -> float:
     return u
 
 
-_NONE: frozenset[str] = frozenset()
+_NONE: Final[frozenset[str]] = frozenset()
 #: The Items' points by Tools rolled (0 .. 6).
-_TOOL_TABLE = (0, 1, 3, 6, 12, 24, 48)
+_TOOL_TABLE: Final = (0, 1, 3, 6, 12, 24, 48)

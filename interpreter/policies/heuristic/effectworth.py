@@ -21,7 +21,7 @@ from ddaydice.interpreter.policies.heuristic.model import D6_MEAN, MGF_MEAN, RWB
 from ddaydice.interpreter.policies.heuristic.model import EFFECT_WORTH as W
 
 #: The circumstances a term counts in (see Ahead.holds).
-_ALWAYS = ""
+_ALWAYS: Final = ""
 
 
 class Term:
@@ -220,7 +220,7 @@ def profiles(content: Content) -> Profiles:
     return hit
 
 
-_BY_CONTENT: dict[int, Profiles] = {}
+_BY_CONTENT: Final[dict[int, Profiles]] = {}
 
 
 def _read(content: Content, card: str) -> Profile:
@@ -570,4 +570,4 @@ def _use_part_more(content: Content, part: dsl_ast.Option, verb: str, words: set
 
 
 #: What a result added to the Final Tally by a use is worth, by face.
-W_ADD = {"tool": W["add-tool"], "courage": W["add-courage"], "star": W["add-star"]}
+W_ADD: Final = {"tool": W["add-tool"], "courage": W["add-courage"], "star": W["add-star"]}

@@ -62,13 +62,13 @@ class Facts:
         self.no_entry_after: Final = no_entry_after  # no entry for a Unit that has been in all these Sectors
 
 
-_ADD = re.compile(r"^on final-tally: add (\d+) (courage|star|tool|skull)")
-_REMOVE = re.compile(r"^on final-tally: remove (\d+) (star|courage)")
-_FREE = re.compile(r"(?:recruit|find) ([a-z-]+) free")
-_CLIMB = re.compile(r"forbid advance unless count skull >= (\d+)")
-_RETREAT = re.compile(r"retreat ([a-z0-9-]+)")
-_ENTER_UNLESS = re.compile(r"forbid enter unless conquered ([a-z0-9-]+)")
-_NO_ENTRY_AFTER = re.compile(r"^forbid enter if ((?:visited [a-z0-9-]+(?: and )?)+)$")
+_ADD: Final = re.compile(r"^on final-tally: add (\d+) (courage|star|tool|skull)")
+_REMOVE: Final = re.compile(r"^on final-tally: remove (\d+) (star|courage)")
+_FREE: Final = re.compile(r"(?:recruit|find) ([a-z-]+) free")
+_CLIMB: Final = re.compile(r"forbid advance unless count skull >= (\d+)")
+_RETREAT: Final = re.compile(r"retreat ([a-z0-9-]+)")
+_ENTER_UNLESS: Final = re.compile(r"forbid enter unless conquered ([a-z0-9-]+)")
+_NO_ENTRY_AFTER: Final = re.compile(r"^forbid enter if ((?:visited [a-z0-9-]+(?: and )?)+)$")
 
 
 def _parse_facts(texts: Iterable[str]) -> Facts:
@@ -127,7 +127,7 @@ def facts(game: GameView, sid: str) -> Facts:
     return found
 
 
-_FACTS: dict[tuple[Any, ...], Facts] = {}
+_FACTS: Final[dict[tuple[Any, ...], Facts]] = {}
 
 
 def first_entry_sectors(game: GameView) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -144,7 +144,7 @@ def first_entry_sectors(game: GameView) -> tuple[tuple[str, ...], tuple[str, ...
     return found
 
 
-_FIRSTS: dict[tuple[Any, ...], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+_FIRSTS: Final[dict[tuple[Any, ...], tuple[tuple[str, ...], tuple[str, ...]]]] = {}
 
 
 def sector_uses_offered(game: GameView, sector: str) -> bool:
@@ -167,7 +167,7 @@ def sector_uses_offered(game: GameView, sector: str) -> bool:
     return found
 
 
-_OFFERED: dict[tuple[Any, ...], bool] = {}
+_OFFERED: Final[dict[tuple[Any, ...], bool]] = {}
 
 
 def reachable(game: GameView, unit: Unit) -> list[str]:

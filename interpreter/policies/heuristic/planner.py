@@ -75,10 +75,10 @@ class Params:
 #: A plan's outlook: (utility, mean Soldiers to come if the Unit lives, their variance, chance to live), where
 #: the utility is ``live * mean + (1 - live) * DEATH``, what the planner maximises.
 Outlook = tuple[float, float, float, float]
-_CSPAN = CMAX + 1
+_CSPAN: Final = CMAX + 1
 #: A move as the planner's DP reads it (Planner.moves).
 _Move = tuple[int, int, bool, bool, float, float, bool, int, int, int]
-LOST: Outlook = (DEATH, 0.0, 0.0, 0.0)
+LOST: Final[Outlook] = (DEATH, 0.0, 0.0, 0.0)
 
 
 class Planner:
@@ -280,9 +280,8 @@ class Planner:
         found = rolled.get(key)
         if found is not None:
             return found
-        value = self.value
         if self.climbing[x]:
-            u, m, v, q = value(x, rv, base, k)
+            u, m, v, q = self.value(x, rv, base, k)
             result = (u + q * gain, m + gain, v + ROLL_VAR, q)
             rolled[key] = result
             return result
@@ -295,7 +294,7 @@ class Planner:
             cc = c2 if c2 > 0 else 0
             cc = need if cc > need else cc
             o = memo.get((at + cc) * 64 + kk)
-            outs.append(o if o is not None else value(x, rv, cc, k))
+            outs.append(o if o is not None else self.value(x, rv, cc, k))
         best_u = -math.inf
         best_i = 0
         rows = self.target_rows
@@ -378,7 +377,7 @@ def planner_for(params: Params) -> Planner:
     return planner
 
 
-_PLANS: dict[Params, Planner] = {}
+_PLANS: Final[dict[Params, Planner]] = {}
 
 
 class _LocalTerms:
@@ -452,10 +451,10 @@ class _LocalTerms:
 #: past _SHARED_MAX or the plans themselves are forgotten (planner_for). What they hold is worked out from the terms
 #: alone (no content is read), so plans of different content that agree share it rightly. (Terms that are equal as
 #: Python values agree: as for _PLANS, whose Params are compared the same way.)
-_SECTOR_IDS: dict[str, int] = {}
-_ROWS: dict[tuple[Any, ...], int] = {}
-_SHARED: dict[tuple[Any, ...], tuple[dict[int, Outlook], dict[int, Outlook]]] = {}
-_SHARED_MAX = 20000
+_SECTOR_IDS: Final[dict[str, int]] = {}
+_ROWS: Final[dict[tuple[Any, ...], int]] = {}
+_SHARED: Final[dict[tuple[Any, ...], tuple[dict[int, Outlook], dict[int, Outlook]]]] = {}
+_SHARED_MAX: Final = 20000
 
 
 def _forget() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ddaydice.interpreter.core.state import Unit
 
 #: Who answers each kind of decision (any other kind: the reference policy).
-_HANDLERS: dict[str, Callable[[Memory, GameView, Unit, Decision], int | tuple[int, ...]]] = {
+_HANDLERS: Final[dict[str, Callable[[Memory, GameView, Unit, Decision], int | tuple[int, ...]]]] = {
     "lock": lock,
     "reroll": reroll,
     "cancel": cancel,
