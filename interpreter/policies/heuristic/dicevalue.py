@@ -194,4 +194,4 @@ def _reroll_value(vals: dict[str, float], rerolls_after: int) -> float:
 
 _NONE: Final[frozenset[str]] = frozenset()
 #: The Items' points by Tools rolled (0 .. 6).
-_TOOL_TABLE: Final = (0, 1, 3, 6, 12, 24, 48)
+_TOOL_TABLE: Final[tuple[int, ...]] = (0, 1, 3, 6, 12, 24, 48)

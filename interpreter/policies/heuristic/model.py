@@ -35,7 +35,8 @@ FOE_VAR: Final = 6.0
 FOE_DRAIN_BASE: Final = 0.25
 #: Soldiers one Item Point is worth (Bazooka 15 -> 7, Field Radio 12 -> 5, Walkie-Talkie 5 -> 2).
 ITEM_POINT_VALUE: Final = 0.4
-FACES: Final = ("skull", "star", "one-soldier", "two-soldiers", "courage", "tool")
+#: (A tuple of any length to the type checker: compiled, a fixed-length tuple constant is built anew at each use.)
+FACES: Final[tuple[str, ...]] = ("skull", "star", "one-soldier", "two-soldiers", "courage", "tool")
 D6_MEAN: Final = 3.5
 #: What each kind of effect is worth, in Soldiers (effectworth.py reads a card's effect into these kinds; no card
 #: is named). Standing effects and triggers are worth so much per turn, per Advance or once; a use is worth so

@@ -294,7 +294,9 @@ class Planner:
             cc = c2 if c2 > 0 else 0
             cc = need if cc > need else cc
             o = memo.get((at + cc) * 64 + kk)
-            outs.append(o if o is not None else self.value(x, rv, cc, k))
+            if o is None:
+                o = self.value(x, rv, cc, k)
+            outs.append(o)  # (compiled: a memo's outlook is appended as it is, not unboxed and boxed anew)
         best_u = -math.inf
         best_i = 0
         rows = self.target_rows
