@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 
-import attrs
+from mypy_extensions import mypyc_attr
 
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
@@ -29,21 +29,21 @@ from ddaydice.interpreter.policies.deciders import RandomDecider
 from ddaydice.interpreter.policies.heuristic.policy import HeuristicPolicy
 
 
-@attrs.define
+@mypyc_attr(allow_interpreted_subclasses=True)  # a policy may be extended (the tests count its calls)
 class GradedPolicy:
     """The expert who slips: each decision is the heuristic's with probability ``skill``, else a random legal
-    answer; slips come from the player's own generator (seeded per game)."""
+    answer; slips come from the player's own generator (seeded per game). (A plain class rather than an attrs one,
+    so that it is a native class when compiled with mypyc.)"""
 
-    skill: float
-    seed: int = 0
-    expert: HeuristicPolicy = attrs.Factory(HeuristicPolicy)
-    rng: random.Random = attrs.field(init=False)
-    slips: RandomDecider = attrs.field(init=False)
+    __slots__ = ("expert", "rng", "seed", "skill", "slips")
 
-    def __attrs_post_init__(self) -> None:
+    def __init__(self, skill: float, seed: int = 0, expert: HeuristicPolicy | None = None) -> None:
+        self.skill = skill
+        self.seed = seed
+        self.expert = expert if expert is not None else HeuristicPolicy()
         # Two generators of their own, apart from the other players' (whose seeds are this one's neighbours).
-        self.rng = random.Random(f"graded:{self.seed}")
-        self.slips = RandomDecider(random.Random(f"slips:{self.seed}").getrandbits(62))
+        self.rng = random.Random(f"graded:{seed}")
+        self.slips = RandomDecider(random.Random(f"slips:{seed}").getrandbits(62))
 
     def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
         # One draw per decision, whatever is decided, so that the slips of a game depend on its decisions only.

@@ -19,14 +19,14 @@ The policy reads only decisions' keys and the state, never a card's id:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ddaydice.dsl import ast as dsl_ast
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
 
-_KEEP = {"two-soldiers": 0, "one-soldier": 1, "star": 2, "courage": 3, "tool": 4, "skull": 5}
-_CANCEL = {"tool": 0, "courage": 1, "star": 2, "one-soldier": 3, "two-soldiers": 4}
+_KEEP: Final = {"two-soldiers": 0, "one-soldier": 1, "star": 2, "courage": 3, "tool": 4, "skull": 5}
+_CANCEL: Final = {"tool": 0, "courage": 1, "star": 2, "one-soldier": 3, "two-soldiers": 4}
 
 
 def wanted_specialists(game: GameView) -> list[str]:

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import re
-from typing import Any
-
-import attrs
+from typing import Any, Final
 
 from ddaydice.dsl import ast as dsl_ast
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.policies.heuristic.model import MGF_MEAN
 
-_PRESSURE = re.compile(r"^use once per turn[^:]*: (.*)$")
-_HIT = re.compile(r"(lose (\d+) (soldiers|courage)|def \+(\d+) this turn|mgf-dice \+(\d+) this turn) "
-                  r"(?:this turn )?to (another unit|all units)")
+_PRESSURE: Final = re.compile(r"^use once per turn[^:]*: (.*)$")
+_HIT: Final = re.compile(r"(lose (\d+) (soldiers|courage)|def \+(\d+) this turn|mgf-dice \+(\d+) this turn) "
+                         r"(?:this turn )?to (another unit|all units)")
 
 
 def foe_pressure(game: GameView, card: str) -> tuple[float, float, bool]:
@@ -47,10 +45,10 @@ def foe_pressure(game: GameView, card: str) -> tuple[float, float, bool]:
     return found
 
 
-_PRESSURE_OF: dict[tuple[Any, ...], tuple[float, float, bool]] = {}
-_AGAINST = re.compile(r"(lose|sacrifice|discard) (\d+) ([a-z-]+) to the ([a-z-]+)|steal (\d+) die")
+_PRESSURE_OF: Final[dict[tuple[Any, ...], tuple[float, float, bool]]] = {}
+_AGAINST: Final = re.compile(r"(lose|sacrifice|discard) (\d+) ([a-z-]+) to the ([a-z-]+)|steal (\d+) die")
 #: What a loss is worth to the other side, in Soldiers (a Specialist: his body and what he does).
-_FOE_LOSS = {"soldiers": 1.0, "specialist": 3.0, "item": 1.0, "decoration": 2.0, "courage": 0.4, "star": 0.6}
+_FOE_LOSS: Final = {"soldiers": 1.0, "specialist": 3.0, "item": 1.0, "decoration": 2.0, "courage": 0.4, "star": 0.6}
 
 
 def against_foe(game: GameView, card: str) -> tuple[float, float]:
@@ -83,7 +81,7 @@ def against_foe(game: GameView, card: str) -> tuple[float, float]:
     return found
 
 
-_AGAINST_OF: dict[tuple[Any, ...], tuple[float, float]] = {}
+_AGAINST_OF: Final[dict[tuple[Any, ...], tuple[float, float]]] = {}
 
 
 def generic_use(game: GameView, card: str) -> str:
@@ -140,7 +138,7 @@ def statement_kind(st: dsl_ast.Statement, to_another: bool) -> str:
     return ""
 
 
-_GENERIC_OF: dict[tuple[Any, ...], str] = {}
+_GENERIC_OF: Final[dict[tuple[Any, ...], str]] = {}
 
 
 def dice_colour(game: GameView, card: str) -> str | None:
@@ -159,7 +157,6 @@ def dice_colour(game: GameView, card: str) -> str | None:
     return None
 
 
-@attrs.frozen
 class UseShape:
     """What a card's use does, told apart for the moment to play it (uses.py): ``kind`` is one of
 
@@ -171,14 +168,18 @@ class UseShape:
     'stay' (a Specialist given up to stay), 'reroll', 'recolour', 'reface', 'skull' (a Skull added), 'tools'
     (Tools added), or '' (read by generic_use)."""
 
-    kind: str
-    amount: float = 0.0  # DEF or Courage off; Soldiers paid
-    zero: bool = False  # the value set to 0
-    bunker: int = 0  # +1: a Bunker only; -1: not in a Bunker
-    colour: str | None = None  # the one colour of die it changes
-    any_roll: bool = False  # it may change the MGF dice too
-    skulls: bool = False  # it changes Skulls into something else
-    tally: bool = False  # played on the Final Tally
+    __slots__ = ("amount", "any_roll", "bunker", "colour", "kind", "skulls", "tally", "zero")
+
+    def __init__(self, kind: str, amount: float = 0.0, zero: bool = False, bunker: int = 0, colour: str | None = None,
+                 any_roll: bool = False, skulls: bool = False, tally: bool = False) -> None:
+        self.kind: Final = kind
+        self.amount: Final = amount  # DEF or Courage off; Soldiers paid
+        self.zero: Final = zero  # the value set to 0
+        self.bunker: Final = bunker  # +1: a Bunker only; -1: not in a Bunker
+        self.colour: Final = colour  # the one colour of die it changes
+        self.any_roll: Final = any_roll  # it may change the MGF dice too
+        self.skulls: Final = skulls  # it changes Skulls into something else
+        self.tally: Final = tally  # played on the Final Tally
 
 
 def use_shape(game: GameView, card: str) -> UseShape:
@@ -192,7 +193,7 @@ def use_shape(game: GameView, card: str) -> UseShape:
     return found
 
 
-_SHAPES: dict[tuple[Any, ...], tuple[Any, UseShape]] = {}
+_SHAPES: Final[dict[tuple[Any, ...], tuple[Any, UseShape]]] = {}
 
 
 def _shape(game: GameView, card: str) -> UseShape:

@@ -78,7 +78,7 @@ def _dice_context(mem: Memory, game: GameView, unit: Unit, tv: TurnView, rolling
              "star": 2.5, "tool": 2.0, "skull": 14 * tool_value(game) + 1.0},
         rwb_on="rwb" not in game.ignore,
         counts={f: game.counts_face(f) for f in FACES},
-        marksman=any(tr.per_locked_skull for tr in held),
+        per_locked_skull=any(tr.per_locked_skull for tr in held),
         aim=aim,
     )
 
@@ -171,7 +171,7 @@ def _keep_order(ctx: DiceContext, held: list[tuple[str, str]], dice: list[tuple[
     kept: list[int] = []
     ctx_kept = list(held)
     undecided = list(range(len(dice)))
-    marksman = forced and ctx.marksman
+    per_locked_skull = forced and ctx.per_locked_skull
     while undecided and len(kept) < most:
         best_i = -1
         best = -math.inf
@@ -187,7 +187,7 @@ def _keep_order(ctx: DiceContext, held: list[tuple[str, str]], dice: list[tuple[
                 face, colour = die
                 others = ctx_kept + [dice[j] for j in tools if j != i]
                 vals = ctx.values(colour, others)
-                v = vals[face] + (3.0 if marksman and face == "skull" else 0.0)
+                v = vals[face] + (3.0 if per_locked_skull and face == "skull" else 0.0)
                 hit = alike[die] = (v - ctx.reroll_value(vals, rerolls), v)
             margin, v = hit
             if margin > best + 1e-9 or (abs(margin - best) <= 1e-9 and v > best_v):

@@ -4,42 +4,59 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-
-import attrs
+from typing import Final
 
 from ddaydice.interpreter.policies.heuristic.model import FACES
 
 
-@attrs.frozen
 class DiceContext:
     """What each die result is worth to a Unit now (in Soldiers), as one Final Tally is being made."""
 
-    soldier: float  # the Unit's Soldiers now
-    danger: float  # the casualties expected in this turn's combat
-    curve: list[float]  # plan value with base Courage + i
-    star: float
-    tool: float
-    bonus_tools: int
-    skull_free: int
-    climb: int
-    rwb: dict[str, float]
-    rwb_on: bool
-    counts: dict[str, bool]
-    marksman: bool
-    aim: str = ""  # a Red-White-Blue triple the dice aim at (the Battle Cry a Bunker needs)
-    #: The faces that count for nothing here (read once).
-    _off: tuple[str, ...] = attrs.field(init=False, eq=False, repr=False)
-    #: values, remembered by their arguments (numbered: _codes); the ids of the dicts it holds; reroll_value,
-    #: remembered by (id of such a dict, re-rolls after).
-    _memo: dict[int, dict[str, float]] = attrs.field(init=False, eq=False, repr=False, factory=dict)
-    _codes: dict[str | tuple[str, str | None] | None, int] = attrs.field(
-        init=False, eq=False, repr=False, factory=dict)
-    _held: set[int] = attrs.field(init=False, eq=False, repr=False, factory=set)
-    _rerolls: dict[int, float] = attrs.field(init=False, eq=False, repr=False, factory=dict)
+    __slots__ = (
+        "_codes",
+        "_held",
+        "_memo",
+        "_off",
+        "_rerolls",
+        "aim",
+        "bonus_tools",
+        "climb",
+        "counts",
+        "curve",
+        "danger",
+        "per_locked_skull",
+        "rwb",
+        "rwb_on",
+        "skull_free",
+        "soldier",
+        "star",
+        "tool",
+    )
 
-    @_off.default
-    def _off_default(self) -> tuple[str, ...]:
-        return tuple(f for f in FACES if not self.counts.get(f, True))
+    def __init__(self, *, soldier: float, danger: float, curve: list[float], star: float, tool: float,
+                 bonus_tools: int, skull_free: int, climb: int, rwb: dict[str, float], rwb_on: bool,
+                 counts: dict[str, bool], per_locked_skull: bool, aim: str = "") -> None:
+        self.soldier: Final = soldier  # the Unit's Soldiers now
+        self.danger: Final = danger  # the casualties expected in this turn's combat
+        self.curve: Final = curve  # plan value with base Courage + i
+        self.star: Final = star
+        self.tool: Final = tool
+        self.bonus_tools: Final = bonus_tools
+        self.skull_free: Final = skull_free
+        self.climb: Final = climb
+        self.rwb: Final = rwb
+        self.rwb_on: Final = rwb_on
+        self.counts: Final = counts
+        self.per_locked_skull: Final = per_locked_skull
+        self.aim: Final = aim  # a Red-White-Blue triple the dice aim at (the Battle Cry a Bunker needs)
+        #: The faces that count for nothing here (read once).
+        self._off: Final = tuple(f for f in FACES if not counts.get(f, True))
+        #: values, remembered by their arguments (numbered: _codes); the ids of the dicts it holds; reroll_value,
+        #: remembered by (id of such a dict, re-rolls after).
+        self._memo: Final[dict[int, dict[str, float]]] = {}
+        self._codes: Final[dict[object, int]] = {}  # a colour, a (face, colour) result
+        self._held: Final[set[int]] = set()
+        self._rerolls: Final[dict[int, float]] = {}
 
     def courage_value(self, have: int) -> float:
         c = self.curve
@@ -54,13 +71,14 @@ class DiceContext:
         The memo's key is an int (the colour and each result numbered, in base 64), so that looking it up allocates
         nothing the garbage collector tracks."""
         codes = self._codes
-        key = codes.get(colour)
-        if key is None:
-            key = self._code(colour)
+        known = codes.get(colour)
+        key = known if known is not None else self._code(colour)
+        # (Each result is looked up as the tuple it is: compiled, a tuple[str, str | None] would be unboxed and
+        # boxed again, a new tuple, for each look-up.)
+        pair: object
         for pair in others:
-            c = codes.get(pair)
-            if c is None:
-                c = self._code(pair)
+            known = codes.get(pair)
+            c = known if known is not None else self._code(pair)
             if not c or not key:  # (more than 63 colours and results: not remembered)
                 return self._values(colour, tuple(others))
             key = key * 64 + c
@@ -77,7 +95,7 @@ class DiceContext:
             self._held.add(id(found))
         return found
 
-    def _code(self, what: str | tuple[str, str | None] | None) -> int:
+    def _code(self, what: object) -> int:
         """A new number (1 .. 63) for a colour or a result in values' keys; 0 when there are no more."""
         n = len(self._codes) + 1
         if n >= 64:
@@ -135,7 +153,10 @@ class DiceContext:
         shown: dict[str, set[str]] = {}
         for ff, c in others:
             if c is not None:
-                shown.setdefault(ff, set()).add(c)
+                seen = shown.get(ff)
+                if seen is None:
+                    seen = shown[ff] = set()
+                seen.add(c)
         rwb = self.rwb
         for f in FACES:
             if f in off and f != "skull":
@@ -171,6 +192,6 @@ def _reroll_value(vals: dict[str, float], rerolls_after: int) -> float:
     return u
 
 
-_NONE: frozenset[str] = frozenset()
+_NONE: Final[frozenset[str]] = frozenset()
 #: The Items' points by Tools rolled (0 .. 6).
-_TOOL_TABLE = (0, 1, 3, 6, 12, 24, 48)
+_TOOL_TABLE: Final[tuple[int, ...]] = (0, 1, 3, 6, 12, 24, 48)

@@ -12,9 +12,7 @@ read like the printed ones. What the card is worth now is the sum of its terms o
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
-
-import attrs
+from typing import Any, Final
 
 from ddaydice.dsl import ast as dsl_ast
 from ddaydice.dsl.loader import Content
@@ -23,58 +21,89 @@ from ddaydice.interpreter.policies.heuristic.model import D6_MEAN, MGF_MEAN, RWB
 from ddaydice.interpreter.policies.heuristic.model import EFFECT_WORTH as W
 
 #: The circumstances a term counts in (see Ahead.holds).
-_ALWAYS = ""
+_ALWAYS: Final = ""
 
 
-@attrs.frozen
 class Term:
     """``worth`` Soldiers per unit of ``scale`` ('once', 'turns', 'advances', 'turns-units'), counted only
     ``when`` ('' always; 'climbing', 'not-climbing', 'cry', 'not-cry', 'mines', 'barrier', 'team', 'solo',
-    'bunker', 'skulls')."""
+    'bunker', 'skulls'). (The classes here are plain classes rather than attrs ones, so that they are native
+    classes when compiled with mypyc: Final attributes, equality and hash by value where an attrs frozen class's
+    were used.)"""
 
-    worth: float
-    scale: str = "once"
-    when: str = _ALWAYS
+    __slots__ = ("scale", "when", "worth")
+
+    def __init__(self, worth: float, scale: str = "once", when: str = _ALWAYS) -> None:
+        self.worth: Final = worth
+        self.scale: Final = scale
+        self.when: Final = when
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Term):
+            return NotImplemented
+        return (self.worth, self.scale, self.when) == (other.worth, other.scale, other.when)
+
+    def __hash__(self) -> int:
+        return hash((self.worth, self.scale, self.when))
 
 
-@attrs.frozen
 class Profile:
     """What a card does, by kind of effect: its body (``soldier-value``, None when it sets none), its terms,
     whether it gives a Skull (a Climb's help), and whether any clause was read at all; and what the route planner
     and the dice count on (:class:`Traits`)."""
 
-    body: float | None
-    terms: tuple[Term, ...]
-    skull_giver: bool
-    read: bool
-    traits: Traits
-    #: What the card is worth, by what lies ahead (worth's memo).
-    memo: dict[Ahead, float] = attrs.field(factory=dict, eq=False, hash=False, repr=False)
-    #: Whether a term counts only in circumstances of the map ahead (a Climb, a Battle Cry, Landmines).
-    needs_ahead: bool = attrs.field(eq=False, hash=False, repr=False, init=False)
+    __slots__ = ("body", "memo", "needs_ahead", "read", "skull_giver", "terms", "traits")
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "needs_ahead", any(
-            t.when in {"climbing", "not-climbing", "cry", "not-cry", "mines", "barrier"} for t in self.terms))
+    def __init__(self, body: float | None, terms: tuple[Term, ...], skull_giver: bool, read: bool,
+                 traits: Traits) -> None:
+        self.body: Final = body
+        self.terms: Final = terms
+        self.skull_giver: Final = skull_giver
+        self.read: Final = read
+        self.traits: Final = traits
+        #: What the card is worth, by what lies ahead (worth's memo).
+        self.memo: Final[dict[Ahead, float]] = {}
+        #: Whether a term counts only in circumstances of the map ahead (a Climb, a Battle Cry, Landmines).
+        self.needs_ahead: Final = any(
+            t.when in {"climbing", "not-climbing", "cry", "not-cry", "mines", "barrier"} for t in terms)
 
 
-@attrs.frozen
 class Traits:
     """What the heuristic's plans count on from a card held, read from its effect."""
 
-    casualties_saved: float = 0.0  # standing: casualties -N (in every Combat)
-    mines_ignored: bool = False  # standing: Landmines ignored
-    barriers_use: bool = False  # a use: Barriers ignored this turn
-    cry_use: bool = False  # a use: a Battle Cry (the RWB bonus of the Courage triple)
-    breaker: float = 0.0  # a use: DEF -N this turn, in a Bunker too
-    on_advance: float = 0.0  # Soldiers gained on each Advance
-    on_move: float = 0.0  # Soldiers gained on each move
-    advance_cut: float = 0.0  # standing: advance-cost -N
-    bunker_def: float = 0.0  # standing: DEF -N in a Bunker
-    tally_tools: int = 0  # Tools added to each Final Tally
-    tally_courage: int = 0  # Courage added to each Final Tally
-    per_locked_skull: bool = False  # a gain for each Locked Skull
-    shared: bool = False  # its effect reaches other Units' plans (Locks, costs, trades)
+    __slots__ = (
+        "advance_cut",
+        "barriers_use",
+        "breaker",
+        "bunker_def",
+        "casualties_saved",
+        "cry_use",
+        "mines_ignored",
+        "on_advance",
+        "on_move",
+        "per_locked_skull",
+        "shared",
+        "tally_courage",
+        "tally_tools",
+    )
+
+    def __init__(self, *, casualties_saved: float = 0.0, mines_ignored: bool = False, barriers_use: bool = False,
+                 cry_use: bool = False, breaker: float = 0.0, on_advance: float = 0.0, on_move: float = 0.0,
+                 advance_cut: float = 0.0, bunker_def: float = 0.0, tally_tools: int = 0, tally_courage: int = 0,
+                 per_locked_skull: bool = False, shared: bool = False) -> None:
+        self.casualties_saved: Final = casualties_saved  # standing: casualties -N (in every Combat)
+        self.mines_ignored: Final = mines_ignored  # standing: Landmines ignored
+        self.barriers_use: Final = barriers_use  # a use: Barriers ignored this turn
+        self.cry_use: Final = cry_use  # a use: a Battle Cry (the RWB bonus of the Courage triple)
+        self.breaker: Final = breaker  # a use: DEF -N this turn, in a Bunker too
+        self.on_advance: Final = on_advance  # Soldiers gained on each Advance
+        self.on_move: Final = on_move  # Soldiers gained on each move
+        self.advance_cut: Final = advance_cut  # standing: advance-cost -N
+        self.bunker_def: Final = bunker_def  # standing: DEF -N in a Bunker
+        self.tally_tools: Final = tally_tools  # Tools added to each Final Tally
+        self.tally_courage: Final = tally_courage  # Courage added to each Final Tally
+        self.per_locked_skull: Final = per_locked_skull  # a gain for each Locked Skull
+        self.shared: Final = shared  # its effect reaches other Units' plans (Locks, costs, trades)
 
     @property
     def planned(self) -> bool:
@@ -82,20 +111,49 @@ class Traits:
         return bool(self.breaker) or self.cry_use or self.barriers_use
 
 
-@attrs.frozen(cache_hash=True)
 class Ahead:
-    """What the worth of a card depends on: Advances and turns left, and what lies ahead of the Unit."""
+    """What the worth of a card depends on: Advances and turns left, and what lies ahead of the Unit (a dict key:
+    its hash is worked out once)."""
 
-    advances: int
-    turns: int
-    units: int  # Units still active
-    team: bool  # more than one Unit in the game
-    bunker: bool  # the map has a Bunker
-    skulls: bool  # Skulls count in this game
-    climbing: bool = False
-    cry: bool = False
-    barrier: bool = False
-    mines: bool = False
+    __slots__ = (
+        "_hash",
+        "advances",
+        "barrier",
+        "bunker",
+        "climbing",
+        "cry",
+        "mines",
+        "skulls",
+        "team",
+        "turns",
+        "units",
+    )
+
+    def __init__(self, advances: int, turns: int, units: int, team: bool, bunker: bool, skulls: bool,
+                 climbing: bool = False, cry: bool = False, barrier: bool = False, mines: bool = False) -> None:
+        self.advances: Final = advances
+        self.turns: Final = turns
+        self.units: Final = units  # Units still active
+        self.team: Final = team  # more than one Unit in the game
+        self.bunker: Final = bunker  # the map has a Bunker
+        self.skulls: Final = skulls  # Skulls count in this game
+        self.climbing: Final = climbing
+        self.cry: Final = cry
+        self.barrier: Final = barrier
+        self.mines: Final = mines
+        self._hash: Final = hash(self._fields())
+
+    def _fields(self) -> tuple[int, int, int, bool, bool, bool, bool, bool, bool, bool]:
+        return (self.advances, self.turns, self.units, self.team, self.bunker, self.skulls, self.climbing, self.cry,
+                self.barrier, self.mines)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Ahead):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def holds(self, when: str) -> bool:
         if not when:
@@ -162,7 +220,7 @@ def profiles(content: Content) -> Profiles:
     return hit
 
 
-_BY_CONTENT: dict[int, Profiles] = {}
+_BY_CONTENT: Final[dict[int, Profiles]] = {}
 
 
 def _read(content: Content, card: str) -> Profile:
@@ -512,4 +570,4 @@ def _use_part_more(content: Content, part: dsl_ast.Option, verb: str, words: set
 
 
 #: What a result added to the Final Tally by a use is worth, by face.
-W_ADD = {"tool": W["add-tool"], "courage": W["add-courage"], "star": W["add-star"]}
+W_ADD: Final = {"tool": W["add-tool"], "courage": W["add-courage"], "star": W["add-star"]}

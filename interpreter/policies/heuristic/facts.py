@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
-
-import attrs
+from typing import TYPE_CHECKING, Any, Final
 
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.game import Game
@@ -16,36 +14,61 @@ if TYPE_CHECKING:
     from ddaydice.interpreter.core.state import Unit
 
 
-@attrs.frozen
 class Facts:
-    """What a Sector's effects do, read once from their DSL text."""
+    """What a Sector's effects do, read once from their DSL text. (A plain class rather than an attrs one, so that
+    it is a native class when compiled with mypyc; its attributes are Final.)"""
 
-    courage: int = 0  # per turn, added to the Final Tally
-    stars: int = 0
-    tools: int = 0
-    skulls: int = 0
-    courage_penalty: int = 0
-    enter_soldiers: float = 0.0
-    free_cards: tuple[str, ...] = ()
-    award: bool = False
-    combat_loss: float = 0.0  # Mortar Fire, Booby Traps
-    combat_loss_unless: str = ""
-    climb: int = 0  # Skulls needed to Advance from here
-    battle_cry_only: bool = False
-    no_battle_cry: bool = False
-    no_stay: bool = False
-    retreat: str | None = None
-    enter_unless: str | None = None  # Sector that must be conquered before entering
-    no_entry_after: tuple[str, ...] = ()  # no entry for a Unit that has been in all these Sectors
+    __slots__ = (
+        "award",
+        "battle_cry_only",
+        "climb",
+        "combat_loss",
+        "combat_loss_unless",
+        "courage",
+        "courage_penalty",
+        "enter_soldiers",
+        "enter_unless",
+        "free_cards",
+        "no_battle_cry",
+        "no_entry_after",
+        "no_stay",
+        "retreat",
+        "skulls",
+        "stars",
+        "tools",
+    )
+
+    def __init__(self, *, courage: int = 0, stars: int = 0, tools: int = 0, skulls: int = 0, courage_penalty: int = 0,
+                 enter_soldiers: float = 0.0, free_cards: tuple[str, ...] = (), award: bool = False,
+                 combat_loss: float = 0.0, combat_loss_unless: str = "", climb: int = 0, battle_cry_only: bool = False,
+                 no_battle_cry: bool = False, no_stay: bool = False, retreat: str | None = None,
+                 enter_unless: str | None = None, no_entry_after: tuple[str, ...] = ()) -> None:
+        self.courage: Final = courage  # per turn, added to the Final Tally
+        self.stars: Final = stars
+        self.tools: Final = tools
+        self.skulls: Final = skulls
+        self.courage_penalty: Final = courage_penalty
+        self.enter_soldiers: Final = enter_soldiers
+        self.free_cards: Final = free_cards
+        self.award: Final = award
+        self.combat_loss: Final = combat_loss  # Mortar Fire, Booby Traps
+        self.combat_loss_unless: Final = combat_loss_unless
+        self.climb: Final = climb  # Skulls needed to Advance from here
+        self.battle_cry_only: Final = battle_cry_only
+        self.no_battle_cry: Final = no_battle_cry
+        self.no_stay: Final = no_stay
+        self.retreat: Final = retreat
+        self.enter_unless: Final = enter_unless  # Sector that must be conquered before entering
+        self.no_entry_after: Final = no_entry_after  # no entry for a Unit that has been in all these Sectors
 
 
-_ADD = re.compile(r"^on final-tally: add (\d+) (courage|star|tool|skull)")
-_REMOVE = re.compile(r"^on final-tally: remove (\d+) (star|courage)")
-_FREE = re.compile(r"(?:recruit|find) ([a-z-]+) free")
-_CLIMB = re.compile(r"forbid advance unless count skull >= (\d+)")
-_RETREAT = re.compile(r"retreat ([a-z0-9-]+)")
-_ENTER_UNLESS = re.compile(r"forbid enter unless conquered ([a-z0-9-]+)")
-_NO_ENTRY_AFTER = re.compile(r"^forbid enter if ((?:visited [a-z0-9-]+(?: and )?)+)$")
+_ADD: Final = re.compile(r"^on final-tally: add (\d+) (courage|star|tool|skull)")
+_REMOVE: Final = re.compile(r"^on final-tally: remove (\d+) (star|courage)")
+_FREE: Final = re.compile(r"(?:recruit|find) ([a-z-]+) free")
+_CLIMB: Final = re.compile(r"forbid advance unless count skull >= (\d+)")
+_RETREAT: Final = re.compile(r"retreat ([a-z0-9-]+)")
+_ENTER_UNLESS: Final = re.compile(r"forbid enter unless conquered ([a-z0-9-]+)")
+_NO_ENTRY_AFTER: Final = re.compile(r"^forbid enter if ((?:visited [a-z0-9-]+(?: and )?)+)$")
 
 
 def _parse_facts(texts: Iterable[str]) -> Facts:
@@ -104,7 +127,7 @@ def facts(game: GameView, sid: str) -> Facts:
     return found
 
 
-_FACTS: dict[tuple[Any, ...], Facts] = {}
+_FACTS: Final[dict[tuple[Any, ...], Facts]] = {}
 
 
 def first_entry_sectors(game: GameView) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -121,7 +144,7 @@ def first_entry_sectors(game: GameView) -> tuple[tuple[str, ...], tuple[str, ...
     return found
 
 
-_FIRSTS: dict[tuple[Any, ...], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+_FIRSTS: Final[dict[tuple[Any, ...], tuple[tuple[str, ...], tuple[str, ...]]]] = {}
 
 
 def sector_uses_offered(game: GameView, sector: str) -> bool:
@@ -144,7 +167,7 @@ def sector_uses_offered(game: GameView, sector: str) -> bool:
     return found
 
 
-_OFFERED: dict[tuple[Any, ...], bool] = {}
+_OFFERED: Final[dict[tuple[Any, ...], bool]] = {}
 
 
 def reachable(game: GameView, unit: Unit) -> list[str]:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.policies.heuristic.dicevalue import DiceContext
 from ddaydice.interpreter.policies.heuristic.effectworth import profiles
@@ -15,31 +13,49 @@ if TYPE_CHECKING:
     from ddaydice.interpreter.core.state import Unit
 
 
-@attrs.define
 class Memory:
-    """One game's memory (the policy starts a new one with each game); the caches are bounded."""
+    """One game's memory (the policy starts a new one with each game); the caches are bounded. (A plain class rather
+    than an attrs one, so that it is a native class when compiled with mypyc.)"""
 
-    #: The key of the Unit's view last worked out (the dice contexts are remembered by it).
-    view_key: tuple[Any, ...] | None = None
-    #: The cards in play the last plan worked out depends on (the key of the values that depend on them).
-    cards: tuple[Any, ...] = ()
-    #: The game of which ``first_entry_sectors`` was last read, and its answer.
-    firsts: tuple[Any, tuple[tuple[str, ...], tuple[str, ...]]] | None = None
-    quick: dict[tuple[Any, ...], tuple[Any, TurnView]] = attrs.Factory(dict)
-    target_memo: dict[tuple[Any, ...], tuple[frozenset[str], bool, bool]] = attrs.Factory(dict)
-    counts: dict[tuple[Any, ...], int] = attrs.Factory(dict)
-    statics: dict[tuple[Any, ...], int] = attrs.Factory(dict)
-    ahead: dict[tuple[Any, ...], tuple[bool, bool, bool, bool]] = attrs.Factory(dict)
-    ctx: dict[tuple[Any, ...], DiceContext] = attrs.Factory(dict)
-    #: The other side's player seen at the first decision of each turn: turn -> (his Soldiers, the highest
-    #: printed DEF the Units then occupied, where they fought the turn before).
-    foe_seen: dict[int, tuple[int, int]] = attrs.Factory(dict)
-    #: Per (turn, Unit): the re-rolls made, the dice Locked (index -> (face, colour)), the dice set aside.
-    rerolls: dict[tuple[int, str], int] = attrs.Factory(dict)
-    fixed: dict[tuple[int, str], dict[int, tuple[str, str]]] = attrs.Factory(dict)
-    asides: dict[tuple[int, str], set[int]] = attrs.Factory(dict)
-    #: What a card about to be used is meant to do ('reroll', 'recolour', 'reface'), for the questions it asks.
-    intent: dict[str, Any] = attrs.Factory(dict)
+    __slots__ = (
+        "ahead",
+        "asides",
+        "cards",
+        "counts",
+        "ctx",
+        "firsts",
+        "fixed",
+        "foe_seen",
+        "intent",
+        "quick",
+        "rerolls",
+        "statics",
+        "target_memo",
+        "view_key",
+    )
+
+    def __init__(self) -> None:
+        #: The key of the Unit's view last worked out (the dice contexts are remembered by it).
+        self.view_key: tuple[Any, ...] | None = None
+        #: The cards in play the last plan worked out depends on (the key of the values that depend on them).
+        self.cards: tuple[Any, ...] = ()
+        #: The game of which ``first_entry_sectors`` was last read, and its answer.
+        self.firsts: tuple[Any, tuple[tuple[str, ...], tuple[str, ...]]] | None = None
+        self.quick: dict[tuple[Any, ...], tuple[Any, TurnView]] = {}
+        self.target_memo: dict[tuple[Any, ...], tuple[frozenset[str], bool, bool]] = {}
+        self.counts: dict[tuple[Any, ...], int] = {}
+        self.statics: dict[tuple[Any, ...], int] = {}
+        self.ahead: dict[tuple[Any, ...], tuple[bool, bool, bool, bool]] = {}
+        self.ctx: dict[tuple[Any, ...], DiceContext] = {}
+        #: The other side's player seen at the first decision of each turn: turn -> (his Soldiers, the highest
+        #: printed DEF the Units then occupied, where they fought the turn before).
+        self.foe_seen: dict[int, tuple[int, int]] = {}
+        #: Per (turn, Unit): the re-rolls made, the dice Locked (index -> (face, colour)), the dice set aside.
+        self.rerolls: dict[tuple[int, str], int] = {}
+        self.fixed: dict[tuple[int, str], dict[int, tuple[str, str]]] = {}
+        self.asides: dict[tuple[int, str], set[int]] = {}
+        #: What a card about to be used is meant to do ('reroll', 'recolour', 'reface'), for the questions it asks.
+        self.intent: dict[str, Any] = {}
 
     def count(self, game: GameView, unit: Unit) -> int:
         """The Unit's Soldiers, its Specialists included (the engine's count, remembered)."""

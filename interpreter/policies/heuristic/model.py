@@ -3,43 +3,46 @@ worth."""
 
 from __future__ import annotations
 
+from typing import Final
+
 #: Soldiers a roll gives when every die is steered to Soldiers (measured: 5.8 with 2 Locks and 2 re-rolls).
-ROLL_GAIN = 5.8
-ROLL_VAR = 4.0
+ROLL_GAIN: Final = 5.8
+ROLL_VAR: Final = 4.0
 #: Steering a roll's dice to 0, 1, 2 or 3 Courage: the share of ROLL_GAIN kept as Soldiers, and the chances
 #: of ending with 0, 1, 2, 3 Courage (measured by simulating the dice rule of this policy).
-COURAGE_TARGETS = ((1.0, (0.57, 0.33, 0.10, 0.0)),
-                   (0.91, (0.09, 0.70, 0.21, 0.0)),
-                   (0.80, (0.09, 0.25, 0.56, 0.10)),
-                   (0.72, (0.09, 0.25, 0.31, 0.35)))
-MGF_MEAN = 3.5
-D6_VAR = 35 / 12
+COURAGE_TARGETS: Final = ((1.0, (0.57, 0.33, 0.10, 0.0)),
+                          (0.91, (0.09, 0.70, 0.21, 0.0)),
+                          (0.80, (0.09, 0.25, 0.56, 0.10)),
+                          (0.72, (0.09, 0.25, 0.31, 0.35)))
+MGF_MEAN: Final = 3.5
+D6_VAR: Final = 35 / 12
 #: The value of a plan that fails (a Unit that must move and cannot, or never reaches a Bunker).
-DEATH = -100.0
-CMAX = 16
+DEATH: Final = -100.0
+CMAX: Final = 16
 #: Chance per turn of rolling a Battle Cry (Courage on a red, a white and a blue die) when aiming at it.
-P_BATTLE_CRY = 0.3
+P_BATTLE_CRY: Final = 0.3
 #: Chance per turn of 4 Skulls when climbing (no Locks), and with one Skull given by an Item.
-P_CLIMB = 0.21
-P_CLIMB_HELPED = 0.47
-UNLIMITED_STAY_CAP = 8
+P_CLIMB: Final = 0.21
+P_CLIMB_HELPED: Final = 0.47
+UNLIMITED_STAY_CAP: Final = 8
 #: Against another side (the German): his Soldiers gained per turn before the Units' first turns tell (then the
 #: game's own record takes over, as if this prior were FOE_PRIOR_TURNS turns seen), and the variance of a turn.
-FOE_GAIN_PRIOR = 7.0
-FOE_PRIOR_TURNS = 3
-FOE_VAR = 6.0
+FOE_GAIN_PRIOR: Final = 7.0
+FOE_PRIOR_TURNS: Final = 3
+FOE_VAR: Final = 6.0
 #: Courage a Unit loses to the other side in a turn beyond what his cards in play take every turn (his
 #: Decorations and Items, played now and then), as a chance per turn.
-FOE_DRAIN_BASE = 0.25
+FOE_DRAIN_BASE: Final = 0.25
 #: Soldiers one Item Point is worth (Bazooka 15 -> 7, Field Radio 12 -> 5, Walkie-Talkie 5 -> 2).
-ITEM_POINT_VALUE = 0.4
-FACES = ("skull", "star", "one-soldier", "two-soldiers", "courage", "tool")
-D6_MEAN = 3.5
+ITEM_POINT_VALUE: Final = 0.4
+#: (A tuple of any length to the type checker: compiled, a fixed-length tuple constant is built anew at each use.)
+FACES: Final[tuple[str, ...]] = ("skull", "star", "one-soldier", "two-soldiers", "courage", "tool")
+D6_MEAN: Final = 3.5
 #: What each kind of effect is worth, in Soldiers (effectworth.py reads a card's effect into these kinds; no card
 #: is named). Standing effects and triggers are worth so much per turn, per Advance or once; a use is worth so
 #: much once (an Item), or per turn (a use once per turn). '-climbing' and '-team' entries count only with a
 #: Climb ahead, or with comrades.
-EFFECT_WORTH: dict[str, float] = {
+EFFECT_WORTH: Final[dict[str, float]] = {
     # standing effects, while the card is in play
     "casualties-saved": 1.0,  # per casualty saved in each turn's Combat
     "def-per-turn": 0.3,  # per point of DEF lowered (or of MGF expected) in each turn's Combat
@@ -113,7 +116,7 @@ EFFECT_WORTH: dict[str, float] = {
     "swap-sectors": 1.7,
 }
 #: A Red-White-Blue bonus scored by a card, by the face of its triple (a Battle Cry: EFFECT_WORTH 'rwb-cry').
-RWB_FACE_WORTH = {"two-soldiers": 6.0, "one-soldier": 6.5, "star": 2.5, "tool": 2.0, "skull": 1.0}
+RWB_FACE_WORTH: Final = {"two-soldiers": 6.0, "one-soldier": 6.5, "star": 2.5, "tool": 2.0, "skull": 1.0}
 #: The least gain (in Soldiers) for which a card that changes a die of the Final Tally is played (more: what the
 #: card is worth kept, for a card used once).
-DICE_CHANGE_MIN = {"reroll": 0.3, "recolour": 1.5, "reface": 1.5}
+DICE_CHANGE_MIN: Final = {"reroll": 0.3, "recolour": 1.5, "reface": 1.5}

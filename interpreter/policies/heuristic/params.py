@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
-
-import attrs
+from typing import TYPE_CHECKING, Final
 
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.policies.heuristic.effectworth import profiles
@@ -97,24 +95,44 @@ def _hops(mem: Memory, game: GameView, unit: Unit) -> dict[str, int]:
 
 
 # ------------------------------------------------------------------------------------------- the plan's terms
-@attrs.frozen
 class _Terms:
-    """What the Unit brings to every Sector of its plan (its cards, read once per plan)."""
+    """What the Unit brings to every Sector of its plan (its cards, read once per plan). (A plain class rather than
+    an attrs one, so that it is a native class when compiled with mypyc.)"""
 
-    specs: frozenset[str]
-    medic: float
-    n_specs: int
-    cheapest: float  # the Specialist it would sacrifice
-    mines_free: bool
-    barriers_ok: bool
-    p_climb: float
-    has_cry_item: bool
-    breakers: float  # DEF its Items take off a Bunker
-    beach: float  # Soldiers its Specialists give on each Advance
-    path: float  # Soldiers its Specialists give on each move
-    cost_granted: bool  # this turn's grants change the cost of an Advance
-    platoon: int  # Courage its Specialists take off each Advance
-    bunker_def: float  # DEF its Specialists take off a Bunker
+    __slots__ = (
+        "barriers_ok",
+        "beach",
+        "breakers",
+        "bunker_def",
+        "casualties_saved",
+        "cheapest",
+        "cost_granted",
+        "has_cry_item",
+        "mines_free",
+        "n_specs",
+        "p_climb",
+        "path",
+        "platoon",
+        "specs",
+    )
+
+    def __init__(self, *, specs: frozenset[str], casualties_saved: float, n_specs: int, cheapest: float,
+                 mines_free: bool, barriers_ok: bool, p_climb: float, has_cry_item: bool, breakers: float, beach: float,
+                 path: float, cost_granted: bool, platoon: int, bunker_def: float) -> None:
+        self.specs: Final = specs
+        self.casualties_saved: Final = casualties_saved
+        self.n_specs: Final = n_specs
+        self.cheapest: Final = cheapest  # the Specialist it would sacrifice
+        self.mines_free: Final = mines_free
+        self.barriers_ok: Final = barriers_ok
+        self.p_climb: Final = p_climb
+        self.has_cry_item: Final = has_cry_item
+        self.breakers: Final = breakers  # DEF its Items take off a Bunker
+        self.beach: Final = beach  # Soldiers its Specialists give on each Advance
+        self.path: Final = path  # Soldiers its Specialists give on each move
+        self.cost_granted: Final = cost_granted  # this turn's grants change the cost of an Advance
+        self.platoon: Final = platoon  # Courage its Specialists take off each Advance
+        self.bunker_def: Final = bunker_def  # DEF its Specialists take off a Bunker
 
     @classmethod
     def of(cls, game: GameView, unit: Unit) -> _Terms:
@@ -128,7 +146,7 @@ class _Terms:
         savers = spec_traits + ([ps[unit.vehicle].traits] if unit.vehicle else [])
         return cls(
             specs=specs,
-            medic=max((tr.casualties_saved for tr in savers), default=0.0),
+            casualties_saved=max((tr.casualties_saved for tr in savers), default=0.0),
             n_specs=len(unit.specialists),
             cheapest=min(map(SpecWorth(game, unit).of, unit.specialists), default=0.0),
             mines_free=game.flag("ignore-landmines", unit) or any(tr.mines_ignored for tr in spec_traits),
@@ -196,11 +214,11 @@ def params(mem: Memory, game: GameView, unit: Unit, targets: frozenset[str], nea
 def _combat_loss(g: GameView, unit: Unit, sid: str, f: Facts, t: _Terms) -> tuple[float, float]:
     """The casualties a Combat in ``sid`` is expected to cost the Unit (and their variance)."""
     sec = g.sectors[sid]
-    d: float = g.value("def", unit, sector=sid)
+    d = float(g.value("def", unit, sector=sid))
     if sec.bunker and t.bunker_def and unit.sector != sid:
         d -= t.bunker_def  # (in the Bunker, the query counts it already)
     mgf = g.value("mgf-dice", unit, sector=sid)
-    m = max(0.0, float(d)) + MGF_MEAN * mgf
+    m = max(0.0, d) + MGF_MEAN * mgf
     v = D6_VAR * mgf
     if f.combat_loss and not (f.combat_loss_unless and f.combat_loss_unless in t.specs):
         m += f.combat_loss
@@ -213,7 +231,7 @@ def _combat_loss(g: GameView, unit: Unit, sid: str, f: Facts, t: _Terms) -> tupl
     if sec.bunker:
         m = max(0.0, m - t.breakers)
     if m > 0:
-        m = max(0.0, m - t.medic)
+        m = max(0.0, m - t.casualties_saved)
     return m, v
 
 
@@ -286,7 +304,7 @@ def _edge(mem: Memory, g: GameView, unit: Unit, sid: str, f: Facts, t: _Terms, t
     e_loss = 0.0
     e_var = 0.0
     if mines and "landmines" not in g.ignore and not t.mines_free:
-        e_loss += 3.5 - (0.6 if t.medic else 0.0)
+        e_loss += 3.5 - (0.6 if t.casualties_saved else 0.0)
         e_var += D6_VAR
     avail = 1.0
     for req in g._requirements(to):

@@ -4,53 +4,81 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any
-
-import attrs
+from typing import Any, Final
 
 from ddaydice.interpreter.policies.heuristic.model import CMAX, COURAGE_TARGETS, DEATH, ROLL_VAR
 
 
-@attrs.frozen
 class Edge:
-    """A move the plan may make from a Sector, priced."""
+    """A move the plan may make from a Sector, priced. (A plain class rather than an attrs one, here and in the
+    heuristic's other modules, so that it is a native class when compiled with mypyc; its attributes are Final,
+    equality and hash by value, as an attrs frozen class's.)"""
 
-    to: str
-    cost: int
-    loss: float  # Landmines, a sacrifice (as Soldiers)
-    var: float
-    bonus: float  # Beachmaster, Pathfinder
-    avail: float  # the chance the move is open at a given Phase 4 (Climbing, Battle Cry only)
-    retreat: bool = False
+    __slots__ = ("avail", "bonus", "cost", "loss", "retreat", "to", "var")
+
+    def __init__(self, to: str, cost: int, loss: float, var: float, bonus: float, avail: float,
+                 retreat: bool = False) -> None:
+        self.to: Final = to
+        self.cost: Final = cost
+        self.loss: Final = loss  # Landmines, a sacrifice (as Soldiers)
+        self.var: Final = var
+        self.bonus: Final = bonus  # Beachmaster, Pathfinder
+        self.avail: Final = avail  # the chance the move is open at a given Phase 4 (Climbing, Battle Cry only)
+        self.retreat: Final = retreat
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Edge):
+            return NotImplemented
+        return (self.to, self.cost, self.loss, self.var, self.bonus, self.avail, self.retreat) == (
+            other.to, other.cost, other.loss, other.var, other.bonus, other.avail, other.retreat)
+
+    def __hash__(self) -> int:
+        return hash((self.to, self.cost, self.loss, self.var, self.bonus, self.avail, self.retreat))
 
 
-@attrs.frozen
 class Params:
     """Everything a plan depends on; hashable, so plans are shared between turns and games."""
 
-    loss: tuple[tuple[str, float, float], ...]  # sector, expected casualties per combat, variance
-    gain: tuple[tuple[str, float, int], ...]  # sector, Soldiers per roll, free Courage per roll
-    climbing: frozenset[str]  # Sectors where the dice go to Skulls (no Courage is rolled there)
-    max_rolls: tuple[tuple[str, int], ...]
-    enter: tuple[tuple[str, float], ...]  # one-off gain on entering
-    terminal: frozenset[str]
-    edges: tuple[tuple[str, tuple[Edge, ...]], ...]
-    #: Against another side (the German): per Sector, what each turn of Combat there costs the Unit's lead over
-    #: him on top of its own casualties (his Soldiers gained per turn, less the printed DEF he loses), and
-    #: the variance his turn adds. Empty: the plan counts the Unit's Soldiers alone.
-    foe: tuple[tuple[str, float], ...] = ()
-    foe_var: float = 0.0
-    #: The chances of losing 0, 1, 2 Courage to the other side each turn, after the roll (empty: none).
-    drain: tuple[float, ...] = ()
+    __slots__ = ("climbing", "drain", "edges", "enter", "foe", "foe_var", "gain", "loss", "max_rolls", "terminal")
+
+    def __init__(self, loss: tuple[tuple[str, float, float], ...], gain: tuple[tuple[str, float, int], ...],
+                 climbing: frozenset[str], max_rolls: tuple[tuple[str, int], ...], enter: tuple[tuple[str, float], ...],
+                 terminal: frozenset[str], edges: tuple[tuple[str, tuple[Edge, ...]], ...],
+                 foe: tuple[tuple[str, float], ...] = (), foe_var: float = 0.0, drain: tuple[float, ...] = ()) -> None:
+        self.loss: Final = loss  # sector, expected casualties per combat, variance
+        self.gain: Final = gain  # sector, Soldiers per roll, free Courage per roll
+        self.climbing: Final = climbing  # Sectors where the dice go to Skulls (no Courage is rolled there)
+        self.max_rolls: Final = max_rolls
+        self.enter: Final = enter  # one-off gain on entering
+        self.terminal: Final = terminal
+        self.edges: Final = edges
+        #: Against another side (the German): per Sector, what each turn of Combat there costs the Unit's lead over
+        #: him on top of its own casualties (his Soldiers gained per turn, less the printed DEF he loses), and
+        #: the variance his turn adds. Empty: the plan counts the Unit's Soldiers alone.
+        self.foe: Final = foe
+        self.foe_var: Final = foe_var
+        #: The chances of losing 0, 1, 2 Courage to the other side each turn, after the roll (empty: none).
+        self.drain: Final = drain
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Params):
+            return NotImplemented
+        return (self.loss, self.gain, self.climbing, self.max_rolls, self.enter, self.terminal, self.edges, self.foe,
+                self.foe_var, self.drain) == (other.loss, other.gain, other.climbing, other.max_rolls, other.enter,
+                                              other.terminal, other.edges, other.foe, other.foe_var, other.drain)
+
+    def __hash__(self) -> int:
+        return hash((self.loss, self.gain, self.climbing, self.max_rolls, self.enter, self.terminal, self.edges,
+                     self.foe, self.foe_var, self.drain))
 
 
 #: A plan's outlook: (utility, mean Soldiers to come if the Unit lives, their variance, chance to live), where
 #: the utility is ``live * mean + (1 - live) * DEATH``, what the planner maximises.
 Outlook = tuple[float, float, float, float]
-_CSPAN = CMAX + 1
+_CSPAN: Final = CMAX + 1
 #: A move as the planner's DP reads it (Planner.moves).
 _Move = tuple[int, int, bool, bool, float, float, bool, int, int, int]
-LOST: Outlook = (DEATH, 0.0, 0.0, 0.0)
+LOST: Final[Outlook] = (DEATH, 0.0, 0.0, 0.0)
 
 
 class Planner:
@@ -252,9 +280,8 @@ class Planner:
         found = rolled.get(key)
         if found is not None:
             return found
-        value = self.value
         if self.climbing[x]:
-            u, m, v, q = value(x, rv, base, k)
+            u, m, v, q = self.value(x, rv, base, k)
             result = (u + q * gain, m + gain, v + ROLL_VAR, q)
             rolled[key] = result
             return result
@@ -267,7 +294,9 @@ class Planner:
             cc = c2 if c2 > 0 else 0
             cc = need if cc > need else cc
             o = memo.get((at + cc) * 64 + kk)
-            outs.append(o if o is not None else value(x, rv, cc, k))
+            if o is None:
+                o = self.value(x, rv, cc, k)
+            outs.append(o)  # (compiled: a memo's outlook is appended as it is, not unboxed and boxed anew)
         best_u = -math.inf
         best_i = 0
         rows = self.target_rows
@@ -350,7 +379,7 @@ def planner_for(params: Params) -> Planner:
     return planner
 
 
-_PLANS: dict[Params, Planner] = {}
+_PLANS: Final[dict[Params, Planner]] = {}
 
 
 class _LocalTerms:
@@ -424,10 +453,10 @@ class _LocalTerms:
 #: past _SHARED_MAX or the plans themselves are forgotten (planner_for). What they hold is worked out from the terms
 #: alone (no content is read), so plans of different content that agree share it rightly. (Terms that are equal as
 #: Python values agree: as for _PLANS, whose Params are compared the same way.)
-_SECTOR_IDS: dict[str, int] = {}
-_ROWS: dict[tuple[Any, ...], int] = {}
-_SHARED: dict[tuple[Any, ...], tuple[dict[int, Outlook], dict[int, Outlook]]] = {}
-_SHARED_MAX = 20000
+_SECTOR_IDS: Final[dict[str, int]] = {}
+_ROWS: Final[dict[tuple[Any, ...], int]] = {}
+_SHARED: Final[dict[tuple[Any, ...], tuple[dict[int, Outlook], dict[int, Outlook]]]] = {}
+_SHARED_MAX: Final = 20000
 
 
 def _forget() -> None:
@@ -437,11 +466,13 @@ def _forget() -> None:
     _SHARED.clear()
 
 
-@attrs.define
 class TurnView:
     """What the policy works out once per Unit and turn (and re-uses for every decision)."""
 
-    planner: Planner
-    visited: int  # the Sectors visited, as the planner's bit mask
-    targets: frozenset[str]
-    holding: bool  # the Unit's Bunker is closed for now: stay low
+    __slots__ = ("holding", "planner", "targets", "visited")
+
+    def __init__(self, planner: Planner, visited: int, targets: frozenset[str], holding: bool) -> None:
+        self.planner = planner
+        self.visited = visited  # the Sectors visited, as the planner's bit mask
+        self.targets = targets
+        self.holding = holding  # the Unit's Bunker is closed for now: stay low

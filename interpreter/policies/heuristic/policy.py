@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
-import attrs
+from mypy_extensions import mypyc_attr
 
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ddaydice.interpreter.core.state import Unit
 
 #: Who answers each kind of decision (any other kind: the reference policy).
-_HANDLERS: dict[str, Callable[[Memory, GameView, Unit, Decision], int | tuple[int, ...]]] = {
+_HANDLERS: Final[dict[str, Callable[[Memory, GameView, Unit, Decision], int | tuple[int, ...]]]] = {
     "lock": lock,
     "reroll": reroll,
     "cancel": cancel,
@@ -48,15 +48,19 @@ _HANDLERS: dict[str, Callable[[Memory, GameView, Unit, Decision], int | tuple[in
 }
 
 
-@attrs.define
+@mypyc_attr(allow_interpreted_subclasses=True)  # a policy may be extended (the tests count its calls)
 class HeuristicPolicy:
-    """A competent player; deterministic given the game (it draws no random numbers)."""
+    """A competent player; deterministic given the game (it draws no random numbers). (A plain class rather than an
+    attrs one, so that it is a native class when compiled with mypyc.)"""
 
-    fallback: ReferencePolicy = attrs.Factory(ReferencePolicy)
-    #: What it remembers of the game it plays (a new memory for each game).
-    memory: Memory = attrs.Factory(Memory)
-    _side_policy: SidePolicy = attrs.Factory(SidePolicy)
-    _game: Any = None
+    __slots__ = ("_game", "_side_policy", "fallback", "memory")
+
+    def __init__(self) -> None:
+        self.fallback = ReferencePolicy()
+        #: What it remembers of the game it plays (a new memory for each game).
+        self.memory = Memory()
+        self._side_policy = SidePolicy()
+        self._game: Any = None
 
     def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
         """The answer to ``decision``: from the module that decides its kind, the reference policy's otherwise."""

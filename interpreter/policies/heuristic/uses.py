@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
@@ -96,8 +96,8 @@ def _shaped(mem: Memory, game: GameView, unit: Unit, owner: str, shape: UseShape
     return _movement_use(mem, game, unit, shape)
 
 
-_DICE = frozenset({"reroll", "recolour", "reface", "skull", "tools"})
-_COMBAT = frozenset({"breaker", "mgf-before", "mgf-adjacent", "mgf-for-good", "mgf-ignored"})
+_DICE: Final = frozenset({"reroll", "recolour", "reface", "skull", "tools"})
+_COMBAT: Final = frozenset({"breaker", "mgf-before", "mgf-adjacent", "mgf-for-good", "mgf-ignored"})
 
 
 def _tally_use(mem: Memory, game: GameView, unit: Unit, owner: str, shape: UseShape, point: str) -> bool:
@@ -293,7 +293,7 @@ def _lethal(mem: Memory, game: GameView, unit: Unit, *, expected: bool = False) 
         mgf = sum(rolls) if s.sectors[unit.sector].mgf_turn == s.turn else 0
         if game.flag("ignore-mgf-casualties", unit):
             mgf = 0
-        loss = d + mgf
+        loss = float(d + mgf)
     return loss >= mem.count(game, unit)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ddaydice.dsl import ast as dsl_ast
 from ddaydice.interpreter.core.api import GameView
@@ -38,7 +38,7 @@ def _map_facts(game: GameView) -> tuple[int, bool]:
     return hit[1]
 
 
-_MAP_FACTS: dict[int, tuple[Any, tuple[int, bool]]] = {}
+_MAP_FACTS: Final[dict[int, tuple[Any, tuple[int, bool]]]] = {}
 
 
 def _ahead_of(game: GameView, unit: Unit, adv: int, turns: int,
@@ -56,7 +56,7 @@ def _ahead_of(game: GameView, unit: Unit, adv: int, turns: int,
     return found
 
 
-_AHEADS: dict[tuple[Any, ...], Ahead] = {}
+_AHEADS: Final[dict[tuple[Any, ...], Ahead]] = {}
 
 
 def spec_value(game: GameView, unit: Unit, spec: str) -> float:
@@ -67,8 +67,8 @@ def spec_value(game: GameView, unit: Unit, spec: str) -> float:
 
 
 #: The worth of a card whose effects say nothing the heuristic reads.
-_UNREAD = 0.5
-_NOTHING_AHEAD = (False, False, False, False)
+_UNREAD: Final = 0.5
+_NOTHING_AHEAD: Final = (False, False, False, False)
 
 
 def ahead(mem: Memory, game: GameView, unit: Unit) -> tuple[bool, bool, bool, bool]:
@@ -100,7 +100,7 @@ def _ahead_plain(game: GameView, unit: Unit) -> tuple[bool, bool, bool, bool]:
     return found
 
 
-_AHEAD: dict[tuple[Any, ...], tuple[Any, tuple[bool, bool, bool, bool]]] = {}
+_AHEAD: Final[dict[tuple[Any, ...], tuple[Any, tuple[bool, bool, bool, bool]]]] = {}
 
 
 def item_value(mem: Memory, game: GameView, unit: Unit, item: str) -> float:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.policies.heuristic.effectworth import profiles
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ddaydice.interpreter.core.state import GameState, Unit
 
 #: Views shared by the policies of one game's Units (keyed by the game state's identity, which is checked).
-_VIEWS: dict[tuple[Any, ...], tuple[GameState, TurnView]] = {}
+_VIEWS: Final[dict[tuple[Any, ...], tuple[GameState, TurnView]]] = {}
 
 
 def forget_other_games(state: GameState) -> None:
@@ -104,8 +104,7 @@ def courage_curve(mem: Memory, game: GameView, unit: Unit, base: int, n: int) ->
     planner = v.planner
     x = planner.index[unit.sector]
     visited = v.visited
-    value = planner.value
-    return [value(x, visited, c if c > 0 else 0, k)[0] for c in range(base, base + n + 1)]
+    return [planner.value(x, visited, c if c > 0 else 0, k)[0] for c in range(base, base + n + 1)]
 
 
 def sure_move(mem: Memory, game: GameView, unit: Unit, courage: int) -> float:
