@@ -165,9 +165,8 @@ def test_in_whole_games_the_modders_cards_are_played() -> None:
 def test_an_mgf_change_until_an_event_is_played_before_mgf(tmp_path: Path) -> None:
     """'use before mgf: mgf-dice = 0 until move' lasts at least through this turn's MGF, as 'this turn' does: the
     heuristic plays it in the same shape as the Grenade (before the MGF roll)."""
-    from types import SimpleNamespace
-    from typing import Any, cast
-
+    from ddaydice.interpreter.game import Game
+    from ddaydice.interpreter.policies.deciders import ReferencePolicy
     from ddaydice.interpreter.policies.heuristic.cardtext import use_shape
 
     pack = tmp_path / "smoke"
@@ -184,7 +183,7 @@ def test_an_mgf_change_until_an_event_is_played_before_mgf(tmp_path: Path) -> No
         encoding="utf-8")
     content, diags = load(extra=[pack])
     assert content is not None, diags
-    game = cast("Any", SimpleNamespace(content=content))
+    game = Game(content, "exercise-tiger", variant="advanced-training", deciders=ReferencePolicy())
     assert use_shape(game, "smoke-pot").kind == use_shape(game, "smoke-jar").kind == "mgf-before"
 
 
