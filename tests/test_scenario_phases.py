@@ -14,7 +14,7 @@ from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import Unit
-from ddaydice.interpreter.core.values import Move
+from ddaydice.interpreter.core.watching import Watching
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.tools.scenario import PHASE_POINTS, WITHIN_A_STEP
@@ -27,7 +27,7 @@ def content() -> Content:
     return loaded
 
 
-class Points:
+class Points(Watching):
     """A watcher (core/api.py) noting the moments of uses each phase reaches."""
 
     def __init__(self, seen: dict[str, set[str]]) -> None:
@@ -35,24 +35,6 @@ class Points:
 
     def at_point(self, game: GameAPI, unit: Unit, point: str) -> None:
         self.seen[game.state.phase].add(point)
-
-    def starts_chosen(self, game: GameAPI) -> None:
-        pass
-
-    def phase_begins(self, game: GameAPI, phase: str) -> None:
-        pass
-
-    def phase_ends(self, game: GameAPI, phase: str) -> None:
-        pass
-
-    def game_ends(self, game: GameAPI) -> None:
-        pass
-
-    def moving(self, game: GameAPI, unit: Unit, move: Move) -> None:
-        pass
-
-    def suffering(self, game: GameAPI, unit: Unit, amount: int, cause: str) -> None:
-        pass
 
 
 @pytest.mark.parametrize(("map_id", "variant", "options"), [

@@ -39,8 +39,9 @@ class Watcher(Protocol):
     """What a tool sees of a game at its moments: ``dday simulate --check-invariants`` checks the rules after each
     phase (tools/invariants.py), ``dday compare`` gives the forced cards once the starts are chosen
     (tools/forced.py). A game calls each of its watchers' methods at that moment (``suffering``, ``moving`` and
-    ``at_point`` before the engine acts); a game with no watcher calls nothing. The tools extend a game this way,
-    never by overriding its methods, which a compiled engine (compiled.txt) would not call."""
+    ``at_point`` before the engine acts); a game with no watcher calls nothing. A watcher extends core/watching.py's
+    ``Watching`` (every moment doing nothing) and writes the moments it needs. Tools extend a game this way, never by
+    overriding its methods, which a compiled engine (compiled.txt) would not call."""
 
     def starts_chosen(self, game: GameAPI) -> None: ...
 

@@ -27,7 +27,7 @@ import attrs
 from ddaydice.dsl.loader import Content
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import GameState, Unit
-from ddaydice.interpreter.core.values import Move
+from ddaydice.interpreter.core.watching import Watching
 from ddaydice.interpreter.game import Game
 
 Where = Literal["give", "pool", "absent"]
@@ -89,7 +89,7 @@ class ForcedGame(Game):
 
 
 @attrs.frozen
-class Giving:
+class Giving(Watching):
     """The watcher (core/api.py) that gives the forced cards once the starting Sectors are chosen: to each Unit, or
     into the Pool."""
 
@@ -103,24 +103,6 @@ class Giving:
             elif f.where == "pool":
                 into_pool(game, f.card)
         game.sources_changed()
-
-    def phase_begins(self, game: GameAPI, phase: str) -> None:
-        pass
-
-    def phase_ends(self, game: GameAPI, phase: str) -> None:
-        pass
-
-    def game_ends(self, game: GameAPI) -> None:
-        pass
-
-    def at_point(self, game: GameAPI, unit: Unit, point: str) -> None:
-        pass
-
-    def moving(self, game: GameAPI, unit: Unit, move: Move) -> None:
-        pass
-
-    def suffering(self, game: GameAPI, unit: Unit, amount: int, cause: str) -> None:
-        pass
 
 
 def give(game: GameAPI, unit: Unit, card: str) -> None:

@@ -24,6 +24,7 @@ from ddaydice.dsl.yamlsrc import read_yaml, structure
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import STAY_FORBIDDEN, Unit
 from ddaydice.interpreter.core.values import Move
+from ddaydice.interpreter.core.watching import Watching
 from ddaydice.interpreter.game import Game
 
 RESOURCES = ("soldiers", "stars", "courage", "item_points")
@@ -86,7 +87,7 @@ class Snapshot:
 
 
 @attrs.define
-class Watch:
+class Watch(Watching):
     """The checks of one game: what the phase began with, the losses charged during it, the violations."""
 
     report: Callable[[Violation], None] | None = None
@@ -106,9 +107,6 @@ class Watch:
         self.rolled = {}
 
     # ------------------------------------------------------------------ the game's moments (a Watcher)
-    def starts_chosen(self, game: GameAPI) -> None:
-        pass
-
     def phase_begins(self, game: GameAPI, phase: str) -> None:
         self.begin(game)
 
