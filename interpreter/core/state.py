@@ -3,6 +3,11 @@
 The state is mutable for speed (a simulated game changes it thousands of
 times); :meth:`GameState.copy` makes an independent copy and :func:`digest`
 a canonical hash, so two runs can be compared.
+
+The classes are ``attr.s(auto_attribs=True)`` classes, the form mypyc compiles to native classes (compiled.txt),
+whose attributes the compiled turn reads directly. A compiled class's annotations are erased to bare classes
+(``list`` for ``list[Die]``, ``type`` for ``str | None``), so loading does not read them: :data:`SAVED_AS` names the
+type of every field that holds more than JSON's own values, and saving follows the values themselves.
 """
 
 from __future__ import annotations
@@ -10,17 +15,19 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from typing import Any
+from typing import Any, Final
 
+import attr
 import attrs
 import cattrs
+from cattrs.gen import make_dict_structure_fn, override
 
 MARKER_CHEVRONS = {"chevron-1": 1, "chevron-2": 2, "chevron-3": 3}
 NEXT_MARKER = {"chevron-1": "chevron-2", "chevron-2": "chevron-3"}  # a turn more in the same Sector
 STAY_FORBIDDEN = frozenset({"must-move", "cant-stay"})  # the faces on which the Unit may not stay (the 'stay' base)
 
 
-@attrs.define
+@attr.s(auto_attribs=True)
 class Die:
     """One result of a Final Tally. ``real`` is False for colourless "virtual" results added by effects."""
 
@@ -33,7 +40,7 @@ class Die:
     source: str = ""  # for virtual results: the effect that added it
 
 
-@attrs.define
+@attr.s(auto_attribs=True)
 class Grant:
     """A modifier granted by an action for a while (``def -7 this turn``)."""
 
@@ -51,7 +58,7 @@ class Grant:
     order: int = 0
 
 
-@attrs.define
+@attr.s(auto_attribs=True)
 class Unit:
     id: str
     name: str
@@ -60,45 +67,45 @@ class Unit:
     stars: int = 0
     courage: int = 0
     item_points: int = 0
-    specialists: list[str] = attrs.Factory(list)
-    dead: list[str] = attrs.Factory(list)
-    items: list[str] = attrs.Factory(list)
-    used_items: list[str] = attrs.Factory(list)
+    specialists: list[str] = attr.Factory(list)
+    dead: list[str] = attr.Factory(list)
+    items: list[str] = attr.Factory(list)
+    used_items: list[str] = attr.Factory(list)
     vehicle: str | None = None
-    awards: list[str] = attrs.Factory(list)
-    used_awards: list[str] = attrs.Factory(list)
+    awards: list[str] = attr.Factory(list)
+    used_awards: list[str] = attr.Factory(list)
     marker: str = "chevron-1"
-    visited: list[str] = attrs.Factory(list)
+    visited: list[str] = attr.Factory(list)
     status: str = "active"  # active, safe (in a Bunker), dead
-    tally: list[Die] = attrs.Factory(list)
+    tally: list[Die] = attr.Factory(list)
     kept_tally: list[Die] | None = None
     entered_turn: int = 0
     moved_turn: int = -1
     recruited: int = 0
     found: int = 0
     awards_drawn: int = 0
-    counters: dict[str, int] = attrs.Factory(dict)
-    came_into_play: dict[str, int] = attrs.Factory(dict)
+    counters: dict[str, int] = attr.Factory(dict)
+    came_into_play: dict[str, int] = attr.Factory(dict)
     conquered: str | None = None
     trading_pool: list[Die] | None = None  # dice an option's Trading Pool holds (rolled once; None: not yet)
-    cards: list[str] = attrs.Factory(list)  # cards of an expansion's decks the Unit holds (Badges), used like Items
+    cards: list[str] = attr.Factory(list)  # cards of an expansion's decks the Unit holds (Badges), used like Items
     side: str = ""  # "" for a Unit; else the side of a player who is not a Unit (rules/sides.yaml: the German)
 
     def chevrons(self) -> int:
         return MARKER_CHEVRONS.get(self.marker, 3 if self.marker == "must-move" else 1)
 
 
-@attrs.define
+@attr.s(auto_attribs=True)
 class SectorState:
     id: str
-    attributes: list[str] = attrs.Factory(list)
+    attributes: list[str] = attr.Factory(list)
     entered: bool = False
     mgf_roll: list[int] | None = None
     mgf_turn: int = -1
-    acquired: dict[str, int] = attrs.Factory(dict)  # attribute -> when it came into play (play order)
+    acquired: dict[str, int] = attr.Factory(dict)  # attribute -> when it came into play (play order)
 
 
-@attrs.define
+@attr.s(auto_attribs=True)
 class Event:
     """One line of the trace: who did what, from which card and tier, what changed."""
 
@@ -109,10 +116,10 @@ class Event:
     detail: str
     source: str = ""
     tier: str = ""
-    data: dict[str, Any] = attrs.Factory(dict)
+    data: dict[str, Any] = attr.Factory(dict)
 
 
-@attrs.define
+@attr.s(auto_attribs=True)
 class GameState:
     map_id: str
     variant: str | None
@@ -123,31 +130,31 @@ class GameState:
     sectors: dict[str, SectorState]
     turn: int = 0
     phase: str = "setup"
-    pool: list[str] = attrs.Factory(list)  # Unique Specialists and Items in the Pool
-    placed: dict[str, str] = attrs.Factory(dict)  # card -> sector where it waits
-    hands: dict[str, list[str]] = attrs.Factory(dict)  # unit -> Regular Specialists in hand
-    award_deck: list[str] = attrs.Factory(list)
-    award_discard: list[str] = attrs.Factory(list)
-    abandoned: list[str] = attrs.Factory(list)
-    bunker_specialists: dict[str, int] = attrs.Factory(dict)
-    grants: list[Grant] = attrs.Factory(list)
+    pool: list[str] = attr.Factory(list)  # Unique Specialists and Items in the Pool
+    placed: dict[str, str] = attr.Factory(dict)  # card -> sector where it waits
+    hands: dict[str, list[str]] = attr.Factory(dict)  # unit -> Regular Specialists in hand
+    award_deck: list[str] = attr.Factory(list)
+    award_discard: list[str] = attr.Factory(list)
+    abandoned: list[str] = attr.Factory(list)
+    bunker_specialists: dict[str, int] = attr.Factory(dict)
+    grants: list[Grant] = attr.Factory(list)
     outcome: str | None = None  # "won" or "lost"
     reason: str = ""
-    conquered: list[str] = attrs.Factory(list)
-    log: list[Event] = attrs.Factory(list)
-    choices: list[list[int]] = attrs.Factory(list)
+    conquered: list[str] = attr.Factory(list)
+    log: list[Event] = attr.Factory(list)
+    choices: list[list[int]] = attr.Factory(list)
     play_order: int = 0
-    awards_from_map: list[str] = attrs.Factory(list)
+    awards_from_map: list[str] = attr.Factory(list)
     first_bunker_turn: int | None = None
-    deaths: list[dict[str, Any]] = attrs.Factory(list)
-    conquests: list[dict[str, Any]] = attrs.Factory(list)  # {unit, bunker, turn}: each Bunker a Unit survived
+    deaths: list[dict[str, Any]] = attr.Factory(list)
+    conquests: list[dict[str, Any]] = attr.Factory(list)  # {unit, bunker, turn}: each Bunker a Unit survived
     # An expansion's decks (rules/kinds.yaml), top card first, and their discard piles, by kind of card.
-    decks: dict[str, list[str]] = attrs.Factory(dict)
-    discards: dict[str, list[str]] = attrs.Factory(dict)
-    in_play: list[str] = attrs.Factory(list)  # drawn cards in play for every Unit (Battle Conditions), in order
-    piles: list[list[str]] = attrs.Factory(list)  # an option's piles of Items, top first (its top is in the Pool)
+    decks: dict[str, list[str]] = attr.Factory(dict)
+    discards: dict[str, list[str]] = attr.Factory(dict)
+    in_play: list[str] = attr.Factory(list)  # drawn cards in play for every Unit (Battle Conditions), in order
+    piles: list[list[str]] = attr.Factory(list)  # an option's piles of Items, top first (its top is in the Pool)
     # Players of another side, who are not Units (rules/sides.yaml: the German player); they never move.
-    sides: list[Unit] = attrs.Factory(list)
+    sides: list[Unit] = attr.Factory(list)
     # This turn's shortfall of a side's casualties: it lowers the DEF of every Sector for the Units.
     shortfall: int = 0
 
@@ -167,8 +174,15 @@ class GameState:
         return structure_state(unstructure_state(self))
 
 
-_CONVERTER = cattrs.Converter()
-_CONVERTER.register_structure_hook(Any, lambda v, _: v)
+# The type of each field that holds more than JSON's own values (str, int, bool, None, and lists and dicts of them):
+# the state's classes, a tuple, the generator. Every other field is loaded as its JSON value. (tests/test_state.py
+# checks this against the classes' annotations, so a new field of a state class cannot be left out.)
+SAVED_AS: Final[dict[type, dict[str, Any]]] = {
+    Grant: {"args": tuple[str, ...]},
+    Unit: {"tally": list[Die], "kept_tally": list[Die] | None, "trading_pool": list[Die] | None},
+    GameState: {"rng": random.Random, "units": list[Unit], "sides": list[Unit], "sectors": dict[str, SectorState],
+                "grants": list[Grant], "log": list[Event]},
+}
 
 
 def _rng_to_json(rng: random.Random) -> Any:
@@ -176,24 +190,60 @@ def _rng_to_json(rng: random.Random) -> Any:
     return [version, list(internal), gauss]
 
 
-def _rng_from_json(data: Any) -> random.Random:
+def _rng_from_json(data: Any, _: Any) -> random.Random:
     version, internal, gauss = data
     rng = random.Random()
     rng.setstate((version, tuple(internal), gauss))
     return rng
 
 
-_CONVERTER.register_unstructure_hook(random.Random, _rng_to_json)
-_CONVERTER.register_structure_hook(random.Random, lambda v, _: _rng_from_json(v))
+def _as_loaded(value: Any, _: Any) -> Any:
+    return value
+
+
+def _loader(converter: cattrs.Converter, typ: Any) -> Any:
+    def load(value: Any, _: Any) -> Any:
+        return converter.structure(value, typ)
+    return load
+
+
+def _converter() -> cattrs.Converter:
+    converter = cattrs.Converter()
+    converter.register_structure_hook(random.Random, _rng_from_json)
+    for cls in (Die, SectorState, Event, Grant, Unit, GameState):
+        typed = SAVED_AS.get(cls, {})
+        hooks: dict[str, Any] = {
+            f.name: override(struct_hook=_loader(converter, typed[f.name]) if f.name in typed else _as_loaded)
+            for f in attrs.fields(cls)}
+        converter.register_structure_hook(cls, make_dict_structure_fn(cls, converter, **hooks))
+    return converter
+
+
+_CONVERTER: Final = _converter()
+
+
+def _plain(value: Any) -> Any:
+    """A value as JSON's values, by what it is (a compiled class's annotations do not say): new lists and dicts, so
+    that a copy shares nothing with its original."""
+    if isinstance(value, str | int | float) or value is None:
+        return value
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, random.Random):
+        return _rng_to_json(value)
+    return {f.name: _plain(getattr(value, f.name)) for f in attrs.fields(type(value))}
 
 
 def unstructure_state(state: GameState) -> dict[str, Any]:
-    data: dict[str, Any] = _CONVERTER.unstructure(state)
+    data: dict[str, Any] = _plain(state)
     return data
 
 
 def structure_state(data: dict[str, Any]) -> GameState:
-    return _CONVERTER.structure(data, GameState)
+    state: GameState = _CONVERTER.structure(data, GameState)
+    return state
 
 
 def to_json(state: GameState) -> str:

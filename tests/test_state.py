@@ -1,0 +1,104 @@
+"""A saved game loads back to the same state, whether the state's classes are compiled or not.
+
+Loading reads the types of nested values from ``SAVED_AS``, not from the classes' annotations (which mypyc erases
+when it compiles them): here ``SAVED_AS`` is checked against the annotations as written in the source, so a new
+field that holds a state class, a tuple or the generator cannot be forgotten.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+import typing
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from ddaydice.dsl.loader import load
+from ddaydice.interpreter.core import state as state_module
+from ddaydice.interpreter.core.state import SAVED_AS, Die, GameState, Grant, from_json, to_json
+from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.policies.deciders import RandomDecider
+
+SOURCE = Path(state_module.__file__).with_suffix(".py") if state_module.__file__.endswith(".py") else \
+    Path(state_module.__file__).parent / "state.py"
+JSON_TYPES = (str, int, bool, float, type(None), list, dict, typing.Any)
+
+
+def written_annotations() -> dict[str, dict[str, Any]]:
+    """Each state class's annotations as the source writes them, evaluated in the module (so real generics)."""
+    tree = ast.parse(SOURCE.read_text(encoding="utf-8"))
+    out: dict[str, dict[str, Any]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            out[node.name] = {
+                stmt.target.id: eval(ast.unparse(stmt.annotation), vars(state_module))
+                for stmt in node.body if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)}
+    return out
+
+
+def plain(typ: Any) -> bool:
+    """True when a value of this type is JSON's own: it loads as it is."""
+    if typing.get_origin(typ) is None:
+        return typ in JSON_TYPES
+    if typing.get_origin(typ) is tuple:
+        return False
+    return all(plain(arg) for arg in typing.get_args(typ))
+
+
+def test_saved_as_names_every_field_that_is_more_than_json() -> None:
+    annotations = written_annotations()
+    classes = {cls.__name__: cls for cls in (getattr(state_module, n) for n in annotations) if attrs.has(cls)}
+    assert {"Die", "Grant", "Unit", "SectorState", "Event", "GameState"} <= set(classes)
+    for name, cls in classes.items():
+        declared = SAVED_AS.get(cls, {})
+        for field, typ in annotations[name].items():
+            if plain(typ):
+                assert field not in declared, f"{name}.{field} is JSON's own: SAVED_AS need not name it"
+            else:
+                assert declared.get(field) == typ, f"{name}.{field}: {typ} must be in SAVED_AS as it is written"
+
+
+def test_the_check_sees_a_missing_field() -> None:
+    assert not plain(list[Die]) and not plain(list[Die] | None) and not plain(tuple[str, ...])
+    assert not plain(random.Random) and plain(dict[str, list[int]]) and plain(str | None)
+
+
+@pytest.fixture(scope="module")
+def played() -> GameState:
+    loaded, diags = load()
+    assert loaded is not None, diags
+    g = Game(loaded, "exercise-tiger", players=3, seed=5, variant="advanced-training",
+             deciders=[RandomDecider(k) for k in range(3)], trace=True)
+    for _ in range(5):
+        g.run_turn()
+    g.state.grants.append(Grant("card", 0, "items", "def", "add", -1, ("x", "y"), "def -1", "never", unit="u1"))
+    return g.state
+
+
+def same(a: GameState, b: GameState) -> bool:
+    """Equal states: every field equal, the generators (which compare by identity) in the same state."""
+    return attrs.evolve(a, rng=b.rng) == b and a.rng.getstate() == b.rng.getstate()
+
+
+def test_a_saved_state_loads_back_equal(played: GameState) -> None:
+    back = from_json(to_json(played))
+    assert same(back, played)
+    assert isinstance(back.grants[-1].args, tuple)
+    assert all(isinstance(d, Die) for u in back.units for d in u.tally)
+    assert back.rng.getstate() == played.rng.getstate()
+
+
+def test_a_copy_shares_nothing_with_its_original(played: GameState) -> None:
+    copy = played.copy()
+    assert same(copy, played)
+    copy.units[0].specialists.append("medic")
+    copy.units[0].counters["x"] = 1
+    copy.sectors[next(iter(copy.sectors))].attributes.append("mined")
+    copy.hands.setdefault(copy.units[0].id, []).append("medic")
+    copy.rng.random()
+    assert not same(copy, played)
+    assert "x" not in played.units[0].counters and played.rng.getstate() != copy.rng.getstate()
+    assert same(from_json(to_json(played)), played)
