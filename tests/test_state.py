@@ -102,3 +102,27 @@ def test_a_copy_shares_nothing_with_its_original(played: GameState) -> None:
     assert not same(copy, played)
     assert "x" not in played.units[0].counters and played.rng.getstate() != copy.rng.getstate()
     assert same(from_json(to_json(played)), played)
+
+
+STATE_CLASSES = [cls for cls in vars(state_module).values()
+                 if isinstance(cls, type) and attrs.has(cls) and cls.__module__ == state_module.__name__]
+
+
+@pytest.mark.parametrize("cls", STATE_CLASSES, ids=lambda cls: cls.__name__)
+def test_a_state_class_takes_its_fields_with_their_defaults(cls: type) -> None:
+    """Some state classes write their ``__init__`` out (a compiled one is native, attrs's is Python): each takes
+    every field, by position and by name, and gives the field's default to any left out (a new list or dict)."""
+    fields = attrs.fields(cls)
+    given = {f.name: object() for f in fields}
+    by_name, by_position = cls(**given), cls(*given.values())
+    for f in fields:
+        assert getattr(by_name, f.name) is given[f.name] and getattr(by_position, f.name) is given[f.name], f.name
+    required = {f.name: given[f.name] for f in fields if f.default is attrs.NOTHING}
+    least, other = cls(**required), cls(**required)
+    for f in fields:
+        if f.default is attrs.NOTHING:
+            continue
+        default = f.default.factory() if isinstance(f.default, attrs.Factory) else f.default  # type: ignore[arg-type]
+        assert getattr(least, f.name) == default, f.name
+        if isinstance(default, list | dict):
+            assert getattr(least, f.name) is not getattr(other, f.name), f"{f.name} is shared between instances"

@@ -27,9 +27,12 @@ NEXT_MARKER = {"chevron-1": "chevron-2", "chevron-2": "chevron-3"}  # a turn mor
 STAY_FORBIDDEN = frozenset({"must-move", "cant-stay"})  # the faces on which the Unit may not stay (the 'stay' base)
 
 
-@attr.s(auto_attribs=True)
+@attr.s(auto_attribs=True, init=False)
 class Die:
-    """One result of a Final Tally. ``real`` is False for colourless "virtual" results added by effects."""
+    """One result of a Final Tally. ``real`` is False for colourless "virtual" results added by effects.
+
+    Its ``__init__`` is written out (attrs's is Python code, even for a compiled class): a game makes dozens of
+    dice a turn. tests/test_state.py checks it takes the fields, in order, with their defaults."""
 
     face: str
     colour: str | None
@@ -38,6 +41,16 @@ class Die:
     real: bool = True
     cancelled: bool = False
     source: str = ""  # for virtual results: the effect that added it
+
+    def __init__(self, face: str, colour: str | None, index: int, locked: bool = False, real: bool = True,
+                 cancelled: bool = False, source: str = "") -> None:
+        self.face = face
+        self.colour = colour
+        self.index = index
+        self.locked = locked
+        self.real = real
+        self.cancelled = cancelled
+        self.source = source
 
 
 @attr.s(auto_attribs=True)
@@ -95,7 +108,7 @@ class Unit:
         return MARKER_CHEVRONS.get(self.marker, 3 if self.marker == "must-move" else 1)
 
 
-@attr.s(auto_attribs=True)
+@attr.s(auto_attribs=True, init=False)
 class SectorState:
     id: str
     attributes: list[str] = attr.Factory(list)
@@ -103,6 +116,17 @@ class SectorState:
     mgf_roll: list[int] | None = None
     mgf_turn: int = -1
     acquired: dict[str, int] = attr.Factory(dict)  # attribute -> when it came into play (play order)
+
+    def __init__(self, id: str, attributes: list[str] | None = None, entered: bool = False,
+                 mgf_roll: list[int] | None = None, mgf_turn: int = -1, acquired: dict[str, int] | None = None
+                 ) -> None:
+        # (written out, as Die's; a list or dict left out is a new one)
+        self.id = id
+        self.attributes = [] if attributes is None else attributes
+        self.entered = entered
+        self.mgf_roll = mgf_roll
+        self.mgf_turn = mgf_turn
+        self.acquired = {} if acquired is None else acquired
 
 
 @attr.s(auto_attribs=True)
@@ -219,7 +243,7 @@ def _converter() -> cattrs.Converter:
     return converter
 
 
-_CONVERTER: Final = _converter()
+_CONVERTERS: Final[list[cattrs.Converter]] = []  # built on the first load (cattrs compiles its loaders: ~15 ms)
 
 
 def _plain(value: Any) -> Any:
@@ -242,7 +266,9 @@ def unstructure_state(state: GameState) -> dict[str, Any]:
 
 
 def structure_state(data: dict[str, Any]) -> GameState:
-    state: GameState = _CONVERTER.structure(data, GameState)
+    if not _CONVERTERS:
+        _CONVERTERS.append(_converter())
+    state: GameState = _CONVERTERS[0].structure(data, GameState)
     return state
 
 
