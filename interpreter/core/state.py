@@ -71,7 +71,7 @@ class Grant:
     order: int = 0
 
 
-@attr.s(auto_attribs=True)
+@attr.s(auto_attribs=True, init=False)
 class Unit:
     id: str
     name: str
@@ -103,6 +103,47 @@ class Unit:
     trading_pool: list[Die] | None = None  # dice an option's Trading Pool holds (rolled once; None: not yet)
     cards: list[str] = attr.Factory(list)  # cards of an expansion's decks the Unit holds (Badges), used like Items
     side: str = ""  # "" for a Unit; else the side of a player who is not a Unit (rules/sides.yaml: the German)
+
+    def __init__(self, id: str, name: str, sector: str, soldiers: int = 0, stars: int = 0, courage: int = 0,
+                 item_points: int = 0, specialists: list[str] | None = None, dead: list[str] | None = None,
+                 items: list[str] | None = None, used_items: list[str] | None = None, vehicle: str | None = None,
+                 awards: list[str] | None = None, used_awards: list[str] | None = None, marker: str = "chevron-1",
+                 visited: list[str] | None = None, status: str = "active", tally: list[Die] | None = None,
+                 kept_tally: list[Die] | None = None, entered_turn: int = 0, moved_turn: int = -1,
+                 recruited: int = 0, found: int = 0, awards_drawn: int = 0, counters: dict[str, int] | None = None,
+                 came_into_play: dict[str, int] | None = None, conquered: str | None = None,
+                 trading_pool: list[Die] | None = None, cards: list[str] | None = None, side: str = "") -> None:
+        # (written out, as Die's: a list or dict left out is a new one)
+        self.id = id
+        self.name = name
+        self.sector = sector
+        self.soldiers = soldiers
+        self.stars = stars
+        self.courage = courage
+        self.item_points = item_points
+        self.specialists = [] if specialists is None else specialists
+        self.dead = [] if dead is None else dead
+        self.items = [] if items is None else items
+        self.used_items = [] if used_items is None else used_items
+        self.vehicle = vehicle
+        self.awards = [] if awards is None else awards
+        self.used_awards = [] if used_awards is None else used_awards
+        self.marker = marker
+        self.visited = [] if visited is None else visited
+        self.status = status
+        self.tally = [] if tally is None else tally
+        self.kept_tally = kept_tally
+        self.entered_turn = entered_turn
+        self.moved_turn = moved_turn
+        self.recruited = recruited
+        self.found = found
+        self.awards_drawn = awards_drawn
+        self.counters = {} if counters is None else counters
+        self.came_into_play = {} if came_into_play is None else came_into_play
+        self.conquered = conquered
+        self.trading_pool = trading_pool
+        self.cards = [] if cards is None else cards
+        self.side = side
 
     def chevrons(self) -> int:
         return MARKER_CHEVRONS.get(self.marker, 3 if self.marker == "must-move" else 1)
@@ -143,7 +184,7 @@ class Event:
     data: dict[str, Any] = attr.Factory(dict)
 
 
-@attr.s(auto_attribs=True)
+@attr.s(auto_attribs=True, init=False)
 class GameState:
     map_id: str
     variant: str | None
@@ -181,6 +222,54 @@ class GameState:
     sides: list[Unit] = attr.Factory(list)
     # This turn's shortfall of a side's casualties: it lowers the DEF of every Sector for the Units.
     shortfall: int = 0
+
+    def __init__(self, map_id: str, variant: str | None, options: list[str], seed: int, rng: random.Random,
+                 units: list[Unit], sectors: dict[str, SectorState], turn: int = 0, phase: str = "setup",
+                 pool: list[str] | None = None, placed: dict[str, str] | None = None,
+                 hands: dict[str, list[str]] | None = None, award_deck: list[str] | None = None,
+                 award_discard: list[str] | None = None, abandoned: list[str] | None = None,
+                 bunker_specialists: dict[str, int] | None = None, grants: list[Grant] | None = None,
+                 outcome: str | None = None, reason: str = "", conquered: list[str] | None = None,
+                 log: list[Event] | None = None, choices: list[list[int]] | None = None, play_order: int = 0,
+                 awards_from_map: list[str] | None = None, first_bunker_turn: int | None = None,
+                 deaths: list[dict[str, Any]] | None = None, conquests: list[dict[str, Any]] | None = None,
+                 decks: dict[str, list[str]] | None = None, discards: dict[str, list[str]] | None = None,
+                 in_play: list[str] | None = None, piles: list[list[str]] | None = None,
+                 sides: list[Unit] | None = None, shortfall: int = 0) -> None:
+        # (written out, as Die's: a list or dict left out is a new one)
+        self.map_id = map_id
+        self.variant = variant
+        self.options = options
+        self.seed = seed
+        self.rng = rng
+        self.units = units
+        self.sectors = sectors
+        self.turn = turn
+        self.phase = phase
+        self.pool = [] if pool is None else pool
+        self.placed = {} if placed is None else placed
+        self.hands = {} if hands is None else hands
+        self.award_deck = [] if award_deck is None else award_deck
+        self.award_discard = [] if award_discard is None else award_discard
+        self.abandoned = [] if abandoned is None else abandoned
+        self.bunker_specialists = {} if bunker_specialists is None else bunker_specialists
+        self.grants = [] if grants is None else grants
+        self.outcome = outcome
+        self.reason = reason
+        self.conquered = [] if conquered is None else conquered
+        self.log = [] if log is None else log
+        self.choices = [] if choices is None else choices
+        self.play_order = play_order
+        self.awards_from_map = [] if awards_from_map is None else awards_from_map
+        self.first_bunker_turn = first_bunker_turn
+        self.deaths = [] if deaths is None else deaths
+        self.conquests = [] if conquests is None else conquests
+        self.decks = {} if decks is None else decks
+        self.discards = {} if discards is None else discards
+        self.in_play = [] if in_play is None else in_play
+        self.piles = [] if piles is None else piles
+        self.sides = [] if sides is None else sides
+        self.shortfall = shortfall
 
     def unit(self, uid: str) -> Unit:
         for u in self.units:
