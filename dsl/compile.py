@@ -17,8 +17,9 @@ from collections.abc import Callable
 import attrs
 
 from ddaydice.dsl import ast, words
+from ddaydice.dsl.asking import ask
 from ddaydice.dsl.effect_context import UNLIMITED, Action, Cond, EffectContext, ModifierHook, Value
-from ddaydice.dsl.words.base import Parts, ask, words_of
+from ddaydice.dsl.words.base import Parts, words_of
 
 # The protocol and the hooks are defined in effect_context.py (the words' compilers use them too); the
 # interpreter reads them here, with the compiler.

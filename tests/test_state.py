@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import random
+import types
 import typing
 from pathlib import Path
 from typing import Any
@@ -108,15 +109,28 @@ STATE_CLASSES = [cls for cls in vars(state_module).values()
                  if isinstance(cls, type) and attrs.has(cls) and cls.__module__ == state_module.__name__]
 
 
+def a_value(typ: Any, n: int) -> Any:
+    """A value of the type written (a new object for a list or dict, so that its identity shows where it went)."""
+    if isinstance(typ, types.UnionType):
+        return a_value(next(t for t in typing.get_args(typ) if t is not type(None)), n)
+    origin = typing.get_origin(typ) or typ
+    made: dict[Any, Any] = {str: f"value {n}", int: 1000 + n, bool: n % 2 == 0, list: [], dict: {},
+                            tuple: ("a",), random.Random: random.Random(n), typing.Any: object()}
+    return made[origin]
+
+
 @pytest.mark.parametrize("cls", STATE_CLASSES, ids=lambda cls: cls.__name__)
 def test_a_state_class_takes_its_fields_with_their_defaults(cls: type) -> None:
     """Some state classes write their ``__init__`` out (a compiled one is native, attrs's is Python): each takes
     every field, by position and by name, and gives the field's default to any left out (a new list or dict)."""
     fields = attrs.fields(cls)
-    given = {f.name: object() for f in fields}
+    written = written_annotations()[cls.__name__]
+    given = {f.name: a_value(written[f.name], n) for n, f in enumerate(fields)}
     by_name, by_position = cls(**given), cls(*given.values())
     for f in fields:
-        assert getattr(by_name, f.name) is given[f.name] and getattr(by_position, f.name) is given[f.name], f.name
+        for made in (by_name, by_position):
+            value = getattr(made, f.name)
+            assert value is given[f.name] if isinstance(value, list | dict) else value == given[f.name], f.name
     required = {f.name: given[f.name] for f in fields if f.default is attrs.NOTHING}
     least, other = cls(**required), cls(**required)
     for f in fields:

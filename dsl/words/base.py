@@ -29,6 +29,7 @@ from typing import ClassVar, Literal, Protocol
 import attrs
 
 from ddaydice.dsl import ast
+from ddaydice.dsl.asking import ask
 from ddaydice.dsl.effect_context import Action, Cond, EffectContext, Value
 
 Role = Literal["action", "modifier", "event", "moment", "predicate", "counter", "target", "keyword"]
@@ -269,11 +270,6 @@ class MomentWord(WordSpec):
 
 
 PredicateCompiler = Callable[[str, tuple[str, ...]], Callable[[EffectContext], int | bool]]
-
-
-def ask(name: str, args: tuple[str, ...]) -> Callable[[EffectContext], int | bool]:
-    """A condition's compiler: ask the context (the interpreter answers by the predicate's name)."""
-    return lambda ctx: ctx.predicate(name, args)
 
 
 @attrs.frozen(kw_only=True)

@@ -1,7 +1,7 @@
 """Conditions (what 'if' and 'unless' test), counters (what 'per' multiplies by) and targets (who a clause or
 an action concerns; the grammar spells them, their records say them in English). Each record
 names its parts (see :mod:`ddaydice.dsl.words.base`): a condition is compiled by asking the context by its name
-(:func:`~ddaydice.dsl.words.base.ask`), unless its record says otherwise."""
+(:func:`~ddaydice.dsl.asking.ask`), unless its record says otherwise."""
 
 from __future__ import annotations
 
