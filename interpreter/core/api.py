@@ -112,7 +112,7 @@ class GameAPI:
     live_points: frozenset[str]
     static_flags: dict[str, bool]
     static_values: dict[str, int]
-    defaults: dict[str, int | bool]
+    defaults: dict[str, int]  # a permission's as a bool, read by its truth (core/precedence.py)
     _faces: list[str]
     _face_set: frozenset[str]
     # Per RWB table (a Unit's: "", another side's: its id): the Skulls' RWB, and the others with the (face, colour)
@@ -221,8 +221,8 @@ class GameAPI:
 
     @abc.abstractmethod
     def query(self, name: str, unit: Unit | None, *, sector: str | None = None, card: str | None = None,
-              base: int | bool | None = None, explain: bool = False, consume: bool = False,
-              clamp: bool = True) -> tuple[int | bool, Derivation | None]: ...
+              base: int | None = None, explain: bool = False, consume: bool = False,
+              clamp: bool = True) -> tuple[int, Derivation | None]: ...
 
     @abc.abstractmethod
     def value(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None,
@@ -236,7 +236,7 @@ class GameAPI:
 
     @abc.abstractmethod
     def _base(self, name: str, unit: Unit | None, sector: str | None, card: str | None, label: bool = True
-              ) -> tuple[int | bool, str]: ...
+              ) -> tuple[int, str]: ...
 
     @abc.abstractmethod
     def fire(self, event: str, unit: Unit, *, sector: str | None = None, only: EffectSource | None = None,
