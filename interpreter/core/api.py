@@ -38,10 +38,11 @@ class Decider(Protocol):
 class Watcher(Protocol):
     """What a tool sees of a game at its moments: ``dday simulate --check-invariants`` checks the rules after each
     phase (tools/invariants.py), ``dday compare`` gives the forced cards once the starts are chosen
-    (tools/forced.py). A game calls each of its watchers' methods at that moment (``suffering``, ``moving`` and
-    ``at_point`` before the engine acts); a game with no watcher calls nothing. A watcher extends core/watching.py's
-    ``Watching`` (every moment doing nothing) and writes the moments it needs. Tools extend a game this way, never by
-    overriding its methods, which a compiled engine (compiled.txt) would not call."""
+    (tools/forced.py), tests/test_index.py checks each read of the index of the effects in play. A game calls each
+    of its watchers' methods at that moment (``suffering``, ``moving`` and ``at_point`` before the engine acts); a
+    game with no watcher calls nothing. A watcher extends core/watching.py's ``Watching`` (every moment doing
+    nothing) and writes the moments it needs. Tools extend a game this way, never by overriding its methods, which a
+    compiled engine (compiled.txt) would not call."""
 
     def starts_chosen(self, game: GameAPI) -> None: ...
 
@@ -56,6 +57,8 @@ class Watcher(Protocol):
     def moving(self, game: GameAPI, unit: Unit, move: Move) -> None: ...
 
     def suffering(self, game: GameAPI, unit: Unit, amount: int, cause: str) -> None: ...
+
+    def index_read(self, game: GameAPI, index: InPlay) -> None: ...
 
 
 @trait
@@ -109,7 +112,7 @@ class GameAPI:
     live_points: frozenset[str]
     static_flags: dict[str, bool]
     static_values: dict[str, int]
-    defaults: dict[str, int | bool]
+    defaults: dict[str, int]  # a permission's as a bool, read by its truth (core/precedence.py)
     _faces: list[str]
     _face_set: frozenset[str]
     # Per RWB table (a Unit's: "", another side's: its id): the Skulls' RWB, and the others with the (face, colour)
@@ -139,6 +142,9 @@ class GameAPI:
     # ------------------------------------------------------------ the effects in play (effects/sources.py)
     epoch: int
     _index: InPlay | None
+    #: A watched game's index of the effects in play, kept here and not in ``_index`` (which stays None), so that
+    #: each read of it reaches the watchers (effects/sources.py ``_read_index``); None in a game with no watcher.
+    _watched_index: InPlay | None
     _decider_of: dict[str, Decider]
     _fast_of: dict[str, Callable[..., tuple[int, ...]] | None]
 
@@ -215,8 +221,8 @@ class GameAPI:
 
     @abc.abstractmethod
     def query(self, name: str, unit: Unit | None, *, sector: str | None = None, card: str | None = None,
-              base: int | bool | None = None, explain: bool = False, consume: bool = False,
-              clamp: bool = True) -> tuple[int | bool, Derivation | None]: ...
+              base: int | None = None, explain: bool = False, consume: bool = False,
+              clamp: bool = True) -> tuple[int, Derivation | None]: ...
 
     @abc.abstractmethod
     def value(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None,
@@ -230,7 +236,7 @@ class GameAPI:
 
     @abc.abstractmethod
     def _base(self, name: str, unit: Unit | None, sector: str | None, card: str | None, label: bool = True
-              ) -> tuple[int | bool, str]: ...
+              ) -> tuple[int, str]: ...
 
     @abc.abstractmethod
     def fire(self, event: str, unit: Unit, *, sector: str | None = None, only: EffectSource | None = None,

@@ -12,6 +12,13 @@ The rules' clamp (``minimum`` in rules/queries.yaml) applies last.
 With ``explain=True`` the result carries its derivation: every contribution,
 its source, tier, operation, the value before and after, and, for each one
 that was overruled, by what and why.
+
+Every value is typed ``int``, a permission's too: a bool is an int to mypy, and a
+permission is read by its truth. Compiled (compiled.txt), mypyc keeps an ``int``
+as a C integer, so a permission may come out as 1 or 0: it is made a bool where
+it is shown (``Derivation.as_flag``, ``Queries.flag``, tools/scenario.py). An
+annotation ``int | bool`` would promise what the compiled engine does not keep
+(tests/test_compiled_rules.py).
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ class Contribution:
     tier: int
     tier_name: str
     op: str  # add, set, forbid, allow, protect
-    value: int | bool | None
+    value: int | None
     order: tuple[int, str]
     protects: tuple[str, ...] = ()
     text: str = ""
@@ -42,9 +49,9 @@ class Step:
     source_name: str
     tier: str
     op: str
-    value: int | bool | None
-    before: int | bool
-    after: int | bool
+    value: int | None
+    before: int
+    after: int
     overruled_by: str | None = None
     reason: str | None = None
     text: str = ""
@@ -57,10 +64,10 @@ class Step:
 class Derivation:
     query: str
     subject: str
-    base: int | bool
+    base: int
     base_source: str
     steps: tuple[Step, ...]
-    value: int | bool
+    value: int
     clamp: int | None = None
 
     def as_flag(self) -> Derivation:
@@ -80,21 +87,23 @@ class Derivation:
         }
 
 
-def _lowers(op: str, value: int | bool | None, current: int | bool) -> bool:
+def _lowers(op: str, value: int | None, current: int) -> bool:
     if op == "add":
-        return isinstance(value, int) and value < 0
+        return value is not None and value < 0
     if op == "set":
-        return isinstance(value, int) and value < int(current)
+        return value is not None and value < current
     return False
 
 
-def combine(base: int | bool, contributions: Sequence[Contribution], minimum: int | None = None, *,
+def combine(base: int, contributions: Sequence[Contribution], minimum: int | None = None, *,
             explain: bool = False, query: str = "", subject: str = "", base_source: str = "game rules"
-            ) -> tuple[int | bool, Derivation | None]:
-    """Apply contributions to a base value in precedence order; optionally explain."""
+            ) -> tuple[int, Derivation | None]:
+    """Apply contributions to a base value in precedence order; optionally explain. A permission has no
+    ``minimum`` (rules/queries.yaml) and only forbid and allow change it (the language adds to and sets numbers:
+    dsl/checker.py)."""
     if not contributions:
-        value: int | bool = base
-        if minimum is not None and not isinstance(value, bool) and value < minimum:
+        value = base
+        if minimum is not None and value < minimum:
             value = minimum
         if not explain:
             return value, None
@@ -125,7 +134,7 @@ def combine(base: int | bool, contributions: Sequence[Contribution], minimum: in
                                   text=c.text))
             continue
         before = value
-        if c.op == "add" and isinstance(c.value, int) and not isinstance(value, bool):
+        if c.op == "add" and c.value is not None:
             value = value + c.value
         elif c.op == "set" and c.value is not None:
             value = c.value
@@ -143,7 +152,7 @@ def combine(base: int | bool, contributions: Sequence[Contribution], minimum: in
                           else "same tier, later in play order")
             trace.append(Step(c.source, c.source_name, c.tier_name, c.op, c.value, before, value,
                               overruled_by, reason, c.text))
-    if minimum is not None and not isinstance(value, bool) and value < minimum:
+    if minimum is not None and value < minimum:
         if explain:
             trace.append(Step("rules", "game rules", "rules", "clamp", minimum, value, minimum,
                               reason=f"the rules never let it go below {minimum}"))

@@ -5,6 +5,7 @@ compiled.txt): a compiled class's methods accept no instance of a subclass writt
 from __future__ import annotations
 
 from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.inplay import InPlay
 from ddaydice.interpreter.core.state import Unit
 from ddaydice.interpreter.core.values import Move
 
@@ -32,3 +33,7 @@ class Watching:
 
     def suffering(self, game: GameAPI, unit: Unit, amount: int, cause: str) -> None:
         """The Unit is about to suffer a loss, before any protection."""
+
+    def index_read(self, game: GameAPI, index: InPlay) -> None:
+        """The index of the effects in play is read (``game.in_play()``), at each read: the index the turn is about
+        to use, kept since the last ``sources_changed()`` (tests/test_index.py compares it with a fresh one)."""

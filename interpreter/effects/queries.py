@@ -25,8 +25,8 @@ class Queries(GameAPI):
     """Queries: a value or a permission, its base from the rules, every modifier in play combined by precedence."""
 
     def query(self, name: str, unit: Unit | None, *, sector: str | None = None, card: str | None = None,
-              base: int | bool | None = None, explain: bool = False, consume: bool = False,
-              clamp: bool = True) -> tuple[int | bool, Derivation | None]:
+              base: int | None = None, explain: bool = False, consume: bool = False,
+              clamp: bool = True) -> tuple[int, Derivation | None]:
         info = self.queries.get(name)
         if info is None:
             raise RuleError(f"unknown query '{name}'")
@@ -45,7 +45,7 @@ class Queries(GameAPI):
         if not explain and not grants and not bunker_n and own is None and (name not in self.in_play().queries
                                                                             or not self.touched(name, sector)):
             # The common case: nothing in play changes this value; only the rules' clamp applies.
-            if info.minimum is not None and not isinstance(base, bool) and base < info.minimum:
+            if info.minimum is not None and base < info.minimum:
                 return info.minimum, None
             return base, None
         consumed: list[tuple[str, str, str]] = []
@@ -65,7 +65,7 @@ class Queries(GameAPI):
                                               0, "rules", "add", -bunker_n, (-1, "rule"), (),
                                               f"{bunker_n} surviving Specialist(s) of earlier Units"))
         if not contributions and not explain and (clamp or not candidates):
-            if info.minimum is not None and not isinstance(base, bool) and base < info.minimum:
+            if info.minimum is not None and base < info.minimum:
                 return info.minimum, None
             return base, None
         want_steps = explain or (consume and bool(consumed))
@@ -73,8 +73,8 @@ class Queries(GameAPI):
                                     query=name, subject=self._subject(unit, sector, card) if want_steps else "",
                                     base_source=base_source)
         if derivation is not None and info.kind == "flag":
-            # A permission is a bool, shown as one; compiled (compiled.txt), mypyc may carry a bool that passed
-            # through an `int | bool` narrowed to `int` as 0 or 1.
+            # A permission is a bool, shown as one; compiled (compiled.txt), an `int` is a C integer, in which a
+            # bool is 0 or 1 (core/precedence.py).
             value, derivation = bool(value), derivation.as_flag()
         if consume and consumed and unit is not None and derivation is not None:
             # A limited effect ("once per phase") is used up only when it applied, not when it was overruled.
@@ -140,7 +140,7 @@ class Queries(GameAPI):
         return out
 
     def _def_with_shortfall(self, unit: Unit | None, sector: str, card: str | None, explain: bool, consume: bool,
-                            clamp: bool) -> tuple[int | bool, Derivation | None]:
+                            clamp: bool) -> tuple[int, Derivation | None]:
         """The DEF of a Sector for the Units while another side's casualties fell short this turn: the DEF
         the Units suffer (never below 0), then lowered by 1 per missing Soldier; below 0 only unclamped
         (each Unit there gains the difference: interpreter combat)."""
@@ -180,7 +180,7 @@ class Queries(GameAPI):
                         # cost), clamped, as the query would answer
                         v = self._base(name, unit, where, card, False)[0]
                         least = self.queries[name].minimum
-                        return int(least if least is not None and not isinstance(v, bool) and v < least else v)
+                        return int(least if least is not None and v < least else v)
         elif name not in self.live_queries:
             return base
         v, _ = self.query(name, unit, sector=sector, card=card, base=base)
@@ -230,7 +230,7 @@ class Queries(GameAPI):
         return ", ".join(parts)
 
     def _base(self, name: str, unit: Unit | None, sector: str | None, card: str | None, label: bool = True
-              ) -> tuple[int | bool, str]:
+              ) -> tuple[int, str]:
         """The value before any effect, and where it comes from (worded only when ``label``: a derivation)."""
         info = self.queries[name]
         if name == "def":

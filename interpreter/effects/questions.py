@@ -31,7 +31,7 @@ class Questions(ContextBase):
             return len(decks.tagged(self.game, u, what[1]))
         return sum(1 for d in u.tally if d.face == what[0] and not d.cancelled)
 
-    def predicate(self, name: str, args: tuple[str, ...]) -> int | bool:
+    def predicate(self, name: str, args: tuple[str, ...]) -> int:
         g = self.game
         u = self.unit
         sector = self.sector or (u.sector if u else None)

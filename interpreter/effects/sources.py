@@ -31,8 +31,23 @@ class Sources(GameAPI):
         """The index of the effects in play in this epoch."""
         index = self._index
         if index is None:
-            index = self._index = self._build_index()
+            index = self._read_index()
         return index
+
+    def _read_index(self) -> InPlay:
+        """A read of the index that ``_index`` does not hold: the first of an epoch, built and kept in ``_index`` for
+        the epoch's other reads; or any read of a game with watchers, which keeps its index in ``_watched_index``
+        instead (``_index`` stays None), so that every read comes here and is shown to the watchers' ``index_read``
+        (tests/test_index.py) while the reads of a game with none cost nothing more."""
+        if not self.watchers:
+            index = self._index = self._build_index()
+            return index
+        kept = self._watched_index
+        if kept is None or kept.epoch != self.epoch:  # sources_changed() starts a new epoch
+            kept = self._watched_index = self._build_index()
+        for w in self.watchers:
+            w.index_read(self, kept)
+        return kept
 
     def _sector_sources(self, sector: str) -> list[EffectSource]:
         """A Sector's effects: its printed ones, then its attributes (none where a variant ignores them)."""

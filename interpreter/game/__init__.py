@@ -81,6 +81,7 @@ class Game(Turn, RollPhase, UpkeepPhase, PurchasePhase, MovementPhase, CombatPha
         self._decoy: str | None = None
         self.epoch = 0
         self._index: InPlay | None = None
+        self._watched_index: InPlay | None = None
         self.drawing: str | None = None  # the card being drawn, while 'on drawn' triggers run (mechanisms/decks.py)
         self.state = state if state is not None else self._setup(players, seed, rng)
         self.rng = self.state.rng

@@ -161,7 +161,7 @@ class Plan(GameAPI):
                 self.static_values["mgf-dice"] = max(0, counts.pop())
         # The value of each query whose base is the rules' default (not a Sector's DEF or MGF, the Unit
         # marker or a card's cost), clamped: its answer in every epoch in which nothing in play touches it.
-        self.defaults: dict[str, int | bool] = {}
+        self.defaults: dict[str, int] = {}
         for q in self.queries.values():
             if q.id in OWN_BASE or q.default is None:
                 continue

@@ -402,7 +402,10 @@ def evaluate_query(game: Game, text: str, *, explain: bool = True) -> tuple[Any,
     if name == "soldier-count":
         assert unit is not None
         return game.soldier_count(unit), None
-    return game.query(name, unit, sector=sector, card=card, base=base, explain=explain)
+    value, derivation = game.query(name, unit, sector=sector, card=card, base=base, explain=explain)
+    if game.queries[name].kind == "flag":
+        return bool(value), derivation  # compiled, a permission may come out as 1 or 0 (core/precedence.py)
+    return value, derivation
 
 
 def actual_value(game: Game, path: str) -> Any:

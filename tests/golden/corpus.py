@@ -5,8 +5,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections.abc import Sequence
 
 from ddaydice.dsl.loader import Content, load
+from ddaydice.interpreter.core.api import Watcher
 from ddaydice.interpreter.core.state import digest
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies.registry import make_policy
@@ -71,13 +73,13 @@ def content(packs: tuple[str, ...]) -> Content:
 
 
 def play_case(map_id: str, variant: str | None, options: tuple[str, ...], policy: str, players: int, seeds: int,
-              packs: tuple[str, ...]) -> list[str]:
-    """Each seed's game, as 'digest choices-hash outcome turn'."""
+              packs: tuple[str, ...], watchers: Sequence[Watcher] = ()) -> list[str]:
+    """Each seed's game, as 'digest choices-hash outcome turn' (``watchers``: given to each game)."""
     rows = []
     sides = 1 if any(o in {"german-player", "solitaire-atlantikwall"} for o in options) else 0
     for seed in range(seeds):
         game = Game(content(packs), map_id, players=players, seed=seed, variant=variant, options=options,
-                    deciders=[make_policy(policy, seed + k) for k in range(players + sides)])
+                    deciders=[make_policy(policy, seed + k) for k in range(players + sides)], watchers=watchers)
         game.run()
         s = game.state
         choices = hashlib.sha256(json.dumps(s.choices).encode()).hexdigest()[:12]
