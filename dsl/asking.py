@@ -11,6 +11,6 @@ from collections.abc import Callable
 from ddaydice.dsl.effect_context import EffectContext
 
 
-def ask(name: str, args: tuple[str, ...]) -> Callable[[EffectContext], int | bool]:
+def ask(name: str, args: tuple[str, ...]) -> Callable[[EffectContext], int]:
     """A condition's compiler: ask the context (the interpreter answers by the predicate's name)."""
     return lambda ctx: ctx.predicate(name, args)

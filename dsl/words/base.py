@@ -269,7 +269,7 @@ class MomentWord(WordSpec):
     phrase: str
 
 
-PredicateCompiler = Callable[[str, tuple[str, ...]], Callable[[EffectContext], int | bool]]
+PredicateCompiler = Callable[[str, tuple[str, ...]], Callable[[EffectContext], int]]
 
 
 @attrs.frozen(kw_only=True)
