@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import attrs
-
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.loader import Content
 from ddaydice.dsl.settings import Names, parse, settings_of
@@ -32,18 +30,39 @@ def _add_option(content: Content, order: list[str], oid: str, why: str | None) -
         _add_option(content, order, req, oid)
 
 
-@attrs.frozen
 class OptionRules:
-    """The options of one game, their requirements included, and their merged, parsed settings."""
+    """The options of one game, their requirements included, and their merged, parsed settings.
 
-    options: tuple[str, ...] = ()
-    settings: Mapping[str, Any] = attrs.field(factory=dict)
-    origin: Mapping[str, str] = attrs.field(factory=dict)
-    # Read in every phase of every turn: worked out once.
-    automated_units: bool = attrs.field(init=False)
+    A value: made once per game plan and never changed. What the turn reads is worked out once, as attributes
+    (a plain class, which mypyc makes native: compiled.txt)."""
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "automated_units", bool(self.settings.get("automated-units", False)))
+    def __init__(self, options: tuple[str, ...] = (), settings: Mapping[str, Any] | None = None,
+                 origin: Mapping[str, str] | None = None) -> None:
+        s: Mapping[str, Any] = {} if settings is None else settings
+        self.options = options
+        self.settings = s
+        self.origin: Mapping[str, str] = {} if origin is None else origin
+        self.automated_units = bool(s.get("automated-units", False))
+        value = s.get("max-players")
+        self.max_players: int | None = int(value) if value is not None else None
+        self.printed_start = bool(s.get("printed-start", True))
+        self.marker_rolls = int(s.get("marker-rolls", 0))
+        self.regular: tuple[Any, ...] = tuple(s.get("regular-specialists", MAP))
+        self.unique: tuple[Any, ...] = tuple(s.get("unique-specialists", MAP))
+        self.special_items: tuple[Any, ...] = tuple(s.get("special-items", MAP))
+        self.every_objective = s.get("objectives") == "every"
+        self.side_loses_at_zero = bool(s.get("side-loses-at-zero", False))
+        self.trading_pool = int(s.get("trading-pool", 0))
+        table = tuple(s.get("score", ()))
+        # the score table, with the terms other options add to it ('score-also'; nothing without a table)
+        self.score_terms: tuple[tuple[str, int], ...] = table + tuple(s.get("score-also", ())) if table else ()
+        # kinds of cards that stay with their Unit when used, once per turn each (interpreter/mechanisms/decks.py)
+        self.keep_used: tuple[str, ...] = tuple(s.get("keep-used", ()))
+        self.item_piles = int(s.get("item-piles", 0))  # piles the Pool's Items are split into (0: no piles)
+        self.group_score = str(s.get("group-score", "lowest"))
+
+    def __repr__(self) -> str:
+        return f"OptionRules(options={self.options!r}, settings={dict(self.settings)!r})"
 
     @classmethod
     def build(cls, content: Content, wanted: Iterable[str]) -> OptionRules:
@@ -69,39 +88,13 @@ class OptionRules:
 
     # -------------------------------------------------------------- set-up
     @property
-    def max_players(self) -> int | None:
-        value = self.settings.get("max-players")
-        return int(value) if value is not None else None
-
-    @property
-    def printed_start(self) -> bool:
-        return bool(self.settings.get("printed-start", True))
-
-    @property
     def start(self) -> dict[str, int]:
         """Resources (as Unit attributes) every Unit starts with, in place of the printed ones."""
         return {k[6:].replace("-", "_"): int(v) for k, v in self.settings.items() if k.startswith("start-")}
 
     @property
-    def marker_rolls(self) -> int:
-        return int(self.settings.get("marker-rolls", 0))
-
-    @property
     def marker_table(self) -> dict[str, tuple[int, str]]:
         return {face: (n, res) for face, n, res in self.settings.get("marker-table", ())}
-
-    # -------------------------------------------------------- availability
-    @property
-    def regular(self) -> tuple[Any, ...]:
-        return tuple(self.settings.get("regular-specialists", MAP))
-
-    @property
-    def unique(self) -> tuple[Any, ...]:
-        return tuple(self.settings.get("unique-specialists", MAP))
-
-    @property
-    def special_items(self) -> tuple[Any, ...]:
-        return tuple(self.settings.get("special-items", MAP))
 
     # ---------------------------------------------------------- the others
     def another_unit(self, kind: str) -> str:
@@ -110,36 +103,3 @@ class OptionRules:
             if k == kind:
                 return str(how)
         return str(self.settings.get("another-unit", "other"))
-
-    @property
-    def every_objective(self) -> bool:
-        return self.settings.get("objectives") == "every"
-
-    @property
-    def side_loses_at_zero(self) -> bool:
-        return bool(self.settings.get("side-loses-at-zero", False))
-
-    @property
-    def trading_pool(self) -> int:
-        return int(self.settings.get("trading-pool", 0))
-
-    @property
-    def score_terms(self) -> tuple[tuple[str, int], ...]:
-        """The score table, with the terms other options add to it ('score-also'; nothing without a table)."""
-        table = tuple(self.settings.get("score", ()))
-        return table + tuple(self.settings.get("score-also", ())) if table else ()
-
-    # ---------------------------------------------------- decks (interpreter/mechanisms/decks.py)
-    @property
-    def keep_used(self) -> tuple[str, ...]:
-        """Kinds of cards that stay with their Unit when used (once per turn each)."""
-        return tuple(self.settings.get("keep-used", ()))
-
-    @property
-    def item_piles(self) -> int:
-        """Piles the Pool's Items are split into, only their tops findable (0: no piles)."""
-        return int(self.settings.get("item-piles", 0))
-
-    @property
-    def group_score(self) -> str:
-        return str(self.settings.get("group-score", "lowest"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mypy_extensions import mypyc_attr, trait
 
+from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
     Unit,
@@ -12,7 +13,6 @@ from ddaydice.interpreter.core.values import MAX_TURNS, PHASES, Paused
 from ddaydice.interpreter.mechanisms import decks
 
 _LAST = PHASES[-1]
-_PHASE_METHODS = {phase: f"phase_{phase}" for phase in PHASES}  # each phase's method, named once
 
 
 @trait
@@ -69,7 +69,19 @@ class Turn(GameAPI):
             for w in watchers:
                 w.phase_begins(self, phase)
         self.state.phase = phase
-        getattr(self, _PHASE_METHODS.get(phase) or f"phase_{phase}")()
+        match phase:  # each phase's method called directly (a compiled call, not a look-up by name)
+            case "roll":
+                self.phase_roll()
+            case "upkeep":
+                self.phase_upkeep()
+            case "purchase":
+                self.phase_purchase()
+            case "movement":
+                self.phase_movement()
+            case "combat":
+                self.phase_combat()
+            case _:
+                raise RuleError(f"no phase '{phase}' (the phases: {', '.join(PHASES)})")
         if self.state.grants:
             self._expire("phase")
         if watchers:
