@@ -51,14 +51,16 @@ class Decision:
 def legal_answer(n: int, min_picks: int, max_picks: int, answer: Sequence[int]) -> tuple[int, ...] | None:
     """The answer as a tuple if it picks ``min_picks`` to ``max_picks`` different options of ``n``, else None."""
     try:
-        k = len(answer)
-        if min_picks <= k <= max_picks:
-            if k == 1:
-                if 0 <= answer[0] < n:
-                    return tuple(answer)
-            elif k == 0 or (min(answer) >= 0 and max(answer) < n and len(set(answer)) == k):
-                return tuple(answer)
-    except TypeError:
+        picked: tuple[int, ...] = answer if isinstance(answer, tuple) else tuple(answer)
+        k = len(picked)
+        if not min_picks <= k <= max_picks:
+            return None
+        for a in picked:
+            if not 0 <= a < n:
+                return None
+        if k < 2 or (k == 2 and picked[0] != picked[1]) or len(set(picked)) == k:
+            return picked
+    except TypeError:  # a pick that is not a number
         pass
     return None
 

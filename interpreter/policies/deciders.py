@@ -12,7 +12,7 @@ Deciders here: :class:`Scripted` (answers from a scenario file), :class:`RandomD
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -98,9 +98,9 @@ class RandomDecider:
 
 LOCK_ORDER = ("two-soldiers", "courage", "one-soldier", "tool", "star", "skull")
 CANCEL_ORDER = ("tool", "star", "one-soldier", "courage", "two-soldiers")
-_LOCK_RANK = {face: i for i, face in enumerate(LOCK_ORDER)}
-_CANCEL_RANK = {face: i for i, face in enumerate(CANCEL_ORDER)}
-_KEEP = frozenset({"one-soldier", "two-soldiers", "courage"})
+_LOCK_RANK: Final[dict[str, int]] = {face: i for i, face in enumerate(LOCK_ORDER)}
+_CANCEL_RANK: Final[dict[str, int]] = {face: i for i, face in enumerate(CANCEL_ORDER)}
+_KEEP: Final = frozenset({"one-soldier", "two-soldiers", "courage"})
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -117,14 +117,27 @@ class ReferencePolicy:
                     ) -> tuple[int, ...]:
         """The answer from the options' keys alone (the engine's fast protocol: no Decision is built)."""
         if kind == "lock":
-            rank = _LOCK_RANK.get
-            ranked = sorted([(rank(key[1], 99), key[0], i) for i, key in enumerate(keys)])
+            ranked: list[tuple[int, int, int]] = []
+            for i, key in enumerate(keys):
+                face: str = key[1]
+                index: int = key[0]
+                ranked.append((_LOCK_RANK.get(face, 99), index, i))
             if min_picks == 2 and len(ranked) > 1:  # the rules' two Locks: the two least, in order
-                a, b = ranked[0][2], ranked[1][2]
+                first, second = (ranked[0], ranked[1]) if ranked[0] < ranked[1] else (ranked[1], ranked[0])
+                for r in ranked[2:]:
+                    if r < second:
+                        first, second = (r, first) if r < first else (first, r)
+                a, b = first[2], second[2]
                 return (a, b) if a < b else (b, a)
+            ranked.sort()
             return tuple(sorted([r[2] for r in ranked[:min_picks]]))
         if kind == "reroll":
-            return tuple([i for i, key in enumerate(keys) if key[1] not in _KEEP])
+            out: list[int] = []
+            for i, key in enumerate(keys):
+                rolled: str = key[1]
+                if rolled not in _KEEP:
+                    out.append(i)
+            return tuple(out)
         if kind == "cancel":
             return (min([(_CANCEL_RANK.get(key[1], 99), i) for i, key in enumerate(keys)])[1],)
         if kind == "move":
