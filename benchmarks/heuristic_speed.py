@@ -1,6 +1,6 @@
 """The heuristic policy's speed (kept out of the tests): games per second, CPU time of one process.
 
-    python benchmarks/heuristic_speed.py [--games N] [--repeat R] [--against SRC] [--cases at,omaha]
+    python benchmarks/heuristic_speed.py [--games N] [--repeat R] [--against SRC] [--cases at,omaha] [--instructions]
 
 Cases: Exercise Tiger Advanced Training, 1 player, and Omaha Beach, 2 players, heuristic policy. Each repeat is
 a fresh process (the policy's caches start empty, as in `dday simulate`) that loads the content, then plays N
@@ -10,6 +10,9 @@ R repeats are printed with their range.
 ``--against SRC`` also times another source tree (``SRC`` put first on PYTHONPATH, e.g. a checkout's ``src``),
 alternately with this one in the same run, so that a machine's load falls on both alike; the ratio of the
 medians is printed. The games themselves are compared too: both trees must play the same games.
+
+``--instructions`` counts instructions instead of timing (valgrind's callgrind, one run of N games less one of none,
+per game): steady where CPU time on a shared machine is not, and blind to the cache and the branch predictor.
 """
 
 from __future__ import annotations
@@ -18,9 +21,11 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 CASES = {
@@ -56,12 +61,32 @@ def run(src: str | None, case: str, games: int) -> tuple[float, str]:
     return games / data["seconds"], data["digest"]
 
 
+def instructions(src: str | None, case: str, games: int) -> tuple[float, str]:
+    """Instructions per game under callgrind (a run of ``games`` less a run of none), and the games' digest."""
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    counts = []
+    digest = ""
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (0, games):
+            out = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.{n}", sys.executable,
+                                  __file__, "--child", case, "--games", str(n)], env=env, check=True,
+                                 capture_output=True, text=True, cwd="/")
+            found = re.search(r"Collected : (\d+)", out.stderr)
+            assert found is not None, out.stderr[-2000:]
+            counts.append(int(found.group(1)))
+            digest = json.loads(out.stdout.strip().splitlines()[-1])["digest"]
+    return (counts[1] - counts[0]) / games, digest
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--against", default=None, help="another source tree to time alternately")
     parser.add_argument("--cases", default="at,omaha")
+    parser.add_argument("--instructions", action="store_true", help="count instructions per game (callgrind)")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -70,6 +95,17 @@ def main() -> None:
     trees: list[tuple[str, str | None]] = [("this", None)]
     if args.against:
         trees.insert(0, ("against", args.against))
+    if args.instructions:
+        for case in args.cases.split(","):
+            counted = {name: instructions(src, case, args.games) for name, src in trees}
+            for name, (count, digest) in counted.items():
+                print(f"{case:6s} {name:8s} {count / 1e6:8.2f} M instructions a game ({args.games} games less 0) "
+                      f"games {digest}")
+            if args.against:
+                ratio = counted["against"][0] / counted["this"][0]
+                same = counted["this"][1] == counted["against"][1]
+                print(f"{case:6s} ratio    {ratio:8.2f}x   same games: {same}")
+        return
     for case in args.cases.split(","):
         rates: dict[str, list[float]] = {name: [] for name, _ in trees}
         digests: dict[str, set[str]] = {name: set() for name, _ in trees}

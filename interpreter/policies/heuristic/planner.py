@@ -76,9 +76,41 @@ class Params:
 #: the utility is ``live * mean + (1 - live) * DEATH``, what the planner maximises.
 Outlook = tuple[float, float, float, float]
 _CSPAN: Final = CMAX + 1
-#: A move as the planner's DP reads it (Planner.moves).
-_Move = tuple[int, int, bool, bool, float, float, bool, int, int, int]
-LOST: Final[Outlook] = (DEATH, 0.0, 0.0, 0.0)
+
+
+class _Step:
+    """A move as the planner's DP reads it (Planner.moves; a plain class, read in place when compiled): the Sector's
+    number, the cost, whether it is a retreat, whether it is open for sure (else: ``avail``, the chance it is), the
+    Soldiers gained on arrival (arrive's mean) and their variance, whether the Sector is terminal, its free Courage,
+    its need, its reach and itself."""
+
+    __slots__ = ("avail", "cost", "free", "mean", "need", "reach", "retreat", "sure", "terminal", "to", "var")
+
+    def __init__(self, to: int, cost: int, retreat: bool, avail: float, mean: float, var: float, terminal: bool,
+                 free: int, need: int, reach: int) -> None:
+        self.to = to
+        self.cost = cost
+        self.retreat = retreat
+        self.sure = avail >= 1.0
+        self.avail = avail
+        self.mean = mean
+        self.var = var
+        self.terminal = terminal
+        self.free = free
+        self.need = need
+        self.reach = reach
+
+
+#: An outlook as the DP keeps it in its memos and passes it on: a variable-length tuple, which compiled code keeps
+#: as the object it is (a fixed-length one it unboxes into four floats at each read and boxes anew at each store).
+Kept = tuple[float, ...]
+
+
+def _outlook(o: Kept) -> Outlook:
+    return (o[0], o[1], o[2], o[3])
+
+
+LOST: Final[Kept] = (DEATH, 0.0, 0.0, 0.0)
 
 
 class Planner:
@@ -97,14 +129,16 @@ class Planner:
             _forget()
         ids = [_SECTOR_IDS.setdefault(s, len(_SECTOR_IDS)) for s in names]
         size = max(ids) + 1
-        self.index = dict(zip(names, ids, strict=True))
+        # (Loops index their second sequence rather than zip(..., strict=True): compiled, such a zip is a generic
+        # call and iterator.)
+        self.index = {s: ids[t] for t, s in enumerate(names)}
         self.names = names
         self.n = size
 
         def spread(values: Sequence[Any], default: Any) -> list[Any]:
             out = [default] * size
-            for i, v in zip(ids, values, strict=True):
-                out[i] = v
+            for t, i in enumerate(ids):
+                out[i] = values[t]
             return out
 
         def glob(mask: int) -> int:
@@ -134,36 +168,35 @@ class Planner:
         self.reach_self = [self.reach[i] | 1 << i for i in range(size)]
         #: Per target: (share, ((index into roll's outcomes, chance), ...)).
         self.target_rows = [(share, tuple((off - self.lo, p) for off, p in d)) for share, d in self.targets]
-        self.moves, self.avails = self._moves(ids)
+        self.moves = self._moves(ids)
         #: Per Sector: what value() and roll() have worked out of its states (shared with the plans that agree).
         self.memos, self.rolls = self._shared_memos(ids)
 
-    def _moves(self, ids: list[int]) -> tuple[list[tuple[_Move, ...]], list[tuple[float, ...]]]:
-        """Per Sector: its moves, (Sector number, cost, retreat, open for sure, the Soldiers gained on arrival
-        (arrive's mean), their variance, the Sector is terminal, its free Courage, its need, its reach and itself);
-        and the chance each move is open."""
-        moves: list[tuple[_Move, ...]] = [()] * self.n
-        avails: list[tuple[float, ...]] = [()] * self.n
+    def _moves(self, ids: list[int]) -> list[tuple[_Step, ...]]:
+        """Per Sector: its moves, as the DP reads them."""
+        moves: list[tuple[_Step, ...]] = [()] * self.n
         for i in ids:
             row = []
-            for e, to in zip(self.edges[i], self.edge_to[i], strict=True):
+            tos = self.edge_to[i]
+            for t, e in enumerate(self.edges[i]):
+                to = tos[t]
                 lm, lv = self.loss[to]
-                row.append((to, e.cost, e.retreat, e.avail >= 1.0, e.bonus - e.loss + self.enter[to] - lm,
-                            e.var + lv, self.terminal[to], self.gain[to][1], self.need[to], self.reach_self[to]))
+                row.append(_Step(to, e.cost, e.retreat, e.avail, e.bonus - e.loss + self.enter[to] - lm, e.var + lv,
+                                 self.terminal[to], self.gain[to][1], self.need[to], self.reach_self[to]))
             moves[i] = tuple(row)
-            avails[i] = tuple(e.avail for e in self.edges[i])
-        return moves, avails
+        return moves
 
-    def _shared_memos(self, ids: list[int]) -> tuple[list[dict[int, Outlook]], list[dict[int, Outlook]]]:
+    def _shared_memos(self, ids: list[int]) -> tuple[list[dict[int, Kept]], list[dict[int, Kept]]]:
         """Per Sector, the memos of value() and roll(): shared by the plans whose terms for it and every Sector
         reachable from it are the same (and whose other side drains the same Courage)."""
         rows: dict[int, int] = {}
-        for i, name in zip(ids, self.names, strict=True):
-            row = (i, name, self.loss[i], self.gain[i], self.climbing[i], self.max_rolls[i], self.enter[i],
+        names = self.names
+        for t, i in enumerate(ids):
+            row = (i, names[t], self.loss[i], self.gain[i], self.climbing[i], self.max_rolls[i], self.enter[i],
                    self.terminal[i], self.edges[i], self.need[i])
             rows[i] = _ROWS.setdefault(row, len(_ROWS))
-        memos: list[dict[int, Outlook]] = [{} for _ in range(self.n)]
-        rolled: list[dict[int, Outlook]] = [{} for _ in range(self.n)]
+        memos: list[dict[int, Kept]] = [{} for _ in range(self.n)]
+        rolled: list[dict[int, Kept]] = [{} for _ in range(self.n)]
         for i in ids:
             reach = self.reach_self[i]
             sig = (self.drain, i, tuple(rows[j] for j in sorted(rows) if reach >> j & 1))
@@ -175,7 +208,7 @@ class Planner:
 
     # ------------------------------------------------------------- by Sector name
     def at(self, sector: str, visited: int, c: int, k: int) -> Outlook:
-        return self.value(self.index[sector], visited, max(0, c), k)
+        return _outlook(self.value(self.index[sector], visited, max(0, c), k))
 
     def edges_of(self, sector: str) -> tuple[Edge, ...]:
         return self.edges[self.index[sector]]
@@ -190,10 +223,10 @@ class Planner:
 
     def roll_at(self, sector: str, visited: int, c: int, k: int) -> Outlook:
         x = self.index[sector]
-        return self.roll(x, visited | 1 << x, max(0, c), k)
+        return _outlook(self.roll(x, visited | 1 << x, max(0, c), k))
 
     def take(self, e: Edge, visited: int, c: int) -> Outlook:
-        return self.arrive(e, self.index[e.to], visited, c)
+        return _outlook(self.arrive(e, self.index[e.to], visited, c))
 
     def mask(self, visited: Iterable[str]) -> int:
         m = 0
@@ -203,7 +236,7 @@ class Planner:
                 m |= 1 << i
         return m
 
-    def value(self, x: int, visited: int, c: int, k: int) -> Outlook:
+    def value(self, x: int, visited: int, c: int, k: int) -> Kept:
         """Phase 4 in Sector ``x`` after ``k`` rolls there, with ``c`` Courage: the outlook of the best plan."""
         rv = visited & self.reach[x]
         need = self.need[x]
@@ -213,8 +246,10 @@ class Planner:
         found = memo.get(key)
         if found is not None:
             return found
-        best: Outlook | None = None
-        chancy: list[tuple[Outlook, float]] = []  # moves open only with some probability
+        # The best sure option so far, as four floats (an outlook is made only for what is kept).
+        have = False
+        bu = bm = bv = bq = 0.0
+        chancy: list[tuple[Kept, float]] = []  # moves open only with some probability
         # roll()'s memo is read here first (its key worked out as roll() does), to save the calls that find it.
         rolls = self.rolls
         if k < self.max_rolls[x]:
@@ -223,39 +258,59 @@ class Planner:
             b = 0 if b < 0 else (need if b > need else b)
             k1 = k + 1
             r = rolls[x].get(((rv & self.reach_self[x]) * _CSPAN + b) * 64 + (k1 if k1 < 63 else 63))
-            u, mo, vo, q = r if r is not None else self.roll(x, rv, c, k1)
-            best = (u + q * -m, mo + -m, vo + v, q)
-        avails = self.avails[x]
+            ro = r if r is not None else self.roll(x, rv, c, k1)
+            bu = ro[0] + ro[3] * -m
+            bm = ro[1] + -m
+            bv = ro[2] + v
+            bq = ro[3]
+            have = True
         # Each move as arrive() takes it (inlined: the same arithmetic).
-        for j, (to, cost, retreat, sure, mean, var, terminal, free, need_to, reach_to) in enumerate(self.moves[x]):
-            if rv >> to & 1 or cost > c or (retreat and k < 3):
+        for mv in self.moves[x]:
+            to = mv.to
+            cost = mv.cost
+            if rv >> to & 1 or cost > c or (mv.retreat and k < 3):
                 continue
-            if retreat:
-                o = self.value(to, rv | 1 << to, c - cost, 0)
-            elif terminal:
-                o = (mean, mean, var, 1.0)
+            if mv.retreat:
+                ro = self.value(to, rv | 1 << to, c - cost, 0)
+                ou = ro[0]
+                om = ro[1]
+                ov = ro[2]
+                oq = ro[3]
+            elif mv.terminal:
+                ou = om = mv.mean
+                ov = mv.var
+                oq = 1.0
             else:
-                b = c - cost + free
+                b = c - cost + mv.free
+                need_to = mv.need
                 b = 0 if b < 0 else (need_to if b > need_to else b)
-                r = rolls[to].get((((rv | 1 << to) & reach_to) * _CSPAN + b) * 64 + 1)
-                u, mo, vo, q = r if r is not None else self.roll(to, rv | 1 << to, c - cost, 1)
-                o = (u + q * mean, mo + mean, vo + var, q)
-            if not sure:
-                chancy.append((o, avails[j]))
-            elif best is None or o[0] > best[0]:
-                best = o
+                r = rolls[to].get((((rv | 1 << to) & mv.reach) * _CSPAN + b) * 64 + 1)
+                ro = r if r is not None else self.roll(to, rv | 1 << to, c - cost, 1)
+                mean = mv.mean
+                ou = ro[0] + ro[3] * mean
+                om = ro[1] + mean
+                ov = ro[2] + mv.var
+                oq = ro[3]
+            if not mv.sure:
+                chancy.append(((ou, om, ov, oq), mv.avail))
+            elif not have or ou > bu:
+                bu = ou
+                bm = om
+                bv = ov
+                bq = oq
+                have = True
         if chancy:
-            if best is not None:
-                chancy.append((best, 1.0))
+            if have:
+                chancy.append(((bu, bm, bv, bq), 1.0))
             result = _mix(chancy)
-        elif best is not None:
-            result = best
+        elif have:
+            result = (bu, bm, bv, bq)
         else:
             result = LOST
         memo[key] = result
         return result
 
-    def arrive(self, e: Edge, to: int, rv: int, c: int) -> Outlook:
+    def arrive(self, e: Edge, to: int, rv: int, c: int) -> Kept:
         """Take edge ``e`` into Sector ``to`` (paying its cost) and go on."""
         rv |= 1 << to
         if e.retreat:
@@ -265,10 +320,10 @@ class Planner:
         var = e.var + lv
         if self.terminal[to]:
             return (mean, mean, var, 1.0)
-        u, m, v, q = self.roll(to, rv, c - e.cost, 1)
-        return (u + q * mean, m + mean, v + var, q)
+        o = self.roll(to, rv, c - e.cost, 1)
+        return (o[0] + o[3] * mean, o[1] + mean, o[2] + var, o[3])
 
-    def roll(self, x: int, rv: int, c: int, k: int) -> Outlook:
+    def roll(self, x: int, rv: int, c: int, k: int) -> Kept:
         """A roll in ``x`` (the dice steered to the best amount of Courage), then Phase 4."""
         gain, free = self.gain[x]
         base = c + free
@@ -281,22 +336,20 @@ class Planner:
         if found is not None:
             return found
         if self.climbing[x]:
-            u, m, v, q = self.value(x, rv, base, k)
-            result = (u + q * gain, m + gain, v + ROLL_VAR, q)
+            o = self.value(x, rv, base, k)
+            result = (o[0] + o[3] * gain, o[1] + gain, o[2] + ROLL_VAR, o[3])
             rolled[key] = result
             return result
         # value()'s memo is read here first (its key worked out as value() does), to save the calls that find it.
         memo = self.memos[x]
         at = (rv & self.reach[x]) * _CSPAN
         kk = k if k < 63 else 63
-        outs = []
+        outs: list[Kept] = []
         for c2 in range(base + self.lo, base + 4):
             cc = c2 if c2 > 0 else 0
             cc = need if cc > need else cc
-            o = memo.get((at + cc) * 64 + kk)
-            if o is None:
-                o = self.value(x, rv, cc, k)
-            outs.append(o)  # (compiled: a memo's outlook is appended as it is, not unboxed and boxed anew)
+            got = memo.get((at + cc) * 64 + kk)
+            outs.append(got if got is not None else self.value(x, rv, cc, k))
         best_u = -math.inf
         best_i = 0
         rows = self.target_rows
@@ -335,14 +388,17 @@ def shift(o: Outlook, gain: float, var: float) -> Outlook:
     return (u + q * gain, m + gain, v + var, q)
 
 
-def _mix(options: Sequence[tuple[Outlook, float]]) -> Outlook:
+def _mix(options: Sequence[tuple[Kept, float]]) -> Kept:
     """The best available option, when some are open only with a probability (independently)."""
-    ranked = sorted(options, key=lambda o: -o[0][0])
+    ranked = sorted(options, key=_minus_u)
     left = 1.0
     q = 0.0
     mean = 0.0
     second = 0.0
-    for (_u, m, v, qi), p in ranked:
+    for o, p in ranked:
+        m = o[1]
+        v = o[2]
+        qi = o[3]
         w = left * p
         if w <= 0:
             continue
@@ -359,6 +415,10 @@ def _mix(options: Sequence[tuple[Outlook, float]]) -> Outlook:
     else:
         mean, var = 0.0, 0.0
     return (q * mean + (1 - q) * DEATH, mean, var, q)
+
+
+def _minus_u(option: tuple[Kept, float]) -> float:
+    return -option[0][0]
 
 
 def survival(soldiers: float, o: Outlook) -> float:
@@ -432,12 +492,15 @@ class _LocalTerms:
     def _need(self, n: int) -> list[int]:
         """The most Courage any way on from a Sector can still use: more is worth nothing to the plan."""
         need = [0] * n
+        edges = self.edges
+        edge_to = self.edge_to
         for _ in range(n + 1):
             changed = False
             for i in range(n):
                 best = 0
-                for e, to in zip(self.edges[i], self.edge_to[i], strict=True):
-                    best = max(best, e.cost + need[to])
+                tos = edge_to[i]
+                for t, e in enumerate(edges[i]):
+                    best = max(best, e.cost + need[tos[t]])
                 best = min(best, CMAX)
                 if best != need[i]:
                     need[i] = best
@@ -455,7 +518,7 @@ class _LocalTerms:
 #: Python values agree: as for _PLANS, whose Params are compared the same way.)
 _SECTOR_IDS: Final[dict[str, int]] = {}
 _ROWS: Final[dict[tuple[Any, ...], int]] = {}
-_SHARED: Final[dict[tuple[Any, ...], tuple[dict[int, Outlook], dict[int, Outlook]]]] = {}
+_SHARED: Final[dict[tuple[Any, ...], tuple[dict[int, Kept], dict[int, Kept]]]] = {}
 _SHARED_MAX: Final = 20000
 
 

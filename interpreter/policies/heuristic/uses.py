@@ -32,9 +32,13 @@ if TYPE_CHECKING:
     from ddaydice.interpreter.core.state import Unit
 
 
+#: The use point a use decision's prompt names ('... (movement)?').
+_PROMPT_POINT: Final = re.compile(r"\(([a-z-]+)\)\?\s*$")
+
+
 def use(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
     """The first use offered that the Unit wants now (none: the first option)."""
-    m = re.search(r"\(([a-z-]+)\)\?\s*$", d.prompt)
+    m = _PROMPT_POINT.search(d.prompt)
     point = m.group(1) if m is not None else _point_now(game, unit)
     for i, key in enumerate(d.keys):
         if key is None:
@@ -51,7 +55,10 @@ def _point_now(game: GameView, unit: Unit) -> str:
     if phase == "combat":
         sec = game.state.sectors[unit.sector]
         return "after-mgf" if sec.mgf_turn == game.state.turn else "before-mgf"
-    return {"roll": "after-final-tally", "purchase": "purchase", "movement": "movement"}.get(phase, phase)
+    return _PHASE_POINT.get(phase, phase)
+
+
+_PHASE_POINT: Final[dict[str, str]] = {"roll": "after-final-tally", "purchase": "purchase", "movement": "movement"}
 
 
 def wants_use(mem: Memory, game: GameView, unit: Unit, owner: str, point: str) -> bool:
