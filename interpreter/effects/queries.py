@@ -199,11 +199,12 @@ class Queries(GameAPI):
             return [self.value(name, unit, card=card) for card in cards]
         minimum = self.queries[name].minimum
         if name in _COSTS:
-            printed = self.content.cards
-            bases = [printed[card].cost or 0 for card in cards]
-        else:
-            sector = unit.sector or None
-            bases = [int(self._base(name, unit, sector, card, False)[0]) for card in cards]
+            printed = self.printed_costs
+            if minimum is None or minimum <= 0:  # (a printed cost is never below 0)
+                return [printed[card] for card in cards]
+            return [max(printed[card], minimum) for card in cards]
+        sector = unit.sector or None
+        bases = [int(self._base(name, unit, sector, card, False)[0]) for card in cards]
         return bases if minimum is None else [minimum if base < minimum else base for base in bases]
 
     def flag(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None) -> bool:

@@ -46,12 +46,14 @@ class Uses(GameAPI):
         key = (unit.id, point)
         found = ip.uses.get(key)
         if found is None:
-            rules: list[tuple[EffectSource, str]] = [(s, "") for s in self.global_sources]
+            before = self._rule_uses.get(point)
+            if before is None:  # the rules' are the same in every epoch and game of the plan
+                before = self._rule_uses[point] = self._uses_of([(s, "") for s in self.global_sources], point)
             cards: list[tuple[EffectSource, str]] = [(src, "") for _, src in ip.drawn]  # drawn: for any Unit
             cards += [(src, card) for card, src in self._held_effects(unit)]
             cards += [(src, f"{owner.id}:{card}") for owner, card, src, _ in ip.shared
                       if owner is not unit and not owner.side]
-            before, after = self._uses_of(rules, point), self._uses_of(cards, point)
+            after = self._uses_of(cards, point)
             found = ip.uses[key] = (before, after, before + after)
         by_point = ip.sector_uses.get(unit.sector)
         here = by_point.get(point) if by_point is not None else None
