@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import attrs
 from mypy_extensions import mypyc_attr, trait
 
@@ -186,7 +184,7 @@ class Queries(GameAPI):
         v, _ = self.query(name, unit, sector=sector, card=card, base=base)
         return int(v)
 
-    def card_values(self, name: str, unit: Unit, cards: Sequence[str]) -> list[int]:
+    def card_values(self, name: str, unit: Unit, cards: list[str]) -> list[int]:
         """A number query of each card of a list (what each costs the Unit), in one pass: the printed values
         when nothing in play changes the query, each card's own query otherwise."""
         fixed = self.static_values.get(name)
