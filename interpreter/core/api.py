@@ -22,7 +22,7 @@ from ddaydice.dsl.loader import Content, EffectSource
 from ddaydice.dsl.schema import BattleMap, Sector, SideDef, Variant
 from ddaydice.dsl.vocab import QueryInfo
 from ddaydice.interpreter.core.decisions import Decision
-from ddaydice.interpreter.core.inplay import InPlay, Modifier, SectorIndex
+from ddaydice.interpreter.core.inplay import InPlay, Modifier, SectorIndex, SectorsIndex, Use
 from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Die, GameState, Unit
@@ -130,6 +130,11 @@ class GameAPI:
     _req_cache: dict[tuple[str, int], list[tuple[str | int, ...]]]
     _point_uses: dict[tuple[str, str], tuple[tuple[int, UseHook], ...]]
     _sector_index: dict[tuple[str, tuple[str, ...], tuple[int, ...]], SectorIndex]
+    # Every Sector's part at once, by the Sectors' attributes (effects/sources.py ``_sectors_part``)
+    _sectors_index: dict[tuple[object, ...], SectorsIndex]
+    _rule_uses: dict[str, list[Use]]  # the rules' uses at each moment of the turn (effects/uses.py)
+    printed_costs: dict[str, int]  # each card's printed cost (0: none), for the cost queries' base
+    kind_of: dict[str, str]  # each card's kind (content.card_kinds, as a dict)
     _side_mods: dict[str, dict[str, list[tuple[EffectSource, int, ModifierHook]]]]
     # ------------------------------------------------------------ the turn's working values
     pending_casualties: int
@@ -229,7 +234,7 @@ class GameAPI:
               base: int | None = None) -> int: ...
 
     @abc.abstractmethod
-    def card_values(self, name: str, unit: Unit, cards: Sequence[str]) -> list[int]: ...
+    def card_values(self, name: str, unit: Unit, cards: list[str]) -> list[int]: ...
 
     @abc.abstractmethod
     def flag(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None) -> bool: ...

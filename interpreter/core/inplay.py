@@ -31,6 +31,13 @@ SectorIndex = tuple[list[EffectSource], dict[str, list[Modifier]], dict[str, lis
 """A Sector's effects (printed, then gained attributes), its modifiers by query, its triggers by event, and its
 uses by moment of the turn (filled as asked)."""
 
+SectorsIndex = tuple[dict[str, list[EffectSource]], dict[str, dict[str, list[Modifier]]],
+                     dict[str, dict[str, list[Trigger]]], dict[str, dict[str, list[Use]]],
+                     frozenset[str], frozenset[str]]
+"""Every Sector's part of the index at once (the four dicts of InPlay, by Sector), with the queries their modifiers
+change and the events their triggers hear: the same for every epoch and game of the plan while the Sectors have the
+same attributes."""
+
 EMPTY: tuple[()] = ()
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import attrs
 from mypy_extensions import mypyc_attr, trait
 
@@ -186,7 +184,7 @@ class Queries(GameAPI):
         v, _ = self.query(name, unit, sector=sector, card=card, base=base)
         return int(v)
 
-    def card_values(self, name: str, unit: Unit, cards: Sequence[str]) -> list[int]:
+    def card_values(self, name: str, unit: Unit, cards: list[str]) -> list[int]:
         """A number query of each card of a list (what each costs the Unit), in one pass: the printed values
         when nothing in play changes the query, each card's own query otherwise."""
         fixed = self.static_values.get(name)
@@ -199,11 +197,12 @@ class Queries(GameAPI):
             return [self.value(name, unit, card=card) for card in cards]
         minimum = self.queries[name].minimum
         if name in _COSTS:
-            printed = self.content.cards
-            bases = [printed[card].cost or 0 for card in cards]
-        else:
-            sector = unit.sector or None
-            bases = [int(self._base(name, unit, sector, card, False)[0]) for card in cards]
+            printed = self.printed_costs
+            if minimum is None or minimum <= 0:  # (a printed cost is never below 0)
+                return [printed[card] for card in cards]
+            return [max(printed[card], minimum) for card in cards]
+        sector = unit.sector or None
+        bases = [int(self._base(name, unit, sector, card, False)[0]) for card in cards]
         return bases if minimum is None else [minimum if base < minimum else base for base in bases]
 
     def flag(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None) -> bool:

@@ -6,7 +6,7 @@ from mypy_extensions import mypyc_attr, trait
 
 from ddaydice.dsl.loader import EffectSource
 from ddaydice.interpreter.core.api import GameAPI
-from ddaydice.interpreter.core.inplay import EMPTY, InPlay, Modifier, SectorIndex, Trigger
+from ddaydice.interpreter.core.inplay import EMPTY, InPlay, Modifier, SectorIndex, SectorsIndex, Trigger, Use
 from ddaydice.interpreter.core.state import (
     Unit,
 )
@@ -14,6 +14,7 @@ from ddaydice.interpreter.core.values import HookKind
 from ddaydice.interpreter.effects.ctx import Ctx
 
 EMPTY_MODS: dict[str, list[Modifier]] = {}  # a Sector that modifies no query
+EMPTY_SET: frozenset[str] = frozenset()
 
 
 @trait
@@ -66,13 +67,10 @@ class Sources(GameAPI):
             if drawn is not None:
                 ip.drawn.append((played, drawn))
                 _add(None, ip.drawn_triggers, drawn, None, played)
+        sector_queries = sector_events = EMPTY_SET
         if "attributes" not in self.ignore:
-            for sid, sec in self.state.sectors.items():
-                key = (sid, tuple(sec.attributes), tuple(sec.acquired.get(a, 0) for a in sec.attributes))
-                found = self._sector_index.get(key)
-                if found is None:
-                    found = self._sector_index[key] = self._index_sector(sid, sec.acquired)
-                ip.sector_sources[sid], ip.sector_modifiers[sid], ip.sector_triggers[sid], ip.sector_uses[sid] = found
+            ip.sector_sources, ip.sector_modifiers, ip.sector_triggers, ip.sector_uses, sector_queries, \
+                sector_events = self._sectors_part()
         for owner in self.players():
             if owner.status != "active":
                 continue
@@ -97,13 +95,36 @@ class Sources(GameAPI):
         for side_mods in self._side_mods.values():
             unit_queries |= set(side_mods)
         ip.unit_queries = frozenset(unit_queries)
-        queries = unit_queries | {q for mods in ip.sector_modifiers.values() for q in mods}
-        events = set(ip.head_triggers) | set(ip.held_triggers) | {e for t in ip.sector_triggers.values() for e in t}
+        queries = unit_queries | sector_queries
+        events = set(ip.head_triggers) | set(ip.held_triggers) | sector_events
         for side in self.side_defs:
             events |= {h.event for src in self.side_sources[side] for h in src.compiled.triggers}
         ip.queries = frozenset(queries)
         ip.events = frozenset(events)
         return ip
+
+    def _sectors_part(self) -> SectorsIndex:
+        """Every Sector's part of the index, shared by the epochs and games of the plan while the Sectors have the
+        same attributes (gained when): worked out afresh only when one gains an attribute."""
+        sectors = self.state.sectors
+        sig = tuple([(sid, tuple(sec.attributes), tuple([sec.acquired.get(a, 0) for a in sec.attributes]))
+                     if sec.attributes else sid for sid, sec in sectors.items()])
+        found = self._sectors_index.get(sig)
+        if found is not None:
+            return found
+        srcs: dict[str, list[EffectSource]] = {}
+        mods: dict[str, dict[str, list[Modifier]]] = {}
+        trigs: dict[str, dict[str, list[Trigger]]] = {}
+        uses: dict[str, dict[str, list[Use]]] = {}
+        for sid, sec in sectors.items():
+            key = (sid, tuple(sec.attributes), tuple(sec.acquired.get(a, 0) for a in sec.attributes))
+            one = self._sector_index.get(key)
+            if one is None:
+                one = self._sector_index[key] = self._index_sector(sid, sec.acquired)
+            srcs[sid], mods[sid], trigs[sid], uses[sid] = one
+        found = self._sectors_index[sig] = (srcs, mods, trigs, uses, frozenset(q for m in mods.values() for q in m),
+                                            frozenset(e for t in trigs.values() for e in t))
+        return found
 
     def held_cards(self, u: Unit) -> list[str]:
         out = list(u.specialists)

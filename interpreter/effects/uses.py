@@ -46,12 +46,24 @@ class Uses(GameAPI):
         key = (unit.id, point)
         found = ip.uses.get(key)
         if found is None:
-            rules: list[tuple[EffectSource, str]] = [(s, "") for s in self.global_sources]
-            cards: list[tuple[EffectSource, str]] = [(src, "") for _, src in ip.drawn]  # drawn: for any Unit
-            cards += [(src, card) for card, src in self._held_effects(unit)]
-            cards += [(src, f"{owner.id}:{card}") for owner, card, src, _ in ip.shared
-                      if owner is not unit and not owner.side]
-            before, after = self._uses_of(rules, point), self._uses_of(cards, point)
+            before = self._rule_uses.get(point)
+            if before is None:  # the rules' are the same in every epoch and game of the plan
+                before = self._rule_uses[point] = self._uses_of([(s, "") for s in self.global_sources], point)
+            # The cards' (as _uses_of, one source at a time, with no list of sources made first): drawn (for any
+            # Unit), the Unit's own, and other Units' that serve it
+            after: list[tuple[EffectSource, int, UseHook, str]] = []
+            for _, src in ip.drawn:
+                self._add_uses(after, src, "", point)
+            held = ip.held.get(unit.id)
+            if held is not None:
+                for _, card, src, _ in held:
+                    self._add_uses(after, src, card, point)
+            else:
+                for card, src in self._held_effects(unit):
+                    self._add_uses(after, src, card, point)
+            for owner, card, src, _ in ip.shared:
+                if owner is not unit and not owner.side:
+                    self._add_uses(after, src, f"{owner.id}:{card}", point)
             found = ip.uses[key] = (before, after, before + after)
         by_point = ip.sector_uses.get(unit.sector)
         here = by_point.get(point) if by_point is not None else None
@@ -65,6 +77,13 @@ class Uses(GameAPI):
         Unit's card, only those for every Unit or the Units with it)."""
         return [(src, i, hook, card) for src, card in sources for i, hook in self._uses_at(src, point)
                 if hook.scope != "the-german" and (":" not in card or hook.scope in {"units-here", "all-units"})]
+
+    def _add_uses(self, out: list[tuple[EffectSource, int, UseHook, str]], src: EffectSource, card: str,
+                  point: str) -> None:
+        """One source's uses at this moment that may serve the Unit asking, added to ``out`` (as ``_uses_of``)."""
+        for i, hook in self._uses_at(src, point):
+            if hook.scope != "the-german" and (":" not in card or hook.scope in {"units-here", "all-units"}):
+                out.append((src, i, hook, card))
 
     def _side_uses(self, unit: Unit, point: str) -> list[tuple[EffectSource, int, UseHook, str]]:
         """The uses another side's player may make: his side's rules, his cards, and cards in play written

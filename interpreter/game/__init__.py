@@ -106,7 +106,7 @@ _PLAN_KEYS = ("option_rules", "live_windows", "live_points",
               "side_rwb", "side_sources", "_side_mods", "_side_layout", "global_sources", "rwb_sources",
               "rwb_faces", "live_queries", "own_prices", "live_events", "until_events", "static_flags", "static_values",
               "defaults", "_req_cache",
-              "_point_uses", "_sector_index",
+              "_point_uses", "_sector_index", "_sectors_index", "_rule_uses", "printed_costs", "kind_of",
               "_faces", "_face_set", "_face_worth", "_rwb_plan", "_layout", "_soldier_faces")
 
 

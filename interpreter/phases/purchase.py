@@ -36,7 +36,7 @@ class PurchasePhase(GameAPI):
         if unit.recruited >= self.value("recruits-per-turn", unit) or not self.flag("recruit", unit):
             return []
         kind = self._side_kind(unit, "specialist")
-        kinds = self.content.card_kinds
+        kinds = self.kind_of
         specs = [spec for spec in self.state.hands.get(unit.id, []) + [p for p in self.state.pool if kinds[p] == kind]
                  if spec not in unit.specialists and spec not in unit.dead]
         return [(spec, cost) for spec, cost in zip(specs, self.card_values("specialist-cost", unit, specs),
@@ -47,13 +47,22 @@ class PurchasePhase(GameAPI):
             return []
         if not free and (unit.found >= self.value("finds-per-turn", unit) or not self.flag("find", unit)):
             return []
-        out = []
-        offered = self._offered(unit) if not unit.side else []
+        out: list[tuple[str, int]] = []
         kind = self._side_kind(unit, "item")
-        cards = [p for p in self.state.pool if self.content.card_kinds[p] == kind] + offered
-        for card, cost in zip(cards, self.card_values("item-cost", unit, cards), strict=True):
-            if free or cost <= unit.item_points:
-                if self.content.card_kinds[card] == "vehicle" and unit.vehicle is not None:
+        kinds = self.kind_of
+        cards = [p for p in self.state.pool if kinds[p] == kind]
+        if not unit.side and self.state.placed:
+            cards += self._offered(unit)
+        if not cards:
+            return out
+        costs = self.card_values("item-cost", unit, cards)
+        has_vehicle = unit.vehicle is not None
+        purse = unit.item_points
+        for i in range(len(cards)):  # (indexed: a compiled loop, where a zip is a generic iterator)
+            cost = costs[i]
+            if free or cost <= purse:
+                card = cards[i]
+                if has_vehicle and kinds[card] == "vehicle":
                     continue
                 out.append((card, 0 if free else cost))
         return out
@@ -86,14 +95,14 @@ class PurchasePhase(GameAPI):
              what: str) -> None:
         if not options:
             return
-        costs = dict(options)
         have = getattr(unit, purse)
 
-        def label(card: str | None) -> str:
-            return nothing if card is None else f"{kind} the {self._name_of(card)} ({costs[card]} {money})"
+        def label(card: str | None) -> str:  # (worded only when read: the costs looked up then)
+            return nothing if card is None else f"{kind} the {self._name_of(card)} ({dict(options)[card]} {money})"
 
-        pick = self.ask_keys(unit, kind, lambda: f"{unit.name} has {have} {money}: {kind} {what}?",
-                             [None, *(card for card, _ in options)], label)
+        keys: list[str | None] = [None]
+        keys += [card for card, _ in options]
+        pick = self.ask_keys(unit, kind, lambda: f"{unit.name} has {have} {money}: {kind} {what}?", keys, label)
         if pick:
             self.buy(unit, kind, options[pick - 1][0])
 
