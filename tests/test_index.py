@@ -21,12 +21,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from ddaydice.dsl.loader import load
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.inplay import InPlay
 from ddaydice.interpreter.core.watching import Watching
-from ddaydice.interpreter.effects.sources import Sources
+from ddaydice.interpreter.effects.sources import MEMO_LIMIT, Sources
 from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.policies.deciders import ReferencePolicy
 from ddaydice.interpreter.tools import scenario
 from ddaydice.interpreter.tools.scenario import collect
 
@@ -129,3 +131,20 @@ def test_a_forgotten_change_is_caught(checked_index: IndexCheck) -> None:
         game.in_play()
     game.sources_changed()
     game.in_play()
+
+
+def test_the_memos_of_the_sectors_part_are_bounded() -> None:
+    """The plan remembers each set of the Sectors' attributes (gained when) it has indexed; games differ in when a
+    Sector gains one, so a long run would fill the memos without a bound: past it they start over."""
+    content, _ = load()
+    assert content is not None
+    game = Game(content, "exercise-tiger", variant="advanced-training", deciders=ReferencePolicy())
+    game.in_play()
+    filler = game._sectors_index[next(iter(game._sectors_index))]
+    game._sectors_index.update({("never", n): filler for n in range(MEMO_LIMIT + 1)})
+    sector = next(iter(game.state.sectors.values()))
+    sector.attributes.append("mined")
+    game.sources_changed()
+    game.in_play()  # a set of attributes not seen yet: indexed, and the full memo started over
+    assert len(game._sectors_index) == 1
+    assert all(key[0] != "never" for key in game._sectors_index)

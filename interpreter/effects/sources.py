@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr, trait
 
 from ddaydice.dsl.loader import EffectSource
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.inplay import EMPTY, InPlay, Modifier, SectorIndex, SectorsIndex, Trigger, Use
 from ddaydice.interpreter.core.state import (
+    SectorState,
     Unit,
 )
 from ddaydice.interpreter.core.values import HookKind
@@ -15,6 +18,12 @@ from ddaydice.interpreter.effects.ctx import Ctx
 
 EMPTY_MODS: dict[str, list[Modifier]] = {}  # a Sector that modifies no query
 EMPTY_SET: frozenset[str] = frozenset()
+MEMO_LIMIT: Final = 512  # entries of the plan's memos of the Sectors' part of the index, before they start over
+
+
+def _sector_key(sid: str, sec: SectorState) -> tuple[str, tuple[str, ...], tuple[int, ...]]:
+    """What a Sector's part of the index depends on: its attributes and when each came into play."""
+    return sid, tuple(sec.attributes), tuple([sec.acquired.get(a, 0) for a in sec.attributes])
 
 
 @trait
@@ -105,10 +114,10 @@ class Sources(GameAPI):
 
     def _sectors_part(self) -> SectorsIndex:
         """Every Sector's part of the index, shared by the epochs and games of the plan while the Sectors have the
-        same attributes (gained when): worked out afresh only when one gains an attribute."""
+        same attributes (gained when): worked out afresh only when one gains an attribute. Both memos are bounded:
+        when Sectors gain attributes in play, games differ in when, and a long run would fill them."""
         sectors = self.state.sectors
-        sig = tuple([(sid, tuple(sec.attributes), tuple([sec.acquired.get(a, 0) for a in sec.attributes]))
-                     if sec.attributes else sid for sid, sec in sectors.items()])
+        sig = tuple([_sector_key(sid, sec) if sec.attributes else sid for sid, sec in sectors.items()])
         found = self._sectors_index.get(sig)
         if found is not None:
             return found
@@ -116,12 +125,16 @@ class Sources(GameAPI):
         mods: dict[str, dict[str, list[Modifier]]] = {}
         trigs: dict[str, dict[str, list[Trigger]]] = {}
         uses: dict[str, dict[str, list[Use]]] = {}
+        if len(self._sector_index) > MEMO_LIMIT:
+            self._sector_index.clear()
         for sid, sec in sectors.items():
-            key = (sid, tuple(sec.attributes), tuple(sec.acquired.get(a, 0) for a in sec.attributes))
+            key = _sector_key(sid, sec)
             one = self._sector_index.get(key)
             if one is None:
                 one = self._sector_index[key] = self._index_sector(sid, sec.acquired)
             srcs[sid], mods[sid], trigs[sid], uses[sid] = one
+        if len(self._sectors_index) > MEMO_LIMIT:
+            self._sectors_index.clear()
         found = self._sectors_index[sig] = (srcs, mods, trigs, uses, frozenset(q for m in mods.values() for q in m),
                                             frozenset(e for t in trigs.values() for e in t))
         return found
