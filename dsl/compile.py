@@ -14,7 +14,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 
-import attrs
+import attr
 
 from ddaydice.dsl import ast, words
 from ddaydice.dsl.asking import ask
@@ -23,11 +23,11 @@ from ddaydice.dsl.words.base import Parts, words_of
 
 # The protocol and the hooks are defined in effect_context.py (the words' compilers use them too); the
 # interpreter reads them here, with the compiler.
-__all__ = ["UNLIMITED", "Action", "CompiledEffect", "Compiler", "Cond", "EffectContext", "ModifierHook",
+__all__ = ["UNLIMITED", "Action", "CompiledEffect", "Compiler", "Cond", "EffectContext", "EffectSource", "ModifierHook",
            "TriggerHook", "UseHook", "Value"]
 
 
-@attrs.frozen
+@attr.s(auto_attribs=True, hash=True)
 class TriggerHook:
     """A trigger. ``replaces``: its actions may replace its pending event ('instead'); the engine runs it only
     while the event is still to happen."""
@@ -37,24 +37,24 @@ class TriggerHook:
     run: Action
     limit: str | None
     text: str
-    pos: ast.Pos = attrs.field(eq=False)
+    pos: ast.Pos = attr.ib(eq=False)
     scope: str | None = None
     replaces: bool = False
 
 
-@attrs.frozen
+@attr.s(auto_attribs=True, hash=True)
 class UseHook:
     window: tuple[str, str] | None
     condition: Cond | None
     run: Action
     limit: str | None
     text: str
-    pos: ast.Pos = attrs.field(eq=False)
+    pos: ast.Pos = attr.ib(eq=False)
     scope: str | None = None
     sacrifices_self: bool = False
 
 
-@attrs.frozen
+@attr.s(auto_attribs=True, hash=True)
 class CompiledEffect:
     """An effect's hooks: standing modifiers, triggers, uses, and ``waiting``: what the card says of itself while
     it waits to be bought (its own price), read for that card alone and never filed among the effects in play."""
@@ -63,6 +63,24 @@ class CompiledEffect:
     triggers: tuple[TriggerHook, ...]
     uses: tuple[UseHook, ...]
     waiting: tuple[ModifierHook, ...] = ()
+
+
+@attr.s(auto_attribs=True, hash=True)
+class EffectSource:
+    """One effect of the content: its owner, its tier, its text, tree, hooks and English."""
+
+    owner: str
+    kind: str
+    tier: str
+    name: str
+    file: str
+    line: int
+    column: int
+    text: str
+    tree: ast.Effect
+    compiled: CompiledEffect
+    english: tuple[str, ...]
+    pack: str | None = None
 
 
 def _value(arg: ast.Arg) -> tuple[Value, bool]:

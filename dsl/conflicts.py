@@ -31,7 +31,8 @@ from typing import Literal
 import attrs
 
 from ddaydice.dsl import words
-from ddaydice.dsl.loader import Content, EffectSource
+from ddaydice.dsl.compile import EffectSource
+from ddaydice.dsl.loader import Content
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.setups import KIND_LABELS, Setup, active_sources, cards_in_no_game, setups
 from ddaydice.dsl.touches import (

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-import attrs
+import attr
 
 from ddaydice.dsl import ast
 
@@ -71,7 +71,7 @@ Value = Callable[[EffectContext], int]
 UNLIMITED = 10**9
 
 
-@attrs.frozen
+@attr.s(auto_attribs=True, hash=True)
 class ModifierHook:
     """A change to a query or permission: ``op`` is add, set, forbid, allow, ignore, require or protect."""
 
@@ -82,6 +82,6 @@ class ModifierHook:
     condition: Cond | None
     limit: str | None
     text: str
-    pos: ast.Pos = attrs.field(eq=False)
+    pos: ast.Pos = attr.ib(eq=False)
     scope: str | None = None
     dice: bool = False

@@ -23,7 +23,7 @@ import attrs
 
 from ddaydice.dsl import ast, schema
 from ddaydice.dsl.checker import Context, check_effect
-from ddaydice.dsl.compile import CompiledEffect, Compiler
+from ddaydice.dsl.compile import CompiledEffect, Compiler, EffectSource
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, sort_key
 from ddaydice.dsl.limits import MAX_FILE_BYTES, MAX_FINGERPRINT_FILES, MAX_FOLDER_ENTRIES, MAX_ID_CHARS
 from ddaydice.dsl.parser import parse_effect, parse_good_lines
@@ -82,24 +82,6 @@ def read_source(path: Path, overlay: Mapping[str, str] | None = None) -> tuple[Y
 def _real_keys(overlay: Mapping[Path, str] | Mapping[str, str] | None) -> dict[str, str]:
     """An overlay keyed by real paths (links resolved), as :func:`read_source` looks files up."""
     return {os.path.realpath(k): v for k, v in (overlay or {}).items()}
-
-
-@attrs.frozen
-class EffectSource:
-    """One effect of the content: its owner, its tier, its text, tree, hooks and English."""
-
-    owner: str
-    kind: str
-    tier: str
-    name: str
-    file: str
-    line: int
-    column: int
-    text: str
-    tree: ast.Effect
-    compiled: CompiledEffect
-    english: tuple[str, ...]
-    pack: str | None = None
 
 
 @attrs.frozen

@@ -9,7 +9,8 @@ from collections.abc import Iterable, Mapping
 import attrs
 
 from ddaydice.dsl import ast
-from ddaydice.dsl.loader import Content, EffectSource
+from ddaydice.dsl.compile import EffectSource
+from ddaydice.dsl.loader import Content
 from ddaydice.dsl.schema import BASE_KINDS, BattleMap, Variant
 from ddaydice.dsl.touches import reach
 

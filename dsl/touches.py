@@ -10,7 +10,8 @@ from typing import Literal
 import attrs
 
 from ddaydice.dsl import ast, words
-from ddaydice.dsl.loader import Content, EffectSource
+from ddaydice.dsl.compile import EffectSource
+from ddaydice.dsl.loader import Content
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.schema import BattleMap
 from ddaydice.dsl.words.base import NOTHING, READS_STATE, Change, Reads, Touches

@@ -17,8 +17,8 @@ from typing import Any, Protocol, TypeAlias
 
 from mypy_extensions import mypyc_attr, trait
 
-from ddaydice.dsl.compile import EffectContext, ModifierHook, UseHook
-from ddaydice.dsl.loader import Content, EffectSource
+from ddaydice.dsl.compile import EffectContext, EffectSource, ModifierHook, UseHook
+from ddaydice.dsl.loader import Content
 from ddaydice.dsl.schema import BattleMap, Sector, SideDef, Variant
 from ddaydice.dsl.vocab import QueryInfo
 from ddaydice.interpreter.core.decisions import Decision

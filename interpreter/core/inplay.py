@@ -9,8 +9,7 @@ play modifies is then a table look-up; a card slows only the queries it modifies
 
 from __future__ import annotations
 
-from ddaydice.dsl.compile import ModifierHook, TriggerHook, UseHook
-from ddaydice.dsl.loader import EffectSource
+from ddaydice.dsl.compile import EffectSource, ModifierHook, TriggerHook, UseHook
 from ddaydice.interpreter.core.state import Unit
 
 Modifier = tuple[EffectSource, Unit | None, int, int, ModifierHook]

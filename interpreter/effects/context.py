@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mypy_extensions import trait
 
-from ddaydice.dsl.loader import EffectSource
+from ddaydice.dsl.compile import EffectSource
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
     Unit,

@@ -7,8 +7,7 @@ from collections.abc import Callable
 from mypy_extensions import mypyc_attr, trait
 
 from ddaydice.dsl import words
-from ddaydice.dsl.compile import TriggerHook
-from ddaydice.dsl.loader import EffectSource
+from ddaydice.dsl.compile import EffectSource, TriggerHook
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.inplay import EMPTY, Trigger
 from ddaydice.interpreter.core.state import (

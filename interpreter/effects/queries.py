@@ -5,8 +5,8 @@ from __future__ import annotations
 import attrs
 from mypy_extensions import mypyc_attr, trait
 
+from ddaydice.dsl.compile import EffectSource
 from ddaydice.dsl.diagnostics import RuleError
-from ddaydice.dsl.loader import EffectSource
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.inplay import Modifier
 from ddaydice.interpreter.core.precedence import Contribution, Derivation, Step, combine

@@ -6,7 +6,7 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr, trait
 
-from ddaydice.dsl.loader import EffectSource
+from ddaydice.dsl.compile import EffectSource
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.inplay import EMPTY, InPlay, Modifier, SectorIndex, SectorsIndex, Trigger, Use
 from ddaydice.interpreter.core.state import (

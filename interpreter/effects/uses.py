@@ -7,8 +7,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr, trait
 
-from ddaydice.dsl.compile import UseHook
-from ddaydice.dsl.loader import EffectSource
+from ddaydice.dsl.compile import EffectSource, UseHook
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
     Unit,

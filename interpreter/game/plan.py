@@ -9,9 +9,9 @@ from typing import Any
 from mypy_extensions import mypyc_attr, trait
 
 from ddaydice.dsl import ast as dsl_ast
-from ddaydice.dsl.compile import UNLIMITED, ModifierHook, UseHook
+from ddaydice.dsl.compile import UNLIMITED, EffectSource, ModifierHook, UseHook
 from ddaydice.dsl.diagnostics import RuleError
-from ddaydice.dsl.loader import Content, EffectSource
+from ddaydice.dsl.loader import Content
 from ddaydice.dsl.schema import BattleMap, Sector, Variant
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.inplay import SectorIndex, SectorsIndex, Use

@@ -34,7 +34,7 @@ from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.core.state import GameState, Unit
 
 if TYPE_CHECKING:
-    from ddaydice.dsl.loader import EffectSource
+    from ddaydice.dsl.compile import EffectSource
 
 WHEN_DRAWN = ("when", "drawn")
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import attrs
 
-from ddaydice.dsl.compile import UseHook
-from ddaydice.dsl.loader import EffectSource
+from ddaydice.dsl.compile import EffectSource, UseHook
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Unit
 from ddaydice.interpreter.core.values import TRADE_RESOURCES, USE_POINTS
