@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from mypy_extensions import mypyc_attr, trait
@@ -136,9 +135,7 @@ class Uses(GameAPI):
             if not uses:
                 return
             keys: list[Any] = [None] + [(src.owner, i) for src, i, _, _ in uses]
-            named = {(src.owner, i): (src, hook) for src, i, hook, _ in uses}
-            pick = self.ask_keys(unit, "use", f"{unit.name}: use a card or rule now ({point})?", keys,
-                                 functools.partial(_use_label, named))
+            pick = self.ask_keys(unit, "use", _UsePrompt(unit, point), keys, _UseLabel(uses))
             if pick == 0:
                 return
             self.perform_use(unit, *uses[pick - 1])
@@ -166,9 +163,26 @@ class Uses(GameAPI):
         hook.run(self.context(unit, unit, src, unit.sector))
 
 
-def _use_label(named: dict[tuple[str, int], tuple[EffectSource, UseHook]], key: tuple[str, int] | None) -> str:
-    """A use's option as a player reads it ('nothing' for None), worded only when read."""
-    if key is None:
-        return "nothing"
-    src, hook = named[key]
-    return f"{src.name}: {hook.text}"
+# A use's question and its options in words, made only if somebody reads them (small native objects: a
+# functools.partial and the prompt worded at once cost every moment of uses).
+class _UsePrompt:
+    def __init__(self, unit: Unit, point: str) -> None:
+        self.unit = unit
+        self.point = point
+
+    def __call__(self) -> str:
+        return f"{self.unit.name}: use a card or rule now ({self.point})?"
+
+
+class _UseLabel:
+    def __init__(self, uses: list[tuple[EffectSource, int, UseHook, str]]) -> None:
+        self.uses = uses
+
+    def __call__(self, key: tuple[str, int] | None) -> str:
+        """A use's option as a player reads it ('nothing' for None)."""
+        if key is None:
+            return "nothing"
+        for src, i, hook, _ in self.uses:
+            if src.owner == key[0] and i == key[1]:
+                return f"{src.name}: {hook.text}"
+        raise KeyError(key)
