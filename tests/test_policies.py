@@ -13,9 +13,11 @@ import math
 import pytest
 
 from ddaydice.dsl.loader import Content, load
+from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.core.state import digest
 from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.policies.deciders import ReferencePolicy
 from ddaydice.interpreter.policies.heuristic import HeuristicPolicy
 from ddaydice.interpreter.policies.heuristic.uses import deadly_turn
 from ddaydice.interpreter.policies.heuristic.values import card_worth
@@ -189,3 +191,33 @@ def test_an_item_the_heuristic_has_no_value_for_is_valued_by_its_effect() -> Non
     assert pol.item_value(g, u, "channel-crossing-clasp") == pytest.approx(8.0)
     # A printed Item is read the same way: 'gain 5 soldiers'.
     assert pol.item_value(g, u, "field-radio") == pytest.approx(5.0)
+
+
+class _Duck:
+    """A decider of one's own with a ``decide_keys`` method, not derived from KeysDecider."""
+
+    def __init__(self) -> None:
+        self.reference = ReferencePolicy()
+        self.from_keys = 0
+
+    def decide(self, game: GameAPI, decision: Decision) -> tuple[int, ...]:
+        return self.reference.decide(game, decision)
+
+    def decide_keys(self, game: GameAPI, unit: str, kind: str, keys: tuple[object, ...], min_picks: int
+                    ) -> tuple[int, ...]:
+        self.from_keys += 1
+        return self.reference.decide_keys(game, unit, kind, keys, min_picks)
+
+
+def test_a_decider_with_a_decide_keys_method_of_its_own_answers_from_keys() -> None:
+    # The engine's fast protocol takes any decider with the method (KeysMethod), as it takes the reference policy,
+    # a KeysDecider: both play the same game.
+    duck = _Duck()
+    games = [Game(content(), "exercise-tiger", variant="practice-run", seed=seed, deciders=decider)
+             for seed in (3, 4) for decider in (duck, ReferencePolicy())]
+    for game in games:
+        game.run()
+    assert duck.from_keys > 20
+    for mine, reference in zip(games[::2], games[1::2], strict=True):
+        assert digest(mine.state) == digest(reference.state)
+        assert mine.state.choices == reference.state.choices

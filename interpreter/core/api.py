@@ -35,6 +35,30 @@ class Decider(Protocol):
     def decide(self, game: GameAPI, decision: Decision) -> tuple[int, ...]: ...
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
+class KeysDecider:
+    """A decider that answers from the options' keys alone, no Decision built (a fixed policy, as the reference
+    policy): the engine's fast protocol (``Kernel.pick``), which a compiled engine calls natively. A decider of
+    one's own need not derive from it: a ``decide_keys`` method of the same signature is called through
+    :class:`KeysMethod`."""
+
+    def decide_keys(self, game: GameAPI, unit: str, kind: str, keys: tuple[Any, ...], min_picks: int
+                    ) -> tuple[int, ...]:
+        raise NotImplementedError
+
+
+class KeysMethod(KeysDecider):
+    """The ``decide_keys`` method of a decider that is not a :class:`KeysDecider`, as one."""
+
+    def __init__(self, method: Callable[..., tuple[int, ...]]) -> None:
+        self.method = method
+
+    def decide_keys(self, game: GameAPI, unit: str, kind: str, keys: tuple[Any, ...], min_picks: int
+                    ) -> tuple[int, ...]:
+        return self.method(game, unit, kind, keys, min_picks)
+
+
 class Watcher(Protocol):
     """What a tool sees of a game at its moments: ``dday simulate --check-invariants`` checks the rules after each
     phase (tools/invariants.py), ``dday compare`` gives the forced cards once the starts are chosen
@@ -151,7 +175,7 @@ class GameAPI:
     #: each read of it reaches the watchers (effects/sources.py ``_read_index``); None in a game with no watcher.
     _watched_index: InPlay | None
     _decider_of: dict[str, Decider]
-    _fast_of: dict[str, Callable[..., tuple[int, ...]] | None]
+    _fast_of: dict[str, KeysDecider | None]
 
     @abc.abstractmethod
     def d6(self) -> int: ...

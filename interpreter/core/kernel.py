@@ -7,7 +7,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr, trait
 
-from ddaydice.interpreter.core.api import Decider, GameAPI
+from ddaydice.interpreter.core.api import Decider, GameAPI, KeysDecider, KeysMethod
 from ddaydice.interpreter.core.decisions import Decision, check_answer, legal_answer
 from ddaydice.interpreter.core.state import (
     Event,
@@ -90,11 +90,20 @@ class Kernel(GameAPI):
             fast = self._fast_of.get(uid)
             if fast is None and uid not in self._fast_of and uid in self._decider_of:
                 # (a Unit's first question is asked in full: its decider sees a Decision once)
-                fast = self._fast_of[uid] = getattr(self._decider_of[uid], "decide_keys", None)
+                fast = self._fast_of[uid] = _keys_decider(self._decider_of[uid])
             if fast is not None:
-                answer = legal_answer(len(keys), min_picks, max_picks, fast(self, uid, kind, keys, min_picks))
+                answer = legal_answer(len(keys), min_picks, max_picks,
+                                      fast.decide_keys(self, uid, kind, keys, min_picks))
                 if answer is not None:
                     self.state.choices.append(list(answer))
                     return answer
         return self.ask(unit, Decision(kind, unit.id, prompt if isinstance(prompt, str) else prompt(), (), keys,
                                        min_picks, max_picks, labeler))
+
+
+def _keys_decider(decider: Decider) -> KeysDecider | None:
+    """The decider as one that answers from keys (called natively when it is a compiled KeysDecider), or None."""
+    if isinstance(decider, KeysDecider):
+        return decider
+    method = getattr(decider, "decide_keys", None)
+    return KeysMethod(method) if method is not None else None

@@ -12,13 +12,13 @@ Rulings on ambiguous rules are recorded in docs/rulings.md and tested; the code 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from mypy_extensions import mypyc_attr
 
 from ddaydice.dsl.loader import Content
-from ddaydice.interpreter.core.api import Decider, GameAPI, Watcher
+from ddaydice.interpreter.core.api import Decider, GameAPI, KeysDecider, Watcher
 from ddaydice.interpreter.core.inplay import InPlay
 from ddaydice.interpreter.core.kernel import Kernel
 from ddaydice.interpreter.core.state import GameState
@@ -80,7 +80,7 @@ class Game(Plan, SetUp, Events, Kernel, PurchasePhase, Casualties, CombatPhase, 
         self.pending: list[Pending] = []
         self.landmine_roll: list[int] | None = None
         self._decider_of: dict[str, Decider] = {}
-        self._fast_of: dict[str, Callable[..., tuple[int, ...]] | None] = {}  # deciders' decide_keys, if any
+        self._fast_of: dict[str, KeysDecider | None] = {}  # the deciders that answer from keys, if any
         self._losing: str | None = None
         self._decoy: str | None = None
         self.epoch = 0

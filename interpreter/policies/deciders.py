@@ -18,7 +18,7 @@ from mypy_extensions import mypyc_attr
 
 from ddaydice.dsl.compile import UNLIMITED
 from ddaydice.dsl.diagnostics import RuleError
-from ddaydice.interpreter.core.api import Decider, GameView
+from ddaydice.interpreter.core.api import Decider, GameView, KeysDecider
 from ddaydice.interpreter.core.decisions import Decision, check_answer
 from ddaydice.interpreter.core.values import Move
 
@@ -112,7 +112,7 @@ def _lock_score(face: str, index: int, place: int) -> int:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class ReferencePolicy:
+class ReferencePolicy(KeysDecider):
     """The fixed policy of DESIGN.md section 10, so independent implementations can compare distributions."""
 
     def __repr__(self) -> str:
