@@ -8,12 +8,13 @@ compiles to a hook that does something.
 
 from __future__ import annotations
 
+import ast as pyast
 from pathlib import Path
 from typing import cast
 
 import pytest
 
-from ddaydice.dsl import ast, words
+from ddaydice.dsl import ast, effect_context, words
 from ddaydice.dsl.compile import CompiledEffect, Compiler, EffectContext, ModifierHook
 from ddaydice.dsl.loader import Content
 from ddaydice.dsl.reference import Example, example_of, generate, reference_content
@@ -96,8 +97,16 @@ class Recorder:
         return record
 
 
-# What each method of EffectContext returns, as written there ('from __future__ import annotations': strings)
-_RETURNS = {name: getattr(f, "__annotations__", {}).get("return") for name, f in vars(EffectContext).items()}
+def _returns() -> dict[str, str]:
+    """What each method of EffectContext returns, as written in its source (a compiled module keeps no
+    annotations at run time)."""
+    tree = pyast.parse((Path(effect_context.__file__).parent / "effect_context.py").read_text(encoding="utf-8"))
+    [protocol] = [node for node in tree.body if isinstance(node, pyast.ClassDef) and node.name == "EffectContext"]
+    return {f.name: pyast.unparse(f.returns) for f in protocol.body
+            if isinstance(f, pyast.FunctionDef) and f.returns is not None}
+
+
+_RETURNS = _returns()
 
 
 def _run_alone(compiler: Compiler, renderer: Renderer, option: ast.Option) -> Recorder:
