@@ -159,12 +159,19 @@ def test_a_pack_path_is_remembered_with_its_folder(tmp_path: Path, monkeypatch: 
     assert REMEMBERED not in dday("validate", str(card_file)).output
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_watch_checks_again_when_a_file_changes(tree: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     """`dday validate --watch`, a real process: the first check, then another each time a file is saved, then
     Ctrl-C ends it with status 0."""
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path_factory.mktemp("watch-cache"))}
+    # (Ctrl-C as at a terminal: a suite started in the background, as a CI runner may, passes SIGINT ignored to its
+    # children, and a Python started so never raises KeyboardInterrupt)
     proc = subprocess.Popen([sys.executable, "-m", "ddaydice.interpreter.cli", "validate", "--root", ".", "--watch"],
-                            cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=_default_sigint)  # noqa: PLW1509 (it only resets one signal)
     lines: queue.Queue[str] = queue.Queue()
 
     def read() -> None:
