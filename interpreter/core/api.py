@@ -43,9 +43,9 @@ class KeysDecider:
     one's own need not derive from it: a ``decide_keys`` method of the same signature is called through
     :class:`KeysMethod`."""
 
+    @abc.abstractmethod
     def decide_keys(self, game: GameAPI, unit: str, kind: str, keys: tuple[Any, ...], min_picks: int
-                    ) -> tuple[int, ...]:
-        raise NotImplementedError
+                    ) -> tuple[int, ...]: ...
 
 
 class KeysMethod(KeysDecider):
