@@ -20,9 +20,7 @@ the options switched on into behaviour, and nothing here, or in the engine, know
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-import attrs
+from typing import Any, Final
 
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.loader import Content
@@ -159,42 +157,67 @@ def pool_trade(game: GameAPI, unit: Unit) -> None:
 
 
 # =================================================================== scoring
-@attrs.frozen
 class Score:
-    """The score of a finished game: each Unit's total, its lines (term, count, points), and the group's."""
+    """The score of a finished game: each Unit's total, its lines (term, count, points), and the group's. (A plain
+    class, native when compiled: a score is counted at the end of every game a simulation plays.)"""
 
-    units: Mapping[str, int]
-    lines: Mapping[str, tuple[tuple[str, int, int], ...]]
-    group: int
-    how: str
+    __slots__ = ("group", "how", "lines", "units")
+
+    def __init__(self, units: Mapping[str, int], lines: Mapping[str, tuple[tuple[str, int, int], ...]], group: int,
+                 how: str) -> None:
+        self.units: Final = units
+        self.lines: Final = lines
+        self.group: Final = group
+        self.how: Final = how
+
+    def __repr__(self) -> str:
+        return f"Score(units={self.units!r}, lines={self.lines!r}, group={self.group!r}, how={self.how!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Score) and (self.units, self.lines, self.group, self.how) == \
+            (other.units, other.lines, other.group, other.how)
+
+    def __hash__(self) -> int:
+        return hash((tuple(self.units.items()), tuple(self.lines.items()), self.group, self.how))
 
     def as_json(self) -> dict[str, Any]:
         return {"units": dict(self.units), "group": self.group, "group_is": self.how,
                 "lines": {u: [{"term": t, "count": n, "points": p} for t, n, p in ls] for u, ls in self.lines.items()}}
 
 
-def _term(game: GameAPI, unit: Unit, term: str) -> int:
-    s = game.state
-    mine = [c for c in s.conquests if c["unit"] == unit.id]
+def _term(game: GameAPI, unit: Unit, term: str, mine: list[dict[str, Any]]) -> int:
+    """A score term's count for the Unit (``mine``: the Unit's conquests)."""
     if term == "bunkers-entered":
         return len({c["bunker"] for c in mine})
     if term == "first-in-bunker":
-        first = min((int(c["turn"]) for c in s.conquests), default=None)
+        first = min((int(c["turn"]) for c in game.state.conquests), default=None)
         return int(first is not None and any(int(c["turn"]) == first for c in mine))
     if term == "last-sector":
-        before = [v for v in unit.visited if not game.sectors[v].bunker]
-        sector = game.sectors[before[-1]] if before else game.sectors[unit.sector]
-        return sector.number or 0
+        sectors = game.sectors
+        last = unit.sector
+        for v in unit.visited:
+            if not sectors[v].bunker:
+                last = v
+        return sectors[last].number or 0
     if term == "specialists":
         return len(unit.specialists)
     if term == "awards":
         return len(unit.awards) + len(unit.used_awards)
     if term.startswith("drawn-"):  # cards of a kind drawn from its deck (interpreter/mechanisms/decks.py counts them)
         return unit.counters.get(f"drawn:{term[6:]}", 0)
-    value = getattr(unit, term.replace("-", "_"), None)
+    value = getattr(unit, _ATTRIBUTE.get(term) or _attribute(term), None)
     if not isinstance(value, int):
         raise RuleError(f"no score term '{term}'")
     return value
+
+
+_ATTRIBUTE: Final[dict[str, str]] = {}
+
+
+def _attribute(term: str) -> str:
+    """The Unit's attribute a term names ('item-points': item_points), remembered."""
+    name = _ATTRIBUTE[term] = term.replace("-", "_")
+    return name
 
 
 def score(game: GameAPI, terms: Sequence[tuple[str, int]] | None = None) -> Score | None:
@@ -205,13 +228,17 @@ def score(game: GameAPI, terms: Sequence[tuple[str, int]] | None = None) -> Scor
         return None
     units: dict[str, int] = {}
     lines: dict[str, tuple[tuple[str, int, int], ...]] = {}
+    conquests = game.state.conquests
     for unit in game.state.units:
+        mine = [c for c in conquests if c["unit"] == unit.id]
         rows = []
+        total = 0
         for term, points in terms:
-            n = _term(game, unit, term)
+            n = _term(game, unit, term, mine)
             rows.append((term, n, n * points))
+            total += n * points
         lines[unit.id] = tuple(rows)
-        units[unit.id] = sum(p for _, _, p in rows)
+        units[unit.id] = total
     how = rules.group_score
     group = sum(units.values()) if how == "total" else min(units.values(), default=0)
     return Score(units, lines, group, how)
