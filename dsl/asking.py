@@ -1,16 +1,36 @@
-"""The closure of a condition that asks the interpreter (most predicates' compiler, :func:`ask`).
+"""The reading of a predicate that asks the interpreter (most predicates' compiler, :func:`ask`).
 
 A module of its own so that it compiles with the engine (compiled.txt): a condition is read every time a hook is
-weighed, and a closure made here is native code, where one made in :mod:`ddaydice.dsl.words.base` is Python's.
+weighed, and a reader made here is native code, where one made in :mod:`ddaydice.dsl.words.base` is Python's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Final
 
 from ddaydice.dsl.effect_context import EffectContext
 
 
-def ask(name: str, args: tuple[str, ...]) -> Callable[[EffectContext], int]:
+class Ask:
+    """A predicate's reading: ask the context by the predicate's name (``value``, a native call from compiled code;
+    calling it does the same)."""
+
+    __slots__ = ("args", "name")
+
+    def __init__(self, name: str, args: tuple[str, ...]) -> None:
+        self.name: Final = name
+        self.args: Final = args
+
+    def value(self, ctx: EffectContext) -> int:
+        return ctx.predicate(self.name, self.args)
+
+    def __call__(self, ctx: EffectContext) -> int:
+        return ctx.predicate(self.name, self.args)
+
+    def __repr__(self) -> str:
+        return f"Ask({self.name!r}, {self.args!r})"
+
+
+def ask(name: str, args: tuple[str, ...]) -> Ask:
     """A condition's compiler: ask the context (the interpreter answers by the predicate's name)."""
-    return lambda ctx: ctx.predicate(name, args)
+    return Ask(name, args)

@@ -11,20 +11,20 @@ module's protocol, not the other way round.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
+from typing import Final
 
 import attr
 
 from ddaydice.dsl import ast, words
-from ddaydice.dsl.asking import ask
-from ddaydice.dsl.effect_context import UNLIMITED, Action, Cond, EffectContext, ModifierHook, Value
+from ddaydice.dsl.asking import Ask, ask
+from ddaydice.dsl.effect_context import UNLIMITED, Action, Cond, Condition, EffectContext, ModifierHook, Value
 from ddaydice.dsl.words.base import Parts, words_of
 
 # The protocol and the hooks are defined in effect_context.py (the words' compilers use them too); the
 # interpreter reads them here, with the compiler.
-__all__ = ["UNLIMITED", "Action", "CompiledEffect", "Compiler", "Cond", "EffectContext", "EffectSource", "ModifierHook",
-           "TriggerHook", "UseHook", "Value"]
+__all__ = ["UNLIMITED", "Action", "CompiledEffect", "Compiler", "Cond", "Condition", "EffectContext", "EffectSource",
+           "ModifierHook", "TriggerHook", "UseHook", "Value"]
 
 
 @attr.s(auto_attribs=True, hash=True)
@@ -33,7 +33,7 @@ class TriggerHook:
     while the event is still to happen."""
 
     event: str
-    condition: Cond | None
+    condition: Condition | None
     run: Action
     limit: str | None
     text: str
@@ -45,7 +45,7 @@ class TriggerHook:
 @attr.s(auto_attribs=True, hash=True)
 class UseHook:
     window: tuple[str, str] | None
-    condition: Cond | None
+    condition: Condition | None
     run: Action
     limit: str | None
     text: str
@@ -120,29 +120,78 @@ def _spends_source(stmt: ast.Statement) -> bool:
     return spec is not None and spec.spends_source(stmt)
 
 
-_COMPARE: dict[str, Callable[[int, int], bool]] = {
-    ">=": operator.ge, "<=": operator.le, "==": operator.eq, "!=": operator.ne, ">": operator.gt, "<": operator.lt,
-}
+#: The comparisons a condition makes ('count skull >= 2'), numbered for the native nodes below; -1: its truth.
+_COMPARE: Final[dict[str, int]] = {">=": 0, "<=": 1, "==": 2, "!=": 3, ">": 4, "<": 5}
+_TRUTH: Final = -1
 
 
-def _all_of(parts: list[Cond]) -> Cond:
-    """'a and b ...', read left to right until one fails (each part is a bool; two or three parts are read without
-    a generator: some conditions are read every turn)."""
-    if len(parts) == 2:
-        a, b = parts
-        return lambda ctx: a(ctx) and b(ctx)
-    if len(parts) == 3:
-        a, b, c = parts
-        return lambda ctx: a(ctx) and b(ctx) and c(ctx)
-    return lambda ctx: all(p(ctx) for p in parts)
+def _compared(v: int, op: int, rhs: int) -> bool:
+    if op == _TRUTH:
+        return v != 0
+    if op == 0:
+        return v >= rhs
+    if op == 1:
+        return v <= rhs
+    if op == 2:
+        return v == rhs
+    if op == 3:
+        return v != rhs
+    if op == 4:
+        return v > rhs
+    return v < rhs
 
 
-def _any_of(parts: list[Cond]) -> Cond:
+# A condition is a tree of these nodes: native classes when compiled, so that each part is read by a direct call.
+class _Not(Condition):
+    def __init__(self, inner: Condition) -> None:
+        self.inner: Final = inner
+
+    def holds(self, ctx: EffectContext) -> bool:
+        return not self.inner.holds(ctx)
+
+
+class _AllOf(Condition):
+    """'a and b ...', read left to right until one fails."""
+
+    def __init__(self, parts: tuple[Condition, ...]) -> None:
+        self.parts: Final = parts
+
+    def holds(self, ctx: EffectContext) -> bool:
+        return all(part.holds(ctx) for part in self.parts)
+
+
+class _AnyOf(Condition):
     """'a or b ...', read left to right until one holds."""
-    if len(parts) == 2:
-        a, b = parts
-        return lambda ctx: a(ctx) or b(ctx)
-    return lambda ctx: any(p(ctx) for p in parts)
+
+    def __init__(self, parts: tuple[Condition, ...]) -> None:
+        self.parts: Final = parts
+
+    def holds(self, ctx: EffectContext) -> bool:
+        return any(part.holds(ctx) for part in self.parts)
+
+
+class _Asked(Condition):
+    """A predicate the context answers ('bunker', 'have stars >= 2'): its truth, or its number compared."""
+
+    def __init__(self, asked: Ask, op: int, rhs: int) -> None:
+        self.asked: Final = asked
+        self.op: Final = op
+        self.rhs: Final = rhs
+
+    def holds(self, ctx: EffectContext) -> bool:
+        return _compared(self.asked.value(ctx), self.op, self.rhs)
+
+
+class _Read(Condition):
+    """A predicate read by its word's own reader (a word whose compiler is not :func:`ask`)."""
+
+    def __init__(self, read: Value, op: int, rhs: int) -> None:
+        self.read: Final = read
+        self.op: Final = op
+        self.rhs: Final = rhs
+
+    def holds(self, ctx: EffectContext) -> bool:
+        return _compared(int(self.read(ctx)), self.op, self.rhs)
 
 
 class Compiler:
@@ -150,39 +199,33 @@ class Compiler:
         self.numbers = numbers
 
     # ---------------------------------------------------------- conditions
-    def cond_expr(self, expr: ast.CondExpr) -> Cond:
+    def cond_expr(self, expr: ast.CondExpr) -> Condition:
         match expr:
             case ast.Not(operand=op):
-                inner = self.cond_expr(op)
-                return lambda ctx: not inner(ctx)
+                return _Not(self.cond_expr(op))
             case ast.AllOf(operands=ops):
-                parts = [self.cond_expr(o) for o in ops]
-                return _all_of(parts)
+                return _AllOf(tuple([self.cond_expr(o) for o in ops]))
             case ast.AnyOf(operands=ops):
-                parts = [self.cond_expr(o) for o in ops]
-                return _any_of(parts)
+                return _AnyOf(tuple([self.cond_expr(o) for o in ops]))
             case ast.Predicate(word=w, args=a, comparison=cmp):
                 name = w.name
                 args = words_of(a)
                 spec = words.predicate(name)
                 read = spec.compile(name, args) if spec is not None else ask(name, args)
-                if cmp is None:
-                    return lambda ctx: bool(read(ctx))
-                rhs = cmp.value
-                fn = _COMPARE[cmp.op]
-                return lambda ctx: fn(int(read(ctx)), rhs)
+                how, rhs = (_TRUTH, 0) if cmp is None else (_COMPARE[cmp.op], cmp.value)
+                if isinstance(read, Ask):
+                    return _Asked(read, how, rhs)
+                return _Read(read, how, rhs)
         raise AssertionError(expr)
 
-    def condition(self, cond: ast.Condition | None) -> Cond | None:
+    def condition(self, cond: ast.Condition | None) -> Condition | None:
         if cond is None:
             return None
         inner = self.cond_expr(cond.expr)
-        if cond.negated:
-            return lambda ctx: not inner(ctx)
-        return inner
+        return _Not(inner) if cond.negated else inner
 
     # ----------------------------------------------------------- modifiers
-    def modifier(self, stmt: ast.Statement, condition: Cond | None, limit: str | None,
+    def modifier(self, stmt: ast.Statement, condition: Condition | None, limit: str | None,
                  scope: str | None) -> ModifierHook:
         """A change to a query ('def -2', 'locked-dice = 1'), or the change a modifier word's record compiles."""
         v = stmt.verb.name
@@ -205,7 +248,7 @@ class Compiler:
 
     # -------------------------------------------------------------- actions
     def statement(self, stmt: ast.Statement, duration: str | None, recipient: str | None,
-                  recipient_condition: Cond | None = None) -> Action:
+                  recipient_condition: Condition | None = None) -> Action:
         """An action's closure: a query change or a permission is a modifier granted for a while
         (:meth:`_grant`); any other verb is compiled by its record's compiler (:mod:`ddaydice.dsl.words`)."""
         v = stmt.verb.name
@@ -219,7 +262,7 @@ class Compiler:
         return spec.compile(Parts(v, a, words_of(a), _per(stmt.per, amount), recipient))
 
     def _grant(self, stmt: ast.Statement, duration: str | None, recipient: str | None,
-               recipient_condition: Cond | None) -> Action:
+               recipient_condition: Condition | None) -> Action:
         """A modifier given to the recipient for the duration (this turn unless said)."""
         # A recipient filter ('to adjacent sector unless bunker') becomes the granted modifier's
         # condition, evaluated for whoever holds the grant; the recipients offered are those that pass it.

@@ -7,6 +7,7 @@ closures over this protocol; ``dsl/`` never imports the interpreter, which imple
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Callable
 from typing import Protocol
 
@@ -68,6 +69,18 @@ Action = Callable[[EffectContext], None]
 Cond = Callable[[EffectContext], bool]
 Value = Callable[[EffectContext], int]
 
+
+class Condition:
+    """A hook's condition, compiled ('if a and not b'): a tree of native objects (dsl/compile.py) whose ``holds``
+    a compiled engine calls directly, each part in turn, with no Python call between them. It is also a
+    :data:`Cond`: calling it asks whether it holds."""
+
+    @abc.abstractmethod
+    def holds(self, ctx: EffectContext) -> bool: ...
+
+    def __call__(self, ctx: EffectContext) -> bool:
+        return self.holds(ctx)
+
 UNLIMITED = 10**9
 
 
@@ -79,7 +92,7 @@ class ModifierHook:
     op: str
     value: Value | None
     args: tuple[str | int, ...]
-    condition: Cond | None
+    condition: Condition | None
     limit: str | None
     text: str
     pos: ast.Pos = attr.ib(eq=False)

@@ -91,7 +91,7 @@ class SectorActions(ContextBase):
             near = sorted({to for to, *_ in g.moves[me.sector]}
                           | {a for a, outs in g.moves.items() if any(to == me.sector for to, *_ in outs)})
             near = [n for n in near if modifier.condition is None or
-                    modifier.condition(g.context(me, self.owner, self.source, n))]
+                    modifier.condition.holds(g.context(me, self.owner, self.source, n))]
             if not near:
                 return
             i = g.ask_one(me, "choose", f"{self.source.name}: which adjacent Sector?",
@@ -105,7 +105,7 @@ class SectorActions(ContextBase):
         else:
             targets = [(u.id, None) for u in self._recipients(recipient)
                        if modifier.condition is None
-                       or modifier.condition(g.context(u, self.owner, self.source, u.sector))]
+                       or modifier.condition.holds(g.context(u, self.owner, self.source, u.sector))]
         for unit_id, sector in targets:
             s.grants.append(Grant(self.source.owner, 0, self.source.tier, modifier.query, modifier.op, value, args,
                                   modifier.text, expires, unit_id, sector, s.play_order))

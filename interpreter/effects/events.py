@@ -132,7 +132,7 @@ class Events(GameAPI):
                     return
                 continue
             ctx = self.context(unit, holder, src, where)
-            if hook.condition is not None and not hook.condition(ctx):
+            if hook.condition is not None and not hook.condition.holds(ctx):
                 continue
             if hook.limit is not None:
                 key = self._limit_key(src.owner, "trigger", i, hook.limit)

@@ -100,7 +100,7 @@ class Queries(GameAPI):
                 # costs (Messenger, Quartermaster) are changed for any card.
                 continue
             ctx = self.context(unit or owner, owner, src, sector, card)
-            if hook.condition is not None and not hook.condition(ctx):
+            if hook.condition is not None and not hook.condition.holds(ctx):
                 continue
             if hook.op == "require":
                 continue
@@ -130,7 +130,7 @@ class Queries(GameAPI):
         out: list[Contribution] = []
         for hook in src.compiled.waiting:
             ctx = self.context(unit, unit, src, sector, card)
-            if hook.condition is not None and not hook.condition(ctx):
+            if hook.condition is not None and not hook.condition.holds(ctx):
                 continue
             value = hook.value(ctx) if hook.value is not None else None
             out.append(Contribution(src.owner, f"{src.name} (its own price)", self._tier(src), src.tier, hook.op,

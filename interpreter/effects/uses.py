@@ -29,7 +29,7 @@ class Uses(GameAPI):
                 continue
             if card in unit.cards and decks.spent(self, unit, card):
                 continue  # a held card kept after use (an option's keep-used) serves once per turn
-            if hook.condition is not None and not hook.condition(self.context(unit, unit, src, unit.sector)):
+            if hook.condition is not None and not hook.condition.holds(self.context(unit, unit, src, unit.sector)):
                 continue
             if hook.limit is not None and unit.counters.get(self._limit_key(src.owner, "use", i, hook.limit)):
                 continue
@@ -98,7 +98,7 @@ class Uses(GameAPI):
                 if card in unit.cards and decks.spent(self, unit, card):
                     continue
                 ctx = self.context(unit, unit, src, None)
-                if hook.condition is not None and not hook.condition(ctx):
+                if hook.condition is not None and not hook.condition.holds(ctx):
                     continue
                 if hook.limit is not None and unit.counters.get(self._limit_key(src.owner, "use", i, hook.limit)):
                     continue

@@ -172,7 +172,7 @@ def offer_when_drawn(game: GameAPI, card: str) -> None:
             for i, hook in enumerate(src.compiled.uses):
                 if hook.window != WHEN_DRAWN or hook.scope == "the-german":
                     continue
-                if hook.condition is not None and not hook.condition(game.context(unit, unit, src, unit.sector)):
+                if hook.condition is not None and not hook.condition.holds(game.context(unit, unit, src, unit.sector)):
                     continue
                 if hook.limit is not None and unit.counters.get(game._limit_key(src.owner, "use", i, hook.limit), 0):
                     continue

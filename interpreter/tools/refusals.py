@@ -106,7 +106,7 @@ def _refused_use(game: Game, unit: Unit, src: EffectSource, i: int, hook: UseHoo
     if card in unit.cards and decks.spent(game, unit, card):
         return Refusal("limit", f"the {name} was already used this turn")
     where = f" in {game.sectors[unit.sector].name}" if unit.sector in game.sectors else ""
-    if hook.condition is not None and not hook.condition(game.context(unit, unit, src, unit.sector or None)):
+    if hook.condition is not None and not hook.condition.holds(game.context(unit, unit, src, unit.sector or None)):
         return Refusal("condition", f"the {name}'s condition is not met for {unit.name}{where}: {hook.text}")
     if hook.limit is not None and unit.counters.get(game._limit_key(src.owner, "use", i, hook.limit)):
         return Refusal("limit", f"the {name} was already used (once per {hook.limit.replace('-', ' ')})")
