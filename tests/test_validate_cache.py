@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -163,47 +164,90 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def test_watch_checks_again_when_a_file_changes(tree: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """`dday validate --watch`, a real process: the first check, then another each time a file is saved, then
-    Ctrl-C ends it with status 0."""
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path_factory.mktemp("watch-cache"))}
-    # (Ctrl-C as at a terminal: a suite started in the background, as a CI runner may, passes SIGINT ignored to its
-    # children, and a Python started so never raises KeyboardInterrupt)
-    proc = subprocess.Popen([sys.executable, "-m", "ddaydice.interpreter.cli", "validate", "--root", ".", "--watch"],
-                            cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            preexec_fn=_default_sigint)  # noqa: PLW1509 (it only resets one signal)
-    lines: queue.Queue[str] = queue.Queue()
+def _ignored_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-    def read() -> None:
-        for line in proc.stdout or ():
-            lines.put(line)
 
-    threading.Thread(target=read, daemon=True).start()
+class _Watch:
+    """`dday validate --watch` in a real process over ``tree``, its output read line by line as it comes."""
 
-    def until(text: str) -> list[str]:
+    def __init__(self, tree: Path, cache: Path, preexec: Callable[[], None]) -> None:
+        env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "ddaydice.interpreter.cli", "validate", "--root", ".", "--watch"], cwd=tree,
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            preexec_fn=preexec)  # noqa: PLW1509 (it only sets one signal's disposition)
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.read: list[str] = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout or ():
+            self.lines.put(line)
+
+    def until(self, text: str) -> list[str]:
+        """The lines that come up to the first holding ``text``."""
         seen: list[str] = []
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                seen.append(lines.get(timeout=1))
+                seen.append(self.lines.get(timeout=1))
             except queue.Empty:
                 continue
+            self.read.append(seen[-1])
             if text in seen[-1]:
                 return seen
         raise AssertionError(f"no {text!r} in {seen}")
 
+    def end(self, signum: int) -> str:
+        """Send the signal; the rest of the output once the process has ended."""
+        self.proc.send_signal(signum)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise
+        self.reader.join(timeout=30)  # (the output's end: the reader has put every line)
+        rest: list[str] = []
+        while not self.lines.empty():
+            rest.append(self.lines.get())
+        return "".join(rest)
+
+
+def test_watch_checks_again_when_a_file_changes(tree: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`dday validate --watch`, a real process: the first check, then another each time a file is saved, then
+    Ctrl-C ends it with status 0."""
+    # (Ctrl-C as at a terminal: a suite started in the background, as a CI runner may, passes SIGINT ignored to its
+    # children, and a Python started so never raises KeyboardInterrupt)
+    watch = _Watch(tree, tmp_path_factory.mktemp("watch-cache"), _default_sigint)
+    rest = ""
     try:
-        first = until(" effects checked in ")
+        first = watch.until(" effects checked in ")
         assert first[0].startswith("-- ") and first[0].rstrip().endswith("dday validate"), first
         (tree / "cards" / "items.yaml").write_text(GOOD.replace("gain 1 courage", "gain 1 couragee"),
                                                    encoding="utf-8")
-        changed = until("error(s)")
+        changed = watch.until("error(s)")
         assert any("(a file changed)" in line for line in changed), changed
         assert any("DSL102" in line and "couragee" in line for line in changed), changed
         (tree / "cards" / "items.yaml").write_text(GOOD, encoding="utf-8")
-        assert any("remembered" in line for line in until(" effects checked in ")), "the first run, remembered"
+        assert any("remembered" in line for line in watch.until(" effects checked in ")), "the first run, remembered"
     finally:
-        proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=30)
-    assert proc.returncode == 0
-    assert "Traceback" not in out
+        rest = watch.end(signal.SIGINT)
+    assert watch.proc.returncode == 0
+    assert "-- watch ended" in rest
+    assert "Traceback" not in "".join(watch.read) + rest
+
+
+def test_sigterm_ends_a_watch_started_in_the_background(tree: Path,
+                                                        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A watch started in the background (SIGINT ignored, so Ctrl-C cannot reach it) ends on SIGTERM, with status 0
+    and its last line, as on Ctrl-C."""
+    watch = _Watch(tree, tmp_path_factory.mktemp("watch-cache"), _ignored_sigint)
+    try:
+        watch.until(" effects checked in ")
+    finally:
+        rest = watch.end(signal.SIGTERM)
+    assert watch.proc.returncode == 0, rest
+    assert "-- watch ended" in rest
+    assert "Traceback" not in "".join(watch.read) + rest

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
               help="Check afresh: neither reuse nor remember the result of a run over the same, unchanged files "
                    "(by default a run whose files, options and engine are all unchanged prints what it printed).")
 @click.option("--watch", is_flag=True,
-              help="Check, then check again each time a file changes (saved, added, removed), until Ctrl-C.")
+              help="Check, then check again each time a file changes (saved, added, removed), until Ctrl-C "
+                   "(or SIGTERM).")
 def validate(paths: tuple[Path, ...], root: Path | None, fmt: str, max_errors: int, packs: tuple[str, ...],
              no_cache: bool, watch: bool) -> None:
     """Check content: YAML, keys, types, references, provenance and every effect.
@@ -45,7 +46,8 @@ def validate(paths: tuple[Path, ...], root: Path | None, fmt: str, max_errors: i
 
     With --watch, the check runs again whenever a file it reads changes (the
     content tree, the PATHs and their packs are polled twice a second); each run
-    begins with a line naming the time, and Ctrl-C ends the watch.
+    begins with a line naming the time, and Ctrl-C ends the watch (SIGTERM too,
+    as for a watch started in the background, which ignores Ctrl-C).
     """
     check_paths(root, paths)
     options = {"packs": sorted(packs), "paths": [str(p) for p in paths]}
@@ -75,11 +77,19 @@ def _once(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...], fm
 
 def _watch(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...], fmt: str, max_errors: int,
            options: dict[str, Any], no_cache: bool) -> None:
-    """Check now and after every change of the files the check reads, until interrupted (exit 0)."""
+    """Check now and after every change of the files the check reads, until interrupted (exit 0): by Ctrl-C, or by
+    SIGTERM, which also ends a watch started in the background (where SIGINT is ignored, by convention)."""
+    import signal
+    import threading
     import time
 
     from ddaydice.interpreter.tools import validate_cache
 
+    def end(_signum: int, _frame: object) -> None:
+        raise _WatchEnded
+
+    main = threading.current_thread() is threading.main_thread()  # (a handler is set in the main thread only)
+    previous = signal.signal(signal.SIGTERM, end) if main else None
     seen: str | None = None
     try:
         while True:
@@ -92,8 +102,15 @@ def _watch(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...], f
                 _once(root, paths, packs, fmt, max_errors, options, no_cache, key)
                 seen = key
             time.sleep(WATCH_INTERVAL)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, _WatchEnded):
         click.echo("-- watch ended", err=True)
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+
+
+class _WatchEnded(Exception):
+    """SIGTERM came during a watch."""
 
 
 WATCH_INTERVAL = 0.5  # seconds between two looks at the files of a watch
