@@ -131,7 +131,7 @@ class ReferencePolicy(KeysDecider):
             if min_picks == 2 and n > 1:  # the rules' two Locks: the two least, in order
                 first = second = _NONE
                 for i in range(n):
-                    key = keys[i]
+                    key: tuple[Any, ...] = keys[i]  # (typed: its items are read natively, not by a generic [])
                     r = _lock_score(key[1], key[0], i)
                     if r < second:
                         if r < first:
@@ -140,20 +140,25 @@ class ReferencePolicy(KeysDecider):
                             second = r
                 a, b = first & _PLACE, second & _PLACE
                 return (a, b) if a < b else (b, a)
-            ranked = [_lock_score(keys[i][1], keys[i][0], i) for i in range(n)]
+            ranked = []
+            for i in range(n):
+                key = keys[i]
+                ranked.append(_lock_score(key[1], key[0], i))
             ranked.sort()
             return tuple(sorted([r & _PLACE for r in ranked[:min_picks]]))
         if kind == "reroll":
             out: list[int] = []
             for i in range(len(keys)):
-                rolled: str = keys[i][1]
+                key = keys[i]
+                rolled: str = key[1]
                 if rolled not in _KEEP:
                     out.append(i)
             return tuple(out)
         if kind == "cancel":
             best = _NONE
             for i in range(len(keys)):
-                face: str = keys[i][1]
+                key = keys[i]
+                face: str = key[1]
                 r = (_CANCEL_RANK.get(face, 99) << 16) | i
                 if r < best:  # noqa: PLR1730 (compiled, a comparison of two ints; min() is a generic call)
                     best = r
