@@ -22,7 +22,7 @@ sys.path.insert(0, str(HERE))
 import handwritten_practice_run  # noqa: E402
 
 from ddaydice.dsl.loader import load  # noqa: E402
-from ddaydice.interpreter.tools.simulate import Spec, play_one  # noqa: E402
+from ddaydice.interpreter.tools.simulate import Spec, run  # noqa: E402
 
 
 def main() -> None:
@@ -40,8 +40,7 @@ def main() -> None:
     for block in range(args.blocks):
         first = block * n
         start = time.process_time()
-        for i in range(first, first + n):
-            play_one(content, spec, i)
+        run(content, spec, n, first=first)  # (as dday simulate plays them: tools/collector.py's setting)
         engine = n / (time.process_time() - start)
         start = time.process_time()
         for seed in range(2 * first, 2 * (first + n)):

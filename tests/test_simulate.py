@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import random
 from typing import Any
 
 from click.testing import CliRunner
 
+from ddaydice.dsl.loader import load
 from ddaydice.interpreter.cli import main
-from ddaydice.interpreter.tools.simulate import game_seed, wilson
+from ddaydice.interpreter.tools.collector import THRESHOLDS, many_games
+from ddaydice.interpreter.tools.simulate import Spec, game_seed, play_one, wilson
 
 ARGS = ["simulate", "exercise-tiger", "--variant", "practice-run", "--games", "80", "--seed", "7",
         "--policy", "reference", "--format", "json"]
@@ -75,3 +79,39 @@ def test_sectors_are_reported_in_reading_order() -> None:
     from ddaydice.interpreter.tools.simulate import _natural
 
     assert sorted(["s10", "bunker", "s2", "s1", "bunker-2"], key=_natural) == ["bunker", "bunker-2", "s1", "s2", "s10"]
+
+
+# ------------------------------------------------------------ the collector set for many games (tools/collector.py)
+def test_many_games_sets_the_collector_and_restores_it() -> None:
+    before, frozen = gc.get_threshold(), gc.get_freeze_count()
+    with many_games():
+        assert gc.get_threshold() == THRESHOLDS
+        assert gc.get_freeze_count() > frozen or frozen > 0  # what lived before is set aside
+        with many_games():  # nested (a comparison's batch in a run): one setting
+            assert gc.get_threshold() == THRESHOLDS
+        assert gc.get_threshold() == THRESHOLDS, "the inner block left it in force"
+        cycle: list[Any] = []
+        cycle.append(cycle)
+        del cycle
+        assert gc.collect() >= 1, "cyclic garbage is still collected"
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == frozen, "what was set aside is put back (unless somebody else had set some aside)"
+
+
+def test_many_games_is_restored_when_a_game_fails() -> None:
+    before = gc.get_threshold()
+    with contextlib.suppress(RuntimeError), many_games():
+        raise RuntimeError("a game failed")
+    assert gc.get_threshold() == before
+
+
+def test_the_games_are_the_same_with_the_collector_set_for_many() -> None:
+    """Nothing in a game depends on when the collector runs: the same records, the heuristic's caches included
+    (its memos and plans, which live from game to game, are what the collector walks)."""
+    content, _ = load()
+    assert content is not None
+    spec = Spec("exercise-tiger", "advanced-training", 1, "heuristic", seed=3)
+    plain = [play_one(content, spec, i) for i in range(4)]
+    with many_games():
+        tuned = [play_one(content, spec, i) for i in range(4)]
+    assert tuned == plain

@@ -26,6 +26,7 @@ from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies.names import POLICIES, check_policy
 from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.tools import measures as ms
+from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced, problem
 from ddaydice.interpreter.tools.simulate import GameRecord, Spec, play_one
 from ddaydice.interpreter.tools.stats import Paired, paired
@@ -233,7 +234,8 @@ def _play(args: tuple[Spec, int, int]) -> list[GameRecord]:
     spec, start, stop = args
     content = content_for(spec.packs)
     assert content is not None
-    return [play_one(content, spec, i) for i in range(start, stop)]
+    with many_games():
+        return [play_one(content, spec, i) for i in range(start, stop)]
 
 
 @attrs.frozen
@@ -295,8 +297,9 @@ def run(setups: Sequence[Setup], games: int, *, batch: int = 200, precision: Map
                 for k, s in enumerate(setups):
                     content = content_for(s.spec.packs)
                     assert content is not None
-                    for i in range(start, stop):
-                        records[k].append(play_one(content, s.spec, i))
+                    with many_games():
+                        for i in range(start, stop):
+                            records[k].append(play_one(content, s.spec, i))
                     if progress is not None:
                         progress(stop - start)
             else:

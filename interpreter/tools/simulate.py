@@ -26,6 +26,7 @@ from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms.options import score, score_summary
 from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.tools import measures
+from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced, ForcedGame
 from ddaydice.interpreter.tools.invariants import CheckedGame, Watch
 
@@ -143,7 +144,8 @@ def _worker(args: tuple[Spec, int, int]) -> list[GameRecord]:
         loaded, _ = load(packs=list(spec.packs))
         assert loaded is not None
         content = _WORKER_CONTENT[spec.packs] = loaded
-    return [play_one(content, spec, i) for i in range(start, stop)]
+    with many_games():
+        return [play_one(content, spec, i) for i in range(start, stop)]
 
 
 def workers(jobs: int, games: int) -> int:
@@ -160,10 +162,11 @@ def run(content: Content, spec: Spec, games: int, *, jobs: int = 1,
     records: list[GameRecord] = []
     jobs = workers(jobs, games)
     if jobs <= 1:
-        for i in range(first, first + games):
-            records.append(play_one(content, spec, i))
-            if progress is not None:
-                progress(1)
+        with many_games():
+            for i in range(first, first + games):
+                records.append(play_one(content, spec, i))
+                if progress is not None:
+                    progress(1)
     else:
         chunk = max(1, min(250, games // (jobs * 4) or 1))
         tasks = [(spec, a, min(a + chunk, first + games)) for a in range(first, first + games, chunk)]

@@ -27,6 +27,7 @@ import attrs
 from ddaydice.dsl.diagnostics import Diagnostic
 from ddaydice.dsl.limits import MAX_GAMES
 from ddaydice.dsl.yamlsrc import position, read_yaml, structure
+from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.compare import SetupEntry, check, content_for
 from ddaydice.interpreter.tools.forced import Forced
 from ddaydice.interpreter.tools.simulate import Spec, game_seed, play_one
@@ -148,8 +149,9 @@ def run_chunk(cell: Cell, start: int, stop: int) -> list[dict[str, Any]]:
     assert content is not None
     key = cell.key()
     rows = []
-    for i in range(start, stop):
-        r = play_one(content, cell.spec, i)
+    with many_games():
+        records = [play_one(content, cell.spec, i) for i in range(start, stop)]
+    for i, r in zip(range(start, stop), records, strict=True):
         rows.append({
             "cell": cell.index, "map": key[0], "variant": key[1], "players": cell.spec.players,
             "policy": key[3], "options": key[4], "packs": key[5], "give": key[6], "seed": cell.spec.seed,
