@@ -5,8 +5,8 @@
 Cases: Exercise Tiger Advanced Training, 1 player, and Omaha Beach, 2 players, heuristic policy. Each repeat is
 a fresh process (the policy's caches start empty, as in `dday simulate`) that loads the content, then plays N
 games (seeds 0 .. N-1 of a Spec with seed 1) through ``simulate.run``, as `dday simulate` plays them (with its
-setting of the garbage collector, tools/collector.py), and reports their CPU time (loading not counted). The medians over
-R repeats are printed with their range.
+setting of the garbage collector, tools/collector.py), and reports their CPU time (loading not counted). The
+medians over R repeats are printed with their range.
 
 ``--against SRC`` also times another source tree (``SRC`` put first on PYTHONPATH, e.g. a checkout's ``src``),
 alternately with this one in the same run, so that a machine's load falls on both alike; the ratio of the
