@@ -10,7 +10,7 @@ from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.core.decisions import Decision, check_answer
 from ddaydice.interpreter.core.state import digest, from_json, to_json
-from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.game import _PLAN_KEYS, Game
 from ddaydice.interpreter.policies.deciders import RandomDecider, ReferencePolicy, Scripted
 
 
@@ -65,6 +65,27 @@ def test_a_game_keeps_every_attribute_in_its_slots(map_id: str, variant: str | N
     game.run()
     own = getattr(game, "__dict__", {})  # compiled (scripts/compile), a game has no instance dict at all
     assert own == {}, f"attributes outside Game.__slots__ (declare them in GameAPI): {sorted(own)}"
+
+
+@pytest.mark.parametrize(("map_id", "variant", "options"), [
+    ("exercise-tiger", "practice-run", ()),
+    ("omaha-beach", None, ("german-player", "battle-conditions")),
+])
+def test_a_game_of_a_shared_plan_holds_every_value_of_it_in_its_place(map_id: str, variant: str | None,
+                                                                        options: tuple[str, ...]) -> None:
+    """The second game of a map shares the first's plan (Game.take_plan): each of the plan's values, stored by
+    name in the order of _PLAN_KEYS, is the very object the first game worked out, under the same name (an int,
+    an equal one)."""
+    loaded, _ = load(packs=["atlantikwall"])
+    assert loaded is not None
+    first, second = (Game(loaded, map_id, players=2, seed=seed, variant=variant, options=options,
+                          deciders=[ReferencePolicy()] * 3) for seed in (1, 2))
+    assert len(first.plan_values()) == len(_PLAN_KEYS)
+    for name in _PLAN_KEYS:
+        mine, theirs = getattr(second, name), getattr(first, name)
+        # (a compiled game keeps an int unboxed: read, it is an equal int, not the same object)
+        assert mine is theirs or (type(mine) is int and type(theirs) is int and mine == theirs), name
+    second.run()  # and it plays
 
 
 def test_tracing_changes_nothing() -> None:

@@ -91,17 +91,27 @@ class Game(Plan, SetUp, Events, Kernel, PurchasePhase, Casualties, CombatPhase, 
         self.rng = self.state.rng
 
 
-    def plan_values(self) -> dict[str, Any]:
-        """What the per-map plan holds, to be shared by the games of a simulation (``take_plan``)."""
-        return {k: getattr(self, k) for k in _PLAN_KEYS}
+    def plan_values(self) -> tuple[Any, ...]:
+        """What the per-map plan holds, in the order of ``_PLAN_KEYS``, to be shared by the games of a simulation
+        (``take_plan``)."""
+        return tuple([getattr(self, k) for k in _PLAN_KEYS])
 
-    def take_plan(self, values: dict[str, Any]) -> None:
-        """Hold a plan worked out by another game of the same content, map, variant and options."""
-        for k, v in values.items():
-            setattr(self, k, v)
+    def take_plan(self, values: tuple[Any, ...]) -> None:
+        """Hold a plan worked out by another game of the same content, map, variant and options. Each value is
+        stored by name, in the order of ``_PLAN_KEYS`` (a compiled store; a setattr for each cost a Practice Run
+        game 1.5% of its instructions); tests/test_engine.py checks that every one is taken, in its place."""
+        (self.option_rules, self.live_windows, self.live_points, self._setup_tpl, self.move_rank, self.move_queries,
+         self._fixed_moves, self._fixed_capacity, self.map, self.variant, self.options, self.ignore, self.keep_faces,
+         self.sectors, self.tier_index, self.queries, self.moves, self.courage_to_bunker, self.front_row,
+         self.next_to_bunker, self.side_defs, self._role, self._kind_side, self.side_rwb, self.side_sources,
+         self._side_mods, self._side_layout, self.global_sources, self.rwb_sources, self.rwb_faces, self.live_queries,
+         self.own_prices, self.live_events, self.until_events, self.static_flags, self.static_values, self.defaults,
+         self._req_cache, self._point_uses, self._sector_index, self._sectors_index, self._rule_uses,
+         self.printed_costs, self.kind_of, self._faces, self._face_set, self._face_worth, self._rwb_plan, self._layout,
+         self._soldier_faces) = values
 
 
-_PLANS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Content, dict[str, Any]]] = {}
+_PLANS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Content, tuple[Any, ...]]] = {}
 _PLAN_KEYS = ("option_rules", "live_windows", "live_points",
               "_setup_tpl",
               "move_rank", "move_queries", "_fixed_moves", "_fixed_capacity",

@@ -146,7 +146,7 @@ def into_pool(game: GameAPI, card: str) -> None:
         s.placed.pop(card, None)
 
 
-_FORCED_PLANS: dict[tuple[Any, ...], tuple[Content, dict[str, Any]]] = {}
+_FORCED_PLANS: dict[tuple[Any, ...], tuple[Content, tuple[Any, ...]]] = {}
 
 
 def remove_everywhere(state: GameState, cards: Iterable[str]) -> None:
