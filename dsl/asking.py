@@ -25,7 +25,7 @@ class Ask:
         return ctx.predicate(self.name, self.args)
 
     def __call__(self, ctx: EffectContext) -> int:
-        return ctx.predicate(self.name, self.args)
+        return self.value(ctx)
 
     def __repr__(self) -> str:
         return f"Ask({self.name!r}, {self.args!r})"

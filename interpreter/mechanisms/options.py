@@ -205,19 +205,10 @@ def _term(game: GameAPI, unit: Unit, term: str, mine: list[dict[str, Any]]) -> i
         return len(unit.awards) + len(unit.used_awards)
     if term.startswith("drawn-"):  # cards of a kind drawn from its deck (interpreter/mechanisms/decks.py counts them)
         return unit.counters.get(f"drawn:{term[6:]}", 0)
-    value = getattr(unit, _ATTRIBUTE.get(term) or _attribute(term), None)
+    value = getattr(unit, term.replace("-", "_"), None)
     if not isinstance(value, int):
         raise RuleError(f"no score term '{term}'")
     return value
-
-
-_ATTRIBUTE: Final[dict[str, str]] = {}
-
-
-def _attribute(term: str) -> str:
-    """The Unit's attribute a term names ('item-points': item_points), remembered."""
-    name = _ATTRIBUTE[term] = term.replace("-", "_")
-    return name
 
 
 def score(game: GameAPI, terms: Sequence[tuple[str, int]] | None = None) -> Score | None:
