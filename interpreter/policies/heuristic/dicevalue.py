@@ -13,6 +13,7 @@ class DiceContext:
     """What each die result is worth to a Unit now (in Soldiers), as one Final Tally is being made."""
 
     __slots__ = (
+        "_bits",
         "_codes",
         "_held",
         "_memo",
@@ -57,6 +58,7 @@ class DiceContext:
         self._codes: Final[dict[object, int]] = {}  # a colour, a (face, colour) result
         self._held: Final[set[int]] = set()
         self._rerolls: Final[dict[int, float]] = {}
+        self._bits: Final[dict[str, int]] = {}  # a die colour's bit in _values' masks
 
     def courage_value(self, have: int) -> float:
         c = self.curve
@@ -104,38 +106,62 @@ class DiceContext:
         return n
 
     def _values(self, colour: str | None, others: tuple[tuple[str, str | None], ...]) -> dict[str, float]:
-        """Work out values (see there)."""
-        n_one = n_two = n_courage = n_tool = n_skull = 0
-        for f, _ in others:
+        """Work out values (see there): one pass over the other results counts each face and the colours it shows
+        (as bits: _bit), with nothing allocated but the dict returned."""
+        n_one = n_two = n_courage = n_tool = n_skull = n_star = n_other = 0
+        # The colours each face shows among the others (Red-White-Blue).
+        s_skull = s_star = s_one = s_two = s_courage = s_tool = 0
+        for f, c in others:
+            b = 0 if c is None else self._bit(c)
             if f == "one-soldier":
                 n_one += 1
+                s_one |= b
             elif f == "two-soldiers":
                 n_two += 1
+                s_two |= b
             elif f == "courage":
                 n_courage += 1
+                s_courage |= b
             elif f == "tool":
                 n_tool += 1
+                s_tool |= b
             elif f == "skull":
                 n_skull += 1
+                s_skull |= b
+            elif f == "star":
+                n_star += 1
+                s_star |= b
+            else:
+                n_other += 1
         t = n_tool + self.bonus_tools
         tool_gain = (_TOOL_TABLE[min(t + 1, 6)] - _TOOL_TABLE[min(t, 6)]) if t < 6 else 24
         # Soldiers are worth more when this turn's combat threatens to wipe the Unit out.
         men = self.soldier + n_one + 2 * n_two
         w = 1.0 + 2.0 / (1.0 + math.exp(min(50.0, (men - self.danger - 2.0) / 1.5)))
-        vals = {
-            "one-soldier": w,
-            "two-soldiers": 2.0 * w,
-            "courage": self.courage_value(n_courage),
-            "star": self.star,
-            "tool": self.tool * tool_gain,
-        }
+        courage = self.courage_value(n_courage)
+        star = self.star
+        tool = self.tool * tool_gain
+        vals = {"one-soldier": w, "two-soldiers": 2.0 * w, "courage": courage, "star": star, "tool": tool}
         # A Skull cancels the weakest other result (or nothing, while the Sharpshooter's are unused).
         if n_skull + 1 <= self.skull_free:
             skull = 0.0
+        elif n_one or n_two or n_courage or n_star or n_tool or n_other:
+            weakest = math.inf
+            if n_one and w < weakest:
+                weakest = w
+            if n_two and 2.0 * w < weakest:
+                weakest = 2.0 * w
+            if n_courage and courage < weakest:
+                weakest = courage
+            if n_star and star < weakest:
+                weakest = star
+            if n_tool and tool < weakest:
+                weakest = tool
+            if n_other and weakest > 0.0:  # a face of no worth here
+                weakest = 0.0
+            skull = min(0.0, -weakest)
         else:
-            weakest = [vals.get(f, 0.0) for f, _ in others if f != "skull"]
-            skull = -min(weakest) if weakest else 0.0
-            skull = min(0.0, skull)
+            skull = 0.0
         if self.climb:
             skull = 10.0 if n_skull < self.climb else 0.0
         vals["skull"] = skull
@@ -143,33 +169,41 @@ class DiceContext:
         for f in off:
             vals[f] = 0.0
         if self.rwb_on and colour is not None:
-            self._add_rwb(vals, colour, others, off)
+            mine = self._bit(colour)
+            rwb = self.rwb
+            aim = self.aim
+            for f in FACES:
+                if f == "skull":
+                    have = s_skull
+                elif f in off:
+                    continue
+                elif f == "star":
+                    have = s_star
+                elif f == "one-soldier":
+                    have = s_one
+                elif f == "two-soldiers":
+                    have = s_two
+                elif f == "courage":
+                    have = s_courage
+                else:
+                    have = s_tool
+                if have & mine:
+                    continue
+                if have & (have - 1):  # two colours or more
+                    vals[f] += rwb[f]
+                elif f == aim:
+                    vals[f] += rwb[f] * (0.5 if have else 0.25)
+                elif have:
+                    vals[f] += 0.15 * rwb[f]
         return vals
 
-    def _add_rwb(self, vals: dict[str, float], colour: str, others: tuple[tuple[str, str | None], ...],
-                 off: tuple[str, ...]) -> None:
-        """The Red-White-Blue triples a die of ``colour`` completes (or starts) among ``others``, added to vals."""
-        # The colours each result shows among the others.
-        shown: dict[str, set[str]] = {}
-        for ff, c in others:
-            if c is not None:
-                seen = shown.get(ff)
-                if seen is None:
-                    seen = shown[ff] = set()
-                seen.add(c)
-        rwb = self.rwb
-        for f in FACES:
-            if f in off and f != "skull":
-                continue
-            have = shown.get(f, _NONE)
-            if colour in have:
-                continue
-            if len(have) >= 2:
-                vals[f] += rwb[f]
-            elif f == self.aim:
-                vals[f] += rwb[f] * (0.5 if have else 0.25)
-            elif have:
-                vals[f] += 0.15 * rwb[f]
+    def _bit(self, colour: str) -> int:
+        """The bit of a die colour in _values' masks."""
+        bits = self._bits
+        b = bits.get(colour)
+        if b is None:
+            b = bits[colour] = 1 << len(bits)
+        return b
 
     def reroll_value(self, vals: dict[str, float], rerolls_after: int) -> float:
         """Expected worth of re-rolling a die now, with ``rerolls_after`` more re-rolls to come (remembered for the
@@ -191,7 +225,5 @@ def _reroll_value(vals: dict[str, float], rerolls_after: int) -> float:
         u = sum([u if u > v else v for v in vs]) / 6  # (max(v, u): the same float)
     return u
 
-
-_NONE: Final[frozenset[str]] = frozenset()
 #: The Items' points by Tools rolled (0 .. 6).
 _TOOL_TABLE: Final[tuple[int, ...]] = (0, 1, 3, 6, 12, 24, 48)

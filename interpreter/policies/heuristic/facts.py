@@ -116,6 +116,14 @@ def _parse_facts(texts: Iterable[str]) -> Facts:
 def facts(game: GameView, sid: str) -> Facts:
     """The facts of Sector ``sid`` as it is now (its attributes drawn), read once."""
     attrs_now = game.state.sectors[sid].attributes
+    # A Sector with no attribute drawn: found among the last game's by its name alone (the game's content, map and
+    # variant do not change). The game and its table are one tuple, read and replaced whole: a sweep plays games in
+    # threads, and each reads the table of its own game.
+    last = _LAST.game
+    if not attrs_now and last[0] is game:
+        hit = last[1].get(sid)
+        if hit is not None:
+            return hit
     key = (id(game.content), game.map.id, game.variant.id if game.variant else None, sid,
            tuple(attrs_now) if attrs_now else ())
     found = _FACTS.get(key)
@@ -124,9 +132,23 @@ def facts(game: GameView, sid: str) -> Facts:
         if len(_FACTS) > 4096:
             _FACTS.clear()
         _FACTS[key] = found
+    if not attrs_now:
+        if last[0] is not game:
+            last = _LAST.game = (game, {})
+        last[1][sid] = found
     return found
 
 
+class _Last:
+    """The game facts() last read plain Sectors of, and their facts by Sector (one slot, replaced whole)."""
+
+    __slots__ = ("game",)
+
+    def __init__(self) -> None:
+        self.game: tuple[object, dict[str, Facts]] = (None, {})
+
+
+_LAST: Final = _Last()
 _FACTS: Final[dict[tuple[Any, ...], Facts]] = {}
 
 
