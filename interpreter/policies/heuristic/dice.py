@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
@@ -169,33 +169,44 @@ def _keep_order(ctx: DiceContext, held: list[tuple[str, str]], dice: list[tuple[
     enough) count only those already kept.
     """
     kept: list[int] = []
-    ctx_kept = list(held)
+    # (The results are handled as the objects they are: compiled, a tuple[str, str] read from a list is unboxed, and
+    # boxed again, a new tuple, wherever it is then stored or looked up.)
+    results: Sequence[object] = dice
+    faces = [d[0] for d in dice]
+    colours = [d[1] for d in dice]
+    ctx_kept: list[object] = list(held)
     undecided = list(range(len(dice)))
     per_locked_skull = forced and ctx.per_locked_skull
     while undecided and len(kept) < most:
         best_i = -1
         best = -math.inf
         best_v = -math.inf
-        tools = [j for j in undecided if dice[j][0] == "tool"]
+        tools = [j for j in undecided if faces[j] == "tool"]
         # Dice alike (face and colour) are worth the same in a pass: the other results are the same for them (in
-        # another order for two Tools, which values() does not heed).
-        alike: dict[tuple[str, str], tuple[float, float]] = {}
+        # another order for two Tools, which values() does not heed). Each die's margin and worth, by the first
+        # alike die's place in margins and worths.
+        alike: dict[object, int] = {}
+        margins: list[float] = []
+        worths: list[float] = []
         for i in undecided:
-            die = dice[i]
-            hit = alike.get(die)
-            if hit is None:
-                face, colour = die
-                others = ctx_kept + [dice[j] for j in tools if j != i]
-                vals = ctx.values(colour, others)
+            die = results[i]
+            at = alike.get(die)
+            if at is None:
+                face = faces[i]
+                others = ctx_kept + [results[j] for j in tools if j != i]
+                vals = ctx.values(colours[i], cast("list[tuple[str, str]]", others))
                 v = vals[face] + (3.0 if per_locked_skull and face == "skull" else 0.0)
-                hit = alike[die] = (v - ctx.reroll_value(vals, rerolls), v)
-            margin, v = hit
+                at = alike[die] = len(margins)
+                margins.append(v - ctx.reroll_value(vals, rerolls))
+                worths.append(v)
+            margin = margins[at]
+            v = worths[at]
             if margin > best + 1e-9 or (abs(margin - best) <= 1e-9 and v > best_v):
                 best_i, best, best_v = i, margin, v
         if not forced and best < -1e-9:
             break
         kept.append(best_i)
-        ctx_kept.append(dice[best_i])
+        ctx_kept.append(results[best_i])
         undecided.remove(best_i)
     return kept
 

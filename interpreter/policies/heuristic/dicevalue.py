@@ -75,10 +75,10 @@ class DiceContext:
         codes = self._codes
         known = codes.get(colour)
         key = known if known is not None else self._code(colour)
-        # (Each result is looked up as the tuple it is: compiled, a tuple[str, str | None] would be unboxed and
-        # boxed again, a new tuple, for each look-up.)
-        pair: object
-        for pair in others:
+        # (Each result is looked up as the tuple it is, read from a sequence of objects: compiled, an item of a
+        # sequence of tuple[str, str | None] is unboxed as it is read, and boxed again, a new tuple, to be looked up.)
+        results: Sequence[object] = others
+        for pair in results:
             known = codes.get(pair)
             c = known if known is not None else self._code(pair)
             if not c or not key:  # (more than 63 colours and results: not remembered)

@@ -20,6 +20,7 @@ class Memory:
     __slots__ = (
         "ahead",
         "asides",
+        "card_ids",
         "cards",
         "counts",
         "ctx",
@@ -37,8 +38,10 @@ class Memory:
     def __init__(self) -> None:
         #: The key of the Unit's view last worked out (the dice contexts are remembered by it).
         self.view_key: tuple[Any, ...] | None = None
-        #: The cards in play the last plan worked out depends on (the key of the values that depend on them).
-        self.cards: tuple[Any, ...] = ()
+        #: The cards in play the last plan worked out depends on, numbered (the key of the values that depend on
+        #: them: use_cards), and the numbers given.
+        self.cards = 0
+        self.card_ids: dict[tuple[Any, ...], int] = {}
         #: The game of which ``first_entry_sectors`` was last read, and its answer.
         self.firsts: tuple[Any, tuple[tuple[str, ...], tuple[str, ...]]] | None = None
         self.quick: dict[tuple[Any, ...], tuple[Any, TurnView]] = {}
@@ -56,6 +59,18 @@ class Memory:
         self.asides: dict[tuple[int, str], set[int]] = {}
         #: What a card about to be used is meant to do ('reroll', 'recolour', 'reface'), for the questions it asks.
         self.intent: dict[str, Any] = {}
+
+    def use_cards(self, cards: tuple[Any, ...]) -> None:
+        """The cards in play the plan now worked out depends on (static's keys hold their number, cheaper to hash
+        than the cards)."""
+        ids = self.card_ids
+        n = ids.get(cards)
+        if n is None:
+            if len(ids) > 4096:  # (the numbers are given anew: the values kept under the old ones go with them)
+                ids.clear()
+                self.statics.clear()
+            n = ids[cards] = len(ids) + 1  # (0: none yet, as at the start)
+        self.cards = n
 
     def count(self, game: GameView, unit: Unit) -> int:
         """The Unit's Soldiers, its Specialists included (the engine's count, remembered)."""
@@ -110,7 +125,7 @@ class Memory:
     def static(self, game: GameView, unit: Unit, query: str, sector: str | None, base: int | None = None, *,
                cards: bool = False) -> int:
         """A value that depends only on the Sector and the cards in play (not on this turn's grants)."""
-        sig = tuple((u.id, tuple(u.specialists), u.vehicle) for u in game.state.units) if cards else self.cards
+        sig: object = tuple((u.id, tuple(u.specialists), u.vehicle) for u in game.state.units) if cards else self.cards
         key = (query, unit.id, sector, base, sig)
         found = self.statics.get(key)
         if found is None:

@@ -69,7 +69,7 @@ def _view(mem: Memory, game: GameView, unit: Unit) -> TurnView:
     shared = _VIEWS.get((id(s), key))
     if shared is not None and shared[0] is s:
         return shared[1]
-    mem.cards = cards
+    mem.use_cards(cards)
     plan = params(mem, game, unit, targets, near, foe)
     planner = planner_for(plan)
     found = TurnView(planner, planner.mask(unit.visited), targets, holding)
