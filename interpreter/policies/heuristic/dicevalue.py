@@ -218,12 +218,20 @@ class DiceContext:
 
 
 def _reroll_value(vals: dict[str, float], rerolls_after: int) -> float:
-    """Expected worth of re-rolling a die now, with ``rerolls_after`` more re-rolls to come."""
+    """Expected worth of re-rolling a die now, with ``rerolls_after`` more re-rolls to come. (Summed in order, from
+    0.0, as the built-in sum adds floats; no list is made for each re-roll.)"""
     vs = list(vals.values())
-    u = sum(vs) / 6
+    total = 0.0
+    for v in vs:
+        total += v
+    u = total / 6
     for _ in range(rerolls_after):
-        u = sum([u if u > v else v for v in vs]) / 6  # (max(v, u): the same float)
+        total = 0.0
+        for v in vs:
+            total += u if u > v else v  # (max(v, u): the same float)
+        u = total / 6
     return u
+
 
 #: The Items' points by Tools rolled (0 .. 6).
 _TOOL_TABLE: Final[tuple[int, ...]] = (0, 1, 3, 6, 12, 24, 48)

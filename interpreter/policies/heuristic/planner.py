@@ -14,7 +14,7 @@ class Edge:
     heuristic's other modules, so that it is a native class when compiled with mypyc; its attributes are Final,
     equality and hash by value, as an attrs frozen class's.)"""
 
-    __slots__ = ("avail", "bonus", "cost", "loss", "retreat", "to", "var")
+    __slots__ = ("_hash", "avail", "bonus", "cost", "loss", "retreat", "to", "var")
 
     def __init__(self, to: str, cost: int, loss: float, var: float, bonus: float, avail: float,
                  retreat: bool = False) -> None:
@@ -25,21 +25,28 @@ class Edge:
         self.bonus: Final = bonus  # Beachmaster, Pathfinder
         self.avail: Final = avail  # the chance the move is open at a given Phase 4 (Climbing, Battle Cry only)
         self.retreat: Final = retreat
+        self._hash = -1  # (worked out when first asked: a hash is never -1)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Edge):
             return NotImplemented
-        return (self.to, self.cost, self.loss, self.var, self.bonus, self.avail, self.retreat) == (
-            other.to, other.cost, other.loss, other.var, other.bonus, other.avail, other.retreat)
+        # (Field by field, the hashes first: a plan's Params are compared whole when found among the plans made.)
+        return (self is other or (hash(self) == hash(other) and self.to == other.to and self.cost == other.cost
+                and self.loss == other.loss and self.var == other.var and self.bonus == other.bonus
+                and self.avail == other.avail and self.retreat == other.retreat))
 
     def __hash__(self) -> int:
-        return hash((self.to, self.cost, self.loss, self.var, self.bonus, self.avail, self.retreat))
+        h = self._hash
+        if h == -1:
+            h = self._hash = hash((self.to, self.cost, self.loss, self.var, self.bonus, self.avail, self.retreat))
+        return h
 
 
 class Params:
     """Everything a plan depends on; hashable, so plans are shared between turns and games."""
 
-    __slots__ = ("climbing", "drain", "edges", "enter", "foe", "foe_var", "gain", "loss", "max_rolls", "terminal")
+    __slots__ = ("_hash", "climbing", "drain", "edges", "enter", "foe", "foe_var", "gain", "loss", "max_rolls",
+                 "terminal")
 
     def __init__(self, loss: tuple[tuple[str, float, float], ...], gain: tuple[tuple[str, float, int], ...],
                  climbing: frozenset[str], max_rolls: tuple[tuple[str, int], ...], enter: tuple[tuple[str, float], ...],
@@ -59,17 +66,22 @@ class Params:
         self.foe_var: Final = foe_var
         #: The chances of losing 0, 1, 2 Courage to the other side each turn, after the roll (empty: none).
         self.drain: Final = drain
+        self._hash = -1  # (worked out when first asked: a hash is never -1)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Params):
             return NotImplemented
-        return (self.loss, self.gain, self.climbing, self.max_rolls, self.enter, self.terminal, self.edges, self.foe,
-                self.foe_var, self.drain) == (other.loss, other.gain, other.climbing, other.max_rolls, other.enter,
-                                              other.terminal, other.edges, other.foe, other.foe_var, other.drain)
+        return self is other or (hash(self) == hash(other) and (
+            self.loss, self.gain, self.climbing, self.max_rolls, self.enter, self.terminal, self.edges, self.foe,
+            self.foe_var, self.drain) == (other.loss, other.gain, other.climbing, other.max_rolls, other.enter,
+                                          other.terminal, other.edges, other.foe, other.foe_var, other.drain))
 
     def __hash__(self) -> int:
-        return hash((self.loss, self.gain, self.climbing, self.max_rolls, self.enter, self.terminal, self.edges,
-                     self.foe, self.foe_var, self.drain))
+        h = self._hash
+        if h == -1:
+            h = self._hash = hash((self.loss, self.gain, self.climbing, self.max_rolls, self.enter, self.terminal,
+                                   self.edges, self.foe, self.foe_var, self.drain))
+        return h
 
 
 #: A plan's outlook: (utility, mean Soldiers to come if the Unit lives, their variance, chance to live), where
