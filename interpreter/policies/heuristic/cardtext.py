@@ -305,20 +305,21 @@ def condition_mentions(cond: dsl_ast.Condition | None, word: str) -> int:
     0 when it does not speak of it."""
     if cond is None:
         return 0
-    sign = -1 if cond.negated else 1
+    return _mentions(cond.expr, word, -1 if cond.negated else 1)
 
-    def walk(e: Any, s: int) -> int:
-        if isinstance(e, dsl_ast.Predicate):
-            return s if e.word.name == word else 0
-        if isinstance(e, dsl_ast.Not):
-            return walk(e.operand, -s)
-        for o in getattr(e, "operands", ()):
-            r = walk(o, s)
-            if r:
-                return r
-        return 0
 
-    return walk(cond.expr, sign)
+def _mentions(e: Any, word: str, s: int) -> int:
+    """condition_mentions within the expression ``e``, its sign so far ``s``. (A function of its own: a nested one
+    calling itself would make a cycle, function and cell, that only the cyclic collector frees.)"""
+    if isinstance(e, dsl_ast.Predicate):
+        return s if e.word.name == word else 0
+    if isinstance(e, dsl_ast.Not):
+        return _mentions(e.operand, word, -s)
+    for o in getattr(e, "operands", ()):
+        r = _mentions(o, word, s)
+        if r:
+            return r
+    return 0
 
 
 def award_price(game: GameView, owner: str) -> int | None:

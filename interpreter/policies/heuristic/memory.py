@@ -42,7 +42,7 @@ class Memory:
         #: them: use_cards), and the numbers given.
         self.cards = 0
         self.card_ids: dict[tuple[Any, ...], int] = {}
-        #: The game of which ``first_entry_sectors`` was last read, and its answer.
+        #: The game (its state) of which ``first_entry_sectors`` was last read, and its answer.
         self.firsts: tuple[Any, tuple[tuple[str, ...], tuple[str, ...]]] | None = None
         self.quick: dict[tuple[Any, ...], tuple[Any, TurnView]] = {}
         self.target_memo: dict[tuple[Any, ...], tuple[frozenset[str], bool, bool]] = {}

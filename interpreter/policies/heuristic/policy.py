@@ -67,9 +67,12 @@ class HeuristicPolicy:
         if game.state.sides and game.state.unit(decision.unit).side:
             # another side's player (the German): his own policy (policies/side_policy.py)
             return self._side_policy.decide(game, decision)
-        if self._game is not game:
+        # A new game is told by its state (one for the game's life). The policy holds the state, not the game: the
+        # game holds its policies, and a policy holding the game would make a cycle that only Python's cyclic
+        # collector frees, game after game.
+        if self._game is not game.state:
             forget_other_games(game.state)
-            self._game = game
+            self._game = game.state
             self.memory = Memory()
         if game.state.sides and game.state.turn not in self.memory.foe_seen:
             observe_foe(self.memory, game)

@@ -56,8 +56,8 @@ def _view(mem: Memory, game: GameView, unit: Unit) -> TurnView:
     cards = tuple((u.id, tuple(u.specialists) if u is unit else tuple(c for c in u.specialists if c in reach_all),
                    u.vehicle) for u in s.units if u.status == "active")
     known = mem.firsts
-    if known is None or known[0] is not game:
-        known = mem.firsts = (game, first_entry_sectors(game))
+    if known is None or known[0] is not s:  # (the game told by its state: see HeuristicPolicy.decide)
+        known = mem.firsts = (s, first_entry_sectors(game))
     firsts, randoms = known[1]
     key = (unit.id, unit.sector, unit.chevrons() if len(here.defense) > 1 else 0,
            tuple(i for i in unit.items if (p := ps[i]).skull_giver or p.traits.planned), tuple(s.conquered),
