@@ -113,16 +113,25 @@ class _Step:
         self.reach = reach
 
 
-#: An outlook as the DP keeps it in its memos and passes it on: a variable-length tuple, which compiled code keeps
-#: as the object it is (a fixed-length one it unboxes into four floats at each read and boxes anew at each store).
-Kept = tuple[float, ...]
+class Kept:
+    """An outlook as the DP keeps it in its memos and passes it on (Outlook's four numbers, read only). A plain class:
+    compiled, it is one object holding four unboxed floats, made at once and read without a call (a tuple of four
+    floats is five objects, and each float read from it a call)."""
+
+    __slots__ = ("m", "q", "u", "v")
+
+    def __init__(self, u: float, m: float, v: float, q: float) -> None:
+        self.u: Final = u
+        self.m: Final = m
+        self.v: Final = v
+        self.q: Final = q
 
 
 def _outlook(o: Kept) -> Outlook:
-    return (o[0], o[1], o[2], o[3])
+    return (o.u, o.m, o.v, o.q)
 
 
-LOST: Final[Kept] = (DEATH, 0.0, 0.0, 0.0)
+LOST: Final = Kept(DEATH, 0.0, 0.0, 0.0)
 
 
 class Planner:
@@ -271,10 +280,10 @@ class Planner:
             k1 = k + 1
             r = rolls[x].get(((rv & self.reach_self[x]) * _CSPAN + b) * 64 + (k1 if k1 < 63 else 63))
             ro = r if r is not None else self.roll(x, rv, c, k1)
-            bu = ro[0] + ro[3] * -m
-            bm = ro[1] + -m
-            bv = ro[2] + v
-            bq = ro[3]
+            bu = ro.u + ro.q * -m
+            bm = ro.m + -m
+            bv = ro.v + v
+            bq = ro.q
             have = True
         # Each move as arrive() takes it (inlined: the same arithmetic).
         for mv in self.moves[x]:
@@ -284,10 +293,10 @@ class Planner:
                 continue
             if mv.retreat:
                 ro = self.value(to, rv | 1 << to, c - cost, 0)
-                ou = ro[0]
-                om = ro[1]
-                ov = ro[2]
-                oq = ro[3]
+                ou = ro.u
+                om = ro.m
+                ov = ro.v
+                oq = ro.q
             elif mv.terminal:
                 ou = om = mv.mean
                 ov = mv.var
@@ -299,12 +308,12 @@ class Planner:
                 r = rolls[to].get((((rv | 1 << to) & mv.reach) * _CSPAN + b) * 64 + 1)
                 ro = r if r is not None else self.roll(to, rv | 1 << to, c - cost, 1)
                 mean = mv.mean
-                ou = ro[0] + ro[3] * mean
-                om = ro[1] + mean
-                ov = ro[2] + mv.var
-                oq = ro[3]
+                ou = ro.u + ro.q * mean
+                om = ro.m + mean
+                ov = ro.v + mv.var
+                oq = ro.q
             if not mv.sure:
-                chancy.append(((ou, om, ov, oq), mv.avail))
+                chancy.append((Kept(ou, om, ov, oq), mv.avail))
             elif not have or ou > bu:
                 bu = ou
                 bm = om
@@ -313,10 +322,10 @@ class Planner:
                 have = True
         if chancy:
             if have:
-                chancy.append(((bu, bm, bv, bq), 1.0))
+                chancy.append((Kept(bu, bm, bv, bq), 1.0))
             result = _mix(chancy)
         elif have:
-            result = (bu, bm, bv, bq)
+            result = Kept(bu, bm, bv, bq)
         else:
             result = LOST
         memo[key] = result
@@ -331,9 +340,9 @@ class Planner:
         mean = e.bonus - e.loss + self.enter[to] - lm
         var = e.var + lv
         if self.terminal[to]:
-            return (mean, mean, var, 1.0)
+            return Kept(mean, mean, var, 1.0)
         o = self.roll(to, rv, c - e.cost, 1)
-        return (o[0] + o[3] * mean, o[1] + mean, o[2] + var, o[3])
+        return Kept(o.u + o.q * mean, o.m + mean, o.v + var, o.q)
 
     def roll(self, x: int, rv: int, c: int, k: int) -> Kept:
         """A roll in ``x`` (the dice steered to the best amount of Courage), then Phase 4."""
@@ -349,7 +358,7 @@ class Planner:
             return found
         if self.climbing[x]:
             o = self.value(x, rv, base, k)
-            result = (o[0] + o[3] * gain, o[1] + gain, o[2] + ROLL_VAR, o[3])
+            result = Kept(o.u + o.q * gain, o.m + gain, o.v + ROLL_VAR, o.q)
             rolled[key] = result
             return result
         # value()'s memo is read here first (its key worked out as value() does), to save the calls that find it.
@@ -370,7 +379,7 @@ class Planner:
             u = 0.0
             for j, p in d:
                 o = outs[j]
-                u += p * (o[0] + o[3] * g)
+                u += p * (o.u + o.q * g)
             if u > best_u:
                 best_u, best_i = u, i
         share, d = rows[best_i]
@@ -380,17 +389,17 @@ class Planner:
         second = 0.0
         for j, p in d:
             o = outs[j]
-            w = p * o[3]
+            w = p * o.q
             q += w
-            mo = o[1] + g
+            mo = o.m + g
             mean += w * mo
-            second += w * (o[2] + mo * mo)
+            second += w * (o.v + mo * mo)
         if q > 1e-12:
             mean /= q
             var = max(0.0, second / q - mean * mean) + ROLL_VAR
         else:
             mean, var = 0.0, 0.0
-        result = (best_u, mean, var, q)
+        result = Kept(best_u, mean, var, q)
         rolled[key] = result
         return result
 
@@ -408,9 +417,9 @@ def _mix(options: Sequence[tuple[Kept, float]]) -> Kept:
     mean = 0.0
     second = 0.0
     for o, p in ranked:
-        m = o[1]
-        v = o[2]
-        qi = o[3]
+        m = o.m
+        v = o.v
+        qi = o.q
         w = left * p
         if w <= 0:
             continue
@@ -426,11 +435,11 @@ def _mix(options: Sequence[tuple[Kept, float]]) -> Kept:
         var = max(0.0, second / q - mean * mean)
     else:
         mean, var = 0.0, 0.0
-    return (q * mean + (1 - q) * DEATH, mean, var, q)
+    return Kept(q * mean + (1 - q) * DEATH, mean, var, q)
 
 
 def _minus_u(option: tuple[Kept, float]) -> float:
-    return -option[0][0]
+    return -option[0].u
 
 
 def survival(soldiers: float, o: Outlook) -> float:

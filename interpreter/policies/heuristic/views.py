@@ -104,7 +104,7 @@ def courage_curve(mem: Memory, game: GameView, unit: Unit, base: int, n: int) ->
     planner = v.planner
     x = planner.index[unit.sector]
     visited = v.visited
-    return [planner.value(x, visited, c if c > 0 else 0, k)[0] for c in range(base, base + n + 1)]
+    return [planner.value(x, visited, c if c > 0 else 0, k).u for c in range(base, base + n + 1)]
 
 
 def sure_move(mem: Memory, game: GameView, unit: Unit, courage: int) -> float:
