@@ -144,11 +144,18 @@ class _Terms:
         item_profiles = [ps[i] for i in items]
         # What saves casualties in every Combat: a Specialist's or the Vehicle's (one such saving counted).
         savers = spec_traits + ([ps[unit.vehicle].traits] if unit.vehicle else [])
+        # The Specialist it would sacrifice: the one worth least (the first of those worth as little), 0 with none.
+        worth = SpecWorth(game, unit)
+        cheapest = 0.0
+        for n, sp in enumerate(unit.specialists):
+            w = worth.of(sp)
+            if n == 0 or w < cheapest:
+                cheapest = w
         return cls(
             specs=specs,
             casualties_saved=max((tr.casualties_saved for tr in savers), default=0.0),
             n_specs=len(unit.specialists),
-            cheapest=min(map(SpecWorth(game, unit).of, unit.specialists), default=0.0),
+            cheapest=cheapest,
             mines_free=game.flag("ignore-landmines", unit) or any(tr.mines_ignored for tr in spec_traits),
             barriers_ok=game.flag("ignore-barriers", unit) or any(p.traits.barriers_use for p in item_profiles),
             p_climb=P_CLIMB_HELPED if any(p.skull_giver for p in item_profiles) else P_CLIMB,
