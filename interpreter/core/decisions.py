@@ -11,28 +11,37 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import attrs
-
 from ddaydice.dsl.diagnostics import RuleError
 
 
-@attrs.define(eq=False)
 class Decision:
     """A question to a player: pick ``min_picks`` to ``max_picks`` of the options.
 
     ``keys`` are the options as data (for policies); ``labels`` in plain English (for people). With a
     ``labeler``, labels are made from the keys only when somebody reads them, so simulations that
     never show a question never pay for its wording.
+
+    (A plain class rather than an attrs one: compiled, it is a native class, made and read natively, where an attrs
+    class's ``__init__`` is Python code and its fields are read through descriptors. Equality is identity.)
     """
 
-    kind: str  # lock, reroll, cancel, choose, move, recruit, find, use, casualty, sacrifice, trade, aside, ...
-    unit: str
-    prompt: str
-    labels: tuple[str, ...] = ()
-    keys: tuple[Any, ...] = ()
-    min_picks: int = 1
-    max_picks: int = 1
-    labeler: Callable[[Any], str] | None = None
+    __slots__ = ("keys", "kind", "labeler", "labels", "max_picks", "min_picks", "prompt", "unit")
+
+    def __init__(self, kind: str, unit: str, prompt: str, labels: tuple[str, ...] = (), keys: tuple[Any, ...] = (),
+                 min_picks: int = 1, max_picks: int = 1, labeler: Callable[[Any], str] | None = None) -> None:
+        self.kind = kind  # lock, reroll, cancel, choose, move, recruit, find, use, casualty, sacrifice, trade, ...
+        self.unit = unit
+        self.prompt = prompt
+        self.labels = labels
+        self.keys = keys
+        self.min_picks = min_picks
+        self.max_picks = max_picks
+        self.labeler = labeler
+
+    def __repr__(self) -> str:
+        return (f"Decision(kind={self.kind!r}, unit={self.unit!r}, prompt={self.prompt!r}, labels={self.labels!r}, "
+                f"keys={self.keys!r}, min_picks={self.min_picks!r}, max_picks={self.max_picks!r}, "
+                f"labeler={self.labeler!r})")
 
     @property
     def options(self) -> tuple[str, ...]:
