@@ -109,7 +109,7 @@ class DiceContext:
         """Work out values (see there): one pass over the other results counts each face and the colours it shows
         (as bits: _bit), with nothing allocated but the dict returned."""
         n_one = n_two = n_courage = n_tool = n_skull = n_star = n_other = 0
-        # The colours each face shows among the others (Red-White-Blue).
+        # The colours each face shows among the others, as bits (Red-White-Blue).
         s_skull = s_star = s_one = s_two = s_courage = s_tool = 0
         for f, c in others:
             b = 0 if c is None else self._bit(c)
@@ -143,9 +143,8 @@ class DiceContext:
         tool = self.tool * tool_gain
         vals = {"one-soldier": w, "two-soldiers": 2.0 * w, "courage": courage, "star": star, "tool": tool}
         # A Skull cancels the weakest other result (or nothing, while the Sharpshooter's are unused).
-        if n_skull + 1 <= self.skull_free:
-            skull = 0.0
-        elif n_one or n_two or n_courage or n_star or n_tool or n_other:
+        skull = 0.0
+        if n_skull + 1 > self.skull_free and (n_one or n_two or n_courage or n_star or n_tool or n_other):
             weakest = math.inf
             if n_one and w < weakest:
                 weakest = w
@@ -160,42 +159,46 @@ class DiceContext:
             if n_other and weakest > 0.0:  # a face of no worth here
                 weakest = 0.0
             skull = min(0.0, -weakest)
-        else:
-            skull = 0.0
         if self.climb:
             skull = 10.0 if n_skull < self.climb else 0.0
         vals["skull"] = skull
-        off = self._off
-        for f in off:
+        for f in self._off:
             vals[f] = 0.0
         if self.rwb_on and colour is not None:
-            mine = self._bit(colour)
-            rwb = self.rwb
-            aim = self.aim
-            for f in FACES:
-                if f == "skull":
-                    have = s_skull
-                elif f in off:
-                    continue
-                elif f == "star":
-                    have = s_star
-                elif f == "one-soldier":
-                    have = s_one
-                elif f == "two-soldiers":
-                    have = s_two
-                elif f == "courage":
-                    have = s_courage
-                else:
-                    have = s_tool
-                if have & mine:
-                    continue
-                if have & (have - 1):  # two colours or more
-                    vals[f] += rwb[f]
-                elif f == aim:
-                    vals[f] += rwb[f] * (0.5 if have else 0.25)
-                elif have:
-                    vals[f] += 0.15 * rwb[f]
+            self._add_rwb(vals, colour, s_skull, s_star, s_one, s_two, s_courage, s_tool)
         return vals
+
+    def _add_rwb(self, vals: dict[str, float], colour: str, s_skull: int, s_star: int, s_one: int, s_two: int,
+                 s_courage: int, s_tool: int) -> None:
+        """The Red-White-Blue triples a die of ``colour`` completes (or starts) among the other results, added to
+        vals (``s_skull`` .. ``s_tool``: the colours each face shows among them, as bits)."""
+        mine = self._bit(colour)
+        off = self._off
+        rwb = self.rwb
+        aim = self.aim
+        for f in FACES:
+            if f == "skull":
+                have = s_skull
+            elif f in off:
+                continue
+            elif f == "star":
+                have = s_star
+            elif f == "one-soldier":
+                have = s_one
+            elif f == "two-soldiers":
+                have = s_two
+            elif f == "courage":
+                have = s_courage
+            else:
+                have = s_tool
+            if have & mine:
+                continue
+            if have & (have - 1):  # two colours or more
+                vals[f] += rwb[f]
+            elif f == aim:
+                vals[f] += rwb[f] * (0.5 if have else 0.25)
+            elif have:
+                vals[f] += 0.15 * rwb[f]
 
     def _bit(self, colour: str) -> int:
         """The bit of a die colour in _values' masks."""
