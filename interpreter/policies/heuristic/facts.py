@@ -115,16 +115,19 @@ def _parse_facts(texts: Iterable[str]) -> Facts:
 
 def facts(game: GameView, sid: str) -> Facts:
     """The facts of Sector ``sid`` as it is now (its attributes drawn), read once."""
-    attrs_now = game.state.sectors[sid].attributes
-    # A Sector with no attribute drawn: found among the last game's by its name alone (the game's content, map and
-    # variant do not change). The game and its table are one tuple, read and replaced whole: a sweep plays games in
+    state = game.state
+    attrs_now = state.sectors[sid].attributes
+    # A Sector with no attribute drawn: found among the last game's by its name alone (a game's content, map and
+    # variant do not change). The game is told by its state and content, held rather than the game itself, which
+    # would then outlive its run. They and the table are one tuple, read and replaced whole: a sweep plays games in
     # threads, and each reads the table of its own game.
+    content = game.content
     last = _LAST.game
-    if not attrs_now and last[0] is game:
-        hit = last[1].get(sid)
+    if not attrs_now and last[0] is state and last[1] is content:
+        hit = last[2].get(sid)
         if hit is not None:
             return hit
-    key = (id(game.content), game.map.id, game.variant.id if game.variant else None, sid,
+    key = (id(content), game.map.id, game.variant.id if game.variant else None, sid,
            tuple(attrs_now) if attrs_now else ())
     found = _FACTS.get(key)
     if found is None:
@@ -133,19 +136,20 @@ def facts(game: GameView, sid: str) -> Facts:
             _FACTS.clear()
         _FACTS[key] = found
     if not attrs_now:
-        if last[0] is not game:
-            last = _LAST.game = (game, {})
-        last[1][sid] = found
+        if last[0] is not state or last[1] is not content:
+            last = _LAST.game = (state, content, {})
+        last[2][sid] = found
     return found
 
 
 class _Last:
-    """The game facts() last read plain Sectors of, and their facts by Sector (one slot, replaced whole)."""
+    """The game (its state and content) facts() last read plain Sectors of, and their facts by Sector (one slot,
+    replaced whole)."""
 
     __slots__ = ("game",)
 
     def __init__(self) -> None:
-        self.game: tuple[object, dict[str, Facts]] = (None, {})
+        self.game: tuple[object, object, dict[str, Facts]] = (None, None, {})
 
 
 _LAST: Final = _Last()
