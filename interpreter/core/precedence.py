@@ -24,23 +24,49 @@ annotation ``int | bool`` would promise what the compiled engine does not keep
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 import attrs
 
 
-@attrs.frozen
 class Contribution:
-    """One effect's part in a query."""
+    """One effect's part in a query.
 
-    source: str  # card id, "map/sector", "rule:...", with the owning Unit where it matters
-    source_name: str
-    tier: int
-    tier_name: str
-    op: str  # add, set, forbid, allow, protect
-    value: int | None
-    order: tuple[int, str]
-    protects: tuple[str, ...] = ()
-    text: str = ""
+    A plain class (native when compiled: made and read natively; an attrs class's ``__init__`` is Python code, and
+    a game with cards in play makes one for every modifier that applies), with attrs's equality, hash and repr:
+    the same fields, in order, compared as a tuple (tests/test_conflicts.py)."""
+
+    __slots__ = ("op", "order", "protects", "source", "source_name", "text", "tier", "tier_name", "value")
+
+    def __init__(self, source: str, source_name: str, tier: int, tier_name: str, op: str, value: int | None,
+                 order: tuple[int, str], protects: tuple[str, ...] = (), text: str = "") -> None:
+        self.source: Final = source  # card id, "map/sector", "rule:...", with the owning Unit where it matters
+        self.source_name: Final = source_name
+        self.tier: Final = tier
+        self.tier_name: Final = tier_name
+        self.op: Final = op  # add, set, forbid, allow, protect
+        self.value: Final = value
+        # (when its source came into play, then the source's id: kept as a tuple object, read without re-boxing)
+        self.order: Final[tuple[object, ...]] = order
+        self.protects: Final = protects
+        self.text: Final = text
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.source, self.source_name, self.tier, self.tier_name, self.op, self.value, self.order,
+                self.protects, self.text)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Contribution) or other.__class__ is not self.__class__:
+            return False
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"Contribution(source={self.source!r}, source_name={self.source_name!r}, tier={self.tier!r}, "
+                f"tier_name={self.tier_name!r}, op={self.op!r}, value={self.value!r}, order={self.order!r}, "
+                f"protects={self.protects!r}, text={self.text!r})")
 
 
 @attrs.frozen
@@ -95,6 +121,25 @@ def _lowers(op: str, value: int | None, current: int) -> bool:
     return False
 
 
+def _in_order(contributions: Sequence[Contribution]) -> list[Contribution]:
+    """The contributions by tier, then by their order (when their source came into play, then its id); those equal
+    in both keep their place (as ``sorted`` would). An insertion sort, compared field by field: a query has a few."""
+    out: list[Contribution] = []
+    for c in contributions:
+        i = len(out)
+        while i > 0 and _after(out[i - 1], c):
+            i -= 1
+        out.insert(i, c)
+    return out
+
+
+def _after(a: Contribution, b: Contribution) -> bool:
+    """Whether ``a`` comes strictly after ``b``: (tier, order) compared as tuples."""
+    if a.tier != b.tier:
+        return a.tier > b.tier
+    return a.order > b.order
+
+
 def combine(base: int, contributions: Sequence[Contribution], minimum: int | None = None, *,
             explain: bool = False, query: str = "", subject: str = "", base_source: str = "game rules"
             ) -> tuple[int, Derivation | None]:
@@ -112,7 +157,7 @@ def combine(base: int, contributions: Sequence[Contribution], minimum: int | Non
             steps = (Step("rules", "game rules", "rules", "clamp", minimum, base, value,
                           reason=f"the rules never let it go below {minimum}"),)
         return value, Derivation(query, subject, base, base_source, steps, value, minimum)
-    ordered = sorted(contributions, key=lambda c: (c.tier, c.order))
+    ordered = _in_order(contributions)
     protections = [c for c in ordered if c.op == "protect"]
     value = base
     trace: list[Step] = []
@@ -125,7 +170,12 @@ def combine(base: int, contributions: Sequence[Contribution], minimum: int | Non
                 trace.append(Step(c.source, c.source_name, c.tier_name, "protect", None, value, value,
                                   text=c.text, reason="explicit override: " + ", ".join(c.protects)))
             continue
-        guard = next((p for p in protections if c.tier_name in p.protects and _lowers(c.op, c.value, value)), None)
+        guard = None
+        if protections and _lowers(c.op, c.value, value):
+            for p in protections:
+                if c.tier_name in p.protects:
+                    guard = p
+                    break
         if guard is not None:
             if explain:
                 trace.append(Step(c.source, c.source_name, c.tier_name, c.op, c.value, value, value,
