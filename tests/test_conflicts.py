@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ddaydice.dsl.conflicts import Conflict, Report, analyse, compact_names, setups
 from ddaydice.dsl.loader import Content, load
@@ -631,3 +633,44 @@ def test_cards_of_a_deck_drawn_one_a_turn_never_meet_unless_one_persists() -> No
     pairs = [({m.owner for m in c.a.members}, {m.owner for m in c.b.members}) for c in analyse(content).conflicts
              if c.b is not None]
     assert not [p for p in pairs if {"fog", "clear-skies"} <= p[0] | p[1] and ("fog" in p[0]) != ("fog" in p[1])]
+
+
+_OPS = st.sampled_from(["add", "set", "forbid", "allow", "protect"])
+
+
+@st.composite
+def _contributions(draw: st.DrawFn) -> list[Contribution]:
+    """A few contributions of random tiers, orders (ties included) and operations; a protection names tiers."""
+    out = []
+    for n in range(draw(st.integers(0, 6))):
+        op = draw(_OPS)
+        tier = draw(st.integers(0, 3))
+        protects = tuple(draw(st.lists(st.sampled_from(["t0", "t1", "t2", "t3"]), max_size=2))) if op == "protect" \
+            else ()
+        value = draw(st.integers(-4, 4)) if op in {"add", "set"} else None
+        out.append(Contribution(f"s{n}", f"name {n}", tier, f"t{tier}", op, value, (draw(st.integers(0, 2)), f"s{n}"),
+                                protects, f"text {n}"))
+    return out
+
+
+@given(_contributions(), st.integers(-3, 8), st.sampled_from([None, 0]))
+def test_what_combine_reports_overruled_is_what_its_explanation_says(contributions: list[Contribution], base: int,
+                                                                      minimum: int | None) -> None:
+    """A query that uses up a limited effect asks combine for the contributions overruled, without building an
+    explanation: the same ones its explanation's steps name as overruled, and the same value."""
+    overruled: set[tuple[str, str]] = set()
+    value, none = combine(base, contributions, minimum, overruled=overruled)
+    explained, derivation = combine(base, contributions, minimum, explain=True)
+    assert none is None and derivation is not None
+    assert value == explained
+    assert overruled == {(s.source, s.text) for s in derivation.steps if s.overruled_by}
+
+
+def test_contributions_are_ordered_by_tier_then_play_order_as_sorted_would() -> None:
+    """The insertion sort of combine keeps sorted's order: tier, then (played, id), ties in their given place."""
+    cs = [Contribution(f"s{i}", f"s{i}", tier, f"t{tier}", "add", i, (played, sid))
+          for i, (tier, played, sid) in enumerate([(2, 0, "b"), (1, 5, "a"), (2, 0, "a"), (1, 5, "a"), (0, 9, "z")])]
+    _, derivation = combine(0, cs, explain=True)
+    assert derivation is not None
+    expected = sorted(cs, key=lambda c: (c.tier, c.order))
+    assert [s.source for s in derivation.steps] == [c.source for c in expected] == ["s4", "s1", "s3", "s2", "s0"]

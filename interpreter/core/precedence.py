@@ -141,11 +141,12 @@ def _after(a: Contribution, b: Contribution) -> bool:
 
 
 def combine(base: int, contributions: Sequence[Contribution], minimum: int | None = None, *,
-            explain: bool = False, query: str = "", subject: str = "", base_source: str = "game rules"
-            ) -> tuple[int, Derivation | None]:
+            explain: bool = False, query: str = "", subject: str = "", base_source: str = "game rules",
+            overruled: set[tuple[str, str]] | None = None) -> tuple[int, Derivation | None]:
     """Apply contributions to a base value in precedence order; optionally explain. A permission has no
     ``minimum`` (rules/queries.yaml) and only forbid and allow change it (the language adds to and sets numbers:
-    dsl/checker.py)."""
+    dsl/checker.py). ``overruled``, if given, receives (source, text) of each contribution overruled (those an
+    explanation's steps name as overruled), with no explanation built."""
     if not contributions:
         value = base
         if minimum is not None and value < minimum:
@@ -177,6 +178,8 @@ def combine(base: int, contributions: Sequence[Contribution], minimum: int | Non
                     guard = p
                     break
         if guard is not None:
+            if overruled is not None and guard.source_name:
+                overruled.add((c.source, c.text))
             if explain:
                 trace.append(Step(c.source, c.source_name, c.tier_name, c.op, c.value, value, value,
                                   overruled_by=guard.source_name,
@@ -192,6 +195,8 @@ def combine(base: int, contributions: Sequence[Contribution], minimum: int | Non
             value = False
         elif c.op == "allow":
             value = True
+        if overruled is not None and i < last_replace and ordered[last_replace].source_name:
+            overruled.add((c.source, c.text))
         if explain:
             overruled_by = None
             reason = None

@@ -66,21 +66,20 @@ class Queries(GameAPI):
             if info.minimum is not None and base < info.minimum:
                 return info.minimum, None
             return base, None
-        want_steps = explain or (consume and bool(consumed))
-        value, derivation = combine(base, contributions, info.minimum if clamp else None, explain=want_steps,
-                                    query=name, subject=self._subject(unit, sector, card) if want_steps else "",
-                                    base_source=base_source)
+        # A limited effect ("once per phase") is used up only when it applied, not when it was overruled.
+        overruled: set[tuple[str, str]] | None = set() if consume and consumed and unit is not None else None
+        value, derivation = combine(base, contributions, info.minimum if clamp else None, explain=explain,
+                                    query=name, subject=self._subject(unit, sector, card) if explain else "",
+                                    base_source=base_source, overruled=overruled)
         if derivation is not None and info.kind == "flag":
             # A permission is a bool, shown as one; compiled (compiled.txt), an `int` is a C integer, in which a
             # bool is 0 or 1 (core/precedence.py).
             value, derivation = bool(value), derivation.as_flag()
-        if consume and consumed and unit is not None and derivation is not None:
-            # A limited effect ("once per phase") is used up only when it applied, not when it was overruled.
-            overruled = {(s.source, s.text) for s in derivation.steps if s.overruled_by}
+        if overruled is not None and unit is not None:
             for key, source, text in consumed:
                 if (source, text) not in overruled:
                     unit.counters[key] = unit.counters.get(key, 0) + 1
-        return value, (derivation if explain else None)
+        return value, derivation
 
     def _contributions(self, name: str, candidates: list[Modifier], unit: Unit | None, sector: str | None,
                        card: str | None, consume: bool, consumed: list[tuple[str, str, str]]) -> list[Contribution]:
