@@ -22,7 +22,7 @@ from ddaydice.dsl.loader import Content
 from ddaydice.dsl.schema import BattleMap, Sector, SideDef, Variant
 from ddaydice.dsl.vocab import QueryInfo
 from ddaydice.interpreter.core.decisions import Decision
-from ddaydice.interpreter.core.inplay import InPlay, Modifier, SectorIndex, SectorsIndex, Use
+from ddaydice.interpreter.core.inplay import InPlay, Modifier, RulesIndex, SectorIndex, SectorsIndex, Use
 from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Die, GameState, Unit
@@ -156,6 +156,7 @@ class GameAPI:
     _sector_index: dict[tuple[str, tuple[str, ...], tuple[int, ...]], SectorIndex]
     # Every Sector's part at once, by the Sectors' attributes (effects/sources.py ``_sectors_part``)
     _sectors_index: dict[tuple[object, ...], SectorsIndex]
+    _rules_index: list[RulesIndex]  # the rules' part of the index, once worked out (effects/sources.py)
     _rule_uses: dict[str, list[Use]]  # the rules' uses at each moment of the turn (effects/uses.py)
     printed_costs: dict[str, int]  # each card's printed cost (0: none), for the cost queries' base
     kind_of: dict[str, str]  # each card's kind (content.card_kinds, as a dict)

@@ -37,6 +37,11 @@ SectorsIndex = tuple[dict[str, list[EffectSource]], dict[str, dict[str, list[Mod
 change and the events their triggers hear: the same for every epoch and game of the plan while the Sectors have the
 same attributes."""
 
+RulesIndex = tuple[dict[str, list[Modifier]], dict[str, list[Trigger]], frozenset[str], frozenset[str]]
+"""The part of the index the game rules and the other sides make, the same in every epoch and game of the plan: the
+rules' modifiers by query and triggers by event (InPlay's ``head`` and, with no drawn card, ``head_triggers``: never
+changed in place), the queries they and the other sides' rules modify, and the events the other sides' rules hear."""
+
 EMPTY: tuple[()] = ()
 
 

@@ -8,7 +8,16 @@ from mypy_extensions import mypyc_attr, trait
 
 from ddaydice.dsl.compile import EffectSource
 from ddaydice.interpreter.core.api import GameAPI
-from ddaydice.interpreter.core.inplay import EMPTY, InPlay, Modifier, SectorIndex, SectorsIndex, Trigger, Use
+from ddaydice.interpreter.core.inplay import (
+    EMPTY,
+    InPlay,
+    Modifier,
+    RulesIndex,
+    SectorIndex,
+    SectorsIndex,
+    Trigger,
+    Use,
+)
 from ddaydice.interpreter.core.state import (
     SectorState,
     Unit,
@@ -69,8 +78,8 @@ class Sources(GameAPI):
         """Gather the sources in play, once per epoch: the one place where the turn finds its effects."""
         c = self.content
         ip = InPlay(self.epoch)
-        for src in self.global_sources:
-            _add(ip.head, ip.head_triggers, src, None, 0)
+        rules = self._rules_index[0] if self._rules_index else self._rules_part()
+        ip.head = rules[0]  # (shared: never changed in place)
         for played, card in enumerate(self.state.in_play):  # drawn cards in play for every Unit
             drawn = c.effects.get(card)
             if drawn is not None:
@@ -91,26 +100,39 @@ class Sources(GameAPI):
                 entry = (owner, card, effect, owner.came_into_play.get(card, 0))
                 held.append(entry)
                 _add(None, ip.held_triggers, effect, owner, entry[3])
-                if card in owner.specialists or card == owner.vehicle:
+                if card == owner.vehicle or card in owner.specialists:
                     # Standing modifiers are the Specialists' and Vehicles' (Items and Awards are used).
                     _add(ip.tail, None, effect, owner, entry[3])
-                    if any(h.scope in _SHARED for h in effect.compiled.uses):
-                        ip.shared.append(entry)
+                    for h in effect.compiled.uses:
+                        if h.scope in _SHARED:
+                            ip.shared.append(entry)
+                            break
         for played, src in ip.drawn:
             _add(ip.tail, None, src, None, played)
-        for event, trig in ip.drawn_triggers.items():
-            ip.head_triggers.setdefault(event, []).extend(trig)
-        unit_queries = set(ip.head) | set(ip.tail)
-        for side_mods in self._side_mods.values():
-            unit_queries |= set(side_mods)
-        ip.unit_queries = frozenset(unit_queries)
-        queries = unit_queries | sector_queries
-        events = set(ip.head_triggers) | set(ip.held_triggers) | sector_events
-        for side in self.side_defs:
-            events |= {h.event for src in self.side_sources[side] for h in src.compiled.triggers}
-        ip.queries = frozenset(queries)
-        ip.events = frozenset(events)
+        if ip.drawn_triggers:  # the rules' triggers, then the drawn cards' (a copy: the rules' are shared)
+            ip.head_triggers = {event: list(trig) for event, trig in rules[1].items()}
+            for event, trig in ip.drawn_triggers.items():
+                ip.head_triggers.setdefault(event, []).extend(trig)
+        else:
+            ip.head_triggers = rules[1]
+        ip.unit_queries = rules[2].union(ip.tail) if ip.tail else rules[2]
+        ip.queries = ip.unit_queries.union(sector_queries) if sector_queries else ip.unit_queries
+        ip.events = frozenset(ip.head_triggers).union(ip.held_triggers, sector_events, rules[3])
         return ip
+
+    def _rules_part(self) -> RulesIndex:
+        """The rules' and other sides' part of the index, worked out once for the plan (see RulesIndex)."""
+        head: dict[str, list[Modifier]] = {}
+        head_triggers: dict[str, list[Trigger]] = {}
+        for src in self.global_sources:
+            _add(head, head_triggers, src, None, 0)
+        queries = set(head)
+        for side_mods in self._side_mods.values():
+            queries |= set(side_mods)
+        events = {h.event for side in self.side_defs for src in self.side_sources[side] for h in src.compiled.triggers}
+        part = (head, head_triggers, frozenset(queries), frozenset(events))
+        self._rules_index.append(part)
+        return part
 
     def _sectors_part(self) -> SectorsIndex:
         """Every Sector's part of the index, shared by the epochs and games of the plan while the Sectors have the

@@ -14,7 +14,7 @@ from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.loader import Content
 from ddaydice.dsl.schema import BattleMap, Sector, Variant
 from ddaydice.interpreter.core.api import GameAPI
-from ddaydice.interpreter.core.inplay import SectorIndex, SectorsIndex, Use
+from ddaydice.interpreter.core.inplay import RulesIndex, SectorIndex, SectorsIndex, Use
 from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.values import COST_QUERIES, OWN_BASE, cards_named, points_of
 from ddaydice.interpreter.mechanisms import decks
@@ -62,6 +62,7 @@ class Plan(GameAPI):
         self._sector_index: dict[tuple[str, tuple[str, ...], tuple[int, ...]], SectorIndex] = {}
         self._sectors_index: dict[tuple[object, ...], SectorsIndex] = {}
         self._rule_uses: dict[str, list[Use]] = {}
+        self._rules_index: list[RulesIndex] = []
         self.printed_costs = {cid: card.cost or 0 for cid, card in content.cards.items()}
         self.kind_of = dict(content.card_kinds)
         self._faces = [f.id for f in content.dice.faces]
