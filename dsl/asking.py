@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ddaydice.dsl.effect_context import EffectContext
+from ddaydice.dsl.effect_context import Answers, EffectContext
 
 
 class Ask:
@@ -22,6 +22,9 @@ class Ask:
         self.args: Final = args
 
     def value(self, ctx: EffectContext) -> int:
+        if isinstance(ctx, Answers):  # (the interpreter's context: a native call)
+            answers: Answers = ctx
+            return answers.predicate(self.name, self.args)
         return ctx.predicate(self.name, self.args)
 
     def __call__(self, ctx: EffectContext) -> int:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 import attr
+from mypy_extensions import trait
 
 from ddaydice.dsl import ast
 
@@ -63,6 +64,16 @@ class EffectContext(Protocol):
     def choose_option(self, labels: list[str]) -> int: ...
     def count(self, what: tuple[str, ...]) -> int: ...
     def predicate(self, name: str, args: tuple[str, ...]) -> int: ...  # a yes-or-no one read by its truth
+
+
+@trait
+class Answers:
+    """What a compiled condition asks an effect context natively: the interpreter's context is one (a compiled call,
+    with no Python method call between the two); a context that is not (a test's recorder) is asked through the
+    protocol (dsl/asking.py)."""
+
+    def predicate(self, name: str, args: tuple[str, ...]) -> int:
+        raise NotImplementedError
 
 
 Action = Callable[[EffectContext], None]

@@ -5,12 +5,13 @@ from __future__ import annotations
 from mypy_extensions import trait
 
 from ddaydice.dsl.diagnostics import RuleError
+from ddaydice.dsl.effect_context import Answers
 from ddaydice.interpreter.effects.context import ContextBase
 from ddaydice.interpreter.mechanisms import decks
 
 
 @trait
-class Questions(ContextBase):
+class Questions(ContextBase, Answers):
     """The questions an effect's conditions ask: counts and predicates."""
 
     __slots__ = ()
