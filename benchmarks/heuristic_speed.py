@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 CASES = {
     "at": ("exercise-tiger", "advanced-training", 1),
@@ -81,11 +82,20 @@ def instructions(src: str | None, case: str, games: int) -> tuple[float, str]:
     return (counts[1] - counts[0]) / games, digest
 
 
+def package_root(parser: argparse.ArgumentParser, tree: str) -> str:
+    """The folder to put on the path for ``tree``: the tree's ``src/`` (where the package lives) when given the tree's
+    root. Without it the child would import this tree's installed package, and both "trees" would be this one."""
+    found = [folder for folder in (Path(tree) / "src", Path(tree)) if (folder / "ddaydice" / "__init__.py").is_file()]
+    if not found:
+        parser.error(f"--against {tree}: no ddaydice package in it or in its src/ folder")
+    return str(found[0].resolve())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--against", default=None, help="another source tree to time alternately")
+    parser.add_argument("--against", default=None, help="another source tree to time alternately (its root or src/)")
     parser.add_argument("--cases", default="at,omaha")
     parser.add_argument("--instructions", action="store_true", help="count instructions per game (callgrind)")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
@@ -95,7 +105,7 @@ def main() -> None:
         return
     trees: list[tuple[str, str | None]] = [("this", None)]
     if args.against:
-        trees.insert(0, ("against", args.against))
+        trees.insert(0, ("against", package_root(parser, args.against)))
     if args.instructions:
         for case in args.cases.split(","):
             counted = {name: instructions(src, case, args.games) for name, src in trees}
