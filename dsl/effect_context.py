@@ -72,8 +72,8 @@ class Answers:
     with no Python method call between the two); a context that is not (a test's recorder) is asked through the
     protocol (dsl/asking.py)."""
 
-    def predicate(self, name: str, args: tuple[str, ...]) -> int:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def predicate(self, name: str, args: tuple[str, ...]) -> int: ...
 
 
 Action = Callable[[EffectContext], None]
