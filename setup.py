@@ -3,6 +3,7 @@ compiled to C extensions with mypyc (the same source, typed for mypy --strict; t
 fast). Without it the package is pure Python. ``scripts/compile`` builds them in place for a source tree."""
 
 import os
+import sys
 from pathlib import Path
 
 from setuptools import setup
@@ -23,5 +24,11 @@ if os.environ.get("DDAYDICE_COMPILE") == "1":
     # multi_file: a C file per module, not one for the whole group, so that gcc builds them in parallel
     # (build_ext --parallel) and within bounded memory (one file of the whole engine took 1 GB and minutes)
     ext_modules = mypycify(compiled_modules(), opt_level="3", group_name="ddaydice_compiled", multi_file=True)
+    if sys.platform != "win32":
+        # Hidden symbols: a module's call to another's function is a direct call within the library, not one through
+        # the PLT (the modules' entry points, PyMODINIT_FUNC, stay exported). A Practice Run game: instructions -1.3%,
+        # instruction-cache misses -8%, data-cache misses -20% (cachegrind).
+        for ext in ext_modules:
+            ext.extra_compile_args.append("-fvisibility=hidden")
 
 setup(ext_modules=ext_modules)
