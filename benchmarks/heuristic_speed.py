@@ -1,6 +1,7 @@
 """The heuristic policy's speed (kept out of the tests): games per second, CPU time of one process.
 
-    python benchmarks/heuristic_speed.py [--games N] [--repeat R] [--against SRC] [--cases at,omaha] [--instructions]
+    python benchmarks/heuristic_speed.py [--games N] [--repeat R] [--against SRC] [--cases at,omaha]
+                                         [--instructions | --caches]
 
 Cases: Exercise Tiger Advanced Training, 1 player, and Omaha Beach, 2 players, heuristic policy. Each repeat is
 a fresh process (the policy's caches start empty, as in `dday simulate`) that loads the content, then plays N
@@ -14,6 +15,7 @@ medians is printed. The games themselves are compared too: both trees must play 
 
 ``--instructions`` counts instructions instead of timing (valgrind's callgrind, one run of N games less one of none,
 per game): steady where CPU time on a shared machine is not, and blind to the cache and the branch predictor.
+``--caches`` counts instructions and the simulated caches' misses (cachegrind, cachesim.py), the same way.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import cachesim  # (beside this file: benchmarks/ is not a package)
 
 CASES = {
     "at": ("exercise-tiger", "advanced-training", 1),
@@ -82,6 +88,17 @@ def instructions(src: str | None, case: str, games: int) -> tuple[float, str]:
     return (counts[1] - counts[0]) / games, digest
 
 
+def cache_counts(src: str | None, case: str, games: int) -> tuple[dict[str, float], str]:
+    """Instructions and cache misses per game under cachegrind (a run of ``games`` less a run of none), and the
+    games' digest."""
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    per, stdout = cachesim.per_game(lambda n: [sys.executable, __file__, "--child", case, "--games", str(n)], games,
+                                    env)
+    return per, json.loads(stdout.strip().splitlines()[-1])["digest"]
+
+
 def package_root(parser: argparse.ArgumentParser, tree: str) -> str:
     """The folder to put on the path for ``tree``: the tree's ``src/`` (where the package lives) when given the tree's
     root. Without it the child would import this tree's installed package, and both "trees" would be this one."""
@@ -98,6 +115,8 @@ def main() -> None:
     parser.add_argument("--against", default=None, help="another source tree to time alternately (its root or src/)")
     parser.add_argument("--cases", default="at,omaha")
     parser.add_argument("--instructions", action="store_true", help="count instructions per game (callgrind)")
+    parser.add_argument("--caches", action="store_true",
+                        help="count instructions and cache misses per game (cachegrind)")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -106,6 +125,18 @@ def main() -> None:
     trees: list[tuple[str, str | None]] = [("this", None)]
     if args.against:
         trees.insert(0, ("against", package_root(parser, args.against)))
+    if args.caches:
+        for case in args.cases.split(","):
+            measured = {name: cache_counts(src, case, args.games) for name, src in trees}
+            for name, (per, digest) in measured.items():
+                print(cachesim.line(f"{case:6s} {name:8s}", per) + f" ({args.games} games less 0) games {digest}")
+            if args.against:
+                before, after = measured["against"][0], measured["this"][0]
+                ratios = ", ".join(f"{k} {before[k] / after[k]:.2f}x" for k in ("instructions", "I1 misses",
+                                                                                 "D1 misses") if after[k])
+                same = measured["this"][1] == measured["against"][1]
+                print(f"{case:6s} ratio    {ratios}   same games: {same}")
+        return
     if args.instructions:
         for case in args.cases.split(","):
             counted = {name: instructions(src, case, args.games) for name, src in trees}
