@@ -11,6 +11,7 @@ Used by ``ratio.py --caches`` and ``heuristic_speed.py --caches``.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import tempfile
@@ -38,11 +39,13 @@ def per_game(argv: Callable[[int], list[str]], games: int, env: Mapping[str, str
         raise ValueError("games must be at least 1")
     runs: list[dict[str, int]] = []
     stdout = ""
+    env = dict(env if env is not None else os.environ)
+    env.setdefault("PYTHONHASHSEED", "0")  # (the same hashes, so the same dicts' layout, in both runs)
     with tempfile.TemporaryDirectory() as tmp:
         for n in (0, games):
             out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=yes",
                                   f"--cachegrind-out-file={tmp}/cg.{n}", *argv(n)],
-                                 env=dict(env) if env is not None else None, check=True, capture_output=True,
+                                 env=env, check=True, capture_output=True,
                                  text=True, cwd=cwd)
             runs.append(counts(out.stderr))
             stdout = out.stdout
