@@ -6,7 +6,7 @@ they are (the test suite runs on it).
 They are the kinds of game the benchmarks measure (docs/benchmarks.md), weighted as there: the Practice Run with
 the reference policy; Advanced Training and Omaha Beach with the heuristic; then the other maps, variants, policies,
 optional rules and Atlantikwall for some coverage of the rest of the engine. Their run's seed is not the benchmarks'
-(``SEED``): the build is measured on games it was not trained on. About ten seconds instrumented.
+(``SEED``): the build is measured on games it was not trained on. About six seconds instrumented.
 
     python scripts/pgo_train.py [--scale S]
 """
