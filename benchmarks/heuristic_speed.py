@@ -58,11 +58,17 @@ def child(case: str, games: int) -> None:
     print(json.dumps({"seconds": seconds, "digest": digest}))
 
 
-def run(src: str | None, case: str, games: int) -> tuple[float, str]:
-    """Games per second of one fresh process (``src``: the source tree to import, None for this one)."""
+def child_env(src: str | None) -> dict[str, str]:
+    """The environment of a child that imports ``src`` (a source tree's package folder), or this tree's package."""
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return env
+
+
+def run(src: str | None, case: str, games: int) -> tuple[float, str]:
+    """Games per second of one fresh process (``src``: the source tree to import, None for this one)."""
+    env = child_env(src)
     out = subprocess.run([sys.executable, __file__, "--child", case, "--games", str(games)], env=env, check=True,
                          capture_output=True, text=True, cwd="/")
     data = json.loads(out.stdout.strip().splitlines()[-1])
@@ -71,9 +77,7 @@ def run(src: str | None, case: str, games: int) -> tuple[float, str]:
 
 def instructions(src: str | None, case: str, games: int) -> tuple[float, str]:
     """Instructions per game under callgrind (a run of ``games`` less a run of none), and the games' digest."""
-    env = dict(os.environ)
-    if src is not None:
-        env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env = child_env(src)
     counts = []
     digest = ""
     with tempfile.TemporaryDirectory() as tmp:
@@ -91,9 +95,7 @@ def instructions(src: str | None, case: str, games: int) -> tuple[float, str]:
 def cache_counts(src: str | None, case: str, games: int) -> tuple[dict[str, float], str]:
     """Instructions and cache misses per game under cachegrind (a run of ``games`` less a run of none), and the
     games' digest."""
-    env = dict(os.environ)
-    if src is not None:
-        env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env = child_env(src)
     per, stdout = cachesim.per_game(lambda n: [sys.executable, __file__, "--child", case, "--games", str(n)], games,
                                     env)
     return per, json.loads(stdout.strip().splitlines()[-1])["digest"]
