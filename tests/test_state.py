@@ -19,7 +19,7 @@ import pytest
 
 from ddaydice.dsl.loader import load
 from ddaydice.interpreter.core import state as state_module
-from ddaydice.interpreter.core.state import SAVED_AS, Die, GameState, Grant, from_json, to_json
+from ddaydice.interpreter.core.state import SAVED_AS, Die, GameState, Grant, from_json, new_rng, to_json
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies.deciders import RandomDecider
 
@@ -140,3 +140,14 @@ def test_a_state_class_takes_its_fields_with_their_defaults(cls: type) -> None:
         assert getattr(least, f.name) == default, f.name
         if isinstance(default, list | dict):
             assert getattr(least, f.name) is not getattr(other, f.name), f"{f.name} is shared between instances"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, -7, 2**31 - 1, 2**32, 2**62 - 1, 2**100 + 3])
+def test_a_new_generator_is_in_the_state_random_random_gives(seed: int) -> None:
+    """new_rng seeds once where random.Random(seed) seeds twice: the same state, the same numbers after."""
+    ours, theirs = new_rng(seed), random.Random(seed)
+    assert type(ours) is random.Random
+    assert ours.getstate() == theirs.getstate()
+    assert [ours.random() for _ in range(5)] == [theirs.random() for _ in range(5)]
+    assert ours.gauss(0.0, 1.0) == theirs.gauss(0.0, 1.0)
+    assert ours.gauss(0.0, 1.0) == theirs.gauss(0.0, 1.0)  # (the second of a pair: gauss_next)

@@ -11,7 +11,6 @@ Deciders here: :class:`Scripted` (answers from a scenario file), :class:`RandomD
 
 from __future__ import annotations
 
-import random
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
@@ -20,6 +19,7 @@ from ddaydice.dsl.compile import UNLIMITED
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.interpreter.core.api import Decider, GameView, KeysDecider
 from ddaydice.interpreter.core.decisions import Decision, check_answer
+from ddaydice.interpreter.core.state import new_rng
 from ddaydice.interpreter.core.values import Move
 
 
@@ -85,7 +85,7 @@ class RandomDecider:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng = new_rng(seed)
 
     def __repr__(self) -> str:
         return f"RandomDecider(seed={self.seed!r})"

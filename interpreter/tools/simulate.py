@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 
 from ddaydice.dsl.loader import Content, load
+from ddaydice.interpreter.core.state import C_SEED
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms.options import score, score_summary
 from ddaydice.interpreter.policies.registry import make_policy
@@ -86,13 +87,11 @@ def game_seed(run_seed: int, index: int) -> int:
     each time: one generator is reseeded with the integer that seeding from a string makes (the text and its
     SHA-512 digest, big-endian: random.Random.seed, version 2), directly (tests/test_simulate.py checks both)."""
     text = f"ddaydice:{run_seed}:{index}".encode()
-    _RESEED(_SEEDER, int.from_bytes(text + hashlib.sha512(text).digest(), "big"))
+    C_SEED(_SEEDER, int.from_bytes(text + hashlib.sha512(text).digest(), "big"))
     return _SEEDER.getrandbits(62)
 
 
 _SEEDER = random.Random()
-_RESEED: Callable[[random.Random, int], None] = random.Random.__mro__[1].seed  # type: ignore[attr-defined]
-# (the C generator's own seeding, under random.Random.seed)
 
 
 def game_of(content: Content, spec: Spec, index: int) -> tuple[Game, Watch | None]:
