@@ -14,7 +14,7 @@ from ddaydice.dsl.loader import Content, load_cached
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.tools.forced import Forced, ForcedGame
 from ddaydice.interpreter.tools.measures import MEASURES, end_of_game
-from ddaydice.interpreter.tools.simulate import Spec, play_one
+from ddaydice.interpreter.tools.simulate import Spec, game_of, play_one
 from ddaydice.interpreter.tools.stats import distribution, paired, quantile, t_cdf, t_ppf
 
 TIGER = ["map=exercise-tiger", "variant=practice-run", "policy=reference"]
@@ -257,3 +257,43 @@ def test_impact_json_pairs_absent_with_given() -> None:
     assert [s["name"] for s in only["setups"]] == [f"without {medic}", f"with {medic}"]
     bad = _cli("impact", "no-such-card", "--map", "omaha-beach", "--games", "10")
     assert bad.exit_code == 2 and "no card 'no-such-card'" in bad.output
+
+
+def _a_used_card(content: Content) -> str:
+    """The Flak Vest: an Item that does nothing until it is used (no MGF casualties this turn)."""
+    effect = content.effects["flak-vest"]
+    assert effect.compiled.uses and not effect.compiled.modifiers
+    return "flak-vest"
+
+
+def test_impact_says_whether_the_policy_played_the_card() -> None:
+    """An Item that acts only when used, given to a policy that uses no card (the reference policy), changes
+    nothing: impact says so, and points to the players that use cards; the expert plays it, in some games."""
+    vest = _a_used_card(_content())
+    result = _cli("impact", vest, "--map", "omaha-beach", "--policy", "reference", "--policy", "expert",
+                  "--games", "12", "--measure", "won", "-q")
+    assert result.exit_code == 0, result.output
+    reference, expert = result.output.split(f"\n\n{vest} (given")
+    assert f"{vest}'s uses played: in 0 of 12 games with it (0.00 a game)" in reference
+    assert f"warning: policy reference never played {vest}'s uses" in reference
+    assert "warning" not in expert
+    line = next(x for x in expert.splitlines() if "uses played" in x)
+    games_used = int(line.split("in ")[1].split(" of")[0])
+    assert 0 < games_used <= 12
+    data = _json("impact", vest, "--map", "omaha-beach", "--policy", "reference", "--policy", "expert",
+                 "--games", "12", "--measure", "won")
+    ref_uses, exp_uses = (r["card_uses"] for r in data["results"])
+    assert ref_uses == {"card": vest, "games": 12, "games_used": 0, "uses": 0, "per_game": 0.0, "has_uses": True}
+    assert exp_uses["games_used"] == games_used and exp_uses["uses"] >= games_used
+
+
+def test_a_game_record_counts_the_uses_played() -> None:
+    """GameRecord.uses: the players' used:OWNER counters of the game, summed and sorted."""
+    content = _content()
+    spec = Spec("exercise-tiger", "advanced-training", 1, "heuristic", seed=1)
+    game, _ = game_of(content, spec, 3)
+    game.run()
+    counted = {k[5:]: n for u in game.state.units for k, n in u.counters.items() if k.startswith("used:")}
+    record = play_one(content, spec, 3)
+    assert record.uses == tuple(sorted(counted.items())) and record.uses
+    assert play_one(content, Spec("exercise-tiger", "practice-run", 1, "reference", seed=1), 0).uses == ()

@@ -426,6 +426,42 @@ def table(c: Comparison) -> list[str]:
     return lines
 
 
+@attrs.frozen
+class CardUses:
+    """How often a set-up's games played one card's uses: in how many games, how many times in all."""
+
+    card: str
+    games: int
+    games_used: int
+    uses: int
+    has_uses: bool  # whether the card's effect offers a use at all
+
+    def as_json(self) -> dict[str, Any]:
+        return {"card": self.card, "games": self.games, "games_used": self.games_used, "uses": self.uses,
+                "per_game": self.uses / self.games if self.games else 0.0, "has_uses": self.has_uses}
+
+    def line(self, policy: str) -> list[str]:
+        """What a designer reads under an impact table: the uses played, and a warning when a card that is used
+        was never used (the differences then show what the card does unused, or nothing)."""
+        if not self.has_uses:
+            return []
+        out = [f"  {self.card}'s uses played: in {self.games_used} of {self.games} games with it "
+               f"({self.uses / self.games if self.games else 0.0:.2f} a game)"]
+        if self.games_used == 0:
+            out.append(f"  warning: policy {policy} never played {self.card}'s uses, so the differences above leave "
+                       f"them out; the graded players play uses (--policy novice, casual or expert)")
+        return out
+
+
+def card_uses(c: Comparison, card: str, content: Content, setup: int = 1) -> CardUses:
+    """The uses of ``card`` played in set-up ``setup``'s games (GameRecord.uses)."""
+    records = c.records[setup] if setup < len(c.records) else ()
+    counts = [dict(r.uses).get(card, 0) for r in records]
+    effect = content.effects.get(card)
+    has_uses = effect is not None and bool(effect.compiled.uses)
+    return CardUses(card, len(records), sum(1 for n in counts if n), sum(counts), has_uses)
+
+
 def plot(c: Comparison, path: str, title: str | None = None) -> None:
     from ddaydice.interpreter.tools.plots import compare_plot
 

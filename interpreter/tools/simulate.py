@@ -64,6 +64,9 @@ class GameRecord:
     vp: int | None = None
     violations: tuple[str, ...] = ()  # the invariants broken (with --check-invariants)
     seed: int = 0  # the game's own seed
+    #: The uses played, by owner (a card, a Sector, a rule: ``rule:buy-award``), summed over the game's players and
+    #: sorted: ``dday impact`` tells from it whether a policy ever played the card it measures.
+    uses: tuple[tuple[str, int], ...] = ()
 
 
 class _CheckedForcedGame(CheckedGame, ForcedGame):
@@ -130,7 +133,18 @@ def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
     return GameRecord(index, s.outcome or "lost", s.turn, s.reason, tuple(dead_at), tuple(sorted(lost.items())),
                       tuple(specialists), tuple(items), scored.group if scored else None,
                       tuple(scored.units.values()) if scored else (), soldiers, specs_left, vp,
-                      tuple(v.text() for v in watch.violations) if watch is not None else (), seed)
+                      tuple(v.text() for v in watch.violations) if watch is not None else (), seed, _uses(game))
+
+
+def _uses(game: Game) -> tuple[tuple[str, int], ...]:
+    """The uses played in the game, by owner (the players' ``used:OWNER`` counters, effects/uses.py)."""
+    found: Counter[str] = Counter()
+    for u in game.state.units:
+        if u.counters:  # (most games of the plain rules have none)
+            for key, n in u.counters.items():
+                if key.startswith("used:") and n:
+                    found[key[5:]] += n
+    return tuple(sorted(found.items()))
 
 
 _WORKER_CONTENT: dict[tuple[str, ...], Content] = {}
