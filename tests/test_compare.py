@@ -274,17 +274,33 @@ def test_impact_says_whether_the_policy_played_the_card() -> None:
                   "--games", "12", "--measure", "won", "-q")
     assert result.exit_code == 0, result.output
     reference, expert = result.output.split(f"\n\n{vest} (given")
-    assert f"{vest}'s uses played: in 0 of 12 games with it (0.00 a game)" in reference
+    assert f"with {vest}: {vest}'s uses played in 0 of 12 games (0.00 a game)" in reference
     assert f"warning: policy reference never played {vest}'s uses" in reference
     assert "warning" not in expert
     line = next(x for x in expert.splitlines() if "uses played" in x)
-    games_used = int(line.split("in ")[1].split(" of")[0])
+    games_used = int(line.split("played in ")[1].split(" of")[0])
     assert 0 < games_used <= 12
     data = _json("impact", vest, "--map", "omaha-beach", "--policy", "reference", "--policy", "expert",
                  "--games", "12", "--measure", "won")
-    ref_uses, exp_uses = (r["card_uses"] for r in data["results"])
-    assert ref_uses == {"card": vest, "games": 12, "games_used": 0, "uses": 0, "per_game": 0.0, "has_uses": True}
+    (ref_uses,), (exp_uses,) = (r["card_uses"] for r in data["results"])
+    assert ref_uses == {"setup": f"with {vest}", "card": vest, "games": 12, "games_used": 0, "uses": 0,
+                        "per_game": 0.0}
     assert exp_uses["games_used"] == games_used and exp_uses["uses"] >= games_used
+
+
+def test_compare_reports_the_uses_of_the_cards_a_setup_forces_in() -> None:
+    """dday compare, the same: each set-up's given or pooled card that has a use gets its line (none for a card
+    that acts without one, the Medic; none for a card made absent)."""
+    vest = _a_used_card(_content())
+    medic = _the_medic(_content())
+    result = _cli("compare", "-s", f"name=a map=omaha-beach absent={vest}", "-s",
+                  f"name=b map=omaha-beach give={vest},{medic}", "--games", "6", "--measure", "won", "-q")
+    assert result.exit_code == 0, result.output
+    lines = [x for x in result.output.splitlines() if "uses played" in x]
+    assert lines == [f"  b: {vest}'s uses played in 0 of 6 games (0.00 a game)"]
+    data = _json("compare", "-s", "name=a map=omaha-beach", "-s", f"name=b map=omaha-beach give={medic}",
+                 "--games", "6", "--measure", "won")
+    assert data["card_uses"] == []
 
 
 def test_a_game_record_counts_the_uses_played() -> None:

@@ -75,26 +75,23 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
                 result = cmp.run(setups, games, batch=batch, precision=precision, measures=measures, jobs=jobs,
                                  progress=bar.update)
                 bar.update(games * 2 - bar.pos)
-        content = cmp.content_for(tuple(packs))
-        assert content is not None  # (checked above)
-        results.append((policy, result, cmp.card_uses(result, card, content)))
+        results.append((policy, result))
     if plot_path:
         from ddaydice.interpreter.tools.measures import MEASURES
         from ddaydice.interpreter.tools.plots import compare_plot
 
-        rows = [(MEASURES[n][0], [c.differences(n)[0].as_json() for _, c, _ in results]) for n in measures]
+        rows = [(MEASURES[n][0], [c.differences(n)[0].as_json() for _, c in results]) for n in measures]
         compare_plot(f"{card} on {map_id}: with - without, 95% paired intervals",
-                     [f"policy {p}" for p, _, _ in results], rows, plot_path)
+                     [f"policy {p}" for p, _ in results], rows, plot_path)
     if fmt == "json":
         click.echo(json.dumps({"card": card, "to": where, "map": map_id, "variant": variant,
-                               "results": [{"policy": p, **cmp.as_json(c), "card_uses": u.as_json()}
-                                           for p, c, u in results]}, indent=2))
+                               "results": [{"policy": p, **cmp.as_json(c)} for p, c in results]}, indent=2))
         return
-    for k, (policy, result, uses) in enumerate(results):
+    for k, (policy, result) in enumerate(results):
         if k:
             click.echo("")
         click.echo(f"{card} ({'given to each Unit' if where == 'give' else 'in the Pool'}) on {map_id}"
                    + (f"/{variant}" if variant else "") + f", policy {policy}:")
-        for line in [*cmp.table(result), *uses.line(policy)]:
+        for line in cmp.table(result):
             click.echo(line)
 

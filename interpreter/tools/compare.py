@@ -361,6 +361,7 @@ def as_json(c: Comparison) -> dict[str, Any]:
             "differences": [{"setup": s.name, "versus": c.setups[0].name, **d.as_json()}
                             for s, d in zip(c.setups[1:], c.differences(name), strict=True)],
         }
+    out["card_uses"] = [u.as_json() for u in card_uses(c)]
     finite: dict[str, Any] = _finite(out)
     return finite
 
@@ -423,43 +424,52 @@ def table(c: Comparison) -> list[str]:
     if pairs:
         lines.append(f"  (turns to win: the means are over each set-up's won games, the difference over the seeds "
                      f"won under both: {', '.join(map(str, sorted(pairs)))})")
+    for uses in card_uses(c):
+        lines += uses.lines()
     return lines
 
 
 @attrs.frozen
 class CardUses:
-    """How often a set-up's games played one card's uses: in how many games, how many times in all."""
+    """How often a set-up's games played the uses of a card it forces in: in how many games, how many times."""
 
+    setup: str
+    policy: str
     card: str
     games: int
     games_used: int
     uses: int
-    has_uses: bool  # whether the card's effect offers a use at all
 
     def as_json(self) -> dict[str, Any]:
-        return {"card": self.card, "games": self.games, "games_used": self.games_used, "uses": self.uses,
-                "per_game": self.uses / self.games if self.games else 0.0, "has_uses": self.has_uses}
+        return {"setup": self.setup, "card": self.card, "games": self.games, "games_used": self.games_used,
+                "uses": self.uses, "per_game": self.uses / self.games if self.games else 0.0}
 
-    def line(self, policy: str) -> list[str]:
-        """What a designer reads under an impact table: the uses played, and a warning when a card that is used
-        was never used (the differences then show what the card does unused, or nothing)."""
-        if not self.has_uses:
-            return []
-        out = [f"  {self.card}'s uses played: in {self.games_used} of {self.games} games with it "
+    def lines(self) -> list[str]:
+        """What a designer reads under the table: the uses played, and a warning when never (the differences then
+        show the card unused: what it does without a use, or nothing)."""
+        out = [f"  {self.setup}: {self.card}'s uses played in {self.games_used} of {self.games} games "
                f"({self.uses / self.games if self.games else 0.0:.2f} a game)"]
         if self.games_used == 0:
-            out.append(f"  warning: policy {policy} never played {self.card}'s uses, so the differences above leave "
-                       f"them out; the graded players play uses (--policy novice, casual or expert)")
+            out.append(f"  warning: policy {self.policy} never played {self.card}'s uses, so the differences above "
+                       f"leave them out; the graded players play uses (policy novice, casual or expert)")
         return out
 
 
-def card_uses(c: Comparison, card: str, content: Content, setup: int = 1) -> CardUses:
-    """The uses of ``card`` played in set-up ``setup``'s games (GameRecord.uses)."""
-    records = c.records[setup] if setup < len(c.records) else ()
-    counts = [dict(r.uses).get(card, 0) for r in records]
-    effect = content.effects.get(card)
-    has_uses = effect is not None and bool(effect.compiled.uses)
-    return CardUses(card, len(records), sum(1 for n in counts if n), sum(counts), has_uses)
+def card_uses(c: Comparison) -> list[CardUses]:
+    """For each set-up, each card it gives or puts into the Pool whose effect has a use: the uses its games played
+    (GameRecord.uses). A card without a use acts, if at all, without being played: it gets none."""
+    out = []
+    for setup, records in zip(c.setups, c.records, strict=True):
+        content = content_for(setup.spec.packs)
+        assert content is not None  # (the set-up was played)
+        for forced in setup.spec.forced:
+            effect = content.effects.get(forced.card)
+            if forced.where == "absent" or effect is None or not effect.compiled.uses:
+                continue
+            counts = [dict(r.uses).get(forced.card, 0) for r in records]
+            out.append(CardUses(setup.name, setup.spec.policy, forced.card, len(records),
+                                sum(1 for n in counts if n), sum(counts)))
+    return out
 
 
 def plot(c: Comparison, path: str, title: str | None = None) -> None:
