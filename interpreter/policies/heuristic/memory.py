@@ -20,6 +20,7 @@ class Memory:
     __slots__ = (
         "ahead",
         "asides",
+        "assigned",
         "card_ids",
         "cards",
         "counts",
@@ -46,6 +47,9 @@ class Memory:
         self.firsts: tuple[Any, tuple[tuple[str, ...], tuple[str, ...]]] | None = None
         self.quick: dict[tuple[Any, ...], tuple[Any, TurnView]] = {}
         self.target_memo: dict[tuple[Any, ...], tuple[frozenset[str], bool, bool]] = {}
+        #: The objectives shared out between the Units (params._assign: the same for every Unit asked of), by what
+        #: target_memo's keys hold but the Unit.
+        self.assigned: dict[tuple[Any, ...], dict[str, str]] = {}
         self.counts: dict[tuple[Any, ...], int] = {}
         self.statics: dict[tuple[Any, ...], int] = {}
         self.ahead: dict[tuple[Any, ...], tuple[bool, bool, bool, bool]] = {}

@@ -31,7 +31,8 @@ def targets_of(mem: Memory, game: GameView, unit: Unit) -> tuple[frozenset[str],
     """The Bunkers this Unit aims at (objectives are shared out between Units), whether it must hold
     back (its Bunker is closed for now) and whether a comrade waits beside the Bunker that opens it."""
     s = game.state
-    key = (unit.id, tuple((u.status, u.sector, len(u.visited)) for u in s.units), tuple(s.conquered))
+    where = (tuple((u.status, u.sector, len(u.visited)) for u in s.units), tuple(s.conquered))
+    key = (unit.id, where)
     found = mem.target_memo.get(key)
     if found is not None:
         return found
@@ -41,7 +42,12 @@ def targets_of(mem: Memory, game: GameView, unit: Unit) -> tuple[frozenset[str],
     active = s.active_units()
     mine: set[str] = set(bunkers)
     if len(s.units) > 1 and open_obj and len(active) > 1:
-        assignment = _assign(mem, game, active, open_obj)
+        # (one sharing-out for all the Units: worked out once, not again for each comrade whose plan is asked)
+        assignment = mem.assigned.get(where)
+        if assignment is None:
+            if len(mem.assigned) > 64:
+                mem.assigned.clear()
+            assignment = mem.assigned[where] = _assign(mem, game, active, open_obj)
         if unit.id in assignment:
             mine = {assignment[unit.id]}
     elif len(s.units) > 1 and open_obj and len(active) == 1:
@@ -134,38 +140,71 @@ class _Terms:
         self.platoon: Final = platoon  # Courage its Specialists take off each Advance
         self.bunker_def: Final = bunker_def  # DEF its Specialists take off a Bunker
 
-    @classmethod
-    def of(cls, game: GameView, unit: Unit) -> _Terms:
-        """The terms of ``unit``, as it is now (its cards read from their effects: effectworth.Traits)."""
-        specs = frozenset(unit.specialists)
-        items = list(unit.items)
+    @staticmethod
+    def of(game: GameView, unit: Unit) -> _Terms:
+        """The terms of ``unit``, as it is now (its cards read from their effects: effectworth.Traits). (Loops
+        rather than sum() and max() of generators, and the constructor called directly: compiled, each generator
+        is an object and each of those calls a generic one; the same numbers, added in the same order.)"""
         ps = profiles(game.content)
-        spec_traits = [ps[sp].traits for sp in specs]
-        item_profiles = [ps[i] for i in items]
-        # What saves casualties in every Combat: a Specialist's or the Vehicle's (one such saving counted).
-        savers = spec_traits + ([ps[unit.vehicle].traits] if unit.vehicle else [])
+        # What saves casualties in every Combat: a Specialist's or the Vehicle's (one saving counted: the greatest).
+        saved = 0.0
+        have_saver = False
+        mines_ignored = False
+        beach = 0.0
+        path = 0.0
+        bunker_def = 0.0
+        for sp in frozenset(unit.specialists):  # (each Specialist once, in the order summed before)
+            tr = ps[sp].traits
+            if not have_saver or tr.casualties_saved > saved:
+                saved = tr.casualties_saved
+                have_saver = True
+            mines_ignored = mines_ignored or tr.mines_ignored
+            beach += tr.on_advance
+            path += tr.on_move
+            bunker_def += tr.bunker_def
+        if unit.vehicle:
+            v_saved = ps[unit.vehicle].traits.casualties_saved
+            if not have_saver or v_saved > saved:
+                saved = v_saved
+        barriers = False
+        skull_giver = False
+        cry = False
+        breakers = 0.0
+        for i in unit.items:
+            p = ps[i]
+            barriers = barriers or p.traits.barriers_use
+            skull_giver = skull_giver or p.skull_giver
+            cry = cry or p.traits.cry_use
+            breakers += p.traits.breaker
         # The Specialist it would sacrifice: the one worth least (the first of those worth as little), 0 with none.
         worth = SpecWorth(game, unit)
         cheapest = 0.0
+        platoon = 0.0
         for n, sp in enumerate(unit.specialists):
             w = worth.of(sp)
             if n == 0 or w < cheapest:
                 cheapest = w
-        return cls(
-            specs=specs,
-            casualties_saved=max((tr.casualties_saved for tr in savers), default=0.0),
+            platoon += ps[sp].traits.advance_cut
+        cost_granted = False
+        for gr in game.state.grants:
+            if gr.query == "advance-cost" and gr.unit in (None, unit.id):
+                cost_granted = True
+                break
+        return _Terms(
+            specs=frozenset(unit.specialists),
+            casualties_saved=saved,
             n_specs=len(unit.specialists),
             cheapest=cheapest,
-            mines_free=game.flag("ignore-landmines", unit) or any(tr.mines_ignored for tr in spec_traits),
-            barriers_ok=game.flag("ignore-barriers", unit) or any(p.traits.barriers_use for p in item_profiles),
-            p_climb=P_CLIMB_HELPED if any(p.skull_giver for p in item_profiles) else P_CLIMB,
-            has_cry_item=any(p.traits.cry_use for p in item_profiles),
-            breakers=sum(p.traits.breaker for p in item_profiles),
-            beach=sum(tr.on_advance for tr in spec_traits),
-            path=sum(tr.on_move for tr in spec_traits),
-            cost_granted=any(gr.query == "advance-cost" and gr.unit in (None, unit.id) for gr in game.state.grants),
-            platoon=int(sum(ps[sp].traits.advance_cut for sp in unit.specialists)),
-            bunker_def=sum(tr.bunker_def for tr in spec_traits),
+            mines_free=game.flag("ignore-landmines", unit) or mines_ignored,
+            barriers_ok=game.flag("ignore-barriers", unit) or barriers,
+            p_climb=P_CLIMB_HELPED if skull_giver else P_CLIMB,
+            has_cry_item=cry,
+            breakers=breakers,
+            beach=beach,
+            path=path,
+            cost_granted=cost_granted,
+            platoon=int(platoon),
+            bunker_def=bunker_def,
         )
 
 
