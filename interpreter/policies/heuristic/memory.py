@@ -31,6 +31,7 @@ class Memory:
         "intent",
         "quick",
         "rerolls",
+        "stars",
         "statics",
         "target_memo",
         "view_key",
@@ -54,6 +55,8 @@ class Memory:
         self.statics: dict[tuple[Any, ...], int] = {}
         self.ahead: dict[tuple[Any, ...], tuple[bool, bool, bool, bool]] = {}
         self.ctx: dict[tuple[Any, ...], DiceContext] = {}
+        #: What one more Star is worth (values.star_value), by what it reads.
+        self.stars: dict[tuple[Any, ...], float] = {}
         #: The other side's player seen at the first decision of each turn: turn -> (his Soldiers, the highest
         #: printed DEF the Units then occupied, where they fought the turn before).
         self.foe_seen: dict[int, tuple[int, int]] = {}

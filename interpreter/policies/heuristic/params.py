@@ -86,13 +86,14 @@ def _hops(mem: Memory, game: GameView, unit: Unit) -> dict[str, int]:
     """The moves the Unit needs to each Sector it may reach (a Bunker that opens later counts as open)."""
     dist = {unit.sector: 0}
     todo = [unit.sector]
+    now = mem.enter_now(game, unit)  # (what may_enter's answers depend on, read once for the whole search)
     while todo:
         nxt = []
         for x in todo:
             for to, _kind, _cost, _mines, _barrier in game.moves[x]:
                 if to in dist or to in unit.visited:
                     continue
-                if not mem.may_enter(game, unit, to) and facts(game, to).enter_unless is None:
+                if not mem.may_enter(game, unit, to, now) and facts(game, to).enter_unless is None:
                     continue
                 dist[to] = dist[x] + 1
                 nxt.append(to)

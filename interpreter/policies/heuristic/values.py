@@ -132,12 +132,34 @@ def star_value(mem: Memory, game: GameView, unit: Unit) -> float:
     """What one more Star is worth: the best Specialist per Star within reach."""
     if not game.counts_face("star"):
         return 0.0
-    best = 0.0
-    hand = game.state.hands.get(unit.id, [])
-    pool = [p for p in game.state.pool if game.content.card_kinds.get(p) == "specialist"]
-    worth = SpecWorth(game, unit)
+    s = game.state
+    hand = s.hands.get(unit.id, [])
+    pool = [p for p in s.pool if game.content.card_kinds.get(p) == "specialist"]
     now = mem.cost_now(game, unit)
-    for spec in hand + pool:
+    # Remembered while what it reads stays the same: the cards within reach, the Unit's, its place (the Advances
+    # left, what lies ahead), the Units still in play. Not against the German (his state counts), nor when a card
+    # within reach says its own price (which may depend on anything).
+    key: tuple[Any, ...] | None = None
+    if not s.sides and not any(c in game.own_prices for c in hand + pool):
+        key = (unit.id, unit.sector, len(unit.visited), tuple(hand), tuple(pool), tuple(unit.dead), now,
+               sum(1 for u in s.units if u.status == "active"))
+        found = mem.stars.get(key)
+        if found is not None:
+            return found
+    value = _star_value(mem, game, unit, hand + pool, now)
+    if key is not None:
+        if len(mem.stars) > 64:
+            mem.stars.clear()
+        mem.stars[key] = value
+    return value
+
+
+def _star_value(mem: Memory, game: GameView, unit: Unit, within: list[str],
+                now: tuple[tuple[str, ...], tuple[str, ...]]) -> float:
+    """star_value's answer, worked out."""
+    best = 0.0
+    worth = SpecWorth(game, unit)
+    for spec in within:
         if spec in unit.specialists or spec in unit.dead:
             continue
         cost = mem.cost(game, unit, spec, now)
