@@ -313,3 +313,29 @@ def test_a_game_record_counts_the_uses_played() -> None:
     record = play_one(content, spec, 3)
     assert record.uses == tuple(sorted(counted.items())) and record.uses
     assert play_one(content, Spec("exercise-tiger", "practice-run", 1, "reference", seed=1), 0).uses == ()
+
+
+def test_simulate_reports_the_uses_played() -> None:
+    """dday simulate's uses_played: per owner, the games it was played in and its uses a game, most played first;
+    its text line, the same."""
+    result = _cli("simulate", "exercise-tiger", "--variant", "advanced-training", "--policy", "expert",
+                  "--games", "4", "-q")
+    assert result.exit_code == 0, result.output
+    data = _json("simulate", "exercise-tiger", "--variant", "advanced-training", "--policy", "expert",
+                 "--games", "4")
+    content = _content()
+    spec = Spec("exercise-tiger", "advanced-training", 1, "expert", seed=0)
+    records = [play_one(content, spec, i) for i in range(4)]
+    totals: dict[str, int] = {}
+    games: dict[str, int] = {}
+    for r in records:
+        for owner, n in r.uses:
+            totals[owner] = totals.get(owner, 0) + n
+            games[owner] = games.get(owner, 0) + 1
+    played = data["uses_played"]
+    assert played == {k: {"games": games[k], "per_game": totals[k] / 4} for k in played}
+    assert set(played) == set(totals) and "corporal" in played
+    per_game = [v["per_game"] for v in played.values()]
+    assert per_game == sorted(per_game, reverse=True)
+    line = next(x for x in result.output.splitlines() if x.startswith("  uses played, a game: "))
+    assert line.endswith(", ".join(f"{k} {v['per_game']:.2f}" for k, v in played.items()))

@@ -157,6 +157,9 @@ def _echo_summary(content: Content, spec: Spec, summary: dict[str, Any], jobs: i
         click.echo("  Specialists: " + ", ".join(f"{k} {v}" for k, v in summary["specialists_recruited"].items()))
     if summary["items_used"]:
         click.echo("  Items and Awards used: " + ", ".join(f"{k} {v}" for k, v in summary["items_used"].items()))
+    if summary["uses_played"]:
+        click.echo("  uses played, a game: " + ", ".join(
+            f"{k} {v['per_game']:.2f}" for k, v in summary["uses_played"].items()))
     points = summary.get("victory_points")
     if points:  # an option's score table (victory-points), counted at the end of every game
         g, won, lost = points["group"], points["group_won"], points["group_lost"]

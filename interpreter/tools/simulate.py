@@ -228,6 +228,8 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
     lost: Counter[str] = Counter()
     specs: Counter[str] = Counter()
     items: Counter[str] = Counter()
+    uses: Counter[str] = Counter()
+    used_in: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     outcome_turns: Counter[int] = Counter()
     for r in records:
@@ -236,6 +238,9 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
             lost[sector] += k
         specs.update(r.specialists)
         items.update(r.items_used)
+        for owner, k in r.uses:
+            uses[owner] += k
+            used_in[owner] += 1
         reasons[r.reason] += 1
         outcome_turns[r.turns] += 1
     out: dict[str, Any] = {
@@ -259,6 +264,8 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
         "soldiers_lost_by_sector": {k: v / n for k, v in sorted(lost.items(), key=lambda kv: _natural(kv[0]))},
         "specialists_recruited": dict(specs.most_common()),
         "items_used": dict(items.most_common()),
+        # Every use played (a card's, a Sector's, a rule's), most played first: in how many games, how many a game.
+        "uses_played": {owner: {"games": used_in[owner], "per_game": k / n} for owner, k in uses.most_common()},
         "reasons": dict(reasons.most_common(8)),
         "seconds": seconds,
         "games_per_s": n / seconds if seconds > 0 else 0.0,
