@@ -29,7 +29,7 @@ from ddaydice.interpreter.tools import measures as ms
 from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced, problem
 from ddaydice.interpreter.tools.simulate import GameRecord, Spec, play_one
-from ddaydice.interpreter.tools.stats import Paired, paired
+from ddaydice.interpreter.tools.stats import Paired, holm, paired
 
 DEFAULT_MEASURES = tuple(ms.MEASURES)
 CODE = "SETUP001"  # a set-up file or description that cannot be played (docs/simulation.md)
@@ -258,6 +258,20 @@ class Comparison:
         base = ms.values(self.records[0], name)
         return [paired(base, ms.values(r, name)) for r in self.records[1:]]
 
+    def holm(self, k: int) -> dict[str, float]:
+        """Difference ``k`` (set-up ``k + 1`` minus the first): each measure's p-value after Holm's correction over
+        the measures compared that have 2 pairs or more (a measure with fewer: 1)."""
+        diffs = {name: self.differences(name)[k] for name in self.measures}
+        tested = [name for name, d in diffs.items() if d.n >= 2]
+        adjusted = dict(zip(tested, holm([diffs[name].p for name in tested]), strict=True))
+        return {name: adjusted.get(name, 1.0) for name in self.measures}
+
+    def difference_json(self, name: str, k: int) -> dict[str, Any]:
+        """Difference ``k`` of measure ``name`` as JSON: the paired interval's (stats.Paired), with Holm's p-value
+        and whether it is significant after the correction (what the table's ``significant`` says)."""
+        p_holm = self.holm(k)[name]
+        return {**self.differences(name)[k].as_json(), "p_holm": p_holm, "significant_holm": p_holm < 0.05}
+
     def means(self, name: str) -> list[float | None]:
         out: list[float | None] = []
         for recs in self.records:
@@ -358,8 +372,8 @@ def as_json(c: Comparison) -> dict[str, Any]:
         out["measures"][name] = {
             "label": ms.MEASURES[name][0],
             "means": c.means(name),
-            "differences": [{"setup": s.name, "versus": c.setups[0].name, **d.as_json()}
-                            for s, d in zip(c.setups[1:], c.differences(name), strict=True)],
+            "differences": [{"setup": s.name, "versus": c.setups[0].name, **c.difference_json(name, k)}
+                            for k, s in enumerate(c.setups[1:])],
         }
     out["card_uses"] = [u.as_json() for u in card_uses(c)]
     finite: dict[str, Any] = _finite(out)
@@ -400,9 +414,10 @@ def table(c: Comparison) -> list[str]:
         lines.append(f"  {s.name}: {s.describe()}")
     width = max(8, *(len(n) for n in letters))
     head = f"  {'measure':<18}" + "".join(f"{n:>{width + 1}}" for n in letters)
-    head += f"  {'difference':<28}{'p':>7}  significant"
+    head += f"  {'difference':<28}{'p':>7}{'Holm p':>8}  significant"
     lines.append("")
     lines.append(head)
+    adjusted = [c.holm(k) for k in range(len(c.setups) - 1)]
     for name in c.measures:
         means = c.means(name)
         diffs = c.differences(name)
@@ -413,17 +428,24 @@ def table(c: Comparison) -> list[str]:
             vs = f"{c.setups[k + 1].name} - {c.setups[0].name}"
             if d.n < 2:
                 diff = f"too few pairs ({d.n})"
-                lines.append(f"  {label:<18}{cells}  {diff:<28}{'-':>7}  -")
+                lines.append(f"  {label:<18}{cells}  {diff:<28}{'-':>7}{'-':>8}  -")
                 continue
             diff = f"{_fmt(name, d.diff, True)} [{_fmt(name, d.lo, True)}, {_fmt(name, d.hi, True)}]"
             if len(c.setups) > 2:
                 diff = f"{vs}: {diff}"
-            mark = "yes" if d.significant else "no"
-            lines.append(f"  {label:<18}{cells}  {diff:<28}{_p(d.p):>7}  {mark}")
+            p_holm = adjusted[k][name]
+            mark = "yes" if p_holm < 0.05 else "no"
+            lines.append(f"  {label:<18}{cells}  {diff:<28}{_p(d.p):>7}{_p(p_holm):>8}  {mark}")
     pairs = {d.n for name in c.measures if name == "turns_to_win" for d in c.differences(name)}
     if pairs:
         lines.append(f"  (turns to win: the means are over each set-up's won games, the difference over the seeds "
                      f"won under both: {', '.join(map(str, sorted(pairs)))})")
+    tested = max((sum(1 for name in c.measures if c.differences(name)[k].n >= 2)
+                  for k in range(len(c.setups) - 1)), default=0)
+    if tested > 1:
+        lines.append(f"  (significant: Holm's p below 0.05, the p-values corrected for the {tested} measures compared, "
+                     "so that together they read a difference where there is none less than 5% of the time; each "
+                     "interval is 95% on its own)")
     for uses in card_uses(c):
         lines += uses.lines()
     return lines
@@ -476,6 +498,6 @@ def plot(c: Comparison, path: str, title: str | None = None) -> None:
     from ddaydice.interpreter.tools.plots import compare_plot
 
     labels = [f"{s.name} - {c.setups[0].name}" for s in c.setups[1:]]
-    rows = [(ms.MEASURES[n][0], [d.as_json() for d in c.differences(n)]) for n in c.measures]
+    rows = [(ms.MEASURES[n][0], [c.difference_json(n, k) for k in range(len(c.setups) - 1)]) for n in c.measures]
     compare_plot(title or f"{c.games} paired games: differences with 95% intervals", labels, rows, path)
 

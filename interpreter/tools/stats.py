@@ -167,3 +167,17 @@ def paired(a: Sequence[float | None], b: Sequence[float | None], level: float = 
     half = t_ppf(0.5 + level / 2, n - 1) * se
     p = 2.0 * (1.0 - t_cdf(abs(d) / se, n - 1))
     return Paired(n, mean_a, mean_b, d, d - half, d + half, max(0.0, min(1.0, p)), not d - half <= 0.0 <= d + half)
+
+
+def holm(ps: Sequence[float]) -> list[float]:
+    """Holm's step-down correction of p-values tested together (a comparison's measures): each p-value made
+    comparable with the family's level, so that the chance that any of the tests reads a difference where there is
+    none stays under it. The smallest p-value is multiplied by the number of tests, the next by one less, and so
+    on, each at least the one before (and at most 1)."""
+    m = len(ps)
+    out = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(sorted(range(m), key=lambda j: ps[j])):
+        running = max(running, min(1.0, (m - rank) * ps[i]))
+        out[i] = running
+    return out
