@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from ddaydice.dsl.loader import Content, load_cached
 from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.cli.simulate import per_game_text
 from ddaydice.interpreter.tools.forced import Forced, ForcedGame
 from ddaydice.interpreter.tools.measures import MEASURES, end_of_game
 from ddaydice.interpreter.tools.simulate import Spec, game_of, play_one
@@ -364,4 +365,5 @@ def test_simulate_reports_the_uses_played() -> None:
     per_game = [v["per_game"] for v in played.values()]
     assert per_game == sorted(per_game, reverse=True)
     line = next(x for x in result.output.splitlines() if x.startswith("  uses played, a game: "))
-    assert line.endswith(", ".join(f"{k} {v['per_game']:.2f}" for k, v in played.items()))
+    assert line.endswith(", ".join(f"{k} {per_game_text(v['per_game'])}" for k, v in played.items()))
+    assert per_game_text(0.001) == "<0.01" and per_game_text(0.0) == "0.00" and per_game_text(0.005) == "0.01"

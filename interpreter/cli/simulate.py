@@ -159,7 +159,7 @@ def _echo_summary(content: Content, spec: Spec, summary: dict[str, Any], jobs: i
         click.echo("  Items and Awards used: " + ", ".join(f"{k} {v}" for k, v in summary["items_used"].items()))
     if summary["uses_played"]:
         click.echo("  uses played, a game: " + ", ".join(
-            f"{k} {v['per_game']:.2f}" for k, v in summary["uses_played"].items()))
+            f"{k} {per_game_text(v['per_game'])}" for k, v in summary["uses_played"].items()))
     points = summary.get("victory_points")
     if points:  # an option's score table (victory-points), counted at the end of every game
         g, won, lost = points["group"], points["group_won"], points["group_lost"]
@@ -175,3 +175,8 @@ def _echo_summary(content: Content, spec: Spec, summary: dict[str, Any], jobs: i
         click.echo(f"  invariants   checked after every phase: {inv['violations']} violation(s) in "
                    f"{inv['games_with_violations']} game(s)")
     click.echo(f"  speed        {summary['games_per_s']:.0f} games/s ({summary['seconds']:.2f} s, {jobs} job(s))")
+
+
+def per_game_text(value: float) -> str:
+    """Uses a game as read at a glance: two decimals, and "<0.01" for a use played so rarely it would read 0.00."""
+    return "<0.01" if 0 < value < 0.005 else f"{value:.2f}"
