@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 import attrs
 
@@ -27,6 +27,9 @@ WINDOW_POINTS: dict[tuple[str, str], tuple[str, ...]] = {
     ("when", "found"): USE_POINTS,
 }
 MAX_TURNS = 60
+#: A player's counter of the times an owner's uses were played this game (a card's, a Sector's, a rule's):
+#: ``USED + owner``, counted where a use is played (effects/uses.py), read by 'times-used' and by the tools.
+USED: Final = "used:"
 
 
 class Paused(Exception):

@@ -6,6 +6,7 @@ from mypy_extensions import trait
 
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.effect_context import Answers
+from ddaydice.interpreter.core.values import USED
 from ddaydice.interpreter.effects.context import ContextBase
 from ddaydice.interpreter.mechanisms import decks
 
@@ -100,5 +101,5 @@ class Questions(ContextBase, Answers):
             case "tagged":
                 return len(decks.tagged(g, u, args[0])) if u else 0
             case "times-used":
-                return u.counters.get(f"used:{self.source.owner}", 0) if u else 0
+                return u.counters.get(USED + self.source.owner, 0) if u else 0
         raise RuleError(f"no predicate '{name}'")

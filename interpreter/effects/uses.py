@@ -11,7 +11,7 @@ from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
     Unit,
 )
-from ddaydice.interpreter.core.values import points_of
+from ddaydice.interpreter.core.values import USED, points_of
 from ddaydice.interpreter.mechanisms import decks
 
 
@@ -141,7 +141,7 @@ class Uses(GameAPI):
             self.perform_use(unit, *uses[pick - 1])
 
     def perform_use(self, unit: Unit, src: EffectSource, index: int, hook: UseHook, card: str) -> None:
-        used = f"used:{src.owner}"  # the times this card's uses were played this game ('times-used')
+        used = USED + src.owner  # the times this card's uses were played this game ('times-used')
         unit.counters[used] = unit.counters.get(used, 0) + 1
         if hook.limit is not None:
             key = self._limit_key(src.owner, "use", index, hook.limit)

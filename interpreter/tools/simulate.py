@@ -23,6 +23,7 @@ import attrs
 
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.core.state import C_SEED
+from ddaydice.interpreter.core.values import USED
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms.options import score, score_summary
 from ddaydice.interpreter.policies.registry import make_policy
@@ -137,13 +138,13 @@ def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
 
 
 def _uses(game: Game) -> tuple[tuple[str, int], ...]:
-    """The uses played in the game, by owner (the players' ``used:OWNER`` counters, effects/uses.py)."""
+    """The uses played in the game, by owner (the players' ``USED + owner`` counters, effects/uses.py)."""
     found: Counter[str] = Counter()
     for u in game.state.units:
         if u.counters:  # (most games of the plain rules have none)
             for key, n in u.counters.items():
-                if key.startswith("used:") and n:
-                    found[key[5:]] += n
+                if key.startswith(USED) and n:
+                    found[key[len(USED):]] += n
     return tuple(sorted(found.items()))
 
 
