@@ -135,18 +135,19 @@ def star_value(mem: Memory, game: GameView, unit: Unit) -> float:
     s = game.state
     hand = s.hands.get(unit.id, [])
     pool = [p for p in s.pool if game.content.card_kinds.get(p) == "specialist"]
+    within = hand + pool
     now = mem.cost_now(game, unit)
     # Remembered while what it reads stays the same: the cards within reach, the Unit's, its place (the Advances
     # left, what lies ahead), the Units still in play. Not against the German (his state counts), nor when a card
     # within reach says its own price (which may depend on anything).
     key: tuple[Any, ...] | None = None
-    if not s.sides and not any(c in game.own_prices for c in hand + pool):
+    if not s.sides and not any(c in game.own_prices for c in within):
         key = (unit.id, unit.sector, len(unit.visited), tuple(hand), tuple(pool), tuple(unit.dead), now,
                sum(1 for u in s.units if u.status == "active"))
         found = mem.stars.get(key)
         if found is not None:
             return found
-    value = _star_value(mem, game, unit, hand + pool, now)
+    value = _star_value(mem, game, unit, within, now)
     if key is not None:
         if len(mem.stars) > 64:
             mem.stars.clear()
