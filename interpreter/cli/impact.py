@@ -80,7 +80,9 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
         from ddaydice.interpreter.tools.measures import MEASURES
         from ddaydice.interpreter.tools.plots import compare_plot
 
-        rows = [(MEASURES[n][0], [c.difference_json(n, 0) for _, c in results]) for n in measures]
+        reports = [c.report() for _, c in results]
+        rows = [(MEASURES[n][0], [cmp.difference_json(diffs[n][0], adjusted[0][n]) for diffs, adjusted in reports])
+                for n in measures]
         compare_plot(f"{card} on {map_id}: with - without, 95% paired intervals",
                      [f"policy {p}" for p, _ in results], rows, plot_path)
     if fmt == "json":

@@ -131,6 +131,7 @@ def _echo_summary(content: Content, spec: Spec, summary: dict[str, Any], jobs: i
     """The summary of a run, for a person."""
     from ddaydice.interpreter.game import Game
     from ddaydice.interpreter.policies.registry import make_policy
+    from ddaydice.interpreter.tools.simulate import per_game_text
 
     map_id, variant, players, policy, seed = spec.map_id, spec.variant, spec.players, spec.policy, spec.seed
     options, side_policy = spec.options, spec.side_policy
@@ -175,8 +176,3 @@ def _echo_summary(content: Content, spec: Spec, summary: dict[str, Any], jobs: i
         click.echo(f"  invariants   checked after every phase: {inv['violations']} violation(s) in "
                    f"{inv['games_with_violations']} game(s)")
     click.echo(f"  speed        {summary['games_per_s']:.0f} games/s ({summary['seconds']:.2f} s, {jobs} job(s))")
-
-
-def per_game_text(value: float) -> str:
-    """Uses a game as read at a glance: two decimals, and "<0.01" for a use played so rarely it would read 0.00."""
-    return "<0.01" if 0 < value < 0.005 else f"{value:.2f}"

@@ -28,7 +28,7 @@ from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.tools import measures as ms
 from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced, problem
-from ddaydice.interpreter.tools.simulate import GameRecord, Spec, play_one
+from ddaydice.interpreter.tools.simulate import GameRecord, Spec, per_game_text, play_one
 from ddaydice.interpreter.tools.stats import Paired, holm, paired
 
 DEFAULT_MEASURES = tuple(ms.MEASURES)
@@ -258,19 +258,17 @@ class Comparison:
         base = ms.values(self.records[0], name)
         return [paired(base, ms.values(r, name)) for r in self.records[1:]]
 
-    def holm(self, k: int) -> dict[str, float]:
-        """Difference ``k`` (set-up ``k + 1`` minus the first): each measure's p-value after Holm's correction over
-        the measures compared that have 2 pairs or more (a measure with fewer: 1)."""
-        diffs = {name: self.differences(name)[k] for name in self.measures}
-        tested = [name for name, d in diffs.items() if d.n >= 2]
-        adjusted = dict(zip(tested, holm([diffs[name].p for name in tested]), strict=True))
-        return {name: adjusted.get(name, 1.0) for name in self.measures}
-
-    def difference_json(self, name: str, k: int) -> dict[str, Any]:
-        """Difference ``k`` of measure ``name`` as JSON: the paired interval's (stats.Paired), with Holm's p-value
-        and whether it is significant after the correction (what the table's ``significant`` says)."""
-        p_holm = self.holm(k)[name]
-        return {**self.differences(name)[k].as_json(), "p_holm": p_holm, "significant_holm": p_holm < 0.05}
+    def report(self) -> tuple[dict[str, list[Paired]], list[dict[str, float]]]:
+        """Every measure's differences (each set-up after the first minus the first), and per difference each
+        measure's p-value after Holm's correction over the measures compared that have 2 pairs or more (a measure
+        with fewer: 1). Worked out once for a table, a JSON or a plot."""
+        diffs = {name: self.differences(name) for name in self.measures}
+        adjusted = []
+        for k in range(len(self.setups) - 1):
+            tested = [name for name in self.measures if diffs[name][k].n >= 2]
+            ps = dict(zip(tested, holm([diffs[name][k].p for name in tested]), strict=True))
+            adjusted.append({name: ps.get(name, 1.0) for name in self.measures})
+        return diffs, adjusted
 
     def means(self, name: str) -> list[float | None]:
         out: list[float | None] = []
@@ -278,6 +276,12 @@ class Comparison:
             vals = [v for v in ms.values(recs, name) if v is not None]
             out.append(math.fsum(vals) / len(vals) if vals else None)
         return out
+
+
+def difference_json(d: Paired, p_holm: float) -> dict[str, Any]:
+    """A difference as JSON: the paired interval's (stats.Paired), with Holm's p-value and whether it is significant
+    after the correction (what the table's ``significant`` says)."""
+    return {**d.as_json(), "p_holm": p_holm, "significant_holm": p_holm < 0.05}
 
 
 def narrow_enough(diffs: Mapping[str, Sequence[Paired]], precision: Mapping[str, float]) -> bool:
@@ -368,11 +372,13 @@ def as_json(c: Comparison) -> dict[str, Any]:
         "seed": c.seed, "games": c.games, "batches": c.batches, "stopped": c.stopped,
         "interval": "paired Student t, 95%", "measures": {},
     }
+    diffs, adjusted = c.report()
     for name in c.measures:
         out["measures"][name] = {
             "label": ms.MEASURES[name][0],
             "means": c.means(name),
-            "differences": [{"setup": s.name, "versus": c.setups[0].name, **c.difference_json(name, k)}
+            "differences": [{"setup": s.name, "versus": c.setups[0].name,
+                             **difference_json(diffs[name][k], adjusted[k][name])}
                             for k, s in enumerate(c.setups[1:])],
         }
     out["card_uses"] = [u.as_json() for u in card_uses(c)]
@@ -417,11 +423,10 @@ def table(c: Comparison) -> list[str]:
     head += f"  {'difference':<28}{'p':>7}{'Holm p':>8}  significant"
     lines.append("")
     lines.append(head)
-    adjusted = [c.holm(k) for k in range(len(c.setups) - 1)]
+    every, adjusted = c.report()
     for name in c.measures:
         means = c.means(name)
-        diffs = c.differences(name)
-        for k, d in enumerate(diffs):
+        for k, d in enumerate(every[name]):
             label = ms.MEASURES[name][0] if k == 0 else ""
             cells = "".join(f"{_fmt(name, m):>{width + 1}}" for m in means) if k == 0 else " " * ((width + 1)
                                                                                                  * len(means))
@@ -436,12 +441,12 @@ def table(c: Comparison) -> list[str]:
             p_holm = adjusted[k][name]
             mark = "yes" if p_holm < 0.05 else "no"
             lines.append(f"  {label:<18}{cells}  {diff:<28}{_p(d.p):>7}{_p(p_holm):>8}  {mark}")
-    pairs = {d.n for name in c.measures if name == "turns_to_win" for d in c.differences(name)}
+    pairs = {d.n for d in every.get("turns_to_win", ())}
     if pairs:
         lines.append(f"  (turns to win: the means are over each set-up's won games, the difference over the seeds "
                      f"won under both: {', '.join(map(str, sorted(pairs)))})")
-    tested = max((sum(1 for name in c.measures if c.differences(name)[k].n >= 2)
-                  for k in range(len(c.setups) - 1)), default=0)
+    tested = max((sum(1 for name in c.measures if every[name][k].n >= 2) for k in range(len(c.setups) - 1)),
+                 default=0)
     if tested > 1:
         lines.append(f"  (significant: Holm's p below 0.05, the p-values corrected for the {tested} measures compared, "
                      "so that together they read a difference where there is none less than 5% of the time; each "
@@ -470,7 +475,7 @@ class CardUses:
         """What a designer reads under the table: the uses played, and a warning when never (the differences then
         show the card unused: what it does without a use, or nothing)."""
         out = [f"  {self.setup}: {self.card}'s uses played in {self.games_used} of {self.games} games "
-               f"({self.uses / self.games if self.games else 0.0:.2f} a game)"]
+               f"({per_game_text(self.uses / self.games if self.games else 0.0)} a game)"]
         if self.games_used == 0:
             out.append(f"  warning: policy {self.policy} never played {self.card}'s uses, so the differences above "
                        f"leave them out; the graded players play uses (policy novice, casual or expert)")
@@ -498,6 +503,8 @@ def plot(c: Comparison, path: str, title: str | None = None) -> None:
     from ddaydice.interpreter.tools.plots import compare_plot
 
     labels = [f"{s.name} - {c.setups[0].name}" for s in c.setups[1:]]
-    rows = [(ms.MEASURES[n][0], [c.difference_json(n, k) for k in range(len(c.setups) - 1)]) for n in c.measures]
+    diffs, adjusted = c.report()
+    rows = [(ms.MEASURES[n][0], [difference_json(d, adjusted[k][n]) for k, d in enumerate(diffs[n])])
+            for n in c.measures]
     compare_plot(title or f"{c.games} paired games: differences with 95% intervals", labels, rows, path)
 

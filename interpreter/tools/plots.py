@@ -60,7 +60,7 @@ def compare_plot(title: str, labels: Sequence[str], rows: Sequence[tuple[str, Se
                  path: str) -> None:
     """One panel per measure: each difference (labelled by ``labels``), a point and its 95% interval (red when
     significant, after Holm's correction when the JSON has it); ``rows`` holds, per measure, the JSON of its
-    differences (tools/stats.py ``Paired``, compare.Comparison.difference_json)."""
+    differences (tools/stats.py ``Paired``, compare.difference_json)."""
     plt = _pyplot()
     cols = 2
     nrows = math.ceil(len(rows) / cols)

@@ -148,6 +148,11 @@ def _uses(game: Game) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(found.items()))
 
 
+def per_game_text(value: float) -> str:
+    """Uses a game as read at a glance: two decimals, and "<0.01" for a use played so rarely it would read 0.00."""
+    return "<0.01" if 0 < value < 0.005 else f"{value:.2f}"
+
+
 _WORKER_CONTENT: dict[tuple[str, ...], Content] = {}
 
 
