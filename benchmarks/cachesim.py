@@ -22,19 +22,21 @@ EVENTS = {"I   refs": "instructions", "I1  misses": "I1 misses", "D1  misses": "
 _LINE = re.compile(r"^==\d+== (I   refs|I1  misses|D1  misses|LL misses):\s+([\d,]+)", re.MULTILINE)
 
 
-def counts(stderr: str) -> dict[str, int]:
-    """The events of a cachegrind run's summary (its standard error)."""
+def counts(stderr: str, caches: bool = True) -> dict[str, int]:
+    """The events of a cachegrind run's summary (its standard error): all of EVENTS, or the instructions alone
+    (``caches`` False: a run without the cache simulation)."""
     found = {EVENTS[name]: int(value.replace(",", "")) for name, value in _LINE.findall(stderr)}
-    missing = [name for name in EVENTS.values() if name not in found]
+    missing = [name for name in (EVENTS.values() if caches else ("instructions",)) if name not in found]
     if missing:
         raise RuntimeError(f"cachegrind's summary lacks {', '.join(missing)}:\n{stderr[-2000:]}")
     return found
 
 
 def per_game(argv: Callable[[int], list[str]], games: int, env: Mapping[str, str] | None = None,
-             cwd: str = "/") -> tuple[dict[str, float], str]:
+             cwd: str = "/", caches: bool = True) -> tuple[dict[str, float], str]:
     """Each event per game: the command ``argv(games)`` less ``argv(0)``, both under cachegrind, divided by
-    ``games``; and the standard output of the run of ``games``."""
+    ``games``; and the standard output of the run of ``games``. ``caches`` False: the instructions alone, without
+    the cache simulation (faster)."""
     if games < 1:
         raise ValueError("games must be at least 1")
     runs: list[dict[str, int]] = []
@@ -43,13 +45,13 @@ def per_game(argv: Callable[[int], list[str]], games: int, env: Mapping[str, str
     env.setdefault("PYTHONHASHSEED", "0")  # (the same hashes, so the same dicts' layout, in both runs)
     with tempfile.TemporaryDirectory() as tmp:
         for n in (0, games):
-            out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=yes",
+            out = subprocess.run(["valgrind", "--tool=cachegrind", f"--cache-sim={'yes' if caches else 'no'}",
                                   f"--cachegrind-out-file={tmp}/cg.{n}", *argv(n)],
                                  env=env, check=True, capture_output=True,
                                  text=True, cwd=cwd)
-            runs.append(counts(out.stderr))
+            runs.append(counts(out.stderr, caches))
             stdout = out.stdout
-    return {name: (runs[1][name] - runs[0][name]) / games for name in EVENTS.values()}, stdout
+    return {name: (runs[1][name] - runs[0][name]) / games for name in runs[0]}, stdout
 
 
 def line(label: str, per: Mapping[str, float]) -> str:

@@ -13,8 +13,9 @@ medians over R repeats are printed with their range.
 alternately with this one in the same run, so that a machine's load falls on both alike; the ratio of the
 medians is printed. The games themselves are compared too: both trees must play the same games.
 
-``--instructions`` counts instructions instead of timing (valgrind's callgrind, one run of N games less one of none,
-per game): steady where CPU time on a shared machine is not, and blind to the cache and the branch predictor.
+``--instructions`` counts instructions instead of timing (valgrind's cachegrind without its cache simulation, one run
+of N games less one of none, per game): steady where CPU time on a shared machine is not, and blind to the cache and
+the branch predictor.
 ``--caches`` counts instructions and the simulated caches' misses (cachegrind, cachesim.py), the same way.
 """
 
@@ -24,11 +25,9 @@ import argparse
 import hashlib
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -89,28 +88,17 @@ def run(src: str | None, case: str, games: int) -> tuple[float, str]:
 
 
 def instructions(src: str | None, case: str, games: int) -> tuple[float, str]:
-    """Instructions per game under callgrind (a run of ``games`` less a run of none), and the games' digest."""
-    env = child_env(src)
-    counts = []
-    digest = ""
-    with tempfile.TemporaryDirectory() as tmp:
-        for n in (0, games):
-            out = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.{n}", sys.executable,
-                                  __file__, "--child", case, "--games", str(n)], env=env, check=True,
-                                 capture_output=True, text=True, cwd="/")
-            found = re.search(r"Collected : (\d+)", out.stderr)
-            assert found is not None, out.stderr[-2000:]
-            counts.append(int(found.group(1)))
-            digest = json.loads(out.stdout.strip().splitlines()[-1])["digest"]
-    return (counts[1] - counts[0]) / games, digest
+    """Instructions per game under valgrind (a run of ``games`` less a run of none), and the games' digest."""
+    per, digest = cache_counts(src, case, games, caches=False)
+    return per["instructions"], digest
 
 
-def cache_counts(src: str | None, case: str, games: int) -> tuple[dict[str, float], str]:
-    """Instructions and cache misses per game under cachegrind (a run of ``games`` less a run of none), and the
-    games' digest."""
+def cache_counts(src: str | None, case: str, games: int, caches: bool = True) -> tuple[dict[str, float], str]:
+    """Instructions and cache misses per game under cachegrind (a run of ``games`` less a run of none; ``caches``
+    False: the instructions alone), and the games' digest."""
     env = child_env(src)
     per, stdout = cachesim.per_game(lambda n: [sys.executable, __file__, "--child", case, "--games", str(n)], games,
-                                    env)
+                                    env, caches=caches)
     return per, json.loads(stdout.strip().splitlines()[-1])["digest"]
 
 
@@ -129,7 +117,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--against", default=None, help="another source tree to time alternately (its root or src/)")
     parser.add_argument("--cases", default="at,omaha")
-    parser.add_argument("--instructions", action="store_true", help="count instructions per game (callgrind)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions per game (cachegrind, no cache simulation)")
     parser.add_argument("--caches", action="store_true",
                         help="count instructions and cache misses per game (cachegrind)")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
