@@ -227,6 +227,52 @@ def test_a_bad_setup_file_is_reported_where_it_is_wrong(tmp_path: Path, snapshot
     assert codes == {"SETUP001"}
 
 
+def test_every_problem_of_a_setup_file_is_told_at_once(tmp_path: Path) -> None:
+    """An unknown map hides nothing else: the policy, each bad card of a list and the options are checked without
+    it. A problem written once in 'base' is told once, for every set-up it reaches."""
+    f = tmp_path / "bad.yaml"
+    f.write_text("base:\n  map: omaha-bech\n  policy: casul\nsetups:\n  - {name: a}\n"
+                 "  - {name: b, give: [medik, flak-vst], options: [no-such-rule]}\n")
+    js = _cli("compare", str(f), "--format", "json")
+    assert js.exit_code == 1
+    found = [(d["line"], d["column"], *d["message"].split(": ", 1)) for d in json.loads(js.output)]
+    assert sorted(found) == sorted([
+        (2, 8, "set-ups 1, 2", "no map 'omaha-bech'"),
+        (3, 11, "set-ups 1, 2", "no policy 'casul' (policies: random, reference, heuristic, novice, casual, expert, "
+                                "or skill:S with S from 0 to 1)"),
+        (6, 22, "set-up 2", "no card 'medik'"),  # (each card at its place in the list)
+        (6, 29, "set-up 2", "no card 'flak-vst'"),
+        (6, 50, "set-up 2", "no optional rule 'no-such-rule'"),
+    ])
+
+
+def test_every_problem_of_the_command_line_setups_is_one_usage_error() -> None:
+    bad = _cli("compare", "-s", "map=omaha-beach policy=casul", "-s", "map=omaha-bech give=medik,flak-vst",
+               "-s", "map=omaha-beach colour=red side_polcy=casual players=two")
+    assert bad.exit_code == 2
+    lines = [x for x in bad.output.splitlines() if x.startswith(("Error: --setup", "--setup"))]
+    assert [x.removeprefix("Error: ").split(" (")[0] for x in lines] == [
+        "--setup 1: policy: no policy 'casul'",
+        "--setup 2: map: no map 'omaha-bech'",
+        "--setup 2: give: no card 'medik'",
+        "--setup 2: give: no card 'flak-vst'",
+        "--setup 3: unknown key 'colour'; keys: name, map, variant, players, policy, side-policy, options, packs, "
+        "give, pool, absent",
+        "--setup 3: unknown key 'side_polcy'",
+        "--setup 3: players=two: expected a whole number",
+    ]
+    assert "(did you mean 'casual'?)" in lines[0] and "(did you mean 'flak-vest'?)" in lines[3]
+
+
+def test_impact_tells_every_problem_once_by_its_option() -> None:
+    bad = _cli("impact", "medik", "--map", "omaha-bech", "--policy", "casul", "--policy", "expret", "--games", "4")
+    assert bad.exit_code == 2
+    lines = [x.removeprefix("Error: ").split(" (")[0] for x in bad.output.splitlines()
+             if x.startswith(("Error: ", "--", "CARD"))]
+    assert sorted(lines) == sorted(["--map: no map 'omaha-bech'", "--policy: no policy 'casul'",
+                                    "--policy: no policy 'expret'", "CARD: no card 'medik'"])
+
+
 def test_bad_descriptions_are_usage_errors() -> None:
     bad = _cli("compare", "-s", "map=omaha-beach", "-s", "map=omaha-beach colour=red")
     assert bad.exit_code == 2 and "unknown key 'colour'" in bad.output

@@ -104,6 +104,22 @@ def test_a_bad_sweep_file_is_reported_where_it_is_wrong(tmp_path: Path) -> None:
     ]
 
 
+def test_a_sweep_file_problem_points_at_the_card_or_option_itself(tmp_path: Path) -> None:
+    """Each bad value of a list is its own problem, at its own place; an unknown map hides none of them."""
+    grid = tmp_path / "bad.yaml"
+    grid.write_text("maps: [utah-beech]\noptions: [[], [no-such, trading-pool]]\ngive: [[], [medic, medik]]\n"
+                    "policies: [reference]\n")
+    result = CliRunner().invoke(main, ["sweep", str(grid)])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if "SETUP001" in line]
+    assert lines == [
+        f"{grid}:1:8: SETUP001 no map 'utah-beech'",
+        f"{grid}:2:16: SETUP001 no optional rule 'no-such'",
+        f"{grid}:2:25: SETUP001 no optional rule 'trading-pool'",
+        f"{grid}:3:20: SETUP001 no card 'medik'",
+    ]
+
+
 def test_a_file_of_another_schema_is_not_overwritten(tmp_path: Path) -> None:
     grid = tmp_path / "grid.yaml"
     grid.write_text(GRID)

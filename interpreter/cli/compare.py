@@ -68,14 +68,18 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
         base = cf.base
         raw = list(cf.setups)
     entries = [cmp.merge(base, e) for e in raw]
+    problems: list[tuple[str, str, str | None]] = []  # every --setup's, told in one usage error
     for k, text in enumerate(descriptions, start=1):
-        entry, why = cmp.parse_description(text)
+        entry, whys = cmp.parse_description(text)
         if entry is None:
-            raise click.UsageError(f"--setup {k}: {why}")
+            problems += [(f"--setup {k}", why, None) for why in whys]
+            continue
         merged = cmp.merge(base, entry)
-        for key, message, hint in cmp.check(merged, cmp.content_for):
-            raise click.UsageError(f"--setup {k}: {key.replace('_', '-')}: {message}" + (f" ({hint})" if hint else ""))
+        problems += [(f"--setup {k}: {key.replace('_', '-')}", message, hint)
+                     for key, message, hint, _ in cmp.check(merged, cmp.content_for)]
         entries.append(merged)
+    if problems:
+        raise click.UsageError(cmp.problems_text(problems))
     if len(entries) < 2:
         raise click.UsageError(f"a comparison needs 2 set-ups or more (a FILE, --setup), not {len(entries)}")
     names = [e.name for e in entries if e.name]

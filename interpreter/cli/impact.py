@@ -14,6 +14,10 @@ import click
 
 from ddaydice.interpreter.cli.compare import parse_measures
 
+#: The option that sets each key of a set-up, as a problem names it.
+_OPTION = {"map": "--map", "variant": "--variant", "players": "--players", "policy": "--policy", "options": "--option",
+           "packs": "--pack", "give": "CARD", "pool": "CARD", "absent": "CARD"}
+
 
 @click.command()
 @click.argument("card")
@@ -57,7 +61,8 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
     precision, why = cmp.parse_precision(precisions)
     if why:
         raise click.UsageError(why)
-    results = []
+    pairs = []
+    problems: dict[tuple[str, str, str | None], None] = {}  # every problem, once (both set-ups share most)
     for policy in policies or ("reference",):
         common: dict[str, Any] = {"map": map_id, "variant": variant, "players": players, "policy": policy,
                                   "options": options, "packs": packs}
@@ -65,8 +70,13 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
         with_ = SetupEntry(name=f"with {card}", give=(card,) if where == "give" else (),
                            pool=(card,) if where == "pool" else (), **common)
         for entry in (without, with_):
-            for key, message, hint in cmp.check(entry, cmp.content_for):
-                raise click.UsageError(f"{key.replace('_', '-')}: {message}" + (f" ({hint})" if hint else ""))
+            for key, message, hint, _ in cmp.check(entry, cmp.content_for):
+                problems[(_OPTION.get(key, key), message, hint)] = None
+        pairs.append((policy, without, with_))
+    if problems:
+        raise click.UsageError(cmp.problems_text(list(problems)))
+    results = []
+    for policy, without, with_ in pairs:
         setups = [cmp.to_setup(e, i, seed) for i, e in enumerate((without, with_))]
         if quiet or fmt == "json":
             result = cmp.run(setups, games, batch=batch, precision=precision, measures=measures, jobs=jobs)

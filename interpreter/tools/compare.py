@@ -91,27 +91,31 @@ _FIELDS = tuple(a.name for a in attrs.fields(SetupEntry))
 _LISTS = {"options", "packs", "give", "pool", "absent"}
 
 
-def parse_description(text: str) -> tuple[SetupEntry | None, str | None]:
+def parse_description(text: str) -> tuple[SetupEntry | None, list[str]]:
     """A set-up on the command line: ``key=value`` words (lists comma-separated), e.g.
-    ``"name=medic map=omaha-beach policy=reference give=medic"``. Returns the entry or what is wrong."""
+    ``"name=medic map=omaha-beach policy=reference give=medic"``. Returns the entry, or None and every word's
+    problem (keys are written as in the help: ``side-policy``)."""
     values: dict[str, Any] = {}
+    problems: list[str] = []
+    keys = [f.replace("_", "-") for f in _FIELDS]
     for word in text.split():
-        key, eq, value = word.partition("=")
-        key = key.replace("-", "_")
+        written, eq, value = word.partition("=")
+        key = written.replace("-", "_")
         if not eq:
-            return None, f"'{word}' is not key=value"
-        if key not in _FIELDS:
-            hint = did_you_mean(key, _FIELDS)
-            return None, f"unknown key '{key}'" + (f" ({hint})" if hint else "") + f"; keys: {', '.join(_FIELDS)}"
-        if key in _LISTS:
+            problems.append(f"'{word}' is not key=value")
+        elif key not in _FIELDS:
+            hint = did_you_mean(written, keys)
+            problems.append(f"unknown key '{written}'" + (f" ({hint})" if hint else "") + f"; keys: {', '.join(keys)}")
+        elif key in _LISTS:
             values[key] = tuple(v for v in value.split(",") if v)
         elif key == "players":
             if not value.isdigit():
-                return None, f"players={value}: expected a whole number"
-            values[key] = int(value)
+                problems.append(f"players={value}: expected a whole number")
+            else:
+                values[key] = int(value)
         else:
             values[key] = value
-    return SetupEntry(**values), None
+    return (SetupEntry(**values), []) if not problems else (None, problems)
 
 
 def merge(base: SetupEntry, entry: SetupEntry) -> SetupEntry:
@@ -126,33 +130,42 @@ def merge(base: SetupEntry, entry: SetupEntry) -> SetupEntry:
     return SetupEntry(**out)
 
 
-def _origin(base: SetupEntry, entry: SetupEntry, index: int, key: str) -> list[str | int]:
-    """Where a merged key was written: in the set-up, else in ``base``."""
+def _origin(base: SetupEntry, entry: SetupEntry, index: int, key: str, item: str | None) -> list[str | int]:
+    """Where a merged key (or ``item``, one value of a list) was written: in the set-up, else in ``base``."""
+    for where, written in ((["setups", index, key], getattr(entry, key)), (["base", key], getattr(base, key))):
+        if item is not None and isinstance(written, tuple) and item in written:
+            return [*where, written.index(item)]
     value = getattr(entry, key)
     if value is not None and value != ():
         return ["setups", index, key]
     return ["base", key] if getattr(base, key) not in (None, ()) else ["setups", index]
 
 
-Problem = tuple[str, list[str | int], str | None]  # (the key, where it is in a file, a hint)
+#: A problem of a set-up: the key it is about (a SetupEntry field), the message, a hint (or None) and the value of a
+#: list that is wrong (a card, an option; None for the key as a whole).
+Problem = tuple[str, str, str | None, str | None]
 ContentFor = Callable[[tuple[str, ...]], Content | None]
 
 
-def check(entry: SetupEntry, content_for: ContentFor) -> list[tuple[str, str, str | None]]:
-    """What is wrong with a merged set-up: (key, message, hint) for each problem, at most one per key."""
-    out: list[tuple[str, str, str | None]] = []
+def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
+    """Every problem of a merged set-up at once: (key, message, hint, item), one per value that is wrong (each card of a
+    list its own). Only what needs a known map waits for one: the variant, and the players and options played
+    together (checked by setting the game up, when nothing else is wrong)."""
     packs = tuple(entry.packs or ())
     content = content_for(packs)
     if content is None:
-        return [("packs", f"the packs {', '.join(packs)} do not load (dday validate --pack ...)", None)]
+        return [("packs", f"the packs {', '.join(packs)} do not load (dday validate --pack ...)", None, None)]
+    out: list[Problem] = []
+    bm = None
     if entry.map is None:
-        return [("map", "no map: every set-up needs one (here or in 'base')", None)]
-    bm = content.maps.get(entry.map)
-    if bm is None:
-        return [("map", f"no map '{entry.map}'", did_you_mean(entry.map, content.maps))]
-    if entry.variant is not None and entry.variant not in {v.id for v in bm.variants}:
-        out.append(("variant", f"map '{entry.map}' has no variant '{entry.variant}'",
-                    did_you_mean(entry.variant, [v.id for v in bm.variants])))
+        out.append(("map", "no map: every set-up needs one (here or in 'base')", None, None))
+    else:
+        bm = content.maps.get(entry.map)
+        if bm is None:
+            out.append(("map", f"no map '{entry.map}'", did_you_mean(entry.map, content.maps), None))
+        elif entry.variant is not None and entry.variant not in {v.id for v in bm.variants}:
+            out.append(("variant", f"map '{entry.map}' has no variant '{entry.variant}'",
+                        did_you_mean(entry.variant, [v.id for v in bm.variants]), None))
     for key in ("policy", "side_policy"):
         value = getattr(entry, key)
         if value is None:
@@ -160,23 +173,28 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[tuple[str, str, st
         try:
             check_policy(value)
         except ValueError as exc:
-            out.append((key, str(exc), did_you_mean(value, POLICIES)))
+            out.append((key, str(exc), did_you_mean(value, POLICIES), None))
     for opt in entry.options or ():
         if opt not in content.options:
-            out.append(("options", f"no optional rule '{opt}'", did_you_mean(opt, content.options)))
+            out.append(("options", f"no optional rule '{opt}'", did_you_mean(opt, content.options), opt))
     for key in ("give", "pool", "absent"):
         for card in getattr(entry, key):
             why = problem(content, card, key)
             if why is not None:
-                out.append((key, why, did_you_mean(card, content.card_kinds)))
-                break
-    if not out:
+                out.append((key, why, did_you_mean(card, content.card_kinds), card))
+    if not out and bm is not None:
         try:  # the set-up as a game: players, options played together
-            Game(content, entry.map, players=entry.players or 1, seed=0, variant=entry.variant,
+            Game(content, bm.id, players=entry.players or 1, seed=0, variant=entry.variant,
                  options=entry.options or (), deciders=make_policy(entry.policy or "reference"))
         except DDayError as exc:
-            out.append(("players" if "player" in str(exc) else "options", str(exc), None))
+            out.append(("players" if "player" in str(exc) else "options", str(exc), None, None))
     return out
+
+
+def problems_text(problems: Sequence[tuple[str, str, str | None]]) -> str:
+    """Problems of set-ups given on the command line, a line each (``--setup 2: map: no map 'x' (did you mean
+    ...)``), for one usage error that names them all. Each is (where, message, hint)."""
+    return "\n".join(f"{where}: {message}" + (f" ({hint})" if hint else "") for where, message, hint in problems)
 
 
 def to_setup(entry: SetupEntry, index: int, seed: int) -> Setup:
@@ -209,12 +227,17 @@ def check_entries(doc: YamlDoc, base: SetupEntry, setups: Sequence[SetupEntry],
         line, col = position(doc.data, ["setups"])
         diags.append(Diagnostic(CODE, f"a comparison needs 2 set-ups or more, not {len(setups)}", doc.file, line,
                                 col))
+    # A problem written once in 'base' is every set-up's: told once, naming the set-ups it reaches.
+    found: dict[tuple[int, int, str, str | None], list[int]] = {}
     for i, raw in enumerate(setups):
         entry = merge(base, raw)
         entries.append(entry)
-        for key, message, hint in check(entry, content_for):
-            line, col = position(doc.data, _origin(base, raw, i, key))
-            diags.append(Diagnostic(CODE, f"set-up {i + 1}: {message}", doc.file, line, col, hint=hint))
+        for key, message, hint, item in check(entry, content_for):
+            line, col = position(doc.data, _origin(base, raw, i, key, item))
+            found.setdefault((line, col, message, hint), []).append(i + 1)
+    for (line, col, message, hint), which in found.items():
+        where = f"set-up {which[0]}" if len(which) == 1 else f"set-ups {', '.join(map(str, which))}"
+        diags.append(Diagnostic(CODE, f"{where}: {message}", doc.file, line, col, hint=hint))
     names = [e.name for e in entries if e.name]
     for i, raw in enumerate(setups):
         if raw.name and names.count(raw.name) > 1 and names.index(raw.name) != i:

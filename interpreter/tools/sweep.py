@@ -115,8 +115,8 @@ def read_file(path: Path) -> tuple[SweepFile | None, list[Diagnostic]]:
         s = cell.spec
         entry = SetupEntry(map=s.map_id, variant=s.variant, players=s.players, policy=s.policy, options=s.options,
                            packs=s.packs, give=cell.give)
-        for key, message, hint in check(entry, content_for):
-            where = _where(sf, cell, key)
+        for key, message, hint, item in check(entry, content_for):
+            where = _where(sf, cell, key, item)
             if (str(where), message) in seen:
                 continue
             seen.add((str(where), message))
@@ -125,7 +125,8 @@ def read_file(path: Path) -> tuple[SweepFile | None, list[Diagnostic]]:
     return (sf, out) if not out else (None, out)
 
 
-def _where(sf: SweepFile, cell: Cell, key: str) -> list[str | int]:
+def _where(sf: SweepFile, cell: Cell, key: str, item: str | None) -> list[str | int]:
+    """Where the value a problem is about is written (``item``: the option or card of a list, when one is)."""
     s = cell.spec
     if key == "map":
         return ["maps", sf.maps.index(s.map_id)]
@@ -136,10 +137,12 @@ def _where(sf: SweepFile, cell: Cell, key: str) -> list[str | int]:
     if key in {"policy", "side_policy"}:
         return ["policies", sf.policies.index(s.policy)]
     if key == "options":
-        return ["options", sf.options.index(s.options)]
+        at: list[str | int] = ["options", sf.options.index(s.options)]
+        return [*at, s.options.index(item)] if item in s.options else at
     if key == "packs":
         return ["packs", sf.packs.index(s.packs)]
-    return ["give", sf.give.index(cell.give)]
+    at = ["give", sf.give.index(cell.give)]
+    return [*at, cell.give.index(item)] if item in cell.give else at
 
 
 # ------------------------------------------------------------ one task: a chunk of a cell's games
