@@ -296,6 +296,18 @@ def test_simulate_rejects_an_unknown_option_naming_the_known_ones() -> None:
         assert oid in result.output
 
 
+def test_simulate_tells_every_problem_of_its_set_up_at_once() -> None:
+    """A bad map hides no bad option; each problem on its own line, named by the argument or option that sets it."""
+    result = CliRunner().invoke(main, ["simulate", "omaha-bech", "--games", "2", "--option", "bazoka-joe",
+                                       "--option", "solitaire"])
+    assert result.exit_code == 2
+    lines = [line.removeprefix("Error: ") for line in result.output.splitlines()]
+    assert lines[-2].startswith("MAP: no map 'omaha-bech' (there are: exercise-tiger, ")
+    assert lines[-2].endswith("(did you mean 'omaha-beach'?)")
+    assert lines[-1].startswith("--option: no optional rule 'bazoka-joe' (there are: bazooka-joe, ")
+    assert lines[-1].endswith("(did you mean 'bazooka-joe'?)")
+
+
 def test_simulate_rejects_options_that_cannot_be_played_together() -> None:
     result = CliRunner().invoke(main, ["simulate", "omaha-beach", "--games", "2", "--option", "solitaire",
                                        "--players", "2"])

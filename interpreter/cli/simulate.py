@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from ddaydice.interpreter.tools.simulate import Spec
 
 
+#: The argument or option that sets each key of a set-up, as a problem names it.
+_OPTION = {"map": "MAP", "variant": "--variant", "players": "--players", "policy": "--policy",
+           "side_policy": "--side-policy", "options": "--option", "packs": "--pack"}
+
+
 @click.command()
 @click.argument("map_id", metavar="MAP")
 @click.option("--variant", help="A variant of the map (exercise-tiger: practice-run, basic-training, ...).")
@@ -57,10 +62,8 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
              quiet: bool, check_invariants: bool, game_index: int | None, until: tuple[int, str] | None,
              to_scenario: Path | None) -> None:
     """Play many games with a policy and report win rate, turns, deaths and use of cards."""
-    from ddaydice.dsl.diagnostics import DDayError
-    from ddaydice.interpreter.game import Game
-    from ddaydice.interpreter.policies.registry import make_policy
     from ddaydice.interpreter.tools import simulate as sim
+    from ddaydice.interpreter.tools.compare import SetupEntry, check, problems_text
 
     check_capture(until, to_scenario)
     if to_scenario is not None and game_index is None:
@@ -77,11 +80,13 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
     first = game_index or 0
     if game_index is not None:
         games = 1
-    try:  # fail fast, before any worker starts, on a bad map, variant, option or player count
-        Game(content, map_id, players=players, seed=0, variant=variant, options=options,
-             deciders=make_policy(policy))
-    except DDayError as exc:
-        raise click.UsageError(str(exc)) from exc
+    # Fail fast, before any worker starts, on every problem of the set-up at once (map, variant, options, players),
+    # as dday compare and dday sweep check theirs.
+    problems = check(SetupEntry(map=map_id, variant=variant, players=players, policy=policy, side_policy=side_policy,
+                                options=tuple(options), packs=tuple(packs)), lambda _packs: content)
+    if problems:
+        raise click.UsageError(problems_text([(_OPTION.get(key, key), message, hint)
+                                              for key, message, hint, _ in problems]))
     warn = provenance_warning(content, map_id)
     if warn and fmt == "text":
         click.echo(warn, err=True)

@@ -162,7 +162,8 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
     else:
         bm = content.maps.get(entry.map)
         if bm is None:
-            out.append(("map", f"no map '{entry.map}'", did_you_mean(entry.map, content.maps), None))
+            out.append(("map", f"no map '{entry.map}' (there are: {', '.join(sorted(content.maps))})",
+                        did_you_mean(entry.map, content.maps), None))
         elif entry.variant is not None and entry.variant not in {v.id for v in bm.variants}:
             out.append(("variant", f"map '{entry.map}' has no variant '{entry.variant}'",
                         did_you_mean(entry.variant, [v.id for v in bm.variants]), None))
@@ -176,7 +177,8 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
             out.append((key, str(exc), did_you_mean(value, POLICIES), None))
     for opt in entry.options or ():
         if opt not in content.options:
-            out.append(("options", f"no optional rule '{opt}'", did_you_mean(opt, content.options), opt))
+            out.append(("options", f"no optional rule '{opt}' (there are: {', '.join(sorted(content.options))})",
+                        did_you_mean(opt, content.options), opt))
     for key in ("give", "pool", "absent"):
         for card in getattr(entry, key):
             why = problem(content, card, key)
