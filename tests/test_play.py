@@ -56,6 +56,16 @@ def test_auto_names_an_unknown_policy() -> None:
     assert "heuristic" in result.output
 
 
+def test_play_tells_every_problem_of_its_set_up_before_the_game() -> None:
+    result = CliRunner().invoke(main, ["play", "omaha-bech", "--variant", "x", "--option", "blind-strt"])
+    assert result.exit_code == 2
+    lines = [line.removeprefix("Error: ") for line in result.output.splitlines()]
+    assert lines[-2].startswith("MAP: no map 'omaha-bech' (there are: ")
+    assert lines[-1].startswith("--option: no optional rule 'blind-strt' (there are: ")
+    assert lines[-1].endswith("(did you mean 'blind-start'?)")
+    assert "Unit(s), seed" not in result.output  # (no game began)
+
+
 def test_play_names_the_reconstructed_cards_a_game_can_bring_into_play() -> None:
     result = CliRunner().invoke(main, ["play", "exercise-fabius", "--pack", "atlantikwall", "--option", "german-player",
                                        "--seed", "1", "--auto", "reference"])

@@ -49,6 +49,10 @@ def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = N
 
 
 
+#: The argument or option that sets each key of a set-up, as a problem names it.
+_OPTION = {"map": "MAP", "variant": "--variant", "players": "--players", "options": "--option", "packs": "--pack"}
+
+
 @click.command()
 @click.argument("map_id", metavar="MAP")
 @click.option("--variant", help="A variant of the map (exercise-tiger: practice-run, basic-training, ...).")
@@ -75,6 +79,7 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     from ddaydice.interpreter.core.option_rules import OptionRules
     from ddaydice.interpreter.game import Game
     from ddaydice.interpreter.policies.registry import make_policy
+    from ddaydice.interpreter.tools.compare import SetupEntry, check, problems_text
     from ddaydice.interpreter.tools.play import Human, check_save_path, save_replay
 
     if save_path is not None:  # before the game starts: a game is never played only to be lost
@@ -84,6 +89,12 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     content = load_or_exit(packs=list(packs))
     if seed is None:
         seed = _random.SystemRandom().randrange(10**9)
+    # Every problem of the set-up at once (map, variant, options, players), as dday simulate tells them.
+    problems = check(SetupEntry(map=map_id, variant=variant, players=players, options=tuple(options),
+                                packs=tuple(packs)), lambda _packs: content)
+    if problems:
+        raise click.UsageError(problems_text([(_OPTION.get(key, key), message, hint)
+                                              for key, message, hint, _ in problems]))
     try:
         rules = OptionRules.build(content, options)
     except DDayError as exc:
