@@ -54,32 +54,40 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
     optionally 'games', 'seed', 'batch'. Exit 0 done, 1 a set-up file with errors, 2 a usage error.
     """
     from ddaydice.interpreter.tools import compare as cmp
-    from ddaydice.interpreter.tools.compare import CompareFile, SetupEntry
+    from ddaydice.interpreter.tools.compare import CompareFile
+    from ddaydice.interpreter.tools.setups import (
+        SetupEntry,
+        check,
+        content_for,
+        merge,
+        parse_description,
+        problems_text,
+    )
 
     base = SetupEntry()
     raw: list[SetupEntry] = []
     cf: CompareFile | None = None
     if file is not None:
-        read, diags = cmp.read_file(file, cmp.content_for)
+        read, diags = cmp.read_file(file, content_for)
         if read is None:
             echo_diagnostics(diags, fmt, 50)
             sys.exit(1)
         cf, _ = read
         base = cf.base
         raw = list(cf.setups)
-    entries = [cmp.merge(base, e) for e in raw]
+    entries = [merge(base, e) for e in raw]
     problems: list[tuple[str, str, str | None]] = []  # every --setup's, told in one usage error
     for k, text in enumerate(descriptions, start=1):
-        entry, whys = cmp.parse_description(text)
+        entry, whys = parse_description(text)
         if entry is None:
             problems += [(f"--setup {k}", why, None) for why in whys]
             continue
-        merged = cmp.merge(base, entry)
+        merged = merge(base, entry)
         problems += [(f"--setup {k}: {key.replace('_', '-')}", message, hint)
-                     for key, message, hint, _ in cmp.check(merged, cmp.content_for)]
+                     for key, message, hint, _ in check(merged, content_for)]
         entries.append(merged)
     if problems:
-        raise click.UsageError(cmp.problems_text(problems))
+        raise click.UsageError(problems_text(problems))
     if len(entries) < 2:
         raise click.UsageError(f"a comparison needs 2 set-ups or more (a FILE, --setup), not {len(entries)}")
     names = [e.name for e in entries if e.name]

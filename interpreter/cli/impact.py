@@ -55,7 +55,7 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
     """What CARD does to the game: the card forced into play at the start against the same seeds without it,
     for each --policy, each measure's difference with a paired 95% interval."""
     from ddaydice.interpreter.tools import compare as cmp
-    from ddaydice.interpreter.tools.compare import SetupEntry
+    from ddaydice.interpreter.tools.setups import SetupEntry, check, content_for, problems_text
 
     measures = parse_measures(measure_names)
     precision, why = cmp.parse_precision(precisions)
@@ -70,11 +70,11 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
         with_ = SetupEntry(name=f"with {card}", give=(card,) if where == "give" else (),
                            pool=(card,) if where == "pool" else (), **common)
         for entry in (without, with_):
-            for key, message, hint, _ in cmp.check(entry, cmp.content_for):
+            for key, message, hint, _ in check(entry, content_for):
                 problems[(_OPTION.get(key, key), message, hint)] = None
         pairs.append((policy, without, with_))
     if problems:
-        raise click.UsageError(cmp.problems_text(list(problems)))
+        raise click.UsageError(problems_text(list(problems)))
     results = []
     for policy, without, with_ in pairs:
         setups = [cmp.to_setup(e, i, seed) for i, e in enumerate((without, with_))]

@@ -79,8 +79,8 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     from ddaydice.interpreter.core.option_rules import OptionRules
     from ddaydice.interpreter.game import Game
     from ddaydice.interpreter.policies.registry import make_policy
-    from ddaydice.interpreter.tools.compare import SetupEntry, check, problems_text
     from ddaydice.interpreter.tools.play import Human, check_save_path, save_replay
+    from ddaydice.interpreter.tools.setups import SetupEntry, check, problems_text
 
     if save_path is not None:  # before the game starts: a game is never played only to be lost
         problem = check_save_path(save_path)

@@ -63,7 +63,7 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
              to_scenario: Path | None) -> None:
     """Play many games with a policy and report win rate, turns, deaths and use of cards."""
     from ddaydice.interpreter.tools import simulate as sim
-    from ddaydice.interpreter.tools.compare import SetupEntry, check, problems_text
+    from ddaydice.interpreter.tools.setups import SetupEntry, check, problems_text
 
     check_capture(until, to_scenario)
     if to_scenario is not None and game_index is None:

@@ -28,8 +28,8 @@ from ddaydice.dsl.diagnostics import Diagnostic
 from ddaydice.dsl.limits import MAX_GAMES
 from ddaydice.dsl.yamlsrc import position, read_yaml, structure
 from ddaydice.interpreter.tools.collector import many_games
-from ddaydice.interpreter.tools.compare import SetupEntry, check, content_for
 from ddaydice.interpreter.tools.forced import Forced
+from ddaydice.interpreter.tools.setups import SetupEntry, check, content_for
 from ddaydice.interpreter.tools.simulate import Spec, game_seed, play_one
 
 CODE = "SETUP001"

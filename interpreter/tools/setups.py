@@ -1,0 +1,142 @@
+"""A set-up as a user writes it (a set-up file's entry, a ``--setup`` description, a command's options) and every
+problem it has, told at once: the one check of ``dday simulate``, ``dday play``, ``dday compare``, ``dday impact``
+and ``dday sweep``, before anything is played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from ddaydice.dsl.diagnostics import DDayError, did_you_mean
+from ddaydice.dsl.loader import Content, load_cached
+from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.policies.names import POLICIES, check_policy
+from ddaydice.interpreter.policies.registry import make_policy
+from ddaydice.interpreter.tools.forced import problem
+
+
+@attrs.frozen
+class SetupEntry:
+    """A set-up as written in a file or on the command line: every key optional (``base`` fills the gaps)."""
+
+    name: str | None = None
+    map: str | None = None
+    variant: str | None = None
+    players: int | None = None
+    policy: str | None = None
+    side_policy: str | None = None
+    options: tuple[str, ...] | None = None
+    packs: tuple[str, ...] | None = None
+    give: tuple[str, ...] = ()  # cards given to each Unit at the start
+    pool: tuple[str, ...] = ()  # cards put into the Pool (an Award, a deck's card: on top of its deck)
+    absent: tuple[str, ...] = ()  # cards taken out of the game
+
+
+_FIELDS = tuple(a.name for a in attrs.fields(SetupEntry))
+_LISTS = {"options", "packs", "give", "pool", "absent"}
+
+
+def parse_description(text: str) -> tuple[SetupEntry | None, list[str]]:
+    """A set-up on the command line: ``key=value`` words (lists comma-separated), e.g.
+    ``"name=medic map=omaha-beach policy=reference give=medic"``. Returns the entry, or None and every word's
+    problem (keys are written as in the help: ``side-policy``)."""
+    values: dict[str, Any] = {}
+    problems: list[str] = []
+    keys = [f.replace("_", "-") for f in _FIELDS]
+    for word in text.split():
+        written, eq, value = word.partition("=")
+        key = written.replace("-", "_")
+        if not eq:
+            problems.append(f"'{word}' is not key=value")
+        elif key not in _FIELDS:
+            hint = did_you_mean(written, keys)
+            problems.append(f"unknown key '{written}'" + (f" ({hint})" if hint else "") + f"; keys: {', '.join(keys)}")
+        elif key in _LISTS:
+            values[key] = tuple(v for v in value.split(",") if v)
+        elif key == "players":
+            if not value.isdigit():
+                problems.append(f"players={value}: expected a whole number")
+            else:
+                values[key] = int(value)
+        else:
+            values[key] = value
+    return (SetupEntry(**values), []) if not problems else (None, problems)
+
+
+def merge(base: SetupEntry, entry: SetupEntry) -> SetupEntry:
+    """A set-up's keys, its base's where it gives none (cards forced by both are added)."""
+    out: dict[str, Any] = {}
+    for name in _FIELDS:
+        mine, theirs = getattr(entry, name), getattr(base, name)
+        if name in {"give", "pool", "absent"}:
+            out[name] = tuple(dict.fromkeys((*theirs, *mine)))
+        else:
+            out[name] = mine if mine is not None else theirs
+    return SetupEntry(**out)
+
+
+#: A problem of a set-up: the key it is about (a SetupEntry field), the message, a hint (or None) and the value of a
+#: list that is wrong (a card, an option; None for the key as a whole).
+Problem = tuple[str, str, str | None, str | None]
+ContentFor = Callable[[tuple[str, ...]], Content | None]
+
+
+def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
+    """Every problem of a merged set-up at once: (key, message, hint, item), one per value that is wrong (each card of a
+    list its own). Only what needs a known map waits for one: the variant, and the players and options played
+    together (checked by setting the game up, when nothing else is wrong)."""
+    packs = tuple(entry.packs or ())
+    content = content_for(packs)
+    if content is None:
+        return [("packs", f"the packs {', '.join(packs)} do not load (dday validate --pack ...)", None, None)]
+    out: list[Problem] = []
+    bm = None
+    if entry.map is None:
+        out.append(("map", "no map: every set-up needs one (here or in 'base')", None, None))
+    else:
+        bm = content.maps.get(entry.map)
+        if bm is None:
+            out.append(("map", f"no map '{entry.map}' (there are: {', '.join(sorted(content.maps))})",
+                        did_you_mean(entry.map, content.maps), None))
+        elif entry.variant is not None and entry.variant not in {v.id for v in bm.variants}:
+            out.append(("variant", f"map '{entry.map}' has no variant '{entry.variant}'",
+                        did_you_mean(entry.variant, [v.id for v in bm.variants]), None))
+    for key in ("policy", "side_policy"):
+        value = getattr(entry, key)
+        if value is None:
+            continue
+        try:
+            check_policy(value)
+        except ValueError as exc:
+            out.append((key, str(exc), did_you_mean(value, POLICIES), None))
+    for opt in entry.options or ():
+        if opt not in content.options:
+            out.append(("options", f"no optional rule '{opt}' (there are: {', '.join(sorted(content.options))})",
+                        did_you_mean(opt, content.options), opt))
+    for key in ("give", "pool", "absent"):
+        for card in getattr(entry, key):
+            why = problem(content, card, key)
+            if why is not None:
+                out.append((key, why, did_you_mean(card, content.card_kinds), card))
+    if not out and bm is not None:
+        try:  # the set-up as a game: players, options played together
+            Game(content, bm.id, players=entry.players or 1, seed=0, variant=entry.variant,
+                 options=entry.options or (), deciders=make_policy(entry.policy or "reference"))
+        except DDayError as exc:
+            out.append(("players" if "player" in str(exc) else "options", str(exc), None, None))
+    return out
+
+
+def problems_text(problems: Sequence[tuple[str, str, str | None]]) -> str:
+    """Problems of set-ups given on the command line, a line each (``--setup 2: map: no map 'x' (did you mean
+    ...)``), for one usage error that names them all. Each is (where, message, hint)."""
+    return "\n".join(f"{where}: {message}" + (f" ({hint})" if hint else "") for where, message, hint in problems)
+
+
+def content_for(packs: tuple[str, ...]) -> Content | None:
+    """The content with these packs (loaded once per process)."""
+    content, _ = load_cached(packs=list(packs))
+    return content
