@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from ddaydice.dsl.loader import Content, load_cached
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.tools.forced import Forced, ForcedGame
-from ddaydice.interpreter.tools.measures import MEASURES, end_of_game
+from ddaydice.interpreter.tools.measures import MEASURES
+from ddaydice.interpreter.tools.outcome import end_of_game
 from ddaydice.interpreter.tools.simulate import Spec, game_of, per_game_text, play_one
 from ddaydice.interpreter.tools.stats import distribution, holm, paired, quantile, t_cdf, t_ppf
 

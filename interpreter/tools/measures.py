@@ -21,11 +21,6 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from ddaydice.dsl.diagnostics import RuleError
-from ddaydice.dsl.loader import Content
-from ddaydice.interpreter.core.api import GameAPI
-from ddaydice.interpreter.core.option_rules import OptionRules
-from ddaydice.interpreter.mechanisms.options import score
 from ddaydice.interpreter.tools.stats import distribution
 
 
@@ -110,47 +105,6 @@ def summary(records: Sequence[GameRecord]) -> dict[str, Any]:
 
 def _natural(sector: str) -> tuple[tuple[int, int | str], ...]:
     return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", sector) if part)
-
-
-# ----------------------------------------------------------- end of a game
-_TABLES: dict[int, tuple[Content, OptionRules | None]] = {}
-
-
-def vp_table(content: Content) -> OptionRules | None:
-    """The rules of the optional rule that holds the rulebook's score table (the first option, by id, whose
-    settings have a ``score`` table); None if the content has none."""
-    hit = _TABLES.get(id(content))
-    if hit is not None and hit[0] is content:
-        return hit[1]
-    found: OptionRules | None = None
-    for oid in sorted(content.options):
-        if "score" in content.options[oid].settings:
-            try:
-                found = OptionRules.build(content, [oid])
-            except RuleError:
-                continue
-            break
-    if len(_TABLES) > 16:
-        _TABLES.clear()
-    _TABLES[id(content)] = (content, found)
-    return found
-
-
-def end_of_game(game: GameAPI) -> tuple[int, int, int | None]:
-    """Soldiers and Specialists the Units hold at the end, and the group's Victory Points: with the game's own
-    score table if an option gives it one, else the rulebook's (counted although the option is off)."""
-    units = game.state.units
-    soldiers = sum(u.soldiers for u in units if u.status != "dead")
-    specialists = sum(len(u.specialists) for u in units if u.status != "dead")
-    rules = game.option_rules if game.option_rules.score_terms else vp_table(game.content)
-    if rules is None or not units:
-        return soldiers, specialists, None
-    result = score(game, rules.score_terms)
-    if result is None:
-        return soldiers, specialists, None
-    totals = list(result.units.values())
-    vp = sum(totals) if rules.group_score == "total" else min(totals)
-    return soldiers, specialists, vp
 
 
 def table_lines(summary: dict[str, Any]) -> list[str]:

@@ -17,17 +17,16 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.core.state import C_SEED
-from ddaydice.interpreter.core.values import USED
 from ddaydice.interpreter.game import Game
-from ddaydice.interpreter.mechanisms.options import score, score_summary
+from ddaydice.interpreter.mechanisms.options import score_summary
 from ddaydice.interpreter.policies.registry import make_policy
-from ddaydice.interpreter.tools import measures
+from ddaydice.interpreter.tools import measures, outcome
 from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced, ForcedGame
 from ddaydice.interpreter.tools.invariants import CheckedGame, Watch
@@ -47,9 +46,12 @@ class Spec:
     check_invariants: bool = False  # rules/invariants.yaml checked after every phase (tools/invariants.py)
 
 
-@attrs.frozen
-class GameRecord:
-    index: int
+class GameRecord(NamedTuple):
+    """A game's outcome as a run keeps it (small: a run of a million games keeps a million). A named tuple rather
+    than an attrs class: one is made per game, and attrs's frozen ``__init__`` (a Python call per field) cost a
+    Practice Run game some 2% of its time; it is as immutable, compares and pickles alike."""
+
+    index: int  # type: ignore[assignment]  # (the game's number: it hides tuple.index, which no record needs)
     outcome: str
     turns: int
     reason: str
@@ -117,35 +119,13 @@ def game_of(content: Content, spec: Spec, index: int) -> tuple[Game, Watch | Non
 def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
     game, watch = game_of(content, spec, index)
     seed = game.state.seed
-    start_specs = {u.id: set(u.specialists) for u in game.state.units}
+    start = outcome.start_specialists(game)
     game.run()
-    s = game.state
-    lost: dict[str, int] = {}
-    dead_at: list[str] = []
-    for d in s.deaths:
-        if d.get("wiped"):
-            dead_at.append(d["sector"])
-        else:
-            lost[d["sector"]] = lost.get(d["sector"], 0) + int(d.get("lost", 0))
-    specialists = sorted(sp for u in s.units for sp in set(u.specialists + u.dead) - start_specs[u.id])
-    items = sorted(i for u in s.units for i in u.used_items + u.used_awards)
-    scored = score(game)
-    soldiers, specs_left, vp = measures.end_of_game(game)
-    return GameRecord(index, s.outcome or "lost", s.turn, s.reason, tuple(dead_at), tuple(sorted(lost.items())),
-                      tuple(specialists), tuple(items), scored.group if scored else None,
-                      tuple(scored.units.values()) if scored else (), soldiers, specs_left, vp,
-                      tuple(v.text() for v in watch.violations) if watch is not None else (), seed, _uses(game))
-
-
-def _uses(game: Game) -> tuple[tuple[str, int], ...]:
-    """The uses played in the game, by owner (the players' ``USED + owner`` counters, effects/uses.py)."""
-    found: Counter[str] = Counter()
-    for u in game.state.units:
-        if u.counters:  # (most games of the plain rules have none)
-            for key, n in u.counters.items():
-                if key.startswith(USED) and n:
-                    found[key[len(USED):]] += n
-    return tuple(sorted(found.items()))
+    (result, turns, reason, dead_at, lost, specialists, items, group, unit_scores, soldiers, specs_left, vp,
+     uses) = outcome.read(game, start)
+    return GameRecord(index, result, turns, reason, dead_at, lost, specialists, items, group, unit_scores, soldiers,
+                      specs_left, vp, tuple(v.text() for v in watch.violations) if watch is not None else (), seed,
+                      uses)
 
 
 def per_game_text(value: float) -> str:
