@@ -236,6 +236,23 @@ def test_two_bunkers_conquered_in_solitaire_score_twice(content: Content) -> Non
     assert result.units["u1"] == 2 * 20 + 20 + 11 * 10  # the last Sector before a Bunker: Sector 11
 
 
+def test_first_in_bunker_goes_to_every_unit_that_conquered_on_the_first_turn_any_did(content: Content) -> None:
+    """'first-in-bunker': the Units whose conquest came on the earliest turn of all the game's conquests (a tie
+    scores for each); a Unit that conquered later, or never, scores none; no conquest at all, none."""
+    g = game(content, "omaha-beach", ("victory-points",), players=3)
+
+    def firsts() -> list[int]:
+        result = score(g, [("first-in-bunker", 1)])
+        assert result is not None
+        return [result.units[u.id] for u in g.state.units]
+
+    assert firsts() == [0, 0, 0]
+    g.state.conquests += [{"unit": "u1", "bunker": "bunker", "turn": 9}, {"unit": "u2", "bunker": "bunker", "turn": 7}]
+    assert firsts() == [0, 1, 0]
+    g.state.conquests.append({"unit": "u3", "bunker": "bunker", "turn": 7})
+    assert firsts() == [0, 1, 1]
+
+
 def test_a_game_without_a_score_table_has_no_score(content: Content) -> None:
     assert score(game(content, "omaha-beach", ("solitaire",))) is None
 

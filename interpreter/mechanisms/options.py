@@ -190,8 +190,17 @@ def _term(game: GameAPI, unit: Unit, term: str, mine: list[dict[str, Any]]) -> i
     if term == "bunkers-entered":
         return len({c["bunker"] for c in mine})
     if term == "first-in-bunker":
-        first = min((int(c["turn"]) for c in game.state.conquests), default=None)
-        return int(first is not None and any(int(c["turn"]) == first for c in mine))
+        # (loops rather than min() and any() over generators: compiled, a term is counted at the end of every game
+        # a simulation plays, for its Victory Points)
+        first = -1
+        for c in game.state.conquests:
+            turn = int(c["turn"])
+            if first < 0 or turn < first:
+                first = turn
+        for c in mine:
+            if int(c["turn"]) == first:
+                return 1
+        return 0
     if term == "last-sector":
         sectors = game.sectors
         last = unit.sector
@@ -203,6 +212,12 @@ def _term(game: GameAPI, unit: Unit, term: str, mine: list[dict[str, Any]]) -> i
         return len(unit.specialists)
     if term == "awards":
         return len(unit.awards) + len(unit.used_awards)
+    if term == "soldiers":  # (the resources read directly, not by a generic getattr of the term's name)
+        return unit.soldiers
+    if term == "courage":
+        return unit.courage
+    if term == "stars":
+        return unit.stars
     if term.startswith("drawn-"):  # cards of a kind drawn from its deck (interpreter/mechanisms/decks.py counts them)
         return unit.counters.get(f"drawn:{term[6:]}", 0)
     value = getattr(unit, term.replace("-", "_"), None)
