@@ -230,11 +230,12 @@ def test_a_bad_setup_file_is_reported_where_it_is_wrong(tmp_path: Path, snapshot
 
 
 def test_every_problem_of_a_setup_file_is_told_at_once(tmp_path: Path) -> None:
-    """An unknown map hides nothing else: the policy, each bad card of a list and the options are checked without
-    it. A problem written once in 'base' is told once, for every set-up it reaches."""
+    """An unknown map hides nothing else: the policy, each bad card of a list, the options and the number of players
+    (1 to 4 whatever the map) are checked without it. A problem written once in 'base' is told once, for every
+    set-up it reaches; the problems come in the file's order."""
     f = tmp_path / "bad.yaml"
     f.write_text("base:\n  map: omaha-bech\n  policy: casul\nsetups:\n  - {name: a}\n"
-                 "  - {name: b, give: [medik, flak-vst], options: [no-such-rule]}\n")
+                 "  - {name: b, give: [medik, flak-vst], options: [no-such-rule], players: 9}\n")
     js = _cli("compare", str(f), "--format", "json")
     assert js.exit_code == 1
     found = [(d["line"], d["column"], *re.sub(r" \(there are: [^)]*\)", "", d["message"]).split(": ", 1))
@@ -246,7 +247,9 @@ def test_every_problem_of_a_setup_file_is_told_at_once(tmp_path: Path) -> None:
         (6, 22, "set-up 2", "no card 'medik'"),  # (each card at its place in the list)
         (6, 29, "set-up 2", "no card 'flak-vst'"),
         (6, 50, "set-up 2", "no optional rule 'no-such-rule'"),
+        (6, 74, "set-up 2", "D-Day Dice is for 1 to 4 Units, not 9"),
     ])
+    assert [(d["line"], d["column"]) for d in json.loads(js.output)] == sorted(f[:2] for f in found)  # (in order)
 
 
 def test_every_problem_of_the_command_line_setups_is_one_usage_error() -> None:

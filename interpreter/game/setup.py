@@ -8,6 +8,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr, trait
 
 from ddaydice.dsl.diagnostics import RuleError
+from ddaydice.dsl.limits import MAX_PLAYERS
 from ddaydice.dsl.schema import Sector
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
@@ -18,6 +19,11 @@ from ddaydice.interpreter.core.state import (
 )
 from ddaydice.interpreter.mechanisms import automaton, decks
 from ddaydice.interpreter.mechanisms.options import printed_part, set_up, start_resources
+
+
+def units_problem(players: int) -> str | None:
+    """Why a game cannot have ``players`` Units whatever its map (the rulebook: 1 to 4), or None."""
+    return None if 1 <= players <= MAX_PLAYERS else f"D-Day Dice is for 1 to {MAX_PLAYERS} Units, not {players}"
 
 
 @trait
@@ -59,8 +65,9 @@ class SetUp(GameAPI):
         lo, hi = self.map.players
         if not lo <= players <= hi:
             raise RuleError(f"{self.map.name} is for {lo} to {hi} players, not {players}")
-        if not 1 <= players <= 4:
-            raise RuleError("D-Day Dice is for 1 to 4 Units")
+        why = units_problem(players)
+        if why is not None:
+            raise RuleError(why)
         most = self.option_rules.max_players
         if most is not None and players > most:
             raise RuleError(f"the optional rule '{self.option_rules.origin['max-players']}' is for at most {most} "

@@ -124,6 +124,7 @@ def check_entries(doc: YamlDoc, base: SetupEntry, setups: Sequence[SetupEntry],
         if raw.name and names.count(raw.name) > 1 and names.index(raw.name) != i:
             line, col = position(doc.data, ["setups", i, "name"])
             diags.append(Diagnostic(CODE, f"set-up {i + 1}: the name '{raw.name}' is taken", doc.file, line, col))
+    diags.sort(key=lambda d: (d.line, d.column))  # (in the file's order, as a reader meets them)
     return entries, diags
 
 

@@ -13,6 +13,7 @@ import attrs
 from ddaydice.dsl.diagnostics import DDayError, did_you_mean
 from ddaydice.dsl.loader import Content, load_cached
 from ddaydice.interpreter.game import Game
+from ddaydice.interpreter.game.setup import units_problem
 from ddaydice.interpreter.policies.names import POLICIES, check_policy
 from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.tools.forced import problem
@@ -104,6 +105,8 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
         elif entry.variant is not None and entry.variant not in {v.id for v in bm.variants}:
             out.append(("variant", f"map '{entry.map}' has no variant '{entry.variant}'",
                         did_you_mean(entry.variant, [v.id for v in bm.variants]), None))
+    if entry.players is not None and (why := units_problem(entry.players)) is not None:
+        out.append(("players", why, None, None))  # (whatever the map: a map's own range is checked below)
     for key in ("policy", "side_policy"):
         value = getattr(entry, key)
         if value is None:
