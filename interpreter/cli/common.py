@@ -17,6 +17,23 @@ import click
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
     from ddaydice.dsl.loader import Content
+    from ddaydice.interpreter.tools.setups import SetupEntry
+
+#: The argument or option that sets each key of a set-up (tools/setups.py), as a problem of ``dday simulate``'s or
+#: ``dday play``'s set-up names it; ``dday impact`` names some otherwise.
+SETUP_OPTIONS = {"map": "MAP", "variant": "--variant", "players": "--players", "policy": "--policy",
+                 "side_policy": "--side-policy", "options": "--option", "packs": "--pack"}
+
+
+def check_setup(entry: SetupEntry, content: Content) -> None:
+    """Every problem of a command's set-up at once, as one usage error (a line each, named by SETUP_OPTIONS), before
+    anything is played; nothing when there is none."""
+    from ddaydice.interpreter.tools.setups import check, problems_text
+
+    problems = check(entry, lambda _packs: content)
+    if problems:
+        raise click.UsageError(problems_text([(SETUP_OPTIONS.get(key, key), message, hint)
+                                              for key, message, hint, _ in problems]))
 
 
 class PolicyName(click.ParamType[str]):

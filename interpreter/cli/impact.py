@@ -12,11 +12,11 @@ from typing import Any
 
 import click
 
+from ddaydice.interpreter.cli.common import SETUP_OPTIONS
 from ddaydice.interpreter.cli.compare import parse_measures
 
-#: The option that sets each key of a set-up, as a problem names it.
-_OPTION = {"map": "--map", "variant": "--variant", "players": "--players", "policy": "--policy", "options": "--option",
-           "packs": "--pack", "give": "CARD", "pool": "CARD", "absent": "CARD"}
+#: The option that sets each key of a set-up, as a problem names it (the map is an option here; the cards, CARD).
+_OPTION = {**SETUP_OPTIONS, "map": "--map", "give": "CARD", "pool": "CARD", "absent": "CARD"}
 
 
 @click.command()

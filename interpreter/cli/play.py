@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddaydice.interpreter.cli.common import load_or_exit, provenance_warning
+from ddaydice.interpreter.cli.common import check_setup, load_or_exit, provenance_warning
 
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
@@ -49,10 +49,6 @@ def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = N
 
 
 
-#: The argument or option that sets each key of a set-up, as a problem names it.
-_OPTION = {"map": "MAP", "variant": "--variant", "players": "--players", "options": "--option", "packs": "--pack"}
-
-
 @click.command()
 @click.argument("map_id", metavar="MAP")
 @click.option("--variant", help="A variant of the map (exercise-tiger: practice-run, basic-training, ...).")
@@ -80,7 +76,7 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     from ddaydice.interpreter.game import Game
     from ddaydice.interpreter.policies.registry import make_policy
     from ddaydice.interpreter.tools.play import Human, check_save_path, save_replay
-    from ddaydice.interpreter.tools.setups import SetupEntry, check, problems_text
+    from ddaydice.interpreter.tools.setups import SetupEntry
 
     if save_path is not None:  # before the game starts: a game is never played only to be lost
         problem = check_save_path(save_path)
@@ -90,11 +86,8 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     if seed is None:
         seed = _random.SystemRandom().randrange(10**9)
     # Every problem of the set-up at once (map, variant, options, players), as dday simulate tells them.
-    problems = check(SetupEntry(map=map_id, variant=variant, players=players, options=tuple(options),
-                                packs=tuple(packs)), lambda _packs: content)
-    if problems:
-        raise click.UsageError(problems_text([(_OPTION.get(key, key), message, hint)
-                                              for key, message, hint, _ in problems]))
+    check_setup(SetupEntry(map=map_id, variant=variant, players=players, options=tuple(options), packs=tuple(packs)),
+                content)
     try:
         rules = OptionRules.build(content, options)
     except DDayError as exc:

@@ -15,17 +15,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ddaydice.dsl.limits import MAX_GAMES
-from ddaydice.interpreter.cli.common import PolicyName, load_or_exit, provenance_warning
+from ddaydice.interpreter.cli.common import PolicyName, check_setup, load_or_exit, provenance_warning
 from ddaydice.interpreter.cli.replay import check_capture, moment_option, write_position
 
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
     from ddaydice.interpreter.tools.simulate import Spec
-
-
-#: The argument or option that sets each key of a set-up, as a problem names it.
-_OPTION = {"map": "MAP", "variant": "--variant", "players": "--players", "policy": "--policy",
-           "side_policy": "--side-policy", "options": "--option", "packs": "--pack"}
 
 
 @click.command()
@@ -63,7 +58,7 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
              to_scenario: Path | None) -> None:
     """Play many games with a policy and report win rate, turns, deaths and use of cards."""
     from ddaydice.interpreter.tools import simulate as sim
-    from ddaydice.interpreter.tools.setups import SetupEntry, check, problems_text
+    from ddaydice.interpreter.tools.setups import SetupEntry
 
     check_capture(until, to_scenario)
     if to_scenario is not None and game_index is None:
@@ -82,11 +77,8 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
         games = 1
     # Fail fast, before any worker starts, on every problem of the set-up at once (map, variant, options, players),
     # as dday compare and dday sweep check theirs.
-    problems = check(SetupEntry(map=map_id, variant=variant, players=players, policy=policy, side_policy=side_policy,
-                                options=tuple(options), packs=tuple(packs)), lambda _packs: content)
-    if problems:
-        raise click.UsageError(problems_text([(_OPTION.get(key, key), message, hint)
-                                              for key, message, hint, _ in problems]))
+    check_setup(SetupEntry(map=map_id, variant=variant, players=players, policy=policy, side_policy=side_policy,
+                           options=tuple(options), packs=tuple(packs)), content)
     warn = provenance_warning(content, map_id)
     if warn and fmt == "text":
         click.echo(warn, err=True)
