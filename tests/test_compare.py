@@ -157,6 +157,18 @@ def test_end_of_game_counts_what_the_units_hold() -> None:
     assert vp is not None and vp > 0
 
 
+def test_a_games_own_score_is_its_victory_points() -> None:
+    """With the victory-points option on, the record's score (the options' table) and its VP are the same count, the
+    VP read from the score already counted; with it off, the VP is the rulebook's table all the same."""
+    content = _content()
+    for options in (("victory-points",), ()):
+        rec = play_one(content, Spec("omaha-beach", None, 2, "reference", 0, options), 1)
+        if options:
+            assert rec.score is not None and rec.vp == rec.score == min(rec.unit_scores)
+        else:
+            assert rec.score is None and rec.vp is not None and rec.vp > 0
+
+
 # ------------------------------------------------------------------ dday compare
 def test_compare_text(snapshot: object) -> None:
     medic = _the_medic(_content())

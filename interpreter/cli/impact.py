@@ -90,9 +90,8 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
         from ddaydice.interpreter.tools.measures import MEASURES
         from ddaydice.interpreter.tools.plots import compare_plot
 
-        reports = [c.report() for _, c in results]
-        rows = [(MEASURES[n][0], [cmp.difference_json(diffs[n][0], adjusted[0][n]) for diffs, adjusted in reports])
-                for n in measures]
+        every = [c.differences_json() for _, c in results]  # (one difference each: with - without)
+        rows = [(MEASURES[n][0], [e[n][0] for e in every]) for n in measures]
         compare_plot(f"{card} on {map_id}: with - without, 95% paired intervals",
                      [f"policy {p}" for p, _ in results], rows, plot_path)
     if fmt == "json":

@@ -169,6 +169,13 @@ class Comparison:
             adjusted.append({name: ps.get(name, 1.0) for name in self.measures})
         return diffs, adjusted
 
+    def differences_json(self) -> dict[str, list[dict[str, Any]]]:
+        """Per measure, each difference as JSON with its Holm p-value (difference_json), in the set-ups' order: what
+        the JSON, the table's plot and dday impact's plot show."""
+        diffs, adjusted = self.report()
+        return {name: [difference_json(d, adjusted[k][name]) for k, d in enumerate(diffs[name])]
+                for name in self.measures}
+
     def means(self, name: str) -> list[float | None]:
         out: list[float | None] = []
         for recs in self.records:
@@ -271,14 +278,13 @@ def as_json(c: Comparison) -> dict[str, Any]:
         "seed": c.seed, "games": c.games, "batches": c.batches, "stopped": c.stopped,
         "interval": "paired Student t, 95%", "measures": {},
     }
-    diffs, adjusted = c.report()
+    every = c.differences_json()
     for name in c.measures:
         out["measures"][name] = {
             "label": ms.MEASURES[name][0],
             "means": c.means(name),
-            "differences": [{"setup": s.name, "versus": c.setups[0].name,
-                             **difference_json(diffs[name][k], adjusted[k][name])}
-                            for k, s in enumerate(c.setups[1:])],
+            "differences": [{"setup": s.name, "versus": c.setups[0].name, **d}
+                            for s, d in zip(c.setups[1:], every[name], strict=True)],
         }
     out["card_uses"] = [u.as_json() for u in card_uses(c)]
     finite: dict[str, Any] = _finite(out)
@@ -402,8 +408,7 @@ def plot(c: Comparison, path: str, title: str | None = None) -> None:
     from ddaydice.interpreter.tools.plots import compare_plot
 
     labels = [f"{s.name} - {c.setups[0].name}" for s in c.setups[1:]]
-    diffs, adjusted = c.report()
-    rows = [(ms.MEASURES[n][0], [difference_json(d, adjusted[k][n]) for k, d in enumerate(diffs[n])])
-            for n in c.measures]
+    every = c.differences_json()
+    rows = [(ms.MEASURES[n][0], every[n]) for n in c.measures]
     compare_plot(title or f"{c.games} paired games: differences with 95% intervals", labels, rows, path)
 

@@ -14,7 +14,7 @@ from ddaydice.dsl.loader import Content
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.values import USED
-from ddaydice.interpreter.mechanisms.options import score
+from ddaydice.interpreter.mechanisms.options import Score, score
 
 #: What the record holds of a game, in GameRecord's order from ``outcome`` to ``unit_scores`` then the measures and
 #: the uses: see ``read``.
@@ -53,7 +53,7 @@ def read(game: GameAPI, start: dict[str, set[str]]) -> Read:
     recruited.sort()
     items.sort()
     scored = score(game)
-    soldiers, specs_left, vp = end_of_game(game)
+    soldiers, specs_left, vp = end_of_game(game, scored)
     return (s.outcome or "lost", s.turn, s.reason, tuple(dead_at), tuple(sorted(lost.items())), tuple(recruited),
             tuple(items), scored.group if scored is not None else None,
             tuple(scored.units.values()) if scored is not None else (), soldiers, specs_left, vp, uses_played(game))
@@ -96,9 +96,10 @@ def vp_table(content: Content) -> OptionRules | None:
     return found
 
 
-def end_of_game(game: GameAPI) -> tuple[int, int, int | None]:
+def end_of_game(game: GameAPI, own: Score | None = None) -> tuple[int, int, int | None]:
     """Soldiers and Specialists the Units hold at the end, and the group's Victory Points: with the game's own
-    score table if an option gives it one, else the rulebook's (counted although the option is off)."""
+    score table if an option gives it one (``own``: its score, when the caller has counted it), else the rulebook's
+    (counted although the option is off)."""
     units = game.state.units
     soldiers = 0
     specialists = 0
@@ -109,7 +110,7 @@ def end_of_game(game: GameAPI) -> tuple[int, int, int | None]:
     rules = game.option_rules if game.option_rules.score_terms else vp_table(game.content)
     if rules is None or not units:
         return soldiers, specialists, None
-    result = score(game, rules.score_terms)
+    result = own if own is not None and rules is game.option_rules else score(game, rules.score_terms)
     if result is None:
         return soldiers, specialists, None
     totals: list[int] = list(result.units.values())

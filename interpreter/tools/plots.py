@@ -59,8 +59,8 @@ def simulate_plot(summary: dict[str, Any], records: Sequence[GameRecord], path: 
 def compare_plot(title: str, labels: Sequence[str], rows: Sequence[tuple[str, Sequence[dict[str, Any]]]],
                  path: str) -> None:
     """One panel per measure: each difference (labelled by ``labels``), a point and its 95% interval (red when
-    significant, after Holm's correction when the JSON has it); ``rows`` holds, per measure, the JSON of its
-    differences (tools/stats.py ``Paired``, compare.difference_json)."""
+    significant after Holm's correction); ``rows`` holds, per measure, the JSON of its differences
+    (compare.Comparison.differences_json)."""
     plt = _pyplot()
     cols = 2
     nrows = math.ceil(len(rows) / cols)
@@ -70,7 +70,7 @@ def compare_plot(title: str, labels: Sequence[str], rows: Sequence[tuple[str, Se
         for y, d in enumerate(diffs):
             lo, hi = d["ci95"]
             finite = math.isfinite(lo) and math.isfinite(hi)
-            colour = "#b33a3a" if d.get("significant_holm", d["significant"]) else "#555555"
+            colour = "#b33a3a" if d["significant_holm"] else "#555555"
             if finite:
                 ax.errorbar([d["difference"]], [y], xerr=[[d["difference"] - lo], [hi - d["difference"]]],
                             fmt="o", color=colour, capsize=4)
