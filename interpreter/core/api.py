@@ -26,7 +26,7 @@ from ddaydice.interpreter.core.inplay import InPlay, Modifier, RulesIndex, Secto
 from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Die, GameState, Unit
-from ddaydice.interpreter.core.values import MAX_TURNS, HookKind, Move, Pending
+from ddaydice.interpreter.core.values import MAX_TURNS, FixedMove, HookKind, Move, Pending
 
 
 class Decider(Protocol):
@@ -148,7 +148,7 @@ class GameAPI:
     _soldier_faces: dict[str, int]
     _side_layout: dict[str, list[tuple[int, str]]]
     _setup_tpl: dict[str, Any]
-    _fixed_moves: dict[str, list[tuple[str, str, int, bool, bool]]] | None
+    _fixed_moves: dict[str, list[FixedMove]] | None
     _fixed_capacity: int
     move_queries: frozenset[str]
     _req_cache: dict[tuple[str, int], list[tuple[str | int, ...]]]

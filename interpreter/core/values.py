@@ -98,6 +98,12 @@ class Move(NamedTuple):
     abandons_vehicle: bool = False
 
 
+#: A Phase 4 candidate move under the rules' defaults (game/plan.py ``_compile_moves``): the Sector moved to, the
+#: kind, the Courage, whether Landmines apply, whether a Unit with a Vehicle abandons it, and the Move offered to a
+#: Unit without a Vehicle and to one with.
+FixedMove = tuple[str, str, int, bool, bool, Move, Move]
+
+
 def die_label(key: tuple[int, str, str | None]) -> str:
     """How a die offered in a decision reads: its colour and face ('red 3 Soldiers')."""
     _, face, colour = key

@@ -16,7 +16,7 @@ from ddaydice.dsl.schema import BattleMap, Sector, Variant
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.inplay import RulesIndex, SectorIndex, SectorsIndex, Use
 from ddaydice.interpreter.core.option_rules import OptionRules
-from ddaydice.interpreter.core.values import COST_QUERIES, OWN_BASE, cards_named, points_of
+from ddaydice.interpreter.core.values import COST_QUERIES, OWN_BASE, FixedMove, Move, cards_named, points_of
 from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.mechanisms.options import reachable
 
@@ -123,7 +123,7 @@ class Plan(GameAPI):
         Advance costs, room, Vehicles, Battle Cries), worked out once: a turn in which nothing in play touches
         these queries (``move_queries``) checks only what the Unit has visited, its Courage and Vehicle, room,
         and a Sector's requirements; in the others, Phase 4 reads every query."""
-        self._fixed_moves: dict[str, list[tuple[str, str, int, bool, bool]]] | None = None
+        self._fixed_moves: dict[str, list[FixedMove]] | None = None
         self._fixed_capacity = 0
         flags = self.defaults
         needed = ("enter", "advance", "ignore-barriers", "vehicle-here", "vehicle-crosses-landmines", "battle-cry",
@@ -135,9 +135,9 @@ class Plan(GameAPI):
         least = info.minimum if info is not None and info.minimum is not None \
             and "advance-cost" in self.live_queries else None  # the general path clamps a live query
         mines_on = "landmines" not in self.ignore
-        fixed: dict[str, list[tuple[str, str, int, bool, bool]]] = {}
+        fixed: dict[str, list[FixedMove]] = {}
         for here, lines in self.moves.items():
-            cands: list[tuple[str, str, int, bool, bool]] = []
+            cands: list[FixedMove] = []
             for to, line_kind, line_cost, mines, barrier in lines if flags["enter"] else ():
                 if (barrier and not flags["ignore-barriers"]) or (line_kind == "advance" and not flags["advance"]):
                     continue
@@ -146,13 +146,17 @@ class Plan(GameAPI):
                 if target.cost is not None:  # entering a Sector with its own printed cost is an Advance
                     kind, cost = "advance", target.cost
                 mines_apply = mines and mines_on
-                # (to, kind, Courage, Landmines, whether a Unit with a Vehicle abandons it)
+                # (to, kind, Courage, Landmines, whether a Unit with a Vehicle abandons it, the Move offered to a
+                # Unit without a Vehicle and to one with: made once here, handed out by every turn's Phase 4)
                 if least is not None:
                     cost = max(cost, least)
-                cands.append((to, kind, cost if kind == "advance" else 0, mines_apply,
-                              (mines_apply and not flags["vehicle-crosses-landmines"])
-                              or (target.bunker and not flags["vehicle-enters-bunker"])
-                              or not flags["vehicle-here"]))
+                if kind != "advance":
+                    cost = 0
+                abandons = bool((mines_apply and not flags["vehicle-crosses-landmines"])
+                                or (target.bunker and not flags["vehicle-enters-bunker"])
+                                or not flags["vehicle-here"])
+                cands.append((to, kind, cost, mines_apply, abandons, Move(kind, to, cost, mines_apply, False, False),
+                              Move(kind, to, cost, mines_apply, False, abandons)))
             fixed[here] = cands
         self._fixed_moves = fixed
         self._fixed_capacity = int(flags["capacity"])

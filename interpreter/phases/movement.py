@@ -11,11 +11,10 @@ from ddaydice.interpreter.core.state import (
     STAY_FORBIDDEN,
     Unit,
 )
-from ddaydice.interpreter.core.values import Move
+from ddaydice.interpreter.core.values import FixedMove, Move
 from ddaydice.interpreter.mechanisms import automaton
 
 _STAY = Move("stay", None, 0, False)  # (a tuple: one for every game)
-_new = tuple.__new__  # a Move from all its fields at once, without the named tuple's own __new__
 
 
 @trait
@@ -60,14 +59,14 @@ class MovementPhase(GameAPI):
                 for u in s.units:
                     if u.status == "active":
                         crowd[u.sector] = crowd.get(u.sector, 0) + 1
-            for to, kind, cost, mines_apply, abandons in fixed[here]:
+            for to, _kind, cost, _mines, _abandons, plain, with_vehicle in fixed[here]:
                 if to in visited or (crowd is not None and crowd.get(to, 0) >= room):
                     continue
                 requirements = self._requirements(to)
                 if requirements and any(r[:1] == ("battle-cry",) for r in requirements):
                     continue  # no Battle Cry in this game
                 if cost <= courage and (not requirements or self._meets(unit, requirements)):
-                    moves.append(_new(Move, (kind, to, cost, mines_apply, False, vehicle and abandons)))
+                    moves.append(with_vehicle if vehicle else plain)
             return moves
         battle_cry = self.flag("battle-cry", unit) and self.flag("battle-cry-here", unit)
         occupancy: dict[str, int] = {}
@@ -114,7 +113,7 @@ class MovementPhase(GameAPI):
                 moves.append(Move(kind, to, 0, mines_apply, True, abandons))
         return moves
 
-    def _moving_touched(self, here: str, lines: list[tuple[str, str, int, bool, bool]]) -> bool:
+    def _moving_touched(self, here: str, lines: list[FixedMove]) -> bool:
         """Does anything in play touch the rules of moving out of ``here``: a card or rule anywhere, a grant,
         or this Sector's or a neighbour's own effects?"""
         queries = self.move_queries
