@@ -1,6 +1,6 @@
 """The heuristic policy's speed (kept out of the tests): games per second, CPU time of one process.
 
-    python benchmarks/heuristic_speed.py [--games N] [--repeat R] [--against SRC] [--cases at,omaha]
+    python benchmarks/heuristic_speed.py [--games N] [--warm W] [--repeat R] [--against SRC] [--cases at,omaha]
                                          [--instructions | --caches]
 
 Cases: Exercise Tiger Advanced Training, 1 player, and Omaha Beach, 2 players, heuristic policy. Each repeat is
@@ -8,6 +8,10 @@ a fresh process (the policy's caches start empty, as in `dday simulate`) that lo
 games (seeds 0 .. N-1 of a Spec with seed 1) through ``simulate.run``, as `dday simulate` plays them (with its
 setting of the garbage collector, tools/collector.py), and reports their CPU time (loading not counted). The
 medians over R repeats are printed with their range.
+
+``--warm W`` first plays W games of another run (seed 2), untimed, in the same process: the policy's planners and
+memos, shared by the games of a process, are then warm, as they are through most of a long `dday simulate` run (a
+fresh process's first games cost more: docs/benchmarks.md). The games timed, and their digest, are the same.
 
 ``--against SRC`` also times another source tree (``SRC`` put first on PYTHONPATH, e.g. a checkout's ``src``),
 alternately with this one in the same run, so that a machine's load falls on both alike; the ratio of the
@@ -41,8 +45,9 @@ CASES = {
 }
 
 
-def child(case: str, games: int) -> None:
-    """Play the games (in this process) and print their CPU time and a digest of their records as JSON."""
+def child(case: str, games: int, warm: int = 0) -> None:
+    """Play the games (in this process, after ``warm`` untimed games of another run) and print their CPU time and a
+    digest of their records as JSON."""
     from ddaydice.dsl.loader import load
     from ddaydice.interpreter.tools.simulate import Spec, run
 
@@ -50,6 +55,8 @@ def child(case: str, games: int) -> None:
     assert content is not None
     map_id, variant, players = CASES[case]
     spec = Spec(map_id, variant, players, "heuristic", seed=1)
+    if warm:
+        run(content, Spec(map_id, variant, players, "heuristic", seed=2), warm)
     start = time.process_time()
     records, _ = run(content, spec, games)  # (as dday simulate plays them)
     seconds = time.process_time() - start
@@ -78,27 +85,33 @@ def child_env(src: str | None) -> dict[str, str]:
     return env
 
 
-def run(src: str | None, case: str, games: int) -> tuple[float, str]:
+def child_argv(case: str, games: int, warm: int) -> list[str]:
+    """The command of a child that plays ``games`` games of ``case`` after ``warm`` untimed ones."""
+    return [sys.executable, __file__, "--child", case, "--games", str(games), "--warm", str(warm)]
+
+
+def run(src: str | None, case: str, games: int, warm: int = 0) -> tuple[float, str]:
     """Games per second of one fresh process (``src``: the source tree to import, None for this one)."""
     env = child_env(src)
-    out = subprocess.run([sys.executable, __file__, "--child", case, "--games", str(games)], env=env, check=True,
+    out = subprocess.run(child_argv(case, games, warm), env=env, check=True,
                          capture_output=True, text=True, cwd="/")
     data = json.loads(out.stdout.strip().splitlines()[-1])
     return games / data["seconds"], data["digest"]
 
 
-def instructions(src: str | None, case: str, games: int) -> tuple[float, str]:
-    """Instructions per game under valgrind (a run of ``games`` less a run of none), and the games' digest."""
-    per, digest = cache_counts(src, case, games, caches=False)
+def instructions(src: str | None, case: str, games: int, warm: int = 0) -> tuple[float, str]:
+    """Instructions per game under valgrind (a run of ``games`` less a run of none, both after ``warm`` untimed
+    games), and the games' digest."""
+    per, digest = cache_counts(src, case, games, caches=False, warm=warm)
     return per["instructions"], digest
 
 
-def cache_counts(src: str | None, case: str, games: int, caches: bool = True) -> tuple[dict[str, float], str]:
-    """Instructions and cache misses per game under cachegrind (a run of ``games`` less a run of none; ``caches``
-    False: the instructions alone), and the games' digest."""
+def cache_counts(src: str | None, case: str, games: int, caches: bool = True,
+                 warm: int = 0) -> tuple[dict[str, float], str]:
+    """Instructions and cache misses per game under cachegrind (a run of ``games`` less a run of none, both after
+    ``warm`` untimed games; ``caches`` False: the instructions alone), and the games' digest."""
     env = child_env(src)
-    per, stdout = cachesim.per_game(lambda n: [sys.executable, __file__, "--child", case, "--games", str(n)], games,
-                                    env, caches=caches)
+    per, stdout = cachesim.per_game(lambda n: child_argv(case, n, warm), games, env, caches=caches)
     return per, json.loads(stdout.strip().splitlines()[-1])["digest"]
 
 
@@ -114,6 +127,8 @@ def package_root(parser: argparse.ArgumentParser, tree: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--warm", type=int, default=0,
+                        help="first play W untimed games of another run in the same process (warm planners)")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--against", default=None, help="another source tree to time alternately (its root or src/)")
     parser.add_argument("--cases", default="at,omaha")
@@ -124,16 +139,19 @@ def main() -> None:
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.games)
+        child(args.child, args.games, args.warm)
         return
+    if args.games < 1 or args.warm < 0:
+        parser.error("--games must be at least 1 and --warm at least 0")
+    length = f"{args.games} games" + (f" after {args.warm} warm" if args.warm else "")
     trees: list[tuple[str, str | None]] = [("this", None)]
     if args.against:
         trees.insert(0, ("against", package_root(parser, args.against)))
     if args.caches:
         for case in args.cases.split(","):
-            measured = {name: cache_counts(src, case, args.games) for name, src in trees}
+            measured = {name: cache_counts(src, case, args.games, warm=args.warm) for name, src in trees}
             for name, (per, digest) in measured.items():
-                print(cachesim.line(f"{case:6s} {name:8s}", per) + f" ({args.games} games less 0) games {digest}")
+                print(cachesim.line(f"{case:6s} {name:8s}", per) + f" ({length} less 0) games {digest}")
             if args.against:
                 before, after = measured["against"][0], measured["this"][0]
                 ratios = ", ".join(f"{k} {before[k] / after[k]:.2f}x" for k in ("instructions", "I1 misses",
@@ -143,9 +161,9 @@ def main() -> None:
         return
     if args.instructions:
         for case in args.cases.split(","):
-            counted = {name: instructions(src, case, args.games) for name, src in trees}
+            counted = {name: instructions(src, case, args.games, args.warm) for name, src in trees}
             for name, (count, digest) in counted.items():
-                print(f"{case:6s} {name:8s} {count / 1e6:8.2f} M instructions a game ({args.games} games less 0) "
+                print(f"{case:6s} {name:8s} {count / 1e6:8.2f} M instructions a game ({length} less 0) "
                       f"games {digest}")
             if args.against:
                 ratio = counted["against"][0] / counted["this"][0]
@@ -157,13 +175,13 @@ def main() -> None:
         digests: dict[str, set[str]] = {name: set() for name, _ in trees}
         for _ in range(args.repeat):
             for name, src in trees:
-                rate, digest = run(src, case, args.games)
+                rate, digest = run(src, case, args.games, args.warm)
                 rates[name].append(rate)
                 digests[name].add(digest)
         for name, _ in trees:
             r = rates[name]
             print(f"{case:6s} {name:8s} {statistics.median(r):8.1f} games/s (range {min(r):.1f} .. {max(r):.1f}, "
-                  f"{args.repeat} x {args.games} games) games {','.join(sorted(digests[name]))}")
+                  f"{args.repeat} x {length}) games {','.join(sorted(digests[name]))}")
         if args.against:
             ratio = statistics.median(rates["this"]) / statistics.median(rates["against"])
             same = digests["this"] == digests["against"]
