@@ -19,10 +19,18 @@ class Questions(ContextBase, Answers):
 
     def count(self, what: tuple[str, ...]) -> int:
         u = self._me()
+        # (Loops rather than sum() of generators: compiled, each is a generator object and a generic call.)
+        n = 0
         if what[0] == "locked":
-            return sum(1 for d in u.tally if d.locked and d.face == what[1] and not d.cancelled)
+            for d in u.tally:
+                if d.locked and d.face == what[1] and not d.cancelled:
+                    n += 1
+            return n
         if what[0] in {"rwbs", "rwb"}:
-            return sum(1 for d in u.tally if d.source == "rwb-used") // 3
+            for d in u.tally:
+                if d.source == "rwb-used":
+                    n += 1
+            return n // 3
         if what[0] in {"specialists", "specialist"}:
             return len(u.specialists)
         if what[0] == "active-skulls":
@@ -31,7 +39,11 @@ class Questions(ContextBase, Answers):
             return max(len(self.game.state.units) - 1, 0)
         if what[0] == "tagged":
             return len(decks.tagged(self.game, u, what[1]))
-        return sum(1 for d in u.tally if d.face == what[0] and not d.cancelled)
+        face = what[0]
+        for d in u.tally:
+            if d.face == face and not d.cancelled:
+                n += 1
+        return n
 
     def predicate(self, name: str, args: tuple[str, ...]) -> int:
         g = self.game
@@ -41,7 +53,20 @@ class Questions(ContextBase, Answers):
             case "bunker":
                 return sector is not None and g.sectors[sector].bunker
             case "have":
-                return int(getattr(u, args[0].replace("-", "_"))) if u else 0
+                if u is None:
+                    return 0
+                # (the resources of rules/resources.yaml read natively: compiled, getattr() with a name worked out is
+                # a generic call, and the rules' Award purchase asks every turn)
+                what = args[0]
+                if what == "courage":
+                    return u.courage
+                if what == "stars":
+                    return u.stars
+                if what == "soldiers":
+                    return u.soldiers
+                if what == "item-points":
+                    return u.item_points
+                return int(getattr(u, what.replace("-", "_")))
             case "can-draw":
                 return u is not None and decks.can_draw(g, u, args[0])
             case "has":
@@ -52,10 +77,13 @@ class Questions(ContextBase, Answers):
                 if u is None:
                     return 0
                 counts: dict[str, int] = {}
+                most = 0
                 for d in u.tally:
                     if not d.cancelled:
-                        counts[d.face] = counts.get(d.face, 0) + 1
-                return max(counts.values(), default=0)
+                        n = counts[d.face] = counts.get(d.face, 0) + 1
+                        if n > most:  # noqa: PLR1730 (compiled, a comparison of two ints; max() is a generic call)
+                            most = n
+                return most
             case "chevrons":
                 return u.chevrons() if u else 0
             case "turns-here":

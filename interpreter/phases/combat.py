@@ -111,7 +111,9 @@ class CombatPhase(GameAPI):
             defense = max(raw, 0)
         else:
             defense = self.value("def", unit)
-        mgf = sum(rolls)
+        mgf = 0
+        for r in rolls:  # (a loop: compiled, sum() is a generic call)
+            mgf += r
         if mgf and self.flag("ignore-mgf-casualties", unit):
             if self.tracing:
                 self.log("combat", f"{unit.name} ignores MGF casualties", unit)

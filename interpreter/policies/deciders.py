@@ -101,6 +101,8 @@ CANCEL_ORDER = ("tool", "star", "one-soldier", "courage", "two-soldiers")
 _LOCK_RANK: Final[dict[str, int]] = {face: i for i, face in enumerate(LOCK_ORDER)}
 _CANCEL_RANK: Final[dict[str, int]] = {face: i for i, face in enumerate(CANCEL_ORDER)}
 _KEEP: Final = frozenset({"one-soldier", "two-soldiers", "courage"})
+#: The first n options, for n up to 6: the answer to a decision the reference policy takes as it comes.
+_FIRST: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(range(n)) for n in range(7))
 _NONE: Final = 1 << 60  # above every score
 _PLACE: Final = 0xFFFF  # a score's last 16 bits: the option's place (a Unit's dice are bounded far below)
 
@@ -165,6 +167,8 @@ class ReferencePolicy(KeysDecider):
             return (best & _PLACE,)
         if kind == "move":
             return (reference_move(game, unit, keys),)
+        if min_picks < len(_FIRST):
+            return _FIRST[min_picks]  # (made once: compiled, tuple(range(n)) is two generic calls)
         return tuple(range(min_picks))
 
 
