@@ -166,6 +166,7 @@ class GameAPI:
     pending: list[Pending]  # the pending events whose triggers are running, innermost last (effects/events.py)
     landmine_roll: list[int] | None
     drawing: str | None
+    use_at: str | None  # the use point whose uses a player is being offered (effects/uses.py use_point), for policies
     _losing: str | None
     _decoy: str | None
     _face_worth: dict[str, tuple[str, int]]  # what each face of a Final Tally is worth (filled once per plan)

@@ -43,7 +43,7 @@ class CardActions(ContextBase):
             return
         kind = g._side_kind(u, "specialist")  # another side's player recruits from his own Reserve
         options = [c for c, _ in g.recruitable(u)] if not free else [
-            c for c in g.state.hands.get(u.id, []) + [p for p in g.state.pool if g.content.card_kinds[p] == kind]
+            c for c in g.state.hands.get(u.id, []) + [p for p in g.state.pool if g.kind_of[p] == kind]
             if c not in u.specialists and c not in u.dead]
         if not options:
             return

@@ -123,7 +123,7 @@ class Questions(ContextBase, Answers):
             case "card-is":
                 return self.card == args[0]
             case "drawn":
-                return g.drawing is not None and g.content.card_kinds.get(g.drawing) == args[0]
+                return g.drawing is not None and g.kind_of.get(g.drawing) == args[0]
             case "holds":
                 return decks.holds(g, u, args[0]) if u else 0
             case "tagged":

@@ -135,7 +135,9 @@ class Uses(GameAPI):
             if not uses:
                 return
             keys: list[Any] = [None] + [(src.owner, i) for src, i, _, _ in uses]
+            outer, self.use_at = self.use_at, point  # (what a policy reads, rather than the question's wording)
             pick = self.ask_keys(unit, "use", _UsePrompt(unit, point), keys, _UseLabel(uses))
+            self.use_at = outer
             if pick == 0:
                 return
             self.perform_use(unit, *uses[pick - 1])
@@ -146,7 +148,7 @@ class Uses(GameAPI):
         if hook.limit is not None:
             key = self._limit_key(src.owner, "use", index, hook.limit)
             unit.counters[key] = unit.counters.get(key, 0) + 1
-        kind = self.content.card_kinds.get(src.owner, "")
+        kind = self.kind_of.get(src.owner, "")
         kind = self._role.get(kind, kind)  # another side's Items are used like Items
         if kind == "item" and src.owner in unit.items:
             unit.items.remove(src.owner)

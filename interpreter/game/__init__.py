@@ -87,6 +87,7 @@ class Game(Plan, SetUp, Events, Kernel, PurchasePhase, Casualties, CombatPhase, 
         self._index: InPlay | None = None
         self._watched_index: InPlay | None = None
         self.drawing: str | None = None  # the card being drawn, while 'on drawn' triggers run (mechanisms/decks.py)
+        self.use_at: str | None = None  # the use point being offered (effects/uses.py use_point)
         self.state = state if state is not None else self._setup(players, seed, rng)
         self.rng = self.state.rng
 

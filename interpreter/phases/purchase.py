@@ -123,7 +123,7 @@ class PurchasePhase(GameAPI):
         return True
 
     def gain_card(self, unit: Unit, card: str) -> None:
-        kind = self.content.card_kinds[card]
+        kind = self.kind_of[card]
         s = self.state
         if card in s.pool:
             s.pool.remove(card)

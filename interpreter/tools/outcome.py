@@ -40,7 +40,8 @@ def read(game: GameAPI, start: dict[str, set[str]]) -> Read:
             dead_at.append(d["sector"])
         else:
             sector: str = d["sector"]
-            lost[sector] = lost.get(sector, 0) + int(d.get("lost", 0))
+            n = d.get("lost", 0)  # (an int, read natively: compiled, int() of an Any is a generic call)
+            lost[sector] = lost.get(sector, 0) + (n if isinstance(n, int) else int(n))
     recruited: list[str] = []
     items: list[str] = []
     for u in s.units:

@@ -308,7 +308,7 @@ def _enter_gain(mem: Memory, g: GameView, unit: Unit, sid: str, f: Facts) -> flo
     for card in f.free_cards:
         if card in unit.specialists or card in unit.dead:
             continue
-        kind = g.content.card_kinds.get(card)
+        kind = g.kind_of.get(card)
         if kind == "specialist":
             if card in g.state.pool or card in g.state.hands.get(unit.id, []) or first:
                 e_gain += spec_value(g, unit, card)

@@ -30,7 +30,7 @@ def recruit(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
     if d.keys and d.keys[0] is None and mem.count(game, unit) >= 2 * m + 3:
         # Wait a turn for a much better Specialist that is one Star away.
         hand = game.state.hands.get(unit.id, []) + [p for p in game.state.pool
-                                                    if game.content.card_kinds.get(p) == "specialist"]
+                                                    if game.kind_of.get(p) == "specialist"]
         for spec in hand:
             if spec in unit.specialists or spec in unit.dead or spec in d.keys:
                 continue

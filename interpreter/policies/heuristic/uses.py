@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import math
-import re
 from typing import TYPE_CHECKING, Final
 
 from ddaydice.interpreter.core.api import GameView
@@ -33,13 +32,9 @@ if TYPE_CHECKING:
 
 
 #: The use point a use decision's prompt names ('... (movement)?').
-_PROMPT_POINT: Final = re.compile(r"\(([a-z-]+)\)\?\s*$")
-
-
 def use(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
     """The first use offered that the Unit wants now (none: the first option)."""
-    m = _PROMPT_POINT.search(d.prompt)
-    point = m.group(1) if m is not None else _point_now(game, unit)
+    point = game.use_at if game.use_at is not None else _point_now(game, unit)
     for i, key in enumerate(d.keys):
         if key is None:
             continue
@@ -133,7 +128,7 @@ def _tally_use(mem: Memory, game: GameView, unit: Unit, owner: str, shape: UseSh
     if shape.kind == "reface" and shape.skulls:
         return _plan_ammo(mem, game, unit)
     # A Specialist's or a Vehicle's use comes back; any other card is spent by its use.
-    once = game.content.card_kinds.get(owner) not in {"specialist", "vehicle"}
+    once = game.kind_of.get(owner) not in {"specialist", "vehicle"}
     kept = plain_worth(game, unit, owner) if once else 0.0
     least = max(DICE_CHANGE_MIN[shape.kind], kept)
     if shape.kind == "reface":

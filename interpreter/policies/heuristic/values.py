@@ -134,7 +134,7 @@ def star_value(mem: Memory, game: GameView, unit: Unit) -> float:
         return 0.0
     s = game.state
     hand = s.hands.get(unit.id, [])
-    pool = [p for p in s.pool if game.content.card_kinds.get(p) == "specialist"]
+    pool = [p for p in s.pool if game.kind_of.get(p) == "specialist"]
     within = hand + pool
     now = mem.cost_now(game, unit)
     # Remembered while what it reads stays the same: the cards within reach, the Unit's, its place (the Advances
@@ -213,7 +213,7 @@ def tool_value(game: GameView) -> float:
     """What one more Item Point is worth (nothing when no Item can be found)."""
     if not game.counts_face("tool"):
         return 0.0
-    if not any(game.content.card_kinds.get(p) == "item" for p in game.state.pool):
+    if not any(game.kind_of.get(p) == "item" for p in game.state.pool):
         return 0.0
     return ITEM_POINT_VALUE
 
