@@ -212,15 +212,33 @@ class Profiles(dict[str, Profile]):
 
 def profiles(content: Content) -> Profiles:
     """The profiles of ``content``'s cards."""
+    # (asked hundreds of times a game, of the same content; the pair is read and replaced whole: a sweep plays games
+    # in threads)
+    last = _LAST.pair
+    found = last[1]
+    if last[0] is content and found is not None:
+        return found
     hit = _BY_CONTENT.get(id(content))
     if hit is None or hit.content is not content:  # (the identity is checked: ids are reused)
         if len(_BY_CONTENT) > 16:
             _BY_CONTENT.clear()
         hit = _BY_CONTENT[id(content)] = Profiles(content)
+    _LAST.pair = (content, hit)
     return hit
 
 
+class _Last:
+    """The content profiles() was last asked of, and its profiles (a native class: read without a generic call, where
+    a Profiles, a dict, is not native)."""
+
+    __slots__ = ("pair",)
+
+    def __init__(self) -> None:
+        self.pair: tuple[Content | None, Profiles | None] = (None, None)
+
+
 _BY_CONTENT: Final[dict[int, Profiles]] = {}
+_LAST: Final = _Last()
 
 
 def _read(content: Content, card: str) -> Profile:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
+from ddaydice.dsl.schema import Sector
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies.deciders import ReferencePolicy
@@ -21,6 +22,7 @@ class Facts:
     __slots__ = (
         "award",
         "battle_cry_only",
+        "bunker",
         "climb",
         "combat_loss",
         "combat_loss_unless",
@@ -32,8 +34,10 @@ class Facts:
         "no_battle_cry",
         "no_entry_after",
         "no_stay",
+        "printed_cost",
         "retreat",
         "skulls",
+        "special_damage",
         "stars",
         "tools",
     )
@@ -42,7 +46,8 @@ class Facts:
                  enter_soldiers: float = 0.0, free_cards: tuple[str, ...] = (), award: bool = False,
                  combat_loss: float = 0.0, combat_loss_unless: str = "", climb: int = 0, battle_cry_only: bool = False,
                  no_battle_cry: bool = False, no_stay: bool = False, retreat: str | None = None,
-                 enter_unless: str | None = None, no_entry_after: tuple[str, ...] = ()) -> None:
+                 enter_unless: str | None = None, no_entry_after: tuple[str, ...] = (), bunker: bool = False,
+                 printed_cost: int | None = None, special_damage: str | None = None) -> None:
         self.courage: Final = courage  # per turn, added to the Final Tally
         self.stars: Final = stars
         self.tools: Final = tools
@@ -60,6 +65,10 @@ class Facts:
         self.retreat: Final = retreat
         self.enter_unless: Final = enter_unless  # Sector that must be conquered before entering
         self.no_entry_after: Final = no_entry_after  # no entry for a Unit that has been in all these Sectors
+        # The Sector as printed (read natively here: the map's Sector is an attrs class, each field a generic read)
+        self.bunker: Final = bunker
+        self.printed_cost: Final = printed_cost  # its own Advance cost, None: the line's
+        self.special_damage: Final = special_damage  # the MGF sixes' special damage here (the Sector's, else the map's)
 
 
 _ADD: Final = re.compile(r"^on final-tally: add (\d+) (courage|star|tool|skull)")
@@ -71,9 +80,10 @@ _ENTER_UNLESS: Final = re.compile(r"forbid enter unless conquered ([a-z0-9-]+)")
 _NO_ENTRY_AFTER: Final = re.compile(r"^forbid enter if ((?:visited [a-z0-9-]+(?: and )?)+)$")
 
 
-def _parse_facts(texts: Iterable[str]) -> Facts:
-    """A Sector's facts from the texts of its effects."""
-    f: dict[str, Any] = {}
+def _parse_facts(texts: Iterable[str], printed: Sector, map_damage: str | None) -> Facts:
+    """A Sector's facts from the texts of its effects, and as printed (``map_damage``: the map's special damage)."""
+    f: dict[str, Any] = {"bunker": printed.bunker, "printed_cost": printed.cost,
+                         "special_damage": printed.special_damage or map_damage}
     cards: list[str] = []
     for text in texts:
         for raw in text.splitlines():
@@ -131,7 +141,8 @@ def facts(game: GameView, sid: str) -> Facts:
            tuple(attrs_now) if attrs_now else ())
     found = _FACTS.get(key)
     if found is None:
-        found = _parse_facts(src.text for src in game._sector_sources(sid))
+        found = _parse_facts((src.text for src in game._sector_sources(sid)), game.sectors[sid],
+                             game.map.special_damage)
         if len(_FACTS) > 4096:
             _FACTS.clear()
         _FACTS[key] = found

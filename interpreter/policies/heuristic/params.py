@@ -260,9 +260,8 @@ def params(mem: Memory, game: GameView, unit: Unit, targets: frozenset[str], nea
 
 def _combat_loss(g: GameView, unit: Unit, sid: str, f: Facts, t: _Terms) -> tuple[float, float]:
     """The casualties a Combat in ``sid`` is expected to cost the Unit (and their variance)."""
-    sec = g.sectors[sid]
     d = float(g.value("def", unit, sector=sid))
-    if sec.bunker and t.bunker_def and unit.sector != sid:
+    if f.bunker and t.bunker_def and unit.sector != sid:
         d -= t.bunker_def  # (in the Bunker, the query counts it already)
     mgf = g.value("mgf-dice", unit, sector=sid)
     m = max(0.0, d) + MGF_MEAN * mgf
@@ -270,12 +269,12 @@ def _combat_loss(g: GameView, unit: Unit, sid: str, f: Facts, t: _Terms) -> tupl
     if f.combat_loss and not (f.combat_loss_unless and f.combat_loss_unless in t.specs):
         m += f.combat_loss
         v += D6_VAR
-    sd = sec.special_damage or g.map.special_damage
+    sd = f.special_damage
     if mgf and sd == "specialist" and t.n_specs:
         m += mgf / 6 * (1.0 + t.cheapest)
     elif mgf and sd == "courage":
         m += mgf / 6 * 0.5
-    if sec.bunker:
+    if f.bunker:
         m = max(0.0, m - t.breakers)
     if m > 0:
         m = max(0.0, m - t.casualties_saved)
@@ -327,22 +326,22 @@ def _edge(mem: Memory, g: GameView, unit: Unit, sid: str, f: Facts, t: _Terms, t
           now: tuple[str, int, tuple[str, ...], int] | None) -> Edge | None:
     """The move from ``sid`` along one of the map's lines, priced; None where the plan may not go."""
     to, kind_, line_cost, mines, barrier = move
-    tsec = g.sectors[to]
     if barrier and not t.barriers_ok:
         return None
-    if tsec.bunker and to not in targets:
-        return None
     tf = facts(g, to)
+    if tf.bunker and to not in targets:
+        return None
     if tf.no_entry_after and all(v in unit.visited or v == sid for v in tf.no_entry_after):
         return None  # by the time the Unit gets there, it will have been where this forbids
     enterable = now is None or mem.may_enter(g, unit, to, now)
-    if not tsec.bunker and not enterable:
+    if not tf.bunker and not enterable:
         return None
-    closed = tsec.bunker and not enterable
+    closed = tf.bunker and not enterable
     if closed and not (tf.enter_unless is not None and tf.enter_unless not in g.state.conquered):
         return None
-    advance = kind_ == "advance" or tsec.cost is not None
-    cost = tsec.cost if tsec.cost is not None else line_cost
+    printed_cost = tf.printed_cost
+    advance = kind_ == "advance" or printed_cost is not None
+    cost = printed_cost if printed_cost is not None else line_cost
     if advance:
         # This turn's grants (a Whistle) do not last: the plan prices later Advances without them.
         cost = max(0, cost - t.platoon) if t.cost_granted else mem.static(g, unit, "advance-cost", None, cost)
