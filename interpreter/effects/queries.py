@@ -43,8 +43,9 @@ class Queries(GameAPI):
         if not explain and not grants and not bunker_n and own is None and (name not in self.in_play().queries
                                                                             or not self.touched(name, sector)):
             # The common case: nothing in play changes this value; only the rules' clamp applies.
-            if info.minimum is not None and base < info.minimum:
-                return info.minimum, None
+            least = self.query_minimum[name]
+            if least is not None and base < least:
+                return least, None
             return base, None
         consumed: list[tuple[str, str, str]] = []
         candidates = self._candidates(name, sector, unit)
@@ -63,8 +64,9 @@ class Queries(GameAPI):
                                               0, "rules", "add", -bunker_n, (-1, "rule"), (),
                                               f"{bunker_n} surviving Specialist(s) of earlier Units"))
         if not contributions and not explain and (clamp or not candidates):
-            if info.minimum is not None and base < info.minimum:
-                return info.minimum, None
+            least = self.query_minimum[name]
+            if least is not None and base < least:
+                return least, None
             return base, None
         # A limited effect ("once per phase") is used up only when it applied, not when it was overruled.
         overruled: set[tuple[str, str]] | None = set() if consume and consumed and unit is not None else None
@@ -176,7 +178,7 @@ class Queries(GameAPI):
                         # nothing touches it and nothing lowers it: its base (a Sector's DEF, a card's printed
                         # cost), clamped, as the query would answer
                         v = self._base(name, unit, where, card, False)[0]
-                        least = self.queries[name].minimum
+                        least = self.query_minimum[name]
                         return int(least if least is not None and v < least else v)
         elif name not in self.live_queries:
             return base
@@ -233,18 +235,20 @@ class Queries(GameAPI):
         info = self.queries[name]
         if name == "def":
             assert sector is not None
-            sec = self.sectors[sector]
+            defense = self.printed_def[sector]
             turn = unit.chevrons() if unit is not None and unit.sector == sector else 1
-            idx = min(max(turn, 1), len(sec.defense)) - 1
+            idx = min(max(turn, 1), len(defense)) - 1
             if not label:
-                return sec.defense[idx], ""
-            return sec.defense[idx], f"{sec.name}'s printed DEF" + (f" (DEF #{idx + 1})" if len(sec.defense) > 1
-                                                                    else "")
+                return defense[idx], ""
+            return defense[idx], f"{self.sectors[sector].name}'s printed DEF" + (
+                f" (DEF #{idx + 1})" if len(defense) > 1 else "")
         if name == "mgf-dice":
             assert sector is not None
             if "mgf" in self.ignore:
                 return 0, "ignored in this variant"
-            return self.sectors[sector].mgf, f"{self.sectors[sector].name}'s MGF symbols"
+            if not label:
+                return self.printed_mgf[sector], ""
+            return self.printed_mgf[sector], f"{self.sectors[sector].name}'s MGF symbols"
         if name == "stay":
             if unit is None:
                 return True, "game rules"

@@ -65,6 +65,11 @@ class Plan(GameAPI):
         self._rules_index: list[RulesIndex] = []
         self.printed_costs = {cid: card.cost or 0 for cid, card in content.cards.items()}
         self.kind_of = dict(content.card_kinds)
+        # Read natively by every query (the content's QueryInfo and the map's Sectors are attrs classes, each field a
+        # generic read): each query's least value, each Sector's printed DEF and MGF symbols.
+        self.query_minimum = {qid: q.minimum for qid, q in self.queries.items()}
+        self.printed_def = {sid: tuple(sec.defense) for sid, sec in self.sectors.items()}
+        self.printed_mgf = {sid: sec.mgf for sid, sec in self.sectors.items()}
         self._faces = [f.id for f in content.dice.faces]
         self._face_set = frozenset(self._faces)
         self._rwb_plan = {}
