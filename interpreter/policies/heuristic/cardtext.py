@@ -324,7 +324,33 @@ def _mentions(e: Any, word: str, s: int) -> int:
 
 def award_price(game: GameView, owner: str) -> int | None:
     """The Courage a use pays to draw an Award ('lose 6 courage, draw-award random': the rules' purchase of an
-    Award, or any card or rule written so), or None when its use is not such a purchase."""
+    Award, or any card or rule written so), or None when its use is not such a purchase (read once per content: the
+    rules' purchase is asked of every turn)."""
+    content = game.content
+    pair = _AWARD_PRICES.pair
+    if pair[0] is not content:  # (the pair is read and replaced whole: a sweep plays games in threads)
+        pair = _AWARD_PRICES.pair = (content, {})
+    memo = pair[1]
+    if owner in memo:
+        return memo[owner]
+    price = memo[owner] = _award_price(game, owner)
+    return price
+
+
+class _PerContent:
+    """A content and what was read of it (one slot, replaced whole)."""
+
+    __slots__ = ("pair",)
+
+    def __init__(self) -> None:
+        self.pair: tuple[object, dict[str, int | None]] = (None, {})
+
+
+_AWARD_PRICES: Final = _PerContent()
+
+
+def _award_price(game: GameView, owner: str) -> int | None:
+    """award_price's answer, read from the owner's effect."""
     source = game.content.effects.get(owner)
     if source is None:
         return None

@@ -218,23 +218,41 @@ def profiles(content: Content) -> Profiles:
     found = last[1]
     if last[0] is content and found is not None:
         return found
+    return _profiles(content)
+
+
+def shared_cards(content: Content) -> frozenset[str]:
+    """The cards of ``content`` whose effect reaches other Units' plans (Profiles.shared; a Profiles, a dict, is not
+    a native class, and its property is a generic call: the answer is kept with the content asked last)."""
+    last = _LAST.pair
+    found = last[2]
+    if last[0] is content and found is not None:
+        return found
+    ps = profiles(content)
+    found = ps.shared
+    _LAST.pair = (content, ps, found)
+    return found
+
+
+def _profiles(content: Content) -> Profiles:
+    """profiles' answer when ``content`` is not the one asked last."""
     hit = _BY_CONTENT.get(id(content))
     if hit is None or hit.content is not content:  # (the identity is checked: ids are reused)
         if len(_BY_CONTENT) > 16:
             _BY_CONTENT.clear()
         hit = _BY_CONTENT[id(content)] = Profiles(content)
-    _LAST.pair = (content, hit)
+    _LAST.pair = (content, hit, None)
     return hit
 
 
 class _Last:
-    """The content profiles() was last asked of, and its profiles (a native class: read without a generic call, where
-    a Profiles, a dict, is not native)."""
+    """The content profiles() was last asked of, its profiles and, once asked, its shared cards (a native class: read
+    without a generic call, where a Profiles, a dict, is not native)."""
 
     __slots__ = ("pair",)
 
     def __init__(self) -> None:
-        self.pair: tuple[Content | None, Profiles | None] = (None, None)
+        self.pair: tuple[Content | None, Profiles | None, frozenset[str] | None] = (None, None, None)
 
 
 _BY_CONTENT: Final[dict[int, Profiles]] = {}

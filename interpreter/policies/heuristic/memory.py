@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.policies.heuristic.dicevalue import DiceContext
-from ddaydice.interpreter.policies.heuristic.effectworth import profiles
+from ddaydice.interpreter.policies.heuristic.effectworth import shared_cards
 from ddaydice.interpreter.policies.heuristic.planner import TurnView
 
 if TYPE_CHECKING:
@@ -120,7 +120,7 @@ class Memory:
     def cost_now(game: GameView, unit: Unit) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """What cost's answers depend on besides the card, as it is now: the Unit's Specialists, those in play that
         reach other Units."""
-        shared = profiles(game.content).shared
+        shared = shared_cards(game.content)
         return tuple(unit.specialists), tuple(c for u in game.state.units for c in u.specialists if c in shared)
 
     @staticmethod

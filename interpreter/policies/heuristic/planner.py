@@ -155,33 +155,21 @@ class Planner:
         self.index = {s: ids[t] for t, s in enumerate(names)}
         self.names = names
         self.n = size
-
-        def spread(values: Sequence[Any], default: Any) -> list[Any]:
-            out = [default] * size
-            for t, i in enumerate(ids):
-                out[i] = values[t]
-            return out
-
-        def glob(mask: int) -> int:
-            out = 0
-            for j, i in enumerate(ids):
-                if mask >> j & 1:
-                    out |= 1 << i
-            return out
-
+        # (_spread and _glob are module functions, not closures: compiled, a closure is called generically)
         #: Expected casualties per Combat (and variance): ``abs_loss`` the Unit's own, ``loss`` what the plan
         #: counts (against another side: the Unit's lead over him).
-        self.abs_loss: list[tuple[float, float]] = spread(local.abs_loss, (0.0, 0.0))
-        self.loss: list[tuple[float, float]] = spread(local.loss, (0.0, 0.0))
-        self.gain: list[tuple[float, int]] = spread(local.gain, (0.0, 0))
-        self.climbing: list[bool] = spread(local.climbing, False)
-        self.max_rolls: list[int] = spread(local.max_rolls, 0)
-        self.enter: list[float] = spread(local.enter, 0.0)
-        self.terminal: list[bool] = spread(local.terminal, False)
-        self.edges: list[tuple[Edge, ...]] = spread(local.edges, ())
-        self.edge_to: list[tuple[int, ...]] = spread([tuple(ids[t] for t in ts) for ts in local.edge_to], ())
-        self.reach: list[int] = spread([glob(m) for m in local.reach], 0)
-        self.need: list[int] = spread(local.need, 0)
+        self.abs_loss: list[tuple[float, float]] = _spread(ids, size, local.abs_loss, (0.0, 0.0))
+        self.loss: list[tuple[float, float]] = _spread(ids, size, local.loss, (0.0, 0.0))
+        self.gain: list[tuple[float, int]] = _spread(ids, size, local.gain, (0.0, 0))
+        self.climbing: list[bool] = _spread(ids, size, local.climbing, False)
+        self.max_rolls: list[int] = _spread(ids, size, local.max_rolls, 0)
+        self.enter: list[float] = _spread(ids, size, local.enter, 0.0)
+        self.terminal: list[bool] = _spread(ids, size, local.terminal, False)
+        self.edges: list[tuple[Edge, ...]] = _spread(ids, size, local.edges, ())
+        self.edge_to: list[tuple[int, ...]] = _spread(ids, size, [tuple(ids[t] for t in ts) for ts in local.edge_to],
+                                                      ())
+        self.reach: list[int] = _spread(ids, size, [_glob(ids, m) for m in local.reach], 0)
+        self.need: list[int] = _spread(ids, size, local.need, 0)
         self.drain = local.drain
         self.targets = local.targets
         self.lo = -(len(local.drain) - 1)
@@ -447,6 +435,23 @@ def survival(soldiers: float, o: Outlook) -> float:
     _u, m, v, q = o
     z = (soldiers + m - 0.5) / math.sqrt(v + 1.0)
     return q * 0.5 * math.erfc(-z / math.sqrt(2.0))
+
+
+def _spread(ids: list[int], size: int, values: Sequence[Any], default: Any) -> list[Any]:
+    """Values in a plan's own order of its Sectors, placed by the Sectors' numbers (``ids``), ``default`` elsewhere."""
+    out = [default] * size
+    for t, i in enumerate(ids):
+        out[i] = values[t]
+    return out
+
+
+def _glob(ids: list[int], mask: int) -> int:
+    """A mask of Sectors in a plan's own order, as a mask of the Sectors' numbers (``ids``)."""
+    out = 0
+    for j, i in enumerate(ids):
+        if mask >> j & 1:
+            out |= 1 << i
+    return out
 
 
 def planner_for(params: Params) -> Planner:

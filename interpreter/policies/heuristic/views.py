@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from ddaydice.interpreter.core.api import GameView
-from ddaydice.interpreter.policies.heuristic.effectworth import profiles
+from ddaydice.interpreter.policies.heuristic.effectworth import profiles, shared_cards
 from ddaydice.interpreter.policies.heuristic.facts import first_entry_sectors
 from ddaydice.interpreter.policies.heuristic.foe import foe_model
 from ddaydice.interpreter.policies.heuristic.memory import Memory
@@ -52,7 +52,7 @@ def _view(mem: Memory, game: GameView, unit: Unit) -> TurnView:
     # Only what the plan depends on: this Unit's cards, the cards that reach every Unit, the Sectors
     # whose first entry gives something, the Items the planner counts on.
     ps = profiles(game.content)
-    reach_all = ps.shared
+    reach_all = shared_cards(game.content)
     cards = tuple((u.id, tuple(u.specialists) if u is unit else tuple(c for c in u.specialists if c in reach_all),
                    u.vehicle) for u in s.units if u.status == "active")
     known = mem.firsts
