@@ -160,6 +160,7 @@ class GameAPI:
     _rule_uses: dict[str, list[Use]]  # the rules' uses at each moment of the turn (effects/uses.py)
     printed_costs: dict[str, int]  # each card's printed cost (0: none), for the cost queries' base
     kind_of: dict[str, str]  # each card's kind (content.card_kinds, as a dict)
+    effect_of: dict[str, EffectSource]  # each owner's effect (content.effects, as a dict: read natively)
     query_minimum: dict[str, int | None]  # each query's least value (None: no clamp)
     printed_def: dict[str, tuple[int, ...]]  # each Sector's printed DEF (one per turn there, the last repeated)
     printed_mgf: dict[str, int]  # each Sector's printed MGF symbols

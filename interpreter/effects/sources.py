@@ -76,12 +76,11 @@ class Sources(GameAPI):
 
     def _build_index(self) -> InPlay:
         """Gather the sources in play, once per epoch: the one place where the turn finds its effects."""
-        c = self.content
         ip = InPlay(self.epoch)
         rules = self._rules_index[0] if self._rules_index else self._rules_part()
         ip.head = rules[0]  # (shared: never changed in place)
         for played, card in enumerate(self.state.in_play):  # drawn cards in play for every Unit
-            drawn = c.effects.get(card)
+            drawn = self.effect_of.get(card)
             if drawn is not None:
                 ip.drawn.append((played, drawn))
                 _add(None, ip.drawn_triggers, drawn, None, played)
@@ -94,7 +93,7 @@ class Sources(GameAPI):
                 continue
             held = ip.held[owner.id] = []
             for card in self.held_cards(owner):
-                effect = c.effects.get(card)
+                effect = self.effect_of.get(card)
                 if effect is None:
                     continue
                 entry = (owner, card, effect, owner.came_into_play.get(card, 0))
@@ -248,7 +247,7 @@ class Sources(GameAPI):
         return f"{owner}#{hook[0]}{index}@{when}"
 
     def _name_of(self, owner: str) -> str:
-        src = self.content.effects.get(owner)
+        src = self.effect_of.get(owner)
         if src is not None:
             return src.name
         if owner in self.content.cards:

@@ -119,7 +119,7 @@ class Uses(GameAPI):
         held = self.in_play().held.get(unit.id)
         if held is not None:
             return [(card, src) for _, card, src, _ in held]
-        return [(card, src) for card in self.held_cards(unit) if (src := self.content.effects.get(card)) is not None]
+        return [(card, src) for card in self.held_cards(unit) if (src := self.effect_of.get(card)) is not None]
 
     def use_point(self, unit: Unit, point: str) -> None:
         """Offer the Unit every use it may make here, until it declines."""

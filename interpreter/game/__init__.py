@@ -108,8 +108,9 @@ class Game(Plan, SetUp, Events, Kernel, PurchasePhase, Casualties, CombatPhase, 
          self._side_mods, self._side_layout, self.global_sources, self.rwb_sources, self.rwb_faces, self.live_queries,
          self.own_prices, self.live_events, self.until_events, self.static_flags, self.static_values, self.defaults,
          self._req_cache, self._point_uses, self._sector_index, self._sectors_index, self._rule_uses,
-         self._rules_index, self.printed_costs, self.kind_of, self.query_minimum, self.printed_def, self.printed_mgf,
-         self._faces, self._face_set, self._face_worth, self._rwb_plan, self._layout, self._soldier_faces) = values
+         self._rules_index, self.printed_costs, self.kind_of, self.effect_of, self.query_minimum, self.printed_def,
+         self.printed_mgf, self._faces, self._face_set, self._face_worth, self._rwb_plan, self._layout,
+         self._soldier_faces) = values
 
 
 _PLANS: dict[tuple[int, str, str | None, tuple[str, ...]], tuple[Content, tuple[Any, ...]]] = {}
@@ -122,8 +123,8 @@ _PLAN_KEYS = ("option_rules", "live_windows", "live_points",
               "rwb_faces", "live_queries", "own_prices", "live_events", "until_events", "static_flags", "static_values",
               "defaults", "_req_cache",
               "_point_uses", "_sector_index", "_sectors_index", "_rule_uses", "_rules_index", "printed_costs",
-              "kind_of", "query_minimum", "printed_def", "printed_mgf", "_faces", "_face_set", "_face_worth",
-              "_rwb_plan", "_layout", "_soldier_faces")
+              "kind_of", "effect_of", "query_minimum", "printed_def", "printed_mgf", "_faces", "_face_set",
+              "_face_worth", "_rwb_plan", "_layout", "_soldier_faces")
 
 
 def play(content: Content, map_id: str, deciders: Sequence[Decider] | Decider, **kw: Any) -> Game:

@@ -65,6 +65,7 @@ class Plan(GameAPI):
         self._rules_index: list[RulesIndex] = []
         self.printed_costs = {cid: card.cost or 0 for cid, card in content.cards.items()}
         self.kind_of = dict(content.card_kinds)
+        self.effect_of = dict(content.effects)
         # Read natively by every query (the content's QueryInfo and the map's Sectors are attrs classes, each field a
         # generic read): each query's least value, each Sector's printed DEF and MGF symbols.
         self.query_minimum = {qid: q.minimum for qid, q in self.queries.items()}

@@ -148,7 +148,7 @@ class PurchasePhase(GameAPI):
         if self.tracing:
             self.log("gain-card", f"{unit.name} gains the {self._name_of(card)}", unit, card,
                      self.content.tier_of(kind))
-        src = self.content.effects.get(card)
+        src = self.effect_of.get(card)
         if src is not None:
             self.fire("found", unit, only=src)
 

@@ -95,7 +95,7 @@ def generic_use(game: GameView, card: str) -> str:
     key = (id(game.content), card)
     found = _GENERIC_OF.get(key)
     if found is None:
-        source = game.content.effects.get(card)
+        source = game.effect_of.get(card)
         kinds: set[str] = set()
         for clause in source.tree.clauses if source is not None else ():
             body = clause.body
@@ -143,7 +143,7 @@ _GENERIC_OF: Final[dict[tuple[Any, ...], str]] = {}
 
 def dice_colour(game: GameView, card: str) -> str | None:
     """The one colour of die a card's use changes ('reface 1 die blue'), None when any die."""
-    source = game.content.effects.get(card)
+    source = game.effect_of.get(card)
     colours = set(game.content.dice.colours)
     for clause in source.tree.clauses if source is not None else ():
         if not isinstance(clause.body, dsl_ast.Use):
@@ -351,7 +351,7 @@ _AWARD_PRICES: Final = _PerContent()
 
 def _award_price(game: GameView, owner: str) -> int | None:
     """award_price's answer, read from the owner's effect."""
-    source = game.content.effects.get(owner)
+    source = game.effect_of.get(owner)
     if source is None:
         return None
     for clause in source.tree.clauses:
@@ -370,7 +370,7 @@ def _award_price(game: GameView, owner: str) -> int | None:
 def replacement_cost(game: GameView, owner: str, event: str) -> dict[str, float] | None:
     """What a 'use when EVENT: instead, ...' of ``owner`` pays in place of the event, by resource ('lose 2 courage':
     {'courage': 2}; a die counts its mean), or None when its use at that moment replaces nothing."""
-    source = game.content.effects.get(owner)
+    source = game.effect_of.get(owner)
     if source is None:
         return None
     for clause in source.tree.clauses:

@@ -231,7 +231,7 @@ def draw_value(mem: Memory, game: GameView, unit: Unit, name: str) -> float:
 def card_worth(mem: Memory, game: GameView, unit: Unit, card: str) -> float:
     """What playing a card is worth, read from its use effect: resources gained at their value, a defence or a
     cheaper move a little (it waits for the turn that needs it), anything else less."""
-    source = game.content.effects.get(card)
+    source = game.effect_of.get(card)
     worth = 0.0
     for clause in source.tree.clauses if source is not None else ():
         body = clause.body
