@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
@@ -55,7 +55,10 @@ def absorb(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
 
 
 
+_NUMBER: Final = re.compile(r"(\d+)")
+
+
 def _number(text: str, default: int) -> int:
     """The first number in ``text`` (``default`` without one)."""
-    m = re.search(r"(\d+)", text)
+    m = _NUMBER.search(text)
     return int(m.group(1)) if m is not None else default

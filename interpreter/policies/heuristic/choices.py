@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
@@ -23,6 +23,12 @@ def either(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
     return max(range(len(vals)), key=lambda i: (vals[i], -i))
 
 
+#: The patterns the options' labels and prompts are read with (compiled once: re.search looks each up in a cache, in
+#: Python, at every call).
+_DRAW: Final = re.compile(r"draw (\d+) ([a-z -]+)")
+_GAIN: Final = re.compile(r"gain (\d+) (soldier|star|courage|item)")
+_CHANGE: Final = re.compile(r"change .* to\?")
+
 def label_value(mem: Memory, game: GameView, unit: Unit, label: str) -> float:
     """What the effect an option's label describes is worth to the Unit, in Soldiers."""
     text = label.lower()
@@ -36,10 +42,10 @@ def label_value(mem: Memory, game: GameView, unit: Unit, label: str) -> float:
         vals = [item_value(mem, game, unit, c) for c, cost in game.findable(unit, free=True)
                 if game.value("item-cost", unit, card=c) <= pts]
         return max(vals, default=0.0)
-    drawn = re.search(r"draw (\d+) ([a-z -]+)", text)
+    drawn = _DRAW.search(text)
     if drawn is not None:
         return int(drawn.group(1)) * draw_value(mem, game, unit, drawn.group(2).strip())
-    m = re.search(r"gain (\d+) (soldier|star|courage|item)", text)
+    m = _GAIN.search(text)
     if m is None:
         return 0.0
     n = int(m.group(1))
@@ -92,7 +98,7 @@ def choose(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
                 if label == want[0]:
                     return i
         return 0
-    if re.search(r"change .* to\?", p):
+    if _CHANGE.search(p):
         want = intent.pop("reface", None)
         if want is not None and want[1] in keys:
             return keys.index(want[1])

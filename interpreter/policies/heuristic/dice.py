@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, cast
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.policies.heuristic.dicevalue import DiceContext
-from ddaydice.interpreter.policies.heuristic.effectworth import profile
+from ddaydice.interpreter.policies.heuristic.effectworth import Traits, profile
 from ddaydice.interpreter.policies.heuristic.facts import facts
 from ddaydice.interpreter.policies.heuristic.memory import Memory
 from ddaydice.interpreter.policies.heuristic.model import DEATH, FACES
@@ -40,10 +40,20 @@ def _dice_context(mem: Memory, game: GameView, unit: Unit, tv: TurnView, rolling
     """Work out dice_context's values (see there)."""
     here = facts(game, unit.sector)
     # What the Unit's Specialists and Vehicle add to each Final Tally, read from their effects.
-    held = [profile(game.content, c).traits for c in (*dict.fromkeys(unit.specialists), *(
-        [unit.vehicle] if unit.vehicle else []))]
-    bonus_tools = here.tools + sum(tr.tally_tools for tr in held)
-    base_courage = unit.courage + here.courage - here.courage_penalty + sum(tr.tally_courage for tr in held)
+    # (each Specialist once, in order, then the Vehicle; a loop: compiled, dict.fromkeys is a generic call)
+    held: list[Traits] = []
+    seen: set[str] = set()
+    for c in unit.specialists:
+        if c not in seen:
+            seen.add(c)
+            held.append(profile(game.content, c).traits)
+    if unit.vehicle:
+        held.append(profile(game.content, unit.vehicle).traits)
+    bonus_tools = here.tools
+    base_courage = unit.courage + here.courage - here.courage_penalty
+    for tr in held:
+        bonus_tools += tr.tally_tools
+        base_courage += tr.tally_courage
     if not rolling:
         bonus_tools = 0
         base_courage = unit.courage

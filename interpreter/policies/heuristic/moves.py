@@ -27,9 +27,19 @@ def move(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
 def choose_move(mem: Memory, game: GameView, unit: Unit, moves: Sequence[Any]) -> tuple[int, float]:
     """The move with the best chance to survive (near-ties go to the most Soldiers expected)."""
     scores = _move_scores(mem, game, unit, moves)
-    top = max(sc[0] for sc in scores)
-    near = [i for i in range(len(moves)) if scores[i][0] >= top - 0.002]
-    best = max(near, key=lambda i: (scores[i][1], -i))
+    # (Loops as max() compares, the first kept on a tie: compiled, max() of a generator or with a key is a generic
+    # call.)
+    top = scores[0][0]
+    for sc in scores:
+        if sc[0] > top:  # noqa: PLR1730
+            top = sc[0]
+    best = -1
+    best_m = 0.0
+    for i in range(len(moves)):
+        if scores[i][0] >= top - 0.002:
+            m = scores[i][1]
+            if best < 0 or m > best_m:  # (on a tie, the first: its -i is the greater)
+                best, best_m = i, m
     return best, scores[best][0]
 
 

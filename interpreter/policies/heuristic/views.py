@@ -111,9 +111,14 @@ def sure_move(mem: Memory, game: GameView, unit: Unit, courage: int) -> float:
     """The utility of the best move the Unit can surely make now (no Battle Cry or Climb needed)."""
     v = view(mem, game, unit)
     planner = v.planner
-    return max((planner.take(e, v.visited, courage)[0] for e in planner.edges_of(unit.sector)
-                if e.avail >= 1 and e.cost <= courage and not e.retreat and e.to not in unit.visited),
-               default=DEATH)
+    best = DEATH
+    found = False
+    for e in planner.edges_of(unit.sector):  # (a loop as max() compares: compiled, max() of a generator is generic)
+        if e.avail >= 1 and e.cost <= courage and not e.retreat and e.to not in unit.visited:
+            u = planner.take(e, v.visited, courage)[0]
+            if not found or u > best:
+                best, found = u, True
+    return best
 
 
 def here_loss(mem: Memory, game: GameView, unit: Unit) -> tuple[float, float]:
