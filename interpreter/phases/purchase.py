@@ -39,8 +39,8 @@ class PurchasePhase(GameAPI):
         kinds = self.kind_of
         specs = [spec for spec in self.state.hands.get(unit.id, []) + [p for p in self.state.pool if kinds[p] == kind]
                  if spec not in unit.specialists and spec not in unit.dead]
-        return [(spec, cost) for spec, cost in zip(specs, self.card_values("specialist-cost", unit, specs),
-                                                   strict=True) if cost <= unit.stars]
+        costs = self.card_values("specialist-cost", unit, specs)  # (one per card; compiled, zip() is a generic call)
+        return [(specs[i], costs[i]) for i in range(len(specs)) if costs[i] <= unit.stars]
 
     def findable(self, unit: Unit, *, free: bool = False) -> list[tuple[str, int]]:
         if not self.state.pool and not self.state.placed:

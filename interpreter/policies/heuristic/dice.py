@@ -74,7 +74,11 @@ def _dice_context(mem: Memory, game: GameView, unit: Unit, tv: TurnView, rolling
     if rolls_here(mem, game, unit, at_roll=True) >= tv.planner.max_rolls[tv.planner.index[unit.sector]]:
         nxt = [tv.planner.abs_loss_of(e.to)[0] + e.loss for e in tv.planner.edges_of(unit.sector)
                if e.to not in unit.visited and not e.retreat]
-        lm = min(nxt, default=lm)
+        if nxt:  # (the first of the least, as min(): compiled, min() with a default is a generic call)
+            lm = nxt[0]
+            for x in nxt:
+                if x < lm:  # noqa: PLR1730
+                    lm = x
     return DiceContext(
         soldier=float(mem.count(game, unit)),
         danger=lm,

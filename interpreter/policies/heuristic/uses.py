@@ -168,7 +168,7 @@ def _combat_use(mem: Memory, game: GameView, unit: Unit, shape: UseShape, point:
         rolls = s.sectors[unit.sector].mgf_roll or []
         if not rolls or s.sectors[unit.sector].mgf_turn != s.turn:
             return False
-        return sum(rolls) >= 5 or _lethal(mem, game, unit) or (in_bunker_now and sum(rolls) >= 3)
+        return _total(rolls) >= 5 or _lethal(mem, game, unit) or (in_bunker_now and _total(rolls) >= 3)
     if kind == "mgf-for-good":
         if point != "before-mgf" or sec.bunker or game.value("mgf-dice", unit) <= 0:
             return False
@@ -292,7 +292,7 @@ def _lethal(mem: Memory, game: GameView, unit: Unit, *, expected: bool = False) 
         loss = d + MGF_MEAN * game.value("mgf-dice", unit)
     else:
         rolls = s.sectors[unit.sector].mgf_roll or []
-        mgf = sum(rolls) if s.sectors[unit.sector].mgf_turn == s.turn else 0
+        mgf = _total(rolls) if s.sectors[unit.sector].mgf_turn == s.turn else 0
         if game.flag("ignore-mgf-casualties", unit):
             mgf = 0
         loss = float(d + mgf)
@@ -313,11 +313,21 @@ def deadly_turn(mem: Memory, game: GameView, unit: Unit) -> bool:
     return m >= mem.count(game, unit)
 
 
+
+def _total(rolls: list[int]) -> int:
+    """The sum of the MGF dice rolled (a loop: compiled, sum() is a generic call)."""
+    n = 0
+    for r in rolls:
+        n += r
+    return n
+
 def _plan_reroll(mem: Memory, game: GameView, unit: Unit, threshold: float = 0.3) -> bool:
     """A die worth re-rolling by a card by more than ``threshold`` (remembered as the intent); whether there is one."""
     ctx, live, vals = tally_values(mem, game, unit)
     best, best_gain = None, threshold
-    for dd, v in zip(live, vals, strict=True):
+    for n in range(len(live)):  # (live and vals pair up; compiled, zip(strict=True) is a generic call)
+        dd = live[n]
+        v = vals[n]
         if dd.locked or not dd.real:
             continue
         if dd.face == "skull" and not game.flag("reroll-skull", unit):
@@ -337,7 +347,9 @@ def _plan_recolour(mem: Memory, game: GameView, unit: Unit, threshold: float = 1
     is one."""
     ctx, live, vals = tally_values(mem, game, unit)
     best, best_gain = None, threshold
-    for dd, v in zip(live, vals, strict=True):
+    for n in range(len(live)):
+        dd = live[n]
+        v = vals[n]
         if not dd.real:
             continue
         others = [(o.face, o.colour) for o in live if o is not dd]
@@ -358,14 +370,19 @@ def _plan_reface(mem: Memory, game: GameView, unit: Unit, colour: str | None, th
     """A die (of ``colour``) worth turning to another face by more than ``threshold`` (remembered as the intent)."""
     ctx, live, vals = tally_values(mem, game, unit)
     best, best_gain = None, threshold
-    for dd, v in zip(live, vals, strict=True):
+    for n in range(len(live)):
+        dd = live[n]
+        v = vals[n]
         if colour is not None and dd.colour != colour:
             continue
         if not dd.real and colour is not None:
             continue
         others = [(o.face, o.colour) for o in live if o is not dd]
         fv = ctx.values(dd.colour, others)
-        face = max(FACES, key=lambda f: fv[f])
+        face = FACES[0]
+        for f in FACES:  # (the first of the best, as max() with a key: compiled, a generic call)
+            if fv[f] > fv[face]:
+                face = f
         if fv[face] - v > best_gain:
             best, best_gain = (f"{dd.colour} {dd.face}", face), fv[face] - v
     if best is None:
