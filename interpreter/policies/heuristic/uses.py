@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from ddaydice.interpreter.core.state import Unit
 
 
-#: The use point a use decision's prompt names ('... (movement)?').
 def use(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
     """The first use offered that the Unit wants now (none: the first option)."""
     point = game.use_at if game.use_at is not None else _point_now(game, unit)
