@@ -149,6 +149,21 @@ class Unit:
     def chevrons(self) -> int:
         return MARKER_CHEVRONS.get(self.marker, 3 if self.marker == "must-move" else 1)
 
+    def resource(self, name: str) -> int | None:
+        """How much the Unit has of a resource named as the rules name it (rules/resources.yaml: ``item-points``), or
+        of another count it keeps; None when it keeps no such count. (The resources are read natively: compiled,
+        getattr() of a name worked out is a generic call, and conditions and scores ask every turn.)"""
+        if name == "courage":
+            return self.courage
+        if name == "stars":
+            return self.stars
+        if name == "soldiers":
+            return self.soldiers
+        if name == "item-points":
+            return self.item_points
+        value = getattr(self, name.replace("-", "_"), None)
+        return value if isinstance(value, int) else None
+
 
 @attr.s(auto_attribs=True, init=False)
 class SectorState:

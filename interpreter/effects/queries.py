@@ -70,7 +70,7 @@ class Queries(GameAPI):
             return base, None
         # A limited effect ("once per phase") is used up only when it applied, not when it was overruled.
         overruled: set[tuple[str, str]] | None = set() if consume and consumed and unit is not None else None
-        value, derivation = combine(base, contributions, info.minimum if clamp else None, explain=explain,
+        value, derivation = combine(base, contributions, self.query_minimum[name] if clamp else None, explain=explain,
                                     query=name, subject=self._subject(unit, sector, card) if explain else "",
                                     base_source=base_source, overruled=overruled)
         if derivation is not None and info.kind == "flag":
@@ -196,7 +196,7 @@ class Queries(GameAPI):
         if self.touched(name, unit.sector or None) or (grants and any(g.query == name for g in grants)) \
                 or (own and name in _COSTS and any(card in own for card in cards)):
             return [self.value(name, unit, card=card) for card in cards]
-        minimum = self.queries[name].minimum
+        minimum = self.query_minimum[name]
         if name in _COSTS:
             printed = self.printed_costs
             if minimum is None or minimum <= 0:  # (a printed cost is never below 0)

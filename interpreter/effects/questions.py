@@ -6,7 +6,6 @@ from mypy_extensions import trait
 
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.effect_context import Answers
-from ddaydice.interpreter.core.state import Unit
 from ddaydice.interpreter.core.values import USED
 from ddaydice.interpreter.effects.context import ContextBase
 from ddaydice.interpreter.mechanisms import decks
@@ -54,7 +53,12 @@ class Questions(ContextBase, Answers):
             case "bunker":
                 return sector is not None and g.sectors[sector].bunker
             case "have":
-                return _resource(u, args[0]) if u else 0
+                if u is None:
+                    return 0
+                have = u.resource(args[0])
+                if have is None:
+                    raise RuleError(f"no resource '{args[0]}'")
+                return have
             case "can-draw":
                 return u is not None and decks.can_draw(g, u, args[0])
             case "has":
@@ -119,17 +123,3 @@ class Questions(ContextBase, Answers):
             case "times-used":
                 return u.counters.get(USED + self.source.owner, 0) if u else 0
         raise RuleError(f"no predicate '{name}'")
-
-
-def _resource(u: Unit, what: str) -> int:
-    """How much of a resource the Unit has: those of rules/resources.yaml read natively (compiled, getattr() with a
-    name worked out is a generic call, and the rules' Award purchase asks every turn)."""
-    if what == "courage":
-        return u.courage
-    if what == "stars":
-        return u.stars
-    if what == "soldiers":
-        return u.soldiers
-    if what == "item-points":
-        return u.item_points
-    return int(getattr(u, what.replace("-", "_")))

@@ -212,16 +212,10 @@ def _term(game: GameAPI, unit: Unit, term: str, mine: list[dict[str, Any]]) -> i
         return len(unit.specialists)
     if term == "awards":
         return len(unit.awards) + len(unit.used_awards)
-    if term == "soldiers":  # (the resources read directly, not by a generic getattr of the term's name)
-        return unit.soldiers
-    if term == "courage":
-        return unit.courage
-    if term == "stars":
-        return unit.stars
     if term.startswith("drawn-"):  # cards of a kind drawn from its deck (interpreter/mechanisms/decks.py counts them)
         return unit.counters.get(f"drawn:{term[6:]}", 0)
-    value = getattr(unit, term.replace("-", "_"), None)
-    if not isinstance(value, int):
+    value = unit.resource(term)  # a resource (Soldiers, Courage, Stars), or another count the Unit keeps
+    if value is None:
         raise RuleError(f"no score term '{term}'")
     return value
 
