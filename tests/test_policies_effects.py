@@ -219,3 +219,55 @@ def test_a_replacement_is_made_when_its_price_is_less_than_the_casualties(tmp_pa
     g.pending_casualties = 12
     assert pol.wants_use(g, u, "foxhole", "when-casualties")        # the Unit would be wiped out
     assert not pol.wants_use(g, u, "foxhole", "after-final-tally")  # replacing is for the event's moment
+
+
+def _facts_of(*texts: str) -> dict[str, object]:
+    """The heuristic's facts of a plain Sector whose effects are ``texts`` (each a DSL effect), as a dict."""
+    from ddaydice.dsl.parser import SourceMap, parse_effect
+    from ddaydice.dsl.schema import Sector
+    from ddaydice.interpreter.policies.heuristic.facts import sector_facts
+
+    trees = []
+    for text in texts:
+        tree, diags = parse_effect(text, SourceMap("maps/modded.yaml"))
+        assert tree is not None and not diags, diags
+        trees.append(tree)
+    printed = Sector(id="s1", name="Sector 1", row=1, defense=(6,), provenance="reconstructed")
+    found = sector_facts(trees, printed, None)
+    names = ("award", "battle_cry_only", "climb", "combat_loss", "combat_loss_unless", "courage", "courage_penalty",
+             "enter_soldiers", "enter_unless", "free_cards", "no_battle_cry", "no_entry_after", "no_stay", "retreat",
+             "skulls", "stars", "tools")
+    return {n: getattr(found, n) for n in names}
+
+
+def test_a_sectors_facts_are_read_from_its_effect_not_its_wording() -> None:
+    """What the heuristic's planner counts on in a Sector is read from the compiled effect: a modder's Sector whose
+    clauses are written otherwise (several actions on one line, another order, its effects split in two) has the
+    same facts as the same Sector written line by line."""
+    ours = _facts_of(
+        "on final-tally: add 1 courage\non final-tally: add 2 star\non final-tally: remove 1 courage\n"
+        "on first-enter: find flame-thrower free\non enter: gain 1d6 soldiers\n"
+        "on combat unless has minesweeper: lose 1d6 soldiers\nforbid advance unless count skull >= 4\n"
+        "forbid battle-cry\nforbid stay\nforbid enter unless conquered s2\n"
+        "use during movement if turns-here >= 3: retreat s7\n")
+    theirs = _facts_of(
+        "use during movement if turns-here >= 3: retreat s7\nforbid stay\n"
+        "on final-tally: add 1 courage, add 2 star, remove 1 courage\n"
+        "on enter: gain 1d6 soldiers\non first-enter: find flame-thrower free",
+        "forbid enter unless conquered s2\nforbid battle-cry\n"
+        "forbid advance unless count skull >= 4\non combat unless has minesweeper: lose 1d6 soldiers")
+    assert ours == theirs
+    assert ours == {"award": False, "battle_cry_only": False, "climb": 4, "combat_loss": 3.5,
+                    "combat_loss_unless": "minesweeper", "courage": 1, "courage_penalty": 1, "enter_soldiers": 3.5,
+                    "enter_unless": "s2", "free_cards": ("flame-thrower",), "no_battle_cry": True,
+                    "no_entry_after": (), "no_stay": True, "retreat": "s7", "skulls": 0, "stars": 2, "tools": 0}
+
+
+def test_a_sectors_facts_read_only_what_holds_always() -> None:
+    """A Final Tally's gain that holds only sometimes, a permission forbidden only in some case, and an 'or'
+    between gains are not counted on; 'forbid enter if visited A and visited B' is a Sector closed to a Unit that
+    has been in both."""
+    assert _facts_of("on final-tally if same-face >= 4: add 1 courage\nforbid stay if bunker\n"
+                     "require battle-cry if bunker") == _facts_of("")
+    assert _facts_of("forbid enter if visited s2 and visited s3")["no_entry_after"] == ("s2", "s3")
+    assert _facts_of("on enter: draw-award random once per game")["award"] is True

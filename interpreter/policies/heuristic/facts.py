@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
+from ddaydice.dsl import ast as dsl_ast
 from ddaydice.dsl.schema import Sector
+from ddaydice.dsl.touches import reach
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies.deciders import ReferencePolicy
+from ddaydice.interpreter.policies.heuristic.model import D6_MEAN
 
 if TYPE_CHECKING:
     from ddaydice.interpreter.core.state import Unit
 
 
 class Facts:
-    """What a Sector's effects do, read once from their DSL text. (A plain class rather than an attrs one, so that
+    """What a Sector's effects do, read once from their compiled trees. (A plain class rather than an attrs one, so that
     it is a native class when compiled with mypyc; its attributes are Final.)"""
 
     __slots__ = (
@@ -71,56 +73,115 @@ class Facts:
         self.special_damage: Final = special_damage  # the MGF sixes' special damage here (the Sector's, else the map's)
 
 
-_ADD: Final = re.compile(r"^on final-tally: add (\d+) (courage|star|tool|skull)")
-_REMOVE: Final = re.compile(r"^on final-tally: remove (\d+) (star|courage)")
-_FREE: Final = re.compile(r"(?:recruit|find) ([a-z-]+) free")
-_CLIMB: Final = re.compile(r"forbid advance unless count skull >= (\d+)")
-_RETREAT: Final = re.compile(r"retreat ([a-z0-9-]+)")
-_ENTER_UNLESS: Final = re.compile(r"forbid enter unless conquered ([a-z0-9-]+)")
-_NO_ENTRY_AFTER: Final = re.compile(r"^forbid enter if ((?:visited [a-z0-9-]+(?: and )?)+)$")
+#: What a Final Tally's 'add N WHAT' gives, by the Facts' field.
+_TALLY_ADDS: Final = {"courage": "courage", "star": "stars", "tool": "tools", "skull": "skulls"}
+_ON_ENTRY: Final = frozenset({"enter", "first-enter"})
 
 
-def _parse_facts(texts: Iterable[str], printed: Sector, map_damage: str | None) -> Facts:
-    """A Sector's facts from the texts of its effects, and as printed (``map_damage``: the map's special damage)."""
+def sector_facts(effects: Iterable[dsl_ast.Effect], printed: Sector, map_damage: str | None) -> Facts:
+    """A Sector's facts from its effects' trees, and as printed (``map_damage``: the map's special damage). What is
+    read is the compiled effect, never its wording: a modder's Sector written otherwise (its clauses in another
+    order, on one line or several) has the same facts as ours."""
     f: dict[str, Any] = {"bunker": printed.bunker, "printed_cost": printed.cost,
                          "special_damage": printed.special_damage or map_damage}
     cards: list[str] = []
-    for text in texts:
-        for raw in text.splitlines():
-            line = raw.strip()
-            if (m := _ADD.match(line)) is not None:
-                key = {"courage": "courage", "star": "stars", "tool": "tools", "skull": "skulls"}[m.group(2)]
-                f[key] = f.get(key, 0) + int(m.group(1))
-            elif (m := _REMOVE.match(line)) is not None:
-                if m.group(2) == "courage":  # Stars taken away are not counted by the plan
-                    f["courage_penalty"] = f.get("courage_penalty", 0) + int(m.group(1))
-            elif line.startswith(("on enter:", "on first-enter")) and "gain 1d6 soldiers" in line:
-                f["enter_soldiers"] = f.get("enter_soldiers", 0.0) + 3.5
-            elif (m := _FREE.search(line)) is not None and line.startswith(("on enter", "on first-enter")):
-                cards.append(m.group(1))
-            elif "draw-award" in line and line.startswith(("on enter", "on first-enter")):
-                f["award"] = True
-            elif line.startswith("on combat") and "lose 1d6 soldiers" in line:
-                f["combat_loss"] = f.get("combat_loss", 0.0) + 3.5
-                if "unless has " in line:
-                    f["combat_loss_unless"] = line.split("unless has ", 1)[1].split(":", 1)[0].strip()
-            elif (m := _CLIMB.search(line)) is not None:
-                f["climb"] = int(m.group(1))
-            elif line == "require battle-cry":
-                f["battle_cry_only"] = True
-            elif line.startswith("forbid battle-cry"):
-                f["no_battle_cry"] = True
-            elif line == "forbid stay":
-                f["no_stay"] = True
-            elif "retreat" in line and (m := _RETREAT.search(line)) is not None:
-                f["retreat"] = m.group(1)
-            elif (m := _ENTER_UNLESS.search(line)) is not None:
-                f["enter_unless"] = m.group(1)
-            elif (m := _NO_ENTRY_AFTER.match(line)) is not None:
-                f["no_entry_after"] = tuple(re.findall(r"visited ([a-z0-9-]+)", m.group(1)))
+    for effect in effects:
+        for clause in effect.clauses:
+            body = clause.body
+            if isinstance(body, dsl_ast.Modifier):
+                _modifier_facts(f, body)
+                continue
+            event = body.event.name if isinstance(body, dsl_ast.Trigger) else ""
+            for action in body.actions:
+                for option in action.options:
+                    for part in option.parts():
+                        _action_facts(f, cards, event, body.condition, part.statement)
     if cards:
         f["free_cards"] = tuple(cards)
     return Facts(**f)
+
+
+def _action_facts(f: dict[str, Any], cards: list[str], event: str, condition: dsl_ast.Condition | None,
+                  st: dsl_ast.Statement) -> None:
+    """What one action of a Sector's trigger (on ``event``) or use (``event`` '') adds to its facts ``f``."""
+    verb = st.verb.name
+    args = st.args
+    first = args[0] if args else None
+    what = args[1].name if len(args) > 1 and isinstance(args[1], dsl_ast.Word) else ""
+    if verb == "retreat" and isinstance(first, dsl_ast.Word):
+        f["retreat"] = first.name
+    elif event == "final-tally" and condition is None and isinstance(first, dsl_ast.Number):
+        if verb == "add" and what in _TALLY_ADDS:
+            key = _TALLY_ADDS[what]
+            f[key] = f.get(key, 0) + first.value
+        elif verb == "remove" and what == "courage":  # Stars taken away are not counted by the plan
+            f["courage_penalty"] = f.get("courage_penalty", 0) + first.value
+    elif event in _ON_ENTRY:  # (the condition not read: a card to find is counted on whatever it depends)
+        if verb == "gain" and what == "soldiers" and isinstance(first, dsl_ast.Dice):
+            f["enter_soldiers"] = f.get("enter_soldiers", 0.0) + D6_MEAN * first.count
+        elif verb in {"recruit", "find"} and what == "free" and isinstance(first, dsl_ast.Word):
+            cards.append(first.name)
+        elif verb == "draw-award":
+            f["award"] = True
+    elif event == "combat" and verb == "lose" and what == "soldiers" and isinstance(first, dsl_ast.Dice):
+        f["combat_loss"] = f.get("combat_loss", 0.0) + D6_MEAN * first.count  # Mortar Fire, Booby Traps
+        spared = _conjunction(condition, negated=True)
+        if spared is not None and len(spared) == 1 and spared[0].word.name == "has" and spared[0].args:
+            f["combat_loss_unless"] = _word(spared[0].args[0])
+
+
+def _modifier_facts(f: dict[str, Any], body: dsl_ast.Modifier) -> None:
+    """What one of a Sector's standing modifiers adds to its facts ``f``: the permissions it forbids or requires."""
+    st = body.statement
+    verb = st.verb.name
+    if verb not in {"forbid", "require"} or not st.args:
+        return
+    what = _word(st.args[0])
+    cond = body.condition
+    if verb == "require":
+        if what == "battle-cry" and cond is None:
+            f["battle_cry_only"] = True
+    elif what in {"battle-cry", "battle-cry-here"}:
+        f["no_battle_cry"] = True
+    elif what == "stay" and cond is None:
+        f["no_stay"] = True
+    elif what == "advance":
+        needs = _conjunction(cond, negated=True)
+        for p in needs or ():
+            c = p.comparison
+            if p.word.name == "count" and p.args and _word(p.args[0]) == "skull" and c is not None and c.op == ">=":
+                f["climb"] = c.value
+    elif what == "enter":
+        unless = _conjunction(cond, negated=True)
+        if unless is not None and len(unless) == 1 and unless[0].word.name == "conquered" and unless[0].args:
+            f["enter_unless"] = _word(unless[0].args[0])
+        after = _conjunction(cond, negated=False)
+        if after and all(p.word.name == "visited" and p.args for p in after):
+            f["no_entry_after"] = tuple(_word(p.args[0]) for p in after)
+
+
+def _conjunction(cond: dsl_ast.Condition | None, *, negated: bool) -> tuple[dsl_ast.Predicate, ...] | None:
+    """The predicates of a condition that is one conjunction of them (``if a and b``, or with ``negated``
+    ``unless a and b``), None for any other condition."""
+    if cond is None or cond.negated != negated:
+        return None
+    expr = cond.expr
+    if isinstance(expr, dsl_ast.AnyOf):
+        if len(expr.operands) != 1:
+            return None
+        expr = expr.operands[0]
+    operands = expr.operands if isinstance(expr, dsl_ast.AllOf) else (expr,)
+    found: list[dsl_ast.Predicate] = []
+    for o in operands:
+        if not isinstance(o, dsl_ast.Predicate):
+            return None
+        found.append(o)
+    return tuple(found)
+
+
+def _word(arg: dsl_ast.Arg) -> str:
+    """An argument that names something (a card, a Sector, a permission), '' for any other."""
+    return arg.name if isinstance(arg, dsl_ast.Word) else ""
 
 
 def facts(game: GameView, sid: str) -> Facts:
@@ -141,7 +202,7 @@ def facts(game: GameView, sid: str) -> Facts:
            tuple(attrs_now) if attrs_now else ())
     found = _FACTS.get(key)
     if found is None:
-        found = _parse_facts((src.text for src in game._sector_sources(sid)), game.sectors[sid],
+        found = sector_facts((src.tree for src in game._sector_sources(sid)), game.sectors[sid],
                              game.map.special_damage)
         if len(_FACTS) > 4096:
             _FACTS.clear()
@@ -174,11 +235,32 @@ def first_entry_sectors(game: GameView) -> tuple[tuple[str, ...], tuple[str, ...
     found = _FIRSTS.get(key)
     if found is None:
         placed = {p.sector for p in game.map.placed}
-        texts = {sid: " ".join(src.text for src in game._sector_sources(sid)) for sid in game.sectors}
-        found = (tuple(sid for sid in game.sectors if sid in placed or "first-enter" in texts[sid]),
-                 tuple(sid for sid in game.sectors if "attribute" in texts[sid]))
+        found = (tuple(sid for sid in game.sectors if sid in placed or _on_first_entry(game, sid)),
+                 tuple(sid for sid in game.sectors if _gains_attributes(game, sid)))
         _FIRSTS[key] = found
     return found
+
+
+def _on_first_entry(game: GameView, sid: str) -> bool:
+    """Does something happen when Sector ``sid`` is first entered?"""
+    return any(isinstance(clause.body, dsl_ast.Trigger) and clause.body.event.name == "first-enter"
+               for src in game._sector_sources(sid) for clause in src.tree.clauses)
+
+
+def _gains_attributes(game: GameView, sid: str) -> bool:
+    """Can Sector ``sid``'s own effects give it an attribute (a named one, or one rolled on a table)?"""
+    for src in game._sector_sources(sid):
+        for clause in src.tree.clauses:
+            body = clause.body
+            if isinstance(body, dsl_ast.Modifier):
+                continue
+            for action in body.actions:
+                for option in action.options:
+                    for part in option.parts():
+                        reached = reach(part.statement)
+                        if reached.attributes or reached.tables:
+                            return True
+    return False
 
 
 _FIRSTS: Final[dict[tuple[Any, ...], tuple[tuple[str, ...], tuple[str, ...]]]] = {}
