@@ -242,7 +242,8 @@ def _facts_of(*texts: str) -> dict[str, object]:
 
 def test_a_sectors_facts_are_read_from_its_effect_not_its_wording() -> None:
     """What the heuristic's planner counts on in a Sector is read from the compiled effect: a modder's Sector whose
-    clauses are written otherwise (several actions on one line, another order, its effects split in two) has the
+    clauses are written otherwise (several actions on one line, clauses joined by ';', another order, more spaces,
+    its effects split in two) has the
     same facts as the same Sector written line by line."""
     ours = _facts_of(
         "on final-tally: add 1 courage\non final-tally: add 2 star\non final-tally: remove 1 courage\n"
@@ -251,10 +252,10 @@ def test_a_sectors_facts_are_read_from_its_effect_not_its_wording() -> None:
         "forbid battle-cry\nforbid stay\nforbid enter unless conquered s2\n"
         "use during movement if turns-here >= 3: retreat s7\n")
     theirs = _facts_of(
-        "use during movement if turns-here >= 3: retreat s7\nforbid stay\n"
+        "use during movement if turns-here >= 3: retreat s7; forbid  stay\n"
         "on final-tally: add 1 courage, add 2 star, remove 1 courage\n"
         "on enter: gain 1d6 soldiers\non first-enter: find flame-thrower free",
-        "forbid enter unless conquered s2\nforbid battle-cry\n"
+        "forbid enter unless conquered s2 ; forbid battle-cry\n"
         "forbid advance unless count skull >= 4\non combat unless has minesweeper: lose 1d6 soldiers")
     assert ours == theirs
     assert ours == {"award": False, "battle_cry_only": False, "climb": 4, "combat_loss": 3.5,

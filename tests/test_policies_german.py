@@ -8,6 +8,7 @@ reference policy 64%). These games are seeded; a regression shows as a lost marg
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.game import Game
@@ -73,3 +74,44 @@ def test_the_german_never_gives_himself_a_skull() -> None:
     faces = ("skull", "star", "one-soldier", "two-soldiers", "courage", "tool")
     d = Decision("choose", german.id, "Discipline: which result to add?", faces, keys=faces)
     assert faces[SidePolicy().decide(g, d)[0]] == "two-soldiers"
+
+
+def test_what_a_modders_cards_take_is_read_from_their_compiled_effects(tmp_path: Path) -> None:
+    """The pressure of the German's cards and what a Unit's card takes from him are read from the compiled effect,
+    not its wording (clauses joined by ';', a recipient before the duration, spaces): several actions in one use
+    are all counted, an 'if option' use counts only with that option
+    on and an 'unless option' one only with it off, and what is given to the German is worth nothing in a game
+    without him."""
+    pack = tmp_path / "raiders"
+    (pack / "cards").mkdir(parents=True)
+    (pack / "pack.yaml").write_text(
+        "id: raiders\nname: Raiders\nversion: '1'\ntext: A test pack.\nprovenance: reconstructed\nnote: a test\n",
+        encoding="utf-8")
+    card = ("  - id: {id}\n    name: {id}\n    cost: 3\n    text: A test card.\n    effect: |\n      {effect}\n"
+            "    provenance: reconstructed\n    note: a test\n")
+    (pack / "cards" / "german.yaml").write_text("kind: german-specialist\ncards:\n" + card.format(
+        id="raider", effect="use once per turn during purchase if option solitaire-atlantikwall: "
+                            "lose 2 soldiers to all units, lose 1 courage to all units")
+        + card.format(id="spotter", effect="use once per turn before mgf unless option solitaire-atlantikwall: "
+                                          "mgf-dice +2 to another unit this turn, def  +1 this turn to another unit")
+        + card.format(id="shouter", effect="forbid stay; use before mgf: mgf-dice +2 this turn to another unit; "
+                                          "use once per turn during purchase: lose 1 soldiers to all units"),
+        encoding="utf-8")
+    (pack / "cards" / "items.yaml").write_text("kind: item\ncards:\n" + card.format(
+        id="bribe", effect="use: lose 2 stars to the german, sacrifice 1 specialist to the german").replace(
+        "    cost: 3\n", "    grade: regular\n    cost: 3\n"), encoding="utf-8")
+    loaded, diags = load(packs=["atlantikwall"], extra=[pack])
+    assert loaded is not None, diags
+
+    def game(*options: str) -> Game:
+        return Game(loaded, "exercise-fabius", players=1, seed=1, options=options, deciders=[HeuristicPolicy()])
+
+    solo = game("german-player", "solitaire-atlantikwall")
+    versus = game("german-player")
+    assert foe_pressure(solo, "raider") == (2.0, 1.0, False)
+    assert foe_pressure(versus, "raider") == (0.0, 0.0, False)
+    assert foe_pressure(solo, "spotter") == (0.0, 0.0, False)
+    assert foe_pressure(versus, "spotter") == (2 * 3.5 + 1.0, 0.0, True)  # MGF dice at their mean, 3.5 each
+    assert foe_pressure(versus, "shouter") == (1.0, 0.0, False)  # (the MGF dice not once per turn: not steady)
+    assert against_foe(versus, "bribe") == (2 * 0.6 + 3.0, 0.0)  # Stars at 0.6, a Specialist at 3
+    assert against_foe(game(), "bribe") == (0.0, 0.0)

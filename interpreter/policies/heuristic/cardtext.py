@@ -2,78 +2,111 @@
 
 from __future__ import annotations
 
-import re
+from collections.abc import Collection, Iterator
 from typing import Any, Final
 
 from ddaydice.dsl import ast as dsl_ast
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.policies.heuristic.model import MGF_MEAN
 
-_PRESSURE: Final = re.compile(r"^use once per turn[^:]*: (.*)$")
-_HIT: Final = re.compile(r"(lose (\d+) (soldiers|courage)|def \+(\d+) this turn|mgf-dice \+(\d+) this turn) "
-                         r"(?:this turn )?to (another unit|all units)")
-
 
 def foe_pressure(game: GameView, card: str) -> tuple[float, float, bool]:
-    """What another side's card in play takes from the Units every turn, read from its effect: (Soldiers,
-    Courage, whether it hits one Unit of his choice rather than all)."""
+    """What another side's card in play takes from the Units every turn, read from its effect's uses once per turn
+    that the game's options allow: (Soldiers, Courage, whether it hits one Unit of his choice rather than all)."""
     key = (id(game.content), card, tuple(sorted(game.options)))
     found = _PRESSURE_OF.get(key)
     if found is None:
         soldiers = courage = 0.0
         one = False
-        c = game.content.cards.get(card)
-        for raw in ((c.effect or "") if c is not None else "").splitlines():
-            m = _PRESSURE.match(raw.strip())
-            if m is None:
+        for body, part in _actions(game, card):
+            st, to = part.statement, part.recipient
+            if not (isinstance(body, dsl_ast.Use) and body.limit is not None and body.limit.period == "turn"
+                    and _options_allow(body.condition, game.options)
+                    and to is not None and to.kind in {"another-unit", "all-units"} and st.args):
                 continue
-            head = raw.split(":", 1)[0]
-            if any(o not in game.options for o in re.findall(r"(?<!unless )option ([a-z0-9-]+)", head)) or any(
-                    o in game.options for o in re.findall(r"unless option ([a-z0-9-]+)", head)):
+            n, verb, what = st.args[0], st.verb.name, _what(st)
+            if verb == "lose" and isinstance(n, dsl_ast.Number) and what in {"soldiers", "courage"}:
+                if what == "soldiers":
+                    soldiers += n.value
+                else:
+                    courage += n.value
+            elif verb in {"def", "mgf-dice"} and isinstance(n, dsl_ast.Signed) and n.value > 0 \
+                    and part.duration == "this-turn":
+                soldiers += n.value if verb == "def" else MGF_MEAN * n.value
+            else:
                 continue
-            for h in _HIT.finditer(m.group(1)):
-                one = one or h.group(6) == "another unit"
-                if h.group(3) == "soldiers":
-                    soldiers += int(h.group(2))
-                elif h.group(3) == "courage":
-                    courage += int(h.group(2))
-                elif h.group(4):
-                    soldiers += int(h.group(4))
-                elif h.group(5):
-                    soldiers += MGF_MEAN * int(h.group(5))
+            one = one or to.kind == "another-unit"
         found = _PRESSURE_OF[key] = (soldiers, courage, one)
     return found
 
 
+def _actions(game: GameView, card: str) -> Iterator[tuple[dsl_ast.Body, dsl_ast.Option]]:
+    """Each action of ``card``'s effect (each part of each option), with the clause's body it is part of."""
+    source = game.content.effects.get(card)
+    for clause in source.tree.clauses if source is not None else ():
+        body = clause.body
+        if isinstance(body, dsl_ast.Modifier):
+            continue
+        for action in body.actions:
+            for option in action.options:
+                for part in option.parts():
+                    yield body, part
+
+
+def _what(st: dsl_ast.Statement) -> str:
+    """The statement's second argument when it names something ('lose 2 *stars*'), else ''."""
+    return st.args[1].name if len(st.args) > 1 and isinstance(st.args[1], dsl_ast.Word) else ""
+
+
+def _options_allow(cond: dsl_ast.Condition | None, options: Collection[str]) -> bool:
+    """Can the condition hold with the game's options: every optional rule it asks for on ('if option X'), every
+    one it asks to be off ('unless option X') off? (Its other predicates are not read.)"""
+    if cond is None:
+        return True
+    return _options_hold(cond.expr, options, not cond.negated)
+
+
+def _options_hold(e: Any, options: Collection[str], on: bool) -> bool:
+    """_options_allow within the expression ``e``, ``on`` whether it is asked to hold (False under a negation)."""
+    if isinstance(e, dsl_ast.Predicate):
+        if e.word.name != "option" or not e.args or not isinstance(e.args[0], dsl_ast.Word):
+            return True
+        return (e.args[0].name in options) == on
+    if isinstance(e, dsl_ast.Not):
+        return _options_hold(e.operand, options, not on)
+    return all(_options_hold(o, options, on) for o in getattr(e, "operands", ()))
+
+
 _PRESSURE_OF: Final[dict[tuple[Any, ...], tuple[float, float, bool]]] = {}
-_AGAINST: Final = re.compile(r"(lose|sacrifice|discard) (\d+) ([a-z-]+) to the ([a-z-]+)|steal (\d+) die")
 #: What a loss is worth to the other side, in Soldiers (a Specialist: his body and what he does).
 _FOE_LOSS: Final = {"soldiers": 1.0, "specialist": 3.0, "item": 1.0, "decoration": 2.0, "courage": 0.4, "star": 0.6}
 
 
 def against_foe(game: GameView, card: str) -> tuple[float, float]:
-    """What a Unit's card takes from another side's player, read from its effect (written 'to the german',
-    or a die taken from his Final Tally): (once, each turn it works), in Soldiers."""
-    key = (id(game.content), card)
+    """What a Unit's card takes from another side's player, read from its effect (given 'to the german', or a die
+    taken from his Final Tally): (once, each turn it works), in Soldiers. What is given to another side is worth
+    nothing in a game without one."""
+    foes = bool(game.side_defs)
+    key = (id(game.content), card, foes)
     found = _AGAINST_OF.get(key)
     if found is None:
         once = each = 0.0
-        sides = {d.id for d in game.side_defs.values()}
-        c = game.content.cards.get(card)
-        for raw in ((c.effect or "") if c is not None else "").splitlines():
-            line = raw.strip()
-            v = 0.0
-            for h in _AGAINST.finditer(line):
-                if h.group(5):
-                    v += 1.5 * int(h.group(5))
-                elif h.group(4) in sides:
-                    v += int(h.group(2)) * _FOE_LOSS.get(h.group(3).rstrip("s") if h.group(3) != "soldiers"
-                                                         else h.group(3), 1.0)
-            if not v:
+        for body, part in _actions(game, card):
+            st, to = part.statement, part.recipient
+            n = st.args[0] if st.args else None
+            if not isinstance(n, dsl_ast.Number):
                 continue
-            if "per turn" in line.split(":", 1)[0]:
+            what = _what(st)
+            if st.verb.name == "steal" and what == "die":
+                v = 1.5 * n.value
+            elif st.verb.name in {"lose", "sacrifice", "discard"} and foes and to is not None \
+                    and to.kind == "the-german":
+                v = n.value * _FOE_LOSS.get(what if what == "soldiers" else what.rstrip("s"), 1.0)
+            else:
+                continue
+            if body.limit is not None and body.limit.period == "turn":
                 each += v
-            elif line.startswith("on combat"):
+            elif isinstance(body, dsl_ast.Trigger) and body.event.name == "combat":
                 each += 0.5 * v  # in the turns it stays
             else:
                 once += v
