@@ -272,3 +272,27 @@ def test_a_sectors_facts_read_only_what_holds_always() -> None:
                      "require battle-cry if bunker") == _facts_of("")
     assert _facts_of("forbid enter if visited s2 and visited s3")["no_entry_after"] == ("s2", "s3")
     assert _facts_of("on enter: draw-award random once per game")["award"] is True
+
+
+def test_dice_in_an_effect_are_worth_their_mean(tmp_path: Path) -> None:
+    """'gain 1d6 soldiers' is worth 3.5 Soldiers, as 'def -1d6' is 3.5 DEF: an unsigned roll counts at its mean (it
+    was read as 0)."""
+    from ddaydice.interpreter.policies.heuristic.effectworth import Ahead
+    from ddaydice.interpreter.policies.heuristic.effectworth import worth as effect_worth
+
+    pack = tmp_path / "rations"
+    (pack / "cards").mkdir(parents=True)
+    (pack / "pack.yaml").write_text(
+        "id: rations\nname: Rations\nversion: '1'\ntext: A test pack.\nprovenance: reconstructed\nnote: a test\n",
+        encoding="utf-8")
+    card = ("  - id: {id}\n    name: {id}\n    grade: regular\n    cost: 5\n    text: Rations.\n"
+            "    effect: |\n      use: {effect}\n    provenance: reconstructed\n    note: a test\n")
+    (pack / "cards" / "items.yaml").write_text(
+        "kind: item\ncards:\n" + card.format(id="rolled-rations", effect="gain 2d6 soldiers")
+        + card.format(id="counted-rations", effect="gain 7 soldiers"), encoding="utf-8")
+    content, diags = load(extra=[pack])
+    assert content is not None, diags
+    ahead = Ahead(advances=4, turns=9, units=1, team=False, bunker=True, skulls=True, climbing=False)
+    rolled = effect_worth(profile(content, "rolled-rations"), ahead)
+    assert rolled > 0
+    assert rolled == pytest.approx(effect_worth(profile(content, "counted-rations"), ahead))

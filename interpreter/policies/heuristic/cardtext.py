@@ -323,11 +323,11 @@ def _number(st: dsl_ast.Statement) -> float | None:
         if isinstance(a, dsl_ast.Assign):
             v = a.value
             return float(v.value) if isinstance(v, dsl_ast.Number) else (
-                MGF_MEAN * v.count * v.sign if isinstance(v, dsl_ast.Dice) else None)
+                MGF_MEAN * v.count * (v.sign or 1) if isinstance(v, dsl_ast.Dice) else None)
         if isinstance(a, dsl_ast.Signed):
             return float(a.value)
         if isinstance(a, dsl_ast.Dice):
-            return MGF_MEAN * a.count * a.sign
+            return MGF_MEAN * a.count * (a.sign or 1)
         if isinstance(a, dsl_ast.Number):
             return float(a.value)
     return None

@@ -363,11 +363,11 @@ def _amount(st: dsl_ast.Statement) -> float | None:
             if isinstance(v, dsl_ast.Number):
                 return float(v.value)
             if isinstance(v, dsl_ast.Dice):
-                return D6_MEAN * v.count * v.sign
+                return D6_MEAN * v.count * (v.sign or 1)
         elif isinstance(a, dsl_ast.Signed):
             return float(a.value)
         elif isinstance(a, dsl_ast.Dice):
-            return D6_MEAN * a.count * a.sign
+            return D6_MEAN * a.count * (a.sign or 1)
         elif isinstance(a, dsl_ast.Number):
             return float(a.value)
     return None
