@@ -221,3 +221,60 @@ def test_a_decider_with_a_decide_keys_method_of_its_own_answers_from_keys() -> N
     for mine, reference in zip(games[::2], games[1::2], strict=True):
         assert digest(mine.state) == digest(reference.state)
         assert mine.state.choices == reference.state.choices
+
+
+def test_every_choose_question_has_a_topic() -> None:
+    """Every 'choose' question the engine asks says what it is about (Decision.topic): the policies read the topic,
+    never the prompt, which begins with a card's name (a modder's 'Re-roll Which Die' Badge must not be read as a
+    re-roll). Checked in the source: each ask_one(..., "choose", ...) call passes topic=."""
+    import ast as pyast
+    from pathlib import Path
+
+    missing: list[str] = []
+    root = Path(__file__).parent.parent / "interpreter"
+    for path in sorted(root.rglob("*.py")):
+        for node in pyast.walk(pyast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute)
+                    and node.func.attr == "ask_one" and len(node.args) > 1
+                    and isinstance(node.args[1], pyast.Constant) and node.args[1].value == "choose"
+                    and not any(k.arg == "topic" for k in node.keywords)):
+                missing.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert missing == []
+
+
+def test_the_heuristic_answers_by_the_questions_topic_not_its_prompt() -> None:
+    """A question whose prompt (a card's name, then the question) reads like another is answered by its topic; the
+    colour of a result to add comes from the question's detail."""
+    pol = HeuristicPolicy()
+    g = Game(content(), "omaha-beach", players=2, seed=1, deciders=[pol, pol])
+    u1, u2 = g.state.units
+    u2.soldiers = 1  # the neediest comrade
+    prompt = "Re-Roll Which Die: which other Unit?"  # a card named 'Re-Roll Which Die'
+    d = Decision("choose", u1.id, prompt, (u1.name, u2.name), (u1.id, u2.id), topic="other-unit")
+    assert pol.decide(g, d) == (1,)
+    faces = tuple(f.id for f in content().dice.faces)
+    white = Decision("choose", u1.id, "Orders: which result to add?", faces, faces, topic="add-result", detail="white")
+    plain = Decision("choose", u1.id, "White Flag: which result to add?", faces, faces, topic="add-result")
+    from ddaydice.interpreter.policies.heuristic.dice import best_add
+    assert faces[pol.decide(g, white)[0]] == best_add(pol.memory, g, u1, "white")[0]
+    assert faces[pol.decide(g, plain)[0]] == best_add(pol.memory, g, u1, None)[0]
+
+
+def test_a_casualty_is_chosen_by_the_casualties_left_not_the_units_number() -> None:
+    """The casualties left to take are the question's detail: a Specialist who stands for many Soldiers (the
+    Paratrooper, 'soldier-value = 6', on Merville Battery) is the better loss when many are left, not when one is.
+    (The prompt, 'Unit 2 must lose 6 more', was read for its first number: the Unit's.)"""
+    pol = HeuristicPolicy()
+    g = Game(content(), "merville-battery", players=2, seed=1, deciders=[pol, pol])
+    u = g.state.units[1]
+    u.soldiers, u.specialists = 0, ["paratrooper", "point-man"]
+    g.sources_changed()
+    keys = (("specialist", "paratrooper"), ("specialist", "point-man"))
+
+    def pick(left: int) -> str:
+        d = Decision("casualty", u.id, f"{u.name} must lose {left} more (combat)", (), keys,
+                     labeler=str, detail=left)
+        return str(keys[pol.decide(g, d)[0]][1])
+
+    assert pick(6) == "paratrooper"
+    assert pick(1) == "point-man"

@@ -21,14 +21,20 @@ class Decision:
     ``labeler``, labels are made from the keys only when somebody reads them, so simulations that
     never show a question never pay for its wording.
 
+    ``topic`` tells the questions of one ``kind`` apart as data (a 'choose' is 'add-result', 'reroll-die',
+    'other-unit', ...: docs/architecture.md lists them), and ``detail`` is what a policy needs to answer that the
+    keys do not hold (the colour of the result to add, the casualties left to take, the resource spent): a policy
+    reads them, never the prompt, which is English for people and begins with a card's name.
+
     (A plain class rather than an attrs one: compiled, it is a native class, made and read natively, where an attrs
     class's ``__init__`` is Python code and its fields are read through descriptors. Equality is identity.)
     """
 
-    __slots__ = ("keys", "kind", "labeler", "labels", "max_picks", "min_picks", "prompt", "unit")
+    __slots__ = ("detail", "keys", "kind", "labeler", "labels", "max_picks", "min_picks", "prompt", "topic", "unit")
 
     def __init__(self, kind: str, unit: str, prompt: str, labels: tuple[str, ...] = (), keys: tuple[Any, ...] = (),
-                 min_picks: int = 1, max_picks: int = 1, labeler: Callable[[Any], str] | None = None) -> None:
+                 min_picks: int = 1, max_picks: int = 1, labeler: Callable[[Any], str] | None = None,
+                 topic: str = "", detail: Any = None) -> None:
         self.kind = kind  # lock, reroll, cancel, choose, move, recruit, find, use, casualty, sacrifice, trade, ...
         self.unit = unit
         self.prompt = prompt
@@ -37,6 +43,8 @@ class Decision:
         self.min_picks = min_picks
         self.max_picks = max_picks
         self.labeler = labeler
+        self.topic = topic
+        self.detail = detail
 
     def __repr__(self) -> str:
         return (f"Decision(kind={self.kind!r}, unit={self.unit!r}, prompt={self.prompt!r}, labels={self.labels!r}, "

@@ -62,24 +62,28 @@ class Kernel(GameAPI):
                      kind_of=decision.kind)
         return answer
 
-    def ask_one(self, unit: Unit, kind: str, prompt: str, options: Sequence[str], keys: Sequence[Any] = ()) -> int:
+    def ask_one(self, unit: Unit, kind: str, prompt: str, options: Sequence[str], keys: Sequence[Any] = (),
+                topic: str = "", detail: Any = None) -> int:
+        """Ask for one of ``options`` (English; ``keys``: the same as data). ``topic`` and ``detail``: see
+        Decision."""
         if len(options) == 1:
             if self.unasked is not None:
                 self.unasked.append((unit.id, kind, prompt, options[0]))
             return 0
-        return self.ask(unit, Decision(kind, unit.id, prompt, tuple(options), tuple(keys)))[0]
+        return self.ask(unit, Decision(kind, unit.id, prompt, tuple(options), tuple(keys), topic=topic,
+                                       detail=detail))[0]
 
     def ask_keys(self, unit: Unit, kind: str, prompt: str | Callable[[], str], keys: Sequence[Any],
-                 labeler: Callable[[Any], str]) -> int:
+                 labeler: Callable[[Any], str], detail: Any = None) -> int:
         """Ask for one of ``keys``; their English labels are made only if somebody reads them."""
         if len(keys) == 1:
             if self.unasked is not None:
                 self.unasked.append((unit.id, kind, prompt if isinstance(prompt, str) else prompt(), labeler(keys[0])))
             return 0
-        return self.pick(unit, kind, prompt, tuple(keys), 1, 1, labeler)[0]
+        return self.pick(unit, kind, prompt, tuple(keys), 1, 1, labeler, detail)[0]
 
     def pick(self, unit: Unit, kind: str, prompt: str | Callable[[], str], keys: tuple[Any, ...], min_picks: int,
-             max_picks: int, labeler: Callable[[Any], str]) -> tuple[int, ...]:
+             max_picks: int, labeler: Callable[[Any], str], detail: Any = None) -> tuple[int, ...]:
         """Ask for ``min_picks`` to ``max_picks`` of ``keys`` (labelled by ``labeler`` if somebody reads them).
 
         The fast protocol: a decider with ``decide_keys`` (a fixed policy) answers from the keys alone, and no
@@ -98,7 +102,7 @@ class Kernel(GameAPI):
                     self.state.choices.append(list(answer))
                     return answer
         return self.ask(unit, Decision(kind, unit.id, prompt if isinstance(prompt, str) else prompt(), (), keys,
-                                       min_picks, max_picks, labeler))
+                                       min_picks, max_picks, labeler, detail=detail))
 
 
 def _keys_decider(decider: Decider) -> KeysDecider | None:

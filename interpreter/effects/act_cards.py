@@ -128,7 +128,8 @@ class CardActions(ContextBase):
         if how == "random":
             card = deck.pop(0)
         else:
-            i = g.ask_one(u, "choose", f"{self.source.name}: choose an Award", [g._name_of(a) for a in deck], deck)
+            i = g.ask_one(u, "choose", f"{self.source.name}: choose an Award", [g._name_of(a) for a in deck], deck,
+                          topic="award")
             card = deck.pop(i)
         u.awards_drawn += 1
         g.gain_card(u, card)
@@ -147,7 +148,7 @@ class CardActions(ContextBase):
         if losing is None or losing == me or me not in u.specialists:
             return
         pick = g.ask_one(u, "choose", f"{g._name_of(me)}: be lost in place of the {g._name_of(losing)}?",
-                         ["no", "yes"])
+                         ["no", "yes"], topic="in-place")
         if pick == 1:
             g._decoy = me
 

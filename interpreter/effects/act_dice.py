@@ -26,11 +26,13 @@ class DiceActions(ContextBase):
             for _ in range(min(amount, 12)):
                 chosen = face
                 if face == "any":
-                    chosen = faces[g.ask_one(u, "choose", f"{self.source.name}: which result to add?", faces, faces)]
+                    chosen = faces[g.ask_one(u, "choose", f"{self.source.name}: which result to add?", faces, faces,
+                                               topic="add-result", detail=colour)]
                 col = colour
                 if colour == "any-colour":
                     cols = list(g.content.dice.colours)
-                    col = cols[g.ask_one(u, "choose", f"{self.source.name}: which colour?", cols, cols)]
+                    col = cols[g.ask_one(u, "choose", f"{self.source.name}: which colour?", cols, cols,
+                                         topic="add-colour", detail=chosen)]
                 u.tally.append(Die(chosen, col, -1, real=False, source=self.source.owner))
                 if g.tracing:
                     g.log("add-result", f"{u.name}'s tally gains a {col or 'colourless'} {chosen}", u,
@@ -83,7 +85,8 @@ class DiceActions(ContextBase):
             if not cands:
                 return
             i = g.ask_one(u, "choose", f"{self.source.name}: re-roll which die?",
-                          [f"{d.colour} {d.face}" for d in cands], [(d.index, d.face) for d in cands])
+                          [f"{d.colour} {d.face}" for d in cands], [(d.index, d.face) for d in cands],
+                          topic="reroll-die")
             d = cands.pop(i)
             old = d.face
             d.face = faces[g.d6() - 1]
@@ -112,7 +115,7 @@ class DiceActions(ContextBase):
                 if not targets:
                     break
                 i = g.ask_one(u, "choose", f"{self.source.name}: change which die?",
-                              [self._label(t) for t in targets], list(range(len(targets))))
+                              [self._label(t) for t in targets], list(range(len(targets))), topic="reface-die")
                 chosen.append(targets.pop(i))
         new_face: str | None = face
         for t in chosen:
@@ -121,13 +124,13 @@ class DiceActions(ContextBase):
                 rolls = g.landmine_roll if what == "landmine" else g.state.sectors[sid].mgf_roll
                 assert rolls is not None
                 name = "Landmine" if what == "landmine" else "MGF"
-                pick = g.ask_one(u, "choose", f"{self.source.name}: set the {name} die to?", [str(n) for n in
-                                                                                              range(1, 7)])
+                pick = g.ask_one(u, "choose", f"{self.source.name}: set the {name} die to?",
+                                  [str(n) for n in range(1, 7)], topic="set-die", detail=name)
                 rolls[i] = pick + 1
                 continue
             if face is None and (new_face is None or not same):
                 new_face = faces[g.ask_one(u, "choose", f"{self.source.name}: change {t.colour} {t.face} to?",
-                                           faces, faces)]
+                                           faces, faces, topic="reface-face", detail=t.colour)]
             t.face = new_face
             if g.tracing:
                 g.log("reface", f"{u.name} changes a {t.colour} die to {new_face}", u, self.source.owner,
@@ -147,9 +150,10 @@ class DiceActions(ContextBase):
             if not cands:
                 return
             i = g.ask_one(u, "choose", f"{self.source.name}: change the colour of which die?",
-                          [f"{d.colour} {d.face}" for d in cands], [(d.index, d.face) for d in cands])
+                          [f"{d.colour} {d.face}" for d in cands], [(d.index, d.face) for d in cands],
+                          topic="recolour-die")
             d = cands.pop(i)
-            d.colour = cols[g.ask_one(u, "choose", "to which colour?", cols, cols)]
+            d.colour = cols[g.ask_one(u, "choose", "to which colour?", cols, cols, topic="recolour-colour")]
 
     def copy_tally(self) -> None:
         g = self.game
@@ -158,7 +162,7 @@ class DiceActions(ContextBase):
         if not others:
             return
         i = g.ask_one(u, "choose", f"{self.source.name}: copy whose Final Tally?", [o.name for o in others],
-                      [o.id for o in others])
+                      [o.id for o in others], topic="copy-tally")
         u.tally = [attrs.evolve(d, locked=False) for d in others[i].tally if d.real]
 
     def keep_tally(self) -> None:
@@ -173,7 +177,7 @@ class DiceActions(ContextBase):
         if not foes:
             return
         foe = foes[g.ask_one(me, "choose", f"{self.source.name}: take a die from whom?", [f.name for f in foes],
-                             [f.id for f in foes])] if len(foes) > 1 else foes[0]
+                             [f.id for f in foes], topic="take-from")] if len(foes) > 1 else foes[0]
         side = g.side_defs.get(foe.side or me.side or "")
         alias = dict(side.colour_alias) if side is not None else {}
         colours = set(g.content.dice.colours) | {c for d in g.side_defs.values() for c in d.colours}
@@ -186,7 +190,8 @@ class DiceActions(ContextBase):
             if not cands:
                 return
             i = g.ask_one(me, "choose", f"{self.source.name}: take which die from {foe.name}?",
-                          [f"{d.colour} {d.face}" for d in cands], [(d.index, d.face, d.colour) for d in cands])
+                          [f"{d.colour} {d.face}" for d in cands], [(d.index, d.face, d.colour) for d in cands],
+                          topic="take-die")
             d = cands[i]
             foe.tally.remove(d)
             me.tally.append(attrs.evolve(d, colour=alias.get(d.colour or "", d.colour), locked=False, index=-1))
@@ -234,5 +239,5 @@ class DiceActions(ContextBase):
         new = [attrs.evolve(d, face=faces[g.d6() - 1], locked=False, cancelled=False) for d in real]
         labels = ["keep the original: " + ", ".join(f"{d.colour} {d.face}" for d in real),
                   "keep the new one: " + ", ".join(f"{d.colour} {d.face}" for d in new)]
-        if g.ask_one(me, "choose", f"{self.source.name}: which Final Tally?", labels) == 1:
+        if g.ask_one(me, "choose", f"{self.source.name}: which Final Tally?", labels, topic="which-tally") == 1:
             me.tally = new + [d for d in me.tally if not d.real]

@@ -47,7 +47,7 @@ class ResourceActions(ContextBase):
             if most <= 0:
                 continue
             n = g.ask_one(u, "absorb", f"{self.source.name}: spend how many {res} to save Soldiers?",
-                          [str(k) for k in range(most + 1)], list(range(most + 1)))
+                          [str(k) for k in range(most + 1)], list(range(most + 1)), detail=res)
             setattr(u, attr, have - n)
             g.pending_casualties -= n
             if n and g.tracing:
@@ -59,7 +59,8 @@ class ResourceActions(ContextBase):
         u = self._me()
         rolls = [g.d6() for _ in range(max(len(g.state.units), 1))]
         i = g.ask_one(u, "choose", f"{self.source.name}: rolled {rolls}; which die gives your {keep}?",
-                      [f"{r} {keep}, {sum(rolls) - r} {rest}" for r in rolls], list(range(len(rolls))))
+                      [f"{r} {keep}, {sum(rolls) - r} {rest}" for r in rolls], list(range(len(rolls))),
+                      topic="split-roll", detail=keep)
         for res, n in ((keep, rolls[i]), (rest, sum(rolls) - rolls[i])):
             attr = res.replace("-", "_")
             setattr(u, attr, getattr(u, attr) + n)

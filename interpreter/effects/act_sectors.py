@@ -25,7 +25,8 @@ class SectorActions(ContextBase):
         others = [o for o in g.state.active_units() if o is not u]
         if not others:
             return
-        i = g.ask_one(u, "choose", f"{self.source.name}: switch Sectors with which Unit?", [o.name for o in others])
+        i = g.ask_one(u, "choose", f"{self.source.name}: switch Sectors with which Unit?", [o.name for o in others],
+                      topic="switch-with")
         o = others[i]
         u.sector, o.sector = o.sector, u.sector
         for x in (u, o):
@@ -95,7 +96,7 @@ class SectorActions(ContextBase):
             if not near:
                 return
             i = g.ask_one(me, "choose", f"{self.source.name}: which adjacent Sector?",
-                          [g.sectors[n].name for n in near], near)
+                          [g.sectors[n].name for n in near], near, topic="adjacent-sector")
             targets = [(None, near[i])]
         elif info is not None and info.subject == "sector":
             # A Sector's value: the granter's Sector; another side's player, who stands in none, changes the

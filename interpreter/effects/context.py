@@ -52,7 +52,7 @@ class ContextBase:
                 # rulebook, solitaire: "another Unit" means the player.
                 return [me]
             i = g.ask_one(me, "choose", f"{self.source.name}: which other Unit?", [u.name for u in others],
-                          [u.id for u in others])
+                          [u.id for u in others], topic="other-unit")
             return [others[i]]
         return []
 

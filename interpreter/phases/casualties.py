@@ -55,7 +55,7 @@ class Casualties(GameAPI):
             for spec in unit.specialists:
                 keys.append(("specialist", spec))
             pick = self.ask_keys(unit, "casualty", _CasualtyPrompt(unit, remaining, cause), keys,
-                                 _CasualtyLabel(self, unit))
+                                 _CasualtyLabel(self, unit), remaining)
             what, arg = keys[pick]
             if what == "soldiers":
                 unit.soldiers -= arg

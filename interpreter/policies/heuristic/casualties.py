@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import math
-import re
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
@@ -22,7 +21,7 @@ def casualty(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
     soldiers = [(k[1], i) for i, k in enumerate(d.keys) if k[0] == "soldiers"]
     if soldiers:
         return max(soldiers)[1]
-    remaining = _number(d.prompt, default=1)
+    remaining = d.detail if isinstance(d.detail, int) else 1  # the casualties left to take
     best, best_r = 0, math.inf
     for i, k in enumerate(d.keys):
         sv = game.value("soldier-value", unit, card=k[1])
@@ -46,19 +45,10 @@ def absorb(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
     lethal = pending >= mem.count(game, unit)
     if lethal:
         return most
-    if "star" in d.prompt.lower():
+    if d.detail == "stars":  # (the resource spent)
         return most if star_value(mem, game, unit) < 0.8 else 0
     # Courage the route ahead can still use is kept; the rest saves Soldiers.
     tv = view(mem, game, unit)
     keep = tv.planner.need[tv.planner.index[unit.sector]]
     return max(0, min(most, unit.courage - keep))
 
-
-
-_NUMBER: Final = re.compile(r"(\d+)")
-
-
-def _number(text: str, default: int) -> int:
-    """The first number in ``text`` (``default`` without one)."""
-    m = _NUMBER.search(text)
-    return int(m.group(1)) if m is not None else default

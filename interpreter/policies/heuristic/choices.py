@@ -23,11 +23,10 @@ def either(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
     return max(range(len(vals)), key=lambda i: (vals[i], -i))
 
 
-#: The patterns the options' labels and prompts are read with (compiled once: re.search looks each up in a cache, in
+#: The patterns the options' labels are read with (compiled once: re.search looks each up in a cache, in
 #: Python, at every call).
 _DRAW: Final = re.compile(r"draw (\d+) ([a-z -]+)")
 _GAIN: Final = re.compile(r"gain (\d+) (soldier|star|courage|item)")
-_CHANGE: Final = re.compile(r"change .* to\?")
 
 def label_value(mem: Memory, game: GameView, unit: Unit, label: str) -> float:
     """What the effect an option's label describes is worth to the Unit, in Soldiers."""
@@ -65,76 +64,74 @@ def label_value(mem: Memory, game: GameView, unit: Unit, label: str) -> float:
 
 
 def choose(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
-    """A question of a card's effect, told apart by its prompt (the die or colour a card changes as it meant, a result
-    to add, an Award, a comrade, a Sector)."""
-    p = d.prompt.lower()
+    """A question of a card's effect, told apart by its topic (the die or colour a card changes as it meant, a result
+    to add, an Award, a comrade, a Sector); the first option for a topic it does not know."""
+    topic = d.topic
     keys = d.keys
-    n = d.size()
     intent = mem.intent
-    if "re-roll which die" in p:
+    if topic == "reroll-die":
         want = intent.pop("reroll", None)
         for i, k in enumerate(keys):
             if want is not None and k[0] == want:
                 return i
         return worst_die(mem, game, unit, [(k[0], k[1]) for k in keys])
-    if "change the colour of which die" in p:
+    if topic == "recolour-die":
         want = intent.get("recolour")
         for i, k in enumerate(keys):
             if want is not None and k[0] == want[0]:
                 return i
         return 0
-    if "to which colour" in p:
+    if topic == "recolour-colour":
         want = intent.pop("recolour", None)
         if want is not None and want[1] in keys:
             return keys.index(want[1])
         return 0
-    if "set the mgf die" in p:
-        return 0
-    if "change which die" in p:
+    if topic == "reface-die":
         want = intent.get("reface")
-        labels = d.options
         if want is not None:
-            for i, label in enumerate(labels):
+            for i, label in enumerate(d.options):
                 if label == want[0]:
                     return i
         return 0
-    if _CHANGE.search(p):
+    if topic == "reface-face":
         want = intent.pop("reface", None)
         if want is not None and want[1] in keys:
             return keys.index(want[1])
-        colour = "blue" if "blue" in p else ("red" if "red" in p else ("white" if "white" in p else None))
-        face = best_add(mem, game, unit, colour)[0]
-        return keys.index(face) if face in keys else 0
-    if "which result to add" in p:
-        colour = "white" if "white" in p else None
-        face = best_add(mem, game, unit, colour)[0]
-        if "leadership" in p:
-            face = best_add(mem, game, unit, "white")[0]
-        return keys.index(face) if face in keys else 0
-    if "take which die" in p and keys and isinstance(keys[0], tuple) and len(keys[0]) == 3:
+        return _best_face(mem, game, unit, d)
+    if topic == "add-result":
+        return _best_face(mem, game, unit, d)
+    if topic == "take-die" and keys and isinstance(keys[0], tuple) and len(keys[0]) == 3:
         ctx = dice_context(mem, game, unit)
         others = [(dd.face, dd.colour) for dd in unit.tally if not dd.cancelled]
-        return max(range(n), key=lambda i: (ctx.values(None, others).get(keys[i][1], 0.0), -i))
-    if "which colour" in p:
+        return max(range(d.size()), key=lambda i: (ctx.values(None, others).get(keys[i][1], 0.0), -i))
+    if topic == "add-colour":
         have = {dd.colour for dd in unit.tally if dd.face == "skull" and not dd.cancelled and dd.real}
         for i, colour in enumerate(keys):
             if colour not in have:
                 return i
         return 0
-    if "choose an award" in p:
+    if topic == "award":
         # The Award whose use is worth most (read from its effect).
-        return min(range(n), key=lambda i: (-item_value(mem, game, unit, str(keys[i])), i))
-    if "which other unit" in p or "copy whose" in p:
+        return min(range(d.size()), key=lambda i: (-item_value(mem, game, unit, str(keys[i])), i))
+    if topic in {"other-unit", "copy-tally"}:
         return neediest(mem, game, list(keys)) if keys else 0
-    if "which adjacent sector" in p:
+    if topic == "adjacent-sector":
         mates = {u.sector for u in game.state.active_units() if u is not unit}
         for i, k in enumerate(keys):
             if k in mates:
                 return i
         return 0
-    if "in place of" in p:
-        return 1 if "yes" in [o.lower() for o in d.options] else 0
+    if topic == "in-place":
+        return 1  # a Specialist who may be lost in place of another is lost (his card says he is worth less)
     return 0
+
+
+def _best_face(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
+    """The face (of ``d``'s keys) best added to the Unit's Final Tally, of the colour the question is about (its
+    detail: None, or 'any-colour', for a die of any colour)."""
+    colour = d.detail if isinstance(d.detail, str) and d.detail in game.content.dice.colours else None
+    face = best_add(mem, game, unit, colour)[0]
+    return d.keys.index(face) if face in d.keys else 0
 
 
 def start(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
