@@ -305,11 +305,12 @@ class Compiler:
             return self._chance(action.roll.count, action.ranges, runs)
         if len(runs) == 1:
             return runs[0]
-        labels = [renderer(o) for o in action.options]
+        options = action.options
+        labels = [renderer(o) for o in options]
         feasible = [self.can_lose(o) for o in action.options]
         if not any(feasible):
             def choose(ctx: EffectContext) -> None:
-                runs[ctx.choose_option(labels)](ctx)
+                runs[ctx.choose_option(labels, options)](ctx)
 
             return choose
 
@@ -318,7 +319,7 @@ class Compiler:
             ok = [i for i, f in enumerate(feasible) if f is None or f(ctx)]
             if not ok:
                 return
-            runs[ok[ctx.choose_option([labels[i] for i in ok])]](ctx)
+            runs[ok[ctx.choose_option([labels[i] for i in ok], [options[i] for i in ok])]](ctx)
 
         return choose_possible
 

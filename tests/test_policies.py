@@ -12,6 +12,7 @@ import math
 
 import pytest
 
+from ddaydice.dsl import ast as dsl_ast
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.decisions import Decision
@@ -171,10 +172,21 @@ def test_a_card_drawn_at_random_is_worth_the_mean_of_its_deck() -> None:
     u = g.state.units[0]
     badges = [cid for cid, kind in g.content.card_kinds.items() if kind == "badge"]
     mean = sum(card_worth(pol.memory, g, u, cid) for cid in badges) / len(badges)
-    assert pol.label_value(g, u, "draw 1 Badge") == pytest.approx(mean) and mean > 0
+    assert pol.option_value(g, u, _option("draw 1 badge")) == pytest.approx(mean) and mean > 0
     assert card_worth(pol.memory, g, u, "combat-infantryman-badge") == pytest.approx(2.0)  # gain 2 Soldiers
     # Against 'gain 3 Soldiers' the reconstructed deck is worth less: the heuristic takes the Soldiers.
-    assert mean < pol.label_value(g, u, "gain 3 Soldiers")
+    assert mean < pol.option_value(g, u, _option("gain 3 soldiers"))
+
+
+def _option(text: str) -> dsl_ast.Option:
+    """The first option of the use 'use: TEXT' (an option of an 'or', as the heuristic is asked to value it)."""
+    from ddaydice.dsl.parser import SourceMap, parse_effect
+
+    tree, diags = parse_effect(f"use: {text}", SourceMap("cards/test.yaml"))
+    assert tree is not None and not diags, diags
+    body = tree.clauses[0].body
+    assert isinstance(body, dsl_ast.Use)
+    return body.actions[0].options[0]
 
 
 def test_an_item_the_heuristic_has_no_value_for_is_valued_by_its_effect() -> None:

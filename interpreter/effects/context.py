@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mypy_extensions import trait
 
+from ddaydice.dsl import ast
 from ddaydice.dsl.compile import EffectSource
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
@@ -75,5 +78,6 @@ class ContextBase:
                   self.source.owner, self.source.tier)
         return total
 
-    def choose_option(self, labels: list[str]) -> int:
-        return self.game.ask_one(self._me(), "or", f"{self.source.name}: choose one", labels)
+    def choose_option(self, labels: list[str], options: Sequence[ast.Option]) -> int:
+        """An 'or': the options in English (``labels``) and as the effect's tree (the question's keys)."""
+        return self.game.ask_one(self._me(), "or", f"{self.source.name}: choose one", labels, options)

@@ -1,10 +1,10 @@
-"""The Unit's other answers: an 'or' between two effects, the prompts of 'choose', where to start, whether to remain."""
+"""The Unit's other answers: an 'or' between effects, the questions of 'choose', where to start, whether to remain."""
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Final
 
+from ddaydice.dsl import ast as dsl_ast
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.policies.heuristic.dice import best_add, cry_gain, dice_context, pending_courage, worst_die
@@ -18,49 +18,65 @@ if TYPE_CHECKING:
 
 
 def either(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
-    """An 'or' between effects: the one whose label is worth most."""
-    vals = [label_value(mem, game, unit, label) for label in d.options]
+    """An 'or' between effects (the question's keys: the options' trees): the one worth most."""
+    vals = [option_value(mem, game, unit, o) if isinstance(o, dsl_ast.Option) else 0.0 for o in d.keys]
     return max(range(len(vals)), key=lambda i: (vals[i], -i))
 
 
-#: The patterns the options' labels are read with (compiled once: re.search looks each up in a cache, in
-#: Python, at every call).
-_DRAW: Final = re.compile(r"draw (\d+) ([a-z -]+)")
-_GAIN: Final = re.compile(r"gain (\d+) (soldier|star|courage|item)")
-
-def label_value(mem: Memory, game: GameView, unit: Unit, label: str) -> float:
-    """What the effect an option's label describes is worth to the Unit, in Soldiers."""
-    text = label.lower()
-    solo = len(game.state.units) == 1
-    if ("battle cry" in text or "battle-cry" in text) and ("allow" in text or "move" in text):
-        return cry_gain(mem, game, unit, pending_courage(game, unit))
-    if "add 1 result" in text:
-        return best_add(mem, game, unit, "white")[1]
-    if "find 1 item" in text:
-        pts = unit.item_points
-        vals = [item_value(mem, game, unit, c) for c, cost in game.findable(unit, free=True)
-                if game.value("item-cost", unit, card=c) <= pts]
-        return max(vals, default=0.0)
-    drawn = _DRAW.search(text)
-    if drawn is not None:
-        return int(drawn.group(1)) * draw_value(mem, game, unit, drawn.group(2).strip())
-    m = _GAIN.search(text)
-    if m is None:
-        return 0.0
-    n = int(m.group(1))
-    what = m.group(2)
-    other = "another unit" in text and not solo
-    if what == "soldier":
-        return float(n) * (0.8 if other else 1.0)
-    if what == "star":
-        return n * star_value(mem, game, unit)
-    if what == "courage":
-        if other:
-            return 0.8 * n
-        c = pending_courage(game, unit)
-        return max(0.1 * n, plan_value(mem, game, unit, c + n, at_roll=True)
-                   - plan_value(mem, game, unit, c, at_roll=True))
+def option_value(mem: Memory, game: GameView, unit: Unit, option: dsl_ast.Option) -> float:
+    """What one option of an 'or' is worth to the Unit, in Soldiers, read from its actions: a Battle Cry allowed, a
+    result of its choice added, an Item found, cards drawn from a deck, Soldiers, Stars or Courage gained (the
+    first of these it does, in that order; anything else is worth 0)."""
+    parts = [p.statement for p in option.parts()]
+    for st in parts:
+        if st.verb.name == "allow" and "battle-cry" in _words(st):
+            return cry_gain(mem, game, unit, pending_courage(game, unit))
+    for st in parts:
+        if st.verb.name == "add" and "any" in _words(st):
+            colours = [w for w in _words(st) if w in game.content.dice.colours]
+            return best_add(mem, game, unit, colours[0] if colours else None)[1]
+    for st in parts:
+        if st.verb.name == "find" and _count(st) == 1 and "item" in _words(st):
+            pts = unit.item_points
+            vals = [item_value(mem, game, unit, c) for c, cost in game.findable(unit, free=True)
+                    if game.value("item-cost", unit, card=c) <= pts]
+            return max(vals, default=0.0)
+    for st in parts:
+        if st.verb.name == "draw" and st.args and len(st.args) > 1 and isinstance(st.args[1], dsl_ast.Word):
+            return _count(st) * draw_value(mem, game, unit, st.args[1].name)
+    for p in option.parts():
+        st = p.statement
+        what = st.args[1].name if len(st.args) > 1 and isinstance(st.args[1], dsl_ast.Word) else ""
+        if st.verb.name != "gain" or what not in _GAINED:
+            continue
+        n = _count(st)
+        other = p.recipient is not None and p.recipient.kind == "another-unit" and len(game.state.units) > 1
+        if what == "soldiers":
+            return float(n) * (0.8 if other else 1.0)
+        if what == "stars":
+            return n * star_value(mem, game, unit)
+        if what == "courage":
+            if other:
+                return 0.8 * n
+            c = pending_courage(game, unit)
+            return max(0.1 * n, plan_value(mem, game, unit, c + n, at_roll=True)
+                       - plan_value(mem, game, unit, c, at_roll=True))
+        return 0.0  # Item points: not counted
     return 0.0
+
+
+#: What an option's gain is read for (the first found decides).
+_GAINED: Final = frozenset({"soldiers", "stars", "courage", "item-points"})
+
+
+def _words(st: dsl_ast.Statement) -> set[str]:
+    return {a.name for a in st.args if isinstance(a, dsl_ast.Word)}
+
+
+def _count(st: dsl_ast.Statement) -> int:
+    """The statement's count ('gain *3* soldiers'), 1 when it gives none."""
+    first = st.args[0] if st.args else None
+    return first.value if isinstance(first, dsl_ast.Number) else 1
 
 
 def choose(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:

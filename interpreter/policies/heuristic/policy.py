@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
+from ddaydice.dsl import ast as dsl_ast
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.policies.deciders import ReferencePolicy
 from ddaydice.interpreter.policies.heuristic.casualties import absorb, casualty, sacrifice
-from ddaydice.interpreter.policies.heuristic.choices import choose, either, label_value, remain, start
+from ddaydice.interpreter.policies.heuristic.choices import choose, either, option_value, remain, start
 from ddaydice.interpreter.policies.heuristic.dice import aside, cancel, dice_trade, lock, reroll
 from ddaydice.interpreter.policies.heuristic.foe import observe_foe
 from ddaydice.interpreter.policies.heuristic.memory import Memory
@@ -88,9 +89,9 @@ class HeuristicPolicy:
         """Whether it plays the use of ``owner`` (a card, a Sector, a rule) at use point ``point``."""
         return wants_use(self.memory, game, unit, owner, point)
 
-    def label_value(self, game: GameView, unit: Unit, label: str) -> float:
-        """What the effect an option's label describes is worth to the Unit, in Soldiers."""
-        return label_value(self.memory, game, unit, label)
+    def option_value(self, game: GameView, unit: Unit, option: dsl_ast.Option) -> float:
+        """What one option of an 'or' (its tree) is worth to the Unit, in Soldiers."""
+        return option_value(self.memory, game, unit, option)
 
     def item_value(self, game: GameView, unit: Unit, item: str) -> float:
         """An Item's (or Vehicle's) worth to the Unit, in Soldiers."""
