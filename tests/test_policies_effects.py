@@ -14,6 +14,8 @@ import re
 from pathlib import Path
 
 import pytest
+from pack_kit import card as card_yaml
+from pack_kit import make_pack
 
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.core.state import Die
@@ -169,18 +171,9 @@ def test_an_mgf_change_until_an_event_is_played_before_mgf(tmp_path: Path) -> No
     from ddaydice.interpreter.policies.deciders import ReferencePolicy
     from ddaydice.interpreter.policies.heuristic.cardtext import use_shape
 
-    pack = tmp_path / "smoke"
-    (pack / "cards").mkdir(parents=True)
-    (pack / "pack.yaml").write_text(
-        "id: smoke\nname: Smoke\nversion: '1'\ntext: A test pack.\nprovenance: reconstructed\nnote: a test\n",
-        encoding="utf-8")
-    card = ("kind: item\ncards:\n  - id: {id}\n    name: {name}\n    grade: regular\n    cost: 5\n    text: Smoke.\n"
-            "    effect: |\n      use before mgf: mgf-dice = 0 {duration}\n    provenance: reconstructed\n"
-            "    note: a test\n")
-    (pack / "cards" / "items.yaml").write_text(
-        card.format(id="smoke-pot", name="Smoke Pot", duration="until move")
-        + card.format(id="smoke-jar", name="Smoke Jar", duration="this turn").replace("kind: item\ncards:\n", ""),
-        encoding="utf-8")
+    pack = make_pack(tmp_path, "smoke", {"items.yaml": "kind: item\ncards:\n"
+                     + card_yaml("smoke-pot", "use before mgf: mgf-dice = 0 until move")
+                     + card_yaml("smoke-jar", "use before mgf: mgf-dice = 0 this turn")})
     content, diags = load(extra=[pack])
     assert content is not None, diags
     game = Game(content, "exercise-tiger", variant="advanced-training", deciders=ReferencePolicy())
@@ -191,17 +184,9 @@ def test_a_replacement_is_made_when_its_price_is_less_than_the_casualties(tmp_pa
     """'use when casualties: instead, lose 2 courage' (the word 'instead'): the heuristic replaces the casualties
     about to fall when the Courage is spare (its route ahead does not need it) or the Unit would be wiped out, and
     a price in Soldiers only when it is less than the casualties."""
-    pack = tmp_path / "cover"
-    (pack / "cards").mkdir(parents=True)
-    (pack / "pack.yaml").write_text(
-        "id: cover\nname: Cover\nversion: '1'\ntext: A test pack.\nprovenance: reconstructed\nnote: a test\n",
-        encoding="utf-8")
-    card = ("  - id: {id}\n    name: {name}\n    grade: regular\n    cost: 5\n    text: Cover.\n"
-            "    effect: |\n      use when casualties: instead, {price}\n    provenance: reconstructed\n"
-            "    note: a test\n")
-    (pack / "cards" / "items.yaml").write_text(
-        "kind: item\ncards:\n" + card.format(id="foxhole", name="Foxhole", price="lose 2 courage")
-        + card.format(id="meat-shield", name="Meat Shield", price="lose 3 soldiers"), encoding="utf-8")
+    pack = make_pack(tmp_path, "cover", {"items.yaml": "kind: item\ncards:\n"
+                     + card_yaml("foxhole", "use when casualties: instead, lose 2 courage")
+                     + card_yaml("meat-shield", "use when casualties: instead, lose 3 soldiers")})
     content, diags = load(extra=[pack])
     assert content is not None, diags
     pol = HeuristicPolicy()
@@ -280,16 +265,9 @@ def test_dice_in_an_effect_are_worth_their_mean(tmp_path: Path) -> None:
     from ddaydice.interpreter.policies.heuristic.effectworth import Ahead
     from ddaydice.interpreter.policies.heuristic.effectworth import worth as effect_worth
 
-    pack = tmp_path / "rations"
-    (pack / "cards").mkdir(parents=True)
-    (pack / "pack.yaml").write_text(
-        "id: rations\nname: Rations\nversion: '1'\ntext: A test pack.\nprovenance: reconstructed\nnote: a test\n",
-        encoding="utf-8")
-    card = ("  - id: {id}\n    name: {id}\n    grade: regular\n    cost: 5\n    text: Rations.\n"
-            "    effect: |\n      use: {effect}\n    provenance: reconstructed\n    note: a test\n")
-    (pack / "cards" / "items.yaml").write_text(
-        "kind: item\ncards:\n" + card.format(id="rolled-rations", effect="gain 2d6 soldiers")
-        + card.format(id="counted-rations", effect="gain 7 soldiers"), encoding="utf-8")
+    pack = make_pack(tmp_path, "rations", {"items.yaml": "kind: item\ncards:\n"
+                     + card_yaml("rolled-rations", "use: gain 2d6 soldiers")
+                     + card_yaml("counted-rations", "use: gain 7 soldiers")})
     content, diags = load(extra=[pack])
     assert content is not None, diags
     ahead = Ahead(advances=4, turns=9, units=1, team=False, bunker=True, skulls=True, climbing=False)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from pack_kit import card, make_pack
+
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies.heuristic import HeuristicPolicy, against_foe, foe_pressure
@@ -82,24 +84,15 @@ def test_what_a_modders_cards_take_is_read_from_their_compiled_effects(tmp_path:
     are all counted, an 'if option' use counts only with that option
     on and an 'unless option' one only with it off, and what is given to the German is worth nothing in a game
     without him."""
-    pack = tmp_path / "raiders"
-    (pack / "cards").mkdir(parents=True)
-    (pack / "pack.yaml").write_text(
-        "id: raiders\nname: Raiders\nversion: '1'\ntext: A test pack.\nprovenance: reconstructed\nnote: a test\n",
-        encoding="utf-8")
-    card = ("  - id: {id}\n    name: {id}\n    cost: 3\n    text: A test card.\n    effect: |\n      {effect}\n"
-            "    provenance: reconstructed\n    note: a test\n")
-    (pack / "cards" / "german.yaml").write_text("kind: german-specialist\ncards:\n" + card.format(
-        id="raider", effect="use once per turn during purchase if option solitaire-atlantikwall: "
-                            "lose 2 soldiers to all units, lose 1 courage to all units")
-        + card.format(id="spotter", effect="use once per turn before mgf unless option solitaire-atlantikwall: "
-                                          "mgf-dice +2 to another unit this turn, def  +1 this turn to another unit")
-        + card.format(id="shouter", effect="forbid stay; use before mgf: mgf-dice +2 this turn to another unit; "
-                                          "use once per turn during purchase: lose 1 soldiers to all units"),
-        encoding="utf-8")
-    (pack / "cards" / "items.yaml").write_text("kind: item\ncards:\n" + card.format(
-        id="bribe", effect="use: lose 2 stars to the german, sacrifice 1 specialist to the german").replace(
-        "    cost: 3\n", "    grade: regular\n    cost: 3\n"), encoding="utf-8")
+    german = [card("raider", "use once per turn during purchase if option solitaire-atlantikwall: "
+                             "lose 2 soldiers to all units, lose 1 courage to all units", grade=None),
+              card("spotter", "use once per turn before mgf unless option solitaire-atlantikwall: "
+                              "mgf-dice +2 to another unit this turn, def  +1 this turn to another unit", grade=None),
+              card("shouter", "forbid stay; use before mgf: mgf-dice +2 this turn to another unit; "
+                              "use once per turn during purchase: lose 1 soldiers to all units", grade=None)]
+    bribe = card("bribe", "use: lose 2 stars to the german, sacrifice 1 specialist to the german")
+    pack = make_pack(tmp_path, "raiders", {"german.yaml": "kind: german-specialist\ncards:\n" + "".join(german),
+                                           "items.yaml": "kind: item\ncards:\n" + bribe})
     loaded, diags = load(packs=["atlantikwall"], extra=[pack])
     assert loaded is not None, diags
 

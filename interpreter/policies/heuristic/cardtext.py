@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable
 from typing import Any, Final
 
 from ddaydice.dsl import ast as dsl_ast
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.policies.heuristic.model import MGF_MEAN
+from ddaydice.interpreter.policies.heuristic.statements import actions_of, assigned, named, words_of
 
 
 def foe_pressure(game: GameView, card: str) -> tuple[float, float, bool]:
@@ -24,7 +25,7 @@ def foe_pressure(game: GameView, card: str) -> tuple[float, float, bool]:
                     and _options_allow(body.condition, game.options)
                     and to is not None and to.kind in {"another-unit", "all-units"} and st.args):
                 continue
-            n, verb, what = st.args[0], st.verb.name, _what(st)
+            n, verb, what = st.args[0], st.verb.name, named(st, 1)
             if verb == "lose" and isinstance(n, dsl_ast.Number) and what in {"soldiers", "courage"}:
                 if what == "soldiers":
                     soldiers += n.value
@@ -40,22 +41,11 @@ def foe_pressure(game: GameView, card: str) -> tuple[float, float, bool]:
     return found
 
 
-def _actions(game: GameView, card: str) -> Iterator[tuple[dsl_ast.Body, dsl_ast.Option]]:
-    """Each action of ``card``'s effect (each part of each option), with the clause's body it is part of."""
+def _actions(game: GameView, card: str) -> Iterable[tuple[dsl_ast.Trigger | dsl_ast.Use, dsl_ast.Option]]:
+    """Each action of ``card``'s effect (statements.actions_of), none for a card without one."""
     source = game.content.effects.get(card)
-    for clause in source.tree.clauses if source is not None else ():
-        body = clause.body
-        if isinstance(body, dsl_ast.Modifier):
-            continue
-        for action in body.actions:
-            for option in action.options:
-                for part in option.parts():
-                    yield body, part
+    return actions_of(source.tree) if source is not None else ()
 
-
-def _what(st: dsl_ast.Statement) -> str:
-    """The statement's second argument when it names something ('lose 2 *stars*'), else ''."""
-    return st.args[1].name if len(st.args) > 1 and isinstance(st.args[1], dsl_ast.Word) else ""
 
 
 def _options_allow(cond: dsl_ast.Condition | None, options: Collection[str]) -> bool:
@@ -96,7 +86,7 @@ def against_foe(game: GameView, card: str) -> tuple[float, float]:
             n = st.args[0] if st.args else None
             if not isinstance(n, dsl_ast.Number):
                 continue
-            what = _what(st)
+            what = named(st, 1)
             if st.verb.name == "steal" and what == "die":
                 v = 1.5 * n.value
             elif st.verb.name in {"lose", "sacrifice", "discard"} and foes and to is not None \
@@ -246,13 +236,13 @@ def _shape(game: GameView, card: str) -> UseShape:
             for option in action.options:
                 parts += [p for p in option.parts()
                           if not (p.recipient is not None and p.recipient.kind == "the-german")
-                          and not (p.statement.verb.name == "discard" and _words(p.statement) == {"self"})]
+                          and not (p.statement.verb.name == "discard" and words_of(p.statement) == {"self"})]
     if not parts:
         return UseShape("")
     verbs = [p.statement.verb.name for p in parts]
-    words = set().union(*(_words(p.statement) for p in parts))
+    words = set().union(*(words_of(p.statement) for p in parts))
     amounts = [_number(p.statement) for p in parts]
-    zero = any(_assigned(p.statement) for p in parts)
+    zero = any(assigned(p.statement) for p in parts)
     mine = all(p.recipient is None or p.recipient.kind == "units-here" for p in parts)
     colours = words & set(content.dice.colours)
     colour = next(iter(colours)) if colours else None
@@ -292,7 +282,7 @@ def _shape(game: GameView, card: str) -> UseShape:
     if vs == {"add"} and words & {"tool"} and not words & {"skull"}:
         return UseShape("tools")
     gains = {"gain", "draw-award", "rwb", "find", "recruit", "add"}
-    if vs <= gains and all(v not in {"find", "recruit"} or "free" in _words(p.statement)
+    if vs <= gains and all(v not in {"find", "recruit"} or "free" in words_of(p.statement)
                            for v, p in zip(verbs, parts, strict=True)):
         adds = "add" in vs or any(_rwb_adds(content, w) for w in words if w in faces)
         return UseShape("gain", tally=adds or window == ("after", "final-tally"))
@@ -310,12 +300,6 @@ def _rwb_adds(content: Any, bonus: str) -> bool:
     return False
 
 
-def _words(st: dsl_ast.Statement) -> set[str]:
-    return {a.name for a in st.args if isinstance(a, dsl_ast.Word)}
-
-
-def _assigned(st: dsl_ast.Statement) -> bool:
-    return any(isinstance(a, dsl_ast.Assign) for a in st.args)
 
 
 def _number(st: dsl_ast.Statement) -> float | None:
@@ -396,7 +380,7 @@ def _award_price(game: GameView, owner: str) -> int | None:
         if "draw-award" not in verbs:
             continue
         return sum(int(_number(opt.statement) or 0) for opt in parts
-                   if opt.statement.verb.name == "lose" and "courage" in _words(opt.statement))
+                   if opt.statement.verb.name == "lose" and "courage" in words_of(opt.statement))
     return None
 
 
@@ -420,7 +404,7 @@ def replacement_cost(game: GameView, owner: str, event: str) -> dict[str, float]
             if st.verb.name == "lose" and opt.recipient is None and st.args:
                 first = st.args[0]
                 n = MGF_MEAN * first.count if isinstance(first, dsl_ast.Dice) else abs(_number(st) or 0.0)
-                for res in _words(st):
+                for res in words_of(st):
                     cost[res] = cost.get(res, 0.0) + n
         return cost
     return None

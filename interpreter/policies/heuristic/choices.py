@@ -9,6 +9,7 @@ from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.policies.heuristic.dice import best_add, cry_gain, dice_context, pending_courage, worst_die
 from ddaydice.interpreter.policies.heuristic.memory import Memory
+from ddaydice.interpreter.policies.heuristic.statements import count_of, named, words_of
 from ddaydice.interpreter.policies.heuristic.team import neediest
 from ddaydice.interpreter.policies.heuristic.values import draw_value, item_value, star_value
 from ddaydice.interpreter.policies.heuristic.views import plan_value
@@ -29,27 +30,27 @@ def option_value(mem: Memory, game: GameView, unit: Unit, option: dsl_ast.Option
     first of these it does, in that order; anything else is worth 0)."""
     parts = [p.statement for p in option.parts()]
     for st in parts:
-        if st.verb.name == "allow" and "battle-cry" in _words(st):
+        if st.verb.name == "allow" and "battle-cry" in words_of(st):
             return cry_gain(mem, game, unit, pending_courage(game, unit))
     for st in parts:
-        if st.verb.name == "add" and "any" in _words(st):
-            colours = [w for w in _words(st) if w in game.content.dice.colours]
+        if st.verb.name == "add" and "any" in words_of(st):
+            colours = [w for w in words_of(st) if w in game.content.dice.colours]
             return best_add(mem, game, unit, colours[0] if colours else None)[1]
     for st in parts:
-        if st.verb.name == "find" and _count(st) == 1 and "item" in _words(st):
+        if st.verb.name == "find" and count_of(st) == 1 and "item" in words_of(st):
             pts = unit.item_points
             vals = [item_value(mem, game, unit, c) for c, cost in game.findable(unit, free=True)
                     if game.value("item-cost", unit, card=c) <= pts]
             return max(vals, default=0.0)
     for st in parts:
-        if st.verb.name == "draw" and st.args and len(st.args) > 1 and isinstance(st.args[1], dsl_ast.Word):
-            return _count(st) * draw_value(mem, game, unit, st.args[1].name)
+        if st.verb.name == "draw" and named(st, 1):
+            return count_of(st) * draw_value(mem, game, unit, named(st, 1))
     for p in option.parts():
         st = p.statement
-        what = st.args[1].name if len(st.args) > 1 and isinstance(st.args[1], dsl_ast.Word) else ""
+        what = named(st, 1)
         if st.verb.name != "gain" or what not in _GAINED:
             continue
-        n = _count(st)
+        n = count_of(st)
         other = p.recipient is not None and p.recipient.kind == "another-unit" and len(game.state.units) > 1
         if what == "soldiers":
             return float(n) * (0.8 if other else 1.0)
@@ -69,14 +70,6 @@ def option_value(mem: Memory, game: GameView, unit: Unit, option: dsl_ast.Option
 _GAINED: Final = frozenset({"soldiers", "stars", "courage", "item-points"})
 
 
-def _words(st: dsl_ast.Statement) -> set[str]:
-    return {a.name for a in st.args if isinstance(a, dsl_ast.Word)}
-
-
-def _count(st: dsl_ast.Statement) -> int:
-    """The statement's count ('gain *3* soldiers'), 1 when it gives none."""
-    first = st.args[0] if st.args else None
-    return first.value if isinstance(first, dsl_ast.Number) else 1
 
 
 def choose(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:

@@ -19,6 +19,7 @@ from ddaydice.dsl.loader import Content
 from ddaydice.interpreter.policies.heuristic.cardtext import condition_mentions
 from ddaydice.interpreter.policies.heuristic.model import D6_MEAN, MGF_MEAN, RWB_FACE_WORTH
 from ddaydice.interpreter.policies.heuristic.model import EFFECT_WORTH as W
+from ddaydice.interpreter.policies.heuristic.statements import assigned, words_of
 
 #: The circumstances a term counts in (see Ahead.holds).
 _ALWAYS: Final = ""
@@ -302,11 +303,11 @@ def _traits(content: Content, tree: dsl_ast.Effect | None) -> Traits:
             t["shared"] = True
         if isinstance(b, dsl_ast.Modifier):
             st = b.statement
-            verb, n, words = st.verb.name, _amount(st), _words(st)
+            verb, n, words = st.verb.name, _amount(st), words_of(st)
             if verb in {"locked-dice", "item-cost", "specialist-cost"} or (verb == "allow" and any(
                     w.startswith("trade") or w.endswith("trade") for w in words)):
                 t["shared"] = True
-            if n is None or _assigned(st):
+            if n is None or assigned(st):
                 if verb == "ignore" and "landmines" in words:
                     t["mines_ignored"] = True
                 continue
@@ -321,7 +322,7 @@ def _traits(content: Content, tree: dsl_ast.Effect | None) -> Traits:
             for option in action.options:
                 for part in option.parts():
                     st = part.statement
-                    verb, n, words = st.verb.name, _amount(st), _words(st)
+                    verb, n, words = st.verb.name, _amount(st), words_of(st)
                     if isinstance(b, dsl_ast.Trigger):
                         event = b.event.name
                         if verb == "gain" and "soldiers" in words | {w + "s" for w in words} and n is not None:
@@ -341,7 +342,7 @@ def _traits(content: Content, tree: dsl_ast.Effect | None) -> Traits:
                         t["barriers_use"] = True
                     elif verb == "rwb" and any(faces.get(w) == "courage" for w in words):
                         t["cry_use"] = True
-                    elif (verb == "def" and n is not None and n < 0 and not _assigned(st)
+                    elif (verb == "def" and n is not None and n < 0 and not assigned(st)
                           and condition_mentions(b.condition, "bunker") >= 0):
                         t["breaker"] = t.get("breaker", 0.0) - n
     return Traits(**t)
@@ -373,12 +374,6 @@ def _amount(st: dsl_ast.Statement) -> float | None:
     return None
 
 
-def _assigned(st: dsl_ast.Statement) -> bool:
-    return any(isinstance(a, dsl_ast.Assign) for a in st.args)
-
-
-def _words(st: dsl_ast.Statement) -> set[str]:
-    return {a.name for a in st.args if isinstance(a, dsl_ast.Word)}
 
 
 def _base(content: Content, query: str) -> float | None:
@@ -391,14 +386,14 @@ def _standing(content: Content, st: dsl_ast.Statement, cond: dsl_ast.Condition |
     """A standing effect (a modifier that holds while the card is in play)."""
     verb = st.verb.name
     n = _amount(st)
-    words = _words(st)
+    words = words_of(st)
     if verb == "casualties" and n is not None and n < 0:
         return [Term(-n * W["casualties-saved"], "turns")]
-    if verb == "def" and n is not None and not _assigned(st):
+    if verb == "def" and n is not None and not assigned(st):
         if condition_mentions(cond, "bunker") > 0:
             return [Term(-n, "once", "bunker")]
         return [Term(-n * W["def-per-turn"], "turns")]
-    if verb == "mgf-dice" and n is not None and not _assigned(st):
+    if verb == "mgf-dice" and n is not None and not assigned(st):
         return [Term(-n * MGF_MEAN * W["def-per-turn"], "turns")]
     if verb == "ignore":
         out = []
@@ -411,18 +406,18 @@ def _standing(content: Content, st: dsl_ast.Statement, cond: dsl_ast.Condition |
         if "mgf-casualties" in words:
             out.append(Term(MGF_MEAN * W["def-per-turn"], "turns"))
         return out
-    if verb == "advance-cost" and n is not None and not _assigned(st):
+    if verb == "advance-cost" and n is not None and not assigned(st):
         return [Term(-n * W["advance-cost"], "advances")]
     if verb == "locked-dice" and n is not None:
         base = _base(content, verb)
-        fewer = (base - n) if _assigned(st) and base is not None else -n
+        fewer = (base - n) if assigned(st) and base is not None else -n
         scale = "turns-units" if scope is not None and scope.kind == "all-units" else "turns"
         return [Term(fewer * W["lock-fewer"], scale)]
-    if verb == "skulls-ignored" and n is not None and not _assigned(st):
+    if verb == "skulls-ignored" and n is not None and not assigned(st):
         return [Term(n * W["skull-ignored"], "turns", "skulls")]
-    if verb in {"item-cost", "specialist-cost"} and n is not None and not _assigned(st):
+    if verb in {"item-cost", "specialist-cost"} and n is not None and not assigned(st):
         return [Term(-n * W["cost-cut"])]
-    if verb == "stay-turns" and n is not None and not _assigned(st):
+    if verb == "stay-turns" and n is not None and not assigned(st):
         return [Term(n * W["stay"])]
     if verb == "allow":
         if "dice-trade" in words:
@@ -495,7 +490,7 @@ def _used(content: Content, option: dsl_ast.Option, reusable: bool) -> list[Term
 def _use_part(content: Content, part: dsl_ast.Option, reusable: bool) -> list[Term] | None:
     st = part.statement
     verb = st.verb.name
-    words = _words(st)
+    words = words_of(st)
     n = _amount(st)
     to = part.recipient.kind if part.recipient is not None else None
     if to == "the-german":
@@ -531,13 +526,13 @@ def _use_part(content: Content, part: dsl_ast.Option, reusable: bool) -> list[Te
     if verb == "def":
         if n is None or n > 0:
             return [] if to in {"another-unit", "all-units"} else None
-        if _assigned(st):
+        if assigned(st):
             return [Term(W["def-to-zero"], each)]
         return [Term(-n, each)]
     if verb == "mgf-dice":
         if n is None or n > 0:
             return [] if to in {"another-unit", "all-units"} else None
-        v = W["mgf-off"] if _assigned(st) or n < 0 else 0.0
+        v = W["mgf-off"] if assigned(st) or n < 0 else 0.0
         if part.duration == "permanently":
             v = W["mgf-off-permanently"]
         if to == "adjacent-sector":
@@ -554,7 +549,7 @@ def _use_part_more(content: Content, part: dsl_ast.Option, verb: str, words: set
     if verb == "casualties":
         if n is None:
             return None
-        if _assigned(st):
+        if assigned(st):
             return [Term(W["casualties-to-zero"], each)]
         return [Term(-n * W["casualties-now"], each)]
     if verb == "ignore":
@@ -571,7 +566,7 @@ def _use_part_more(content: Content, part: dsl_ast.Option, verb: str, words: set
     if verb == "advance-cost":
         if n is None or n > 0:
             return [] if to in {"another-unit", "all-units"} else None
-        return [Term(W["advance-free"] if _assigned(st) else -n * W["advance-cheaper"], each)]
+        return [Term(W["advance-free"] if assigned(st) else -n * W["advance-cheaper"], each)]
     if verb == "draw-award":
         return [Term(W["draw-award"], each)]
     if verb == "draw":

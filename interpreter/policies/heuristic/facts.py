@@ -12,6 +12,7 @@ from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies.deciders import ReferencePolicy
 from ddaydice.interpreter.policies.heuristic.model import D6_MEAN
+from ddaydice.interpreter.policies.heuristic.statements import actions_of, name_of, named
 
 if TYPE_CHECKING:
     from ddaydice.interpreter.core.state import Unit
@@ -87,15 +88,11 @@ def sector_facts(effects: Iterable[dsl_ast.Effect], printed: Sector, map_damage:
     cards: list[str] = []
     for effect in effects:
         for clause in effect.clauses:
-            body = clause.body
-            if isinstance(body, dsl_ast.Modifier):
-                _modifier_facts(f, body)
-                continue
+            if isinstance(clause.body, dsl_ast.Modifier):
+                _modifier_facts(f, clause.body)
+        for body, part in actions_of(effect):
             event = body.event.name if isinstance(body, dsl_ast.Trigger) else ""
-            for action in body.actions:
-                for option in action.options:
-                    for part in option.parts():
-                        _action_facts(f, cards, event, body.condition, part.statement)
+            _action_facts(f, cards, event, body.condition, part.statement)
     if cards:
         f["free_cards"] = tuple(cards)
     return Facts(**f)
@@ -105,9 +102,8 @@ def _action_facts(f: dict[str, Any], cards: list[str], event: str, condition: ds
                   st: dsl_ast.Statement) -> None:
     """What one action of a Sector's trigger (on ``event``) or use (``event`` '') adds to its facts ``f``."""
     verb = st.verb.name
-    args = st.args
-    first = args[0] if args else None
-    what = args[1].name if len(args) > 1 and isinstance(args[1], dsl_ast.Word) else ""
+    first = st.args[0] if st.args else None
+    what = named(st, 1)
     if verb == "retreat" and isinstance(first, dsl_ast.Word):
         f["retreat"] = first.name
     elif event == "final-tally" and condition is None and isinstance(first, dsl_ast.Number):
@@ -127,7 +123,7 @@ def _action_facts(f: dict[str, Any], cards: list[str], event: str, condition: ds
         f["combat_loss"] = f.get("combat_loss", 0.0) + D6_MEAN * first.count  # Mortar Fire, Booby Traps
         spared = _conjunction(condition, negated=True)
         if spared is not None and len(spared) == 1 and spared[0].word.name == "has" and spared[0].args:
-            f["combat_loss_unless"] = _word(spared[0].args[0])
+            f["combat_loss_unless"] = name_of(spared[0].args[0])
 
 
 def _modifier_facts(f: dict[str, Any], body: dsl_ast.Modifier) -> None:
@@ -136,7 +132,7 @@ def _modifier_facts(f: dict[str, Any], body: dsl_ast.Modifier) -> None:
     verb = st.verb.name
     if verb not in {"forbid", "require"} or not st.args:
         return
-    what = _word(st.args[0])
+    what = name_of(st.args[0])
     cond = body.condition
     if verb == "require":
         if what == "battle-cry" and cond is None:
@@ -149,15 +145,15 @@ def _modifier_facts(f: dict[str, Any], body: dsl_ast.Modifier) -> None:
         needs = _conjunction(cond, negated=True)
         for p in needs or ():
             c = p.comparison
-            if p.word.name == "count" and p.args and _word(p.args[0]) == "skull" and c is not None and c.op == ">=":
+            if p.word.name == "count" and p.args and name_of(p.args[0]) == "skull" and c is not None and c.op == ">=":
                 f["climb"] = c.value
     elif what == "enter":
         unless = _conjunction(cond, negated=True)
         if unless is not None and len(unless) == 1 and unless[0].word.name == "conquered" and unless[0].args:
-            f["enter_unless"] = _word(unless[0].args[0])
+            f["enter_unless"] = name_of(unless[0].args[0])
         after = _conjunction(cond, negated=False)
         if after and all(p.word.name == "visited" and p.args for p in after):
-            f["no_entry_after"] = tuple(_word(p.args[0]) for p in after)
+            f["no_entry_after"] = tuple(name_of(p.args[0]) for p in after)
 
 
 def _conjunction(cond: dsl_ast.Condition | None, *, negated: bool) -> tuple[dsl_ast.Predicate, ...] | None:
@@ -178,10 +174,6 @@ def _conjunction(cond: dsl_ast.Condition | None, *, negated: bool) -> tuple[dsl_
         found.append(o)
     return tuple(found)
 
-
-def _word(arg: dsl_ast.Arg) -> str:
-    """An argument that names something (a card, a Sector, a permission), '' for any other."""
-    return arg.name if isinstance(arg, dsl_ast.Word) else ""
 
 
 def facts(game: GameView, sid: str) -> Facts:
@@ -250,16 +242,10 @@ def _on_first_entry(game: GameView, sid: str) -> bool:
 def _gains_attributes(game: GameView, sid: str) -> bool:
     """Can Sector ``sid``'s own effects give it an attribute (a named one, or one rolled on a table)?"""
     for src in game._sector_sources(sid):
-        for clause in src.tree.clauses:
-            body = clause.body
-            if isinstance(body, dsl_ast.Modifier):
-                continue
-            for action in body.actions:
-                for option in action.options:
-                    for part in option.parts():
-                        reached = reach(part.statement)
-                        if reached.attributes or reached.tables:
-                            return True
+        for _body, part in actions_of(src.tree):
+            reached = reach(part.statement)
+            if reached.attributes or reached.tables:
+                return True
     return False
 
 
