@@ -49,7 +49,7 @@ class Decision:
     def __repr__(self) -> str:
         return (f"Decision(kind={self.kind!r}, unit={self.unit!r}, prompt={self.prompt!r}, labels={self.labels!r}, "
                 f"keys={self.keys!r}, min_picks={self.min_picks!r}, max_picks={self.max_picks!r}, "
-                f"labeler={self.labeler!r})")
+                f"labeler={self.labeler!r}, topic={self.topic!r}, detail={self.detail!r})")
 
     @property
     def options(self) -> tuple[str, ...]:
