@@ -206,7 +206,7 @@ def test_a_replacement_is_made_when_its_price_is_less_than_the_casualties(tmp_pa
     assert not pol.wants_use(g, u, "foxhole", "after-final-tally")  # replacing is for the event's moment
 
 
-def _facts_of(*texts: str) -> dict[str, object]:
+def _facts_of(*texts: str, options: tuple[str, ...] = ()) -> dict[str, object]:
     """The heuristic's facts of a plain Sector whose effects are ``texts`` (each a DSL effect), as a dict."""
     from ddaydice.dsl.parser import SourceMap, parse_effect
     from ddaydice.dsl.schema import Sector
@@ -218,7 +218,7 @@ def _facts_of(*texts: str) -> dict[str, object]:
         assert tree is not None and not diags, diags
         trees.append(tree)
     printed = Sector(id="s1", name="Sector 1", row=1, defense=(6,), provenance="reconstructed")
-    found = sector_facts(trees, printed, None)
+    found = sector_facts(trees, printed, None, options)
     names = ("award", "battle_cry_only", "climb", "combat_loss", "combat_loss_unless", "courage", "courage_penalty",
              "enter_soldiers", "enter_unless", "free_cards", "no_battle_cry", "no_entry_after", "no_stay", "retreat",
              "skulls", "stars", "tools")
@@ -274,3 +274,17 @@ def test_dice_in_an_effect_are_worth_their_mean(tmp_path: Path) -> None:
     rolled = effect_worth(profile(content, "rolled-rations"), ahead)
     assert rolled > 0
     assert rolled == pytest.approx(effect_worth(profile(content, "counted-rations"), ahead))
+
+
+def test_a_sectors_clause_for_an_optional_rule_counts_only_in_games_with_it() -> None:
+    """'on first-enter if option solitaire: find X free' (Merville Battery's Sector 9) gives X only in a solitaire
+    game, its 'unless option solitaire' twin only in others: the planner counts the one card the game gives."""
+    text = ("on first-enter if option solitaire: find signalling-lamp free\n"
+            "on first-enter unless option solitaire: find dexedrine free\n"
+            "forbid stay if option solitaire")
+    assert _facts_of(text)["free_cards"] == ("dexedrine",)
+    assert _facts_of(text)["no_stay"] is False
+    alone = _facts_of(text, options=("solitaire",))
+    assert alone["free_cards"] == ("signalling-lamp",)
+    assert alone["no_stay"] is True  # a condition of the options alone, that holds: always
+    assert _facts_of("forbid stay if option solitaire and bunker", options=("solitaire",))["no_stay"] is False

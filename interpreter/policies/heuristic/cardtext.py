@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from typing import Any, Final
 
 from ddaydice.dsl import ast as dsl_ast
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.policies.heuristic.model import MGF_MEAN
-from ddaydice.interpreter.policies.heuristic.statements import actions_of, assigned, named, words_of
+from ddaydice.interpreter.policies.heuristic.statements import actions_of, assigned, named, options_allow, words_of
 
 
 def foe_pressure(game: GameView, card: str) -> tuple[float, float, bool]:
@@ -22,7 +22,7 @@ def foe_pressure(game: GameView, card: str) -> tuple[float, float, bool]:
         for body, part in _actions(game, card):
             st, to = part.statement, part.recipient
             if not (isinstance(body, dsl_ast.Use) and body.limit is not None and body.limit.period == "turn"
-                    and _options_allow(body.condition, game.options)
+                    and options_allow(body.condition, game.options)
                     and to is not None and to.kind in {"another-unit", "all-units"} and st.args):
                 continue
             n, verb, what = st.args[0], st.verb.name, named(st, 1)
@@ -46,25 +46,6 @@ def _actions(game: GameView, card: str) -> Iterable[tuple[dsl_ast.Trigger | dsl_
     source = game.content.effects.get(card)
     return actions_of(source.tree) if source is not None else ()
 
-
-
-def _options_allow(cond: dsl_ast.Condition | None, options: Collection[str]) -> bool:
-    """Can the condition hold with the game's options: every optional rule it asks for on ('if option X'), every
-    one it asks to be off ('unless option X') off? (Its other predicates are not read.)"""
-    if cond is None:
-        return True
-    return _options_hold(cond.expr, options, not cond.negated)
-
-
-def _options_hold(e: Any, options: Collection[str], on: bool) -> bool:
-    """_options_allow within the expression ``e``, ``on`` whether it is asked to hold (False under a negation)."""
-    if isinstance(e, dsl_ast.Predicate):
-        if e.word.name != "option" or not e.args or not isinstance(e.args[0], dsl_ast.Word):
-            return True
-        return (e.args[0].name in options) == on
-    if isinstance(e, dsl_ast.Not):
-        return _options_hold(e.operand, options, not on)
-    return all(_options_hold(o, options, on) for o in getattr(e, "operands", ()))
 
 
 _PRESSURE_OF: Final[dict[tuple[Any, ...], tuple[float, float, bool]]] = {}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 from ddaydice.dsl import ast as dsl_ast
@@ -12,7 +12,7 @@ from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies.deciders import ReferencePolicy
 from ddaydice.interpreter.policies.heuristic.model import D6_MEAN
-from ddaydice.interpreter.policies.heuristic.statements import actions_of, name_of, named
+from ddaydice.interpreter.policies.heuristic.statements import actions_of, name_of, named, only_options, options_allow
 
 if TYPE_CHECKING:
     from ddaydice.interpreter.core.state import Unit
@@ -79,18 +79,23 @@ _TALLY_ADDS: Final = {"courage": "courage", "star": "stars", "tool": "tools", "s
 _ON_ENTRY: Final = frozenset({"enter", "first-enter"})
 
 
-def sector_facts(effects: Iterable[dsl_ast.Effect], printed: Sector, map_damage: str | None) -> Facts:
+def sector_facts(effects: Iterable[dsl_ast.Effect], printed: Sector, map_damage: str | None,
+                 options: Collection[str] = ()) -> Facts:
     """A Sector's facts from its effects' trees, and as printed (``map_damage``: the map's special damage). What is
     read is the compiled effect, never its wording: a modder's Sector written otherwise (its clauses in another
-    order, on one line or several) has the same facts as ours."""
+    order, on one line or several) has the same facts as ours. A clause whose condition asks for an optional rule
+    that the game's ``options`` leave off, or to be off one they turn on, is not read: it never acts; one whose
+    condition asks only of the options, and holds, counts as always."""
     f: dict[str, Any] = {"bunker": printed.bunker, "printed_cost": printed.cost,
                          "special_damage": printed.special_damage or map_damage}
     cards: list[str] = []
     for effect in effects:
         for clause in effect.clauses:
-            if isinstance(clause.body, dsl_ast.Modifier):
+            if isinstance(clause.body, dsl_ast.Modifier) and options_allow(clause.body.condition, options):
                 _modifier_facts(f, clause.body)
         for body, part in actions_of(effect):
+            if not options_allow(body.condition, options):
+                continue
             event = body.event.name if isinstance(body, dsl_ast.Trigger) else ""
             _action_facts(f, cards, event, body.condition, part.statement)
     if cards:
@@ -106,13 +111,13 @@ def _action_facts(f: dict[str, Any], cards: list[str], event: str, condition: ds
     what = named(st, 1)
     if verb == "retreat" and isinstance(first, dsl_ast.Word):
         f["retreat"] = first.name
-    elif event == "final-tally" and condition is None and isinstance(first, dsl_ast.Number):
+    elif event == "final-tally" and only_options(condition) and isinstance(first, dsl_ast.Number):
         if verb == "add" and what in _TALLY_ADDS:
             key = _TALLY_ADDS[what]
             f[key] = f.get(key, 0) + first.value
         elif verb == "remove" and what == "courage":  # Stars taken away are not counted by the plan
             f["courage_penalty"] = f.get("courage_penalty", 0) + first.value
-    elif event in _ON_ENTRY:  # (the condition not read: a card to find is counted on whatever it depends)
+    elif event in _ON_ENTRY:  # (the condition read for its options only: a card is counted on whatever else it needs)
         if verb == "gain" and what == "soldiers" and isinstance(first, dsl_ast.Dice):
             f["enter_soldiers"] = f.get("enter_soldiers", 0.0) + D6_MEAN * first.count
         elif verb in {"recruit", "find"} and what == "free" and isinstance(first, dsl_ast.Word):
@@ -135,11 +140,11 @@ def _modifier_facts(f: dict[str, Any], body: dsl_ast.Modifier) -> None:
     what = name_of(st.args[0])
     cond = body.condition
     if verb == "require":
-        if what == "battle-cry" and cond is None:
+        if what == "battle-cry" and only_options(cond):
             f["battle_cry_only"] = True
     elif what in {"battle-cry", "battle-cry-here"}:
         f["no_battle_cry"] = True
-    elif what == "stay" and cond is None:
+    elif what == "stay" and only_options(cond):
         f["no_stay"] = True
     elif what == "advance":
         needs = _conjunction(cond, negated=True)
@@ -190,12 +195,12 @@ def facts(game: GameView, sid: str) -> Facts:
         hit = last[2].get(sid)
         if hit is not None:
             return hit
-    key = (id(content), game.map.id, game.variant.id if game.variant else None, sid,
+    key = (id(content), game.map.id, game.variant.id if game.variant else None, tuple(game.options), sid,
            tuple(attrs_now) if attrs_now else ())
     found = _FACTS.get(key)
     if found is None:
         found = sector_facts((src.tree for src in game._sector_sources(sid)), game.sectors[sid],
-                             game.map.special_damage)
+                             game.map.special_damage, game.options)
         if len(_FACTS) > 4096:
             _FACTS.clear()
         _FACTS[key] = found

@@ -3,7 +3,8 @@ heuristic shares: effectworth.py, cardtext.py, facts.py, choices.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
+from typing import Any
 
 from ddaydice.dsl import ast as dsl_ast
 
@@ -45,3 +46,37 @@ def count_of(st: dsl_ast.Statement) -> int:
 def assigned(st: dsl_ast.Statement) -> bool:
     """Does the statement set a value ('mgf-dice *= 0*') rather than change it?"""
     return any(isinstance(a, dsl_ast.Assign) for a in st.args)
+
+
+def options_allow(cond: dsl_ast.Condition | None, options: Collection[str]) -> bool:
+    """Can the condition hold with the game's options: every optional rule it asks for on ('if option X'), every
+    one it asks to be off ('unless option X') off? (Its other predicates are not read: they may hold.)"""
+    if cond is None:
+        return True
+    return _options_hold(cond.expr, options, not cond.negated)
+
+
+def _options_hold(e: Any, options: Collection[str], on: bool) -> bool:
+    """options_allow within the expression ``e``, ``on`` whether it is asked to hold (False under a negation). (A
+    function of its own: a nested one calling itself would make a cycle that only the cyclic collector frees.)"""
+    if isinstance(e, dsl_ast.Predicate):
+        if e.word.name != "option" or not e.args or not isinstance(e.args[0], dsl_ast.Word):
+            return True
+        return (e.args[0].name in options) == on
+    if isinstance(e, dsl_ast.Not):
+        return _options_hold(e.operand, options, not on)
+    return all(_options_hold(o, options, on) for o in getattr(e, "operands", ()))
+
+
+def only_options(cond: dsl_ast.Condition | None) -> bool:
+    """Does the condition ask only which optional rules are on (or nothing at all)? Then options_allow tells
+    whether it holds for the whole game."""
+    return cond is None or _only_options(cond.expr)
+
+
+def _only_options(e: Any) -> bool:
+    if isinstance(e, dsl_ast.Predicate):
+        return e.word.name == "option"
+    if isinstance(e, dsl_ast.Not):
+        return _only_options(e.operand)
+    return all(_only_options(o) for o in getattr(e, "operands", ()))
