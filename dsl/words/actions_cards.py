@@ -217,7 +217,6 @@ DIE_INSTEAD = ActionWord(
 )
 
 
-
 # ---------------------------------------------------------------- a pending event replaced
 def compile_instead(_p: Parts) -> Action:
     return lambda ctx: ctx.instead()

@@ -126,7 +126,6 @@ PROTECT = ModifierWord(
 )
 
 
-
 def compile_cost(stmt: ast.Statement) -> Change:
     """A card's own price while it waits to be bought: set ('cost = 0') or changed ('cost -2'); the engine adds it
     to the cost query asked of that card (specialist-cost, item-cost) for the Unit that would buy it."""

@@ -24,7 +24,6 @@ KINDS = {
 }
 
 
-
 def _rows(content: Content, kind: str | None) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     if kind in (None, "specialist", "item", "vehicle", "award"):

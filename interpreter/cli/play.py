@@ -47,8 +47,6 @@ def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = N
     return chosen
 
 
-
-
 @click.command()
 @click.argument("map_id", metavar="MAP")
 @click.option("--variant", help="A variant of the map (exercise-tiger: practice-run, basic-training, ...).")

@@ -47,7 +47,6 @@ def _actions(game: GameView, card: str) -> Iterable[tuple[dsl_ast.Trigger | dsl_
     return actions_of(source.tree) if source is not None else ()
 
 
-
 _PRESSURE_OF: Final[dict[tuple[Any, ...], tuple[float, float, bool]]] = {}
 #: What a loss is worth to the other side, in Soldiers (a Specialist: his body and what he does).
 _FOE_LOSS: Final = {"soldiers": 1.0, "specialist": 3.0, "item": 1.0, "decoration": 2.0, "courage": 0.4, "star": 0.6}
@@ -279,8 +278,6 @@ def _rwb_adds(content: Any, bonus: str) -> bool:
                 if any(p.statement.verb.name == "add" for p in option.parts()):
                     return True
     return False
-
-
 
 
 def _number(st: dsl_ast.Statement) -> float | None:

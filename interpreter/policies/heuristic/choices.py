@@ -70,8 +70,6 @@ def option_value(mem: Memory, game: GameView, unit: Unit, option: dsl_ast.Option
 _GAINED: Final = frozenset({"soldiers", "stars", "courage", "item-points"})
 
 
-
-
 def choose(mem: Memory, game: GameView, unit: Unit, d: Decision) -> int:
     """A question of a card's effect, told apart by its topic (the die or colour a card changes as it meant, a result
     to add, an Award, a comrade, a Sector); the first option for a topic it does not know."""

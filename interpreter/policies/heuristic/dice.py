@@ -276,7 +276,6 @@ def tally_values(mem: Memory, game: GameView, unit: Unit) -> tuple[DiceContext, 
     return ctx, live, vals
 
 
-
 def _without(live: Sequence[Die], key: tuple[int, str, str | None]) -> list[tuple[str, str | None]]:
     """The results of ``live`` but the die ``key`` (index, face, colour)."""
     out: list[tuple[str, str | None]] = []

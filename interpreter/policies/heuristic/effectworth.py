@@ -374,8 +374,6 @@ def _amount(st: dsl_ast.Statement) -> float | None:
     return None
 
 
-
-
 def _base(content: Content, query: str) -> float | None:
     q = next((q for q in content.queries.queries if q.id == query), None)
     return float(q.base) if q is not None and isinstance(q.base, int) and not isinstance(q.base, bool) else None

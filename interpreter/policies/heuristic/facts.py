@@ -180,7 +180,6 @@ def _conjunction(cond: dsl_ast.Condition | None, *, negated: bool) -> tuple[dsl_
     return tuple(found)
 
 
-
 def facts(game: GameView, sid: str) -> Facts:
     """The facts of Sector ``sid`` as it is now (its attributes drawn), read once."""
     state = game.state

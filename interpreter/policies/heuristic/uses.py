@@ -312,7 +312,6 @@ def deadly_turn(mem: Memory, game: GameView, unit: Unit) -> bool:
     return m >= mem.count(game, unit)
 
 
-
 def _total(rolls: list[int]) -> int:
     """The sum of the MGF dice rolled (a loop: compiled, sum() is a generic call)."""
     n = 0
@@ -398,7 +397,6 @@ def _plan_ammo(mem: Memory, game: GameView, unit: Unit) -> bool:
     face = best_add(mem, game, unit, None)[0]
     mem.intent["reface"] = (None, face)
     return len(skulls) >= 2 or face == "two-soldiers"
-
 
 
 def _wants_replacement(mem: Memory, game: GameView, unit: Unit, owner: str, event: str) -> bool:
