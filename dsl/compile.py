@@ -307,7 +307,7 @@ class Compiler:
             return runs[0]
         options = action.options
         labels = [renderer(o) for o in options]
-        feasible = [self.can_lose(o) for o in action.options]
+        feasible = [self.can_lose(o) for o in options]
         if not any(feasible):
             def choose(ctx: EffectContext) -> None:
                 runs[ctx.choose_option(labels, options)](ctx)

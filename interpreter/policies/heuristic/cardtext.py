@@ -8,7 +8,14 @@ from typing import Any, Final
 from ddaydice.dsl import ast as dsl_ast
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.policies.heuristic.model import MGF_MEAN
-from ddaydice.interpreter.policies.heuristic.statements import actions_of, assigned, named, options_allow, words_of
+from ddaydice.interpreter.policies.heuristic.statements import (
+    actions_of,
+    amount_of,
+    assigned,
+    named,
+    options_allow,
+    words_of,
+)
 
 
 def foe_pressure(game: GameView, card: str) -> tuple[float, float, bool]:
@@ -221,7 +228,7 @@ def _shape(game: GameView, card: str) -> UseShape:
         return UseShape("")
     verbs = [p.statement.verb.name for p in parts]
     words = set().union(*(words_of(p.statement) for p in parts))
-    amounts = [_number(p.statement) for p in parts]
+    amounts = [amount_of(p.statement) for p in parts]
     zero = any(assigned(p.statement) for p in parts)
     mine = all(p.recipient is None or p.recipient.kind == "units-here" for p in parts)
     colours = words & set(content.dice.colours)
@@ -280,19 +287,6 @@ def _rwb_adds(content: Any, bonus: str) -> bool:
     return False
 
 
-def _number(st: dsl_ast.Statement) -> float | None:
-    for a in st.args:
-        if isinstance(a, dsl_ast.Assign):
-            v = a.value
-            return float(v.value) if isinstance(v, dsl_ast.Number) else (
-                MGF_MEAN * v.count * (v.sign or 1) if isinstance(v, dsl_ast.Dice) else None)
-        if isinstance(a, dsl_ast.Signed):
-            return float(a.value)
-        if isinstance(a, dsl_ast.Dice):
-            return MGF_MEAN * a.count * (a.sign or 1)
-        if isinstance(a, dsl_ast.Number):
-            return float(a.value)
-    return None
 
 
 def condition_mentions(cond: dsl_ast.Condition | None, word: str) -> int:
@@ -357,7 +351,7 @@ def _award_price(game: GameView, owner: str) -> int | None:
         verbs = {opt.statement.verb.name for opt in parts}
         if "draw-award" not in verbs:
             continue
-        return sum(int(_number(opt.statement) or 0) for opt in parts
+        return sum(int(amount_of(opt.statement) or 0) for opt in parts
                    if opt.statement.verb.name == "lose" and "courage" in words_of(opt.statement))
     return None
 
@@ -381,7 +375,7 @@ def replacement_cost(game: GameView, owner: str, event: str) -> dict[str, float]
             st = opt.statement
             if st.verb.name == "lose" and opt.recipient is None and st.args:
                 first = st.args[0]
-                n = MGF_MEAN * first.count if isinstance(first, dsl_ast.Dice) else abs(_number(st) or 0.0)
+                n = MGF_MEAN * first.count if isinstance(first, dsl_ast.Dice) else abs(amount_of(st) or 0.0)
                 for res in words_of(st):
                     cost[res] = cost.get(res, 0.0) + n
         return cost

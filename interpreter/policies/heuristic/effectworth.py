@@ -17,9 +17,9 @@ from typing import Any, Final
 from ddaydice.dsl import ast as dsl_ast
 from ddaydice.dsl.loader import Content
 from ddaydice.interpreter.policies.heuristic.cardtext import condition_mentions
-from ddaydice.interpreter.policies.heuristic.model import D6_MEAN, MGF_MEAN, RWB_FACE_WORTH
 from ddaydice.interpreter.policies.heuristic.model import EFFECT_WORTH as W
-from ddaydice.interpreter.policies.heuristic.statements import assigned, words_of
+from ddaydice.interpreter.policies.heuristic.model import MGF_MEAN, RWB_FACE_WORTH
+from ddaydice.interpreter.policies.heuristic.statements import amount_of, assigned, words_of
 
 #: The circumstances a term counts in (see Ahead.holds).
 _ALWAYS: Final = ""
@@ -272,7 +272,7 @@ def _read(content: Content, card: str) -> Profile:
         if isinstance(b, dsl_ast.Modifier):
             st = b.statement
             if st.verb.name == "soldier-value":
-                n = _amount(st)
+                n = amount_of(st)
                 if n is not None:
                     body = n
                     read = True
@@ -303,7 +303,7 @@ def _traits(content: Content, tree: dsl_ast.Effect | None) -> Traits:
             t["shared"] = True
         if isinstance(b, dsl_ast.Modifier):
             st = b.statement
-            verb, n, words = st.verb.name, _amount(st), words_of(st)
+            verb, n, words = st.verb.name, amount_of(st), words_of(st)
             if verb in {"locked-dice", "item-cost", "specialist-cost"} or (verb == "allow" and any(
                     w.startswith("trade") or w.endswith("trade") for w in words)):
                 t["shared"] = True
@@ -322,7 +322,7 @@ def _traits(content: Content, tree: dsl_ast.Effect | None) -> Traits:
             for option in action.options:
                 for part in option.parts():
                     st = part.statement
-                    verb, n, words = st.verb.name, _amount(st), words_of(st)
+                    verb, n, words = st.verb.name, amount_of(st), words_of(st)
                     if isinstance(b, dsl_ast.Trigger):
                         event = b.event.name
                         if verb == "gain" and "soldiers" in words | {w + "s" for w in words} and n is not None:
@@ -356,22 +356,6 @@ def _best(options: Iterable[list[Term] | None]) -> list[Term]:
     return max(read, key=lambda ts: sum(t.worth for t in ts))
 
 
-def _amount(st: dsl_ast.Statement) -> float | None:
-    """The statement's number: an assigned value, a signed change, a count, dice at their mean."""
-    for a in st.args:
-        if isinstance(a, dsl_ast.Assign):
-            v = a.value
-            if isinstance(v, dsl_ast.Number):
-                return float(v.value)
-            if isinstance(v, dsl_ast.Dice):
-                return D6_MEAN * v.count * (v.sign or 1)
-        elif isinstance(a, dsl_ast.Signed):
-            return float(a.value)
-        elif isinstance(a, dsl_ast.Dice):
-            return D6_MEAN * a.count * (a.sign or 1)
-        elif isinstance(a, dsl_ast.Number):
-            return float(a.value)
-    return None
 
 
 def _base(content: Content, query: str) -> float | None:
@@ -383,7 +367,7 @@ def _standing(content: Content, st: dsl_ast.Statement, cond: dsl_ast.Condition |
               scope: dsl_ast.Target | None) -> list[Term] | None:
     """A standing effect (a modifier that holds while the card is in play)."""
     verb = st.verb.name
-    n = _amount(st)
+    n = amount_of(st)
     words = words_of(st)
     if verb == "casualties" and n is not None and n < 0:
         return [Term(-n * W["casualties-saved"], "turns")]
@@ -442,7 +426,7 @@ def _per_event(event: str, soldiers: float, per: bool) -> list[Term]:
 
 
 def _resource(st: dsl_ast.Statement) -> tuple[float, str] | None:
-    n = _amount(st)
+    n = amount_of(st)
     what = next((a.name for a in st.args if isinstance(a, dsl_ast.Word)), "")
     if n is None:
         return None
@@ -489,7 +473,7 @@ def _use_part(content: Content, part: dsl_ast.Option, reusable: bool) -> list[Te
     st = part.statement
     verb = st.verb.name
     words = words_of(st)
-    n = _amount(st)
+    n = amount_of(st)
     to = part.recipient.kind if part.recipient is not None else None
     if to == "the-german":
         return []  # what hurts another side's player is counted apart (cardtext.against_foe)

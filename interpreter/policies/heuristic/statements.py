@@ -7,6 +7,7 @@ from collections.abc import Collection, Iterator
 from typing import Any
 
 from ddaydice.dsl import ast as dsl_ast
+from ddaydice.interpreter.policies.heuristic.model import D6_MEAN
 
 
 def actions_of(effect: dsl_ast.Effect) -> Iterator[tuple[dsl_ast.Trigger | dsl_ast.Use, dsl_ast.Option]]:
@@ -41,6 +42,25 @@ def count_of(st: dsl_ast.Statement) -> int:
     """The statement's count ('gain *3* soldiers'), 1 when it gives none."""
     first = st.args[0] if st.args else None
     return first.value if isinstance(first, dsl_ast.Number) else 1
+
+
+def amount_of(st: dsl_ast.Statement) -> float | None:
+    """The statement's number: an assigned value, a signed change, a count, dice at their mean (an unsigned roll
+    counts as a gain); None when it has none."""
+    for a in st.args:
+        if isinstance(a, dsl_ast.Assign):
+            v = a.value
+            if isinstance(v, dsl_ast.Number):
+                return float(v.value)
+            if isinstance(v, dsl_ast.Dice):
+                return D6_MEAN * v.count * (v.sign or 1)
+        elif isinstance(a, dsl_ast.Signed):
+            return float(a.value)
+        elif isinstance(a, dsl_ast.Dice):
+            return D6_MEAN * a.count * (a.sign or 1)
+        elif isinstance(a, dsl_ast.Number):
+            return float(a.value)
+    return None
 
 
 def assigned(st: dsl_ast.Statement) -> bool:

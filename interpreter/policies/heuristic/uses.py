@@ -319,6 +319,7 @@ def _total(rolls: list[int]) -> int:
         n += r
     return n
 
+
 def _plan_reroll(mem: Memory, game: GameView, unit: Unit, threshold: float = 0.3) -> bool:
     """A die worth re-rolling by a card by more than ``threshold`` (remembered as the intent); whether there is one."""
     ctx, live, vals = tally_values(mem, game, unit)
