@@ -86,6 +86,24 @@ def test_a_policy_reused_for_a_second_game_plays_it_as_a_fresh_one() -> None:
     assert digest(again.state) == digest(fresh.state)
 
 
+def test_a_policy_reused_for_a_second_game_with_the_german_plays_him_as_a_fresh_one() -> None:
+    # The German's own policy (side_policy.py) remembers which uses it played this turn and which Specialists the
+    # rules want: for a game, not for the policy's life. (It kept them: a second game on Exercise Fabius, played
+    # by a reused policy, differed from a fresh one's every time.)
+    for seed in (1, 2):
+        reused = HeuristicPolicy()
+        Game(content_with_packs(), "exercise-fabius", seed=seed, options=("german-player",),
+             deciders=[reused, reused]).run()
+        again = Game(content_with_packs(), "exercise-fabius", seed=seed + 100, options=("german-player",),
+                     deciders=[reused, reused])
+        again.run()
+        fresh = Game(content_with_packs(), "exercise-fabius", seed=seed + 100, options=("german-player",),
+                     deciders=[HeuristicPolicy(), HeuristicPolicy()])
+        fresh.run()
+        assert digest(again.state) == digest(fresh.state)
+        assert again.state.choices == fresh.state.choices
+
+
 def test_heuristic_draws_no_random_numbers() -> None:
     # The game's generator is the only source of randomness: the heuristic's choices leave its state
     # exactly where the same rolls would (checked by replaying the recorded choices).

@@ -288,3 +288,32 @@ def test_a_sectors_clause_for_an_optional_rule_counts_only_in_games_with_it() ->
     assert alone["free_cards"] == ("signalling-lamp",)
     assert alone["no_stay"] is True  # a condition of the options alone, that holds: always
     assert _facts_of("forbid stay if option solitaire and bunker", options=("solitaire",))["no_stay"] is False
+
+
+def test_a_card_edited_and_loaded_again_is_read_afresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A modder edits a card and loads the pack again in the same process (a notebook, a sweep's worker that meets
+    other packs): the heuristic reads the new effect. CPython gives a freed object's id to a later one, so a memo
+    keyed by the content's id could serve the old card's reading to the new content: simulated here by an ``id``
+    that gives every content the same one (in the pure-Python modules; heuristic/percontent.py checks identity)."""
+    import builtins
+
+    from ddaydice.interpreter.policies.deciders import ReferencePolicy
+    from ddaydice.interpreter.policies.heuristic import cardtext, effectworth, facts, percontent
+
+    def one_id(obj: object) -> int:
+        return 1 if isinstance(obj, Content) else builtins.id(obj)
+
+    for module in (cardtext, effectworth, facts, percontent):
+        monkeypatch.setattr(module, "id", one_id, raising=False)
+    read = []
+    for i, effect in enumerate(("use: gain 3 courage", "use: lose 1 soldiers to the german", "use: reface 1 die blue")):
+        pack = make_pack(tmp_path / str(i), "kit",
+                         {"items.yaml": "kind: item\ncards:\n" + card_yaml("kit-bag", effect)})
+        content, diags = load(packs=("atlantikwall",), extra=[pack])
+        assert content is not None, diags
+        game = Game(content, "omaha-beach", options=("german-player",), deciders=ReferencePolicy())
+        read.append((cardtext.generic_use(game, "kit-bag"), cardtext.use_shape(game, "kit-bag").kind,
+                     cardtext.against_foe(game, "kit-bag"), len(profile(content, "kit-bag").terms) > 0))
+    assert read == [("gain", "gain", (0.0, 0.0), True),
+                    ("", "", (1.0, 0.0), False),  # a cost to the Unit: never played for itself
+                    ("reface", "reface", (0.0, 0.0), True)]

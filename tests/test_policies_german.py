@@ -108,3 +108,24 @@ def test_what_a_modders_cards_take_is_read_from_their_compiled_effects(tmp_path:
     assert foe_pressure(versus, "shouter") == (1.0, 0.0, False)  # (the MGF dice not once per turn: not steady)
     assert against_foe(versus, "bribe") == (2 * 0.6 + 3.0, 0.0)  # Stars at 0.6, a Specialist at 3
     assert against_foe(game(), "bribe") == (0.0, 0.0)
+
+
+def test_the_german_gives_up_first_a_card_that_comes_back_read_from_its_effect(tmp_path: Path) -> None:
+    """A casualty the German must take falls on a Specialist who goes back to his Reserve when lost: a card whose own
+    effect allows 'back-to-pool' with no condition, however it is written; one allowed it only under a condition is
+    worth its price (it was found by the line 'allow back-to-pool' of the card's text)."""
+    from ddaydice.interpreter.core.decisions import Decision
+
+    german = [card("conscript", "allow  back-to-pool", cost=4, grade=None),  # (two spaces: the same effect)
+              card("volunteer", "allow back-to-pool if option solitaire-atlantikwall", cost=2, grade=None),
+              card("sergeant", "def +1", cost=3, grade=None)]
+    pack = make_pack(tmp_path, "reserve", {"german.yaml": "kind: german-specialist\ncards:\n" + "".join(german)})
+    loaded, diags = load(packs=["atlantikwall"], extra=[pack])
+    assert loaded is not None, diags
+    g = Game(loaded, "exercise-fabius", players=1, seed=1, options=GERMAN, deciders=[HeuristicPolicy()])
+    him = g.state.sides[0].id
+    ids = ("sergeant", "volunteer", "conscript")
+    d = Decision("sacrifice", him, "Sacrifice which Specialist?", ids, keys=ids)
+    assert ids[SidePolicy().decide(g, d)[0]] == "conscript"
+    d = Decision("sacrifice", him, "Sacrifice which Specialist?", ids[:2], keys=ids[:2])
+    assert ids[SidePolicy().decide(g, d)[0]] == "volunteer"  # the cheaper

@@ -50,10 +50,15 @@ class SidePolicy:
     """Plays another side's player (see the module's docstring)."""
 
     def __init__(self) -> None:
-        self._wanted: dict[int, list[str]] = {}
+        self._game: object = None  # the state of the game it plays (a new game: forgets the last one's)
+        self._wanted: list[str] | None = None
         self._used: set[tuple[str, int, str, int]] = set()
 
     def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
+        if self._game is not game.state:  # (held: the state, never the game, which holds its policies)
+            self._game = game.state
+            self._wanted = None
+            self._used = set()
         player = game.state.unit(decision.unit)
         keys = decision.keys
         kind = decision.kind
@@ -116,11 +121,9 @@ class SidePolicy:
         return tuple(range(decision.min_picks))
 
     def _missing(self, game: GameView, player: Any, *, all_wanted: bool = False) -> list[str]:
-        wanted = self._wanted.get(id(game))
+        wanted = self._wanted
         if wanted is None:
-            if len(self._wanted) > 8:
-                self._wanted.clear()
-            wanted = self._wanted[id(game)] = wanted_specialists(game)
+            wanted = self._wanted = wanted_specialists(game)
         if all_wanted:
             return wanted
         return [c for c in wanted if c not in player.specialists]
@@ -132,6 +135,16 @@ class SidePolicy:
         c = game.content.cards.get(card)
         if c is None:
             return 0.0
-        if any(line.strip() == "allow back-to-pool" for line in (c.effect or "").splitlines()):
+        if _goes_back(game, card):
             return -1.0
         return float(c.cost or 0)
+
+
+def _goes_back(game: GameView, card: str) -> bool:
+    """Does the card's own effect allow it back to its Pool when lost, with no condition ('allow back-to-pool')?"""
+    source = game.content.effects.get(card)
+    return source is not None and any(
+        isinstance(clause.body, dsl_ast.Modifier) and clause.body.condition is None
+        and clause.body.statement.verb.name == "allow"
+        and any(isinstance(a, dsl_ast.Word) and a.name == "back-to-pool" for a in clause.body.statement.args)
+        for clause in source.tree.clauses)

@@ -8,6 +8,7 @@ from typing import Any, Final
 from ddaydice.dsl import ast as dsl_ast
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.policies.heuristic.model import MGF_MEAN
+from ddaydice.interpreter.policies.heuristic.percontent import memos, remember
 from ddaydice.interpreter.policies.heuristic.statements import (
     actions_of,
     amount_of,
@@ -21,8 +22,9 @@ from ddaydice.interpreter.policies.heuristic.statements import (
 def foe_pressure(game: GameView, card: str) -> tuple[float, float, bool]:
     """What another side's card in play takes from the Units every turn, read from its effect's uses once per turn
     that the game's options allow: (Soldiers, Courage, whether it hits one Unit of his choice rather than all)."""
-    key = (id(game.content), card, tuple(sorted(game.options)))
-    found = _PRESSURE_OF.get(key)
+    table = memos(game.content).pressure
+    key = (card, tuple(sorted(game.options)))
+    found = table.get(key)
     if found is None:
         soldiers = courage = 0.0
         one = False
@@ -44,7 +46,7 @@ def foe_pressure(game: GameView, card: str) -> tuple[float, float, bool]:
             else:
                 continue
             one = one or to.kind == "another-unit"
-        found = _PRESSURE_OF[key] = (soldiers, courage, one)
+        found = remember(table, key, (soldiers, courage, one))
     return found
 
 
@@ -54,7 +56,6 @@ def _actions(game: GameView, card: str) -> Iterable[tuple[dsl_ast.Trigger | dsl_
     return actions_of(source.tree) if source is not None else ()
 
 
-_PRESSURE_OF: Final[dict[tuple[Any, ...], tuple[float, float, bool]]] = {}
 #: What a loss is worth to the other side, in Soldiers (a Specialist: his body and what he does).
 _FOE_LOSS: Final = {"soldiers": 1.0, "specialist": 3.0, "item": 1.0, "decoration": 2.0, "courage": 0.4, "star": 0.6}
 
@@ -64,8 +65,9 @@ def against_foe(game: GameView, card: str) -> tuple[float, float]:
     taken from his Final Tally): (once, each turn it works), in Soldiers. What is given to another side is worth
     nothing in a game without one."""
     foes = bool(game.side_defs)
-    key = (id(game.content), card, foes)
-    found = _AGAINST_OF.get(key)
+    table = memos(game.content).against
+    key = (card, foes)
+    found = table.get(key)
     if found is None:
         once = each = 0.0
         for body, part in _actions(game, card):
@@ -87,11 +89,8 @@ def against_foe(game: GameView, card: str) -> tuple[float, float]:
                 each += 0.5 * v  # in the turns it stays
             else:
                 once += v
-        found = _AGAINST_OF[key] = (once, each)
+        found = remember(table, key, (once, each))
     return found
-
-
-_AGAINST_OF: Final[dict[tuple[Any, ...], tuple[float, float]]] = {}
 
 
 def generic_use(game: GameView, card: str) -> str:
@@ -102,8 +101,8 @@ def generic_use(game: GameView, card: str) -> str:
     Final Tally, each played when the change is worth more than keeping the card: 'skull' (a Skull added: when
     a Climb needs one), 'reface' (a die turned to another face), 'recolour', 'reroll'; '' (not played) for a card
     that costs the Unit something (a Soldier, itself)."""
-    key = (id(game.content), card)
-    found = _GENERIC_OF.get(key)
+    table = memos(game.content).generic
+    found = table.get(card)
     if found is None:
         source = game.effect_of.get(card)
         kinds: set[str] = set()
@@ -118,7 +117,7 @@ def generic_use(game: GameView, card: str) -> str:
         ranked = [k for k in ("defence", "cost", "mines", "gain", "skull", "reface", "recolour", "reroll")
                   if k in kinds]
         found = "" if "self-cost" in kinds or not ranked else ranked[0]
-        _GENERIC_OF[key] = found
+        remember(table, card, found)
     return found
 
 
@@ -146,9 +145,6 @@ def statement_kind(st: dsl_ast.Statement, to_another: bool) -> str:
             verb in {"find", "recruit"} and "free" in words):
         return "gain"
     return ""
-
-
-_GENERIC_OF: Final[dict[tuple[Any, ...], str]] = {}
 
 
 def dice_colour(game: GameView, card: str) -> str | None:
@@ -194,16 +190,13 @@ class UseShape:
 
 def use_shape(game: GameView, card: str) -> UseShape:
     """The shape of ``card``'s use (see UseShape), read once."""
-    key = (id(game.content), card)
-    hit = _SHAPES.get(key)
-    if hit is not None and hit[0] is game.content:
-        return hit[1]
+    table = memos(game.content).shapes
+    hit: UseShape | None = table.get(card)
+    if hit is not None:
+        return hit
     found = _shape(game, card)
-    _SHAPES[key] = (game.content, found)
+    remember(table, card, found)
     return found
-
-
-_SHAPES: Final[dict[tuple[Any, ...], tuple[Any, UseShape]]] = {}
 
 
 def _shape(game: GameView, card: str) -> UseShape:

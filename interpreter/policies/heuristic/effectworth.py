@@ -19,6 +19,7 @@ from ddaydice.dsl.loader import Content
 from ddaydice.interpreter.policies.heuristic.cardtext import condition_mentions
 from ddaydice.interpreter.policies.heuristic.model import EFFECT_WORTH as W
 from ddaydice.interpreter.policies.heuristic.model import MGF_MEAN, RWB_FACE_WORTH
+from ddaydice.interpreter.policies.heuristic.percontent import memos
 from ddaydice.interpreter.policies.heuristic.statements import amount_of, assigned, words_of
 
 #: The circumstances a term counts in (see Ahead.holds).
@@ -237,11 +238,10 @@ def shared_cards(content: Content) -> frozenset[str]:
 
 def _profiles(content: Content) -> Profiles:
     """profiles' answer when ``content`` is not the one asked last."""
-    hit = _BY_CONTENT.get(id(content))
-    if hit is None or hit.content is not content:  # (the identity is checked: ids are reused)
-        if len(_BY_CONTENT) > 16:
-            _BY_CONTENT.clear()
-        hit = _BY_CONTENT[id(content)] = Profiles(content)
+    kept = memos(content)
+    hit: Profiles | None = kept.profiles
+    if hit is None:
+        hit = kept.profiles = Profiles(content)
     _LAST.pair = (content, hit, None)
     return hit
 
@@ -256,7 +256,6 @@ class _Last:
         self.pair: tuple[Content | None, Profiles | None, frozenset[str] | None] = (None, None, None)
 
 
-_BY_CONTENT: Final[dict[int, Profiles]] = {}
 _LAST: Final = _Last()
 
 

@@ -12,6 +12,7 @@ from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies.deciders import ReferencePolicy
 from ddaydice.interpreter.policies.heuristic.model import D6_MEAN
+from ddaydice.interpreter.policies.heuristic.percontent import memos, remember
 from ddaydice.interpreter.policies.heuristic.statements import actions_of, name_of, named, only_options, options_allow
 
 if TYPE_CHECKING:
@@ -194,15 +195,14 @@ def facts(game: GameView, sid: str) -> Facts:
         hit = last[2].get(sid)
         if hit is not None:
             return hit
-    key = (id(content), game.map.id, game.variant.id if game.variant else None, tuple(game.options), sid,
+    table = memos(content).facts
+    key = (game.map.id, game.variant.id if game.variant else None, tuple(game.options), sid,
            tuple(attrs_now) if attrs_now else ())
-    found = _FACTS.get(key)
+    found: Facts | None = table.get(key)
     if found is None:
         found = sector_facts((src.tree for src in game._sector_sources(sid)), game.sectors[sid],
                              game.map.special_damage, game.options)
-        if len(_FACTS) > 4096:
-            _FACTS.clear()
-        _FACTS[key] = found
+        remember(table, key, found)
     if not attrs_now:
         if last[0] is not state or last[1] is not content:
             last = _LAST.game = (state, content, {})
@@ -221,19 +221,18 @@ class _Last:
 
 
 _LAST: Final = _Last()
-_FACTS: Final[dict[tuple[Any, ...], Facts]] = {}
 
 
 def first_entry_sectors(game: GameView) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Sectors whose first entry gives something (a free card, an Award) or where a card waits; and Sectors
     that draw a random attribute."""
-    key = (id(game.content), game.map.id, game.variant.id if game.variant else None)
-    found = _FIRSTS.get(key)
+    table = memos(game.content).firsts
+    key = (game.map.id, game.variant.id if game.variant else None, tuple(game.options))
+    found = table.get(key)
     if found is None:
         placed = {p.sector for p in game.map.placed}
-        found = (tuple(sid for sid in game.sectors if sid in placed or _on_first_entry(game, sid)),
-                 tuple(sid for sid in game.sectors if _gains_attributes(game, sid)))
-        _FIRSTS[key] = found
+        found = remember(table, key, (tuple(sid for sid in game.sectors if sid in placed or _on_first_entry(game, sid)),
+                                      tuple(sid for sid in game.sectors if _gains_attributes(game, sid))))
     return found
 
 
@@ -253,16 +252,14 @@ def _gains_attributes(game: GameView, sid: str) -> bool:
     return False
 
 
-_FIRSTS: Final[dict[tuple[Any, ...], tuple[tuple[str, ...], tuple[str, ...]]]] = {}
-
-
 def sector_uses_offered(game: GameView, sector: str) -> bool:
     """Does the engine offer a Sector's own uses (Pointe-du-Hoc's retreat) to a Unit standing there?
 
     Probed once per map on a throwaway game, so the planner counts on the retreat only where it exists.
     """
-    key = (id(game.content), game.map.id, game.variant.id if game.variant else None, sector)
-    found = _OFFERED.get(key)
+    table = memos(game.content).offered
+    key = (game.map.id, game.variant.id if game.variant else None, tuple(game.options), sector)
+    found = table.get(key)
     if found is None:
         probe = Game(game.content, game.map.id, players=1, seed=0,
                      variant=game.variant.id if game.variant else None, options=game.options,
@@ -272,11 +269,8 @@ def sector_uses_offered(game: GameView, sector: str) -> bool:
         u.sector, u.visited, u.entered_turn, u.marker = sector, [sector], 1, "must-move"
         owner = f"{game.map.id}/{sector}"
         found = any(src.owner == owner for src, *_rest in probe.available_uses(u, "movement"))
-        _OFFERED[key] = found
+        remember(table, key, found)
     return found
-
-
-_OFFERED: Final[dict[tuple[Any, ...], bool]] = {}
 
 
 def reachable(game: GameView, unit: Unit) -> list[str]:
