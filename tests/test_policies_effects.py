@@ -259,6 +259,35 @@ def test_a_sectors_facts_read_only_what_holds_always() -> None:
     assert _facts_of("on enter: draw-award random once per game")["award"] is True
 
 
+def test_the_plan_reads_a_sectors_values_again_once_it_gains_an_attribute(tmp_path: Path) -> None:
+    """The Locked dice, dice rolled and turns a Unit may stay in a Sector are remembered for the game with the cards
+    in play and that Sector's attributes: Sword Beach's Sector 7 that rolls High Ground ('No dice are Locked') is
+    planned with none Locked from then on (they were remembered by the Sector alone: 2 for the rest of the game).
+    While one of this turn's grants changes a value (a modder's 'locked-dice = 3 this turn'), it is asked afresh,
+    and not kept past the grant."""
+    from ddaydice.interpreter.policies.deciders import ReferencePolicy
+    from ddaydice.interpreter.policies.heuristic.memory import Memory
+    from ddaydice.interpreter.tools.forced import ForcedGame
+
+    pack = make_pack(tmp_path, "grip", {"items.yaml": "kind: item\ncards:\n"
+                     + card_yaml("steady-grip", "use: locked-dice = 3 this turn")})
+    content, diags = load(extra=[pack])
+    assert content is not None, diags
+    game = ForcedGame(content, "sword-beach", seed=1, forced=[Forced("steady-grip")], deciders=ReferencePolicy())
+    unit, mem = game.state.units[0], Memory()
+    assert mem.static(game, unit, "locked-dice", "s7") == mem.static(game, unit, "locked-dice", "s6") == 2
+    game.state.sectors["s7"].attributes.append("high-ground")
+    game.sources_changed()
+    assert mem.static(game, unit, "locked-dice", "s7") == 0
+    assert mem.static(game, unit, "locked-dice", "s6") == 2
+    source = content.effects["steady-grip"]
+    game.perform_use(unit, source, 0, source.compiled.uses[0], "steady-grip")
+    assert mem.static(game, unit, "locked-dice", "s6") == game.value("locked-dice", unit, sector="s6") == 3
+    game.state.grants.clear()  # (the turn ends)
+    game.sources_changed()
+    assert mem.static(game, unit, "locked-dice", "s6") == 2
+
+
 def test_dice_in_an_effect_are_worth_their_mean(tmp_path: Path) -> None:
     """'gain 1d6 soldiers' is worth 3.5 Soldiers, as 'def -1d6' is 3.5 DEF: an unsigned roll counts at its mean (it
     was read as 0)."""

@@ -131,16 +131,26 @@ class Memory:
 
     def static(self, game: GameView, unit: Unit, query: str, sector: str | None, base: int | None = None, *,
                cards: bool = False) -> int:
-        """A value that depends only on the Sector and the cards in play (not on this turn's grants)."""
-        sig: object = tuple((u.id, tuple(u.specialists), u.vehicle) for u in game.state.units) if cards else self.cards
-        key = (query, unit.id, sector, base, sig)
+        """A value of the Unit in ``sector`` (None: where it stands) that changes only with the cards in play and that
+        Sector's attributes: remembered under them. While one of this turn's grants changes the query, it is asked
+        afresh (and not kept)."""
+        s = game.state
+        if s.grants and any(g.query == query for g in s.grants):
+            return self._ask(game, unit, query, sector, base)
+        where = sector if sector is not None else unit.sector
+        drawn = s.sectors[where].attributes
+        sig: object = tuple((u.id, tuple(u.specialists), u.vehicle) for u in s.units) if cards else self.cards
+        key = (query, unit.id, where, base, sig, tuple(drawn) if drawn else None)
         found = self.statics.get(key)
         if found is None:
             if len(self.statics) > 4096:
                 self.statics.clear()
-            if base is None:
-                found = game.value(query, unit, sector=sector) if sector is not None else game.value(query, unit)
-            else:
-                found = game.value(query, unit, base=base)
-            self.statics[key] = found
+            found = self.statics[key] = self._ask(game, unit, query, sector, base)
         return found
+
+    @staticmethod
+    def _ask(game: GameView, unit: Unit, query: str, sector: str | None, base: int | None) -> int:
+        """The engine's value of ``query`` for the Unit (static's)."""
+        if base is not None:
+            return game.value(query, unit, base=base)
+        return game.value(query, unit, sector=sector) if sector is not None else game.value(query, unit)
