@@ -218,13 +218,10 @@ def tool_value(game: GameView) -> float:
     return ITEM_POINT_VALUE
 
 
-def draw_value(mem: Memory, game: GameView, unit: Unit, name: str) -> float:
-    """What a card drawn at random from a deck (a Badge) is worth, in Soldiers: the mean over the kind's cards
-    this game can hold of what each one's use does (card_worth)."""
-    kind = next((k for k in game.content.kinds.kinds if name in {k.id, k.name.lower(), k.plural.lower()}), None)
-    if kind is None:
-        return 0.0
-    cards = [cid for cid, k in game.content.card_kinds.items() if k == kind.id and not game._unavailable(cid)]
+def draw_value(mem: Memory, game: GameView, unit: Unit, deck: str) -> float:
+    """What a card drawn at random from ``deck`` (a kind's id, as 'draw' names it: 'badge') is worth, in Soldiers:
+    the mean over the kind's cards this game can hold of what each one's use does (card_worth)."""
+    cards = [cid for cid, k in game.content.card_kinds.items() if k == deck and not game._unavailable(cid)]
     return sum(card_worth(mem, game, unit, cid) for cid in cards) / len(cards) if cards else 0.0
 
 
