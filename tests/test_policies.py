@@ -308,3 +308,26 @@ def test_a_casualty_is_chosen_by_the_casualties_left_not_the_units_number() -> N
 
     assert pick(6) == "paratrooper"
     assert pick(1) == "point-man"
+
+
+def test_the_plan_is_worked_out_again_when_this_turns_grants_change() -> None:
+    """The plan of a Unit is shared by the decisions (and the comrades) that see the same game; this turn's grants are
+    part of what it sees by what they are, not by how many there are (one grant ending as another starts kept the
+    old plan)."""
+    from ddaydice.interpreter.core.state import Grant
+    from ddaydice.interpreter.policies.heuristic.views import view
+
+    g = Game(content(), "omaha-beach", seed=3, deciders=[ReferencePolicy()])
+    unit, mem = g.state.units[0], HeuristicPolicy().memory
+
+    def grant(query: str, value: int) -> Grant:
+        return Grant(owner="test", clause=0, tier="items", query=query, op="+", value=value, args=(),
+                     text=f"{query} {value:+d} this turn", expires=f"turn:{g.state.turn}", unit=unit.id)
+
+    g.state.grants.append(grant("def", -3))
+    first = view(mem, g, unit)
+    g.state.choices.append([0])  # (a later decision: the same plan is found again)
+    assert view(mem, g, unit) is first
+    g.state.grants[:] = [grant("advance-cost", -1)]
+    g.state.choices.append([0])
+    assert view(mem, g, unit) is not first

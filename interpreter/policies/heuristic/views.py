@@ -61,7 +61,8 @@ def _view(mem: Memory, game: GameView, unit: Unit) -> TurnView:
     firsts, randoms = known[1]
     key = (unit.id, unit.sector, unit.chevrons() if len(here.defense) > 1 else 0,
            tuple(i for i in unit.items if (p := ps[i]).skull_giver or p.traits.planned), tuple(s.conquered),
-           tuple(sorted(s.bunker_specialists.items())), len(s.grants), cards,
+           tuple(sorted(s.bunker_specialists.items())),
+           tuple((g.owner, g.query, g.op, g.value, g.unit, g.sector) for g in s.grants) if s.grants else (), cards,
            tuple(f for f in firsts if s.sectors[f].entered), tuple(len(s.sectors[r].attributes) for r in randoms),
            len(s.placed), bool(s.award_deck), targets, holding, near, foe)
     mem.view_key = key
