@@ -288,6 +288,39 @@ def test_the_plan_reads_a_sectors_values_again_once_it_gains_an_attribute(tmp_pa
     assert mem.static(game, unit, "locked-dice", "s6") == 2
 
 
+def test_a_price_and_a_way_in_are_read_as_they_stand_while_a_grant_lasts(tmp_path: Path) -> None:
+    """What a Specialist costs and whether a Sector may be entered are remembered while what can change them stays
+    the same; while one of this turn's grants changes them (a modder's 'specialist-cost -2 this turn', 'forbid enter
+    this turn') they are asked afresh, and after it they are as before (they were remembered without the grants:
+    the price before the grant stood through it). ('enter' is a Sector's permission: a Unit's grant of it closes
+    the Sector the Unit stands in.)"""
+    from ddaydice.interpreter.policies.deciders import ReferencePolicy
+    from ddaydice.interpreter.policies.heuristic.memory import Memory
+    from ddaydice.interpreter.tools.forced import ForcedGame
+
+    pack = make_pack(tmp_path, "kit", {"items.yaml": "kind: item\ncards:\n"
+                     + card_yaml("cheap-talk", "use: specialist-cost -2 this turn")
+                     + card_yaml("barricade", "use: forbid enter this turn")})
+    content, diags = load(extra=[pack])
+    assert content is not None, diags
+    game = ForcedGame(content, "exercise-tiger", seed=1, variant="advanced-training",
+                      forced=[Forced("cheap-talk"), Forced("barricade")], deciders=ReferencePolicy())
+    unit, mem = game.state.units[0], Memory()
+    spec = next(c.id for c in content.cards_of("specialist") if (c.cost or 0) >= 3 and c.id not in game.own_prices)
+    here = unit.sector
+    price = mem.cost(game, unit, spec)
+    assert mem.may_enter(game, unit, here)
+    for card in ("cheap-talk", "barricade"):
+        source = content.effects[card]
+        game.perform_use(unit, source, 0, source.compiled.uses[0], card)
+    assert mem.cost(game, unit, spec) == game.value("specialist-cost", unit, card=spec) == price - 2
+    assert not mem.may_enter(game, unit, here)
+    game.state.grants.clear()  # (the turn ends)
+    game.sources_changed()
+    assert mem.cost(game, unit, spec) == price
+    assert mem.may_enter(game, unit, here)
+
+
 def test_dice_in_an_effect_are_worth_their_mean(tmp_path: Path) -> None:
     """'gain 1d6 soldiers' is worth 3.5 Soldiers, as 'def -1d6' is 3.5 DEF: an unsigned roll counts at its mean (it
     was read as 0)."""

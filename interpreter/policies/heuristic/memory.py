@@ -13,6 +13,12 @@ if TYPE_CHECKING:
     from ddaydice.interpreter.core.state import Unit
 
 
+#: What Memory.cost's answers depend on besides the card (Memory.cost_now).
+CostNow = tuple[tuple[str, ...], tuple[str, ...], str | None, tuple[str, ...], str, tuple[str, ...]]
+#: What Memory.may_enter's answers depend on besides the Sector (Memory.enter_now).
+EnterNow = tuple[str, int, tuple[str, ...], int, tuple[str, ...]]
+
+
 class Memory:
     """One game's memory (the policy starts a new one with each game); the caches are bounded. (A plain class rather
     than an attrs one, so that it is a native class when compiled with mypyc.)"""
@@ -89,54 +95,60 @@ class Memory:
             found = self.counts[key] = game.soldier_count(unit)
         return found
 
-    def cost(self, game: GameView, unit: Unit, spec: str,
-             now: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> int:
-        """What recruiting ``spec`` costs the Unit, in Stars (remembered while the Specialists in play stay the
-        same; a card that says its own price, which may depend on anything of the Unit, is asked each time;
-        ``now``: cost_now's, when the caller asks of many cards at the same moment)."""
-        if spec in game.own_prices:
+    def cost(self, game: GameView, unit: Unit, spec: str, now: CostNow | None = None) -> int:
+        """What recruiting ``spec`` costs the Unit, in Stars (remembered while what can change it stays the same:
+        cost_now; a card that says its own price, which may depend on anything of the Unit, is asked each time, and
+        so is every price while one of this turn's grants changes the prices; ``now``: cost_now's, when the caller
+        asks of many cards at the same moment)."""
+        if spec in game.own_prices or _granted(game, "specialist-cost"):
             return game.value("specialist-cost", unit, card=spec)
         if now is None:
             now = self.cost_now(game, unit)
-        key = ("cost", unit.id, spec, now[0], now[1])
+        key = ("cost", unit.id, spec, now)
         found = self.statics.get(key)
         if found is None:
             found = self.statics[key] = game.value("specialist-cost", unit, card=spec)
         return found
 
-    def may_enter(self, game: GameView, unit: Unit, sector: str,
-                  now: tuple[str, int, tuple[str, ...], int] | None = None) -> bool:
-        """Whether the Unit may enter ``sector`` (as the rules stand now; ``now``: enter_now's, when the caller
-        asks of many Sectors at the same moment)."""
+    def may_enter(self, game: GameView, unit: Unit, sector: str, now: EnterNow | None = None) -> bool:
+        """Whether the Unit may enter ``sector`` (as the rules stand now: asked afresh while one of this turn's
+        grants changes it; ``now``: enter_now's, when the caller asks of many Sectors at the same moment)."""
+        if _granted(game, "enter"):
+            return game.flag("enter", unit, sector=sector)
         if now is None:
             now = self.enter_now(game, unit)
-        key = ("enter", now[0], sector, now[1], now[2], now[3])
+        drawn = game.state.sectors[sector].attributes
+        key = ("enter", sector, now, tuple(drawn) if drawn else None)
         found = self.statics.get(key)
         if found is None:
             found = self.statics[key] = int(game.flag("enter", unit, sector=sector))
         return bool(found)
 
     @staticmethod
-    def cost_now(game: GameView, unit: Unit) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """What cost's answers depend on besides the card, as it is now: the Unit's Specialists, those in play that
-        reach other Units."""
+    def cost_now(game: GameView, unit: Unit) -> CostNow:
+        """What cost's answers depend on besides the card, as it is now: the Unit's Specialists and Vehicle, the
+        Specialists in play that reach other Units, the cards drawn into play for every Unit, and the Unit's
+        Sector with its attributes."""
+        s = game.state
         shared = shared_cards(game.content)
-        return tuple(unit.specialists), tuple(c for u in game.state.units for c in u.specialists if c in shared)
+        return (tuple(unit.specialists), tuple(c for u in s.units for c in u.specialists if c in shared),
+                unit.vehicle, tuple(s.in_play), unit.sector, tuple(s.sectors[unit.sector].attributes))
 
     @staticmethod
-    def enter_now(game: GameView, unit: Unit) -> tuple[str, int, tuple[str, ...], int]:
-        """What may_enter's answers depend on besides the Sector, as it is now."""
+    def enter_now(game: GameView, unit: Unit) -> EnterNow:
+        """What may_enter's answers depend on besides the Sector (and its attributes), as it is now."""
         s = game.state
-        return (unit.id, len(unit.visited), tuple(s.conquered), sum(1 for st in s.sectors.values() if st.entered))
+        return (unit.id, len(unit.visited), tuple(s.conquered), sum(1 for st in s.sectors.values() if st.entered),
+                tuple(s.in_play))
 
     def static(self, game: GameView, unit: Unit, query: str, sector: str | None, base: int | None = None, *,
                cards: bool = False) -> int:
         """A value of the Unit in ``sector`` (None: where it stands) that changes only with the cards in play and that
         Sector's attributes: remembered under them. While one of this turn's grants changes the query, it is asked
         afresh (and not kept)."""
-        s = game.state
-        if s.grants and any(g.query == query for g in s.grants):
+        if _granted(game, query):
             return self._ask(game, unit, query, sector, base)
+        s = game.state
         where = sector if sector is not None else unit.sector
         drawn = s.sectors[where].attributes
         sig: object = tuple((u.id, tuple(u.specialists), u.vehicle) for u in s.units) if cards else self.cards
@@ -154,3 +166,9 @@ class Memory:
         if base is not None:
             return game.value(query, unit, base=base)
         return game.value(query, unit, sector=sector) if sector is not None else game.value(query, unit)
+
+
+def _granted(game: GameView, query: str) -> bool:
+    """Does one of this turn's grants change ``query``?"""
+    grants = game.state.grants
+    return bool(grants) and any(g.query == query for g in grants)

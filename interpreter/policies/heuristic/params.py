@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Final
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.policies.heuristic.effectworth import profiles
 from ddaydice.interpreter.policies.heuristic.facts import Facts, facts, reachable, sector_uses_offered
-from ddaydice.interpreter.policies.heuristic.memory import Memory
+from ddaydice.interpreter.policies.heuristic.memory import EnterNow, Memory
 from ddaydice.interpreter.policies.heuristic.model import (
     D6_VAR,
     FOE_VAR,
@@ -323,7 +323,7 @@ def _enter_gain(mem: Memory, g: GameView, unit: Unit, sid: str, f: Facts) -> flo
 
 def _edge(mem: Memory, g: GameView, unit: Unit, sid: str, f: Facts, t: _Terms, targets: frozenset[str],
           near: bool, move: tuple[str, str, int, bool, bool],
-          now: tuple[str, int, tuple[str, ...], int] | None) -> Edge | None:
+          now: EnterNow | None) -> Edge | None:
     """The move from ``sid`` along one of the map's lines, priced; None where the plan may not go."""
     to, kind_, line_cost, mines, barrier = move
     if barrier and not t.barriers_ok:

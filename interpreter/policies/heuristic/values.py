@@ -11,7 +11,7 @@ from ddaydice.interpreter.policies.heuristic.effectworth import Ahead, profile, 
 from ddaydice.interpreter.policies.heuristic.effectworth import worth as effect_worth
 from ddaydice.interpreter.policies.heuristic.facts import facts, reachable
 from ddaydice.interpreter.policies.heuristic.foe import foe
-from ddaydice.interpreter.policies.heuristic.memory import Memory
+from ddaydice.interpreter.policies.heuristic.memory import CostNow, Memory
 from ddaydice.interpreter.policies.heuristic.model import ITEM_POINT_VALUE
 
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ def star_value(mem: Memory, game: GameView, unit: Unit) -> float:
 
 
 def _star_value(mem: Memory, game: GameView, unit: Unit, within: list[str],
-                now: tuple[tuple[str, ...], tuple[str, ...]]) -> float:
+                now: CostNow) -> float:
     """star_value's answer, worked out."""
     best = 0.0
     worth = SpecWorth(game, unit)
