@@ -13,10 +13,10 @@ if TYPE_CHECKING:
     from ddaydice.interpreter.core.state import Unit
 
 
-#: What Memory.cost's answers depend on besides the card (Memory.cost_now).
-CostNow = tuple[tuple[str, ...], tuple[str, ...], str | None, tuple[str, ...], str, tuple[str, ...]]
-#: What Memory.may_enter's answers depend on besides the Sector (Memory.enter_now).
-EnterNow = tuple[str, int, tuple[str, ...], int, tuple[str, ...]]
+#: What Memory.cost's answers depend on besides the card, numbered (Memory.cost_now).
+CostNow = int
+#: What Memory.may_enter's answers depend on besides the Sector, numbered (Memory.enter_now).
+EnterNow = int
 
 
 class Memory:
@@ -35,6 +35,7 @@ class Memory:
         "fixed",
         "foe_seen",
         "intent",
+        "nows",
         "quick",
         "rerolls",
         "stars",
@@ -72,6 +73,8 @@ class Memory:
         self.asides: dict[tuple[int, str], set[int]] = {}
         #: What a card about to be used is meant to do ('reroll', 'recolour', 'reface'), for the questions it asks.
         self.intent: dict[str, Any] = {}
+        #: What cost's and may_enter's answers depend on, numbered (cost_now, enter_now).
+        self.nows: dict[tuple[Any, ...], int] = {}
 
     def use_cards(self, cards: tuple[Any, ...]) -> None:
         """The cards in play the plan now worked out depends on (static's keys hold their number, cheaper to hash
@@ -104,7 +107,7 @@ class Memory:
             return game.value("specialist-cost", unit, card=spec)
         if now is None:
             now = self.cost_now(game, unit)
-        key = ("cost", unit.id, spec, now)
+        key = ("cost", spec, now)
         found = self.statics.get(key)
         if found is None:
             found = self.statics[key] = game.value("specialist-cost", unit, card=spec)
@@ -124,22 +127,32 @@ class Memory:
             found = self.statics[key] = int(game.flag("enter", unit, sector=sector))
         return bool(found)
 
-    @staticmethod
-    def cost_now(game: GameView, unit: Unit) -> CostNow:
-        """What cost's answers depend on besides the card, as it is now: the Unit's Specialists and Vehicle, the
-        Specialists in play that reach other Units, the cards drawn into play for every Unit, and the Unit's
-        Sector with its attributes."""
+    def cost_now(self, game: GameView, unit: Unit) -> CostNow:
+        """What cost's answers depend on besides the card, as it is now (numbered: the keys hash an int): the Unit,
+        its Specialists and Vehicle, the Specialists in play that reach other Units, the cards drawn into play for
+        every Unit, and the Unit's Sector with its attributes."""
         s = game.state
         shared = shared_cards(game.content)
-        return (tuple(unit.specialists), tuple(c for u in s.units for c in u.specialists if c in shared),
-                unit.vehicle, tuple(s.in_play), unit.sector, tuple(s.sectors[unit.sector].attributes))
+        return self._number(("cost", unit.id, tuple(unit.specialists),
+                             tuple(c for u in s.units for c in u.specialists if c in shared), unit.vehicle,
+                             tuple(s.in_play), unit.sector, tuple(s.sectors[unit.sector].attributes)))
 
-    @staticmethod
-    def enter_now(game: GameView, unit: Unit) -> EnterNow:
-        """What may_enter's answers depend on besides the Sector (and its attributes), as it is now."""
+    def enter_now(self, game: GameView, unit: Unit) -> EnterNow:
+        """What may_enter's answers depend on besides the Sector (and its attributes), as it is now (numbered)."""
         s = game.state
-        return (unit.id, len(unit.visited), tuple(s.conquered), sum(1 for st in s.sectors.values() if st.entered),
-                tuple(s.in_play))
+        return self._number(("enter", unit.id, len(unit.visited), tuple(s.conquered),
+                             sum(1 for st in s.sectors.values() if st.entered), tuple(s.in_play)))
+
+    def _number(self, what: tuple[Any, ...]) -> int:
+        """The number of ``what`` in this game (a new one when first met)."""
+        numbers = self.nows
+        n = numbers.get(what)
+        if n is None:
+            if len(numbers) > 4096:  # (numbered anew: the answers kept under the old numbers go with them)
+                numbers.clear()
+                self.statics.clear()
+            n = numbers[what] = len(numbers) + 1
+        return n
 
     def static(self, game: GameView, unit: Unit, query: str, sector: str | None, base: int | None = None, *,
                cards: bool = False) -> int:
