@@ -280,8 +280,6 @@ def _rwb_adds(content: Any, bonus: str) -> bool:
     return False
 
 
-
-
 def condition_mentions(cond: dsl_ast.Condition | None, word: str) -> int:
     """+1 when the condition asks for ``word`` (a predicate such as 'bunker'), -1 when it asks for its absence,
     0 when it does not speak of it."""

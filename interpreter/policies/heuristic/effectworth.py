@@ -355,8 +355,6 @@ def _best(options: Iterable[list[Term] | None]) -> list[Term]:
     return max(read, key=lambda ts: sum(t.worth for t in ts))
 
 
-
-
 def _base(content: Content, query: str) -> float | None:
     q = next((q for q in content.queries.queries if q.id == query), None)
     return float(q.base) if q is not None and isinstance(q.base, int) and not isinstance(q.base, bool) else None

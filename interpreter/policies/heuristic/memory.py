@@ -27,7 +27,6 @@ class Memory:
         "ahead",
         "asides",
         "assigned",
-        "card_ids",
         "cards",
         "counts",
         "ctx",
@@ -48,9 +47,8 @@ class Memory:
         #: The key of the Unit's view last worked out (the dice contexts are remembered by it).
         self.view_key: tuple[Any, ...] | None = None
         #: The cards in play the last plan worked out depends on, numbered (the key of the values that depend on
-        #: them: use_cards), and the numbers given.
+        #: them: use_cards; 0, none yet).
         self.cards = 0
-        self.card_ids: dict[tuple[Any, ...], int] = {}
         #: The game (its state) of which ``first_entry_sectors`` was last read, and its answer.
         self.firsts: tuple[Any, tuple[tuple[str, ...], tuple[str, ...]]] | None = None
         self.quick: dict[tuple[Any, ...], tuple[Any, TurnView]] = {}
@@ -73,20 +71,13 @@ class Memory:
         self.asides: dict[tuple[int, str], set[int]] = {}
         #: What a card about to be used is meant to do ('reroll', 'recolour', 'reface'), for the questions it asks.
         self.intent: dict[str, Any] = {}
-        #: What cost's and may_enter's answers depend on, numbered (cost_now, enter_now).
+        #: What the keys of ``statics`` depend on, numbered (_number: use_cards, cost_now, enter_now).
         self.nows: dict[tuple[Any, ...], int] = {}
 
     def use_cards(self, cards: tuple[Any, ...]) -> None:
         """The cards in play the plan now worked out depends on (static's keys hold their number, cheaper to hash
         than the cards)."""
-        ids = self.card_ids
-        n = ids.get(cards)
-        if n is None:
-            if len(ids) > 4096:  # (the numbers are given anew: the values kept under the old ones go with them)
-                ids.clear()
-                self.statics.clear()
-            n = ids[cards] = len(ids) + 1  # (0: none yet, as at the start)
-        self.cards = n
+        self.cards = self._number(cards)
 
     def count(self, game: GameView, unit: Unit) -> int:
         """The Unit's Soldiers, its Specialists included (the engine's count, remembered)."""
@@ -144,13 +135,14 @@ class Memory:
                              sum(1 for st in s.sectors.values() if st.entered), tuple(s.in_play)))
 
     def _number(self, what: tuple[Any, ...]) -> int:
-        """The number of ``what`` in this game (a new one when first met)."""
+        """The number of ``what`` in this game (a new one, from 1, when first met)."""
         numbers = self.nows
         n = numbers.get(what)
         if n is None:
             if len(numbers) > 4096:  # (numbered anew: the answers kept under the old numbers go with them)
                 numbers.clear()
                 self.statics.clear()
+                self.cards = 0  # (the plan's cards, no longer numbered: as before any)
             n = numbers[what] = len(numbers) + 1
         return n
 
