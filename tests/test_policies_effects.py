@@ -288,6 +288,30 @@ def test_the_plan_reads_a_sectors_values_again_once_it_gains_an_attribute(tmp_pa
     assert mem.static(game, unit, "locked-dice", "s6") == 2
 
 
+def test_a_sectors_value_is_read_afresh_once_the_drawn_card_that_changed_it_leaves() -> None:
+    """A value the plan reads of a Sector is remembered only while something in play changes it there: once Rain
+    ('Every Unit rolls only 5 dice this turn', drawn into play) leaves, the Unit rolls 6 dice again in the plan (the 5
+    were remembered with the cards held, which Rain's leaving did not change: 5 dice for the rest of the game).
+    While Rain is in play it is read as it stands."""
+    from ddaydice.interpreter.mechanisms.decks import put_in_play
+    from ddaydice.interpreter.policies.deciders import ReferencePolicy
+    from ddaydice.interpreter.policies.heuristic.memory import Memory
+
+    content, diags = load(packs=["atlantikwall"])
+    assert content is not None, diags
+    game = Game(content, "gold-beach", seed=1, options=["battle-conditions"], deciders=ReferencePolicy())
+    unit, mem = game.state.units[0], Memory()
+    game.state.in_play.clear()
+    game.sources_changed()
+    put_in_play(game, "rain")
+    assert mem.static(game, unit, "dice-rolled", "s2") == game.value("dice-rolled", unit, sector="s2") == 5
+    game.state.in_play.remove("rain")
+    game.sources_changed()
+    assert mem.static(game, unit, "dice-rolled", "s2") == game.value("dice-rolled", unit, sector="s2") == 6
+    put_in_play(game, "rain")
+    assert mem.static(game, unit, "dice-rolled", "s2") == 5
+
+
 def test_a_price_and_a_way_in_are_read_as_they_stand_while_a_grant_lasts(tmp_path: Path) -> None:
     """What a Specialist costs and whether a Sector may be entered are remembered while what can change them stays
     the same; while one of this turn's grants changes them (a modder's 'specialist-cost -2 this turn', 'forbid enter

@@ -149,12 +149,13 @@ class Memory:
     def static(self, game: GameView, unit: Unit, query: str, sector: str | None, base: int | None = None, *,
                cards: bool = False) -> int:
         """A value of the Unit in ``sector`` (None: where it stands) that changes only with the cards in play and that
-        Sector's attributes: remembered under them. While one of this turn's grants changes the query, it is asked
-        afresh (and not kept)."""
-        if _granted(game, query):
-            return self._ask(game, unit, query, sector, base)
+        Sector's attributes: remembered under them while something in play modifies it there. Asked afresh (and not
+        kept) while nothing does (the engine's answer is then a table look-up, cheaper than the key and exact), and
+        while one of this turn's grants changes the query."""
         s = game.state
         where = sector if sector is not None else unit.sector
+        if _granted(game, query) or not game.touched(query, where):
+            return self._ask(game, unit, query, sector, base)
         drawn = s.sectors[where].attributes
         sig: object = tuple((u.id, tuple(u.specialists), u.vehicle) for u in s.units) if cards else self.cards
         key = (query, unit.id, where, base, sig, tuple(drawn) if drawn else None)
