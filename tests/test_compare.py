@@ -76,6 +76,26 @@ def test_distribution_quantiles_and_histogram() -> None:
 
 
 # ------------------------------------------------------------------ measures
+def test_the_measures_table_keeps_a_space_between_any_two_numbers() -> None:
+    """A quantile of six characters (149.25) widened its column's text into the next one: '128.5149.25'. Every
+    row splits into its label's words and its ten numbers, and the numbers stand right under their headings."""
+    from ddaydice.interpreter.tools.measures import summary as measures_summary
+    from ddaydice.interpreter.tools.measures import table_lines
+    from ddaydice.interpreter.tools.simulate import GameRecord
+
+    records = [GameRecord(i, "won", 10, "", (), (("s1", 1000 * i + 25 * (i % 4)),), (), (), soldiers_left=i)
+               for i in range(1, 41)]
+    lines = table_lines(measures_summary(records))
+    head = lines[0]
+    for line in lines[1:]:
+        if line.endswith(":"):
+            continue
+        numbers = line.split()[-10:]
+        assert all(n.replace(".", "", 1).isdigit() for n in numbers), line
+        assert len(line) == len(head), (head, line)  # (right-aligned under the headings)
+    assert any("." in n and len(n) >= 6 for line in lines for n in line.split())
+
+
 def test_simulate_reports_every_measure_with_its_distribution() -> None:
     data = _json("simulate", "exercise-tiger", "--variant", "practice-run", "--games", "60", "--seed", "5")
     assert set(data["measures"]) == set(MEASURES)

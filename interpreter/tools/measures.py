@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from ddaydice.interpreter.tools.stats import distribution
 
@@ -108,22 +108,33 @@ def _natural(sector: str) -> tuple[tuple[int, int | str], ...]:
 
 
 def table_lines(summary: dict[str, Any]) -> list[str]:
-    """The measures' distributions as a table a person reads (``dday simulate``'s text)."""
-    head = f"  {'measure':<18}{'games':>6}{'mean':>8}{'sd':>7}{'min':>6}{'10%':>6}{'25%':>6}{'50%':>6}{'75%':>6}" \
-           f"{'90%':>6}{'max':>6}"
-    lines = [head]
+    """The measures' distributions as a table a person reads (``dday simulate``'s text). A column is as wide as its
+    widest cell and one space more (at least its usual width), so that two numbers never run together."""
+    rows: list[tuple[str, list[str]]] = []
 
-    def row(label: str, d: dict[str, Any]) -> str:
-        qs = "".join(f"{d[k]:>6g}" for k in ("p10", "p25", "median", "p75", "p90"))
-        return f"  {label:<18}{d['n']:>6}{d['mean']:>8.2f}{d['sd']:>7.2f}{d['min']:>6}{qs}{d['max']:>6}"
+    def cells(d: dict[str, Any]) -> list[str]:
+        return [str(d["n"]), f"{d['mean']:.2f}", f"{d['sd']:.2f}", str(d["min"]),
+                *(f"{d[k]:g}" for k in ("p10", "p25", "median", "p75", "p90")), str(d["max"])]
 
     for name, (label, _) in MEASURES.items():
         d = summary["measures"][name]
         if d["n"]:
-            lines.append(row(label, d))
+            rows.append((label, cells(d)))
     by = summary.get("casualties_by_sector", {})
-    if by:
+    sector_rows = [(f"  {sector}", cells(d)) for sector, d in by.items()]
+    widths = [max([w, *(len(c[i]) + 1 for _, c in rows + sector_rows)]) for i, w in enumerate(_WIDTHS)]
+    label_width = max([18, *(len(label) + 1 for label, _ in rows + sector_rows)])
+
+    def line(label: str, row: list[str]) -> str:
+        return f"  {label:<{label_width}}" + "".join(f"{c:>{w}}" for c, w in zip(row, widths, strict=True))
+
+    lines = [line("measure", list(_HEADS))]
+    lines += [line(label, row) for label, row in rows]
+    if sector_rows:
         lines.append("  casualties by Sector, per game:")
-        for sector, d in by.items():
-            lines.append(row(f"  {sector}", d))
+        lines += [line(label, row) for label, row in sector_rows]
     return lines
+
+
+_HEADS: Final = ("games", "mean", "sd", "min", "10%", "25%", "50%", "75%", "90%", "max")
+_WIDTHS: Final = (6, 8, 7, 6, 6, 6, 6, 6, 6, 6)  # (the usual widths: a wider cell widens its column)
