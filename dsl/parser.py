@@ -647,12 +647,17 @@ def parse_effect(text: str, smap: SourceMap) -> tuple[ast.Effect | None, list[Di
         fline, fcol = smap.place(line, column)
         return None, [Diagnostic("DSL004", f"effect nested too deeply (more than {MAX_DEPTH} levels)", smap.file,
                                  fline, fcol, hint="split the condition into simpler clauses")]
+    too_large: list[Diagnostic] = []
     for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type in _NUMBER_TOKENS):
         digits = str(tok).lstrip("+-").removesuffix("d6")
         if digits and (len(digits) > 4 or int(digits) > MAX_EFFECT_NUMBER):
             fline, fcol = smap.place(tok.line or 1, tok.column or 1)
-            return None, [Diagnostic("DSL005", f"the number {str(tok)[:12]} is too large (at most "
-                                     f"{MAX_EFFECT_NUMBER})", smap.file, fline, fcol, width=min(len(tok), 12))]
+            # (a number too long to print whole is shown by its start and its length, and underlined whole)
+            shown = str(tok) if len(tok) <= 12 else f"{str(tok)[:12]}... ({len(digits)} digits)"
+            too_large.append(Diagnostic("DSL005", f"the number {shown} is too large (at most {MAX_EFFECT_NUMBER})",
+                                        smap.file, fline, fcol, width=min(len(tok), 80)))
+    if too_large:
+        return None, too_large
     effect = _ToAst(smap).transform(tree)
     assert isinstance(effect, ast.Effect)
     return effect, []

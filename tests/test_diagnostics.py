@@ -812,3 +812,17 @@ def test_every_error_of_one_file_in_one_run(tmp_path: Path, monkeypatch: pytest.
     ]
     assert result.output.endswith("7 error(s), 0 warning(s)\n")
     assert result.output == snapshot
+
+
+def test_every_number_too_large_is_reported_with_its_length() -> None:
+    """A number too long to print whole is shown by its start and its number of digits, and underlined whole (it was
+    printed cut to 12 digits, as if that were its value); every such number of an effect is reported, not the first
+    alone."""
+    from ddaydice.dsl.parser import SourceMap, parse_effect
+
+    text = "use: gain 99999999999999999999 soldiers; gain 150 courage"
+    effect, diags = parse_effect(text, SourceMap("cards.yaml"))
+    assert effect is None
+    assert [(d.code, d.column, d.width) for d in diags] == [("DSL005", 11, 20), ("DSL005", 47, 3)]
+    assert "999999999999... (20 digits) is too large" in diags[0].message
+    assert "the number 150 is too large" in diags[1].message
