@@ -29,7 +29,7 @@ from ddaydice.dsl.limits import MAX_FILE_BYTES, MAX_FINGERPRINT_FILES, MAX_FOLDE
 from ddaydice.dsl.parser import parse_effect, parse_good_lines
 from ddaydice.dsl.places import bundled_root, home_pack
 from ddaydice.dsl.render import Renderer
-from ddaydice.dsl.sandbox import inside, is_slug, listing, shown_path, slug_problem
+from ddaydice.dsl.sandbox import inside, is_slug, listing, looked_at, recording, shown_path, slug_problem
 from ddaydice.dsl.settings import Names, check_options
 from ddaydice.dsl.vocab import QueryInfo, Vocabulary
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, scalar_source, shorten, structure
@@ -68,6 +68,7 @@ def read_source(path: Path, overlay: Mapping[str, str] | None = None) -> tuple[Y
     a file says, never which files are read: it is consulted only for a regular file that exists and that the
     loader has already decided to read, after the sandbox's checks (docs/security.md), and its text is held
     to the same size limit as a file's."""
+    looked_at(path)
     shown = display_path(path)
     if not path.exists():
         return None, [Diagnostic("LOAD001", "file not found", shown, 1, 1)]
@@ -341,6 +342,7 @@ class _Builder:
         """The expansion under this tree whose rules/kinds.yaml declares ``kind``, for a hint when it is not loaded."""
         for pack_dir in _pack_dirs(self.root):
             kinds_file = pack_dir / "rules" / "kinds.yaml"
+            looked_at(kinds_file)
             readable = kinds_file.is_file() and inside(kinds_file, pack_dir) == (kinds_file.resolve(), None)
             doc, _ = read_yaml(str(kinds_file)) if readable else (None, [])
             declared = doc.data.get("kinds") if doc is not None and isinstance(doc.data, dict) else None
@@ -797,7 +799,10 @@ def _pack_hint(b: _Builder, d: Diagnostic) -> Diagnostic:
 
 def _is_pack_path(name: str) -> bool:
     """Whether a ``--pack`` value names a pack folder by its path (it has a pack.yaml) rather than a bundled pack."""
-    return ("/" in name or name.startswith(".")) and (Path(name) / "pack.yaml").is_file()
+    if not ("/" in name or name.startswith(".")):
+        return False
+    looked_at(Path(name) / "pack.yaml")
+    return (Path(name) / "pack.yaml").is_file()
 
 
 def _requires(manifests: list[Path], available: dict[str, Path],
@@ -813,6 +818,7 @@ def _requires(manifests: list[Path], available: dict[str, Path],
     def visit(manifest: Path) -> None:
         if len(seen) > MAX_FOLDER_ENTRIES:
             return
+        looked_at(manifest)
         doc, _ = read_source(manifest, overlay) if manifest.is_file() else (None, [])
         needs = doc.data.get("requires") if doc is not None and isinstance(doc.data, dict) else None
         if not isinstance(needs, list):
@@ -1091,7 +1097,8 @@ def _check_effects(b: _Builder, vocab: Vocabulary) -> dict[str, EffectSource]:
     return out
 
 
-_CACHE: dict[tuple[str, tuple[str, ...] | str], tuple[tuple[tuple[str, int, int], ...], Content]] = {}
+_Print = tuple[tuple[str, int, int], ...]
+_CACHE: dict[tuple[str, tuple[str, ...] | str], tuple[_Print, _Print, tuple[str, ...], Content]] = {}
 
 
 def _fingerprint(root: Path) -> tuple[tuple[str, int, int], ...]:
@@ -1118,22 +1125,39 @@ def _fingerprint(root: Path) -> tuple[tuple[str, int, int], ...]:
     return tuple(sorted(out))
 
 
+def _read_print(reads: Iterable[str]) -> tuple[tuple[str, int, int], ...]:
+    """The paths a load looked at (``recording``), each with its kind and size and its modification time (a
+    folder's changes when an entry comes or goes), and where it leads; a path gone is marked so."""
+    out: list[tuple[str, int, int]] = []
+    for path in sorted(reads):
+        try:
+            st = os.lstat(path)
+        except OSError:
+            out.append((path, -1, -1))
+            continue
+        out.append((f"{path}\0{st.st_mode}\0{os.path.realpath(path)}", st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
 def load_cached(root: Path | None = None, *, packs: Iterable[str] | str = ()) -> tuple[Content | None,
                                                                                       list[Diagnostic]]:
     """``load`` for a whole content tree, remembered for the life of the process while its files are
-    unchanged (a test run, a notebook: one load, many games and scenarios). Content is immutable."""
+    unchanged (a test run, a notebook: one load, many games and scenarios). Content is immutable. The files
+    compared are the tree's, the pack folders named by a path, and every path the load looked at (the packs
+    their ``requires:`` brought too)."""
     root = root or bundled_root()
     key = (str(root.resolve()), packs if isinstance(packs, str) else tuple(packs))
     folders = [Path(n).resolve() for n in ([] if isinstance(packs, str) else packs) if _is_pack_path(n)]
     prints = _fingerprint(root.resolve()) + tuple(f for folder in folders for f in _fingerprint(folder))
     hit = _CACHE.get(key)
-    if hit is not None and hit[0] == prints:
-        return hit[1], list(hit[1].warnings)
-    content, diags = load(root, packs=packs)
-    if content is not None:
+    if hit is not None and hit[0] == prints and hit[1] == _read_print(hit[2]):
+        return hit[3], list(hit[3].warnings)
+    with recording() as reads:
+        content, diags = load(root, packs=packs)
+    if content is not None and len(reads) <= MAX_FINGERPRINT_FILES:
         if len(_CACHE) > 8:
             _CACHE.clear()
-        _CACHE[key] = (prints, content)
+        _CACHE[key] = (prints, _read_print(reads), tuple(sorted(reads)), content)
     return content, diags
 
 

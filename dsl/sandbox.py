@@ -14,6 +14,10 @@ PACK014    a folder holds more entries than the limit
 LOAD005    a file larger than the limit
 LOAD006    not a regular file (a device, a pipe, a folder)
 =========  ==========================================================================
+
+What a load looks at can be recorded (:func:`recording`): every path it resolves, lists or reads, so that a
+remembered ``dday validate`` (interpreter/tools/validate_cache.py) is fingerprinted by what the loader actually
+read, the packs it reached through ``requires:`` and ``--pack`` included.
 """
 
 from __future__ import annotations
@@ -24,12 +28,38 @@ import os
 import re
 import stat
 import unicodedata
+from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 
 from ddaydice.dsl.diagnostics import Diagnostic
 from ddaydice.dsl.limits import MAX_FILE_BYTES, MAX_FOLDER_ENTRIES, MAX_ID_CHARS
 
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+_READS: ContextVar[set[str] | None] = ContextVar("reads", default=None)
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[set[str]]:
+    """The paths looked at while the block runs (absolute, links not followed): each file read, folder listed and
+    path resolved or probed (:func:`looked_at`). What a load says depends only on what these paths hold."""
+    reads: set[str] = set()
+    outer = _READS.get()
+    token = _READS.set(reads)
+    try:
+        yield reads
+    finally:
+        _READS.reset(token)
+        if outer is not None:  # a recording inside another: the outer one saw these paths too
+            outer |= reads
+
+
+def looked_at(path: Path | str) -> None:
+    """Note that ``path`` is looked at (read, listed, resolved, or tested for existence), while :func:`recording`."""
+    reads = _READS.get()
+    if reads is not None:
+        reads.add(os.path.abspath(path))  # noqa: PTH100  (abspath does not follow links)
 
 
 def is_slug(text: object) -> bool:
@@ -69,6 +99,7 @@ def inside(path: Path, root: Path) -> tuple[Path | None, Diagnostic | None]:
 
     (None, None): the path does not exist (and is no link). A folder that is a link to a folder holding it
     (a loop for anything that walks the tree) is refused as well."""
+    looked_at(path)
     try:
         real = _real(path)
     except OSError as exc:
@@ -96,6 +127,7 @@ def inside(path: Path, root: Path) -> tuple[Path | None, Diagnostic | None]:
 
 def listing(folder: Path) -> tuple[list[Path], Diagnostic | None]:
     """The entries of a folder, sorted by name; refused beyond :data:`MAX_FOLDER_ENTRIES`."""
+    looked_at(folder)
     out: list[Path] = []
     try:
         with os.scandir(folder) as entries:
@@ -115,6 +147,7 @@ def read_text(path: Path, shown: str, limit: int = MAX_FILE_BYTES) -> tuple[byte
 
     Returns the raw bytes (the caller decodes them, to locate a bad byte); never reads a device, a pipe or a
     folder, and never more than ``limit`` + 1 bytes."""
+    looked_at(path)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:

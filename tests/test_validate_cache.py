@@ -160,6 +160,58 @@ def test_a_pack_path_is_remembered_with_its_folder(tmp_path: Path, monkeypatch: 
     assert REMEMBERED not in dday("validate", str(card_file)).output
 
 
+def _pack(folder: Path, pack_id: str, requires: str = "", card: str = "") -> Path:
+    """A pack folder ``folder/pack_id``, requiring ``requires`` (an id) and holding ``card`` as its Items."""
+    pack = folder / pack_id
+    (pack / "cards").mkdir(parents=True)
+    (pack / "pack.yaml").write_text(
+        f"id: {pack_id}\nname: {pack_id}\nversion: '1'\ntext: A test pack.\nprovenance: reconstructed\n"
+        f"note: a test\nrequires: [{requires}]\n", encoding="utf-8")
+    if card:
+        (pack / "cards" / "items.yaml").write_text(card, encoding="utf-8")
+    return pack
+
+
+@pytest.mark.parametrize("how", ["requires", "pack-path"])
+def test_a_change_to_a_pack_the_load_reached_checks_afresh(tree: Path, how: str,
+                                                           tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The packs a load reaches beyond its PATHs (a pack's ``requires:``, ``--pack PATH``) are part of what a run
+    depends on: a change to one of their files is a new run, never the old one remembered."""
+    packs = tmp_path_factory.mktemp("packs")  # (outside the content tree, which is walked whole)
+    _pack(packs, "ba", requires="bb" if how == "requires" else "")
+    other = _pack(packs, "bb", card=GOOD.replace("field-stove", "hot-stove"))
+    args = ["validate", "--root", ".", str(packs / "ba"), *(["--pack", str(other)] if how == "pack-path" else [])]
+    first = dday(*args)
+    assert first.exit_code == 0 and "2 expansions" in first.output, first.output
+    assert REMEMBERED in dday(*args).output
+    (other / "cards" / "items.yaml").write_text(GOOD.replace("field-stove", "hot-stove").replace(
+        "gain 1 courage", "gain 1 corage"), encoding="utf-8")
+    broken = dday(*args)
+    assert broken.exit_code == 1 and "DSL102" in broken.output and REMEMBERED not in broken.output, broken.output
+    (other / "cards" / "items.yaml").write_text(GOOD.replace("field-stove", "hot-stove"), encoding="utf-8")
+    mended = dday(*args)
+    assert mended.exit_code == 0 and "DSL102" not in mended.output, mended.output
+    (other / "cards" / "more.yaml").write_text("kind: item\ncards: [}\n", encoding="utf-8")  # a new file there
+    assert dday(*args).exit_code == 1
+
+
+def test_a_load_remembered_in_process_compares_the_packs_it_required(
+        tree: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """``load_cached`` (one load, many games) compares every file its load read: a pack brought by ``requires:``
+    changed since is loaded again."""
+    from ddaydice.dsl.loader import load_cached
+
+    packs = tmp_path_factory.mktemp("packs")
+    _pack(packs, "ba", requires="bb")
+    other = _pack(packs, "bb", card=GOOD.replace("field-stove", "hot-stove"))
+    content, _ = load_cached(tree, packs=[str(packs / "ba")])
+    assert content is not None and "hot-stove" in content.cards
+    (other / "cards" / "items.yaml").write_text(GOOD.replace("field-stove", "hot-stove").replace(
+        "gain 1 courage", "gain 1 corage"), encoding="utf-8")
+    content, diags = load_cached(tree, packs=[str(packs / "ba")])
+    assert content is None and [d.code for d in diags if d.severity == "error"] == ["DSL102"]
+
+
 def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 

@@ -45,20 +45,22 @@ def validate(paths: tuple[Path, ...], root: Path | None, fmt: str, max_errors: i
     another version of the engine checks afresh.
 
     With --watch, the check runs again whenever a file it reads changes (the
-    content tree, the PATHs and their packs are polled twice a second); each run
-    begins with a line naming the time, and Ctrl-C ends the watch (SIGTERM too,
-    as for a watch started in the background, which ignores Ctrl-C).
+    content tree, the PATHs, their packs and every file the last check read
+    are polled twice a second); each run begins with a line naming the time,
+    and Ctrl-C ends the watch (SIGTERM too, as for a watch started in the
+    background, which ignores Ctrl-C).
     """
     check_paths(root, paths)
     options = {"packs": sorted(packs), "paths": [str(p) for p in paths]}
     if not watch:
-        sys.exit(_once(root, paths, packs, fmt, max_errors, options, no_cache))
+        sys.exit(_once(root, paths, packs, fmt, max_errors, options, no_cache)[0])
     _watch(root, paths, packs, fmt, max_errors, options, no_cache)
 
 
 def _once(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...], fmt: str, max_errors: int,
-          options: dict[str, Any], no_cache: bool, key: str | None = None) -> int:
-    """One check (remembered when nothing changed since a run of the same options); its exit status."""
+          options: dict[str, Any], no_cache: bool, key: str | None = None) -> tuple[int, list[str]]:
+    """One check (remembered when nothing changed since a run of the same options); its exit status, and the paths
+    its load looked at."""
     import time
 
     from ddaydice.interpreter.tools import validate_cache
@@ -72,7 +74,7 @@ def _once(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...], fm
         run, again = _check(root, paths, packs), ""
         if key is not None and not no_cache:
             validate_cache.remember(key, run)
-    return _report(run, fmt, max_errors, time.perf_counter() - started, again)
+    return _report(run, fmt, max_errors, time.perf_counter() - started, again), list(run["reads"])
 
 
 def _watch(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...], fmt: str, max_errors: int,
@@ -90,17 +92,19 @@ def _watch(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...], f
 
     main = threading.current_thread() is threading.main_thread()  # (a handler is set in the main thread only)
     previous = signal.signal(signal.SIGTERM, end) if main else None
-    seen: str | None = None
+    seen: tuple[str, str | None] | None = None
+    reads: list[str] = []
     try:
         while True:
             key = validate_cache.fingerprint(root, paths, options)
             if key is None:
                 raise click.UsageError(f"too many files to watch (more than {validate_cache.MAX_WALK})")
-            if key != seen:
+            now = (key, validate_cache.reads_fingerprint(reads))  # (the files of the packs required, too)
+            if now != seen:
                 click.echo(f"-- {time.strftime('%H:%M:%S')} dday validate" + (" (a file changed)" if seen else ""),
                            err=True)
-                _once(root, paths, packs, fmt, max_errors, options, no_cache, key)
-                seen = key
+                _, reads = _once(root, paths, packs, fmt, max_errors, options, no_cache, key)
+                seen = (key, validate_cache.reads_fingerprint(reads))
             time.sleep(WATCH_INTERVAL)
     except (KeyboardInterrupt, _WatchEnded):
         click.echo("-- watch ended", err=True)
@@ -120,10 +124,13 @@ def _check(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...]) -
     """A whole validation, as plain data: its diagnostics, and what was checked when the content loaded."""
     import attrs
 
+    from ddaydice.dsl.sandbox import recording
     from ddaydice.dsl.validate import validate as check
 
-    content, diags = check(paths, root=root, packs=packs)
-    run: dict[str, Any] = {"diagnostics": [attrs.asdict(d) for d in diags], "loaded": None, "note": None}
+    with recording() as reads:
+        content, diags = check(paths, root=root, packs=packs)
+    run: dict[str, Any] = {"diagnostics": [attrs.asdict(d) for d in diags], "loaded": None, "note": None,
+                           "reads": sorted(reads)}
     if content is not None:
         n_effects = sum(1 for e in content.effects.values() if e.tree.clauses)
         run["loaded"] = (f"{len(content.cards)} cards, {len(content.maps)} maps, {len(content.options)} optional "

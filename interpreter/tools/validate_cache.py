@@ -1,15 +1,23 @@
 """A remembered ``dday validate``: the diagnostics and summary of a run, given again while nothing they depend on
 has changed.
 
-What a validation says depends only on the files it reads and on the engine that reads them. The loader reads
-nothing outside the content tree (``--root``, or the bundled one), the PATHs given and the pack folders they lie in
-(docs/security.md), so the *fingerprint* of a run is a walk of those trees: every entry's relative path, kind,
-and, for a file, its size and a hash of its bytes (a stranger's pack can set its files' times, not their hashes;
-a link: its target, size and time), with the engine's own source files (``dsl/``, ``interpreter/``: their size
-and time), the Python and library versions, the working folder (paths are shown relative to it) and the
-run's options. A run whose fingerprint was seen before prints what that run printed, without importing the
-loader; any change to a file, a new or removed file, another option or another version of the engine is another
-fingerprint, and a full validation.
+What a validation says depends only on the files it reads and on the engine that reads them. A run is remembered
+under two prints:
+
+- its *key* (:func:`fingerprint`), known before anything is loaded: a walk of the content tree (``--root``, or
+  the bundled one) and of the PATHs given (a file's: the pack folder it lies in): every entry's relative path,
+  kind, and, for a file, its size and a hash of its bytes (a stranger's pack can set its files' times, not their
+  hashes; a link: its target, size and time), with the engine's own source files (``dsl/``, ``interpreter/``:
+  their size and time), the Python and library versions, the working folder (paths are shown relative to it) and
+  the run's options;
+- the print of *what the load looked at* (:func:`reads_fingerprint`): the loader records every path it resolves,
+  lists or reads (``dsl/sandbox.py``, ``recording``), the packs it reached through ``requires:`` and ``--pack
+  PATH`` included, and the entry keeps that list; each path's kind, real path, and a file's bytes or a folder's
+  names. The load is a function of what it looked at, so while none of it changed it would say the same again.
+
+A run whose key was seen before, and whose recorded paths are unchanged, prints what that run printed, without
+importing the loader; any change to a file read, a new or removed file in a folder read, another option or
+another version of the engine is a full validation.
 
 Entries live in ``$XDG_CACHE_HOME/ddaydice/validate/`` (``~/.cache`` by default), one small JSON file each,
 written atomically; at most :data:`MAX_ENTRIES` are kept (the oldest go). A tree of more than
@@ -35,7 +43,7 @@ from typing import Any
 from ddaydice.dsl.limits import MAX_FILE_BYTES
 from ddaydice.dsl.places import bundled_root, home_pack
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: an entry holds the paths its load looked at, and their print
 MAX_ENTRIES = 32  # entries kept; the least recently written go first
 MAX_WALK = 20_000  # entries walked per run; beyond, the run is not remembered
 MAX_ENTRY_BYTES = 4_000_000  # an entry larger than this is not written (and not read)
@@ -86,6 +94,23 @@ class _Walk:
                 record += f"\0{link.readlink()}\0{target.st_size}\0{target.st_mtime_ns}"
         self.hash.update((record + "\n").encode("utf-8", "surrogateescape"))
 
+    def looked_at(self, path: str) -> None:
+        """A path a load looked at: its kind, where it leads (links followed), and a file's bytes (by
+        :meth:`entry`) or a folder's names."""
+        self.entry(path, path)
+        self.hash.update(f"\0{os.path.realpath(path)}".encode("utf-8", "surrogateescape"))
+        if os.path.isdir(path):  # noqa: PTH112  (a string path)
+            names: list[str] = []
+            with contextlib.suppress(OSError), os.scandir(path) as found:
+                for item in found:
+                    names.append(item.name)
+                    if len(names) > MAX_WALK:
+                        raise _TooMany
+            self.count += len(names)
+            if self.count > MAX_WALK:
+                raise _TooMany
+            self.hash.update(("\0" + "\0".join(sorted(names)) + "\n").encode("utf-8", "surrogateescape"))
+
     def tree(self, top: Path, *, follow_top: bool = True, suffixes: tuple[str, ...] = ()) -> None:
         """``top`` and everything below it (the top itself followed if it is a link; no link below it is, as the
         loader follows none); with ``suffixes``, only files of those endings."""
@@ -122,7 +147,21 @@ def fingerprint(root: Path | None, paths: Iterable[Path], options: dict[str, Any
             walk.tree(top)
         for path in paths:
             home = home_pack(path) if not path.is_dir() else None
+            walk.hash.update(f"{path}\0{home}\n".encode("utf-8", "surrogateescape"))  # (a pack.yaml made above)
             walk.tree(home if home is not None else path)
+    except _TooMany:
+        return None
+    return walk.hash.hexdigest()
+
+
+def reads_fingerprint(reads: Iterable[str]) -> str | None:
+    """The print of the paths a load looked at (``dsl/sandbox.py``'s ``recording``), as they are now: each one's
+    kind, size and real path, a file's bytes and a folder's names. None: too many to print."""
+    walk = _Walk()
+    walk.contents = True
+    try:
+        for path in sorted(reads):
+            walk.looked_at(path)
     except _TooMany:
         return None
     return walk.hash.hexdigest()
@@ -146,12 +185,23 @@ def recall(key: str) -> dict[str, Any] | None:
         return None
     if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
         return None
+    reads = data.get("reads")
+    if not isinstance(reads, list) or not all(isinstance(r, str) for r in reads):
+        return None
+    printed = data.get("reads_print")
+    if printed is None or reads_fingerprint(reads) != printed:
+        return None  # a file the load read (a required pack's, a --pack folder's) has changed since
     return data
 
 
 def remember(key: str, run: dict[str, Any]) -> None:
-    """Keep a run under its fingerprint (atomically; a cache that cannot be written is left alone)."""
-    text = json.dumps({"version": CACHE_VERSION, **run}, ensure_ascii=False)
+    """Keep a run under its fingerprint (atomically; a cache that cannot be written is left alone), with the print
+    of the paths its load looked at (``run["reads"]``): a run without them, or with too many, is not kept."""
+    reads = run.get("reads")
+    printed = reads_fingerprint(reads) if isinstance(reads, list) else None
+    if printed is None:
+        return
+    text = json.dumps({"version": CACHE_VERSION, **run, "reads_print": printed}, ensure_ascii=False)
     if len(text.encode()) > MAX_ENTRY_BYTES:
         return
     where = folder()
