@@ -27,7 +27,7 @@ from ddaydice.dsl.compile import CompiledEffect, Compiler, EffectSource
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, sort_key
 from ddaydice.dsl.limits import MAX_FILE_BYTES, MAX_FINGERPRINT_FILES, MAX_FOLDER_ENTRIES, MAX_ID_CHARS
 from ddaydice.dsl.parser import parse_effect, parse_good_lines
-from ddaydice.dsl.places import bundled_root, home_pack
+from ddaydice.dsl.places import absolute, bundled_root, home_pack
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.sandbox import inside, is_slug, listing, looked_at, recording, shown_path, slug_problem
 from ddaydice.dsl.settings import Names, check_options
@@ -884,8 +884,10 @@ def _sources(root: Path, available: dict[str, Path], wanted: list[str], extra: I
     """What to load on top of the tree: the bundled packs by name, in order, and then the pack folders and
     content files (``extra``, and the packs named by their path)."""
     # A pack may also be named by its folder's path (a modder's pack outside expansions/): loaded like a PATH.
-    folders = [Path(n) for n in wanted if n not in available and _is_pack_path(n)]
+    # Paths are made absolute first (places.absolute), so that a folder given as '.' or '..' has its own name.
+    folders = [absolute(n) for n in wanted if n not in available and _is_pack_path(n)]
     names = [n for n in wanted if n in available or not _is_pack_path(n)]
+    extra = [absolute(p) for p in extra]
     # A content file inside a pack folder is checked within its pack (its cards may be 'only-in' the pack's
     # optional rule, written in another file of the pack).
     paths = list(dict.fromkeys(home_pack(p) or p for p in [*folders, *extra]))

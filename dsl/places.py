@@ -4,6 +4,7 @@ importing it."""
 
 from __future__ import annotations
 
+import os
 from importlib import resources
 from pathlib import Path
 
@@ -11,6 +12,13 @@ from pathlib import Path
 def bundled_root() -> Path:
     """The content shipped with the package (works from a wheel, from any directory)."""
     return Path(str(resources.files("ddaydice")))
+
+
+def absolute(path: Path | str) -> Path:
+    """A path as the user named it, made absolute: ``.`` and ``..`` become the folders they stand for, and no link
+    is followed. A pack folder is named by the last part of this path (``dday validate .`` inside ``my-pack``
+    checks the folder ``my-pack``), and the packs beside it are found in its parent."""
+    return Path(os.path.abspath(path))  # noqa: PTH100  (Path.absolute keeps '.' and '..')
 
 
 def home_pack(path: Path) -> Path | None:

@@ -77,3 +77,36 @@ def test_nothing_is_overwritten_and_bad_names_are_refused(pack: Path) -> None:
     assert nowhere.exit_code == 2 and "has no pack.yaml" in nowhere.output
     bad = dday("new", "card", "item", "!!!", "--pack", str(pack))
     assert bad.exit_code == 2 and "cannot make an id" in bad.output
+
+
+@pytest.mark.parametrize("command", [
+    ["validate", "."], ["validate", "..", "--from", "cards"], ["validate", "cards/items.yaml"],
+    ["list", "items", "--pack", "."], ["card", "canteen", "--pack", "."], ["conflicts", "."],
+    ["conflicts", "--pack", "../my-rations"]])
+def test_a_pack_named_from_inside_it_is_named_by_its_folder(pack: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            command: list[str]) -> None:
+    """'.' and '..' stand for the folders they name: a pack checked from inside it has its folder's name (not ''
+    or '..', PACK001), in every command that takes a pack by its path."""
+    args = list(command)
+    here = pack
+    if "--from" in args:
+        here = pack / args.pop(args.index("--from") + 1)
+        args.remove("--from")
+    monkeypatch.chdir(here)
+    result = dday(*args)
+    assert result.exit_code == 0, result.output
+    assert "PACK001" not in result.output and "differs from its folder" not in result.output
+    if command[0] == "list":
+        assert "canteen" in result.output
+
+
+def test_a_pack_checked_as_dot_finds_the_packs_beside_it(pack: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``requires:`` finds a pack beside the one checked, also when that one is given as '.'."""
+    assert dday("new", "pack", str(pack.parent / "my-base")).exit_code == 0
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("requires: []", "requires: [my-base]"),
+                        encoding="utf-8")
+    monkeypatch.chdir(pack)
+    result = dday("validate", ".", "--no-cache")
+    assert result.exit_code == 0, result.output
+    assert "2 expansions" in result.output
