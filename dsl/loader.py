@@ -998,7 +998,17 @@ def _content(b: _Builder, root: Path, vocab: Vocabulary, effects: dict[str, Effe
 
 
 def _load_single(b: _Builder, path: Path) -> None:
-    """One content file given on the command line: its kind is told by its place or its keys."""
+    """One content file given on the command line, in no pack: its kind is told by its place or its keys. A link
+    is followed only within the folder that holds it, as a pack's links are within the pack."""
+    if path.is_symlink():
+        _, problem = inside(path, path.parent)
+        if problem is not None and problem.code == "PACK010":
+            problem = Diagnostic("PACK010", "this link leads outside the folder that holds it: it is not read",
+                                 problem.file, 1, 1, hint="a content file may link only to a file of its own "
+                                 "folder; copy the file in")
+        if problem is not None:
+            b.diags.append(problem)
+            return
     doc, diags = read_source(path, b.overlay)
     b.diags += diags
     if doc is None:

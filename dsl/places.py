@@ -22,10 +22,12 @@ def absolute(path: Path | str) -> Path:
 
 
 def home_pack(path: Path) -> Path | None:
-    """The pack folder a content file lives in (the nearest folder above it with a pack.yaml), if any."""
+    """The pack folder a content file lives in (the nearest folder above it with a pack.yaml), if any. The folders
+    above it are those of its path as given (:func:`absolute`), not of where a link leads: a link in a pack is the
+    pack's, and loading the pack applies its rule to it (a link leading outside is refused, docs/security.md)."""
     if path.is_dir() or path.name == "pack.yaml":
-        return path.parent if path.name == "pack.yaml" else None
-    for folder in path.resolve().parents:
+        return absolute(path).parent if path.name == "pack.yaml" else None
+    for folder in absolute(path).parents:
         if (folder / "pack.yaml").is_file():
             return folder
     return None

@@ -67,6 +67,36 @@ def test_a_file_link_out_of_the_pack_is_refused(world: World, place: str, how: s
     check(world.validate(), 1, (code,), file=f"pack/{place}")
 
 
+@pytest.mark.parametrize("place", FILE_PLACES)
+@pytest.mark.parametrize("how", ["to-a-secret-file", "to-a-secret-text", "relative-out", "to-dev-zero",
+                                 "to-etc-passwd"])
+def test_a_file_link_out_of_the_pack_named_on_its_own_is_refused(world: World, place: str, how: str) -> None:
+    """``dday validate PACK/cards/x.yaml``: the file is checked within the pack it lies in (its place, not where
+    the link leads), and the pack's rule refuses the link, as when the folder is validated."""
+    make, code = LINKS[how]
+    make(world, world.pack / place)
+    check(world.validate(str(world.pack / place)), 1, (code,), file=f"pack/{place}")
+
+
+def test_a_file_link_to_a_good_card_outside_is_refused_and_its_pack_checked(world: World) -> None:
+    elsewhere = world.base / "elsewhere"  # (beside the working folder, as the secrets are)
+    elsewhere.mkdir()
+    (elsewhere / "good.yaml").write_text(CARDS_YAML.replace("cook", "outsider"), encoding="utf-8")
+    (world.pack / "cards" / "x.yaml").symlink_to(os.path.relpath(elsewhere / "good.yaml", world.pack / "cards"))
+    result = world.validate("pack/cards/x.yaml")
+    check(result, 1, ("PACK010",), file="pack/cards/x.yaml")
+    assert "outsider" not in result.output
+
+
+def test_a_loose_file_link_leads_only_within_its_folder(world: World) -> None:
+    """A content file in no pack, given as a link: followed within the folder that holds it, never outside."""
+    (world.work / "loose.yaml").symlink_to(world.outside / "secret.yaml")
+    check(world.validate("loose.yaml"), 1, ("PACK010",), file="loose.yaml")
+    (world.work / "card.yaml").write_text(CARDS_YAML.replace("cook", "loose-cook"), encoding="utf-8")
+    (world.work / "beside.yaml").symlink_to("card.yaml")
+    check(world.validate("beside.yaml"), 0, text=("ok:",))
+
+
 @pytest.mark.parametrize("place", FILE_PLACES[:3])
 def test_a_two_link_loop_is_refused(world: World, place: str) -> None:
     a = world.pack / place
