@@ -68,7 +68,7 @@ def read_source(path: Path, overlay: Mapping[str, str] | None = None) -> tuple[Y
     a file says, never which files are read: it is consulted only for a regular file that exists and that the
     loader has already decided to read, after the sandbox's checks (docs/security.md), and its text is held
     to the same size limit as a file's."""
-    looked_at(path)
+    looked_at(path, content=True)
     shown = display_path(path)
     if not path.exists():
         return None, [Diagnostic("LOAD001", "file not found", shown, 1, 1)]
@@ -1164,12 +1164,12 @@ def load_cached(root: Path | None = None, *, packs: Iterable[str] | str = ()) ->
     hit = _CACHE.get(key)
     if hit is not None and hit[0] == prints and hit[1] == _read_print(hit[2]):
         return hit[3], list(hit[3].warnings)
-    with recording() as reads:
+    with recording() as looked:
         content, diags = load(root, packs=packs)
-    if content is not None and len(reads) <= MAX_FINGERPRINT_FILES:
+    if content is not None and len(looked.paths) <= MAX_FINGERPRINT_FILES:
         if len(_CACHE) > 8:
             _CACHE.clear()
-        _CACHE[key] = (prints, _read_print(reads), tuple(sorted(reads)), content)
+        _CACHE[key] = (prints, _read_print(looked.paths), tuple(sorted(looked.paths)), content)
     return content, diags
 
 

@@ -37,29 +37,46 @@ from ddaydice.dsl.limits import MAX_FILE_BYTES, MAX_FOLDER_ENTRIES, MAX_ID_CHARS
 
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
-_READS: ContextVar[set[str] | None] = ContextVar("reads", default=None)
+class Looked:
+    """What a block looked at (:func:`recording`): every path (absolute, links not followed) read, listed, resolved
+    or probed, and, among them, the files read as content."""
+
+    def __init__(self) -> None:
+        self.paths: set[str] = set()
+        self.content: set[str] = set()
+
+    def add(self, other: Looked) -> None:
+        self.paths |= other.paths
+        self.content |= other.content
+
+
+_LOOKED: ContextVar[Looked | None] = ContextVar("looked", default=None)
 
 
 @contextlib.contextmanager
-def recording() -> Iterator[set[str]]:
-    """The paths looked at while the block runs (absolute, links not followed): each file read, folder listed and
-    path resolved or probed (:func:`looked_at`). What a load says depends only on what these paths hold."""
-    reads: set[str] = set()
-    outer = _READS.get()
-    token = _READS.set(reads)
+def recording() -> Iterator[Looked]:
+    """The paths looked at while the block runs (:func:`looked_at`). What a load says depends only on what these
+    paths hold."""
+    looked = Looked()
+    outer = _LOOKED.get()
+    token = _LOOKED.set(looked)
     try:
-        yield reads
+        yield looked
     finally:
-        _READS.reset(token)
+        _LOOKED.reset(token)
         if outer is not None:  # a recording inside another: the outer one saw these paths too
-            outer |= reads
+            outer.add(looked)
 
 
-def looked_at(path: Path | str) -> None:
-    """Note that ``path`` is looked at (read, listed, resolved, or tested for existence), while :func:`recording`."""
-    reads = _READS.get()
-    if reads is not None:
-        reads.add(os.path.abspath(path))  # noqa: PTH100  (abspath does not follow links)
+def looked_at(path: Path | str, *, content: bool = False) -> None:
+    """Note that ``path`` is looked at (read, listed, resolved, or tested for existence; ``content``: read as a
+    content file), while :func:`recording`."""
+    looked = _LOOKED.get()
+    if looked is not None:
+        where = os.path.abspath(path)  # noqa: PTH100  (abspath does not follow links)
+        looked.paths.add(where)
+        if content:
+            looked.content.add(where)
 
 
 def is_slug(text: object) -> bool:

@@ -4,25 +4,60 @@ diagnostics, with the unsaved text of the open files overlaid (:func:`ddaydice.d
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import os
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from ddaydice.dsl.conflicts import cards_in_no_game
-from ddaydice.dsl.diagnostics import Diagnostic
-from ddaydice.dsl.loader import Content, load
+from ddaydice.dsl.diagnostics import Diagnostic, sort_key
+from ddaydice.dsl.loader import Content, display_path, load
+from ddaydice.dsl.places import absolute
+from ddaydice.dsl.sandbox import Looked, recording, shown_path
 
 
 def validate(paths: Sequence[Path], *, root: Path | None = None, packs: Iterable[str] = (),
-             overlay: Mapping[Path, str] | Mapping[str, str] | None = None) -> tuple[Content | None, list[Diagnostic]]:
+             overlay: Mapping[Path, str] | Mapping[str, str] | None = None,
+             checked_elsewhere: Collection[Path] = ()) -> tuple[Content | None, list[Diagnostic]]:
     """Load content as ``dday validate [PATH ...] [--pack P] [--root DIR]`` does, and return it (None when it has
     errors) with every diagnostic: without ``paths`` all bundled content with every bundled pack; with them, the
-    paths on top of the base game, with the packs their manifests require and those named in ``packs``."""
+    paths on top of the base game, with the packs their manifests require and those named in ``packs``.
+
+    A file of ``paths`` that the load did not read as content (a pack's scenario, its README, a file of a folder
+    that holds no content) is the error LOAD007: it was not checked. ``checked_elsewhere`` are files the caller
+    checks itself (``dday validate`` checks a scenario file with the scenario's own checks): their pack is
+    loaded, and they are not reported."""
     packs = tuple(packs)
     chosen: list[str] | str = "all" if not paths or "all" in packs else list(packs)
-    content, diags = load(root, packs=chosen, extra=list(paths), overlay=overlay)
+    with recording() as looked:
+        content, diags = load(root, packs=chosen, extra=list(paths), overlay=overlay)
+    elsewhere = {absolute(p) for p in checked_elsewhere}
+    unread = not_checked([p for p in paths if absolute(p) not in elsewhere], looked, diags)
+    if unread:
+        return None, sorted(diags + unread, key=sort_key)
     if content is not None and paths:
         diags = diags + in_no_game(content, paths)
     return content, diags
+
+
+def not_checked(paths: Sequence[Path], looked: Looked, diags: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """LOAD007 for each file of ``paths`` that the load did not read as content, unless a diagnostic already says
+    why (a link refused, a file too large): never 'ok' for a file nobody checked."""
+    read = looked.content | {os.path.realpath(p) for p in looked.content}
+    located = {d.file for d in diags}
+    out = []
+    for path in paths:
+        if path.is_dir() or str(absolute(path)) in read or os.path.realpath(path) in read:
+            continue
+        shown = shown_path(path)
+        if shown in located or display_path(path) in located:
+            continue
+        scenario = "scenarios" in absolute(path).parts
+        out.append(Diagnostic(
+            "LOAD007", "this file is not content, and dday validate does not check it: it checks a pack's pack.yaml, "
+            "rules/, rules/options/, cards/ and maps/ files, and single card, map and option files", shown, 1, 1,
+            hint="check a scenario with 'dday scenario run FILE'" if scenario else
+            "name the pack's folder, or one of its content files (a file of cards/, maps/ or rules/)"))
+    return out
 
 
 def in_no_game(content: Content, paths: Sequence[Path]) -> list[Diagnostic]:

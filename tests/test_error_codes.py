@@ -172,6 +172,9 @@ CASES: dict[str, Case] = {
                     args=("validate", "--root", ".", "new/notes.yaml")),
     "LOAD005": Case("LOAD005", {"cards/big.yaml": "# " + "x" * MAX_FILE_BYTES + "\n"}, "cards/big.yaml:1:1",
                     (f"{MAX_FILE_BYTES + 3} bytes", f"at most {MAX_FILE_BYTES}"), "split it"),
+    "LOAD007": Case("LOAD007", {"extra/pack.yaml": PACK, "extra/README.md": "# Extra\n"}, "extra/README.md:1:1",
+                    ("not content", "does not check it"), "name the pack's folder",
+                    args=("validate", "--root", ".", "extra/README.md")),
     "LOAD006": Case("LOAD006", {}, "cards/pipe.yaml:1:1", ("not a regular file", "pipe"), "a file of text",
                     setup=_fifo("cards/pipe.yaml")),
     # ------------------------------------------------------------------ the effect language: syntax

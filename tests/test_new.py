@@ -110,3 +110,26 @@ def test_a_pack_checked_as_dot_finds_the_packs_beside_it(pack: Path, monkeypatch
     result = dday("validate", ".", "--no-cache")
     assert result.exit_code == 0, result.output
     assert "2 expansions" in result.output
+
+
+def test_a_scenario_file_named_to_validate_is_checked_not_passed_over(pack: Path) -> None:
+    """``dday validate PACK/scenarios/x.yaml`` checks the scenario as ``dday scenario run`` does before a run (its
+    YAML, keys, packs, set-up), with its pack; a named file that is no content and no scenario is refused, never
+    'ok' unchecked."""
+    scenario = pack / "scenarios" / "canteen.yaml"
+    good = dday("validate", str(scenario), "--no-cache")
+    assert good.exit_code == 0 and "1 scenario file(s)" in good.output, good.output
+    scenario.write_text("units: [ [\n", encoding="utf-8")
+    broken = dday("validate", str(scenario), "--no-cache", "--format", "json")
+    assert broken.exit_code == 1, broken.output
+    assert [(d["code"], Path(d["file"]).name, d["line"]) for d in json.loads(broken.output)] == [
+        ("YAML001", "canteen.yaml", 1)]
+    (pack / "scenarios" / "other.yaml").write_text(
+        "scenario: x\nmap: exercise-tigr\nunits: [{id: u1, sector: s1}]\n", encoding="utf-8")
+    wrong = dday("validate", str(pack / "scenarios" / "other.yaml"), "--no-cache", "--format", "json")
+    assert wrong.exit_code == 1 and "exercise-tigr" in wrong.output, wrong.output
+    (pack / "README.md").write_text("# My Rations\n", encoding="utf-8")
+    for other in (pack / "README.md", pack / "schemas" / "cards.json"):
+        refused = dday("validate", str(other), "--no-cache", "--format", "json")
+        assert refused.exit_code == 1, refused.output
+        assert [(d["code"], d["file"]) for d in json.loads(refused.output)] == [("LOAD007", str(other))]

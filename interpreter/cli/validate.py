@@ -124,19 +124,36 @@ def _check(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...]) -
     """A whole validation, as plain data: its diagnostics, and what was checked when the content loaded."""
     import attrs
 
+    from ddaydice.dsl.diagnostics import sort_key
     from ddaydice.dsl.sandbox import recording
     from ddaydice.dsl.validate import validate as check
+    from ddaydice.interpreter.tools.scenario_check import check_unrun
 
-    with recording() as reads:
-        content, diags = check(paths, root=root, packs=packs)
+    scenarios = [p for p in paths if _in_scenarios(p)]
+    with recording() as looked:
+        content, diags = check(paths, root=root, packs=packs, checked_elsewhere=scenarios)
+        for file in scenarios:  # its own checks, as dday scenario run makes them before a run (it is not run)
+            diags = diags + check_unrun(file)
+    if any(d.severity == "error" for d in diags):
+        content = None
+    diags = sorted(diags, key=sort_key)
     run: dict[str, Any] = {"diagnostics": [attrs.asdict(d) for d in diags], "loaded": None, "note": None,
-                           "reads": sorted(reads)}
+                           "reads": sorted(looked.paths)}
     if content is not None:
         n_effects = sum(1 for e in content.effects.values() if e.tree.clauses)
         run["loaded"] = (f"{len(content.cards)} cards, {len(content.maps)} maps, {len(content.options)} optional "
-                         f"rules, {len(content.packs)} expansions, {n_effects} effects")
+                         f"rules, {len(content.packs)} expansions, {n_effects} effects"
+                         + (f", {len(scenarios)} scenario file(s)" if scenarios else ""))
         run["note"] = content.award_deck_note() or None
     return run
+
+
+def _in_scenarios(path: Path) -> bool:
+    """Whether ``path`` is a file of a pack's ``scenarios/`` folder (its scenarios: not content)."""
+    from ddaydice.dsl.places import absolute, home_pack
+
+    home = home_pack(path) if path.is_file() else None
+    return home is not None and absolute(path).is_relative_to(home / "scenarios")
 
 
 def _report(run: dict[str, Any], fmt: str, max_errors: int, elapsed: float, again: str) -> int:

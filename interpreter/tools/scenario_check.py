@@ -19,7 +19,7 @@ from ddaydice.dsl.diagnostics import Diagnostic, sort_key
 from ddaydice.dsl.loader import Content, load, load_cached
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, shorten
 from ddaydice.interpreter.tools.scenario import Check, Result, resolve_packs, run
-from ddaydice.interpreter.tools.scenario_file import load_scenario
+from ddaydice.interpreter.tools.scenario_file import ScenarioFile, load_scenario
 from ddaydice.interpreter.tools.scenario_report import derivation_text
 
 #: The content loaded for each list of packs during one run of many files, with the loader's diagnostics (the
@@ -44,7 +44,28 @@ def check_file(file: Path, cache: ContentCache | None = None, *, text: str | Non
     """Check and run one scenario file. ``text`` is what an editor holds for the file, unsaved; ``overlay`` the
     unsaved text of content files (by real path), read in place of their saved bytes when the packs load;
     ``trace``: the result keeps what happened (the game's trace, from its set-up on)."""
-    cache = {} if cache is None else cache
+    prepared = _prepare(file, {} if cache is None else cache, text, overlay)
+    if isinstance(prepared, FileCheck):
+        return prepared
+    sc, doc, content = prepared
+    result, game = run(sc, content, str(file), doc=doc, trace=trace)
+    if trace and game is not None:
+        result = attrs.evolve(result, trace=tuple(game.state.log))
+    return FileCheck(file, result, (), doc, content)
+
+
+def check_unrun(file: Path, cache: ContentCache | None = None) -> list[Diagnostic]:
+    """A scenario file's own mistakes, found as ``dday scenario run`` finds them before it runs the file (its
+    YAML, its keys, its ``packs:``, and its set-up, steps and checks against the content those load), each in the
+    file; the file is not run. ``dday validate`` checks a scenario file named to it so."""
+    prepared = _prepare(file, {} if cache is None else cache, None, None)
+    return _own(prepared) if isinstance(prepared, FileCheck) else []
+
+
+def _prepare(file: Path, cache: ContentCache, text: str | None, overlay: Mapping[str, str] | None
+             ) -> FileCheck | tuple[ScenarioFile, YamlDoc, Content]:
+    """A scenario file read and checked, ready to run (its set-up, its document, the content of its packs), or why
+    it cannot run (a FileCheck without a result)."""
     named, pack_problems = resolve_packs(file, text)
     if pack_problems:  # a bad entry of `packs:`, at its line of the scenario file
         return FileCheck(file, None, tuple(pack_problems))
@@ -52,18 +73,14 @@ def check_file(file: Path, cache: ContentCache | None = None, *, text: str | Non
     content, load_diags = _content(cache, packs, overlay)
     if content is None:  # the content with these packs does not load: why, and where, as for validate
         doc, _ = read_yaml(str(file), text)
-        line, col = position(doc.data, ["packs"]) if doc is not None else (1, 1)
+        line, col = position(doc.data, ["packs"]) if doc is not None and isinstance(doc.data, dict) else (1, 1)
         errors = [d for d in load_diags if d.severity == "error"]
         return FileCheck(file, None, (*errors, Diagnostic(
             "SCEN002", "the packs this scenario names do not load (their errors are above)", str(file), line, col)))
     loaded, diags = load_scenario(file, content, text)
     if loaded is None or diags:
         return FileCheck(file, None, tuple(diags), content=content)
-    sc, doc = loaded
-    result, game = run(sc, content, str(file), doc=doc, trace=trace)
-    if trace and game is not None:
-        result = attrs.evolve(result, trace=tuple(game.state.log))
-    return FileCheck(file, result, (), doc, content)
+    return (*loaded, content)
 
 
 def _content(cache: ContentCache, packs: tuple[str, ...], overlay: Mapping[str, str] | None
