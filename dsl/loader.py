@@ -959,6 +959,45 @@ def _check_requirements(b: _Builder, root: Path) -> None:
                 b.diags.append(Diagnostic("PACK005", f"pack '{man.id}' requires '{needed}', which is not loaded",
                                           doc.file, line, col,
                                           hint=f"'{needed}' could not be loaded: see its own errors"))
+    _check_cycles(b)
+
+
+def _check_cycles(b: _Builder) -> None:
+    """A cycle of ``requires:`` among the loaded packs (a pack requiring itself, or ``a -> b -> a``): PACK006 at
+    the entry that closes it, naming the cycle. Each pack is still loaded and checked; the packs are searched in
+    the order of their ids, so the same cycle is reported at the same entry whichever pack was validated."""
+    graph = {pid: [n for n in man.requires if n in b.packs] for pid, (man, _) in b.packs.items()}
+    done: set[str] = set()
+    reported: set[frozenset[str]] = set()
+
+    def closes(pid: str, needed: str, path: list[str]) -> None:
+        cycle = [*path[path.index(needed):], needed]
+        if frozenset(cycle) in reported:
+            return
+        reported.add(frozenset(cycle))
+        man, doc = b.packs[pid]
+        line, col = position(doc.data, ["requires", man.requires.index(needed)])
+        what = "itself" if needed == pid else f"'{needed}', which closes a cycle: {' -> '.join(cycle)}"
+        b.diags.append(Diagnostic("PACK006", f"pack '{pid}' requires {what}", doc.file, line, col,
+                                  width=len(needed), hint="packs are loaded after what they require: no pack may "
+                                  "require itself, directly or through others; remove one of these requirements"))
+
+    for start in sorted(graph):  # a depth-first search without recursion (a long chain of packs is no problem)
+        if start in done:
+            continue
+        path: list[str] = [start]
+        todo: list[list[str]] = [list(graph[start])]
+        while path:
+            if not todo[-1]:
+                done.add(path.pop())
+                todo.pop()
+                continue
+            needed = todo[-1].pop(0)
+            if needed in path:
+                closes(path[-1], needed, path)
+            elif needed not in done:
+                path.append(needed)
+                todo.append(list(graph[needed]))
 
 
 def _check_loaded(b: _Builder, vocab: Vocabulary) -> dict[str, EffectSource]:

@@ -196,3 +196,39 @@ def test_a_standing_change_on_a_card_used_like_an_item_is_an_error(
     assert (f"x.yaml:8:7: DSL116 a {name} (used like an Item) acts only when it is used; a standing change here "
             "would never apply") in result.output
     assert "write 'use: locked-dice +1 this turn'" in result.output
+
+
+def _named(tmp: Path, pack_id: str, requires: str, card: str = "") -> None:
+    pack = tmp / pack_id
+    (pack / "cards").mkdir(parents=True)
+    (pack / "pack.yaml").write_text(
+        f"id: {pack_id}\nname: {pack_id}\nversion: '1'\ntext: A test pack.\nprovenance: reconstructed\n"
+        f"note: invented for a test\nrequires: [{requires}]\n", encoding="utf-8")
+    if card:
+        (pack / "cards" / "items.yaml").write_text(card, encoding="utf-8")
+
+
+def test_a_cycle_of_requires_is_reported_at_the_entry_that_closes_it(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """pa -> pb -> pc -> pa: PACK006 at pc's 'pa', naming the cycle, whichever of them is validated; the packs are
+    all loaded and checked otherwise (a card's mistake in one of them is reported too)."""
+    monkeypatch.chdir(tmp_path)
+    broken = ("kind: item\ncards:\n  - id: soup\n    name: Soup\n    text: x\n    provenance: reconstructed\n"
+              "    note: a test\n    cost: 2\n    effect: |\n      use: gain 1 corage\n")
+    _named(tmp_path, "pa", "pb")
+    _named(tmp_path, "pb", "pc", broken)
+    _named(tmp_path, "pc", "pa")
+    for entry in ("pa", "pb", "pc"):
+        result = CliRunner().invoke(main, ["validate", entry, "--no-cache"])
+        assert result.exit_code == 1, result.output
+        assert ("pc/pack.yaml:7:12: PACK006 pack 'pc' requires 'pa', which closes a cycle: pa -> pb -> pc -> pa"
+                in result.output), result.output
+        assert "pb/cards/items.yaml:10:19: DSL102" in result.output
+
+
+def test_a_pack_requiring_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _named(tmp_path, "pa", "pa")
+    result = CliRunner().invoke(main, ["validate", "pa", "--no-cache"])
+    assert result.exit_code == 1
+    assert "pa/pack.yaml:7:12: PACK006 pack 'pa' requires itself" in result.output

@@ -284,6 +284,8 @@ CASES: dict[str, Case] = {
     "PACK005": Case("PACK005", pack_tree({}, PACK + "requires: [broken]\n") | pack_tree({}, "id: broken\n", "broken"),
                     "expansions/extra/pack.yaml:7:12", ("requires 'broken'", "not loaded"), "its own errors",
                     also=("SCHEMA003",)),
+    "PACK006": Case("PACK006", pack_tree({}, PACK + "requires: [extra]\n"), "expansions/extra/pack.yaml:7:12",
+                    ("pack 'extra' requires itself",), "no pack may require itself"),
     "PACK010": Case("PACK010", pack_tree({}), "expansions/extra/cards/x.yaml:1:1", ("leads outside the pack",),
                     "copy the file in", setup=_link("expansions/extra/cards/x.yaml", "../../../cards/items.yaml")),
     "PACK011": Case("PACK011", pack_tree({}), "expansions/extra/cards/x.yaml:1:1", ("a link loop",), LINK_HINT,
