@@ -268,6 +268,13 @@ def test_completion_in_an_effect_and_of_card_ids(session: Session, workdir: Path
     resolved = session.run(session.client.completion_item_resolve_async(cards["hot-coffee"]))
     assert isinstance(resolved.documentation, types.MarkupContent)
     assert "**Hot Coffee** (`hot-coffee`): Item (regular), 4 Item Points" in resolved.documentation.value
+    # right after 'use: ' (a space asks for completion): what a use does, not card ids
+    typed = text.replace("use: gain 2 courage", "use: ", 1)
+    session.change(doc, typed)
+    found = session.ask(session.client.text_document_completion_async, doc, line, col + len("use: "))
+    assert isinstance(found, types.CompletionList)
+    labels = [i.label for i in found.items]
+    assert {"gain", "lose"} <= set(labels) and "hot-coffee" not in labels
     # the first word of a clause: values and permissions among them
     typed = text.replace("use: gain 2 courage", "", 1)
     session.change(doc, typed)
@@ -523,6 +530,12 @@ def test_where_the_cursor_stands() -> None:
     assert [in_effect(lines, i, 8) for i in range(len(lines))] == [
         False, False, False, False, False, True, True, True, False, False, False, False, False, False]
     assert in_effect(lines, 13, 15) and not in_effect(lines, 13, 6)
+    # 'use: ' as typed (a one-word clause ending in ':', as a YAML key would) is effect text in its block, where
+    # completion offers the words of an effect rather than card ids; a key after the block is not
+    typing = ["kind: item", "cards:", "  - id: cook", "    effect: |", "      use: ", "    cost: 2", "  - id: tea",
+              "    effect: |", "      on upkeep: gain 1 courage", "      use:"]
+    assert [in_effect(typing, i, 11) for i in range(len(typing))] == [
+        False, False, False, False, True, False, False, False, True, True]
     assert key_of(lines, 10, 22) == "sector" and key_of(lines, 10, 37) == "visited"
     assert key_of(lines, 12, 9) == "visited"
     assert key_of(lines, 8, 17) == "only-in"

@@ -60,8 +60,10 @@ def in_effect(lines: Sequence[str], line: int, char: int) -> bool:
     inline = _INLINE.match(here)
     if inline is not None and inline.group(2) in EFFECT_KEYS:
         return char >= inline.start(3)
-    if _HEADER.match(here) or (here.strip() and _indent(here) == 0):
+    if here.strip() and _indent(here) == 0:
         return False
+    # (a line that looks like a YAML key, 'use:' as typed, is the effect's own text when it is indented under the
+    # effect's header: what decides is the line above it at a lower indent)
     lowest = _indent(here) if here.strip() else char
     for above in reversed(lines[:line]):
         if not above.strip():
