@@ -21,9 +21,10 @@ if TYPE_CHECKING:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="json prints a list of {file, line, column, code, severity, message}.")
 @click.option("--max-errors", type=click.IntRange(min=1), default=50, show_default=True,
-              help="Show at most this many diagnostics (the rest are counted).")
+              help="Show at most this many diagnostics (the rest are counted); --format json lists them all.")
 @click.option("--pack", "packs", multiple=True,
-              help="With PATHs: also load this bundled expansion under them (repeatable; 'all').")
+              help="With PATHs: also load this expansion under them: a bundled one by name, or a pack folder by its "
+                   "path (repeatable; 'all': every bundled one).")
 @click.option("--no-cache", is_flag=True,
               help="Check afresh: neither reuse nor remember the result of a run over the same, unchanged files "
                    "(by default a run whose files, options and engine are all unchanged prints what it printed).")
