@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import stat
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -99,12 +100,23 @@ class SourceCache:
             text = self._virtual.get(file)
             if text is None:
                 text = _read_source(file)
-            self._lines[file] = text.splitlines()
+            self._lines[file] = editor_lines(text)
         lines = self._lines[file]
         if 1 <= line <= len(lines):
             return lines[line - 1]
         return None
 
+
+def editor_lines(text: str) -> list[str]:
+    """A text's lines as editors (and YAML's readers, and the language server protocol) count them: ended by CR LF,
+    LF or CR alone. (``str.splitlines`` also ends a line at a form feed, U+2028 and others, which editors do not.)"""
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()  # (a last line break ends the last line; it starts none)
+    return lines
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 # The most a diagnostic shows of a source line, around its column.
 SHOWN_LINE = 160

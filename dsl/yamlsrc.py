@@ -10,6 +10,7 @@ or value it concerns.
 from __future__ import annotations
 
 import io
+import re
 import types
 import typing
 from collections.abc import Iterator, Sequence
@@ -94,6 +95,16 @@ def read_yaml(file: str, text: str | None = None) -> tuple[YamlDoc | None, list[
         line, col = _char_position(text, text.index("\x00"))
         return None, [Diagnostic("YAML003", "not text: the file holds a NUL character", file, line, col,
                                  hint="save the file as UTF-8 text")]
+    odd = _YAML_ONLY_BREAK.search(text)
+    if odd is not None:
+        # YAML's readers end a line at these as at a new line, editors (and the language server's clients) do not:
+        # every line after it would be told one off. (Pasted text brings them: a Word line break, a cp1252 '...'.)
+        line, col = _char_position(text, odd.start())
+        char = odd.group()
+        return None, [Diagnostic("YAML003", f"not plain text: the file holds a {_BREAK_NAMES[char]} "
+                                 f"(U+{ord(char):04X}), which YAML reads as a line break and editors do not", file,
+                                 line, col,
+                                 hint="replace it with a space, or start a new line")]
     try:  # libyaml's parser where the file is one it reads as ruamel does (dsl/yamlfast.py), else ruamel alone
         data = yamlfast.load(text, file, _ruamel())
     except (yamlfast.NotFast, ValueError, TypeError, IndexError, KeyError, AttributeError,
@@ -210,8 +221,15 @@ def _expansion_problem(data: Any) -> str | None:
 
 
 def _char_position(text: str, offset: int) -> tuple[int, int]:
+    """The line and column (1-based) of a character, lines ended as editors end them: CR LF, LF or CR."""
     before = text[:offset]
-    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
+    breaks = list(_LINE_BREAK.finditer(before))
+    return len(breaks) + 1, offset - (breaks[-1].end() if breaks else 0) + 1
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_YAML_ONLY_BREAK = re.compile("[\x85\u2028\u2029]")
+_BREAK_NAMES = {"\x85": "NEXT LINE character", "\u2028": "LINE SEPARATOR", "\u2029": "PARAGRAPH SEPARATOR"}
 
 
 def shorten(text: str, width: int = 60) -> str:

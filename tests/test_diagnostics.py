@@ -826,3 +826,25 @@ def test_every_number_too_large_is_reported_with_its_length() -> None:
     assert [(d.code, d.column, d.width) for d in diags] == [("DSL005", 11, 20), ("DSL005", 47, 3)]
     assert "999999999999... (20 digits) is too large" in diags[0].message
     assert "the number 150 is too large" in diags[1].message
+
+
+@pytest.mark.parametrize("char", ["\u2028", "\u2029", "\x85"])
+def test_a_line_break_editors_do_not_count_is_refused_where_editors_see_it(char: str) -> None:
+    """YAML's readers end a line at U+2028, U+2029 and U+0085 as at a new line, editors do not: a file holding one
+    had every later line told one off (an error on line 12 reported on line 13, the language server's hover read
+    the wrong line). It is refused at the character, counted as editors count (CR LF, LF or CR), and the line shown
+    is the editor's whole line."""
+    from ddaydice.dsl.diagnostics import SourceCache, editor_lines
+    from ddaydice.dsl.yamlsrc import read_yaml
+
+    text = f"kind: item\r\ncards:\r\n  - id: flare\r\n    text: \"The card{char}s text.\"\r\n    cost: 2\r\n"
+    doc, diags = read_yaml("cards.yaml", text)
+    assert doc is None and [(d.code, d.line, d.column) for d in diags] == [("YAML003", 4, 20)]
+    assert f"(U+{ord(char):04X})" in diags[0].message
+    cache = SourceCache()
+    cache.register("cards.yaml", text)
+    assert cache.line("cards.yaml", 4) == f"    text: \"The card{char}s text.\""
+    assert cache.line("cards.yaml", 5) == "    cost: 2"
+    assert editor_lines("a\rb\r\nc\x0cd\n") == ["a", "b", "c\x0cd"]
+    doc, diags = read_yaml("cards.yaml", "kind: item\rcards: []\r  \x00")
+    assert [(d.code, d.line, d.column) for d in diags] == [("YAML003", 3, 3)]

@@ -22,7 +22,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import ServerTextPosition, TextDocument
 
-from ddaydice.dsl.diagnostics import SourceCache
+from ddaydice.dsl.diagnostics import SourceCache, editor_lines
 from ddaydice.dsl.loader import Content, load_cached
 from ddaydice.interpreter.tools.lsp import complete, describe
 from ddaydice.interpreter.tools.lsp.checking import (
@@ -159,7 +159,7 @@ class DDayServer(LanguageServer):
         for file, diags in checked.by_file.items():
             doc = docs.get(file)
             uri = doc.uri if doc is not None else (from_fs_path(file) or file)
-            lines = doc.source.splitlines() if doc is not None else None
+            lines = editor_lines(doc.source) if doc is not None else None
             out = [to_lsp(d, _line(lines, d.line) if lines is not None else sources.line(d.file, d.line), codec)
                    for d in diags]
             now[uri] = (out, versions.get(file))
@@ -213,7 +213,7 @@ def _location(server: DDayServer, place: describe.Place) -> types.Location:
     """An LSP location of a place the loader names (a file relative to the current folder, or absolute)."""
     file = os.path.abspath(place.file)  # noqa: PTH100
     doc = next((d for d in server.documents() if os.path.realpath(d.path) == os.path.realpath(file)), None)
-    text = _line(doc.source.splitlines(), place.line) if doc is not None else SourceCache().line(file, place.line)
+    text = _line(editor_lines(doc.source), place.line) if doc is not None else SourceCache().line(file, place.line)
     codec = server.workspace.position_codec
     line = place.line - 1
     start = codec.position_to_client_units([text or ""], types.Position(0, place.column - 1)).character
@@ -250,7 +250,7 @@ def build() -> DDayServer:
         doc = ls.workspace.get_text_document(params.text_document.uri)
         at = doc.position_from_client_units(params.position)
         contents = await ls.contents_for(Path(doc.path))
-        lines = doc.source.splitlines()
+        lines = editor_lines(doc.source)
         found = describe.hover(contents, Path(doc.path), lines, at.line, at.character)
         if found is None:  # a scenario's check: what its last run gave, and why
             return ls.note_hover(doc, at.line, lines)
@@ -264,7 +264,7 @@ def build() -> DDayServer:
         doc = ls.workspace.get_text_document(params.text_document.uri)
         at = doc.position_from_client_units(params.position)
         contents = await ls.contents_for(Path(doc.path))
-        place = describe.definition(contents, Path(doc.path), doc.source.splitlines(), at.line, at.character)
+        place = describe.definition(contents, Path(doc.path), editor_lines(doc.source), at.line, at.character)
         return _location(ls, place) if place is not None else None
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION,
@@ -273,7 +273,7 @@ def build() -> DDayServer:
         doc = ls.workspace.get_text_document(params.text_document.uri)
         at = doc.position_from_client_units(params.position)
         contents = await ls.contents_for(Path(doc.path))
-        lines = doc.source.splitlines()
+        lines = editor_lines(doc.source)
         if not contents or at.line >= len(lines):
             return types.CompletionList(is_incomplete=False, items=[])
         checks = complete.expectations(contents[0], lines, at.line, at.character) if is_scenario(doc.source) \
