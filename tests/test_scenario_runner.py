@@ -277,6 +277,23 @@ expect:
     assert result.output == snapshot
 
 
+@pytest.mark.parametrize(("check", "holds"), [
+    ("u1.soldiers: true", False),   # a count is no yes/no (in Python, True == 1)
+    ("u1.soldiers: 1", True),
+    ("query may-enter for u1 in s7: 0", False),  # a permission is no count
+    ("query may-enter for u1 in s7: false", True),
+    ("u1.items: {contains: true}", False),
+    ("u1.soldiers: {one-of: [true, 2]}", False),
+])
+def test_a_yes_or_no_is_never_a_number(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, check: str,
+                                       holds: bool) -> None:
+    """A check of a count passed against `true`, and a permission's against `1`: a yes/no and a number are told
+    apart, in a value and in a matcher."""
+    text = COMBAT.replace("soldiers: 6", "soldiers: 1").replace("specialists: [corporal]", "items: [toolkit]")
+    result = run(tmp_path, monkeypatch, text + f"expect:\n  - {check}\n")
+    assert result.exit_code == (0 if holds else 1), result.output
+
+
 @pytest.mark.parametrize(("check", "message"), [
     ("{count: many}", "'count' takes a whole number from 0"),
     ("{count: -1}", "'count' takes a whole number from 0"),

@@ -35,7 +35,7 @@ import os
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -447,9 +447,16 @@ def actual_value(game: Game, path: str) -> Any:
 
 
 def _norm(value: Any) -> Any:
+    """A value as checks compare it: tuples as lists, and a yes/no apart from a number (in Python ``True == 1``: a
+    check of a count passed against ``true``, a permission's against ``1``)."""
     if isinstance(value, tuple | list):
         return [_norm(v) for v in value]
+    if isinstance(value, bool):
+        return (_YES_NO, value)
     return value
+
+
+_YES_NO: Final = object()  # (the mark _norm puts on a yes/no)
 
 
 def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = False,
@@ -555,8 +562,9 @@ def matches(value: Any, expected: Any) -> bool:
             if not isinstance(value, list | str | dict) or len(value) != want:
                 return False
         elif word == "contains":
-            wanted = _norm(want) if isinstance(want, list) else [want]
-            if not isinstance(value, list | str) or any(w not in value for w in wanted):
+            wanted = _norm(want) if isinstance(want, list) else [_norm(want)]
+            if not isinstance(value, list | str) or any(
+                    (not isinstance(w, str) if isinstance(value, str) else False) or w not in value for w in wanted):
                 return False
         elif word == "one-of" and value not in [_norm(w) for w in want]:
             return False
