@@ -62,3 +62,70 @@ def test_explain_count_of_an_unknown_tag_is_a_usage_error() -> None:
                                        "above", "2", "for", "u1"])
     assert result.exit_code == 2
     assert "no card carries the tag 'explosive'" in result.output
+
+
+GERMAN = """\
+scenario: The German beside a Unit
+map: exercise-tiger
+variant: advanced-training
+packs: [atlantikwall]
+options: [german-player]
+units:
+  - {id: u1, sector: s1, soldiers: 10, items: [grenade]}
+sides:
+  - {id: german, soldiers: 4, specialists: [pionier]}
+"""
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    # a query whose base is a Sector's value needs a Unit (standing in a Sector) or a Sector named
+    ("def", "write: def for UNIT [in SECTOR]"),
+    ("mgf-dice", "write: mgf-dice for UNIT [in SECTOR]"),
+    ("def of grenade", "def takes no 'of' (write: def for UNIT [in SECTOR])"),
+    ("def --format json", "write: def for UNIT [in SECTOR]"),
+    ("def for german", "german stands in no Sector: write: def for german in SECTOR"),
+    ("locked-and-rolled", "write: locked-and-rolled for UNIT"),
+    # a clause the query does not take, or lacks
+    ("def for u1 from 3", "def takes no 'from'"),
+    ("def for u1 for u1", "'for' twice in query"),
+    ("def for u1 in s1 at s2", "'at' twice in query"),
+    ("item-cost for u1", "write: item-cost for UNIT of CARD"),
+    ("casualties for u1", "write: casualties for UNIT from N"),
+    ("soldier-count for u1 in s2", "soldier-count takes no 'in'"),
+    # a card the query does not price
+    ("item-cost for u1 of medic", "item-cost prices no specialist ('medic' is one); "
+                                  "did you mean 'specialist-cost for u1 of medic'?"),
+    ("specialist-cost for u1 of grenade", "specialist-cost prices no item ('grenade' is one); "
+                                          "did you mean 'item-cost for u1 of grenade'?"),
+    # unknown names, with the names there and the closest
+    ("def for u9", "no Unit 'u9' in this scenario (Units: u1, german)"),
+    ("def for u", "no Unit 'u' in this scenario (Units: u1, german); did you mean 'u1'?"),
+    ("def for u1 in s99", "no Sector 's99' on Exercise Tiger; did you mean 's9'?"),
+    ("item-cost for u1 of granade", "no card 'granade' in the content loaded; did you mean 'grenade'?"),
+    ("deff for u1", "unknown query 'deff'; did you mean 'def'?"),
+    ("tagged explosion for u9", "no Unit 'u9' in this scenario"),
+])
+def test_explain_a_query_it_cannot_ask_is_a_usage_error(tmp_path: Path, query: str, message: str) -> None:
+    file = tmp_path / "german.yaml"
+    file.write_text(GERMAN, encoding="utf-8")
+    result = CliRunner().invoke(main, ["explain", str(file), *query.split()])
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert message in result.output
+    assert isinstance(result.exception, SystemExit)  # no traceback
+
+
+@pytest.mark.parametrize("query", ["specialist-cost for german of pionier", "item-cost for u1 of grenade",
+                                   "def for german in s1", "casualties for german from 5", "soldier-count for u1"])
+def test_explain_the_forms_a_query_takes(tmp_path: Path, query: str) -> None:
+    file = tmp_path / "german.yaml"
+    file.write_text(GERMAN, encoding="utf-8")
+    result = CliRunner().invoke(main, ["explain", str(file), *query.split()])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_scenario_check_of_a_query_it_cannot_ask_fails_at_its_line(tmp_path: Path) -> None:
+    file = tmp_path / "german.yaml"
+    file.write_text(GERMAN + "expect:\n  - query def: 2\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["scenario", "run", str(file)])
+    assert result.exit_code == 1, (result.output, result.exception)
+    assert "german.yaml:11:16: write: def for UNIT [in SECTOR]" in result.output

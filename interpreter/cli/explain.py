@@ -18,8 +18,10 @@ from ddaydice.interpreter.cli.common import derivation_text, input_file, load_or
 def explain(file: Path, query: tuple[str, ...], fmt: str) -> None:
     """Explain a query in a scenario's state (after its steps): every contribution, in order, and why.
 
-    QUERY reads: NAME for UNIT [in SECTOR] [of CARD] [from N], for example
-    'def for u1', 'advance-cost for u1', 'item-cost for u1 of bazooka',
+    QUERY reads: NAME for UNIT [in SECTOR] [of CARD] [from N], each clause once: 'in SECTOR' for a
+    Sector other than the Unit's, 'of CARD' for a card's value (a cost: of a card of the kind
+    the query prices), 'from N' for a base the moment gives (the Courage a line costs, a loss). For
+    example 'def for u1', 'advance-cost for u1 from 2', 'item-cost for u1 of bazooka',
     'casualties for u1 from 7', 'may-enter for u1 in s7', 'locked-dice for u1'.
     """
     import attrs

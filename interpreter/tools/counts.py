@@ -12,6 +12,7 @@ from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.precedence import Derivation, Step
 from ddaydice.interpreter.mechanisms import decks
+from ddaydice.interpreter.tools.scenario_file import unit_named
 
 COUNTERS = frozenset({"tagged"})
 
@@ -31,7 +32,7 @@ def explain_count(game: GameAPI, text: str) -> tuple[int, Derivation]:
         words = words[1:]
     if len(words) < 4 or words[-2] != "for":
         raise RuleError(f"write: tagged TAG [above N] for UNIT (not {text!r})")
-    unit = game.state.unit(words[-1])
+    unit = unit_named(game.state, words[-1])
     what, above = words[:-2], None
     if len(what) == 4 and what[2] == "above" and what[3].isdigit():
         above = int(what[3])

@@ -39,11 +39,13 @@ from typing import Any, Final
 
 import attrs
 
-from ddaydice.dsl.diagnostics import DDayError, Diagnostic, RuleError
+from ddaydice.dsl.diagnostics import DDayError, Diagnostic, RuleError, did_you_mean
 from ddaydice.dsl.limits import (
     MAX_FOLDER_ENTRIES,
 )
 from ddaydice.dsl.loader import Content, pack_named_in_file
+from ddaydice.dsl.touches import PRICE_QUERIES
+from ddaydice.dsl.vocab import QueryInfo
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, shorten
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Event, Unit
@@ -63,6 +65,7 @@ from ddaydice.interpreter.tools.scenario_file import (
     load_scenario,
     parse_die,
     parse_query,
+    unit_named,
     validate,
 )
 
@@ -387,14 +390,101 @@ def _trade(game: Game, unit: Unit, step: dict[str, Any]) -> Refusal | None:
     return None
 
 
+#: The queries asked like the rules' values (rules/queries.yaml) but answered otherwise, each as it is written.
+OTHER_QUERIES = {"may-enter": "may-enter for UNIT in SECTOR", "locked-and-rolled": "locked-and-rolled for UNIT",
+                 "soldier-count": "soldier-count for UNIT"}
+
+
+def query_form(info: QueryInfo) -> str:
+    """How a query of the rules is written, read off its subject and base (rules/queries.yaml): always for a Unit;
+    a Sector's value in the Unit's Sector or the one named; a card's value of the card named; and a base the rules
+    compute from the moment (the Courage a line costs, a loss) given with ``from N``."""
+    return (f"{info.id} for UNIT" + (" [in SECTOR]" if info.subject == "sector" else "")
+            + (" of CARD" if info.subject == "card" else "") + (" from N" if _given_base(info) else ""))
+
+
+def _given_base(info: QueryInfo) -> bool:
+    """Whether the caller gives the query its base (advance-cost, casualties): computed, but from no Sector or card."""
+    return info.default is None and info.subject not in {"sector", "card"}
+
+
+def _price_query(game: Game, card: str) -> str | None:
+    """The query that prices a card, by what it is held as (dsl/touches.py), or None (an Award is never bought)."""
+    kind = game.content.card_kinds.get(card, "")
+    declared = game.content.kind_def(kind)
+    return PRICE_QUERIES.get((declared.held_as or kind) if declared is not None else kind)
+
+
+def _with_hint(message: str, hint: str | None) -> str:
+    """A problem and its hint: a suggestion after a ';', a list of what there is in brackets."""
+    return message + ("" if not hint else f" {hint}" if hint.startswith("(") else f"; {hint}")
+
+
+def query_problems(game: Game, name: str, uid: str | None, sector: str | None, card: str | None,
+                   base: int | None) -> list[str]:
+    """Every reason a query (read by ``parse_query``) cannot be asked of this game, each with a hint where one is
+    likely: an unknown query, Unit, Sector or card; a clause the query does not take or lacks; a card the query
+    does not price."""
+    problems: list[str] = []
+    info = game.queries.get(name)
+    if info is None and name not in OTHER_QUERIES:
+        known = sorted({*game.queries, *OTHER_QUERIES})
+        problems.append(_with_hint(f"unknown query '{shorten(name, 40)}'",
+                                   did_you_mean(name, known) or f"(queries: {', '.join(known)})"))
+    unit = None
+    if uid is not None:
+        try:
+            unit = unit_named(game.state, uid)
+        except RuleError as exc:
+            problems.append(str(exc))
+    if sector is not None and sector not in game.sectors:
+        problems.append(_with_hint(f"no Sector '{shorten(sector, 40)}' on {game.map.name}",
+                                   did_you_mean(sector, game.sectors) or f"(Sectors: {', '.join(game.sectors)})"))
+    if card is not None and card not in game.content.cards:
+        its_kind = [cid for cid in game.content.cards if _price_query(game, cid) == name]  # a cost: its kind first
+        problems.append(_with_hint(f"no card '{shorten(card, 40)}' in the content loaded",
+                                   did_you_mean(card, its_kind) or did_you_mean(card, game.content.cards)))
+    if info is None and name not in OTHER_QUERIES:
+        return problems
+    if info is None:
+        form = OTHER_QUERIES[name]
+        needs = {"for", "in"} if name == "may-enter" else {"for"}
+        takes = needs
+    else:
+        form = query_form(info)
+        needs = {"for"} | ({"of"} if info.subject == "card" else set()) | ({"from"} if _given_base(info) else set())
+        takes = needs | {"in"}
+    given = {"for": uid, "in": sector, "of": card, "from": base}
+    extra = [f"'{word}'" for word, value in given.items() if value is not None and word not in takes]
+    if extra:
+        problems.append(f"{name} takes no {' or '.join(extra)} (write: {form})")
+    elif any(given[word] is None for word in needs):
+        problems.append(f"write: {form}")
+    elif info is not None and info.subject == "sector" and info.default is None and sector is None \
+            and unit is not None and not unit.sector:  # its base is a Sector's: another side stands in none
+        problems.append(f"{uid} stands in no Sector: write: {info.id} for {uid} in SECTOR")
+    if not problems and card is not None and name in PRICE_QUERIES.values():
+        kind = game.content.card_kinds.get(card, "")
+        priced = _price_query(game, card)
+        if priced != name:
+            problems.append(_with_hint(f"{name} prices no {kind} ('{card}' is one)",
+                                       f"did you mean '{priced} for {uid} of {card}'?" if priced
+                                       else f"a {kind} is never bought"))
+    return problems
+
+
 def evaluate_query(game: Game, text: str, *, explain: bool = True) -> tuple[Any, Derivation | None]:
+    """A query's value in the game's state and, with ``explain``, its derivation; a RuleError with every problem
+    of the query's text at once when it cannot be asked."""
     if counts.is_count(text):  # a count of the language: 'tagged explosion above 2 for u1'
         return counts.explain_count(game, text)
     name, uid, sector, card, base = parse_query(text)
-    unit = game.state.unit(uid) if uid else None
+    problems = query_problems(game, name, uid, sector, card, base)
+    if problems:
+        raise RuleError("; ".join(problems))
+    unit = unit_named(game.state, uid) if uid is not None else None
     if name == "may-enter":
-        if unit is None or sector is None:
-            raise RuleError("write: may-enter for UNIT in SECTOR")
+        assert unit is not None and sector is not None  # query_problems: may-enter for UNIT in SECTOR
         return game.explain_entry(unit, sector)
     if name == "locked-and-rolled":
         assert unit is not None

@@ -24,7 +24,7 @@ from ddaydice.dsl.limits import (
 from ddaydice.dsl.loader import Content
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, shorten, structure
 from ddaydice.interpreter.core.option_rules import OptionRules
-from ddaydice.interpreter.core.state import Die, Unit
+from ddaydice.interpreter.core.state import Die, GameState, Unit
 from ddaydice.interpreter.mechanisms.options import reachable
 from ddaydice.interpreter.tools.scenario_steps import answer_ok, check_step, step_schema
 
@@ -595,9 +595,15 @@ def parse_query(text: str) -> tuple[str, str | None, str | None, str | None, int
     name = words[0]
     unit = sector = card = None
     base = None
+    seen: dict[str, str] = {}  # each clause once: 'for u1 for u2' names two Units, and the query speaks of one
     i = 1
     while i < len(words) - 1:
         key, value = words[i], words[i + 1]
+        clause = "in" if key in {"in", "at", "into"} else key
+        if clause in seen:
+            raise RuleError(f"'{key}' twice in query {shorten(text, 100)!r} (after '{seen[clause]}'): a query "
+                            "has one Unit, one Sector, one card and one base")
+        seen[clause] = f"{key} {shorten(value, 40)}"
         if key == "for":
             unit = value
         elif key in {"in", "at", "into"}:
@@ -615,3 +621,14 @@ def parse_query(text: str) -> tuple[str, str | None, str | None, str | None, int
     if i < len(words):
         raise RuleError(f"query {text!r} ends with '{words[-1]}' alone")
     return name, unit, sector, card, base
+
+
+def unit_named(state: GameState, uid: str) -> Unit:
+    """The Unit (or another side's player) a query or count names; a RuleError naming those there, and the
+    closest, when there is none."""
+    ids = [u.id for u in (*state.units, *state.sides)]
+    if uid not in ids:
+        hint = did_you_mean(uid, ids)
+        raise RuleError(f"no Unit '{shorten(uid, 40)}' in this scenario (Units: {', '.join(ids) or 'none'})"
+                        + (f"; {hint}" if hint else ""))
+    return state.unit(uid)
