@@ -173,3 +173,22 @@ def test_the_cli_lists_prints_and_refuses(tmp_path: Path) -> None:
     target.write_text("old", encoding="utf-8")
     assert runner.invoke(main, ["schema", "cards", "-o", str(target)]).exit_code == 0
     assert json.loads(target.read_text(encoding="utf-8"))["required"] == ["kind", "cards"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["schema", "-o", "{file}/sub"], "-o {file}/sub: {file} is not a folder"),
+    (["schema", "cards", "-o", "{file}/x.json"], "-o {file}/x.json: {file} is not a folder"),
+    (["schema", "cards", "-o", "{file}/deeper/x.json"], "{file} is not a folder"),
+    (["schema", "cards", "-o", "{tmp}/nowhere/x.json"], "the folder {tmp}/nowhere does not exist"),
+    (["grammar", "-o", "{file}/editor"], "-o {file}/editor: {file} is not a folder"),
+])
+def test_an_output_that_cannot_be_written_is_a_usage_error(tmp_path: Path, args: list[str], message: str) -> None:
+    """A file where the output's folder must be: a usage error (exit 2) naming it, no traceback, nothing written."""
+    file = tmp_path / "a-file"
+    file.write_text("kept\n", encoding="utf-8")
+    before = sorted(tmp_path.rglob("*"))
+    fill = {"file": str(file), "tmp": str(tmp_path)}
+    result = CliRunner().invoke(main, [a.format(**fill) for a in args])
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert message.format(**fill) in result.output
+    assert sorted(tmp_path.rglob("*")) == before and file.read_text(encoding="utf-8") == "kept\n"

@@ -135,6 +135,28 @@ def input_file(path: Path, what: str = "file") -> None:
         raise click.UsageError(f"{path}: not a regular file: a {what} is read from a file only")
 
 
+def output_problem(path: Path, *, folder: bool = False) -> str | None:
+    """Why ``path`` cannot be written as a command's output, or None: a file whose folder exists (``folder``: a
+    folder, made with any parents it lacks), with no file on the way where a folder must be. Checked before
+    anything is written, so that a command that cannot write its output writes nothing."""
+    import os
+
+    if folder and path.exists() and not path.is_dir():
+        return f"{path} is a file, not a folder"
+    if not folder and path.is_dir():
+        return f"{path} is a folder"
+    if not folder and path.exists() and not path.is_file():
+        return f"{path} is not a regular file"
+    there = next((p for p in path.parents if p.exists() or p.is_symlink()), None)  # the nearest that exists
+    if there is None:
+        return None
+    if not there.is_dir():
+        return f"{there} is not a folder"
+    if not folder and there != path.parent:
+        return f"the folder {path.parent} does not exist"
+    return None if os.access(there, os.W_OK | os.X_OK) else f"cannot write in {there} (no permission)"
+
+
 def derivation_text(d: Any, indent: str = "      ") -> list[str]:
     """A query's derivation, one line per contribution (``dday scenario run`` on a failed check, ``dday explain``)."""
     from ddaydice.interpreter.tools.scenario_report import derivation_text as text

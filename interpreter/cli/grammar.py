@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ddaydice.interpreter.cli.common import load_or_exit
+from ddaydice.interpreter.cli.common import load_or_exit, output_problem
 from ddaydice.interpreter.cli.render import write_atomically
 
 
@@ -39,11 +39,17 @@ def grammar(output: Path | None, packs: tuple[str, ...]) -> None:
     """
     from ddaydice.dsl.textmate import GRAMMAR_FILE
 
+    problem = output_problem(output, folder=True) if output is not None else None
+    if problem is not None:
+        raise click.UsageError(f"-o {output}: {problem}")
     texts = grammar_files(packs)
     if output is None:
         click.echo(texts[GRAMMAR_FILE], nl=False)
         return
-    output.mkdir(parents=True, exist_ok=True)
-    for name, text in sorted(texts.items()):
-        write_atomically(output / name, text)
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+        for name, text in sorted(texts.items()):
+            write_atomically(output / name, text)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write into {output}: {exc.strerror or exc}") from exc
     click.echo(f"wrote {len(texts)} files into {output}", err=True)

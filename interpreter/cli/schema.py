@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ddaydice.interpreter.cli.common import output_problem
 from ddaydice.interpreter.cli.render import write_atomically
 
 
@@ -55,7 +56,10 @@ def schema(kind: str | None, output: Path | None) -> None:
             return
         if output.is_dir():
             raise click.UsageError(f"{output} is a folder: give a file name, or leave out KIND to write them all")
-        write_atomically(output, schema_text(kind))
+        problem = output_problem(output)
+        if problem is not None:
+            raise click.UsageError(f"-o {output}: {problem}")
+        _write(output, schema_text(kind))
         click.echo(f"wrote {output}", err=True)
         return
     if output is None:
@@ -65,7 +69,18 @@ def schema(kind: str | None, output: Path | None) -> None:
         return
     if output.exists() and not output.is_dir():
         raise click.UsageError(f"{output} is a file: without KIND, -o names the folder to write every schema into")
-    output.mkdir(parents=True, exist_ok=True)
+    problem = output_problem(output, folder=True)
+    if problem is not None:
+        raise click.UsageError(f"-o {output}: {problem}")
     for name in sorted(known):
-        write_atomically(output / f"{name}.json", schema_text(name))
+        _write(output / f"{name}.json", schema_text(name))
     click.echo(f"wrote {len(known)} schemas into {output}", err=True)
+
+
+def _write(path: Path, text: str) -> None:
+    """Write a schema (and the folders it goes in) atomically; a failure is an error, not a traceback."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, text)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc
