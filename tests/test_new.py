@@ -133,3 +133,21 @@ def test_a_scenario_file_named_to_validate_is_checked_not_passed_over(pack: Path
         refused = dday("validate", str(other), "--no-cache", "--format", "json")
         assert refused.exit_code == 1, refused.output
         assert [(d["code"], d["file"]) for d in json.loads(refused.output)] == [("LOAD007", str(other))]
+
+
+@pytest.mark.parametrize("where", ["cards/items.yaml/sub", "cards/items.yaml/sub/deeper"])
+def test_a_pack_where_a_file_stands_on_its_way_is_a_usage_error(pack: Path, where: str) -> None:
+    before = sorted(pack.rglob("*"))
+    result = dday("new", "pack", str(pack / where))
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert f"Invalid value for FOLDER: {pack / 'cards' / 'items.yaml'} is not a folder" in result.output
+    assert sorted(pack.rglob("*")) == before
+
+
+def test_a_pack_whose_part_is_a_file_writes_nothing(tmp_path: Path) -> None:
+    folder = tmp_path / "half-made"
+    folder.mkdir()
+    (folder / "scenarios").write_text("not a folder\n", encoding="utf-8")
+    result = dday("new", "pack", str(folder))
+    assert result.exit_code == 2 and f"{folder / 'scenarios'} is a file, not a folder" in result.output
+    assert [p.name for p in folder.iterdir()] == ["scenarios"]

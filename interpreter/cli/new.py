@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from ddaydice.interpreter.cli.common import output_problem
 from ddaydice.interpreter.cli.render import write_atomically
 
 CARD_KINDS = {"specialist": "specialists", "item": "items", "vehicle": "vehicles", "award": "awards"}
@@ -43,9 +44,17 @@ def _schema_line(file: Path, pack: Path, kind: str) -> str:
 def _write_new(path: Path, text: str) -> None:
     if path.exists():
         raise click.ClickException(f"{path} exists: nothing was written (dday new never overwrites a file)")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, text)
+    _write(path, text)
     click.echo(f"wrote {path}", err=True)
+
+
+def _write(path: Path, text: str) -> None:
+    """Write a file atomically, making its folders; a failure is an error naming the file, not a traceback."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, text)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
 def _pack_of(pack: Path) -> str:
@@ -87,6 +96,10 @@ def new_pack(folder: Path, name: str | None) -> None:
     """A pack folder: pack.yaml, cards/, scenarios/ and the JSON Schemas in schemas/."""
     from ddaydice.interpreter.cli.schema import kinds, schema_text
 
+    for part in (folder, *(folder / sub for sub in ("cards", "scenarios", "schemas"))):  # before anything is written
+        problem = output_problem(part, folder=True)
+        if problem is not None:
+            raise click.BadParameter(problem, param_hint="FOLDER")
     pid = _slug(folder.resolve().name, "FOLDER")
     manifest = folder / "pack.yaml"
     _write_new(manifest, _schema_line(manifest, folder, "pack") + (
@@ -102,9 +115,7 @@ def new_pack(folder: Path, name: str | None) -> None:
     for sub in ("cards", "scenarios"):
         (folder / sub).mkdir(exist_ok=True)
     for kind in sorted(kinds()):
-        target = folder / "schemas" / f"{kind}.json"
-        target.parent.mkdir(exist_ok=True)
-        write_atomically(target, schema_text(kind))
+        _write(folder / "schemas" / f"{kind}.json", schema_text(kind))
     click.echo(f"wrote {len(kinds())} schemas into {folder / 'schemas'}", err=True)
     click.echo(f"next: dday new card item my-item --pack {folder}", err=True)
 
