@@ -151,3 +151,15 @@ def test_a_pack_whose_part_is_a_file_writes_nothing(tmp_path: Path) -> None:
     result = dday("new", "pack", str(folder))
     assert result.exit_code == 2 and f"{folder / 'scenarios'} is a file, not a folder" in result.output
     assert [p.name for p in folder.iterdir()] == ["scenarios"]
+
+
+@pytest.mark.parametrize(("folder", "made"), [("Bad_Name", "bad-name"), ("My Rations", "my-rations")])
+def test_a_pack_folder_whose_name_is_no_id_is_refused_with_the_id(tmp_path: Path, folder: str, made: str) -> None:
+    """The loader knows a pack by its folder's name, which must be its id (PACK001): a folder named otherwise would
+    fail its first validation."""
+    result = dday("new", "pack", str(tmp_path / folder))
+    assert result.exit_code == 2, result.output
+    assert f"'{folder}' is no id" in result.output and f"name it '{made}'" in result.output
+    assert not (tmp_path / folder).exists()
+    assert dday("new", "pack", str(tmp_path / made)).exit_code == 0
+    assert dday("validate", str(tmp_path / made)).exit_code == 0

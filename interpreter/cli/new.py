@@ -91,16 +91,31 @@ def new() -> None:
 
 @new.command("pack")
 @click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
-@click.option("--name", help="The pack's name (default: from the folder's name).")
+@click.option("--name", help="The pack's name, as players read it (default: from the folder's name, its id).")
 def new_pack(folder: Path, name: str | None) -> None:
-    """A pack folder: pack.yaml, cards/, scenarios/ and the JSON Schemas in schemas/."""
+    """A pack folder: pack.yaml, cards/, scenarios/ and the JSON Schemas in schemas/.
+
+    The folder's name is the pack's id, as the loader reads a pack (lower-case letters, digits and '-':
+    my-rations); a name that is no id is refused, with the id to use. --name gives the pack the name
+    players read (My Rations).
+    """
+    from ddaydice.dsl.limits import MAX_ID_CHARS
+    from ddaydice.dsl.sandbox import is_slug, slug_problem
+    from ddaydice.dsl.yamlsrc import shorten
     from ddaydice.interpreter.cli.schema import kinds, schema_text
 
     for part in (folder, *(folder / sub for sub in ("cards", "scenarios", "schemas"))):  # before anything is written
         problem = output_problem(part, folder=True)
         if problem is not None:
             raise click.BadParameter(problem, param_hint="FOLDER")
-    pid = _slug(folder.resolve().name, "FOLDER")
+    pid = folder.resolve().name
+    if not is_slug(pid):  # the loader knows a pack by its folder's name, which must be its id (PACK001)
+        made = re.sub(r"[^a-z0-9]+", "-", pid.lower()).strip("-")[:MAX_ID_CHARS].strip("-")
+        raise click.BadParameter(
+            f"a pack's folder is named by the pack's id, and '{shorten(pid, MAX_ID_CHARS)}' is no id "
+            f"({slug_problem(pid)})"
+            + (f": name it '{made}'" + ("" if name else f" (--name '{_title(made)}' gives the pack its name)")
+               if made else ""), param_hint="FOLDER")
     manifest = folder / "pack.yaml"
     _write_new(manifest, _schema_line(manifest, folder, "pack") + (
         f"id: {pid}\n"
