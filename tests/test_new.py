@@ -4,7 +4,9 @@ each file names a schema that exists and is valid against it, and nothing is eve
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from pathlib import Path
 
 import jsonschema
@@ -163,3 +165,23 @@ def test_a_pack_folder_whose_name_is_no_id_is_refused_with_the_id(tmp_path: Path
     assert not (tmp_path / folder).exists()
     assert dday("new", "pack", str(tmp_path / made)).exit_code == 0
     assert dday("validate", str(tmp_path / made)).exit_code == 0
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o027], ids=["umask-022", "umask-027"])
+def test_files_get_the_mode_a_plain_write_gives(tmp_path: Path, umask: int) -> None:
+    """A new file's permissions are 0666 less the umask, as a plain write's; an existing file keeps its own (the
+    temporary file the write goes through is private)."""
+    old = os.umask(umask)
+    try:
+        folder = tmp_path / "my-rations"
+        assert dday("new", "pack", str(folder)).exit_code == 0
+        assert dday("new", "card", "item", "canteen", "--pack", str(folder)).exit_code == 0
+        items = folder / "cards" / "items.yaml"
+        for path in (folder / "pack.yaml", folder / "schemas" / "cards.json", items):
+            assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask, path
+        items.chmod(0o664)
+        assert dday("new", "card", "item", "mess-tin", "--pack", str(folder)).exit_code == 0
+        assert stat.S_IMODE(items.stat().st_mode) == 0o664
+        assert "mess-tin" in items.read_text(encoding="utf-8")
+    finally:
+        os.umask(old)
