@@ -298,31 +298,10 @@ class _Builder:
         doc = self.read(path)
         if doc is None:
             return
-        # The envelope first, then each card on its own, so one broken card hides no other.
-        data = doc.data
-        envelope = data.copy() if isinstance(data, dict) else data  # a CommentedMap copy keeps the positions
-        if isinstance(envelope, dict):
-            envelope["cards"] = []
-        cf = self.take(doc, envelope, schema.CardFile, [])
-        if cf is None:
+        found = self.card_envelope(doc)
+        if found is None:
             return
-        kinds = self.known_kinds()
-        if cf.kind not in kinds:
-            line, col = position(data, ["kind"])
-            owner = self.bundled_kind_owner(cf.kind)
-            hint = (f"the kind '{cf.kind}' is declared by the expansion '{owner}': load it (--pack {owner}, or "
-                    f"'requires: [{owner}]' in your pack.yaml)" if owner else
-                    did_you_mean(cf.kind, kinds) or "kinds: " + ", ".join(kinds))
-            self.diags.append(Diagnostic("SCHEMA004", f"'kind': '{cf.kind}' is not allowed", doc.file, line, col,
-                                         hint=hint))
-            return
-        nodes = data.get("cards")
-        if not isinstance(nodes, list):
-            line, col = position(data, ["cards"], key=True)
-            self.diags.append(Diagnostic("SCHEMA003" if nodes is None else "SCHEMA004",
-                                         "missing required key 'cards'" if nodes is None else
-                                         "'cards': expected a list of cards", doc.file, line, col))
-            return
+        cf, nodes = found
         for i, node in enumerate(nodes):
             card = self.take(doc, node, schema.Card, ["cards", i])
             if card is None:
@@ -337,6 +316,35 @@ class _Builder:
                     line, col = position(node, ["id"], key=True)
                     self.diags.append(Diagnostic("SCHEMA003", f"missing required key 'cost' for {_a(cf.kind)}",
                                                  doc.file, line, col))
+
+    def card_envelope(self, doc: YamlDoc) -> tuple[schema.CardFile, list[Any]] | None:
+        """A card file's envelope (its ``kind``, and ``cards`` a list), checked before each card on its own, so that
+        one broken card hides no other; None, with its diagnostics, when it is not well-formed."""
+        data = doc.data
+        envelope = data.copy() if isinstance(data, dict) else data  # a CommentedMap copy keeps the positions
+        if isinstance(envelope, dict):
+            envelope["cards"] = []
+        cf = self.take(doc, envelope, schema.CardFile, [])
+        if cf is None:
+            return None
+        kinds = self.known_kinds()
+        if cf.kind not in kinds:
+            line, col = position(data, ["kind"])
+            owner = self.bundled_kind_owner(cf.kind)
+            hint = (f"the kind '{cf.kind}' is declared by the expansion '{owner}': load it (--pack {owner}, or "
+                    f"'requires: [{owner}]' in your pack.yaml)" if owner else
+                    did_you_mean(cf.kind, kinds) or "kinds: " + ", ".join(kinds))
+            self.diags.append(Diagnostic("SCHEMA004", f"'kind': '{cf.kind}' is not allowed", doc.file, line, col,
+                                         hint=hint))
+            return None
+        nodes = data.get("cards")
+        if not isinstance(nodes, list):
+            line, col = position(data, ["cards"], key=True)
+            self.diags.append(Diagnostic("SCHEMA003" if nodes is None else "SCHEMA004",
+                                         "missing required key 'cards'" if nodes is None else
+                                         "'cards': expected a list of cards", doc.file, line, col))
+            return None
+        return cf, nodes
 
     def bundled_kind_owner(self, kind: str) -> str | None:
         """The expansion under this tree whose rules/kinds.yaml declares ``kind``, for a hint when it is not loaded."""
@@ -1210,6 +1218,47 @@ def load_cached(root: Path | None = None, *, packs: Iterable[str] | str = ()) ->
             _CACHE.clear()
         _CACHE[key] = (prints, _read_print(looked.paths), tuple(sorted(looked.paths)), content)
     return content, diags
+
+
+def read_card_file(path: Path, pack_dir: Path, kind: str) -> tuple[YamlDoc | None, list[Diagnostic]]:
+    """A pack's card file of ``kind`` (a kind of the base game), read as the loader reads it, before a card is added
+    to it (``dday new card``): the document when it is well-formed, and what ``dday validate`` would say of its
+    place and envelope (a link out of the pack, a file that cannot be read as YAML, ``kind`` and ``cards`` of the
+    wrong shape), or that it holds another kind of card. Its cards themselves are not checked here."""
+    b = _Builder(bundled_root())
+    if not b.allowed(path, pack_dir):
+        return None, b.diags
+    doc = b.read(path)
+    if doc is None:
+        return None, b.diags
+    given = doc.data.get("kind") if isinstance(doc.data, dict) else None
+    if isinstance(given, str) and given != kind:  # before the envelope: a kind the pack declares is not known here
+        line, col = position(doc.data, ["kind"])
+        b.diags.append(Diagnostic("SCHEMA004", f"'kind': '{shorten(given)}' is not allowed in the file of {kind} cards",
+                                  doc.file, line, col, width=len(given),
+                                  hint=f"this file holds {shorten(given)} cards: add a card of that kind to it, or "
+                                  f"give the {kind} cards a file of their own"))
+        return None, b.diags
+    return (doc if b.card_envelope(doc) is not None else None), b.diags
+
+
+def pack_cards(pack_dir: Path) -> dict[str, tuple[str, str, int, int]]:
+    """The cards a pack's folder defines, by id: each one's kind and place (file, line, column), read as the loader
+    reads them (links out of the pack refused); a file or a card that cannot be read is left out, for ``dday
+    validate`` to report."""
+    b = _Builder(bundled_root())
+    found: dict[str, tuple[str, str, int, int]] = {}
+    for path in b.yaml_files(pack_dir / "cards", pack_dir):
+        doc = b.read(path)
+        data = doc.data if doc is not None else None
+        kind, nodes = (data.get("kind"), data.get("cards")) if isinstance(data, dict) else (None, None)
+        if not isinstance(kind, str) or not isinstance(nodes, list):
+            continue
+        for i, node in enumerate(nodes):
+            cid = node.get("id") if isinstance(node, dict) else None
+            if isinstance(cid, str) and cid not in found and doc is not None:
+                found[cid] = (kind, doc.file, *position(data, ["cards", i, "id"]))
+    return found
 
 
 def pack_named_in_file(name: object, file: Path, relative_to: Path) -> tuple[str | None, Diagnostic | None]:

@@ -185,3 +185,99 @@ def test_files_get_the_mode_a_plain_write_gives(tmp_path: Path, umask: int) -> N
         assert "mess-tin" in items.read_text(encoding="utf-8")
     finally:
         os.umask(old)
+
+
+ITEMS = "cards/items.yaml"
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    (b"\xff\xfe", f"{ITEMS}:1:1: YAML003 not UTF-8 text"),
+    (b"kind: item\ncards: 5\n", f"{ITEMS}:2:1: SCHEMA004 'cards': expected a list of cards"),
+    (b"kind: item\ncards: [\n", f"{ITEMS}:2:9: YAML001 YAML syntax error"),
+    (b"kind: specialist\ncards: []\n", f"{ITEMS}:1:7: SCHEMA004 'kind': 'specialist' is not allowed in the file of "
+                                       "item cards"),
+    (b"kind: item\n", f"{ITEMS}:1:1: SCHEMA003 missing required key 'cards'"),
+    (b"", f"{ITEMS}:1:1: SCHEMA001 the file is empty"),
+])
+def test_a_card_file_that_is_not_well_formed_is_refused_with_its_problems(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: bytes, shown: str) -> None:
+    """The file is read as `dday validate` reads it; one it would refuse is shown as validate shows it, and kept."""
+    monkeypatch.chdir(tmp_path)
+    assert dday("new", "pack", "nc").exit_code == 0
+    (tmp_path / "nc" / ITEMS).write_bytes(text)
+    result = dday("new", "card", "item", "b", "--pack", "nc")
+    assert result.exit_code == 1, (result.output, result.exception)
+    assert f"nc/{shown}" in result.output and "nothing was written" in result.output
+    assert (tmp_path / "nc" / ITEMS).read_bytes() == text
+    assert sorted(p.name for p in (tmp_path / "nc" / "cards").iterdir()) == ["items.yaml"]
+
+
+@pytest.mark.parametrize("text", [
+    "kind: item\ncards: []\n",
+    "# the pack's Items\nkind: item  # of the Units\ncards: [{id: a, name: A, text: t, provenance: rulebook, "
+    "grade: special, cost: 1, effect: 'use: gain 1 courage'}]\n",
+    "cards:\n- id: a\n  name: A  # its name\n  text: t\n  provenance: rulebook\n  grade: special\n  cost: 1\n"
+    "  effect: |\n    use: gain 1 courage\nkind: item\n",
+    "kind: item\ncards:\n    -   id: a\n        name: A\n        text: t\n        provenance: rulebook\n"
+    "        grade: special\n        cost: 1\n        effect: |-\n          use: gain 1 courage",
+])
+def test_a_card_is_added_so_that_the_file_stays_valid(tmp_path: Path, text: str) -> None:
+    pack = tmp_path / "nc"
+    assert dday("new", "pack", str(pack)).exit_code == 0
+    (pack / ITEMS).write_text(text, encoding="utf-8")
+    result = dday("new", "card", "item", "b", "--pack", str(pack))
+    assert result.exit_code == 0, result.output
+    checked = dday("validate", str(pack), "--format", "json")
+    assert checked.exit_code == 0, checked.output
+    data = YAML(typ="safe").load(pack / ITEMS)
+    assert [c["id"] for c in data["cards"]] == [*(["a"] if "id: a" in text else []), "b"]
+    written = (pack / ITEMS).read_text(encoding="utf-8")
+    assert all(comment in written for comment in re.findall(r"# .*", text))
+    if text.startswith("kind: item\ncards:\n    -"):  # a block list ending the file: the card goes after, as written
+        assert written.startswith(text + "\n    -   id: b\n        name: B\n")
+
+
+def test_a_link_out_of_the_pack_is_refused_and_one_inside_it_is_written_through(tmp_path: Path) -> None:
+    pack = tmp_path / "nc"
+    assert dday("new", "pack", str(pack)).exit_code == 0
+    outside = tmp_path / "outside.yaml"
+    outside.write_text("kind: item\ncards: []\n", encoding="utf-8")
+    (pack / ITEMS).symlink_to(outside)
+    result = dday("new", "card", "item", "b", "--pack", str(pack))
+    assert result.exit_code == 1 and "PACK010 this link leads outside the pack" in result.output
+    assert (pack / ITEMS).is_symlink() and outside.read_text(encoding="utf-8") == "kind: item\ncards: []\n"
+    (pack / ITEMS).unlink()
+    (pack / "cards" / "kept.yml").write_text("kind: item\ncards: []\n", encoding="utf-8")
+    (pack / ITEMS).symlink_to("kept.yml")
+    result = dday("new", "card", "item", "b", "--pack", str(pack))
+    assert result.exit_code == 0, result.output
+    assert (pack / ITEMS).is_symlink() and "id: b" in (pack / "cards" / "kept.yml").read_text(encoding="utf-8")
+
+
+def test_an_id_another_card_has_is_refused(pack: Path) -> None:
+    """The pack's own cards, of any kind, and the base game's: a duplicate id fails validation (DUP001)."""
+    specialists = (pack / "cards" / "specialists.yaml").read_text(encoding="utf-8")
+    same = dday("new", "card", "specialist", "canteen", "--pack", str(pack))
+    assert same.exit_code == 1, same.output
+    assert "the pack already has a card 'canteen' (an item, " in same.output and "overrides" not in same.output
+    base = dday("new", "card", "item", "medic", "--pack", str(pack))
+    assert base.exit_code == 1 and "'medic' is the id of the specialist Medic of the base game" in base.output
+    assert "overrides" not in base.output  # an item cannot replace a Specialist
+    replace = dday("new", "card", "specialist", "medic", "--pack", str(pack))
+    assert replace.exit_code == 1 and "write your specialist with 'overrides: true'" in replace.output
+    assert (pack / "cards" / "specialists.yaml").read_text(encoding="utf-8") == specialists
+    assert not (pack / "cards" / "items.yaml").read_text(encoding="utf-8").count("medic")
+
+
+def test_a_failed_write_leaves_the_card_file_as_it_was(pack: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    items = pack / ITEMS
+    before = items.read_text(encoding="utf-8")
+
+    def full(self: Path, target: Path) -> Path:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "replace", full)
+    result = dday("new", "card", "item", "kettle", "--pack", str(pack))
+    assert result.exit_code == 1 and "cannot write" in result.output and "No space left" in result.output
+    assert items.read_text(encoding="utf-8") == before
+    assert sorted(p.name for p in items.parent.iterdir()) == ["items.yaml", "specialists.yaml"]

@@ -3,22 +3,29 @@
 Every file starts with the line that names its JSON Schema, so that an editor with a YAML language server
 completes and checks its keys (``dday schema``); the schemas are written into the pack's ``schemas/``. A card is
 ``reconstructed`` with a note saying it is the author's own (docs/modding.md, "Provenance"); a scenario stub
-fails until its check is filled in. Nothing is ever overwritten, and every file is written atomically.
+fails until its check is filled in. Nothing is ever overwritten, and every file is written atomically: a card is
+added to its kind's file (cards/KINDS.yaml) only after the file is read as ``dday validate`` reads it, with an id no
+other card has.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from ddaydice.interpreter.cli.common import output_problem
 from ddaydice.interpreter.cli.render import write_atomically
 
+if TYPE_CHECKING:
+    from ddaydice.dsl.diagnostics import Diagnostic
+    from ddaydice.dsl.yamlsrc import YamlDoc
+
 CARD_KINDS = {"specialist": "specialists", "item": "items", "vehicle": "vehicles", "award": "awards"}
 GRADES = {"specialist": "regular", "item": "special", "vehicle": None, "award": "award"}
-COST = {"specialist": "2", "item": "2", "vehicle": "4", "award": None}
+COST = {"specialist": 2, "item": 2, "vehicle": 4, "award": None}
 EFFECTS = {"specialist": "on upkeep: gain 1 soldiers", "item": "use: gain 1 courage",
            "vehicle": "def -1", "award": "use: gain 2 courage"}
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -57,27 +64,151 @@ def _write(path: Path, text: str) -> None:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
-def _pack_of(pack: Path) -> str:
+def _refuse(diags: list[Diagnostic], message: str) -> NoReturn:
+    """Print the problems as ``dday validate`` does, then refuse: nothing was written."""
+    from ddaydice.dsl.diagnostics import SourceCache, render_all
+
+    click.echo(render_all(diags, SourceCache()))
+    raise click.ClickException(f"{message}: nothing was written")
+
+
+def _manifest(pack: Path) -> tuple[str, list[str]]:
+    """The pack's id and the packs it requires, read from its pack.yaml as the loader reads it (the folder's name
+    when it names no id); a pack.yaml that cannot be read is refused with its problems."""
+    from ddaydice.dsl.loader import read_source
+    from ddaydice.dsl.sandbox import inside
+
     manifest = pack / "pack.yaml"
     if not manifest.is_file():
         raise click.BadParameter(f"{pack} has no pack.yaml: make one with `dday new pack {pack}`",
                                  param_hint="--pack")
-    found = re.search(r"^id:\s*([a-z0-9-]+)\s*$", manifest.read_text(encoding="utf-8"), re.MULTILINE)
-    return found.group(1) if found else _slug(pack.resolve().name, "--pack")
+    _real, problem = inside(manifest, pack)
+    doc, diags = (None, [problem]) if problem is not None else read_source(manifest)
+    if doc is None or any(d.severity == "error" for d in diags):
+        _refuse(diags, f"{manifest} cannot be read")
+    data = doc.data if isinstance(doc.data, dict) else {}
+    pid, requires = data.get("id"), data.get("requires")
+    return (pid if isinstance(pid, str) and _SLUG.fullmatch(pid) else _slug(pack.resolve().name, "--pack"),
+            [r for r in requires if isinstance(r, str)] if isinstance(requires, list) else [])
 
 
 def _held_as(pack: Path, cid: str) -> str:
     """How a Unit of the scenario holds the card, by the kind of the pack's card file that has it."""
+    from ddaydice.dsl.loader import pack_cards
+
     field = {"specialist": "specialists: [{}]", "item": "items: [{}]", "vehicle": "vehicle: {}",
              "award": "awards: [{}]"}
-    for path in sorted((pack / "cards").glob("*.yaml")):
-        text = path.read_text(encoding="utf-8")
-        kind = re.search(r"^kind:\s*([a-z-]+)\s*$", text, re.MULTILINE)
-        if kind and kind.group(1) in field and re.search(rf"^\s*-\s*id:\s*{re.escape(cid)}\s*$", text,
-                                                          re.MULTILINE):
-            return ", " + field[kind.group(1)].format(cid)
+    kind = pack_cards(pack).get(cid, ("",))[0]
+    if kind in field:
+        return ", " + field[kind].format(cid)
     raise click.BadParameter(f"no card '{cid}' in {pack / 'cards'}: make it with `dday new card KIND {cid}`",
                              param_hint="CARD")
+
+
+def _a(kind: str) -> str:
+    return ("an " if kind[:1] in set("aeiou") else "a ") + kind
+
+
+def _taken(cid: str, kind: str, path: Path, pack: Path, requires: list[str]) -> None:
+    """Refuse an id some card already has: one of the pack's (of any kind), or one of the base game's or of a
+    bundled expansion the pack requires, which the pack's card would replace only with 'overrides: true'."""
+    from ddaydice.dsl.loader import load_cached, pack_cards
+    from ddaydice.dsl.places import bundled_root
+
+    own = pack_cards(pack)
+    if cid in own:
+        held, file, line, col = own[cid]
+        if Path(file).resolve() == path.resolve():
+            raise click.ClickException(f"{path} already has a card '{cid}': nothing was written")
+        raise click.ClickException(f"the pack already has a card '{cid}' ({_a(held)}, {file}:{line}:{col}): "
+                                   "nothing was written; give the new card an id of its own")
+    bundled = {p.name for p in (bundled_root() / "expansions").iterdir()} if (
+        bundled_root() / "expansions").is_dir() else set()
+    packs = [r for r in requires if r in bundled]
+    content, _ = load_cached(packs=packs)
+    if content is None and packs:
+        content, _ = load_cached()
+    if content is None or cid not in content.cards:
+        return
+    owner = content.owner_pack.get(f"card:{cid}")
+    of = f"the expansion '{owner}'" if owner else "the base game"
+    file, line, _col = content.origins.get(f"card:{cid}", ("", 0, 0))
+    card, held = content.cards[cid], content.card_kinds[cid]
+    replace = (f"; to replace {card.name} in games with your pack, write your {kind} with 'overrides: true' beside "
+               "its id (docs/modding.md, § 2.3)") if held == kind else ""  # an override keeps the card's kind
+    raise click.ClickException(
+        f"'{cid}' is the id of the {held} {card.name} of {of}" + (f" ({file}:{line})" if file else "")
+        + f": nothing was written. A card of your own needs an id of its own{replace}")
+
+
+def _card_fields(kind: str, cid: str) -> list[tuple[str, str | int]]:
+    """The new card's fields, in order: placeholders for the modder to replace (the effect: one line)."""
+    return [("id", cid), ("name", _title(cid)), ("text", "The card's text, as printed."),
+            ("provenance", "reconstructed"), ("note", "Invented for this pack; not a card of D-Day Dice."),
+            *((("grade", GRADES[kind]),) if GRADES[kind] else ()),
+            *((("cost", COST[kind]),) if COST[kind] else ()),
+            ("effect", EFFECTS[kind] + "\n")]
+
+
+def _entry(fields: list[tuple[str, str | int]], dash: int, key: int) -> str:
+    """A card as a block list's item: its '-' at column ``dash``, its keys at column ``key``."""
+    lines = []
+    for i, (name, value) in enumerate(fields):
+        lead = " " * dash + "-" + " " * (key - dash - 1) if i == 0 else " " * key
+        if isinstance(value, str) and value.endswith("\n"):
+            lines.append(f"{lead}{name}: |")
+            lines += [" " * (key + 2) + line for line in value.splitlines()]
+        else:
+            lines.append(f"{lead}{name}: {value}")
+    return "\n".join(lines) + "\n"
+
+
+def _appended(doc: YamlDoc, fields: list[tuple[str, str | int]]) -> str | None:
+    """The file's text with the card written after its last one, as its cards are written, when they are a block
+    list that ends the file; else None."""
+    cards = doc.data["cards"]
+    if not cards or cards.fa.flow_style() or list(doc.data)[-1] != "cards":
+        return None
+    dash = cards.lc.col
+    line, col = cards.lc.item(0)
+    key = col if line == cards.lc.line and col > dash else dash + 2
+    return doc.text + ("" if doc.text.endswith("\n") else "\n") + _entry(fields, dash, key)
+
+
+def _dumped(doc: YamlDoc, fields: list[tuple[str, str | int]]) -> str:
+    """The file's data with the card added, written again by ruamel's round-trip writer (comments kept, the list
+    made a block list), in the layout of the files ``dday new`` writes."""
+    import io
+
+    from ruamel.yaml import YAML
+    from ruamel.yaml.comments import CommentedMap
+    from ruamel.yaml.scalarstring import LiteralScalarString
+
+    yaml = YAML(typ="rt", pure=True)
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.width = 4096
+    yaml.preserve_quotes = True
+    data = yaml.load(doc.text)
+    cards = data["cards"]
+    cards.fa.set_block_style()
+    cards.append(CommentedMap([(name, LiteralScalarString(value) if isinstance(value, str) and "\n" in value
+                                else value) for name, value in fields]))
+    out = io.StringIO()
+    yaml.dump(data, out)
+    return out.getvalue()
+
+
+def _keeps(doc: YamlDoc, text: str, cid: str) -> bool:
+    """Whether ``text`` reads as the file did, with the card ``cid`` after its cards."""
+    from ddaydice.dsl.yamlsrc import read_yaml
+
+    again, diags = read_yaml(doc.file, text)
+    if again is None or diags or not isinstance(again.data, dict):
+        return False
+    old, new = dict(doc.data), dict(again.data)
+    cards = new.pop("cards", None)
+    return (isinstance(cards, list) and old.pop("cards") == cards[:-1] and old == new
+            and isinstance(cards[-1], dict) and cards[-1].get("id") == cid)
 
 
 @click.group("new")
@@ -141,27 +272,38 @@ def new_pack(folder: Path, name: str | None) -> None:
 @click.option("--pack", "pack", type=click.Path(path_type=Path, file_okay=False), default=Path(),
               show_default=True, help="The pack folder (with pack.yaml).")
 def new_card(kind: str, card_id: str, pack: Path) -> None:
-    """A card of KIND (specialist, item, vehicle, award), added to the pack's cards/KINDS.yaml."""
-    _pack_of(pack)
+    """A card of KIND (specialist, item, vehicle, award), added to the pack's cards/KINDS.yaml.
+
+    The file is read first as `dday validate` reads it: one that is no card file of KIND inside the pack is
+    refused with its problems, and so is an id another card has (the pack's, the base game's or a required
+    expansion's). The card goes after the file's last one; the old file stays as it was if the write fails.
+    """
+    from ddaydice.dsl.loader import read_card_file
+    from ddaydice.dsl.sandbox import inside
+
+    _pid, requires = _manifest(pack)
     cid = _slug(card_id, "ID")
     path = pack / "cards" / f"{CARD_KINDS[kind]}.yaml"
-    entry = (f"  - id: {cid}\n"
-             f"    name: {_title(cid)}\n"
-             "    text: The card's text, as printed.\n"
-             "    provenance: reconstructed\n"
-             "    note: Invented for this pack; not a card of D-Day Dice.\n"
-             + (f"    grade: {GRADES[kind]}\n" if GRADES[kind] else "")
-             + (f"    cost: {COST[kind]}\n" if COST[kind] else "")
-             + "    effect: |\n"
-             f"      {EFFECTS[kind]}\n")
-    if path.exists():
-        text = path.read_text(encoding="utf-8")
-        if re.search(rf"^\s*-\s*id:\s*{re.escape(cid)}\s*$", text, re.MULTILINE):
-            raise click.ClickException(f"{path} already has a card '{cid}': nothing was written")
-        write_atomically(path, text + ("" if text.endswith("\n") else "\n") + entry)
-        click.echo(f"added {cid} to {path}", err=True)
+    fields = _card_fields(kind, cid)
+    if not path.exists() and not path.is_symlink():
+        _real, problem = inside(path.parent, pack)
+        if problem is not None:
+            _refuse([problem], f"{path.parent} is not the pack's")
+        _taken(cid, kind, path, pack, requires)
+        _write_new(path, _schema_line(path, pack, "cards") + f"kind: {kind}\ncards:\n" + _entry(fields, 2, 4))
     else:
-        _write_new(path, _schema_line(path, pack, "cards") + f"kind: {kind}\ncards:\n" + entry)
+        doc, diags = read_card_file(path, pack, kind)
+        if doc is None or any(d.severity == "error" for d in diags):
+            _refuse(diags, f"{path} is not a card file of {kind}s that a card can be added to")
+        _taken(cid, kind, path, pack, requires)
+        text = _appended(doc, fields)
+        if text is None or not _keeps(doc, text, cid):
+            text = _dumped(doc, fields)
+        if not _keeps(doc, text, cid):
+            raise click.ClickException(f"the card could not be added to {path} keeping what it holds: nothing was "
+                                       "written; add it by hand")
+        _write(path.resolve(), text)  # a link inside the pack (one out of it is refused): the file it leads to
+        click.echo(f"added {cid} to {path}", err=True)
     click.echo(f"next: dday new scenario {cid} --pack {pack}; dday validate {pack}", err=True)
 
 
@@ -173,7 +315,7 @@ def new_card(kind: str, card_id: str, pack: Path) -> None:
 @click.option("--variant", default="advanced-training", show_default=True)
 def new_scenario(card_id: str, pack: Path, map_id: str, variant: str) -> None:
     """A scenario for CARD in the pack's scenarios/: it fails until its check says what the card must do."""
-    pid = _pack_of(pack)
+    pid, _requires = _manifest(pack)
     cid = _slug(card_id, "CARD")
     path = pack / "scenarios" / f"{cid}.yaml"
     held = _held_as(pack, cid)
