@@ -127,6 +127,52 @@ def test_the_text_and_the_plot_show_the_measures(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.parametrize("command", [
+    ["simulate", "exercise-tiger", "--variant", "practice-run", "--games", "4"],
+    ["compare", "-s", " ".join(["name=a", *TIGER]), "-s", " ".join(["name=b", *TIGER, "give=medic"]), "--games", "4"],
+    ["impact", "medic", "--map", "exercise-tiger", "--variant", "practice-run", "--games", "4"],
+])
+@pytest.mark.parametrize(("name", "problem"), [
+    ("nodir/p.png", "the folder {tmp}/nodir does not exist"),
+    ("p.foo", "the file's suffix gives the format: .png, .svg, .pdf ('.foo' is not one of them)"),
+    ("p", "the file's suffix gives the format: .png, .svg, .pdf (it has none)"),
+])
+def test_a_plot_that_cannot_be_written_is_a_usage_error_before_any_game(
+        tmp_path: Path, command: list[str], name: str, problem: str) -> None:
+    result = _cli(*command, "-q", "--plot", str(tmp_path / name))
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit)  # (a usage error, not a traceback)
+    assert problem.format(tmp=tmp_path) in result.output
+    assert "won" not in result.output  # (no game was played: no table)
+
+
+@pytest.mark.parametrize("suffix", ["svg", "pdf"])
+def test_the_plot_format_is_the_files_suffix(tmp_path: Path, suffix: str) -> None:
+    out = tmp_path / f"s.{suffix}"
+    result = _cli("simulate", "exercise-tiger", "--variant", "practice-run", "--games", "4", "-q", "--plot", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes().startswith(b"%PDF" if suffix == "pdf" else b"<?xml")
+
+
+def test_a_plot_that_fails_after_the_games_keeps_the_results_and_the_old_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import matplotlib.figure
+
+    def full(*_args: Any, **_kwargs: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", full)
+    png = tmp_path / "s.png"
+    png.write_bytes(b"the old plot")
+    result = _cli("simulate", "exercise-tiger", "--variant", "practice-run", "--games", "4", "-q", "--plot", str(png))
+    assert result.exit_code == 1
+    assert isinstance(result.exception, SystemExit)  # (an error message, not a traceback)
+    assert "turns played" in result.output  # the results, printed before the plot
+    assert f"--plot {png}: the plot could not be written: No space left on device" in result.output
+    assert png.read_bytes() == b"the old plot"
+    assert [p.name for p in tmp_path.iterdir()] == ["s.png"]  # no temporary file left
+
+
 # ------------------------------------------------------------------ forced cards
 def test_a_given_card_is_held_by_every_unit_from_the_start_and_out_of_the_pool() -> None:
     content = _content()

@@ -9,8 +9,9 @@ Command modules import this module; it imports no command module and not the ``c
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -34,6 +35,59 @@ def check_setup(entry: SetupEntry, content: Content) -> None:
     if problems:
         raise click.UsageError(problems_text([(SETUP_OPTIONS.get(key, key), message, hint)
                                               for key, message, hint, _ in problems]))
+
+
+#: The formats ``--plot`` writes, named by the file's suffix (matplotlib's Agg, SVG and PDF backends).
+PLOT_FORMATS = ("png", "svg", "pdf")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def plot_problem(path: Path) -> str | None:
+    """Why a plot could not be written to ``path`` (checked before any game is played, so that a run is never
+    played only for its plot to fail): its suffix must name a format of PLOT_FORMATS, and its folder must exist
+    and take a new file (tools/play.py ``check_save_path``); None when it can be written."""
+    from ddaydice.interpreter.tools.play import check_save_path
+
+    suffix = path.suffix.lower().lstrip(".")
+    if suffix not in PLOT_FORMATS:
+        accepted = ", ".join(f".{f}" for f in PLOT_FORMATS)
+        said = f"'.{suffix}' is not one of them" if suffix else "it has none"
+        return f"the file's suffix gives the format: {accepted} ({said}); e.g. {path.with_suffix('.png')}"
+    folder = path.parent if str(path.parent) else Path()
+    if not folder.is_dir():
+        return f"the folder {folder} does not exist (create it first, or name a file in a folder that exists)"
+    return check_save_path(path)
+
+
+def _check_plot(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    if value is not None:
+        problem = plot_problem(value)
+        if problem is not None:
+            raise click.BadParameter(f"{value}: {problem}", ctx, param)
+    return value
+
+
+def plot_option(what: str) -> Callable[[F], F]:
+    """``--plot FILE`` of dday simulate, compare and impact: ``what`` is drawn to FILE, whose suffix gives the
+    format; a FILE that could not be written is a usage error before any game is played."""
+    formats = ", ".join(f".{f}" for f in PLOT_FORMATS[:-1]) + f" or .{PLOT_FORMATS[-1]}"
+    return click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path),
+                        callback=_check_plot, metavar="FILE",
+                        help=f"{what} to FILE: a {formats} file (the suffix gives the format), in a folder that "
+                             "exists.")
+
+
+def write_plot(draw: Callable[[], None], path: Path) -> None:
+    """Draw a plot (after the games, their results already printed): a plot that could not be written after all
+    (the disk full, the folder removed meanwhile) is an error (exit 1) that names it, never a traceback."""
+    try:
+        draw()
+    except ImportError as exc:
+        raise click.ClickException("--plot needs matplotlib: pip install 'ddaydice[plot]'") from exc
+    except OSError as exc:
+        raise click.ClickException(f"--plot {path}: the plot could not be written: "
+                                   f"{exc.strerror or exc}") from exc
 
 
 class PolicyName(click.ParamType[str]):

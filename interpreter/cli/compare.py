@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from ddaydice.interpreter.cli.common import echo_diagnostics
+from ddaydice.interpreter.cli.common import echo_diagnostics, plot_option, write_plot
 
 SETUP_HELP = ("A set-up as key=value words (lists comma-separated): name, map, variant, players, policy, "
               "side-policy, options, packs, give (cards given to each Unit at the start), pool (cards put into the "
@@ -41,12 +41,11 @@ SETUP_HELP = ("A set-up as key=value words (lists comma-separated): name, map, v
               help="Worker processes (results are identical whatever this is).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="A table, or JSON (a set-up file's errors too).")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
-              help="Draw each measure's differences and intervals to this PNG file.")
+@plot_option("Draw each measure's differences and intervals")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None, batch: int | None,
             precisions: tuple[str, ...], measure_names: tuple[str, ...], seed: int | None, jobs: int, fmt: str,
-            plot_path: str | None, quiet: bool) -> None:
+            plot_path: Path | None, quiet: bool) -> None:
     """Play two or more set-ups on the same seeds and report each measure's difference from the first set-up,
     with a paired 95% interval (Student's t) and whether it is significant (Holm's correction over the measures).
 
@@ -108,13 +107,13 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
             result = cmp.run(setups, total, batch=size, precision=precision, measures=measures, jobs=jobs,
                              progress=bar.update)
             bar.update(total * len(setups) - bar.pos)
-    if plot_path:
-        cmp.plot(result, plot_path)
     if fmt == "json":
         click.echo(json.dumps(cmp.as_json(result), indent=2))
-        return
-    for line in cmp.table(result):
-        click.echo(line)
+    else:
+        for line in cmp.table(result):
+            click.echo(line)
+    if plot_path is not None:  # after the results: a plot that fails after all loses none of them
+        write_plot(lambda: cmp.plot(result, plot_path), plot_path)
 
 
 def parse_measures(names: tuple[str, ...]) -> tuple[str, ...]:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 
-from ddaydice.interpreter.cli.common import SETUP_OPTIONS
+from ddaydice.interpreter.cli.common import SETUP_OPTIONS, plot_option, write_plot
 from ddaydice.interpreter.cli.compare import parse_measures
 
 #: The option that sets each key of a set-up, as a problem names it (the map is an option here; the cards, CARD).
@@ -45,13 +46,12 @@ _OPTION = {**SETUP_OPTIONS, "map": "--map", "give": "CARD", "pool": "CARD", "abs
               help="Worker processes (results are identical whatever this is).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="A table per policy, or JSON.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
-              help="Draw each measure's difference (with - without) per policy to this PNG file.")
+@plot_option("Draw each measure's difference (with - without) per policy")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def impact(card: str, map_id: str, variant: str | None, players: int, policies: tuple[str, ...],
            options: tuple[str, ...], packs: tuple[str, ...], where: str, games: int, batch: int,
            precisions: tuple[str, ...], measure_names: tuple[str, ...], seed: int, jobs: int, fmt: str,
-           plot_path: str | None, quiet: bool) -> None:
+           plot_path: Path | None, quiet: bool) -> None:
     """What CARD does to the game: the card forced into play at the start against the same seeds without it,
     for each --policy, each measure's difference with a paired 95% interval."""
     from ddaydice.interpreter.tools import compare as cmp
@@ -86,23 +86,22 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
                                  progress=bar.update)
                 bar.update(games * 2 - bar.pos)
         results.append((policy, result))
-    if plot_path:
+    if fmt == "json":
+        click.echo(json.dumps({"card": card, "to": where, "map": map_id, "variant": variant,
+                               "results": [{"policy": p, **cmp.as_json(c)} for p, c in results]}, indent=2))
+    else:
+        for k, (policy, result) in enumerate(results):
+            if k:
+                click.echo("")
+            click.echo(f"{card} ({'given to each Unit' if where == 'give' else 'in the Pool'}) on {map_id}"
+                       + (f"/{variant}" if variant else "") + f", policy {policy}:")
+            for line in cmp.table(result):
+                click.echo(line)
+    if plot_path is not None:  # after the results: a plot that fails after all loses none of them
         from ddaydice.interpreter.tools.measures import MEASURES
         from ddaydice.interpreter.tools.plots import compare_plot
 
         every = [c.differences_json() for _, c in results]  # (one difference each: with - without)
         rows = [(MEASURES[n][0], [e[n][0] for e in every]) for n in measures]
-        compare_plot(f"{card} on {map_id}: with - without, 95% paired intervals",
-                     [f"policy {p}" for p, _ in results], rows, plot_path)
-    if fmt == "json":
-        click.echo(json.dumps({"card": card, "to": where, "map": map_id, "variant": variant,
-                               "results": [{"policy": p, **cmp.as_json(c)} for p, c in results]}, indent=2))
-        return
-    for k, (policy, result) in enumerate(results):
-        if k:
-            click.echo("")
-        click.echo(f"{card} ({'given to each Unit' if where == 'give' else 'in the Pool'}) on {map_id}"
-                   + (f"/{variant}" if variant else "") + f", policy {policy}:")
-        for line in cmp.table(result):
-            click.echo(line)
-
+        write_plot(lambda: compare_plot(f"{card} on {map_id}: with - without, 95% paired intervals",
+                                        [f"policy {p}" for p, _ in results], rows, plot_path), plot_path)

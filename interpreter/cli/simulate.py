@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ddaydice.dsl.limits import MAX_GAMES
-from ddaydice.interpreter.cli.common import PolicyName, check_setup, load_or_exit, provenance_warning
+from ddaydice.interpreter.cli.common import (
+    PolicyName,
+    check_setup,
+    load_or_exit,
+    plot_option,
+    provenance_warning,
+    write_plot,
+)
 from ddaydice.interpreter.cli.replay import check_capture, moment_option, write_position
 
 if TYPE_CHECKING:
@@ -42,7 +49,7 @@ if TYPE_CHECKING:
 @click.option("--pack", "packs", multiple=True,
               help="An expansion to load: a bundled one by name, or a pack folder by its path (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw the outcomes to this PNG file.")
+@plot_option("Draw the turns played and each measure's histogram")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--check-invariants", is_flag=True,
               help="Check the rulebook's guarantees (rules/invariants.yaml) after every phase; exit 1 on a violation.")
@@ -53,7 +60,7 @@ if TYPE_CHECKING:
 @click.option("--to-scenario", type=click.Path(dir_okay=False, path_type=Path),
               help="With --game and --until: write the position then as a scenario file (docs/scenarios.md).")
 def simulate(map_id: str, variant: str | None, players: int, games: int, policy: str, side_policy: str | None,
-             seed: int, jobs: int, options: tuple[str, ...], packs: tuple[str, ...], fmt: str, plot_path: str | None,
+             seed: int, jobs: int, options: tuple[str, ...], packs: tuple[str, ...], fmt: str, plot_path: Path | None,
              quiet: bool, check_invariants: bool, game_index: int | None, until: tuple[int, str] | None,
              to_scenario: Path | None) -> None:
     """Play many games with a policy and report win rate, turns, deaths and use of cards."""
@@ -91,15 +98,12 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
         with click.progressbar(length=games, label=f"simulating {map_id}", file=sys.stderr) as bar:
             records, seconds = sim.run(content, spec, games, jobs=jobs, progress=bar.update, first=first)
     summary = sim.summarise(spec, records, seconds, jobs)
-    if plot_path:
-        try:
-            sim.plot(summary, records, plot_path)
-        except ImportError as exc:
-            raise click.ClickException("--plot needs matplotlib: pip install 'ddaydice[plot]'") from exc
     if fmt == "json":
         click.echo(json.dumps(summary, indent=2))
     else:
         _echo_summary(content, spec, summary, jobs)
+    if plot_path is not None:  # after the results: a plot that fails after all loses none of them
+        write_plot(lambda: sim.plot(summary, records, plot_path), plot_path)
     broken = [r for r in records if r.violations]
     for r in broken[:20]:  # a violation: the game, its seed, what broke, and the command that replays it
         click.echo(f"game {r.index} (seed {r.seed}): " + "; ".join(r.violations), err=True)

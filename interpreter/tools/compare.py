@@ -404,7 +404,7 @@ def card_uses(c: Comparison) -> list[CardUses]:
     return out
 
 
-def plot(c: Comparison, path: str, title: str | None = None) -> None:
+def plot(c: Comparison, path: str | Path, title: str | None = None) -> None:
     from ddaydice.interpreter.tools.plots import compare_plot
 
     labels = [f"{s.name} - {c.setups[0].name}" for s in c.setups[1:]]

@@ -3,8 +3,12 @@ differences a comparison found with their paired 95% intervals."""
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from ddaydice.interpreter.tools.measures import MEASURES, GameRecord, values
@@ -19,8 +23,33 @@ def _pyplot() -> Any:
     return plt
 
 
-def simulate_plot(summary: dict[str, Any], records: Sequence[GameRecord], path: str) -> None:
-    """The turns played, won and lost, then each measure's histogram, to a PNG."""
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _save(plt: Any, fig: Any, path: str | Path) -> None:
+    """The figure to ``path`` in the format its suffix names, written to a temporary file in the same folder then
+    moved into place: a plot that fails leaves an existing file as it was, and no temporary file."""
+    target = Path(path)
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=".dday-", suffix=target.suffix)
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fig.savefig(f, dpi=100, format=target.suffix.lstrip(".").lower() or None)
+        tmp.chmod(target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_umask())  # not mkstemp's 0600
+        tmp.replace(target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    finally:
+        plt.close(fig)
+
+
+def simulate_plot(summary: dict[str, Any], records: Sequence[GameRecord], path: str | Path) -> None:
+    """The turns played, won and lost, then each measure's histogram, to a file (PNG, SVG or PDF, by its suffix)."""
     plt = _pyplot()
     names = [n for n in MEASURES if n not in {"won", "turns"}
              and any(v is not None for v in values(records, n))]
@@ -52,12 +81,11 @@ def simulate_plot(summary: dict[str, Any], records: Sequence[GameRecord], path: 
             f"{summary['win_rate']:.1%} won of {summary['games']} ({summary['policy']})"
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    _save(plt, fig, path)
 
 
 def compare_plot(title: str, labels: Sequence[str], rows: Sequence[tuple[str, Sequence[dict[str, Any]]]],
-                 path: str) -> None:
+                 path: str | Path) -> None:
     """One panel per measure: each difference (labelled by ``labels``), a point and its 95% interval (red when
     significant after Holm's correction); ``rows`` holds, per measure, the JSON of its differences
     (compare.Comparison.differences_json)."""
@@ -85,5 +113,4 @@ def compare_plot(title: str, labels: Sequence[str], rows: Sequence[tuple[str, Se
         axes[k // cols][k % cols].axis("off")
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    _save(plt, fig, path)

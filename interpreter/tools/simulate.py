@@ -17,6 +17,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import attrs
@@ -271,8 +272,8 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
     return out
 
 
-def plot(summary: dict[str, Any], records: Sequence[GameRecord], path: str) -> None:
-    """Draw the outcomes (turns, won and lost) and each measure's distribution to a PNG (tools/plots.py)."""
+def plot(summary: dict[str, Any], records: Sequence[GameRecord], path: str | Path) -> None:
+    """Draw the outcomes (turns, won and lost) and each measure's distribution to a file (tools/plots.py)."""
     from ddaydice.interpreter.tools.plots import simulate_plot
 
     simulate_plot(summary, records, path)
