@@ -150,3 +150,50 @@ def test_a_sweep_is_bounded_like_every_run(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["sweep", str(small), "-q", "--workers", "512"])
     assert result.exit_code == 0, result.output
     assert "note: --workers 512 capped to" in result.output
+
+
+SMALL = """\
+maps: [exercise-tiger]
+variants:
+  exercise-tiger: [practice-run]
+policies: [reference]
+games: 4
+chunk: 2
+seed: 3
+"""
+
+
+def test_the_results_file_must_be_writable_before_anything_runs(tmp_path: Path) -> None:
+    grid = tmp_path / "grid.yaml"
+    grid.write_text(SMALL)
+    out = tmp_path / "nodir" / "x.csv"
+    result = CliRunner().invoke(main, ["sweep", str(grid), "-o", str(out)])
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit)  # (a usage error, not a traceback)
+    assert f"--out {out}: the folder {out.parent} does not exist" in result.output
+    assert "to play" not in result.output  # (nothing began)
+
+
+def test_a_file_of_another_sweep_is_not_overwritten(tmp_path: Path) -> None:
+    """Resuming keeps only this sweep's rows: a file that holds another sweep's (another seed, a cell no longer
+    in the grid, games beyond this sweep's) is refused, never emptied."""
+    grid = tmp_path / "grid.yaml"
+    grid.write_text(SMALL)
+    sf, diags = sweep.read_file(grid)
+    assert sf is not None, diags
+    out = tmp_path / "f.csv"
+    assert sweep.run(sf, out, workers=1, processes=False).games_played == 4
+    before = out.read_bytes()
+    for change, said in ((("seed: 3", "seed: 4"), "4 game(s) of seed 3 (this sweep's seed is 4)"),
+                         (("games: 4", "games: 2"), "2 game(s) beyond this sweep's 2 per cell"),
+                         (("policies: [reference]", "policies: [random]"),
+                          "4 game(s) of set-ups or seeds not in this grid (such as exercise-tiger/practice-run 1p "
+                          "reference, seed 3)")):
+        other = tmp_path / "other.yaml"
+        other.write_text(SMALL.replace(*change))
+        result = CliRunner().invoke(main, ["sweep", str(other), "-o", str(out), "-q"])
+        assert result.exit_code == 2, result.output
+        assert f"{out} holds results of another sweep: {said}" in " ".join(result.output.split())
+        assert f"write the sweep to another file (-o OTHER.csv), or delete {out} to start afresh" in \
+            " ".join(result.output.split())
+        assert out.read_bytes() == before

@@ -176,13 +176,20 @@ def read_results(path: Path) -> list[dict[str, str]]:
     """The rows of a results file (none if there is no file); a row cut short is left out."""
     if not path.exists():
         return []
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ResultsError(f"{path}: not a results file of dday sweep (not UTF-8 text); it is never overwritten: "
+                           f"{_elsewhere(path)}") from exc
+    except OSError as exc:
+        raise ResultsError(f"{path}: cannot read the results file: {exc.strerror}") from exc
     if not text.strip():
         return []
     reader = csv.reader(io.StringIO(text))
     header = next(reader)
     if tuple(header) != COLUMNS:
-        raise ResultsError(f"{path}: not a results file of dday sweep (its columns are not: {', '.join(COLUMNS)})")
+        raise ResultsError(f"{path}: not a results file of dday sweep (its columns are not: {', '.join(COLUMNS)}); "
+                           f"it is never overwritten: {_elsewhere(path)}")
     rows = []
     complete = text.endswith("\n")
     lines = list(reader)
@@ -198,6 +205,39 @@ def read_results(path: Path) -> list[dict[str, str]]:
 def chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
     for a in range(0, games, size):
         yield a, min(a + size, games)
+
+
+def _elsewhere(path: Path) -> str:
+    return f"write the sweep to another file (-o OTHER.csv), or delete {path} to start afresh"
+
+
+def others(cells: Sequence[Cell], games: int, rows: Sequence[dict[str, str]]) -> str | None:
+    """What in a results file is not this sweep's (rows of a cell not in its grid, another seed's, or a game
+    beyond its ``games``), said for a person; None when every row is this sweep's. Resuming keeps only this sweep's
+    rows, so a file that holds others is never resumed: they would be lost."""
+    keys = {cell.key() for cell in cells}
+    stray = [r for r in rows if tuple(r[c] for c in KEY) not in keys]
+    beyond = [r for r in rows if tuple(r[c] for c in KEY) in keys and int(r["game"]) >= games]
+    if not stray and not beyond:
+        return None
+    parts = []
+    if stray:
+        seeds = sorted({r["seed"] for r in stray}, key=int)
+        mine = next(iter(keys))[-1] if keys else ""
+        if all(r["seed"] != mine for r in stray) and {
+                tuple(r[c] for c in KEY[:-1]) for r in stray} <= {k[:-1] for k in keys}:
+            parts.append(f"{len(stray)} game(s) of seed {', '.join(seeds)} (this sweep's seed is {mine})")
+        else:
+            r = stray[0]
+            example = r["map"] + (f"/{r['variant']}" if r["variant"] else "") + f" {r['players']}p {r['policy']}"
+            for c in ("options", "packs", "give"):
+                if r[c]:
+                    example += f" {c} {r[c]}"
+            parts.append(f"{len(stray)} game(s) of set-ups or seeds not in this grid (such as {example}, seed "
+                         f"{r['seed']})")
+    if beyond:
+        parts.append(f"{len(beyond)} game(s) beyond this sweep's {games} per cell")
+    return "results of another sweep: " + " and ".join(parts)
 
 
 def plan(cells: Sequence[Cell], games: int, size: int, rows: Sequence[dict[str, str]]) -> tuple[
@@ -266,7 +306,11 @@ def run(sf: SweepFile, out: Path, *, scheduler: str | None = None, workers: int 
 
     t0 = time.perf_counter()
     cells = grid(sf)
-    keep, todo = plan(cells, sf.games, sf.chunk, read_results(out))
+    rows = read_results(out)
+    foreign = others(cells, sf.games, rows)
+    if foreign is not None:
+        raise ResultsError(f"{out} holds {foreign}; it is never overwritten: {_elsewhere(out)}")
+    keep, todo = plan(cells, sf.games, sf.chunk, rows)
     all_chunks = len(cells) * len(list(chunks(sf.games, sf.chunk)))
     write_rows(out, sorted(keep, key=sort_key))
     if started is not None:
