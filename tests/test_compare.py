@@ -366,6 +366,37 @@ def test_bad_descriptions_are_usage_errors() -> None:
     assert bad.exit_code == 2 and "no measure 'wins'" in bad.output
 
 
+def test_a_precision_is_only_for_a_measure_reported() -> None:
+    """A precision for a measure not reported would stop the run on an interval nobody reads: a usage error, before
+    any game. Measures are named as typed, with '-' or '_', in --measure and --precision alike."""
+    two = ["-s", " ".join(["name=a", *TIGER]), "-s", " ".join(["name=b", *TIGER, "give=medic"])]
+    bad = _cli("compare", *two, "--measure", "victory-points", "--precision", "won=0.01", "--games", "40",
+               "--batch", "20")
+    assert bad.exit_code == 2, bad.output
+    assert ("--precision won: not among the measures reported (victory-points); add --measure won, or drop the "
+            "precision") in " ".join(bad.output.split())
+    bad = _cli("impact", "medic", "--map", "omaha-beach", "--measure", "turns", "--precision", "casualties=1",
+               "--games", "4")
+    assert bad.exit_code == 2 and "--precision casualties: not among the measures reported (turns)" in bad.output
+    bad = _cli("compare", *two, "--precision", "turns_to=1")
+    assert bad.exit_code == 2 and "(measures: won, turns, turns-to-win, soldiers-left, specialists-left, " \
+        "casualties, victory-points)" in " ".join(bad.output.split())
+    for spelling in ("turns-to-win", "turns_to_win"):
+        data = _json("compare", *two, "--measure", spelling, "--precision", f"{spelling}=100", "--games", "8",
+                     "--batch", "4")
+        assert list(data["measures"]) == ["turns_to_win"]
+
+
+def test_a_precision_no_interval_was_held_to_is_not_reached() -> None:
+    """The random player never wins: turns to win has no pair, and holds no run; but the run does not stop early
+    claiming a precision it never read."""
+    two = ["-s", "name=a map=exercise-tiger variant=practice-run policy=random",
+           "-s", "name=b map=exercise-tiger variant=practice-run policy=random give=medic"]
+    data = _json("compare", *two, "--measure", "turns-to-win", "--precision", "1", "--games", "8", "--batch", "4")
+    assert data["measures"]["turns_to_win"]["differences"][0]["n"] == 0
+    assert (data["games"], data["stopped"]) == (8, "games")
+
+
 def test_holm_corrects_the_p_values_of_a_comparison_together() -> None:
     """Holm's step-down: the smallest p times the number of tests, the next times one less, each at least the one
     before, at most 1; returned in the order given (a textbook example)."""

@@ -97,9 +97,7 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
     total = games or (cf.games if cf and cf.games else 1000)
     size = batch or (cf.batch if cf and cf.batch else 200)
     measures = parse_measures(measure_names)
-    precision, why = cmp.parse_precision(precisions)
-    if why:
-        raise click.UsageError(why)
+    precision = parse_precision(precisions, measures)
     if quiet or fmt == "json":
         result = cmp.run(setups, total, batch=size, precision=precision, measures=measures, jobs=jobs)
     else:
@@ -117,7 +115,8 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
 
 
 def parse_measures(names: tuple[str, ...]) -> tuple[str, ...]:
-    """The measures asked for with --measure (all when none), or a usage error."""
+    """The measures asked for with --measure (all when none), or a usage error. A name is typed with '-' or '_'
+    (turns-to-win, turns_to_win), as --precision takes it."""
     from ddaydice.interpreter.tools import measures as ms
 
     if not names:
@@ -127,6 +126,24 @@ def parse_measures(names: tuple[str, ...]) -> tuple[str, ...]:
         name = ms.measure_name(text)
         if name not in ms.MEASURES:
             raise click.UsageError(f"--measure {text}: no such measure (measures: "
-                                   f"{', '.join(n.replace('_', '-') for n in ms.MEASURES)})")
+                                   f"{', '.join(ms.typed(n) for n in ms.MEASURES)})")
         out.append(name)
     return tuple(dict.fromkeys(out))
+
+
+def parse_precision(texts: tuple[str, ...], measures: tuple[str, ...]) -> dict[str, float]:
+    """The widths --precision asks for (by measure; ``*``: every measure reported), or a usage error: a width for
+    a measure that is not reported (--measure) would stop the run on an interval nobody reads, or on none."""
+    from ddaydice.interpreter.tools import compare as cmp
+    from ddaydice.interpreter.tools import measures as ms
+
+    precision, why = cmp.parse_precision(texts)
+    if why:
+        raise click.UsageError(why)
+    unreported = [name for name in precision if name != "*" and name not in measures]
+    if unreported:
+        names = ", ".join(ms.typed(n) for n in unreported)
+        raise click.UsageError(
+            f"--precision {names}: not among the measures reported ({', '.join(ms.typed(n) for n in measures)}); "
+            f"add --measure {' --measure '.join(ms.typed(n) for n in unreported)}, or drop the precision")
+    return precision

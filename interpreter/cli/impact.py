@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from ddaydice.interpreter.cli.common import SETUP_OPTIONS, plot_option, write_plot
-from ddaydice.interpreter.cli.compare import parse_measures
+from ddaydice.interpreter.cli.compare import parse_measures, parse_precision
 
 #: The option that sets each key of a set-up, as a problem names it (the map is an option here; the cards, CARD).
 _OPTION = {**SETUP_OPTIONS, "map": "--map", "give": "CARD", "pool": "CARD", "absent": "CARD"}
@@ -58,9 +58,7 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
     from ddaydice.interpreter.tools.setups import SetupEntry, check, content_for, problems_text
 
     measures = parse_measures(measure_names)
-    precision, why = cmp.parse_precision(precisions)
-    if why:
-        raise click.UsageError(why)
+    precision = parse_precision(precisions, measures)
     pairs = []
     problems: dict[tuple[str, str, str | None], None] = {}  # every problem, once (both set-ups share most)
     for policy in policies or ("reference",):

@@ -192,7 +192,9 @@ def difference_json(d: Paired, p_holm: float) -> dict[str, Any]:
 
 def narrow_enough(diffs: Mapping[str, Sequence[Paired]], precision: Mapping[str, float]) -> bool:
     """Every interval narrower than its measure's precision (``*``: every measure's); a measure with no pair
-    at all (turns to win when no game was won) does not hold the run."""
+    at all (turns to win when no game was won) does not hold the run, but some interval must have been read: a
+    precision no interval was held to is not reached."""
+    read = False
     for name, ds in diffs.items():
         limit = precision.get(name, precision.get("*"))
         if limit is None:
@@ -202,7 +204,8 @@ def narrow_enough(diffs: Mapping[str, Sequence[Paired]], precision: Mapping[str,
                 continue
             if not d.width < limit:
                 return False
-    return True
+            read = True
+    return read
 
 
 def run(setups: Sequence[Setup], games: int, *, batch: int = 200, precision: Mapping[str, float] | None = None,
@@ -260,7 +263,8 @@ def parse_precision(values: Sequence[str]) -> tuple[dict[str, float], str | None
         name, eq, value = text.rpartition("=")
         key = ms.measure_name(name) if eq else "*"
         if eq and key not in ms.MEASURES:
-            return {}, f"--precision {text}: no measure '{name}' (measures: {', '.join(ms.MEASURES)})"
+            return {}, (f"--precision {text}: no measure '{name}' (measures: "
+                        f"{', '.join(ms.typed(n) for n in ms.MEASURES)})")
         try:
             limit = float(value)
         except ValueError:

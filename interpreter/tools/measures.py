@@ -85,6 +85,12 @@ def measure_name(text: str) -> str:
     return text.strip().lower().replace("-", "_")
 
 
+def typed(name: str) -> str:
+    """A measure's name as a person types it on the command line (``turns-to-win``; ``turns_to_win`` is accepted
+    too, measure_name)."""
+    return name.replace("_", "-")
+
+
 def values(records: Sequence[GameRecord], name: str) -> list[int | None]:
     """One measure of each game, in the records' order (None where it has no value)."""
     get = MEASURES[name][1]
