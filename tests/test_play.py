@@ -77,3 +77,26 @@ def test_play_names_the_reconstructed_cards_a_game_can_bring_into_play() -> None
     base = CliRunner().invoke(main, ["play", "exercise-tiger", "--variant", "practice-run", "--seed", "1", "--auto",
                                      "reference"]).output
     assert "Specialists, Items and Vehicles of the game are RECONSTRUCTIONS" not in base  # all printed there
+
+
+def test_a_player_named_in_auto_plays_his_policy_whatever_the_order() -> None:
+    from ddaydice.interpreter.cli.play import _parse_auto
+
+    for auto in (("heuristic", "german=random"), ("german=random", "heuristic")):
+        assert _parse_auto(auto, 2, ["german"]) == {1: "heuristic", 2: "heuristic", 3: "random"}
+    for auto in (("reference", "u2=random"), ("u2=random", "reference"), ("u2=random", "reference", "u2=random")):
+        assert _parse_auto(auto, 2) == {1: "reference", 2: "random"}
+    games = [CliRunner().invoke(main, ["play", "exercise-tiger", "--variant", "practice-run", "--players", "2",
+                                       "--seed", "3", *(x for a in auto for x in ("--auto", a))]).output
+             for auto in (("reference", "u2=random"), ("u2=random", "reference"))]
+    assert "The game is" in games[0] and games[0] == games[1]
+
+
+def test_two_policies_for_one_player_are_a_usage_error() -> None:
+    for auto, said in (
+            (("heuristic", "random"), "--auto heuristic and --auto random: two policies for every player"),
+            (("u1=random", "u1=reference"), "--auto u1=random and --auto u1=reference: two policies for u1")):
+        result = CliRunner().invoke(main, ["play", "exercise-tiger", "--variant", "practice-run", "--seed", "3",
+                                           *(x for a in auto for x in ("--auto", a))])
+        assert result.exit_code == 2, result.output
+        assert said in result.output and "The game is" not in result.output

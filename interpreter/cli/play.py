@@ -20,30 +20,46 @@ if TYPE_CHECKING:
 
 
 def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = None) -> dict[int, str]:
-    """Which players a policy plays: Units by number (1..players), then other sides' players (the German)."""
+    """Which players a policy plays: Units by number (1..players), then other sides' players (the German).
+
+    A general ``--auto POLICY`` is every player's; ``--auto WHO=POLICY`` is one player's and wins over the general
+    one whatever the order they are given in. Two different policies for every player, or for one player, are a
+    usage error (the same one given twice is not)."""
     from ddaydice.interpreter.policies.names import check_policy
 
     sides = sides or []
-    chosen: dict[int, str] = {}
+    general: dict[str, str] = {}  # policy -> the --auto that gave it
+    specific: dict[int, tuple[str, str]] = {}  # player -> (policy, the --auto that gave it)
+    names = {**{i: f"u{i}" for i in range(1, players + 1)},
+             **{players + 1 + k: side for k, side in enumerate(sides)}}
     for item in auto:
-        if "=" in item:
-            who, policy = item.split("=", 1)
-            if who in sides:
-                targets = [players + 1 + list(sides).index(who)]
-            elif who.startswith("u") and who[1:].isdigit() and 1 <= int(who[1:]) <= players:
-                targets = [int(who[1:])]
-            else:
-                others = f" or {', '.join(sides)}" if sides else ""
-                raise click.UsageError(f"--auto {item}: no player '{who}' (Units are u1..u{players}{others})")
-        else:
-            policy = item
-            targets = list(range(1, players + 1 + len(sides)))
+        who, eq, policy = item.partition("=")
+        if not eq:
+            who, policy = "", item
         try:
             check_policy(policy)
         except ValueError as exc:
             raise click.UsageError(f"--auto {item}: {exc}") from exc
-        for t in targets:
-            chosen[t] = policy
+        if not eq:
+            general.setdefault(policy, item)
+            if len(general) > 1:
+                raise click.UsageError(
+                    f"--auto {' and --auto '.join(general.values())}: two policies for every player; give one, "
+                    "and WHO=POLICY for a player who plays otherwise")
+            continue
+        if who in sides:
+            target = players + 1 + sides.index(who)
+        elif who.startswith("u") and who[1:].isdigit() and 1 <= int(who[1:]) <= players:
+            target = int(who[1:])
+        else:
+            others = f" or {', '.join(sides)}" if sides else ""
+            raise click.UsageError(f"--auto {item}: no player '{who}' (Units are u1..u{players}{others})")
+        before = specific.setdefault(target, (policy, item))
+        if before[0] != policy:
+            raise click.UsageError(f"--auto {before[1]} and --auto {item}: two policies for {names[target]}; "
+                                   "give one")
+    chosen = dict.fromkeys(names, next(iter(general))) if general else {}
+    chosen.update({t: policy for t, (policy, _) in specific.items()})
     return chosen
 
 
@@ -57,7 +73,8 @@ def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = N
               help="An expansion to load: a bundled one by name, or a pack folder by its path (repeatable).")
 @click.option("--auto", "auto", multiple=True,
               help="Let a policy play: 'heuristic' (every player) or 'u2=reference' (one Unit) or "
-                   "'german=heuristic' (Atlantikwall's German player). Repeatable.")
+                   "'german=heuristic' (Atlantikwall's German player). Repeatable; a player named (u2=...) plays "
+                   "his own policy whatever the order, the others the general one.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the finished game (seed and choices) to replay it with 'dday replay'.")
 @click.option("--trace/--no-trace", default=False, help="Print every event of the game as it happens.")
