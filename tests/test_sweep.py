@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -197,3 +202,39 @@ def test_a_file_of_another_sweep_is_not_overwritten(tmp_path: Path) -> None:
         assert f"write the sweep to another file (-o OTHER.csv), or delete {out} to start afresh" in \
             " ".join(result.output.split())
         assert out.read_bytes() == before
+
+
+#: ``dday`` with SIGINT handled as at a terminal (a test run in the background may have it ignored, and a process
+#: inherits an ignored signal).
+DDAY_AT_A_TERMINAL = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                      "from ddaydice.interpreter.cli import main; sys.argv[0] = 'dday'; main()")
+
+
+def test_ctrl_c_ends_a_sweep_cleanly_and_keeps_its_results(tmp_path: Path) -> None:
+    """A Ctrl-C reaches every process of the terminal's group: the sweep's, and its LocalCluster's 2 worker
+    processes. Only the sweep handles it: 'Aborted!', no worker's traceback, the finished chunks kept to resume."""
+    grid = tmp_path / "grid.yaml"
+    grid.write_text("maps: [omaha-beach]\npolicies: [heuristic]\ngames: 400\nchunk: 2\nseed: 1\n")
+    out = tmp_path / "grid.csv"
+    run = subprocess.Popen([sys.executable, "-c", DDAY_AT_A_TERMINAL, "sweep", str(grid), "-o", str(out)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(sweep.read_results(out)) < 4 and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert run.poll() is None, "the sweep ended before it was interrupted"
+        os.killpg(run.pid, signal.SIGINT)  # as the terminal does: the whole group
+        _, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.communicate()
+    text = err.decode()
+    assert run.returncode in {1, 130}, text
+    assert text.rstrip().endswith("Aborted!"), text
+    for noise in ("Traceback", "KeyboardInterrupt", "CancelledError", "distributed.", "Dask Worker"):
+        assert noise not in text, text
+    sf, _ = sweep.read_file(grid)
+    assert sf is not None
+    keep, todo = sweep.plan(sweep.grid(sf), sf.games, sf.chunk, sweep.read_results(out))
+    assert len(keep) >= 4 and len(todo) < 200  # the finished chunks are kept: a new run resumes from them

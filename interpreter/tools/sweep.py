@@ -14,10 +14,13 @@ The file's columns (``COLUMNS``; docs/simulation.md) are the cell's parameters, 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import itertools
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -294,6 +297,23 @@ class Outcome:
     workers: int
 
 
+@contextlib.contextmanager
+def _workers_ignore_interrupts() -> Iterator[None]:
+    """SIGINT ignored while a LocalCluster starts its worker processes, which inherit it: a Ctrl-C at the terminal
+    reaches every process of its group, and only this one is to handle it (it stops the sweep, closes the cluster
+    and keeps the results so far), not each worker with its own tracebacks. (Blocking it would not do: a process
+    is started with no signal blocked.) A Ctrl-C in the second or two the start takes is not heard. Only the main
+    thread sets handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
+
+
 def run(sf: SweepFile, out: Path, *, scheduler: str | None = None, workers: int = 2, processes: bool = True,
         progress: Callable[[int], None] | None = None, started: Callable[[int, int, int, int], None] | None = None,
         stop_after: int | None = None) -> Outcome:
@@ -320,8 +340,9 @@ def run(sf: SweepFile, out: Path, *, scheduler: str | None = None, workers: int 
     if todo:
         cluster = None
         if scheduler is None:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1,  # type: ignore[no-untyped-call]
-                                   processes=processes, dashboard_address=None, silence_logs=40)
+            with _workers_ignore_interrupts():
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1,  # type: ignore[no-untyped-call]
+                                       processes=processes, dashboard_address=None, silence_logs=40)
             client = Client(cluster)  # type: ignore[no-untyped-call]
         else:
             client = Client(scheduler)  # type: ignore[no-untyped-call]
