@@ -139,3 +139,41 @@ def test_the_games_are_the_same_with_the_collector_set_for_many() -> None:
     with many_games():
         tuned = [play_one(content, spec, i) for i in range(4)]
     assert tuned == plain
+
+
+@pytest.fixture
+def sigint_raises() -> Any:
+    """SIGINT handled by Python's own handler, as at a terminal (a test run in the background may have it ignored)."""
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+def test_a_ctrl_c_during_a_game_is_taken_after_it(monkeypatch: pytest.MonkeyPatch, sigint_raises: None) -> None:
+    """A KeyboardInterrupt raised inside the compiled engine may be taken by mypyc's C code for a failed allocation
+    (fatal: out of memory, SIGABRT): a Ctrl-C while games are played is raised between two games, in Python. Here a
+    SIGINT comes as game 1 begins: that game is played to its end, game 2 never begins, and dday simulate says
+    Aborted!, exit 1."""
+    import os
+    import signal
+
+    from ddaydice.interpreter.tools import simulate as sim
+
+    games: list[Any] = []
+    real = sim.game_of
+
+    def game_of(content: Any, spec: Spec, index: int) -> Any:
+        if index == 1:
+            os.kill(os.getpid(), signal.SIGINT)  # a Ctrl-C, as game 1 begins
+        found = real(content, spec, index)
+        games.append(found[0])
+        return found
+
+    monkeypatch.setattr(sim, "game_of", game_of)
+    result = CliRunner().invoke(main, ["simulate", "exercise-tiger", "--variant", "practice-run", "--games", "3",
+                                       "-q"])
+    assert result.exit_code == 1 and result.output.endswith("Aborted!\n"), result.output
+    assert len(games) == 2 and all(g.state.outcome is not None for g in games)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # (the handler is put back)

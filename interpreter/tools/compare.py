@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +21,12 @@ import attrs
 
 from ddaydice.dsl.diagnostics import Diagnostic
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, structure
+from ddaydice.interpreter.tools import interrupts
 from ddaydice.interpreter.tools import measures as ms
 from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced
 from ddaydice.interpreter.tools.setups import ContentFor, SetupEntry, check, content_for, merge
-from ddaydice.interpreter.tools.simulate import GameRecord, Spec, per_game_text, play_one
+from ddaydice.interpreter.tools.simulate import GameRecord, Spec, per_game_text, play_one, worker_pool
 from ddaydice.interpreter.tools.stats import Paired, holm, paired
 
 DEFAULT_MEASURES = tuple(ms.MEASURES)
@@ -216,8 +217,8 @@ def run(setups: Sequence[Setup], games: int, *, batch: int = 200, precision: Map
     records: list[list[GameRecord]] = [[] for _ in setups]
     batches = 0
     stopped = "games"
-    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
-    try:
+    # A Ctrl-C is taken between two games (tools/interrupts.py); the worker processes (--jobs) do the same.
+    with interrupts.between_games(), (worker_pool(jobs) if jobs > 1 else nullcontext(None)) as pool:
         for start in range(0, games, batch):
             stop = min(start + batch, games)
             if pool is None:
@@ -234,6 +235,7 @@ def run(setups: Sequence[Setup], games: int, *, batch: int = 200, precision: Map
                 tasks = [(k, (s.spec, a, min(a + chunk, stop))) for k, s in enumerate(setups)
                          for a in range(start, stop, chunk)]
                 for (k, _), batch_records in zip(tasks, pool.map(_play, [t for _, t in tasks]), strict=True):
+                    interrupts.check()
                     records[k].extend(batch_records)
                     if progress is not None:
                         progress(len(batch_records))
@@ -244,9 +246,6 @@ def run(setups: Sequence[Setup], games: int, *, batch: int = 200, precision: Map
                 if narrow_enough({m: result.differences(m) for m in measures}, precision):
                     stopped = "precision"
                     break
-    finally:
-        if pool is not None:
-            pool.shutdown()
     if precision and stopped == "games":
         result = Comparison(tuple(setups), tuple(map(tuple, records)), batches, "games", tuple(measures),
                             setups[0].spec.seed)

@@ -15,8 +15,9 @@ import random
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -27,7 +28,7 @@ from ddaydice.interpreter.core.state import C_SEED
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms.options import score_summary
 from ddaydice.interpreter.policies.registry import make_policy
-from ddaydice.interpreter.tools import measures, outcome
+from ddaydice.interpreter.tools import interrupts, measures, outcome
 from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced, ForcedGame
 from ddaydice.interpreter.tools.invariants import CheckedGame, Watch
@@ -122,6 +123,7 @@ def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
     seed = game.state.seed
     start = outcome.start_specialists(game)
     game.run()
+    interrupts.check()  # a Ctrl-C during the game is raised here, between two games (tools/interrupts.py)
     (result, turns, reason, dead_at, lost, specialists, items, group, unit_scores, soldiers, specs_left, vp,
      uses) = outcome.read(game, start)
     return GameRecord(index, result, turns, reason, dead_at, lost, specialists, items, group, unit_scores, soldiers,
@@ -161,22 +163,37 @@ def run(content: Content, spec: Spec, games: int, *, jobs: int = 1,
     started = time.perf_counter()
     records: list[GameRecord] = []
     jobs = workers(jobs, games)
-    if jobs <= 1:
-        with many_games():
-            for i in range(first, first + games):
-                records.append(play_one(content, spec, i))
-                if progress is not None:
-                    progress(1)
-    else:
-        chunk = max(1, min(250, games // (jobs * 4) or 1))
-        tasks = [(spec, a, min(a + chunk, first + games)) for a in range(first, first + games, chunk)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for batch in pool.map(_worker, tasks):
-                records.extend(batch)
-                if progress is not None:
-                    progress(len(batch))
-        records.sort(key=lambda r: r.index)
+    with interrupts.between_games():
+        if jobs <= 1:
+            with many_games():
+                for i in range(first, first + games):
+                    records.append(play_one(content, spec, i))
+                    if progress is not None:
+                        progress(1)
+        else:
+            chunk = max(1, min(250, games // (jobs * 4) or 1))
+            tasks = [(spec, a, min(a + chunk, first + games)) for a in range(first, first + games, chunk)]
+            with worker_pool(jobs) as pool:
+                for batch in pool.map(_worker, tasks):
+                    interrupts.check()
+                    records.extend(batch)
+                    if progress is not None:
+                        progress(len(batch))
+            records.sort(key=lambda r: r.index)
     return records, time.perf_counter() - started
+
+
+@contextmanager
+def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
+    """Worker processes that take a Ctrl-C between two games (tools/interrupts.py); left early (an interrupt),
+    the tasks not yet begun are cancelled rather than played."""
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=interrupts.in_worker)
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def replay_command(spec: Spec, index: int) -> str:
