@@ -603,6 +603,49 @@ def structure(doc: YamlDoc, node: Any, cls: type[T], base_path: Sequence[str | i
         return None, diags
 
 
+def salvage(node: Any, cls: type[T]) -> T | None:
+    """What of ``node`` structures into ``cls`` once every part :func:`structure` found wrong is left out (a key
+    dropped; an item of a list of mappings made an empty mapping; a list of values with a wrong one dropped whole),
+    for a caller that, having told those problems, checks the rest too and tells every problem at once. None when
+    nothing can be salvaged (not a mapping, a required key missing)."""
+    if not isinstance(node, dict):
+        return None
+    data = _plain(node)
+    for _ in range(5):  # (one pass finds every error cattrs reports; a dropped part may uncover another)
+        try:
+            return CONVERTER.structure(data, cls)
+        except Exception as exc:  # (cattrs's errors, as structure reads them)
+            found = list(_walk(exc, []))
+            if not found or any(message == "missing" for _, message, _ in found):
+                return None
+            if not all(_drop(data, path) for path, _, _ in found):
+                return None
+    return None
+
+
+def _drop(data: Any, path: Sequence[str | int]) -> bool:
+    """Leave out the part of plain ``data`` at ``path`` (see :func:`salvage`); False when it cannot be."""
+    if not path:
+        return False
+    parent = data
+    for step in path[:-1]:
+        there = (isinstance(parent, dict) and step in parent) or (
+            isinstance(parent, list) and isinstance(step, int) and 0 <= step < len(parent))
+        if not there:
+            return True  # (gone with a part dropped before)
+        parent = parent[step]
+    last = path[-1]
+    if isinstance(parent, dict):
+        parent.pop(last, None)
+        return True
+    if isinstance(parent, list) and isinstance(last, int) and 0 <= last < len(parent):
+        if any(isinstance(other, dict) for other in parent):
+            parent[last] = {}
+            return True
+        return _drop(data, path[:-1])
+    return True
+
+
 def _lookup(node: Any, path: Sequence[str | int]) -> Any:
     current = node
     for step in path:

@@ -330,6 +330,25 @@ def test_every_problem_of_a_setup_file_is_told_at_once(tmp_path: Path) -> None:
     assert [(d["line"], d["column"]) for d in json.loads(js.output)] == sorted(f[:2] for f in found)  # (in order)
 
 
+def test_an_unknown_key_hides_no_other_problem_of_a_setup_file(tmp_path: Path) -> None:
+    """The schema's problems and the set-ups' are told together: what the schema accepts is checked too."""
+    f = tmp_path / "bad.yaml"
+    f.write_text("base:\n  map: omaha-bech\n  colour: red\nsetups:\n  - {name: a, optoins: [x]}\n"
+                 "  - {name: b, give: [medik], options: [no-such-rule], players: 9}\n")
+    js = _cli("compare", str(f), "--format", "json")
+    assert js.exit_code == 1
+    found = [(d["line"], d["column"], d["code"], re.sub(r" \(there are: [^)]*\)", "", d["message"]))
+             for d in json.loads(js.output)]
+    assert found == [
+        (2, 8, "SETUP001", "set-ups 1, 2: no map 'omaha-bech'"),
+        (3, 3, "SCHEMA002", "unknown key 'colour'"),
+        (5, 15, "SCHEMA002", "unknown key 'optoins'"),
+        (6, 22, "SETUP001", "set-up 2: no card 'medik'"),
+        (6, 40, "SETUP001", "set-up 2: no optional rule 'no-such-rule'"),
+        (6, 64, "SETUP001", "set-up 2: D-Day Dice is for 1 to 4 Units, not 9"),
+    ]
+
+
 def test_every_problem_of_the_command_line_setups_is_one_usage_error() -> None:
     bad = _cli("compare", "-s", "map=omaha-beach policy=casul", "-s", "map=omaha-bech give=medik,flak-vst",
                "-s", "map=omaha-beach colour=red side_polcy=casual players=two")

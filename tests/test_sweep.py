@@ -132,6 +132,40 @@ def test_a_sweep_file_problem_points_at_the_card_or_option_itself(tmp_path: Path
     ]
 
 
+def test_every_problem_of_a_sweep_file_is_told_at_once(tmp_path: Path) -> None:
+    """The schema's problems, the ranges, a pack that does not load (with the bundled pack meant) and the cells' are
+    told in one pass, in the file's order."""
+    grid = tmp_path / "bad.yaml"
+    grid.write_text("maps: [omaha-beach]\npacks: [[], [atlantic]]\npolicies: [reference, expurt]\n"
+                    "players: [1, 9]\ngive: [[medik]]\ngames: -1\nchunk: 0\ncolour: red\n")
+    result = CliRunner().invoke(main, ["sweep", str(grid)])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if "SETUP00" in line or "SCHEMA00" in line]
+    assert lines == [
+        f"{grid}:2:13: SETUP001 the packs atlantic do not load: no expansion named 'atlantic'; the map, options and "
+        "cards are checked once they do",
+        f"{grid}:3:23: SETUP001 no policy 'expurt' (policies: random, reference, heuristic, novice, casual, expert, "
+        "or skill:S with S from 0 to 1)",
+        f"{grid}:4:14: SETUP001 D-Day Dice is for 1 to 4 Units, not 9",
+        f"{grid}:5:9: SETUP001 no card 'medik'",
+        f"{grid}:6:8: SETUP001 'games' must be 1 or more, not -1",
+        f"{grid}:7:8: SETUP001 'chunk' must be 1 or more, not 0",
+        f"{grid}:8:1: SCHEMA002 unknown key 'colour'",
+    ]
+    assert "hint: did you mean 'atlantikwall'?" in result.output
+
+
+def test_a_sweep_with_an_empty_axis_is_an_error(tmp_path: Path) -> None:
+    grid = tmp_path / "empty.yaml"
+    grid.write_text("maps: []\npolicies: [reference]\ngive: []\n")
+    result = CliRunner().invoke(main, ["sweep", str(grid)])
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.output.splitlines() if "SETUP001" in line]
+    assert lines == [f"{grid}:1:7: SETUP001 'maps' is empty: the grid would have no cell",
+                     f"{grid}:3:7: SETUP001 'give' is empty: the grid would have no cell (write [[]] for one set of "
+                     "none)"]
+
+
 def test_a_file_of_another_schema_is_not_overwritten(tmp_path: Path) -> None:
     grid = tmp_path / "grid.yaml"
     grid.write_text(GRID)

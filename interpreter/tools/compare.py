@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 
 from ddaydice.dsl.diagnostics import Diagnostic
-from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, structure
+from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, salvage, structure
 from ddaydice.interpreter.tools import interrupts
 from ddaydice.interpreter.tools import measures as ms
 from ddaydice.interpreter.tools.collector import many_games
@@ -96,6 +96,13 @@ def read_file(path: Path, content_for: ContentFor) -> tuple[tuple[CompareFile, l
         return None, diags
     cf, diags = structure(doc, doc.data, CompareFile)
     if cf is None:
+        # Every problem at once: what the schema accepts is checked too (an unknown key hides no map's typo).
+        rest = salvage(doc.data, CompareFile)
+        if rest is not None:
+            told = {(d.line, d.column) for d in diags}
+            _, more = check_entries(doc, rest.base, rest.setups, content_for)
+            diags = sorted([*diags, *(d for d in more if (d.line, d.column) not in told)],
+                           key=lambda d: (d.line, d.column))
         return None, diags
     entries, diags = check_entries(doc, cf.base, cf.setups, content_for)
     return ((cf, entries), diags) if not diags else (None, diags)

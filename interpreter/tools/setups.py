@@ -91,9 +91,23 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
     together (checked by setting the game up, when nothing else is wrong)."""
     packs = tuple(entry.packs or ())
     content = content_for(packs)
-    if content is None:
-        return [("packs", f"the packs {', '.join(packs)} do not load (dday validate --pack ...)", None, None)]
     out: list[Problem] = []
+    if content is None:  # what needs no content is still checked; the names wait for the packs
+        loading, hint = pack_problem(packs)
+        out.append(("packs", f"the packs {', '.join(packs)} do not load: {loading}; the map, options and cards are "
+                             "checked once they do", hint, None))
+    if entry.players is not None and (units := units_problem(entry.players)) is not None:
+        out.append(("players", units, None, None))  # (whatever the map: a map's own range is checked below)
+    for key in ("policy", "side_policy"):
+        value = getattr(entry, key)
+        if value is None:
+            continue
+        try:
+            check_policy(value)
+        except ValueError as exc:
+            out.append((key, str(exc), did_you_mean(value, POLICIES), None))
+    if content is None:
+        return out
     bm = None
     if entry.map is None:
         out.append(("map", "no map: every set-up needs one (here or in 'base')", None, None))
@@ -105,16 +119,6 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
         elif entry.variant is not None and entry.variant not in {v.id for v in bm.variants}:
             out.append(("variant", f"map '{entry.map}' has no variant '{entry.variant}'",
                         did_you_mean(entry.variant, [v.id for v in bm.variants]), None))
-    if entry.players is not None and (why := units_problem(entry.players)) is not None:
-        out.append(("players", why, None, None))  # (whatever the map: a map's own range is checked below)
-    for key in ("policy", "side_policy"):
-        value = getattr(entry, key)
-        if value is None:
-            continue
-        try:
-            check_policy(value)
-        except ValueError as exc:
-            out.append((key, str(exc), did_you_mean(value, POLICIES), None))
     for opt in entry.options or ():
         if opt not in content.options:
             out.append(("options", f"no optional rule '{opt}' (there are: {', '.join(sorted(content.options))})",
@@ -131,6 +135,17 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
         except DDayError as exc:
             out.append(("players" if "player" in str(exc) else "options", str(exc), None, None))
     return out
+
+
+def pack_problem(packs: tuple[str, ...]) -> tuple[str, str | None]:
+    """Why these packs do not load (the loader's first error, and how many more) and its hint (a bundled pack's
+    name for a misspelt one: "did you mean 'atlantikwall'?")."""
+    _, diags = load_cached(packs=list(packs))
+    errors = [d for d in diags if d.severity == "error"]
+    if not errors:
+        return "(dday validate --pack ... says why)", None
+    more = f" (and {len(errors) - 1} more: dday validate --pack ...)" if len(errors) > 1 else ""
+    return errors[0].message + more, errors[0].hint
 
 
 def problems_text(problems: Sequence[tuple[str, str, str | None]]) -> str:

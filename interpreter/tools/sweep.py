@@ -29,7 +29,7 @@ import attrs
 
 from ddaydice.dsl.diagnostics import Diagnostic
 from ddaydice.dsl.limits import MAX_GAMES
-from ddaydice.dsl.yamlsrc import position, read_yaml, structure
+from ddaydice.dsl.yamlsrc import position, read_yaml, salvage, structure
 from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced
 from ddaydice.interpreter.tools.setups import SetupEntry, check, content_for
@@ -95,15 +95,25 @@ def read_file(path: Path) -> tuple[SweepFile | None, list[Diagnostic]]:
         return None, diags
     sf, diags = structure(doc, doc.data, SweepFile)
     if sf is None:
-        return None, diags
+        # Every problem at once: what the schema accepts is checked too (an unknown key hides no map's typo).
+        sf = salvage(doc.data, SweepFile)
+        if sf is None:
+            return None, diags
+    told = {(d.line, d.column) for d in diags}
     # the YAML reader spells a key's '-' '_' (as for a scenario's decks): map ids are written with '-'
     sf = attrs.evolve(sf, variants={k.replace("_", "-"): v for k, v in sf.variants.items()})
-    out: list[Diagnostic] = []
+    out: list[Diagnostic] = list(diags)
 
     def err(where: list[str | int], message: str, hint: str | None = None) -> None:
         line, col = position(doc.data, where)
-        out.append(Diagnostic(CODE, message, doc.file, line, col, hint=hint))
+        if (line, col) not in told:
+            out.append(Diagnostic(CODE, message, doc.file, line, col, hint=hint))
 
+    for axis in ("maps", "policies", "players", "options", "packs", "give"):
+        if not getattr(sf, axis):
+            sets = axis in {"options", "packs", "give"}
+            err([axis], f"'{axis}' is empty: the grid would have no cell" + (
+                " (write [[]] for one set of none)" if sets else ""))
     for key, value in (("games", sf.games), ("chunk", sf.chunk)):
         if value < 1:
             err([key], f"'{key}' must be 1 or more, not {value}")
