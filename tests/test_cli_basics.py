@@ -136,3 +136,28 @@ def test_list_of_an_unknown_kind_is_a_usage_error() -> None:
     assert result.exit_code == 2
     assert "'sectors' is not one of 'awards', 'expansions', 'items', 'maps', 'rules', 'specialists', 'vehicles'" \
         in result.output
+
+
+def test_list_expansions_lists_the_bundled_ones_loaded_or_not() -> None:
+    text = dday("list", "expansions")
+    assert text.exit_code == 0, text.output
+    assert "(nothing)" not in text.output
+    assert re.search(r"atlantikwall .* not loaded: --pack atlantikwall", text.output), text.output
+    rows = json.loads(dday("list", "expansions", "--pack", "atlantikwall", "--format", "json").output)
+    loaded = {r["id"]: r["loaded"] for r in rows}
+    assert loaded["atlantikwall"] is True and set(loaded) >= {"atlantikwall", "house-awards"}
+    assert not loaded["house-awards"]
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["simulate", "exercise-fabius", "--games", "2"], "MAP: no map 'exercise-fabius'"),
+    (["simulate", "omaha-beach", "--option", "german-player", "--games", "2"],
+     "--option: no optional rule 'german-player'"),
+    (["impact", "tnt", "--map", "omaha-beach", "--games", "2"], "CARD: no card 'tnt'"),
+])
+def test_a_name_of_a_bundled_pack_not_loaded_names_the_pack(args: list[str], said: str) -> None:
+    result = dday(*args)
+    assert result.exit_code == 2, result.output
+    assert said in result.output
+    assert "(it is in the pack 'atlantikwall', not loaded: add --pack atlantikwall, or packs: [atlantikwall] in a " \
+           "file)" in result.output

@@ -24,7 +24,9 @@ KINDS = {
 }
 
 
-def _rows(content: Content, kind: str | None) -> list[dict[str, Any]]:
+def _rows(content: Content, kind: str | None, bundled: Content | None = None) -> list[dict[str, Any]]:
+    """The rows of what is loaded; the expansions' are every bundled one's (``bundled``: the content with them all),
+    loaded or not, and any other pack loaded."""
     rows: list[dict[str, Any]] = []
     if kind in (None, "specialist", "item", "vehicle", "award"):
         for cid, card in content.cards.items():
@@ -45,11 +47,14 @@ def _rows(content: Content, kind: str | None) -> list[dict[str, Any]]:
                          "provenance": opt.provenance, "description": opt.text.strip().splitlines()[0]
                          if opt.text.strip() else "", "pack": content.owner_pack.get(f"option:{oid}")})
     if kind in (None, "expansion"):
-        for pid, man in content.packs.items():
+        for pid, man in {**(bundled.packs if bundled is not None else {}), **content.packs}.items():
+            loaded = pid in content.packs
+            said = ["loaded" if loaded else f"not loaded: --pack {pid}"]
+            if man.pending:
+                said.append(f"optional rules still to come: {', '.join(man.pending)}")
             rows.append({"id": pid, "name": man.name, "kind": "expansion", "cost": None,
                          "provenance": man.provenance, "version": man.version, "pending": list(man.pending),
-                         "description": f"optional rules still to come: {', '.join(man.pending)}"
-                         if man.pending else ""})
+                         "loaded": loaded, "description": "; ".join(said)})
     return rows
 
 
@@ -58,13 +63,20 @@ def _rows(content: Content, kind: str | None) -> list[dict[str, Any]]:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--pack", "packs", multiple=True,
               help="Also load this expansion: a bundled one by name, or a pack folder by its path "
-                   "(repeatable; 'all': every bundled one).")
+                   "(repeatable; 'all': every bundled one). 'dday list expansions' lists the bundled ones, loaded "
+                   "or not.")
 @click.option("--root", type=click.Path(path_type=Path, file_okay=False), help="Use this content tree.")
 def list_(kind: str | None, fmt: str, packs: tuple[str, ...], root: Path | None) -> None:
-    """What is loaded: specialists, items, vehicles, awards, maps, rules, expansions."""
+    """What is loaded: specialists, items, vehicles, awards, maps, rules; and the expansions, every bundled one
+    (saying which are loaded) and any pack loaded by its path."""
     chosen: list[str] | str = "all" if "all" in packs else list(packs)
     content = load_or_exit(root, chosen)
-    rows = _rows(content, KINDS[kind] if kind else None)
+    bundled = None
+    if kind in (None, "expansions"):  # every bundled expansion, loaded or not
+        from ddaydice.dsl.loader import load_cached
+
+        bundled = content if chosen == "all" else load_cached(root, packs="all")[0]
+    rows = _rows(content, KINDS[kind] if kind else None, bundled)
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
         return

@@ -115,19 +115,20 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
         bm = content.maps.get(entry.map)
         if bm is None:
             out.append(("map", f"no map '{entry.map}' (there are: {', '.join(sorted(content.maps))})",
-                        did_you_mean(entry.map, content.maps), None))
+                        in_a_pack("map", entry.map, packs) or did_you_mean(entry.map, content.maps), None))
         elif entry.variant is not None and entry.variant not in {v.id for v in bm.variants}:
             out.append(("variant", f"map '{entry.map}' has no variant '{entry.variant}'",
                         did_you_mean(entry.variant, [v.id for v in bm.variants]), None))
     for opt in entry.options or ():
         if opt not in content.options:
             out.append(("options", f"no optional rule '{opt}' (there are: {', '.join(sorted(content.options))})",
-                        did_you_mean(opt, content.options), opt))
+                        in_a_pack("option", opt, packs) or did_you_mean(opt, content.options), opt))
     for key in ("give", "pool", "absent"):
         for card in getattr(entry, key):
             why = problem(content, card, key)
             if why is not None:
-                out.append((key, why, did_you_mean(card, content.card_kinds), card))
+                hint = in_a_pack("card", card, packs) if card not in content.card_kinds else None
+                out.append((key, why, hint or did_you_mean(card, content.card_kinds), card))
     if not out and bm is not None:
         try:  # the set-up as a game: players, options played together
             Game(content, bm.id, players=entry.players or 1, seed=0, variant=entry.variant,
@@ -135,6 +136,16 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
         except DDayError as exc:
             out.append(("players" if "player" in str(exc) else "options", str(exc), None, None))
     return out
+
+
+def in_a_pack(what: str, name: str, loaded: tuple[str, ...]) -> str | None:
+    """The hint for a map, optional rule or card (``what``: map, option, card) that a bundled pack not loaded has:
+    "it is in the pack 'atlantikwall', not loaded: add --pack atlantikwall, or packs: [atlantikwall] in a file"."""
+    everything, _ = load_cached(packs="all")
+    pack = everything.owner_pack.get(f"{what}:{name}") if everything is not None else None
+    if pack is None or pack in loaded:
+        return None
+    return f"it is in the pack '{pack}', not loaded: add --pack {pack}, or packs: [{pack}] in a file"
 
 
 def pack_problem(packs: tuple[str, ...]) -> tuple[str, str | None]:
