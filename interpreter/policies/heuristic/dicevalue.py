@@ -83,7 +83,7 @@ class DiceContext:
             c = known if known is not None else self._code(pair)
             if not c or not key:  # (more than 63 colours and results: not remembered)
                 return self._values(colour, tuple(others))
-            key = key * 64 + c
+            key = key << 6 | c  # (key * 64 + c: compiled, a product past 2**30 is a slow generic operation)
         if not key:
             return self._values(colour, tuple(others))
         memo = self._memo
@@ -213,7 +213,7 @@ class DiceContext:
         dicts values holds in its memo, by their identity: unique while they are held, forgotten with them)."""
         if rerolls_after >= 8 or id(vals) not in self._held:
             return _reroll_value(vals, rerolls_after)
-        key = id(vals) * 8 + rerolls_after
+        key = id(vals) << 3 | rerolls_after  # (id(vals) * 8 + rerolls_after, as values' key)
         u = self._rerolls.get(key)
         if u is None:
             u = self._rerolls[key] = _reroll_value(vals, rerolls_after)
