@@ -309,6 +309,10 @@ class _Builder:
                 if isinstance(node, dict) and isinstance(node.get("effect"), str):
                     self.broken_cards.append((str(node.get("id", f"card {i + 1}")), cf.kind, doc, node))
                 continue
+            if not self.same_kind_override(card, cf.kind, doc, node, pack):
+                if card.effect:
+                    self.broken_cards.append((card.id, cf.kind, doc, node))  # its effect is still checked
+                continue
             if self.claim(f"card:{card.id}", card.id, doc, node, pack, "card", overrides=card.overrides):
                 self.cards[card.id] = (card, cf.kind, doc, node)
                 self.check_provenance(card.provenance, card.note, doc, node)
@@ -345,6 +349,23 @@ class _Builder:
                                          "'cards': expected a list of cards", doc.file, line, col))
             return None
         return cf, nodes
+
+    def same_kind_override(self, card: schema.Card, kind: str, doc: YamlDoc, node: Any, pack: str | None) -> bool:
+        """Whether a card that says 'overrides: true' is of the kind of the card it would replace (or replaces
+        none). An override takes the replaced card's place in every map, deck and list that names it: of another
+        kind, it is refused (DUP003, at its 'overrides'), and the card it names stays as it was."""
+        replaced = self.cards.get(card.id)
+        if not card.overrides or pack is None or replaced is None or replaced[1] == kind:
+            return True
+        if self.owner_pack.get(f"card:{card.id}") == pack:
+            return True  # a duplicate within one pack: DUP001 (claim)
+        line, col = position(node, ["overrides"], key=True)
+        self.diags.append(Diagnostic(
+            "DUP003", f"'{card.id}' overrides {_a(replaced[1])}, but is written as {_a(kind)}: an override keeps "
+            "the kind of the card it replaces", doc.file, line, col, width=len("overrides"),
+            hint=f"to replace the {replaced[1]} '{card.id}', write it in a card file of 'kind: {replaced[1]}'; "
+            f"a new {kind} takes an id of its own"))
+        return False
 
     def bundled_kind_owner(self, kind: str) -> str | None:
         """The expansion under this tree whose rules/kinds.yaml declares ``kind``, for a hint when it is not loaded."""

@@ -674,6 +674,30 @@ def test_pack_overrides_a_base_card(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert result.output.startswith("ok: 3 cards, 0 maps, 0 optional rules, 1 expansions")
 
 
+def test_an_override_of_another_kind_is_refused_at_the_pack_card(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 snapshot: SnapshotAssertion) -> None:
+    # An Item 'medic' that overrides the Specialist: one error at its 'overrides', and the Specialist stays as it
+    # was, so the map listing 'medic' as a Specialist (a file the pack did not write) is not blamed.
+    files = {"maps/tiny.yaml": MAP, "expansions/extra/pack.yaml": PACK,
+             "expansions/extra/cards/items.yaml": card("use: gain 1 soldier", kind="item", id="medic",
+                                                       overrides="true")}
+    result = validate(tmp_path, monkeypatch, files)
+    bad(result, "expansions/extra/cards/items.yaml:8:5: DUP003 'medic' overrides a specialist, but is written as an "
+                "item: an override keeps the kind of the card it replaces")
+    assert result.output.count(": DUP003 ") == 1
+    assert "maps/tiny.yaml" not in result.output and "XREF" not in result.output, result.output
+    assert result.output == snapshot
+
+
+def test_a_refused_override_still_has_its_effect_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files = {"expansions/extra/pack.yaml": PACK,
+             "expansions/extra/cards/items.yaml": card("use: gain 1 soldeir", kind="item", id="medic",
+                                                       overrides="true")}
+    result = validate(tmp_path, monkeypatch, files)
+    bad(result, "expansions/extra/cards/items.yaml:8:5: DUP003")
+    bad(result, "expansions/extra/cards/items.yaml:10:19: DSL102")
+
+
 def test_pack_layout_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
     files = {"expansions/extra/pack.yaml": PACK.replace("id: extra", "id: extras"),
              "expansions/extra/card/medic.yaml": card()}

@@ -235,6 +235,9 @@ CASES: dict[str, Case] = {
     "DUP002": Case("DUP002", pack_tree({"cards/x.yaml": card(id="medik", overrides="true")}),
                    "expansions/extra/cards/x.yaml:3:9", ("'medik' says it overrides", "nothing has that id"),
                    "did you mean 'medic'?"),
+    "DUP003": Case("DUP003", pack_tree({"cards/x.yaml": card(id="medic", kind="item", overrides="true")}),
+                   "expansions/extra/cards/x.yaml:8:5", ("'medic' overrides a specialist", "written as an item",
+                                                          "keeps the kind"), "file of 'kind: specialist'"),
     # ------------------------------------------------------------------ references between files
     "XREF001": Case("XREF001", map_with("specialists: [medic, scout]", "specialists: [medic, scot]"),
                     "maps/tiny.yaml:5:22", ("specialist 'scot'", "does not exist"), "did you mean 'scout'?"),
