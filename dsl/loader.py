@@ -153,6 +153,7 @@ class _Builder:
     pending_rules: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
     pending_damage: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
     broken_cards: list[tuple[str, str, YamlDoc, Any]] = attrs.Factory(list)
+    listed: dict[tuple[str, ...], tuple[str, int, int]] = attrs.Factory(dict)  # check_listed_ids
 
     # ------------------------------------------------------------ reading
     def allowed(self, path: Path, root: Path) -> bool:
@@ -220,6 +221,9 @@ class _Builder:
             obj = self.take(doc, doc.data, cls, [])
             if obj is None:
                 continue
+            self.check_listed_ids(name, obj, doc)
+            if isinstance(obj, schema.PrecedenceRules):
+                self.check_tiers(obj, doc, self.rules.get(name))
             if name in self.rules and pack is not None:
                 self.rules[name] = _merge_rules(self.rules[name], obj)
             else:
@@ -252,6 +256,86 @@ class _Builder:
                         hint=did_you_mean(extra.name, RULE_FILES) or "rules files: " + ", ".join(RULE_FILES)))
         for path in self.yaml_files(rules_dir / "options", root):
             self.load_option(path, pack)
+
+    def check_listed_ids(self, name: str, obj: Any, doc: YamlDoc) -> None:
+        """Ids given twice in the lists of a rules file (resources, faces, phases, queries, kinds...): DUP001 at
+        the second. Every list of records with an ``id`` is checked, within the file and against the same file
+        of the base game and of the packs loaded before (a pack's lists are appended to theirs), except the
+        precedence tiers, which merge by id across files (within one file, a tier is listed once). A resource's
+        aliases share its ids' names. An RWB written for an optional rule stands in for the RWB of its id: it
+        is another entry."""
+        for field in attrs.fields(type(obj)):
+            entries = getattr(obj, field.name)
+            if not isinstance(entries, tuple):
+                continue
+            noun = _LISTED.get(field.name, field.name.replace("_", "-"))
+            scope = (doc.file,) if field.name in _MERGED_BY_ID else (name,)
+            for i, entry in enumerate(entries):
+                if not attrs.has(type(entry)) or not isinstance(getattr(entry, "id", None), str):
+                    continue
+                names: list[tuple[str, list[str | int]]] = [(entry.id, [field.name, i, "id"])]
+                names += [(alias, [field.name, i, "aliases", j]) for j, alias in
+                          enumerate(getattr(entry, "aliases", ()))]
+                variant = (getattr(entry, _STANDS_IN[field.name]) or "") if field.name in _STANDS_IN else ""
+                for ident, path in names:
+                    key = (*scope, field.name, ident, variant)
+                    line, col = position(doc.data, path)
+                    first = self.listed.get(key)
+                    if first is None:
+                        self.listed[key] = (doc.file, line, col)
+                        continue
+                    what = "name" if len(path) > 3 else "id"  # an alias is a name
+                    self.diags.append(Diagnostic(
+                        "DUP001", f"duplicate {noun} {what} '{ident}' (first defined at {first[0]}:{first[1]})",
+                        doc.file, line, col, width=len(ident),
+                        hint=_listed_hint(noun, what, name, same_file=first[0] == doc.file)))
+
+    def check_tiers(self, prec: schema.PrecedenceRules, doc: YamlDoc, before: schema.PrecedenceRules | None) -> None:
+        """A precedence file's ``after:``: each names a tier (of this file, or of the rules loaded before it:
+        XREF006), only a new tier says one (an existing tier keeps its place: TIER002), and no tier comes after
+        itself, directly or through others (TIER001, at the entry that closes the cycle, naming it)."""
+        existing = [t.id for t in before.tiers] if before else []
+        known = list(dict.fromkeys([*existing, *(t.id for t in prec.tiers)]))
+        new: dict[str, tuple[int, str | None]] = {}
+        for i, tier in enumerate(prec.tiers):
+            if tier.id not in existing and tier.id not in new:
+                new[tier.id] = (i, tier.after)
+            if tier.after is None:
+                continue
+            line, col = position(doc.data, ["tiers", i, "after"])
+            if tier.after not in known:
+                self.diags.append(Diagnostic(
+                    "XREF006", f"tier '{tier.id}' is placed after '{tier.after}', which is no tier", doc.file,
+                    line, col, width=len(tier.after), hint=did_you_mean(tier.after, known) or
+                    f"tiers: {', '.join(known)} (those of the base game, of the packs loaded before, and of this "
+                    "file)"))
+            elif tier.id in existing:
+                self.diags.append(Diagnostic(
+                    "TIER002", f"tier '{tier.id}' exists already: it keeps its place, and 'after' does not move it",
+                    doc.file, line, col, width=len(tier.after),
+                    hint="a tier of an id that exists adds its sources to that tier; remove 'after', or give a "
+                    "new tier an id of its own"))
+        reported: set[frozenset[str]] = set()
+        for start in new:
+            chain = [start]
+            while (after := new[chain[-1]][1]) in new and after not in chain:
+                chain.append(after)
+            if after not in chain:
+                continue
+            cycle = chain[chain.index(after):]
+            if frozenset(cycle) in reported:
+                continue
+            reported.add(frozenset(cycle))
+            closer = max(cycle, key=lambda t: new[t][0])  # the entry of the cycle written last
+            at = cycle.index(closer)
+            order = [*cycle[at:], *cycle[:at], closer]
+            index, after = new[closer]
+            line, col = position(doc.data, ["tiers", index, "after"])
+            what = "itself" if after == closer else f"'{after}', which closes a cycle: {' -> '.join(order)}"
+            self.diags.append(Diagnostic(
+                "TIER001", f"tier '{closer}' is placed after {what}", doc.file, line, col, width=len(after or ""),
+                hint="a new tier goes right above the tier its 'after' names: no tier may come after itself, "
+                "directly or through others; remove one of these 'after:'"))
 
     def load_option(self, path: Path, pack: str | None) -> None:
         doc = self.read(path)
@@ -543,13 +627,14 @@ class _Builder:
         """Declared kinds (rules/kinds.yaml), RWBs written for an option, and cards 'only-in' an option."""
         declared: schema.KindRules | None = self.rules.get("kinds.yaml")
         pending = {p for man, _ in self.packs.values() for p in man.pending}
-        seen: set[str] = set()
         for kind in declared.kinds if declared else ():
             where = self.origins.get(f"kind:{kind.id}")
             file, line, col = where if where else ("rules/kinds.yaml", 1, 1)
-            if kind.id in schema.BASE_KINDS or kind.id in seen:
-                self.diags.append(Diagnostic("DUP001", f"duplicate kind of card '{kind.id}'", file, line, col))
-            seen.add(kind.id)
+            if kind.id in schema.BASE_KINDS:  # a kind declared twice: check_listed_ids
+                self.diags.append(Diagnostic(
+                    "DUP001", f"duplicate kind of card '{kind.id}': it is a kind of the base game", file, line, col,
+                    width=len(kind.id), hint=f"a pack declares only kinds of its own; its cards of the base kind go "
+                    f"in a card file of 'kind: {kind.id}'"))
             for opt in [kind.option, *(p.option for p in kind.persist)]:
                 if opt is not None and opt not in self.options and opt not in pending:
                     self.diags.append(Diagnostic("OPT002", f"kind '{kind.id}' names the optional rule '{opt}', "
@@ -748,6 +833,21 @@ class _Builder:
                                          hint=f"name {_a(kind)} here; list {_a(actual)} under '{actual}s:'"))
 
 
+# The lists of records with ids in the rules files (check_listed_ids), by field: what one entry is called.
+_LISTED = {"faces": "face", "resources": "resource", "tiers": "tier", "phases": "phase", "queries": "query",
+           "ignorables": "ignorable", "rwb": "RWB", "rules": "rule", "marker_faces": "marker face",
+           "special_damage": "Special Damage rule", "kinds": "kind of card", "sides": "side"}
+_MERGED_BY_ID = frozenset({"tiers"})  # a pack's tier of an existing id adds to that tier (_merge_tiers)
+_STANDS_IN = {"rwb": "option"}  # an RWB written for an optional rule stands in for the RWB of its id
+
+
+def _listed_hint(noun: str, what: str, file: str, *, same_file: bool) -> str:
+    if same_file:
+        return f"each {noun} is listed once: remove one of the two, or give this one another {what}"
+    return (f"a pack's {file} adds to the base game's, and to those of the packs it requires: give this {noun} "
+            f"another {what}, or remove it")
+
+
 def _sides_hint(side_ids: set[str]) -> str:
     return f"sides declared: {', '.join(sorted(side_ids)) or 'none'} (a pack declares its own in rules/sides.yaml)"
 
@@ -772,10 +872,16 @@ def _merge_rules(base: Any, extra: Any) -> Any:
 def _merge_tiers(tiers: tuple[schema.Tier, ...], extra: tuple[schema.Tier, ...]) -> tuple[schema.Tier, ...]:
     """A pack's tiers: one with an existing id adds its sources to that tier (Badges rank with Items); a new
     one goes right above the tier its ``after`` names (Battle Conditions above Sector attributes), or on top.
-    An ``after`` naming no tier puts it on top too (the checker of precedence.yaml reports nothing: the
-    order is still total)."""
+    A tier named by an ``after`` is placed before the tiers placed after it, wherever the file lists it. An
+    ``after`` naming no tier, or closing a cycle, puts the tier on top (the load reports it: XREF006,
+    TIER001)."""
     out = list(tiers)
-    for tier in extra:
+    waiting = list(extra)
+    while waiting:
+        placed = {t.id for t in out}
+        later = {t.id for t in waiting} - placed
+        k = next((i for i, t in enumerate(waiting) if t.id in placed or t.after not in later - {t.id}), 0)
+        tier = waiting.pop(k)  # the first that waits for no other (the first of a cycle when all do)
         same = next((i for i, t in enumerate(out) if t.id == tier.id), None)
         if same is not None:
             old = out[same]

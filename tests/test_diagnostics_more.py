@@ -232,3 +232,106 @@ def test_a_pack_requiring_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     result = CliRunner().invoke(main, ["validate", "pa", "--no-cache"])
     assert result.exit_code == 1
     assert "pa/pack.yaml:7:12: PACK006 pack 'pa' requires itself" in result.output
+
+
+def _rules(pack: Path, name: str, text: str) -> None:
+    (pack / "rules").mkdir(exist_ok=True)
+    (pack / "rules" / name).write_text(text, encoding="utf-8")
+
+
+TIERS_BROKEN = """\
+provenance: rulebook
+tiers:
+  - {id: mine, name: Mine, sources: [], after: nonsense}
+  - {id: mine2, name: Mine 2, sources: [], after: mine3}
+  - {id: mine3, name: Mine 3, sources: [], after: mine2}
+  - {id: mine4, name: Mine 4, sources: [], after: mine4}
+"""
+
+
+def test_a_tier_after_no_tier_and_a_cycle_of_tiers_are_errors(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    pack = _pack(tmp_path, "")
+    _rules(pack, "precedence.yaml", TIERS_BROKEN)
+    result = CliRunner().invoke(main, ["validate", "mypack"])
+    assert result.exit_code == 1, result.output
+    assert "mypack/rules/precedence.yaml:3:48: XREF006 tier 'mine' is placed after 'nonsense', which is no tier" \
+        in result.output
+    assert "hint: tiers: rules, sectors, specialists, items-vehicles, awards, mine, mine2" in result.output
+    assert ("mypack/rules/precedence.yaml:5:51: TIER001 tier 'mine3' is placed after 'mine2', which closes a "
+            "cycle: mine3 -> mine2 -> mine3") in result.output
+    assert "mypack/rules/precedence.yaml:6:51: TIER001 tier 'mine4' is placed after itself" in result.output
+    assert result.output.count(": TIER001 ") == 2 and result.output.count(": XREF006 ") == 1
+    assert load(extra=[pack])[0] is None  # nothing runs on it (conflicts, simulate)
+
+
+def test_a_new_tier_goes_above_the_tier_it_names_wherever_its_file_lists_that_one(tmp_path: Path) -> None:
+    pack = _pack(tmp_path, "")
+    _rules(pack, "precedence.yaml", "provenance: rulebook\ntiers:\n"
+           "  - {id: upper, name: Upper, sources: [], after: lower}\n"
+           "  - {id: lower, name: Lower, sources: [], after: sectors}\n")
+    content, diags = load(extra=[pack])
+    assert content is not None, diags
+    assert [t.id for t in content.precedence.tiers] == ["rules", "sectors", "lower", "upper", "specialists",
+                                                        "items-vehicles", "awards"]
+
+
+# A rules file of a pack listing an id twice (each row: the file, its text, where the second is, what it says,
+# a part of the hint).
+SAME_FILE = "each {} is listed once"
+ADDS = "adds to the base game's"
+LISTED_TWICE = {
+    "resource of the base game": ("resources.yaml", "provenance: rulebook\nresources:\n"
+                                  "  - {id: courage, name: Courage}\n", "3:10", "duplicate resource id 'courage'",
+                                  ADDS),
+    "resource twice in the file": ("resources.yaml", "provenance: rulebook\nresources:\n"
+                                   "  - {id: grit, name: Grit}\n  - {id: grit, name: Grit}\n", "4:10",
+                                   "duplicate resource id 'grit'", SAME_FILE.format("resource")),
+    "alias of a base resource": ("resources.yaml", "provenance: rulebook\nresources:\n"
+                                 "  - {id: grit, name: Grit, aliases: [star]}\n", "3:38",
+                                 "duplicate resource name 'star'", ADDS),
+    "query": ("queries.yaml", "provenance: rulebook\nqueries:\n  - {id: def, kind: number, subject: sector, "
+              "text: x}\nignorables: []\n", "3:10", "duplicate query id 'def'", ADDS),
+    "phase": ("phases.yaml", "provenance: rulebook\nphases:\n  - {id: roll, name: Roll}\n", "3:10",
+              "duplicate phase id 'roll'", ADDS),
+    "dice face": ("dice.yaml", "provenance: rulebook\nfaces:\n  - {id: skull, name: Skull}\ncolours: []\n"
+                  "dice-per-colour: 1\ntool-table: []\ntool-table-step: 1\nrolls: 1\n", "3:10",
+                  "duplicate face id 'skull'", ADDS),
+    "game rule": ("game.yaml", "provenance: rulebook\nrules:\n  - {id: extra-rule, name: A, text: x}\n"
+                  "  - {id: extra-rule, name: B, text: y}\n", "4:10", "duplicate rule id 'extra-rule'",
+                  SAME_FILE.format("rule")),
+    "RWB": ("rwb.yaml", "provenance: rulebook\nrwb:\n  - {id: leadership, name: L, face: star, text: x, "
+            "effect: 'on rwb: gain 1 star'}\n", "3:10", "duplicate RWB id 'leadership'", ADDS),
+    "kind": ("kinds.yaml", "provenance: rulebook\nkinds:\n  - {id: ration, name: Ration, text: x}\n"
+             "  - {id: ration, name: Ration, text: y}\n", "4:10", "duplicate kind of card id 'ration'",
+             SAME_FILE.format("kind of card")),
+    "tier twice in the file": ("precedence.yaml", "provenance: rulebook\ntiers:\n"
+                               "  - {id: mine, name: M, sources: []}\n  - {id: mine, name: M, sources: []}\n", "4:10",
+                               "duplicate tier id 'mine'", SAME_FILE.format("tier")),
+}
+
+
+@pytest.mark.parametrize("case", list(LISTED_TWICE))
+def test_an_id_listed_twice_in_a_rules_file_is_an_error(case: str, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    name, text, where, message, hint = LISTED_TWICE[case]
+    monkeypatch.chdir(tmp_path)
+    pack = _pack(tmp_path, "")
+    _rules(pack, name, text)
+    result = CliRunner().invoke(main, ["validate", "mypack"])
+    assert result.exit_code == 1, result.output
+    assert f"mypack/rules/{name}:{where}: DUP001 {message} (first defined at " in result.output
+    assert hint in result.output
+    assert result.output.count(": DUP001 ") == 1, result.output
+
+
+def test_a_tier_of_an_existing_id_merges_and_an_rwb_for_an_option_is_another_entry(tmp_path: Path) -> None:
+    # What is not a duplicate: a pack's tier of a base id (its sources join it), an RWB written for an optional
+    # rule beside the RWB of its id (Atlantikwall's Battle Cry for Badges).
+    pack = _pack(tmp_path, "")
+    _rules(pack, "precedence.yaml", "provenance: rulebook\ntiers:\n  - {id: awards, name: A, sources: [medal]}\n")
+    content, diags = load(extra=[pack], packs=["atlantikwall"])
+    assert content is not None, diags
+    assert "medal" in next(t for t in content.precedence.tiers if t.id == "awards").sources
+    assert [r.id for r in content.rwb.rwb].count("battle-cry") == 2

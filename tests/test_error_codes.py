@@ -126,6 +126,17 @@ units:
 expect:
   - u1.soldiers: 4
 """
+TIERS = """\
+provenance: rulebook
+tiers:
+  - {id: mine, name: Mine, sources: [], after: sectorz}
+"""
+CYCLE = """\
+provenance: rulebook
+tiers:
+  - {id: mine2, name: Mine 2, sources: [], after: mine3}
+  - {id: mine3, name: Mine 3, sources: [], after: mine2}
+"""
 RWB = """\
 provenance: rulebook
 rwb:
@@ -249,6 +260,17 @@ CASES: dict[str, Case] = {
                     ("'medic' as an item", "it is a specialist"), "list a specialist under 'specialists:'"),
     "XREF005": Case("XREF005", pack_tree({"rules/rwb.yaml": RWB}), "expansions/extra/rules/rwb.yaml:3:88",
                     ("RWB 'cheer'", "the side 'quartermastr'", "not declared"), "sides declared: none"),
+    "XREF006": Case("XREF006", pack_tree({"rules/precedence.yaml": TIERS}),
+                    "expansions/extra/rules/precedence.yaml:3:48",
+                    ("tier 'mine'", "after 'sectorz'", "no tier"), "did you mean 'sectors'?"),
+    # ------------------------------------------------------------------ precedence tiers
+    "TIER001": Case("TIER001", pack_tree({"rules/precedence.yaml": CYCLE}),
+                    "expansions/extra/rules/precedence.yaml:4:51",
+                    ("tier 'mine3'", "after 'mine2'", "closes a cycle: mine3 -> mine2 -> mine3"),
+                    "no tier may come after itself"),
+    "TIER002": Case("TIER002", pack_tree({"rules/precedence.yaml": TIERS.replace("id: mine,", "id: awards,").replace(
+        "sectorz", "sectors")}), "expansions/extra/rules/precedence.yaml:3:50",
+                    ("tier 'awards' exists already", "'after' does not move it"), "remove 'after'"),
     # ------------------------------------------------------------------ maps
     "MAP001": Case("MAP001", map_with("    bunker: true\n", ""), "maps/tiny.yaml:1:1", ("has no Bunker",),
                    "'bunker: true'"),
