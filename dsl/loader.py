@@ -359,7 +359,7 @@ class _Builder:
             self.diags.append(Diagnostic(
                 "DUP001", f"duplicate {what} id '{ident}' (first defined at {other[0]}:{other[1]})",
                 where[0], where[1], where[2], width=len(ident),
-                hint="an expansion that replaces a base card says 'overrides: true'" if pack else None))
+                hint=_duplicate_hint(what, pack, same_pack=self.owner_pack.get(key) == pack, overrides=overrides)))
             return False
         if overrides:
             kind = key.split(":", 1)[0]
@@ -831,6 +831,22 @@ class _Builder:
             self.diags.append(Diagnostic("XREF004", f"{what} '{cid}' as {_a(kind)}, but it is {_a(actual)}",
                                          doc.file, line, col, width=len(cid),
                                          hint=f"name {_a(kind)} here; list {_a(actual)} under '{actual}s:'"))
+
+
+def _duplicate_hint(what: str, pack: str | None, *, same_pack: bool, overrides: bool) -> str | None:
+    """DUP001's hint for a card, an optional rule or a map of a pack whose id is taken: only a card replaces
+    another ('overrides: true'), and only one of the base game or of another pack."""
+    if pack is None:
+        return None
+    if what != "card":
+        return f"{_a(what)} cannot replace another: give this one an id of its own"
+    unit = "file" if pack == "(file)" else "pack"  # a card file checked on its own
+    if same_pack and overrides:
+        return (f"'overrides: true' replaces a card of the base game or of another pack, not one of its own {unit}: "
+                "give one of the two an id of its own")
+    if same_pack:
+        return f"two cards of one {unit} cannot share an id: give one of the two an id of its own"
+    return "an expansion that replaces a base card says 'overrides: true'"
 
 
 # The lists of records with ids in the rules files (check_listed_ids), by field: what one entry is called.

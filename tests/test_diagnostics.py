@@ -698,6 +698,43 @@ def test_a_refused_override_still_has_its_effect_checked(tmp_path: Path, monkeyp
     bad(result, "expansions/extra/cards/items.yaml:10:19: DSL102")
 
 
+OPTION = "id: {}\nname: Opt\ntext: x\nprovenance: rulebook\n"
+# A duplicate id in a pack, and DUP001's hint: 'overrides: true' only where it would help (a card of the pack
+# taking the id of a card of the base game or of another pack).
+DUPLICATES = {
+    "optional rule": ({"rules/options/solo.yaml": OPTION.format("solo"),
+                       "expansions/extra/rules/options/solo.yaml": OPTION.format("solo")},
+                      "expansions/extra/rules/options/solo.yaml:1:5: DUP001 duplicate optional rule id 'solo'",
+                      "an optional rule cannot replace another: give this one an id of its own"),
+    "card twice in a pack, overriding": (
+        {"expansions/extra/cards/a.yaml": card(id="medic", overrides="true"),
+         "expansions/extra/cards/b.yaml": card(id="medic", overrides="true")},
+        "expansions/extra/cards/b.yaml:3:9: DUP001 duplicate card id 'medic' (first defined at "
+        "expansions/extra/cards/a.yaml:3)", "'overrides: true' replaces a card of the base game or of another pack, "
+        "not one of its own pack"),
+    "card twice in a pack": ({"expansions/extra/cards/a.yaml": card(id="sniper"),
+                              "expansions/extra/cards/b.yaml": card(id="sniper")},
+                             "expansions/extra/cards/b.yaml:3:9: DUP001 duplicate card id 'sniper'",
+                             "two cards of one pack cannot share an id"),
+    "base kind declared by a pack": ({"expansions/extra/rules/kinds.yaml": "provenance: rulebook\nkinds:\n"
+                                      "  - {id: item, name: Item, text: x}\n"},
+                                     "expansions/extra/rules/kinds.yaml:3:10: DUP001 duplicate kind of card 'item': "
+                                     "it is a kind of the base game",
+                                     "a pack declares only kinds of its own; its cards of the base kind go in a card "
+                                     "file of 'kind: item'"),
+}
+
+
+@pytest.mark.parametrize("case", list(DUPLICATES))
+def test_a_duplicate_gets_the_hint_that_fits(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files, where, hint = DUPLICATES[case]
+    result = validate(tmp_path, monkeypatch, {"expansions/extra/pack.yaml": PACK, **files})
+    bad(result, where)
+    assert result.output.count(": DUP001 ") == 1, result.output
+    assert f"hint: {hint}" in result.output, result.output
+    assert "overrides" not in result.output or "overriding" in case, result.output
+
+
 def test_pack_layout_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
     files = {"expansions/extra/pack.yaml": PACK.replace("id: extra", "id: extras"),
              "expansions/extra/card/medic.yaml": card()}
