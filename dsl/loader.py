@@ -221,6 +221,7 @@ class _Builder:
             obj = self.take(doc, doc.data, cls, [])
             if obj is None:
                 continue
+            self.check_provenance(obj.provenance, obj.note, doc, doc.data)
             self.check_listed_ids(name, obj, doc)
             if isinstance(obj, schema.PrecedenceRules):
                 self.check_tiers(obj, doc, self.rules.get(name))
@@ -346,6 +347,7 @@ class _Builder:
             return
         if self.claim(f"option:{opt.id}", opt.id, doc, doc.data, pack, "optional rule"):
             self.options[opt.id] = (opt, doc, doc.data)
+            self.check_provenance(opt.provenance, opt.note, doc, doc.data)
 
     def claim(self, key: str, ident: str, doc: YamlDoc, node: Any, pack: str | None, what: str,
               *, overrides: bool = False) -> bool:

@@ -58,6 +58,7 @@ class DiceRules:
     tool_table: tuple[TableNumber, ...]
     tool_table_step: Annotated[int, Range(1, MAX_TABLE_NUMBER)]
     rolls: Annotated[int, Range(1, MAX_SMALL_COUNT)]
+    note: str = ""  # what is ours, for a reconstruction (PROV001 without it)
 
 
 @attrs.frozen
@@ -71,6 +72,7 @@ class Resource:
 class ResourceRules:
     provenance: Provenance
     resources: tuple[Resource, ...]
+    note: str = ""  # what is ours, for a reconstruction (PROV001 without it)
 
 
 @attrs.frozen
@@ -89,6 +91,7 @@ class Tier:
 class PrecedenceRules:
     provenance: Provenance
     tiers: tuple[Tier, ...]
+    note: str = ""  # what is ours, for a reconstruction (PROV001 without it)
 
 
 @attrs.frozen
@@ -101,6 +104,7 @@ class Phase:
 class PhaseRules:
     provenance: Provenance
     phases: tuple[Phase, ...]
+    note: str = ""  # what is ours, for a reconstruction (PROV001 without it)
 
 
 @attrs.frozen
@@ -125,6 +129,7 @@ class QueryRules:
     provenance: Provenance
     queries: tuple[QueryDef, ...]
     ignorables: tuple[Ignorable, ...]
+    note: str = ""  # what is ours, for a reconstruction (PROV001 without it)
 
 
 @attrs.frozen
@@ -146,6 +151,7 @@ class RwbDef:
 class RwbRules:
     provenance: Provenance
     rwb: tuple[RwbDef, ...]
+    note: str = ""  # what is ours, for a reconstruction (PROV001 without it)
 
 
 @attrs.frozen
@@ -168,6 +174,7 @@ class GameRules:
     rules: tuple[RuleDef, ...]
     marker_faces: tuple[MarkerFace, ...] = ()
     special_damage: tuple[RuleDef, ...] = ()
+    note: str = ""  # what is ours, for a reconstruction (PROV001 without it)
 
 
 @attrs.frozen
@@ -427,6 +434,7 @@ class KindDef:
 class KindRules:
     provenance: Provenance
     kinds: tuple[KindDef, ...] = ()
+    note: str = ""  # what is ours, for a reconstruction (PROV001 without it)
 
 
 @attrs.frozen
@@ -482,3 +490,4 @@ class SideDef:
 class SideRules:
     provenance: Provenance
     sides: tuple[SideDef, ...] = ()
+    note: str = ""  # what is ours, for a reconstruction (PROV001 without it)

@@ -335,3 +335,25 @@ def test_a_tier_of_an_existing_id_merges_and_an_rwb_for_an_option_is_another_ent
     assert content is not None, diags
     assert "medal" in next(t for t in content.precedence.tiers if t.id == "awards").sources
     assert [r.id for r in content.rwb.rwb].count("battle-cry") == 2
+
+
+def test_a_rules_file_follows_the_provenance_policy_of_cards_and_maps(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rules file of a pack, and an optional rule, say what is ours as a card or a map does: a 'note' is read,
+    and a reconstruction without one is PROV001."""
+    monkeypatch.chdir(tmp_path)
+    pack = _pack(tmp_path, "")
+    _rules(pack, "resources.yaml", "provenance: reconstructed\nresources:\n  - {id: grit, name: Grit}\n")
+    (pack / "rules" / "options").mkdir()
+    option = "id: gritty\nname: Gritty\ntext: Grit counts.\nprovenance: reconstructed\n"
+    (pack / "rules" / "options" / "gritty.yaml").write_text(option, encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "mypack"])
+    assert result.exit_code == 1, result.output
+    assert ("mypack/rules/resources.yaml:1:13: PROV001 a reconstruction needs a 'note' saying which part is ours"
+            in result.output)
+    assert "mypack/rules/options/gritty.yaml:4:13: PROV001" in result.output
+    _rules(pack, "resources.yaml", "provenance: reconstructed\nnote: Grit is ours.\nresources:\n"
+           "  - {id: grit, name: Grit}\n")
+    (pack / "rules" / "options" / "gritty.yaml").write_text(option + "note: ours\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "mypack"])
+    assert result.exit_code == 0, result.output
