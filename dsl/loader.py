@@ -29,7 +29,7 @@ from ddaydice.dsl.limits import MAX_FILE_BYTES, MAX_FINGERPRINT_FILES, MAX_FOLDE
 from ddaydice.dsl.parser import parse_effect, parse_good_lines
 from ddaydice.dsl.places import absolute, bundled_root, home_pack
 from ddaydice.dsl.render import Renderer
-from ddaydice.dsl.sandbox import inside, is_slug, listing, looked_at, recording, shown_path, slug_problem
+from ddaydice.dsl.sandbox import inside, is_slug, listing, looked_at, recording, shown_path, slug_for, slug_problem
 from ddaydice.dsl.settings import Names, check_options
 from ddaydice.dsl.vocab import QueryInfo, Vocabulary
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, scalar_source, shorten, structure
@@ -519,23 +519,25 @@ class _Builder:
                 line, col = position(doc.data, ["requires", j])
                 self.diags.append(Diagnostic("PACK012", f"'requires' names packs by their id, not by a path: "
                                              f"{shorten(repr(needed))} ({slug_problem(needed)})", doc.file, line, col,
-                                             hint="write the id of a bundled pack, or of a pack folder beside yours"))
+                                             hint=_id_of_a_pack(needed)))
         self.packs[man.id] = (man, doc)
         self.load_rules(pack_dir / "rules", required=False, pack=man.id, root=pack_dir)
         self.load_cards(pack_dir / "cards", man.id, pack_dir)
         self.load_maps(pack_dir / "maps", man.id, pack_dir)
-        known = {"pack.yaml", "rules", "cards", "maps", "README.md", "scenarios",
-                 "schemas"}  # schemas/: the JSON Schemas an editor reads (dday new pack, dday schema -o); not loaded
+        known = [*_PACK_FILES, *_PACK_FOLDERS]
         entries, problem = listing(pack_dir)
         self.diags += [problem] if problem is not None else []
         for extra in entries:
             if extra.is_symlink() and not self.allowed(extra, pack_dir):
                 continue
             if extra.name not in known:
+                same = next((k for k in known if k.lower() == extra.name.lower()), None)  # readme.md
                 self.diags.append(Diagnostic("PACK002", f"unexpected entry '{shorten(extra.name)}' in a pack",
                                              shown_path(extra), 1, 1,
-                                             hint=did_you_mean(extra.name, known) or "a pack holds pack.yaml, "
-                                             "rules/, cards/, maps/, scenarios/ and schemas/"))
+                                             hint=(f"did you mean '{same}'?" if same else None)
+                                             or did_you_mean(extra.name, known) or "a pack holds "
+                                             + ", ".join([*_PACK_FILES, *(f"{f}/" for f in _PACK_FOLDERS[:-1])])
+                                             + f" and {_PACK_FOLDERS[-1]}/"))
 
     # ------------------------------------------------------- vocabulary
     def vocabulary(self) -> Vocabulary | None:
@@ -864,6 +866,19 @@ def _listed_hint(noun: str, what: str, file: str, *, same_file: bool) -> str:
         return f"each {noun} is listed once: remove one of the two, or give this one another {what}"
     return (f"a pack's {file} adds to the base game's, and to those of the packs it requires: give this {noun} "
             f"another {what}, or remove it")
+
+
+# What a pack folder may hold (anything else is PACK002). schemas/: the JSON Schemas an editor reads (dday new
+# pack, dday schema -o); scenarios/: the pack's scenario files; README.md: for people. None of them is loaded.
+_PACK_FILES = ("pack.yaml", "README.md")
+_PACK_FOLDERS = ("rules", "cards", "maps", "scenarios", "schemas")
+
+
+def _id_of_a_pack(path: str) -> str:
+    """PACK012's hint: the id a path in 'requires:' likely stands for."""
+    slug = slug_for(path)
+    where = "the id of a bundled pack, or of a pack folder beside yours"
+    return f"did you mean '{slug}'? ({where})" if slug else f"write {where}"
 
 
 def _sides_hint(side_ids: set[str]) -> str:

@@ -97,6 +97,21 @@ def slug_problem(text: str) -> str:
     return "an id is lower-case letters and digits, in words joined by '-'"
 
 
+def slug_for(text: str) -> str | None:
+    """The id ``text`` likely stands for, if it is none: ``Bad_Id`` for ``bad-id``, ``Café`` for ``cafe``, a path
+    for the id of its last part (``../other``: ``other``). None when nothing of it makes an id."""
+    last = re.split(r"[/\\]", text.rstrip("/\\"))[-1]
+    plain = unicodedata.normalize("NFKD", last).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
+    return slug if slug != text and is_slug(slug) else None
+
+
+def slug_hint(text: str) -> str | None:
+    """"did you mean 'bad-id'?" for a text that is no id (:func:`slug_for`), or None."""
+    slug = slug_for(text)
+    return f"did you mean '{slug}'?" if slug else None
+
+
 def shown_path(path: Path) -> str:
     """A path as a diagnostic names it, without following links (a refused link is named, never its target)."""
     absolute = os.path.abspath(path)  # noqa: PTH100  (abspath does not follow links; Path.absolute keeps '..')

@@ -35,7 +35,7 @@ from ddaydice.dsl import yamlfast
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
 from ddaydice.dsl.limits import MAX_NESTING, MAX_TABLE_NUMBER, MAX_YAML_ALIASES, MAX_YAML_VALUES, IdRule, Range
 from ddaydice.dsl.parser import SourceMap
-from ddaydice.dsl.sandbox import is_slug, read_text, slug_problem
+from ddaydice.dsl.sandbox import is_slug, read_text, slug_hint, slug_problem
 
 T = TypeVar("T")
 
@@ -586,6 +586,8 @@ def structure(doc: YamlDoc, node: Any, cls: type[T], base_path: Sequence[str | i
                                         hint=hint))
             else:
                 msg = message
+                value = _lookup(node, path)
+                hint = slug_hint(value) if msg.startswith("expected an id") and isinstance(value, str) else None
                 if msg.startswith("expected"):
                     msg = f"{where}: {msg}"
                 elif "has no attribute" in msg:
@@ -596,7 +598,7 @@ def structure(doc: YamlDoc, node: Any, cls: type[T], base_path: Sequence[str | i
                     msg = f"{where}: a value is required"
                 else:
                     msg = f"{where}: invalid value ({shorten(msg)})"
-                diags.append(Diagnostic("SCHEMA004", msg, doc.file, line, col))
+                diags.append(Diagnostic("SCHEMA004", msg, doc.file, line, col, hint=hint))
         if not diags:
             line, col = position(node, [])
             diags.append(Diagnostic("SCHEMA004", f"invalid content ({shorten(str(exc))})", doc.file, line, col))

@@ -735,6 +735,30 @@ def test_a_duplicate_gets_the_hint_that_fits(case: str, tmp_path: Path, monkeypa
     assert "overrides" not in result.output or "overriding" in case, result.output
 
 
+@pytest.mark.parametrize(("written", "meant"), [("Bad_Id", "bad-id"), ("Field Stove", "field-stove"),
+                                               ("caf\u00e9", "cafe")])
+def test_an_id_that_is_no_slug_is_told_the_slug(written: str, meant: str, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(id=f'"{written}"')})
+    bad(result, "cards/new.yaml:3:9: SCHEMA004 'id': expected an id")
+    assert f"hint: did you mean '{meant}'?" in result.output, result.output
+
+
+def test_a_pack_is_told_every_entry_it_may_hold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files = {"expansions/extra/pack.yaml": PACK + "requires: [../other-pack]\n",
+             "expansions/extra/notes.txt": "x", "expansions/extra/Readme.md": "# Extra\n",
+             "expansions/extra/README.md": "# Extra\n", "expansions/extra/scenarios/s.yaml": "x: 1\n"}
+    result = validate(tmp_path, monkeypatch, files)
+    bad(result, "expansions/extra/notes.txt:1:1: PACK002 unexpected entry 'notes.txt' in a pack")
+    assert ("hint: a pack holds pack.yaml, README.md, rules/, cards/, maps/, scenarios/ and schemas/"
+            in result.output), result.output
+    bad(result, "expansions/extra/Readme.md:1:1: PACK002 unexpected entry 'Readme.md' in a pack")
+    assert "hint: did you mean 'README.md'?" in result.output
+    bad(result, "expansions/extra/pack.yaml:7:12: PACK012")
+    assert "hint: did you mean 'other-pack'? (the id of a bundled pack" in result.output
+    assert result.output.count(": PACK0") == 3, result.output
+
+
 def test_pack_layout_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
     files = {"expansions/extra/pack.yaml": PACK.replace("id: extra", "id: extras"),
              "expansions/extra/card/medic.yaml": card()}
