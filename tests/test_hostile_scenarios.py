@@ -232,8 +232,9 @@ def test_explain_refuses_a_bad_query(world: World, query: str) -> None:
 
 
 def test_a_runtime_refusal_names_its_step(world: World) -> None:
-    """A step the rules refuse at run time (not known before) names its line."""
-    name = _write(world, SCENARIO.replace("  - phase: upkeep", "  - {draw: badges}"))
+    """A step the rules refuse at run time (not known before: the Bazooka exists, Unit 1 does not hold it) names
+    its line."""
+    name = _write(world, SCENARIO.replace("  - phase: upkeep", "  - {use: bazooka}"))
     result = world.run("scenario", "run", name)
     check(result, 1, text=("FAIL", f"{name}:13:5: step"))
 

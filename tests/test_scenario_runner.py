@@ -174,6 +174,64 @@ def test_a_refusal_the_step_cannot_meet_is_located(tmp_path: Path, monkeypatch: 
     assert f"q.yaml:9:5: SCEN001 {message}" in result.output
 
 
+# Unit 1 in Exercise Tiger's Sector 7 with the General and a Bazooka: the steps below name what is not there.
+MISNAMED = """\
+scenario: mal
+map: exercise-tiger
+variant: advanced-training
+fallback: none
+units:
+  - {id: u1, sector: s7, soldiers: 1, specialists: [general], items: [bazooka], visited: [s1, s2, s4, s7]}
+"""
+
+
+@pytest.mark.parametrize(("phase", "step", "message"), [
+    ("roll", "{use: bazoka, refused: not-held}", "9:11: SCEN001 no card 'bazoka' to use"),
+    ("purchase", "{find: bazoka, refused: unavailable}", "9:12: SCEN001 no item or vehicle 'bazoka'"),
+    ("movement", "{move: s88, refused: illegal-move}", "9:12: SCEN001 map 'exercise-tiger' has no sector 's88'"),
+    ("roll", "{use: nosuchcard}", "9:11: SCEN001 no card 'nosuchcard' to use"),
+])
+def test_a_misspelt_name_in_a_step_is_no_refusal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, phase: str,
+                                                 step: str, message: str) -> None:
+    """A card or a Sector that does not exist is an error at its step before anything runs: the run would refuse
+    the step (not-held, unavailable, illegal-move), and a `refused:` would take the misspelling for the rules'
+    answer."""
+    result = run(tmp_path, monkeypatch, MISNAMED + f"phase: {phase}\nsteps:\n  - {step}\n"
+                 "expect:\n  - u1.soldiers: 1\n")
+    assert result.exit_code == 2, result.output
+    assert f"q.yaml:{message}" in result.output
+    assert "PASS" not in result.output and "FAIL" not in result.output
+
+
+def test_every_name_the_steps_give_is_checked_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each action and key that names something (scenario_steps.STEP_NAMES) is checked against the content, every
+    mistake at its place, with the closest name there is."""
+    steps = ["{use: bazoka}", "{recruit: medik}", "{find: jep}", "{draw: badge}", "{trade: u2, give: soldier}",
+             "{use: rule:buy-awrd, unit: u9}", "{use: option:solitair}", "{use: side:german}", "{move: s88}",
+             "{recruit: bazooka}", "{trade: u1, give: bazooka}", "{use: rule:buy-award}"]
+    result = run(tmp_path, monkeypatch, MISNAMED + "steps:\n" + "".join(f"  - {s}\n" for s in steps))
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.output.splitlines() if "SCEN001" in line]
+    assert errors == [
+        "q.yaml:8:11: SCEN001 no card 'bazoka' to use",
+        "q.yaml:9:15: SCEN001 no specialist 'medik'",
+        "q.yaml:10:12: SCEN001 no item or vehicle 'jep'",
+        "q.yaml:11:12: SCEN001 no deck 'badge'",  # no pack of this scenario has the Badges
+        "q.yaml:12:13: SCEN001 no Unit 'u2' in this scenario",
+        "q.yaml:12:23: SCEN001 no resource or card 'soldier' to give",
+        "q.yaml:13:11: SCEN001 no rule 'buy-awrd' with a use",
+        "q.yaml:13:32: SCEN001 no Unit 'u9' in this scenario",
+        "q.yaml:14:11: SCEN001 no optional rule 'solitair'",
+        "q.yaml:15:11: SCEN001 no side 'german'",
+        "q.yaml:16:12: SCEN001 map 'exercise-tiger' has no sector 's88'",
+        "q.yaml:17:15: SCEN001 no specialist 'bazooka'",
+    ], result.output
+    for hint in ("did you mean 'bazooka'?", "did you mean 'medic'?", "did you mean 'jeep'?",
+                 "did you mean 'soldiers'?", "did you mean 'rule:buy-award'?", "did you mean 'option:solitaire'?",
+                 "did you mean 's8'?"):
+        assert f"hint: {hint}" in result.output, hint
+
+
 # ------------------------------------------------------------------ steps follow the turn
 # Unit 1 in Exercise Tiger's Sector 2 with Stars and Item Points, and Unit 2 beside it (the game stands at `phase:`).
 TWO_UNITS = """\

@@ -30,7 +30,8 @@ CODES: dict[str, str] = {
     "unavailable": "the card is not there to take (not in the Pool, or a Vehicle while the Unit has one)",
     "requirement": "the Sector's requirement is not met (a Specialist to have or to sacrifice)",
     "illegal-move": "the move is not among the Unit's legal moves (not next to it, visited, no room)",
-    "no-deck": "there is no such deck in this game",
+    "no-deck": "the deck is not in this game (its optional rule is off; a deck no loaded pack has is an error "
+               "before the run)",
     "other-sector": "not in the same Sector (two Units trading; a card that serves the Units of its own Sector)",
     "not-enough": "the Unit has not that much to give (a trade never gives its last Soldier)",
     "not-tradeable": "the Unit cannot trade that (a Specialist other than the Messenger, its last man, a Vehicle "

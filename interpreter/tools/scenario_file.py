@@ -26,6 +26,7 @@ from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, shorten, structur
 from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.state import Die, GameState, Unit
 from ddaydice.interpreter.mechanisms.options import reachable
+from ddaydice.interpreter.tools.scenario_names import Names, step_name_problems
 from ddaydice.interpreter.tools.scenario_steps import answer_ok, check_step, step_schema
 
 MARKERS = ("chevron-1", "chevron-2", "chevron-3", "must-move", "battle-cry", "cant-stay")
@@ -388,10 +389,14 @@ class _Validation:
             err(["steps"], f"more than {MAX_STEPS} steps")
             return
         players = [u.id for u in sc.units] + [s.id for s in sc.sides]
+        names = Names(self.content, sc.map, tuple(players))
         for j, step in enumerate(sc.steps):
             problem = check_step(step, players)
             if problem:
                 err(["steps", j], problem)
+                continue
+            for key, message, hint in step_name_problems(step, names):  # the cards, Sectors, Units it names
+                err(["steps", j, key], message, hint)
 
     def answers(self) -> None:
         """Each player's answers: a list of option numbers, labels, or lists of them."""

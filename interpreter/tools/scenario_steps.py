@@ -30,6 +30,15 @@ STEP_KINDS: dict[str, str] = {
     "draw": "the draw of a deck: the turn's (Battle Conditions) or the Unit's (a Badge)",
 }
 STEP_KEYS = ("unit", "refused", "give", "amount", "answers")
+# What the value of an action or a key names, for the actions and keys that name something of the game: each is
+# checked against the content the scenario loads before it runs (tools/scenario_names.py, which knows each kind of
+# name), so that a misspelt name is an error at its line, never a refusal a `refused:` would take for the rules'.
+# The others take a phase (`phase`, `at`), a number (`turns`, `amount`), nothing (`turn`, `game`), a refusal or
+# answers, and check_step checks them.
+STEP_NAMES: dict[str, str] = {
+    "use": "usable", "move": "sector", "recruit": "specialist", "find": "findable", "draw": "deck",
+    "trade": "player", "unit": "player", "give": "tradeable",
+}
 
 
 def step_schema() -> dict[str, Any]:
@@ -62,7 +71,8 @@ def step_schema() -> dict[str, Any]:
 
 
 def check_step(step: Any, players: Sequence[str] = ()) -> str | None:
-    """Why a step cannot be run (checked before the scenario runs), or None."""
+    """Why a step cannot be run (checked before the scenario runs), or None; the names it gives (a card, a Sector,
+    a Unit: :data:`STEP_NAMES`) are checked against the content after it (tools/scenario_names.py)."""
     if isinstance(step, str):
         return None if step in {"turn", "game"} else \
             f"unknown step '{shorten(step)}' (steps: {', '.join(STEP_KINDS)})"
@@ -88,10 +98,6 @@ def check_step(step: Any, players: Sequence[str] = ()) -> str | None:
         return f"'{kind}' takes no value"
     if kind not in {"phase", "at", "turns", "turn", "game"} and not isinstance(value, str):
         return f"'{kind}' names a card, a Sector, a deck or a Unit: expected text"
-    for who in ("unit", *(("trade",) if kind == "trade" else ())):
-        if who in step and players and str(step[who]) not in players:
-            return f"no Unit '{shorten(str(step[who]))}' in this scenario" + (
-                f" ({did_you_mean(str(step[who]), players)})" if did_you_mean(str(step[who]), players) else "")
     if "amount" in step and (isinstance(step["amount"], bool) or not isinstance(step["amount"], int)
                              or not 0 <= step["amount"] <= MAX_RESOURCE):
         return f"'amount' is a whole number from 0 to {MAX_RESOURCE}"
