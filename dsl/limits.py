@@ -66,9 +66,12 @@ MAX_GAMES = 1_000_000
 MAX_SCENARIO_TURNS = 100
 # A scenario's or a replay's seed: a whole number of at most 64 bits.
 MAX_SEED = 2**64
-# The choices recorded in a replay, and the answers or steps of a scenario.
+# The choices recorded in a replay, and the answers, rolls or steps of a scenario.
 MAX_CHOICES = 100_000
 MAX_STEPS = 1000
+# The results of one Final Tally in a scenario that no die gave (an effect's: colourless or ``virtual``). No rule
+# bounds them (the dice a Unit rolls are rules/dice.yaml's); the bundled cards add a few in a turn.
+MAX_VIRTUAL_RESULTS = 99
 # The 32-bit words a captured position's generator has drawn since its seed (``draws:``).
 MAX_DRAWS = 10**8
 

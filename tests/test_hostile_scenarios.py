@@ -82,6 +82,19 @@ MISTAKES: dict[str, tuple[str, str, str]] = {
     "tally-colour": ("red tool,", "green tool,", "SCEN001"),
     "tally-words": ("red tool,", "red red red tool,", "SCEN001"),
     "tally-unit": ("  u1: [red tool", "  u9: [red tool", "SCEN001"),
+    # a Final Tally holds no more dice than a player rolls (rules/dice.yaml: 2 of each of 3 colours)
+    "tally-seven-dice": ("blue one-soldier]", "blue one-soldier, red skull]", "SCEN001"),
+    "tally-5000-dice": ("blue one-soldier]", "blue one-soldier" + ", red skull" * 5000 + "]", "SCEN001"),
+    "tally-die-place": ("red tool,", "red tool die 7,", "SCEN001"),
+    "tally-die-place-unicode": ("red tool,", "red tool die ²,", "SCEN001"),
+    "tally-die-place-huge": ("red tool,", "red tool die " + "9" * 5000 + ",", "SCEN001"),
+    "tally-virtual-many": ("blue one-soldier]", "blue one-soldier" + ", courage" * 100 + "]", "SCEN001"),
+    "kept-tally-seven-dice": ("soldiers: 4}", "soldiers: 4, kept-tally: [" + ", ".join(["red star"] * 7) + "]}",
+                              "SCEN001"),
+    "trading-pool-seven-dice": ("soldiers: 4}", "soldiers: 4, trading-pool: [" + ", ".join(["red star"] * 7)
+                                + "]}", "SCEN001"),
+    "units-more-than-the-map": ("  - {id: u1, sector: s1, soldiers: 4}",
+                                "".join(f"  - {{id: u{i}, sector: s1}}\n" for i in range(1, 6)), "SCEN001"),
     "tally-number": ("red tool,", "3,", "SCHEMA004"),
     # answers
     "answers-unit": ("  u1: []", "  u9: []", "SCEN001"),

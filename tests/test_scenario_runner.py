@@ -16,12 +16,13 @@ import pytest
 from click.testing import CliRunner, Result
 from syrupy.assertion import SnapshotAssertion
 
+from ddaydice.dsl.limits import MAX_CHOICES
 from ddaydice.dsl.loader import load
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.tools.refusals import CODES, STEP_CODES
 from ddaydice.interpreter.tools.scenario import collect
 from ddaydice.interpreter.tools.scenario import run as scenario_run
-from ddaydice.interpreter.tools.scenario_file import MATCHERS, ScenarioFile, load_scenario
+from ddaydice.interpreter.tools.scenario_file import MATCHERS, ScenarioFile, load_scenario, validate
 
 REPO = Path(__file__).resolve().parent.parent
 LOCAL_PACK = REPO / "tests" / "scenarios" / "local-pack"
@@ -230,6 +231,39 @@ def test_every_name_the_steps_give_is_checked_at_once(tmp_path: Path, monkeypatc
                  "did you mean 'soldiers'?", "did you mean 'rule:buy-award'?", "did you mean 'option:solitaire'?",
                  "did you mean 's8'?"):
         assert f"hint: {hint}" in result.output, hint
+
+
+def test_a_tally_holds_no_more_dice_than_a_player_rolls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game has 6 dice (rules/dice.yaml: 2 of each of red, white, blue): a tally of 5000 red Skulls passed,
+    one of 20 dice took part in Combat. It is an error at the first die too many, reported once."""
+    tally = ", ".join(["red skull"] * 5000)
+    result = run(tmp_path, monkeypatch, MISNAMED + f"tally: {{u1: [{tally}]}}\nexpect:\n  - u1.soldiers: 1\n")
+    assert result.exit_code == 2, result.output
+    assert ("q.yaml:7:80: SCEN001 more dice than the 6 a player rolls (2 of each of its colours: red, white, blue)"
+            in result.output)
+    assert "hint: a result an effect adds is written without a colour, or 'virtual'" in result.output
+    assert result.output.count("SCEN001") == 1, result.output
+
+
+def test_a_tally_of_the_dice_and_the_results_effects_add_is_read(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Six dice, then results no die gave (colourless, or `virtual` with a colour), are a tally the game can
+    hold."""
+    tally = "red skull, red star, white tool, white courage, blue star, blue tool, courage, virtual red skull"
+    result = run(tmp_path, monkeypatch, MISNAMED + f"tally: {{u1: [{tally}]}}\nexpect:\n  - u1.soldiers: 1\n")
+    assert result.exit_code == 0, result.output
+
+
+def test_the_rolls_of_a_scenario_are_bounded(tmp_path: Path) -> None:
+    """`rolls:` are bounded as its answers are (MAX_CHOICES); a file cannot hold so many, a scenario built in
+    code can."""
+    (tmp_path / "q.yaml").write_text(MISNAMED, encoding="utf-8")
+    content, diags = load()
+    assert content is not None, diags
+    loaded, problems = load_scenario(tmp_path / "q.yaml", content)
+    assert loaded is not None and not problems, problems
+    many = attrs.evolve(loaded[0], rolls=(3,) * (MAX_CHOICES + 1))
+    assert [d.message for d in validate(many, loaded[1], content)] == [f"more than {MAX_CHOICES} rolls"]
 
 
 # ------------------------------------------------------------------ steps follow the turn

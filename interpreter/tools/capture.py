@@ -21,7 +21,7 @@ from ruamel.yaml import YAML
 from ddaydice.dsl.limits import MAX_DRAWS, MAX_SCENARIO_TURNS
 from ddaydice.interpreter.core.state import Die, Grant, Unit, new_rng
 from ddaydice.interpreter.core.values import PHASES, Paused
-from ddaydice.interpreter.tools.scenario_file import parse_die
+from ddaydice.interpreter.tools.scenario_file import dice_places, parse_die
 
 if TYPE_CHECKING:
     from ddaydice.interpreter.core.api import Decider, GameView
@@ -183,7 +183,7 @@ def _dice(game: Game, texts: tuple[str, ...]) -> list[Die]:
     faces = {f.id for f in game.content.dice.faces}
     out = []
     for text in texts:
-        die, _ = parse_die(text, colours, faces)
+        die, _ = parse_die(text, colours, faces, dice_places(game.content))
         assert die is not None  # checked when the scenario was read
         out.append(die)
     return out

@@ -62,6 +62,7 @@ from ddaydice.interpreter.tools.scenario_file import (
     ScenarioFile,
     UnitSetup,
     as_matcher,
+    dice_places,
     load_scenario,
     parse_die,
     parse_query,
@@ -178,7 +179,7 @@ def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
         dice = []
         seen: dict[str, int] = {}
         for text in results:
-            die, _ = parse_die(text, colours, faces)
+            die, _ = parse_die(text, colours, faces, dice_places(content))
             assert die is not None
             if die.colour is not None and die.real and die.index < 0:  # the next die of its colour
                 k = seen.get(die.colour, 0)

@@ -19,6 +19,7 @@ from ddaydice.dsl.limits import (
     MAX_SCENARIO_TURNS,
     MAX_SEED,
     MAX_STEPS,
+    MAX_VIRTUAL_RESULTS,
     Range,
 )
 from ddaydice.dsl.loader import Content
@@ -34,7 +35,6 @@ STATUSES = ("active", "safe", "dead")
 # A Unit's resources in a scenario, and how many of a card or resource a trade moves.
 Amount = Annotated[int, Range(0, MAX_RESOURCE)]
 Turn = Annotated[int, Range(0, MAX_SCENARIO_TURNS)]
-MAX_DIE_PLACE = 36  # `die N` of a result: the place of a die among a player's dice
 Order = Annotated[int, Range(0, MAX_CHOICES)]
 Count = Annotated[int, Range(-MAX_CHOICES, MAX_CHOICES)]  # the play order of a card or grant (when it came into play)
 
@@ -199,6 +199,7 @@ def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnosti
     specs = check.specialists()
     check.sides()
     check.units(specs)
+    check.players()
     check.tallies_and_rolls()
     check.cards_and_decks()
     check.phase_and_steps()
@@ -238,6 +239,7 @@ class _Validation:
         self.doc = doc
         self.content = content
         self.out: list[Diagnostic] = []
+        self.rules: OptionRules | None = None  # the optional rules' settings, once they are known to build
 
     def err(self, path: list[str | int], message: str, hint: str | None = None) -> None:
         line, col = position(self.doc.data, path)
@@ -268,8 +270,8 @@ class _Validation:
                 specs |= set(s.start.specialists)
         if all(opt in content.options for opt in sc.options):
             try:  # Specialists an option makes available (Bazooka Joe's second level, Wild Specialists)
-                specs |= {c for c in reachable(OptionRules.build(content, sc.options), content)
-                          if content.card_kinds.get(c) == "specialist"}
+                self.rules = OptionRules.build(content, sc.options)
+                specs |= {c for c in reachable(self.rules, content) if content.card_kinds.get(c) == "specialist"}
             except RuleError as exc:
                 self.err(["options"], str(exc))
         return specs
@@ -333,24 +335,55 @@ class _Validation:
                 err(["units", i, "vehicle"], f"no vehicle '{u.vehicle}'",
                     did_you_mean(u.vehicle, [c for c, k in content.card_kinds.items() if k == "vehicle"]))
 
+    def players(self) -> None:
+        """As many Units as the map is for (maps/: ``players``), and as an optional rule allows (a solitaire's)."""
+        sc, bm = self.sc, self.content.maps[self.sc.map]
+        (lo, hi), n = bm.players, len(sc.units)
+        most = self.rules.max_players if self.rules is not None else None
+        if not lo <= n <= hi:
+            self.err(["units", hi] if n > hi else ["units"], f"{bm.name} is for {lo} to {hi} players, not {n}")
+        elif self.rules is not None and most is not None and n > most:
+            self.err(["units", most], f"the optional rule '{self.rules.origin['max-players']}' is for at most "
+                     f"{most} player(s), not {n}")
+
     def tallies_and_rolls(self) -> None:
-        """`tally:` and `answers:` of players in the scenario, dice results that exist, d6 results 1 to 6."""
-        sc, content, err = self.sc, self.content, self.err
+        """`tally:` and `answers:` of players in the scenario, dice results that exist and no more dice than the
+        player rolls, d6 results 1 to 6."""
+        sc, err = self.sc, self.err
         ids = [u.id for u in sc.units] + [s.id for s in sc.sides]
         for key in list(sc.tally) + list(sc.answers):
             if key not in ids:
                 where = "tally" if key in sc.tally else "answers"
                 err([where, key], f"no Unit '{key}' in this scenario", did_you_mean(key, ids))
-        colours = set(content.vocab.colours)
-        faces = {f.id for f in content.dice.faces}
         for uid, results in sc.tally.items():  # a list of text: structured before (SCHEMA004 otherwise)
-            for j, text in enumerate(results):
-                problem = parse_die(text, colours, faces)[1]
-                if problem:
-                    err(["tally", uid, j], problem)
+            self.dice(["tally", uid], results, uid)
+        if len(sc.rolls) > MAX_CHOICES:
+            err(["rolls"], f"more than {MAX_CHOICES} rolls")
+            return
         for j, r in enumerate(sc.rolls):
             if not 1 <= r <= 6:
                 err(["rolls", j], f"a d6 result must be 1 to 6, found {r}")
+
+    def dice(self, path: list[str | int], results: Sequence[str], player: str, pool: int | None = None) -> None:
+        """Results of dice (a Final Tally, a kept one; a Trading Pool, of ``pool`` dice): each one readable, no more
+        dice than the player rolls (rules/dice.yaml: so many of each of its colours) or the pool holds, the error
+        at the first die too many; results no die gave (an effect's: colourless, ``virtual``) up to
+        MAX_VIRTUAL_RESULTS."""
+        content = self.content
+        colours, faces = set(content.vocab.colours), {f.id for f in content.dice.faces}
+        own, per, places = rolled(content, player), content.dice.dice_per_colour, dice_places(content)
+        most = len(own) * per if pool is None else pool
+        real = virtual = 0
+        for j, text in enumerate(results):
+            die, problem = parse_die(text, colours, faces, places)
+            if die is None:
+                self.err([*path, j], problem or "")
+            elif die.real and (real := real + 1) == most + 1:
+                self.err([*path, j], f"more dice than the {most} a Trading Pool holds" if pool is not None else
+                         f"more dice than the {most} a player rolls ({per} of each of its colours: {', '.join(own)})",
+                         "a result an effect adds is written without a colour, or 'virtual'")
+            elif not die.real and (virtual := virtual + 1) == MAX_VIRTUAL_RESULTS + 1:
+                self.err([*path, j], f"more than {MAX_VIRTUAL_RESULTS} results no die gave")
 
     def cards_and_decks(self) -> None:
         """Cards of an expansion's decks: held by Units, in decks and discard piles, in piles, in play."""
@@ -428,8 +461,6 @@ class _Validation:
         sc, content, err = self.sc, self.content, self.err
         sectors = {s.id for s in content.maps[sc.map].sectors}
         players = [u.id for u in sc.units] + [s.id for s in sc.sides]
-        colours = set(content.vocab.colours)
-        faces = {f.id for f in content.dice.faces}
 
         def card(path: list[str | int], cid: str, kinds: set[str] | None = None) -> None:
             if cid not in content.card_kinds or (kinds is not None and content.card_kinds[cid] not in kinds):
@@ -449,11 +480,11 @@ class _Validation:
                     card([key, i, "came_into_play", cid], cid)
                 if u.conquered is not None:
                     sector([key, i, "conquered"], u.conquered)
-                for field in ("kept_tally", "trading_pool"):
-                    for j, text in enumerate(getattr(u, field) or ()):
-                        problem = parse_die(text, colours, faces)[1]
-                        if problem:
-                            err([key, i, field, j], problem)
+                self.dice([key, i, "kept_tally"], u.kept_tally or (), u.id)
+                # a Trading Pool holds the dice its option rolls, or (a card's) as many as the player rolls
+                pool = max(self.rules.trading_pool if self.rules else 0,
+                           len(rolled(content, u.id)) * content.dice.dice_per_colour)
+                self.dice([key, i, "trading_pool"], u.trading_pool or (), u.id, pool)
         if "award" in sc.decks or "award" in sc.discards:
             for key, piles in (("decks", sc.decks), ("discards", sc.discards)):
                 for j, cid in enumerate(piles.get("award", [])):
@@ -556,10 +587,22 @@ def _check_expectation(key: str, players: Sequence[str]) -> tuple[str, str | Non
     return None
 
 
-def parse_die(text: str, colours: set[str], faces: set[str]) -> tuple[Die | None, str | None]:
+def rolled(content: Content, player: str) -> tuple[str, ...]:
+    """The colours of the dice a player rolls: the game's (rules/dice.yaml), or another side's (its sides.yaml)."""
+    return next((d.colours for d in content.sides.sides if d.id == player), content.dice.colours)
+
+
+def dice_places(content: Content) -> int:
+    """The dice a player rolls, the most of any side (rules/dice.yaml: its colours, so many of each): ``die N`` of a
+    result is 1 to this."""
+    colours = [len(content.dice.colours), *(len(d.colours) for d in content.sides.sides)]
+    return max(colours) * content.dice.dice_per_colour
+
+
+def parse_die(text: str, colours: set[str], faces: set[str], places: int) -> tuple[Die | None, str | None]:
     """``[locked] [cancelled] [virtual] [colour] face [die N] [from SOURCE]``: a result of a Final Tally. A result
     with a colour is a die's unless ``virtual``; ``die N`` is its place among the dice (red 1 is die 1), else the
-    next of its colour; ``from SOURCE`` names what added or spent it."""
+    next of its colour, 1 to ``places`` (:func:`dice_places`); ``from SOURCE`` names what added or spent it."""
     words = text.split()
     locked, cancelled, virtual = ("locked" in words), ("cancelled" in words), ("virtual" in words)
     words = [w for w in words if w not in {"locked", "cancelled", "virtual"}]
@@ -568,9 +611,10 @@ def parse_die(text: str, colours: set[str], faces: set[str]) -> tuple[Die | None
         source, words = words[-1], words[:-2]
     index = -1
     if len(words) >= 2 and words[-2] == "die":
-        if not words[-1].isdigit() or not 1 <= int(words[-1]) <= MAX_DIE_PLACE:
-            return None, f"'die N' is a die's place, 1 to {MAX_DIE_PLACE}, found {text!r}"
-        index, words = int(words[-1]) - 1, words[:-2]
+        place = words[-1]
+        if not (place.isascii() and place.isdigit() and len(place) <= 3 and 1 <= int(place) <= places):
+            return None, f"'die N' is a die's place, 1 to {places}, found {shorten(text)!r}"
+        index, words = int(place) - 1, words[:-2]
     colour = None
     if len(words) == 2:
         colour, face = words
