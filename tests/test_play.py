@@ -84,8 +84,10 @@ def test_a_player_named_in_auto_plays_his_policy_whatever_the_order() -> None:
 
     for auto in (("heuristic", "german=random"), ("german=random", "heuristic")):
         assert _parse_auto(auto, 2, ["german"]) == {1: "heuristic", 2: "heuristic", 3: "random"}
-    for auto in (("reference", "u2=random"), ("u2=random", "reference"), ("u2=random", "reference", "u2=random")):
-        assert _parse_auto(auto, 2) == {1: "reference", 2: "random"}
+    autos: tuple[tuple[str, ...], ...] = (("reference", "u2=random"), ("u2=random", "reference"),
+                                          ("u2=random", "reference", "u2=random"))
+    for named in autos:
+        assert _parse_auto(named, 2) == {1: "reference", 2: "random"}
     games = [CliRunner().invoke(main, ["play", "exercise-tiger", "--variant", "practice-run", "--players", "2",
                                        "--seed", "3", *(x for a in auto for x in ("--auto", a))]).output
              for auto in (("reference", "u2=random"), ("u2=random", "reference"))]
