@@ -190,3 +190,9 @@ def test_a_ctrl_c_during_a_game_is_taken_after_it(monkeypatch: pytest.MonkeyPatc
     assert result.exit_code == 1 and result.output.endswith("Aborted!\n"), result.output
     assert len(games) == 2 and all(g.state.outcome is not None for g in games)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # (the handler is put back)
+    # The interrupt is taken once: a game played afterwards in the same process (a notebook's, a sweep's worker
+    # thread's) is not interrupted at its end (it was: a Dask worker thread then hung the sweep waiting for it).
+    monkeypatch.setattr(sim, "game_of", real)
+    content, _ = load()
+    assert content is not None
+    assert sim.play_one(content, Spec("exercise-tiger", "practice-run", 1, "reference", seed=1), 0).turns > 0

@@ -56,7 +56,11 @@ def between_games() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
-    check()
+        # The interrupt is taken once: left set, every later game of the process (a notebook's next run, a sweep's
+        # games in this process's threads) would be interrupted at its end.
+        pending, _PENDING[0] = _PENDING[0], False
+    if pending:
+        raise KeyboardInterrupt
 
 
 def in_worker() -> None:
