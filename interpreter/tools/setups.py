@@ -140,7 +140,8 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
 
 def in_a_pack(what: str, name: str, loaded: tuple[str, ...]) -> str | None:
     """The hint for a map, optional rule or card (``what``: map, option, card) that a bundled pack not loaded has:
-    "it is in the pack 'atlantikwall', not loaded: add --pack atlantikwall, or packs: [atlantikwall] in a file"."""
+    "it is in the pack 'PACK', not loaded: add --pack PACK, or packs: [PACK] in a file" (PACK: the bundled pack's
+    id)."""
     everything, _ = load_cached(packs="all")
     pack = everything.owner_pack.get(f"{what}:{name}") if everything is not None else None
     if pack is None or pack in loaded:
@@ -150,7 +151,7 @@ def in_a_pack(what: str, name: str, loaded: tuple[str, ...]) -> str | None:
 
 def pack_problem(packs: tuple[str, ...]) -> tuple[str, str | None]:
     """Why these packs do not load (the loader's first error, and how many more) and its hint (a bundled pack's
-    name for a misspelt one: "did you mean 'atlantikwall'?")."""
+    name for a misspelt one: "did you mean 'PACK'?")."""
     _, diags = load_cached(packs=list(packs))
     errors = [d for d in diags if d.severity == "error"]
     if not errors:
