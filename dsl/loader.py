@@ -970,7 +970,39 @@ def _is_pack_path(name: str) -> bool:
     if not ("/" in name or name.startswith(".")):
         return False
     looked_at(Path(name) / "pack.yaml")
-    return (Path(name) / "pack.yaml").is_file()
+    return os.path.isfile(Path(name) / "pack.yaml")  # noqa: PTH113  (False, not OSError, for a name too long)
+
+
+def bundled_pack_ids(root: Path | None = None) -> list[str]:
+    """The ids of the bundled packs of a content tree (its ``expansions/``), in the order ``load`` takes them."""
+    return [p.name for p in _pack_dirs(root or bundled_root())]
+
+
+def pack_argument(name: str, root: Path | None = None) -> tuple[str | None, str | None]:
+    """What a pack named on the command line (``--pack``) stands for, as ``load`` takes it, or why it names none.
+
+    'all' (every bundled pack); a bundled pack's id (of ``root``'s expansions/), which is taken first; else a pack
+    folder (one with a pack.yaml) by its path, with or without './': ``my-pack`` becomes ``./my-pack``, as the
+    loader names a folder. Returns the name as ``load`` takes it and None, or None and the problem, saying what
+    the name was taken for (a bundled pack's id, with the ids it may mean, or a path)."""
+    bundled = bundled_pack_ids(root)
+    if name == "all" or name in bundled:
+        return name, None
+    path = name if "/" in name or name.startswith(".") else f"./{name}"
+    if _is_pack_path(path):
+        return path, None
+    shown = shorten(repr(name))
+    if not (path == name or name.startswith("~") or os.path.lexists(name)):
+        hint = did_you_mean(name, bundled) or f"the bundled ones: {', '.join(bundled) or 'none'}"
+        return None, (f"{shown} is no bundled pack (taken as a bundled pack's id: {hint}), nor a folder here; a pack "
+                      "folder is named by its path (./my-pack)")
+    if not os.path.lexists(name):
+        said = "does not exist"
+    elif not Path(name).is_dir():
+        said = "is not a folder"
+    else:
+        said = "has no pack.yaml (`dday new pack FOLDER` makes a pack)"
+    return None, f"{shown} {said} (taken as a pack folder's path)"
 
 
 def _requires(manifests: list[Path], available: dict[str, Path],
@@ -1041,10 +1073,10 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
 
 
 def _named_packs(packs: Iterable[str] | str, available: dict[str, Path]) -> list[str]:
-    """The packs ``load`` is asked for: "all" (every bundled one), one name, or several."""
-    if isinstance(packs, str):
-        return list(available) if packs == "all" else [packs] if packs else []
-    return list(packs)
+    """The packs ``load`` is asked for: "all" (every bundled one), one name, or several (of which "all" may be one)."""
+    named = [packs] if isinstance(packs, str) and packs else [] if isinstance(packs, str) else list(packs)
+    # 'all' stands for every bundled pack, among others too; a pack named twice is loaded once
+    return list(dict.fromkeys(n for name in named for n in (available if name == "all" else [name])))
 
 
 def _sources(root: Path, available: dict[str, Path], wanted: list[str], extra: Iterable[Path],

@@ -19,15 +19,15 @@ def validate(paths: Sequence[Path], *, root: Path | None = None, packs: Iterable
              overlay: Mapping[Path, str] | Mapping[str, str] | None = None,
              checked_elsewhere: Collection[Path] = ()) -> tuple[Content | None, list[Diagnostic]]:
     """Load content as ``dday validate [PATH ...] [--pack P] [--root DIR]`` does, and return it (None when it has
-    errors) with every diagnostic: without ``paths`` all bundled content with every bundled pack; with them, the
+    errors) with every diagnostic: without ``paths`` all bundled content with every bundled pack (and those named
+    in ``packs``: a pack folder); with them, the
     paths on top of the base game, with the packs their manifests require and those named in ``packs``.
 
     A file of ``paths`` that the load did not read as content (a pack's scenario, its README, a file of a folder
     that holds no content) is the error LOAD007: it was not checked. ``checked_elsewhere`` are files the caller
     checks itself (``dday validate`` checks a scenario file with the scenario's own checks): their pack is
     loaded, and they are not reported."""
-    packs = tuple(packs)
-    chosen: list[str] | str = "all" if not paths or "all" in packs else list(packs)
+    chosen = list(packs) if paths else ["all", *packs]  # (a pack folder named is loaded on top of them all)
     with recording() as looked:
         content, diags = load(root, packs=chosen, extra=list(paths), overlay=overlay)
     elsewhere = {absolute(p) for p in checked_elsewhere}

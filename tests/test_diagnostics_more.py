@@ -60,7 +60,8 @@ def test_a_single_file_of_a_pack_kind_needs_that_pack(tmp_path: Path, monkeypatc
     result = CliRunner().invoke(main, ["validate", "german.yaml", "--pack", "atlantikwall"])
     assert result.exit_code == 0, result.output
     result = CliRunner().invoke(main, ["validate", "german.yaml", "--pack", "atlantikwal"])
-    assert result.exit_code == 1 and "PACK003 no expansion named 'atlantikwal'" in result.output
+    assert result.exit_code == 2 and "'atlantikwal' is no bundled pack" in result.output
+    assert "did you mean 'atlantikwall'?" in result.output
 
 
 def test_a_bundled_pack_named_brings_what_it_requires(tmp_path: Path) -> None:

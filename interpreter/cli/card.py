@@ -13,22 +13,21 @@ from pathlib import Path
 
 import click
 
-from ddaydice.interpreter.cli.common import load_content
+from ddaydice.interpreter.cli.common import load_content, pack_option, root_option
 
 
 @click.command(name="card")
 @click.argument("card_id", metavar="ID")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--root", type=click.Path(path_type=Path, file_okay=False), help="Use this content tree.")
-@click.option("--pack", "paths", multiple=True, type=click.Path(path_type=Path, file_okay=False, exists=True),
-              help="Also load this pack folder (a modder's pack outside expansions/; repeatable).")
-def card(card_id: str, fmt: str, root: Path | None, paths: tuple[Path, ...]) -> None:
+@root_option()
+@pack_option("Also load this pack (every bundled one is loaded)")
+def card(card_id: str, fmt: str, root: Path | None, packs: tuple[str, ...]) -> None:
     """Show one card: name, kind, grade, cost, text, its effect as written and in English, provenance
     (reconstructions flagged), its pack, and the maps and variants where it can come into play."""
     from ddaydice.dsl.diagnostics import did_you_mean
     from ddaydice.interpreter.tools.card_info import card_info, render_card
 
-    content = load_content(root, ("all",), paths, fmt)
+    content = load_content(root, ("all", *packs), (), fmt)
     if card_id not in content.cards:
         hint = did_you_mean(card_id, content.cards) or "see 'dday list' for every card"
         raise click.UsageError(f"no card '{card_id}'; {hint}")

@@ -110,6 +110,50 @@ class PolicyName(click.ParamType[str]):
             self.fail(str(exc), param, ctx)
 
 
+class PackName(click.ParamType[str]):
+    """A pack named by ``--pack`` (every command takes it so): 'all', a bundled pack's id, or a pack folder by its path,
+    with or without './' (dsl/loader.py ``pack_argument``, as ``load`` takes it). A name that is none is a usage
+    error before any work, saying what it was taken for. The bundled packs are those of the command's ``--root``
+    when it has one (an eager option, read before this one) and it is a content tree; else the bundled tree's."""
+
+    name = "pack"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from ddaydice.dsl.loader import pack_argument
+
+        found, problem = pack_argument(str(value), _root_of(ctx))
+        if found is None:
+            self.fail(problem or str(value), param, ctx)
+        return found
+
+
+def _root_of(ctx: click.Context | None) -> Path | None:
+    """The command's ``--root``, when it has one that is a content tree (one that is not is refused by the command)."""
+    root = ctx.params.get("root") if ctx is not None else None
+    return root if isinstance(root, Path) and (root / "rules").is_dir() else None
+
+
+def _every_pack(ctx: click.Context, _param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    """The packs named, each once (a pack named twice is loaded once), 'all' standing for every bundled one."""
+    from ddaydice.dsl.loader import bundled_pack_ids
+
+    return tuple(dict.fromkeys(n for name in value
+                               for n in (bundled_pack_ids(_root_of(ctx)) if name == "all" else [name])))
+
+
+def pack_option(help_text: str = "An expansion to load") -> Callable[[F], F]:
+    """``--pack PACK`` (repeatable), as every command takes it: ``help_text`` says what the pack is for; how a pack
+    is named is said after it. The value is a tuple of names as ``load`` takes them (PackName), each once."""
+    return click.option("--pack", "packs", multiple=True, type=PackName(), callback=_every_pack, metavar="PACK",
+                        help=f"{help_text}: a bundled one by its id, or a pack folder by its path (repeatable; "
+                             "'all': every bundled one).")
+
+
+def root_option(help_text: str = "Use this content tree.") -> Callable[[F], F]:
+    """``--root DIR``: a content tree in place of the bundled one; eager, so that ``--pack`` names its packs."""
+    return click.option("--root", type=click.Path(path_type=Path, file_okay=False), is_eager=True, help=help_text)
+
+
 def echo_diagnostics(diags: list[Diagnostic], fmt: str, limit: int) -> None:
     """Print diagnostics: as JSON, or rendered with their source lines (at most ``limit``)."""
     if not diags and fmt != "json":
@@ -156,8 +200,7 @@ def load_content(root: Path | None, packs: tuple[str, ...], paths: tuple[Path, .
     from ddaydice.dsl.loader import load
 
     check_paths(root, paths)
-    chosen: list[str] | str = "all" if "all" in packs else list(packs)
-    content, diags = load(root, packs=chosen, extra=list(paths))
+    content, diags = load(root, packs=list(packs), extra=list(paths))
     if content is None:
         errors = [d for d in diags if d.severity == "error"]
         if fmt == "json":

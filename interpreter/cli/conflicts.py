@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddaydice.interpreter.cli.common import load_content
+from ddaydice.interpreter.cli.common import load_content, pack_option, root_option
 
 if TYPE_CHECKING:
     from ddaydice.dsl.conflicts import Conflict, Report, Side
@@ -125,11 +125,8 @@ def render_report(report: Report, content: Content, packs: list[str]) -> str:
 
 @click.command(name="conflicts")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--pack", "packs", multiple=True,
-              help="Also load this expansion: a bundled one by name, or a pack folder by its path "
-                   "(repeatable; 'all': every bundled one).")
-@click.option("--root", type=click.Path(path_type=Path, file_okay=False),
-              help="Analyse this content tree (rules/, cards/, maps/, expansions/) instead of the bundled one.")
+@pack_option("Also load this expansion")
+@root_option("Analyse this content tree (rules/, cards/, maps/, expansions/) instead of the bundled one.")
 @click.option("--map", "map_ids", multiple=True, help="Only this map (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="json prints a list of pair objects.")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ddaydice.interpreter.cli.common import load_or_exit, output_problem
+from ddaydice.interpreter.cli.common import load_or_exit, output_problem, pack_option
 from ddaydice.interpreter.cli.render import write_atomically
 
 
@@ -16,8 +16,7 @@ def grammar_files(packs: tuple[str, ...]) -> dict[str, str]:
     and the names of the content loaded (the bundled base game, every bundled pack, and those of ``packs``)."""
     from ddaydice.dsl.textmate import files
 
-    folders = [Path(p) for p in packs if "/" in p or p.startswith(".")]  # every bundled pack is loaded anyway
-    content = load_or_exit(packs="all", extra=folders)
+    content = load_or_exit(packs=["all", *packs])
     return {name: json.dumps(data, indent=2, ensure_ascii=False) + "\n"
             for name, data in files(content.vocab).items()}
 
@@ -26,9 +25,8 @@ def grammar_files(packs: tuple[str, ...]) -> dict[str, str]:
 @click.option("-o", "--output", type=click.Path(path_type=Path, file_okay=False),
               help="Write the extension's files into this folder (atomically). Without it, the effect language's "
                    "grammar goes to standard output.")
-@click.option("--pack", "packs", multiple=True,
-              help="Also colour the names this pack defines (its values, permissions, kinds, tags): a bundled "
-                   "pack's name or your pack folder's path (repeatable).")
+@pack_option("Also colour the names this pack defines (its values, permissions, kinds, tags; every bundled one's "
+             "are)")
 def grammar(output: Path | None, packs: tuple[str, ...]) -> None:
     """The TextMate grammars of the effect language: syntax colour for effects in VS Code (and any editor that
     reads TextMate grammars), inside the 'effect: |' blocks of the YAML content files too.

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from ddaydice.interpreter.cli.common import SETUP_OPTIONS, plot_option, write_plot
+from ddaydice.interpreter.cli.common import SETUP_OPTIONS, pack_option, plot_option, write_plot
 from ddaydice.interpreter.cli.compare import parse_measures, parse_precision
 
 #: The option that sets each key of a set-up, as a problem names it (the map is an option here; the cards, CARD).
@@ -28,7 +28,7 @@ _OPTION = {**SETUP_OPTIONS, "map": "--map", "give": "CARD", "pool": "CARD", "abs
 @click.option("--policy", "policies", multiple=True, metavar="POLICY",
               help="A policy to play the games (repeatable; one comparison each). Default: reference.")
 @click.option("--option", "options", multiple=True, help="An optional rule (repeatable).")
-@click.option("--pack", "packs", multiple=True, help="An expansion to load (repeatable).")
+@pack_option()
 @click.option("--to", "where", type=click.Choice(["give", "pool"]), default="give", show_default=True,
               help="give: the card is given to each Unit at the start; pool: it is put into the Pool (an Award, a "
                    "deck's card: on top of its deck). Against: the card out of the game.")

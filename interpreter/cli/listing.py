@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ddaydice.interpreter.cli.common import load_or_exit
+from ddaydice.interpreter.cli.common import load_or_exit, pack_option, root_option
 
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
@@ -61,21 +61,17 @@ def _rows(content: Content, kind: str | None, bundled: Content | None = None) ->
 @click.command(name="list")
 @click.argument("kind", required=False, type=click.Choice(sorted(KINDS)))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--pack", "packs", multiple=True,
-              help="Also load this expansion: a bundled one by name, or a pack folder by its path "
-                   "(repeatable; 'all': every bundled one). 'dday list expansions' lists the bundled ones, loaded "
-                   "or not.")
-@click.option("--root", type=click.Path(path_type=Path, file_okay=False), help="Use this content tree.")
+@pack_option("Also load this expansion ('dday list expansions' lists the bundled ones, loaded or not)")
+@root_option()
 def list_(kind: str | None, fmt: str, packs: tuple[str, ...], root: Path | None) -> None:
     """What is loaded: specialists, items, vehicles, awards, maps, rules; and the expansions, every bundled one
     (saying which are loaded) and any pack loaded by its path."""
-    chosen: list[str] | str = "all" if "all" in packs else list(packs)
-    content = load_or_exit(root, chosen)
+    content = load_or_exit(root, list(packs))
     bundled = None
     if kind in (None, "expansions"):  # every bundled expansion, loaded or not
         from ddaydice.dsl.loader import load_cached
 
-        bundled = content if chosen == "all" else load_cached(root, packs="all")[0]
+        bundled = load_cached(root, packs="all")[0]
     rows = _rows(content, KINDS[kind] if kind else None, bundled)
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))

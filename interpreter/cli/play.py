@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddaydice.interpreter.cli.common import check_setup, load_or_exit, provenance_warning
+from ddaydice.interpreter.cli.common import check_setup, load_or_exit, pack_option, provenance_warning
 
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
@@ -69,8 +69,7 @@ def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = N
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
 @click.option("--seed", type=int, default=None, help="The game's seed (random if not given; printed).")
 @click.option("--option", "options", multiple=True, help="An optional rule (repeatable).")
-@click.option("--pack", "packs", multiple=True,
-              help="An expansion to load: a bundled one by name, or a pack folder by its path (repeatable).")
+@pack_option()
 @click.option("--auto", "auto", multiple=True,
               help="Let a policy play: 'heuristic' (every player) or 'u2=reference' (one Unit) or "
                    "'german=heuristic' (Atlantikwall's German player). Repeatable; a player named (u2=...) plays "

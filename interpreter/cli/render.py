@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from ddaydice.interpreter.cli.common import load_or_exit
+from ddaydice.interpreter.cli.common import load_or_exit, pack_option
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -49,9 +49,7 @@ def _mode_for(path: Path) -> int:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the SVG to this file (atomically); without it, the SVG goes to standard output.")
 @click.option("--variant", help="Draw the map as a variant plays it (exercise-tiger: practice-run, ...).")
-@click.option("--pack", "packs", multiple=True,
-              help="An expansion to load for its maps: a bundled one by name, or a pack folder by its path "
-                   "(repeatable).")
+@pack_option("An expansion to load for its maps")
 def render(map_id: str, output: Path | None, variant: str | None, packs: tuple[str, ...]) -> None:
     """Draw a battle map as SVG: rows, Sectors, DEF shields, MGF, lines, Courage costs, Landmines,
     Barriers, starting resources and every Sector attribute in plain English, with a legend.

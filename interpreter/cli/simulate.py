@@ -19,6 +19,7 @@ from ddaydice.interpreter.cli.common import (
     PolicyName,
     check_setup,
     load_or_exit,
+    pack_option,
     plot_option,
     provenance_warning,
     write_plot,
@@ -46,8 +47,7 @@ if TYPE_CHECKING:
               help="Worker processes (results are identical whatever this is); at most the machine's CPUs and the "
                    "number of games.")
 @click.option("--option", "options", multiple=True, help="An optional rule (repeatable; see 'dday list rules').")
-@click.option("--pack", "packs", multiple=True,
-              help="An expansion to load: a bundled one by name, or a pack folder by its path (repeatable).")
+@pack_option()
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @plot_option("Draw the turns played and each measure's histogram")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")

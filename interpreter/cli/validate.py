@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ddaydice.interpreter.cli.common import check_paths, echo_diagnostics
+from ddaydice.interpreter.cli.common import check_paths, echo_diagnostics, pack_option, root_option
 
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
@@ -16,15 +16,12 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--root", type=click.Path(path_type=Path, file_okay=False),
-              help="Validate this content tree (rules/, cards/, maps/, expansions/) instead of the bundled one.")
+@root_option("Validate this content tree (rules/, cards/, maps/, expansions/) instead of the bundled one.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="json prints a list of {file, line, column, code, severity, message}.")
 @click.option("--max-errors", type=click.IntRange(min=1), default=50, show_default=True,
               help="Show at most this many diagnostics (the rest are counted); --format json lists them all.")
-@click.option("--pack", "packs", multiple=True,
-              help="With PATHs: also load this expansion under them: a bundled one by name, or a pack folder by its "
-                   "path (repeatable; 'all': every bundled one).")
+@pack_option("Also load this expansion (under the PATHs; without a PATH every bundled one is loaded)")
 @click.option("--no-cache", is_flag=True,
               help="Check afresh: neither reuse nor remember the result of a run over the same, unchanged files "
                    "(by default a run whose files, options and engine are all unchanged prints what it printed).")
@@ -38,7 +35,8 @@ def validate(paths: tuple[Path, ...], root: Path | None, fmt: str, max_errors: i
     With no PATH, all bundled content (with every bundled expansion) is checked.
     A PATH may be a content file or an expansion folder; it is checked on top of
     the bundled base game, with the bundled expansions its pack.yaml requires
-    and those named by --pack.
+    and those named by --pack (without a PATH, a pack folder named by --pack is
+    checked on top of all bundled content).
 
     A run over files that have not changed since a run with the same options is
     remembered (in $XDG_CACHE_HOME/ddaydice/validate): it prints the same
