@@ -95,3 +95,12 @@ def test_all_and_a_folder_are_both_loaded(here: Path) -> None:
     result = dday("list", "expansions", "--format", "json", "--pack", "all", "--pack", "my-rations")
     assert result.exit_code == 0, result.output
     assert '"loaded": false' not in result.output and '"id": "my-rations"' in result.output
+
+
+def test_a_capture_names_a_pack_folder_beside_it_by_its_path(here: Path) -> None:
+    captured = dday(*COMMANDS["simulate"], "--pack", "./my-rations", "--game", "0", "--until", "1.roll",
+                    "--to-scenario", "cap.yaml")
+    assert captured.exit_code == 0, captured.output
+    assert "packs: [./my-rations]" in (here / "cap.yaml").read_text(encoding="utf-8")
+    run = dday("scenario", "run", "cap.yaml")
+    assert "PACK003" not in run.output and "unusable" not in run.output, run.output

@@ -379,4 +379,5 @@ def relative_pack(name: str, resolved: str, out: Path) -> str:
     resolve_packs)."""
     if resolved == name and not Path(name).is_absolute() and "/" not in name:
         return name
-    return Path(os.path.relpath(Path(resolved).resolve(), out.parent.resolve())).as_posix()
+    path = Path(os.path.relpath(Path(resolved).resolve(), out.parent.resolve())).as_posix()
+    return path if "/" in path else f"./{path}"  # a folder beside the scenario, named as a path, not as an id
