@@ -553,3 +553,27 @@ def test_the_docs_first_question_runs_as_shown(tmp_path: Path, monkeypatch: pyte
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 0, result.output
         assert result.output == shown, f"dday {cmd}:\n{result.output}"
+
+
+def test_unusable_counts_files_not_diagnostics(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file is passed, failed or unusable, once: one whose pack does not load (several diagnostics) is one
+    unusable file, and every diagnostic is still listed."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "pack.yaml").write_text("id: broken\n", encoding="utf-8")  # no name, version, text, ...
+    (tmp_path / "ok.yaml").write_text(FAILING.split("  - u1.dead")[0], encoding="utf-8")
+    (tmp_path / "packed.yaml").write_text(COMBAT + "packs: [./broken]\n", encoding="utf-8")
+    (tmp_path / "twice.yaml").write_text(COMBAT.replace("soldiers: 6", "soldiers: 6, corage: 2, colr: 1"),
+                                         encoding="utf-8")
+    files = ["ok.yaml", "packed.yaml", "twice.yaml"]
+    result = CliRunner().invoke(main, ["scenario", "run", "--junit", "report.xml", *files])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1] == "1 passed, 0 failed, 2 unusable", result.output
+    shown = re.findall(r"^\S+:\d+:\d+: [A-Z]+\d+ ", result.output, re.MULTILINE)
+    assert len(shown) > 3, result.output  # every diagnostic listed
+    data = json.loads(CliRunner().invoke(main, ["scenario", "run", "--format", "json", *files]).output)
+    assert (data["passed"], data["failed"], data["unusable"]) == (1, 0, 2)
+    assert data["unusable_files"] == ["packed.yaml", "twice.yaml"] and len(data["diagnostics"]) == len(shown)
+    root = ET.fromstring((tmp_path / "report.xml").read_text(encoding="utf-8"))
+    assert (root.get("tests"), root.get("errors")) == ("3", "2")
+    assert [c.get("file") for c in root.findall("./testsuite/testcase")] == files

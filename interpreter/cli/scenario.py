@@ -17,8 +17,8 @@ import click
 from ddaydice.interpreter.cli.common import input_file
 
 if TYPE_CHECKING:
-    from ddaydice.dsl.diagnostics import Diagnostic
     from ddaydice.interpreter.tools.scenario import Result
+    from ddaydice.interpreter.tools.scenario_report import Unusable
 
 
 @click.group()
@@ -44,53 +44,54 @@ def scenario_run(paths: tuple[Path, ...], fmt: str, verbose: bool, junit: Path |
     files = sc_mod.collect(list(paths))
     if not files:
         raise click.UsageError("no scenario files found")
-    results, problems = _run_files(files, trace)
+    results, unusable = _run_files(files, trace)
     if junit is not None:
         try:
-            junit.write_text(report.junit_xml(results, problems), encoding="utf-8")
+            junit.write_text(report.junit_xml(results, unusable), encoding="utf-8")
         except OSError as exc:
             raise click.UsageError(f"{junit}: cannot write the JUnit report: {exc.strerror}") from exc
     if fmt == "json":
-        click.echo(json.dumps(report.json_data(results, problems), indent=2, default=str))
+        click.echo(json.dumps(report.json_data(results, unusable), indent=2, default=str))
     else:
-        _echo_text(results, problems, verbose)
-    if problems:
+        _echo_text(results, unusable, verbose)
+    if unusable:
         sys.exit(2)
     sys.exit(0 if all(r.passed for r in results) else 1)
 
 
-def _run_files(files: list[Path], trace: bool = False) -> tuple[list[Result], list[Diagnostic]]:
-    """Each file's result, and the diagnostics of the files that could not be run."""
+def _run_files(files: list[Path], trace: bool = False) -> tuple[list[Result], list[Unusable]]:
+    """Each file's result, and the files that could not be run, each with its diagnostics."""
+    from ddaydice.dsl.diagnostics import Diagnostic
+    from ddaydice.dsl.sandbox import shown_path
     from ddaydice.interpreter.tools.scenario_check import ContentCache, check_file
+    from ddaydice.interpreter.tools.scenario_report import Unusable
 
     cache: ContentCache = {}
     results: list[Result] = []
-    problems: list[Diagnostic] = []
+    unusable: list[Unusable] = []
     for f in files:
         try:
             input_file(f, "scenario")
         except click.UsageError as exc:
-            from ddaydice.dsl.diagnostics import Diagnostic as Diag
-            from ddaydice.dsl.sandbox import shown_path
-
-            problems.append(Diag("LOAD006", exc.message.split(": ", 1)[-1], shown_path(f), 1, 1))
+            problem = Diagnostic("LOAD006", exc.message.split(": ", 1)[-1], shown_path(f), 1, 1)
+            unusable.append(Unusable(shown_path(f), (problem,)))
             continue
         checked = check_file(f, cache, trace=trace)
         if checked.result is None:
-            problems += checked.problems
+            unusable.append(Unusable(shown_path(f), checked.problems))
         else:
             results.append(checked.result)
-    return results, problems
+    return results, unusable
 
 
-def _echo_text(results: list[Result], problems: list[Diagnostic], verbose: bool) -> None:
+def _echo_text(results: list[Result], unusable: list[Unusable], verbose: bool) -> None:
     from ddaydice.dsl.diagnostics import SourceCache, render_all
-    from ddaydice.interpreter.tools.scenario_report import text_lines
+    from ddaydice.interpreter.tools.scenario_report import diagnostics, text_lines
 
-    if problems:
-        click.echo(render_all(problems, SourceCache()))
+    if unusable:
+        click.echo(render_all(diagnostics(unusable), SourceCache()))
     for line in text_lines(results, verbose):
         click.echo(line)
     passed = sum(r.passed for r in results)
     click.echo(f"{passed} passed, {len(results) - passed} failed"
-               + (f", {len(problems)} unusable" if problems else ""))
+               + (f", {len(unusable)} unusable" if unusable else ""))  # files, each counted once

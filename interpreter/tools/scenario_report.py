@@ -7,6 +7,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
+
 from ddaydice.dsl.diagnostics import Diagnostic
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Event
@@ -74,25 +76,42 @@ def trace_json(e: Event) -> dict[str, Any]:
             "source": e.source, "tier": e.tier}
 
 
-def json_data(results: Sequence[Result], problems: Sequence[Diagnostic]) -> dict[str, Any]:
+@attrs.frozen
+class Unusable:
+    """A scenario file that could not be run (a file counts once, as passed, failed or unusable), and every
+    diagnostic that says why: its own, or those of what it needs (a pack that does not load), placed there."""
+
+    file: str  # as shown
+    problems: tuple[Diagnostic, ...]
+
+
+def diagnostics(unusable: Sequence[Unusable]) -> list[Diagnostic]:
+    """Every diagnostic of the files that could not be run, in the order of the files."""
+    return [d for u in unusable for d in u.problems]
+
+
+def json_data(results: Sequence[Result], unusable: Sequence[Unusable]) -> dict[str, Any]:
     """The run as JSON data: each scenario with every check (a failed value's derivation too), the files that
-    could not be run, and the counts."""
+    could not be run with their diagnostics, and the counts (of files)."""
+    problems = diagnostics(unusable)
     return {
         "scenarios": [{"file": r.file, "scenario": r.title, "passed": r.passed, "error": r.error,
                        "checks": [c.as_json() for c in r.checks],
                        **({"trace": [trace_json(e) for e in r.trace]} if r.trace else {})} for r in results],
         "diagnostics": [d.as_json() for d in problems],
+        "unusable_files": [u.file for u in unusable],
         "passed": sum(r.passed for r in results), "failed": sum(not r.passed for r in results),
-        "unusable": len(problems),
+        "unusable": len(unusable),
     }
 
 
-def junit_xml(results: Sequence[Result], problems: Sequence[Diagnostic]) -> str:
+def junit_xml(results: Sequence[Result], unusable: Sequence[Unusable]) -> str:
     """A JUnit XML report: one test case per scenario (a failure per failed check, an error for a scenario that
-    stopped), and one erroneous test case per file that could not be run (its diagnostic)."""
+    stopped), and one erroneous test case per file that could not be run (its first diagnostic, and all of them
+    in the error's text)."""
     failures = sum(1 for r in results if r.error is None and not r.passed)
-    errors = sum(1 for r in results if r.error is not None) + len(problems)
-    suites = ET.Element("testsuites", name="dday scenario run", tests=str(len(results) + len(problems)),
+    errors = sum(1 for r in results if r.error is not None) + len(unusable)
+    suites = ET.Element("testsuites", name="dday scenario run", tests=str(len(results) + len(unusable)),
                         failures=str(failures), errors=str(errors))
     suite = ET.SubElement(suites, "testsuite", name="scenarios", tests=suites.get("tests", "0"),
                           failures=str(failures), errors=str(errors))
@@ -108,9 +127,10 @@ def junit_xml(results: Sequence[Result], problems: Sequence[Diagnostic]) -> str:
                 failure = ET.SubElement(case, "failure", message=f"{c.label}: expected {c.expected!r}, got "
                                         f"{c.actual!r}", type="check")
                 failure.text = "\n".join(check_lines(c))
-    for d in problems:
-        case = ET.SubElement(suite, "testcase", classname=d.file, name=d.file, file=d.file)
-        where = f"{d.file}:{d.line}:{d.column}: {d.code} {d.message}"
-        ET.SubElement(case, "error", message=where, type=d.code).text = where
+    for u in unusable:
+        case = ET.SubElement(suite, "testcase", classname=u.file, name=u.file, file=u.file)
+        every = [f"{d.file}:{d.line}:{d.column}: {d.code} {d.message}" for d in u.problems]
+        code = u.problems[0].code if u.problems else "error"
+        ET.SubElement(case, "error", message=every[0] if every else u.file, type=code).text = "\n".join(every)
     ET.indent(suites)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
