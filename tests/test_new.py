@@ -281,3 +281,21 @@ def test_a_failed_write_leaves_the_card_file_as_it_was(pack: Path, monkeypatch: 
     assert result.exit_code == 1 and "cannot write" in result.output and "No space left" in result.output
     assert items.read_text(encoding="utf-8") == before
     assert sorted(p.name for p in items.parent.iterdir()) == ["items.yaml", "specialists.yaml"]
+
+
+def test_a_scenario_for_a_map_or_card_that_is_none_is_refused(pack: Path) -> None:
+    """The card is the pack's, the map and its variant are in the game with the pack: anything else is a usage
+    error naming every problem, with the name it may mean, and nothing is written."""
+    result = dday("new", "scenario", "cantine", "--map", "omaha-beech", "--pack", str(pack))
+    assert result.exit_code == 2, result.output
+    assert "CARD: no card 'cantine'" in result.output and "did you mean 'canteen'?" in result.output
+    assert "--map: no map 'omaha-beech'" in result.output and "did you mean 'omaha-beach'?" in result.output
+    variant = dday("new", "scenario", "mess-tin", "--map", "exercise-tiger", "--variant", "advanced-trainng",
+                   "--pack", str(pack))
+    assert variant.exit_code == 2 and "has no variant 'advanced-trainng'" in variant.output, variant.output
+    assert "did you mean 'advanced-training'?" in variant.output
+    assert sorted(p.name for p in (pack / "scenarios").iterdir()) == ["canteen.yaml"]
+    other = dday("new", "scenario", "mess-tin", "--map", "omaha-beach", "--pack", str(pack))
+    assert other.exit_code == 0, other.output  # (another map: no variant unless one is given)
+    written = (pack / "scenarios" / "mess-tin.yaml").read_text(encoding="utf-8")
+    assert "map: omaha-beach\n" in written and "variant:" not in written

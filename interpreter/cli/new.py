@@ -92,17 +92,41 @@ def _manifest(pack: Path) -> tuple[str, list[str]]:
             [r for r in requires if isinstance(r, str)] if isinstance(requires, list) else [])
 
 
-def _held_as(pack: Path, cid: str) -> str:
-    """How a Unit of the scenario holds the card, by the kind of the pack's card file that has it."""
+def _held_as(pack: Path, cid: str) -> tuple[str, tuple[str, str, str | None] | None]:
+    """How a Unit of the scenario holds the card, by the kind of the pack's card file that has it; or a problem
+    (where, message, hint) when the pack has no such card."""
+    from ddaydice.dsl.diagnostics import did_you_mean
     from ddaydice.dsl.loader import pack_cards
 
     field = {"specialist": "specialists: [{}]", "item": "items: [{}]", "vehicle": "vehicle: {}",
              "award": "awards: [{}]"}
-    kind = pack_cards(pack).get(cid, ("",))[0]
+    cards = pack_cards(pack)
+    kind = cards.get(cid, ("",))[0]
     if kind in field:
-        return ", " + field[kind].format(cid)
-    raise click.BadParameter(f"no card '{cid}' in {pack / 'cards'}: make it with `dday new card KIND {cid}`",
-                             param_hint="CARD")
+        return ", " + field[kind].format(cid), None
+    return "", ("CARD", f"no card '{cid}' in {pack / 'cards'}",
+                did_you_mean(cid, cards) or f"make it with `dday new card KIND {cid}`")
+
+
+#: The map (and its variant) of a new scenario, unless one is given.
+DEFAULT_MAP, DEFAULT_VARIANT = "exercise-tiger", "advanced-training"
+
+
+def _setup_problems(pack: Path, requires: list[str], map_id: str,
+                    variant: str | None) -> list[tuple[str, str, str | None]]:
+    """The problems of the scenario's map and variant, checked as ``dday simulate`` checks its set-up (tools/setups.py),
+    against the content with the pack; with the bundled packs it requires when the pack itself does not load yet (a
+    pack being written: ``dday validate`` tells why)."""
+    from ddaydice.dsl.loader import bundled_pack_ids
+    from ddaydice.dsl.places import absolute
+    from ddaydice.interpreter.tools.setups import SetupEntry, check, content_for
+
+    packs: tuple[str, ...] = (str(absolute(pack)),)
+    if content_for(packs) is None:
+        packs = tuple(r for r in requires if r in bundled_pack_ids())
+    where = {"map": "--map", "variant": "--variant"}
+    return [(where.get(key, key), message, hint)
+            for key, message, hint, _ in check(SetupEntry(map=map_id, variant=variant, packs=packs), content_for)]
 
 
 def _a(kind: str) -> str:
@@ -311,18 +335,29 @@ def new_card(kind: str, card_id: str, pack: Path) -> None:
 @click.argument("card_id", metavar="CARD")
 @click.option("--pack", "pack", type=click.Path(path_type=Path, file_okay=False), default=Path(),
               show_default=True, help="The pack folder (with pack.yaml).")
-@click.option("--map", "map_id", default="exercise-tiger", show_default=True)
-@click.option("--variant", default="advanced-training", show_default=True)
-def new_scenario(card_id: str, pack: Path, map_id: str, variant: str) -> None:
-    """A scenario for CARD in the pack's scenarios/: it fails until its check says what the card must do."""
-    pid, _requires = _manifest(pack)
+@click.option("--map", "map_id", default=DEFAULT_MAP, show_default=True)
+@click.option("--variant", help=f"A variant of the map (default: {DEFAULT_VARIANT} on {DEFAULT_MAP}, else none).")
+def new_scenario(card_id: str, pack: Path, map_id: str, variant: str | None) -> None:
+    """A scenario for CARD in the pack's scenarios/: it fails until its check says what the card must do.
+
+    CARD must be a card of the pack, and the map and its variant must be in the game with the pack (the base game's,
+    a required pack's or the pack's own): anything else is refused, every problem at once, and nothing is written.
+    """
+    from ddaydice.interpreter.tools.setups import problems_text
+
+    pid, requires = _manifest(pack)
     cid = _slug(card_id, "CARD")
     path = pack / "scenarios" / f"{cid}.yaml"
-    held = _held_as(pack, cid)
+    if variant is None and map_id == DEFAULT_MAP:
+        variant = DEFAULT_VARIANT
+    held, card_problem = _held_as(pack, cid)
+    problems = [*([card_problem] if card_problem else []), *_setup_problems(pack, requires, map_id, variant)]
+    if problems:
+        raise click.UsageError(problems_text(problems) + "\nnothing was written")
     _write_new(path, _schema_line(path, pack, "scenario") + (
         f'scenario: "{_title(cid)}: what it does (one sentence)"\n'
         f"map: {map_id}\n"
-        f"variant: {variant}\n"
+        + (f"variant: {variant}\n" if variant else "") +
         f"packs: [{pid}]\n"
         "fallback: none\n"
         "ruling: |\n"
