@@ -577,3 +577,17 @@ def test_unusable_counts_files_not_diagnostics(tmp_path: Path, monkeypatch: pyte
     root = ET.fromstring((tmp_path / "report.xml").read_text(encoding="utf-8"))
     assert (root.get("tests"), root.get("errors")) == ("3", "2")
     assert [c.get("file") for c in root.findall("./testsuite/testcase")] == files
+
+
+def test_a_check_of_an_unknown_unit_or_field_points_at_that_part_of_its_key(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    text = COMBAT + 'expect:\n  - u1.corage: 2\n  - u9.courage: 1\n  - query def for u7: 3\n  - "u1.stras": 1\n'
+    result = run(tmp_path, monkeypatch, text)
+    assert result.exit_code == 2, result.output
+    blocks = re.findall(r"^(q\.yaml:\d+:\d+): SCEN001 ([^\n]*)\n([^\n]*)\n([^\n]*)$", result.output, re.MULTILINE)
+    under = {message: (place, line[len(caret) - len(caret.lstrip()):][:len(caret.strip())])
+             for place, message, line, caret in blocks}
+    assert under["a Unit has no 'corage' to check"] == ("q.yaml:9:8", "corage")
+    assert under["no Unit 'u9' in this scenario"] == ("q.yaml:10:5", "u9")
+    assert under["no Unit 'u7' in this scenario"] == ("q.yaml:11:19", "u7")
+    assert under["a Unit has no 'stras' to check"] == ("q.yaml:12:9", "stras")

@@ -4,6 +4,7 @@ mistakes before it runs, each located at its line (docs/scenarios.md).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -245,6 +246,15 @@ class _Validation:
         line, col = position(self.doc.data, path)
         self.out.append(Diagnostic("SCEN001", message, self.doc.file, line, col, hint=hint))
 
+    def err_in_key(self, path: list[str | int], part: tuple[int, int], message: str, hint: str | None) -> None:
+        """A problem of a part of the key at ``path`` (its offset in the key and its width): the caret under it."""
+        line, col = position(self.doc.data, path, key=True)
+        lines = self.doc.text.splitlines()
+        quoted = 0 < line <= len(lines) and lines[line - 1][col - 1:col] in {"'", '"'}
+        start, width = part
+        self.out.append(Diagnostic("SCEN001", message, self.doc.file, line, col + quoted + start, hint=hint,
+                                   width=max(width, 1)))
+
     def map_and_options(self) -> None:
         sc, content, err = self.sc, self.content, self.err
         bm = content.maps[sc.map]
@@ -451,9 +461,12 @@ class _Validation:
                 err(["expect", j], "a check is a mapping: '- u1.soldiers: 3' or '- query def for u1: 2'")
                 continue
             for key, expected in item.items():
-                problem = _check_expectation(str(key), players) or _check_matcher(expected)
-                if problem:
-                    err(["expect", j, key], problem[0], problem[1])
+                in_key = _check_expectation(str(key), players)
+                in_value = _check_matcher(expected) if in_key is None else None
+                if in_key is not None:  # the caret under the part of the key that is wrong
+                    self.err_in_key(["expect", j, key], in_key[2], in_key[0], in_key[1])
+                elif in_value is not None:
+                    err(["expect", j, key], *in_value)
 
     def position(self) -> None:
         """The keys of a position captured from a game: cards, Sectors and players that exist, dice results that
@@ -558,15 +571,19 @@ def _check_matcher(expected: Any) -> tuple[str, str | None] | None:
     return None
 
 
-def _check_expectation(key: str, players: Sequence[str]) -> tuple[str, str | None] | None:
-    """Why a check's key cannot be read (and a hint), or None."""
+def _check_expectation(key: str, players: Sequence[str]) -> tuple[str, str | None, tuple[int, int]] | None:
+    """Why a check's key cannot be read, a hint, and the part of the key that is wrong (its offset and width); or
+    None."""
+    whole = (0, len(key))
     if key.startswith("query "):
         try:
             _name, uid, _sector, _card, _base = parse_query(key)
         except (RuleError, ValueError) as exc:
-            return shorten(str(exc), 120), None
+            return shorten(str(exc), 120), None, whole
         if uid is not None and uid not in players:
-            return f"no Unit '{shorten(uid)}' in this scenario", did_you_mean(uid, players)
+            named = re.search(rf"\bfor\s+({re.escape(uid)})(?:\s|$)", key)
+            return (f"no Unit '{shorten(uid)}' in this scenario", did_you_mean(uid, players),
+                    (named.start(1), len(uid)) if named else whole)
         return None
     words = key.replace("_", "-").split() if "." not in key else [key]
     if len(words) == 2 and words[0] in {"deck", "discard"}:
@@ -576,14 +593,14 @@ def _check_expectation(key: str, players: Sequence[str]) -> tuple[str, str | Non
             return None
         hint = did_you_mean(key.replace("_", "-"), GAME_CHECKS) or (
             "write UNIT.FIELD (u1.soldiers), 'query NAME for UNIT', or one of: " + ", ".join(sorted(GAME_CHECKS)))
-        return f"cannot check '{shorten(key)}'", hint
+        return f"cannot check '{shorten(key)}'", hint, whole
     uid, field = key.split(".", 1)
     if uid not in players:
-        return f"no Unit '{shorten(uid)}' in this scenario", did_you_mean(uid, players)
+        return f"no Unit '{shorten(uid)}' in this scenario", did_you_mean(uid, players), (0, len(uid))
     fields = {f.name for f in attrs.fields(Unit)} | UNIT_CHECKS
     name = field.replace("-", "_")
     if name not in fields:
-        return f"a Unit has no '{shorten(field)}' to check", did_you_mean(name, fields)
+        return f"a Unit has no '{shorten(field)}' to check", did_you_mean(name, fields), (len(uid) + 1, len(field))
     return None
 
 
