@@ -32,7 +32,7 @@ from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.sandbox import inside, is_slug, listing, looked_at, recording, shown_path, slug_for, slug_problem
 from ddaydice.dsl.settings import Names, check_options
 from ddaydice.dsl.vocab import QueryInfo, Vocabulary
-from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, scalar_source, shorten, structure
+from ddaydice.dsl.yamlsrc import YamlDoc, empty_problem, position, read_yaml, scalar_source, shorten, structure
 
 T = TypeVar("T")
 
@@ -187,8 +187,9 @@ class _Builder:
         self.diags += diags
         if doc is not None:
             self.docs[doc.file] = doc
-            if doc.data is None:
-                self.diags.append(Diagnostic("SCHEMA001", "the file is empty", doc.file, 1, 1))
+            empty = empty_problem(doc)
+            if empty is not None:
+                self.diags.append(empty)
                 return None
         return doc
 
@@ -1262,6 +1263,8 @@ def _load_single(b: _Builder, path: Path) -> None:
         _load_map_file(b, path)
     elif parent == "options":
         b.load_option(path, "(file)")
+    elif (empty := empty_problem(doc)) is not None:  # nothing to tell its kind by: said as of any file that is empty
+        b.diags.append(empty)
     else:
         b.diags.append(Diagnostic("LOAD004", "cannot tell what kind of content this file holds",
                                   display_path(path), 1, 1,

@@ -549,9 +549,18 @@ def _literal_choices(tp: Any) -> list[str]:
     return out
 
 
+def empty_problem(doc: YamlDoc) -> Diagnostic | None:
+    """SCHEMA001 for a file that holds nothing (empty, comments only, or a bare null), worded alike wherever a YAML
+    file is read (content, scenario, set-up and sweep files); None for a file that holds something."""
+    return Diagnostic("SCHEMA001", "the file is empty", doc.file, 1, 1) if doc.data is None else None
+
+
 def structure(doc: YamlDoc, node: Any, cls: type[T], base_path: Sequence[str | int] = ()) -> tuple[
         T | None, list[Diagnostic]]:
     """Structure ``node`` (part of ``doc``) into ``cls``; every error located in the file."""
+    empty = empty_problem(doc) if node is doc.data and not base_path else None
+    if empty is not None:
+        return None, [empty]
     if not isinstance(node, dict):
         line, col = position(doc.data, list(base_path))
         found = _kind(_plain(node)) if not isinstance(node, str) else "text"  # never a file's text: one line at most

@@ -358,3 +358,18 @@ def test_a_rules_file_follows_the_provenance_policy_of_cards_and_maps(tmp_path: 
     (pack / "rules" / "options" / "gritty.yaml").write_text(option + "note: ours\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["validate", "mypack"])
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("args", [["validate", "cards.yaml"], ["scenario", "run", "q.yaml"],
+                                  ["explain", "q.yaml", "def", "for", "u1"], ["compare", "setups.yaml"],
+                                  ["sweep", "grid.yaml"]])
+@pytest.mark.parametrize("text", ["", "# nothing yet\n", "~\n"])
+def test_an_empty_file_is_told_alike_wherever_it_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          args: list[str], text: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name in ("cards.yaml", "q.yaml", "setups.yaml", "grid.yaml"):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, args)
+    assert f"{args[1] if args[0] != 'scenario' else args[2]}:1:1: SCHEMA001 the file is empty" in result.output, \
+        result.output
+    assert "found nothing" not in result.output and result.exit_code != 0
