@@ -196,3 +196,24 @@ def test_a_ctrl_c_during_a_game_is_taken_after_it(monkeypatch: pytest.MonkeyPatc
     content, _ = load()
     assert content is not None
     assert sim.play_one(content, Spec("exercise-tiger", "practice-run", 1, "reference", seed=1), 0).turns > 0
+
+
+def test_a_side_policy_with_no_side_to_play_is_told() -> None:
+    alone = CliRunner().invoke(main, ["simulate", "exercise-tiger", "--games", "1", "-q", "--side-policy", "random"])
+    assert alone.exit_code == 0, alone.output
+    assert "note: --side-policy random is not used: no other side plays" in alone.output
+    played = CliRunner().invoke(main, ["simulate", "omaha-beach", "--games", "1", "-q", "--side-policy", "random",
+                                       "--pack", "atlantikwall", "--option", "german-player"])
+    assert played.exit_code == 0 and "is not used" not in played.output, played.output
+
+
+def test_an_option_or_a_pack_named_twice_is_taken_once() -> None:
+    args = ["simulate", "exercise-tiger", "--games", "1", "-q", "--format", "json"]
+    once = json.loads(CliRunner().invoke(main, [*args, "--option", "bazooka-joe", "--pack", "atlantikwall"]).output)
+    twice = CliRunner().invoke(main, [*args, "--option", "bazooka-joe", "--option", "bazooka-joe",
+                                      "--pack", "atlantikwall", "--pack", "atlantikwall"])
+    assert twice.exit_code == 0, twice.output
+    assert json.loads(twice.output) | {"seconds": 0, "games_per_s": 0} == once | {"seconds": 0, "games_per_s": 0}
+    text = CliRunner().invoke(main, ["simulate", "exercise-tiger", "--games", "1", "-q", "--option", "bazooka-joe",
+                                     "--option", "bazooka-joe"])
+    assert "options: bazooka-joe\n" in text.output, text.output

@@ -9,7 +9,7 @@ Command modules import this module; it imports no command module and not the ``c
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -133,12 +133,22 @@ def _root_of(ctx: click.Context | None) -> Path | None:
     return root if isinstance(root, Path) and (root / "rules").is_dir() else None
 
 
+def _each_once(values: Iterable[str]) -> tuple[str, ...]:
+    """What a repeatable option names, each once, in order: a pack or an optional rule named twice is taken once."""
+    return tuple(dict.fromkeys(values))
+
+
 def _every_pack(ctx: click.Context, _param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
     """The packs named, each once (a pack named twice is loaded once), 'all' standing for every bundled one."""
     from ddaydice.dsl.loader import bundled_pack_ids
 
-    return tuple(dict.fromkeys(n for name in value
-                               for n in (bundled_pack_ids(_root_of(ctx)) if name == "all" else [name])))
+    return _each_once(n for name in value for n in (bundled_pack_ids(_root_of(ctx)) if name == "all" else [name]))
+
+
+def option_option(help_text: str = "An optional rule (repeatable; see 'dday list rules')") -> Callable[[F], F]:
+    """``--option RULE`` (repeatable), as every command that plays games takes it: each rule once."""
+    return click.option("--option", "options", multiple=True, callback=lambda _ctx, _param, value: _each_once(value),
+                        help=f"{help_text}.")
 
 
 def pack_option(help_text: str = "An expansion to load") -> Callable[[F], F]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from ddaydice.interpreter.cli.common import SETUP_OPTIONS, pack_option, plot_option, write_plot
+from ddaydice.interpreter.cli.common import SETUP_OPTIONS, option_option, pack_option, plot_option, write_plot
 from ddaydice.interpreter.cli.compare import parse_measures, parse_precision
 
 #: The option that sets each key of a set-up, as a problem names it (the map is an option here; the cards, CARD).
@@ -27,7 +27,7 @@ _OPTION = {**SETUP_OPTIONS, "map": "--map", "give": "CARD", "pool": "CARD", "abs
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True, help="Units in each game.")
 @click.option("--policy", "policies", multiple=True, metavar="POLICY",
               help="A policy to play the games (repeatable; one comparison each). Default: reference.")
-@click.option("--option", "options", multiple=True, help="An optional rule (repeatable).")
+@option_option()
 @pack_option()
 @click.option("--to", "where", type=click.Choice(["give", "pool"]), default="give", show_default=True,
               help="give: the card is given to each Unit at the start; pool: it is put into the Pool (an Award, a "

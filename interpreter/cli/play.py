@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddaydice.interpreter.cli.common import check_setup, load_or_exit, pack_option, provenance_warning
+from ddaydice.interpreter.cli.common import check_setup, load_or_exit, option_option, pack_option, provenance_warning
 
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
@@ -68,7 +68,7 @@ def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = N
 @click.option("--variant", help="A variant of the map (exercise-tiger: practice-run, basic-training, ...).")
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
 @click.option("--seed", type=int, default=None, help="The game's seed (random if not given; printed).")
-@click.option("--option", "options", multiple=True, help="An optional rule (repeatable).")
+@option_option()
 @pack_option()
 @click.option("--auto", "auto", multiple=True,
               help="Let a policy play: 'heuristic' (every player) or 'u2=reference' (one Unit) or "

@@ -19,6 +19,7 @@ from ddaydice.interpreter.cli.common import (
     PolicyName,
     check_setup,
     load_or_exit,
+    option_option,
     pack_option,
     plot_option,
     provenance_warning,
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (results are identical whatever this is); at most the machine's CPUs and the "
                    "number of games.")
-@click.option("--option", "options", multiple=True, help="An optional rule (repeatable; see 'dday list rules').")
+@option_option()
 @pack_option()
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @plot_option("Draw the turns played and each measure's histogram")
@@ -89,6 +90,11 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
     warn = provenance_warning(content, map_id)
     if warn and fmt == "text":
         click.echo(warn, err=True)
+    sides = other_sides(content, spec)
+    if side_policy is not None and not sides:  # an option that does nothing here is told, as --jobs capped is
+        click.echo(f"note: --side-policy {side_policy} is not used: no other side plays against the Units in this "
+                   "set-up (another side's player comes with an optional rule of a pack: dday list rules --pack all)",
+                   err=True)
     if until is not None and to_scenario is not None and game_index is not None:
         _capture(content, spec, game_index, until, to_scenario)
         return
@@ -101,7 +107,7 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
     if fmt == "json":
         click.echo(json.dumps(summary, indent=2))
     else:
-        _echo_summary(content, spec, summary, jobs)
+        _echo_summary(spec, summary, jobs, sides)
     if plot_path is not None:  # after the results: a plot that fails after all loses none of them
         write_plot(lambda: sim.plot(summary, records, plot_path), plot_path)
     broken = [r for r in records if r.violations]
@@ -128,10 +134,19 @@ def _capture(content: Content, spec: Spec, index: int, until: tuple[int, str], o
                    command=command, packs=[(p, p) for p in spec.packs])
 
 
-def _echo_summary(content: Content, spec: Spec, summary: dict[str, Any], jobs: int) -> None:
-    """The summary of a run, for a person."""
+def other_sides(content: Content, spec: Spec) -> list[str]:
+    """The names of the sides that play against the Units in a run's set-up (Atlantikwall's German), as its games
+    are set up (the options a variant or another option brings included)."""
     from ddaydice.interpreter.game import Game
     from ddaydice.interpreter.policies.registry import make_policy
+
+    game = Game(content, spec.map_id, players=spec.players, seed=0, variant=spec.variant, options=spec.options,
+                deciders=make_policy(spec.policy))
+    return [d.name for d in content.sides.sides if d.option in game.options]
+
+
+def _echo_summary(spec: Spec, summary: dict[str, Any], jobs: int, sides: list[str]) -> None:
+    """The summary of a run, for a person (``sides``: those that play against the Units)."""
     from ddaydice.interpreter.tools.simulate import per_game_text
 
     map_id, variant, players, policy, seed = spec.map_id, spec.variant, spec.players, spec.policy, spec.seed
@@ -142,9 +157,6 @@ def _echo_summary(content: Content, spec: Spec, summary: dict[str, Any], jobs: i
                f"{', '.join(options) or 'none'}")
     click.echo(f"  games        {summary['games']}")
     click.echo(f"  won          {summary['wins']} = {summary['win_rate']:.1%}  (95% CI {lo:.1%} to {hi:.1%})")
-    sides = [d.name for d in content.sides.sides if d.option in Game(
-        content, map_id, players=players, seed=0, variant=variant, options=options, deciders=make_policy(policy)
-    ).options]
     if sides:  # another side plays against the Units: the games the Units did not win are his
         click.echo(f"               (won by the Allied Units; the {', '.join(sides)}, policy "
                    f"{side_policy or policy}, won the others)")
