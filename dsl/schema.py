@@ -362,6 +362,17 @@ class BattleMap:
     players: tuple[Players, Players] = (1, 4)
     encodes: tuple[str, ...] = ()
 
+    def variant_problem(self, variant: str) -> tuple[str, str | None] | None:
+        """Why ``variant`` is no variant of this map (naming those it has) and a did-you-mean hint, or None: the one
+        check of a variant named on a command line, in a set-up or in a scenario."""
+        from ddaydice.dsl.diagnostics import did_you_mean
+
+        ids = [v.id for v in self.variants]
+        if variant in ids:
+            return None
+        has = f"variants: {', '.join(ids)}" if ids else "it has none"
+        return f"map '{self.id}' has no variant '{variant}' ({has})", did_you_mean(variant, ids)
+
     def played_as(self, variant: Variant | None) -> BattleMap:
         """The map as ``variant`` plays it: its Sectors with the variant's DEF values (itself if none)."""
         if variant is None or not variant.sectors:

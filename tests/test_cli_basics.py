@@ -161,3 +161,29 @@ def test_a_name_of_a_bundled_pack_not_loaded_names_the_pack(args: list[str], sai
     assert said in result.output
     assert "(it is in the pack 'atlantikwall', not loaded: add --pack atlantikwall, or packs: [atlantikwall] in a " \
            "file)" in result.output
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "omaha-beach", "--games", "1", "--variant", "rising-dfe"],
+    ["play", "omaha-beach", "--auto", "reference", "--variant", "rising-dfe"],
+    ["render", "omaha-beach", "--variant", "rising-dfe"],
+    ["impact", "medic", "--map", "omaha-beach", "--games", "2", "--variant", "rising-dfe"],
+    ["compare", "-s", "map=omaha-beach variant=rising-dfe", "-s", "map=omaha-beach", "--games", "2"],
+])
+def test_an_unknown_variant_is_told_with_the_map_s_variants_by_every_command(args: list[str]) -> None:
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert "map 'omaha-beach' has no variant 'rising-dfe' (variants: rising-def)" in result.output, result.output
+    assert "did you mean 'rising-def'?" in result.output
+
+
+@pytest.mark.parametrize("args", [["simulate", "exercise-tiger", "--game", "0"], ["replay", "game.json"]])
+def test_the_help_of_until_says_what_it_needs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              args: list[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game.json").write_text("{}", encoding="utf-8")
+    shown = " ".join(CliRunner().invoke(main, [args[0], "--help"]).output.split())
+    said = re.search(r"--until TURN\.PHASE (.*?) --[a-z-]+ [A-Z]", shown)
+    assert said is not None and said.group(1).startswith("With --to-scenario"), shown
+    alone = CliRunner().invoke(main, [*args, "--until", "1.roll"])
+    assert alone.exit_code == 2 and "--to-scenario" in alone.output, alone.output

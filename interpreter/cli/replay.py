@@ -103,7 +103,8 @@ def write_position(game: Game, content: Content, out: Path, *, until: tuple[int,
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--trace/--no-trace", default=False, help="Print every event of the replayed game.")
 @click.option("--until", metavar="TURN.PHASE", callback=moment_option,
-              help="Stop at the end of that phase of that turn (3.movement; the end of the turn for combat).")
+              help="With --to-scenario (refused without it): the moment whose position is written, the end of that "
+                   "phase of that turn (3.movement; the end of the turn for combat).")
 @click.option("--to-scenario", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the position at --until as a scenario file (docs/scenarios.md, \"Capture a position\").")
 @click.option("--play-on", is_flag=True,

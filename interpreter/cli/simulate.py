@@ -57,7 +57,8 @@ if TYPE_CHECKING:
 @click.option("--game", "game_index", type=click.IntRange(min=0), default=None,
               help="Play only game I of the run (as numbered from --seed): the replay of a reported game.")
 @click.option("--until", metavar="TURN.PHASE", callback=moment_option,
-              help="With --game: stop at the end of that phase of that turn (3.movement; combat: the end of the turn).")
+              help="With --to-scenario and --game (refused without them): the moment whose position is written, the "
+                   "end of that phase of that turn (3.movement; combat: the end of the turn).")
 @click.option("--to-scenario", type=click.Path(dir_okay=False, path_type=Path),
               help="With --game and --until: write the position then as a scenario file (docs/scenarios.md).")
 def simulate(map_id: str, variant: str | None, players: int, games: int, policy: str, side_policy: str | None,

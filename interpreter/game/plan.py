@@ -32,11 +32,10 @@ class Plan(GameAPI):
         self.map: BattleMap = content.maps[map_id]
         self.variant: Variant | None = None
         if variant is not None:
-            found = [v for v in self.map.variants if v.id == variant]
-            if not found:
-                raise RuleError(f"map '{map_id}' has no variant '{variant}' (it has: "
-                                f"{', '.join(v.id for v in self.map.variants) or 'none'})")
-            self.variant = found[0]
+            problem = self.map.variant_problem(variant)
+            if problem is not None:
+                raise RuleError(problem[0] + (f"; {problem[1]}" if problem[1] else ""))
+            self.variant = next(v for v in self.map.variants if v.id == variant)
             self.map = self.map.played_as(self.variant)
         # The options asked for and those they require; their settings drive general mechanisms
         # (interpreter/mechanisms/options.py), their effects join the game rules' hooks.

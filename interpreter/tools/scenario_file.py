@@ -258,9 +258,9 @@ class _Validation:
     def map_and_options(self) -> None:
         sc, content, err = self.sc, self.content, self.err
         bm = content.maps[sc.map]
-        if sc.variant is not None and sc.variant not in {v.id for v in bm.variants}:
-            err(["variant"], f"map '{sc.map}' has no variant '{sc.variant}'",
-                did_you_mean(sc.variant, [v.id for v in bm.variants]))
+        wrong = bm.variant_problem(sc.variant) if sc.variant is not None else None
+        if wrong is not None:
+            err(["variant"], *wrong)
         for i, opt in enumerate(sc.options):
             if opt not in content.options:
                 err(["options", i], f"no optional rule '{opt}'", did_you_mean(opt, content.options))

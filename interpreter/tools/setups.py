@@ -116,9 +116,8 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
         if bm is None:
             out.append(("map", f"no map '{entry.map}' (there are: {', '.join(sorted(content.maps))})",
                         in_a_pack("map", entry.map, packs) or did_you_mean(entry.map, content.maps), None))
-        elif entry.variant is not None and entry.variant not in {v.id for v in bm.variants}:
-            out.append(("variant", f"map '{entry.map}' has no variant '{entry.variant}'",
-                        did_you_mean(entry.variant, [v.id for v in bm.variants]), None))
+        elif entry.variant is not None and (wrong := bm.variant_problem(entry.variant)) is not None:
+            out.append(("variant", *wrong, None))
     for opt in entry.options or ():
         if opt not in content.options:
             out.append(("options", f"no optional rule '{opt}' (there are: {', '.join(sorted(content.options))})",

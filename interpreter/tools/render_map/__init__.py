@@ -49,12 +49,9 @@ def render_svg(content: Content, map_id: str, variant: str | None = None) -> str
         raise RenderError(f"no map named '{map_id}' ({hint})")
     var: schema.Variant | None = None
     if variant is not None:
-        found = [v for v in bm.variants if v.id == variant]
-        if not found:
-            ids = [v.id for v in bm.variants]
-            hint = (did_you_mean(variant, ids) or "variants: " + ", ".join(ids)) if ids else \
-                f"{bm.name} has no variants"
-            raise RenderError(f"map '{map_id}' has no variant '{variant}' ({hint})")
-        var = found[0]
+        problem = bm.variant_problem(variant)
+        if problem is not None:
+            raise RenderError(problem[0] + (f"; {problem[1]}" if problem[1] else ""))
+        var = next(v for v in bm.variants if v.id == variant)
     return Drawing(content, bm.played_as(var), var).svg()
 
