@@ -242,6 +242,18 @@ def input_file(path: Path, what: str = "file") -> None:
         raise click.UsageError(f"{path}: not a regular file: a {what} is read from a file only")
 
 
+def write_file(path: Path, text: str) -> None:
+    """Write a file the command makes (and the folders it goes in) atomically (dsl/writing.py); a failure is an
+    error naming the file, not a traceback."""
+    from ddaydice.dsl.writing import write_atomically
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, text)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
 def output_problem(path: Path, *, folder: bool = False) -> str | None:
     """Why ``path`` cannot be written as a command's output, or None: a file whose folder exists (``folder``: a
     folder, made with any parents it lacks), with no file on the way where a folder must be. Checked before

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
+from ddaydice.dsl.writing import write_atomically
 from ddaydice.interpreter.cli.common import load_or_exit, output_problem, pack_option
-from ddaydice.interpreter.cli.render import write_atomically
 
 
 def grammar_files(packs: tuple[str, ...]) -> dict[str, str]:

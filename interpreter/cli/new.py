@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from ddaydice.interpreter.cli.common import output_problem
-from ddaydice.interpreter.cli.render import write_atomically
+from ddaydice.interpreter.cli.common import output_problem, write_file
 
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
@@ -51,17 +50,8 @@ def _schema_line(file: Path, pack: Path, kind: str) -> str:
 def _write_new(path: Path, text: str) -> None:
     if path.exists():
         raise click.ClickException(f"{path} exists: nothing was written (dday new never overwrites a file)")
-    _write(path, text)
+    write_file(path, text)
     click.echo(f"wrote {path}", err=True)
-
-
-def _write(path: Path, text: str) -> None:
-    """Write a file atomically, making its folders; a failure is an error naming the file, not a traceback."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, text)
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
 def _refuse(diags: list[Diagnostic], message: str) -> NoReturn:
@@ -285,7 +275,7 @@ def new_pack(folder: Path, name: str | None) -> None:
     for sub in ("cards", "scenarios"):
         (folder / sub).mkdir(exist_ok=True)
     for kind in sorted(kinds()):
-        _write(folder / "schemas" / f"{kind}.json", schema_text(kind))
+        write_file(folder / "schemas" / f"{kind}.json", schema_text(kind))
     click.echo(f"wrote {len(kinds())} schemas into {folder / 'schemas'}", err=True)
     click.echo(f"next: dday new card item my-item --pack {folder}", err=True)
 
@@ -326,7 +316,7 @@ def new_card(kind: str, card_id: str, pack: Path) -> None:
         if not _keeps(doc, text, cid):
             raise click.ClickException(f"the card could not be added to {path} keeping what it holds: nothing was "
                                        "written; add it by hand")
-        _write(path.resolve(), text)  # a link inside the pack (one out of it is refused): the file it leads to
+        write_file(path.resolve(), text)  # a link inside the pack (one out of it is refused): the file it leads to
         click.echo(f"added {cid} to {path}", err=True)
     click.echo(f"next: dday new scenario {cid} --pack {pack}; dday validate {pack}", err=True)
 

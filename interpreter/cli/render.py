@@ -2,46 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import stat
 import sys
-import tempfile
 from pathlib import Path
 
 import click
 
+from ddaydice.dsl.writing import write_atomically
 from ddaydice.interpreter.cli.common import load_or_exit, pack_option
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write through a temporary file in the same folder, then replace: a failed save keeps the old file. The file
-    gets the mode a plain write would give it: the old file's, or a new file's under the umask (the temporary
-    file is made private, 0600)."""
-    folder = path.parent if str(path.parent) else Path()
-    mode = _mode_for(path)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        Path(tmp).replace(path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            Path(tmp).unlink()
-        raise
-
-
-def _mode_for(path: Path) -> int:
-    """The permissions ``open(path, 'w')`` would leave: an existing file's own, else 0666 less the umask."""
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except OSError:
-        mask = os.umask(0)  # read by setting it: a command runs one thread, so nothing writes in between
-        os.umask(mask)
-        return 0o666 & ~mask
 
 
 @click.command("render")

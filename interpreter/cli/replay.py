@@ -55,7 +55,7 @@ def write_position(game: Game, content: Content, out: Path, *, until: tuple[int,
     names it; ``command``: the command that captured it; ``packs``: each pack as the command named it and as
     the loader found it; ``recorder``: the game's decider, to play the game on to its end and write the rest
     as steps, answers and checks (``--play-on``), which the scenario must pass."""
-    from ddaydice.interpreter.cli.render import write_atomically
+    from ddaydice.dsl.writing import write_atomically
     from ddaydice.interpreter.core.state import position_digest
     from ddaydice.interpreter.core.values import PHASES
     from ddaydice.interpreter.tools import capture, scenario

@@ -8,8 +8,7 @@ from typing import Any
 
 import click
 
-from ddaydice.interpreter.cli.common import output_problem
-from ddaydice.interpreter.cli.render import write_atomically
+from ddaydice.interpreter.cli.common import output_problem, write_file
 
 
 def kinds() -> dict[str, tuple[type[Any], str]]:
@@ -59,7 +58,7 @@ def schema(kind: str | None, output: Path | None) -> None:
         problem = output_problem(output)
         if problem is not None:
             raise click.UsageError(f"-o {output}: {problem}")
-        _write(output, schema_text(kind))
+        write_file(output, schema_text(kind))
         click.echo(f"wrote {output}", err=True)
         return
     if output is None:
@@ -73,14 +72,7 @@ def schema(kind: str | None, output: Path | None) -> None:
     if problem is not None:
         raise click.UsageError(f"-o {output}: {problem}")
     for name in sorted(known):
-        _write(output / f"{name}.json", schema_text(name))
+        write_file(output / f"{name}.json", schema_text(name))
     click.echo(f"wrote {len(known)} schemas into {output}", err=True)
 
 
-def _write(path: Path, text: str) -> None:
-    """Write a schema (and the folders it goes in) atomically; a failure is an error, not a traceback."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, text)
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc

@@ -8,7 +8,6 @@ A finished game is saved as its seed and its choices, and replays exactly.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -23,6 +22,7 @@ from ddaydice.dsl.diagnostics import Diagnostic
 from ddaydice.dsl.limits import MAX_CHOICES, MAX_NESTING, MAX_PLAYERS, MAX_REPLAY_BYTES, MAX_SEED
 from ddaydice.dsl.loader import pack_named_in_file
 from ddaydice.dsl.sandbox import read_text
+from ddaydice.dsl.writing import write_atomically
 from ddaydice.dsl.yamlsrc import shorten
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
@@ -217,16 +217,7 @@ def save_replay(path: Path, game: GameView, *, players: int, packs: tuple[str, .
     from ddaydice.interpreter.core.state import digest
 
     data["digest"] = digest(s)
-    folder = path.parent if str(path.parent) else Path()
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(data, indent=1))
-        os.replace(tmp, path)  # noqa: PTH105  (the rename over the old file: atomic on one file system)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)  # noqa: PTH108
-        raise
+    write_atomically(path, json.dumps(data, indent=1))
 
 
 @attrs.frozen

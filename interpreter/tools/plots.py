@@ -3,14 +3,12 @@ differences a comparison found with their paired 95% intervals."""
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ddaydice.dsl.writing import write_through
 from ddaydice.interpreter.tools.measures import MEASURES, GameRecord, values
 
 
@@ -23,27 +21,12 @@ def _pyplot() -> Any:
     return plt
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def _save(plt: Any, fig: Any, path: str | Path) -> None:
     """The figure to ``path`` in the format its suffix names, written to a temporary file in the same folder then
     moved into place: a plot that fails leaves an existing file as it was, and no temporary file."""
     target = Path(path)
-    fd, name = tempfile.mkstemp(dir=target.parent, prefix=".dday-", suffix=target.suffix)
-    tmp = Path(name)
     try:
-        with os.fdopen(fd, "wb") as f:
-            fig.savefig(f, dpi=100, format=target.suffix.lstrip(".").lower() or None)
-        tmp.chmod(target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_umask())  # not mkstemp's 0600
-        tmp.replace(target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
+        write_through(target, lambda f: fig.savefig(f, dpi=100, format=target.suffix.lstrip(".").lower() or None))
     finally:
         plt.close(fig)
 

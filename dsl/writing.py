@@ -1,0 +1,49 @@
+"""Files the project writes (a pack's new files, schemas, grammars, maps, plots, saved games, captured scenarios),
+written in one way: through a temporary file in the same folder, then renamed over the target, so that a failed
+save leaves the old file as it was and no temporary file behind. The file gets the mode a plain write would give
+it: the old file's own, or a new file's under the umask (the temporary file is made private, 0600)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8, lines ended by LF) to ``path`` atomically."""
+    data = text.encode("utf-8")
+    write_through(path, lambda fh: fh.write(data))
+
+
+def write_through(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """Write ``path`` atomically by ``write``, which is given the temporary file, open in binary mode (a plot's
+    ``savefig``)."""
+    folder = path.parent if str(path.parent) else Path()
+    mode = _mode_for(path)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        Path(tmp).replace(path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            Path(tmp).unlink()
+        raise
+
+
+def _mode_for(path: Path) -> int:
+    """The permissions ``open(path, 'w')`` would leave: an existing file's own, else 0666 less the umask."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mask = os.umask(0)  # read by setting it: a command runs one thread, so nothing writes in between
+        os.umask(mask)
+        return 0o666 & ~mask
