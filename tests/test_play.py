@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ddaydice.dsl.loader import load
@@ -102,3 +103,35 @@ def test_two_policies_for_one_player_are_a_usage_error() -> None:
                                            *(x for a in auto for x in ("--auto", a))])
         assert result.exit_code == 2, result.output
         assert said in result.output and "The game is" not in result.output
+
+
+def test_a_ctrl_c_in_a_game_every_player_plays_automatically_is_taken_at_the_end_of_a_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every player automatic, a Ctrl-C is taken at the end of the turn it came in, never inside the (compiled)
+    engine, where mypyc's code could take it for a failed allocation and abort: turn 2 is played to its end, turn 3
+    never begins, and dday play says Aborted!, exit 1."""
+    import os
+    import signal
+
+    from ddaydice.interpreter.game import Game
+
+    begun: list[int] = []
+    ended: list[int] = []
+    real = Game.run_turn
+
+    def run_turn(self: Game) -> None:
+        begun.append(self.state.turn)
+        if len(begun) == 2:
+            os.kill(os.getpid(), signal.SIGINT)  # a Ctrl-C, as turn 2 begins
+        real(self)
+        ended.append(self.state.turn)  # (the turn played to its end)
+
+    monkeypatch.setattr(Game, "run_turn", run_turn)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # (as at a terminal)
+    try:
+        result = CliRunner().invoke(main, ["play", "exercise-tiger", "--variant", "practice-run", "--seed", "1",
+                                           "--auto", "reference"])
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert result.exit_code == 1 and result.output.endswith("Aborted!\n"), result.output
+    assert len(begun) == len(ended) == 2  # two turns begun, both played to their end, no third

@@ -10,6 +10,7 @@ import re
 import shlex
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import attrs
 import pytest
@@ -591,3 +592,34 @@ def test_a_check_of_an_unknown_unit_or_field_points_at_that_part_of_its_key(tmp_
     assert under["no Unit 'u9' in this scenario"] == ("q.yaml:10:5", "u9")
     assert under["no Unit 'u7' in this scenario"] == ("q.yaml:11:19", "u7")
     assert under["a Unit has no 'stras' to check"] == ("q.yaml:12:9", "stras")
+
+
+def test_a_ctrl_c_during_a_scenario_is_taken_after_its_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C while a scenario runs is taken after its file, never inside the (compiled) engine: the first file
+    is checked to its end, the second never begins, and dday scenario run says Aborted!, exit 1."""
+    import os
+    import signal
+
+    from ddaydice.interpreter.tools import scenario_check
+
+    for name in ("a.yaml", "b.yaml"):
+        (tmp_path / name).write_text(COMBAT + "expect:\n  - u1.soldiers: {one-of: [0, 1, 2, 3, 4, 5, 6]}\n",
+                                     encoding="utf-8")
+    checked: list[str] = []
+    real = scenario_check.check_file
+
+    def check_file(f: Path, *args: Any, **kw: Any) -> Any:
+        if not checked:
+            os.kill(os.getpid(), signal.SIGINT)  # a Ctrl-C, as the first file begins
+        found = real(f, *args, **kw)
+        checked.append(f.name)
+        return found
+
+    monkeypatch.setattr(scenario_check, "check_file", check_file)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # (as at a terminal)
+    try:
+        result = CliRunner().invoke(main, ["scenario", "run", str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml")])
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert result.exit_code == 1 and result.output.endswith("Aborted!\n"), result.output
+    assert checked == ["a.yaml"]

@@ -6,6 +6,7 @@ sets the game up, says what in it is our reconstruction, runs it and reports the
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -128,7 +129,7 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     bm = content.maps[map_id]
     click.echo(f"{bm.name}{' - ' + variant if variant else ''}: {players} Unit(s), seed {seed}")
     _echo_reconstructions(content, game, map_id)
-    _run(game, trace)
+    _run(game, trace, automatic=human not in deciders)
     _echo_end(content, game)
     if save_path is not None:
         try:
@@ -184,21 +185,26 @@ def _echo_reconstructions(content: Content, game: Game, map_id: str) -> None:
                        f"(not printed in the rulebook): " + ", ".join(ours))
 
 
-def _run(game: Game, trace: bool) -> None:
-    """Play the game to its end (lost after 60 turns); exit 1 when the player abandons it."""
+def _run(game: Game, trace: bool, *, automatic: bool = False) -> None:
+    """Play the game to its end (lost after 60 turns); exit 1 when the player abandons it. When every player is
+    automatic (``--auto``), a Ctrl-C is taken at the end of a turn, never inside the (compiled) engine
+    (tools/interrupts.py); with a player at the prompt, at once."""
     from ddaydice.dsl.diagnostics import DDayError
+    from ddaydice.interpreter.tools import interrupts
 
     shown = 0
     try:
-        while game.state.outcome is None:
-            if game.state.turn >= 60:
-                game.end("lost", "no result after 60 turns")
-                break
-            game.run_turn()
-            if trace:
-                for event in game.state.log[shown:]:
-                    click.echo(f"  · {event.detail}")
-                shown = len(game.state.log)
+        with interrupts.between_games() if automatic else contextlib.nullcontext():
+            while game.state.outcome is None:
+                if game.state.turn >= 60:
+                    game.end("lost", "no result after 60 turns")
+                    break
+                game.run_turn()
+                if trace:
+                    for event in game.state.log[shown:]:
+                        click.echo(f"  · {event.detail}")
+                    shown = len(game.state.log)
+                interrupts.check()
     except (EOFError, click.Abort):
         click.echo("\ngame abandoned")
         sys.exit(1)

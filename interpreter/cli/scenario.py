@@ -18,6 +18,7 @@ from ddaydice.interpreter.cli.common import input_file
 
 if TYPE_CHECKING:
     from ddaydice.interpreter.tools.scenario import Result
+    from ddaydice.interpreter.tools.scenario_check import ContentCache
     from ddaydice.interpreter.tools.scenario_report import Unusable
 
 
@@ -61,27 +62,37 @@ def scenario_run(paths: tuple[Path, ...], fmt: str, verbose: bool, junit: Path |
 
 def _run_files(files: list[Path], trace: bool = False) -> tuple[list[Result], list[Unusable]]:
     """Each file's result, and the files that could not be run, each with its diagnostics."""
-    from ddaydice.dsl.diagnostics import Diagnostic
-    from ddaydice.dsl.sandbox import shown_path
-    from ddaydice.interpreter.tools.scenario_check import ContentCache, check_file
-    from ddaydice.interpreter.tools.scenario_report import Unusable
+    from ddaydice.interpreter.tools import interrupts
 
     cache: ContentCache = {}
     results: list[Result] = []
     unusable: list[Unusable] = []
-    for f in files:
-        try:
-            input_file(f, "scenario")
-        except click.UsageError as exc:
-            problem = Diagnostic("LOAD006", exc.message.split(": ", 1)[-1], shown_path(f), 1, 1)
-            unusable.append(Unusable(shown_path(f), (problem,)))
-            continue
-        checked = check_file(f, cache, trace=trace)
-        if checked.result is None:
-            unusable.append(Unusable(shown_path(f), checked.problems))
-        else:
-            results.append(checked.result)
+    # A Ctrl-C is taken between two files, never inside the (compiled) engine (tools/interrupts.py).
+    with interrupts.between_games():
+        for f in files:
+            interrupts.check()
+            _run_file(f, cache, trace, results, unusable)
     return results, unusable
+
+
+def _run_file(f: Path, cache: ContentCache, trace: bool, results: list[Result], unusable: list[Unusable]) -> None:
+    """One file's result, or why it could not be run."""
+    from ddaydice.dsl.diagnostics import Diagnostic
+    from ddaydice.dsl.sandbox import shown_path
+    from ddaydice.interpreter.tools.scenario_check import check_file
+    from ddaydice.interpreter.tools.scenario_report import Unusable
+
+    try:
+        input_file(f, "scenario")
+    except click.UsageError as exc:
+        problem = Diagnostic("LOAD006", exc.message.split(": ", 1)[-1], shown_path(f), 1, 1)
+        unusable.append(Unusable(shown_path(f), (problem,)))
+        return
+    checked = check_file(f, cache, trace=trace)
+    if checked.result is None:
+        unusable.append(Unusable(shown_path(f), checked.problems))
+    else:
+        results.append(checked.result)
 
 
 def _echo_text(results: list[Result], unusable: list[Unusable], verbose: bool) -> None:

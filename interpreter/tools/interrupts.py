@@ -10,7 +10,9 @@ While :func:`between_games` is in force, a SIGINT only notes that it came; :func
 ``tools/simulate.py``'s ``play_one`` calls after each game, raises the KeyboardInterrupt there, in Python code, and
 the command ends as on any Ctrl-C (click's ``Aborted!``). A game takes a fraction of a second, so the interrupt is
 heard at once. The worker processes of a run (``--jobs``) defer it the same way (:func:`in_worker`, their
-initializer): they are in the terminal's process group and get the Ctrl-C too.
+initializer): they are in the terminal's process group and get the Ctrl-C too. ``dday scenario run`` takes it after
+each file, and ``dday play`` after each turn when every player is automatic (with a player at the prompt it is taken
+at once, as he expects).
 
 Only the main thread sets handlers, and a SIGINT that is ignored (a command started in the background) or handled
 by somebody else is left as it is.
