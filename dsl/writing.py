@@ -47,3 +47,26 @@ def _mode_for(path: Path) -> int:
         mask = os.umask(0)  # read by setting it: a command runs one thread, so nothing writes in between
         os.umask(mask)
         return 0o666 & ~mask
+
+
+def write_problem(path: Path, *, folder: bool = False) -> str | None:
+    """Why ``path`` could not be written, or None: checked before the work whose result it is to hold (a game
+    saved, a sweep's results, a plot, a command's output), so that nothing is done only to be lost. A file's folder
+    must exist and take a new file, and the path must be no folder nor anything but a regular file; a folder
+    (``folder``) is made with the parents it lacks, and no file may stand on its way."""
+    if folder and path.exists() and not path.is_dir():
+        return f"{path} is a file, not a folder"
+    if not folder and path.is_dir():
+        return f"{path} is a folder"
+    if not folder and path.exists() and not path.is_file():
+        return f"{path} is not a regular file"
+    there = next((p for p in path.parents if p.exists() or p.is_symlink()), Path())  # the nearest that exists
+    if not there.is_dir():
+        return f"{there} is not a folder"
+    if not folder and there != (path.parent if str(path.parent) else Path()):
+        return f"the folder {path.parent} does not exist"
+    if not os.access(there, os.W_OK | os.X_OK):
+        return f"cannot write in {there} (no permission)"
+    if not folder and path.exists() and not os.access(path, os.W_OK):
+        return f"{path} cannot be overwritten (no permission)"
+    return None

@@ -45,19 +45,16 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def plot_problem(path: Path) -> str | None:
     """Why a plot could not be written to ``path`` (checked before any game is played, so that a run is never
-    played only for its plot to fail): its suffix must name a format of PLOT_FORMATS, and its folder must exist
-    and take a new file (tools/play.py ``check_save_path``); None when it can be written."""
-    from ddaydice.interpreter.tools.play import check_save_path
+    played only for its plot to fail): its suffix must name a format of PLOT_FORMATS, and it must be a file that
+    can be written (dsl/writing.py ``write_problem``); None when it can be written."""
+    from ddaydice.dsl.writing import write_problem
 
     suffix = path.suffix.lower().lstrip(".")
     if suffix not in PLOT_FORMATS:
         accepted = ", ".join(f".{f}" for f in PLOT_FORMATS)
         said = f"'.{suffix}' is not one of them" if suffix else "it has none"
         return f"the file's suffix gives the format: {accepted} ({said}); e.g. {path.with_suffix('.png')}"
-    folder = path.parent if str(path.parent) else Path()
-    if not folder.is_dir():
-        return f"the folder {folder} does not exist (create it first, or name a file in a folder that exists)"
-    return check_save_path(path)
+    return write_problem(path)
 
 
 def _check_plot(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
@@ -252,28 +249,6 @@ def write_file(path: Path, text: str) -> None:
         write_atomically(path, text)
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc
-
-
-def output_problem(path: Path, *, folder: bool = False) -> str | None:
-    """Why ``path`` cannot be written as a command's output, or None: a file whose folder exists (``folder``: a
-    folder, made with any parents it lacks), with no file on the way where a folder must be. Checked before
-    anything is written, so that a command that cannot write its output writes nothing."""
-    import os
-
-    if folder and path.exists() and not path.is_dir():
-        return f"{path} is a file, not a folder"
-    if not folder and path.is_dir():
-        return f"{path} is a folder"
-    if not folder and path.exists() and not path.is_file():
-        return f"{path} is not a regular file"
-    there = next((p for p in path.parents if p.exists() or p.is_symlink()), None)  # the nearest that exists
-    if there is None:
-        return None
-    if not there.is_dir():
-        return f"{there} is not a folder"
-    if not folder and there != path.parent:
-        return f"the folder {path.parent} does not exist"
-    return None if os.access(there, os.W_OK | os.X_OK) else f"cannot write in {there} (no permission)"
 
 
 def derivation_text(d: Any, indent: str = "      ") -> list[str]:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from ddaydice.dsl.writing import write_atomically
-from ddaydice.interpreter.cli.common import load_or_exit, output_problem, pack_option
+from ddaydice.dsl.writing import write_atomically, write_problem
+from ddaydice.interpreter.cli.common import load_or_exit, pack_option
 
 
 def grammar_files(packs: tuple[str, ...]) -> dict[str, str]:
@@ -37,7 +37,7 @@ def grammar(output: Path | None, packs: tuple[str, ...]) -> None:
     """
     from ddaydice.dsl.textmate import GRAMMAR_FILE
 
-    problem = output_problem(output, folder=True) if output is not None else None
+    problem = write_problem(output, folder=True) if output is not None else None
     if problem is not None:
         raise click.UsageError(f"-o {output}: {problem}")
     texts = grammar_files(packs)

@@ -10,13 +10,13 @@ other card has.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from ddaydice.interpreter.cli.common import output_problem, write_file
+from ddaydice.dsl.writing import write_problem
+from ddaydice.interpreter.cli.common import write_file
 
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
@@ -27,12 +27,12 @@ GRADES = {"specialist": "regular", "item": "special", "vehicle": None, "award": 
 COST = {"specialist": 2, "item": 2, "vehicle": 4, "award": None}
 EFFECTS = {"specialist": "on upkeep: gain 1 soldiers", "item": "use: gain 1 courage",
            "vehicle": "def -1", "award": "use: gain 2 courage"}
-_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-
-
 def _slug(text: str, what: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    if not _SLUG.fullmatch(slug):
+    """``text`` as an id (the loader's: dsl/sandbox.py's is_slug, slug_for), or a usage error."""
+    from ddaydice.dsl.sandbox import is_slug, slug_for
+
+    slug = text if is_slug(text) else slug_for(text)
+    if slug is None:
         raise click.BadParameter(f"cannot make an id of {text!r}: use lower-case letters, digits and '-'",
                                  param_hint=what)
     return slug
@@ -66,7 +66,7 @@ def _manifest(pack: Path) -> tuple[str, list[str]]:
     """The pack's id and the packs it requires, read from its pack.yaml as the loader reads it (the folder's name
     when it names no id); a pack.yaml that cannot be read is refused with its problems."""
     from ddaydice.dsl.loader import read_source
-    from ddaydice.dsl.sandbox import inside
+    from ddaydice.dsl.sandbox import inside, is_slug
 
     manifest = pack / "pack.yaml"
     if not manifest.is_file():
@@ -78,7 +78,7 @@ def _manifest(pack: Path) -> tuple[str, list[str]]:
         _refuse(diags, f"{manifest} cannot be read")
     data = doc.data if isinstance(doc.data, dict) else {}
     pid, requires = data.get("id"), data.get("requires")
-    return (pid if isinstance(pid, str) and _SLUG.fullmatch(pid) else _slug(pack.resolve().name, "--pack"),
+    return (pid if isinstance(pid, str) and is_slug(pid) else _slug(pack.resolve().name, "--pack"),
             [r for r in requires if isinstance(r, str)] if isinstance(requires, list) else [])
 
 
@@ -126,8 +126,7 @@ def _a(kind: str) -> str:
 def _taken(cid: str, kind: str, path: Path, pack: Path, requires: list[str]) -> None:
     """Refuse an id some card already has: one of the pack's (of any kind), or one of the base game's or of a
     bundled expansion the pack requires, which the pack's card would replace only with 'overrides: true'."""
-    from ddaydice.dsl.loader import load_cached, pack_cards
-    from ddaydice.dsl.places import bundled_root
+    from ddaydice.dsl.loader import bundled_pack_ids, load_cached, pack_cards
 
     own = pack_cards(pack)
     if cid in own:
@@ -136,8 +135,7 @@ def _taken(cid: str, kind: str, path: Path, pack: Path, requires: list[str]) -> 
             raise click.ClickException(f"{path} already has a card '{cid}': nothing was written")
         raise click.ClickException(f"the pack already has a card '{cid}' ({_a(held)}, {file}:{line}:{col}): "
                                    "nothing was written; give the new card an id of its own")
-    bundled = {p.name for p in (bundled_root() / "expansions").iterdir()} if (
-        bundled_root() / "expansions").is_dir() else set()
+    bundled = bundled_pack_ids()
     packs = [r for r in requires if r in bundled]
     content, _ = load_cached(packs=packs)
     if content is None and packs:
@@ -245,17 +243,17 @@ def new_pack(folder: Path, name: str | None) -> None:
     players read (My Rations).
     """
     from ddaydice.dsl.limits import MAX_ID_CHARS
-    from ddaydice.dsl.sandbox import is_slug, slug_problem
+    from ddaydice.dsl.sandbox import is_slug, slug_for, slug_problem
     from ddaydice.dsl.yamlsrc import shorten
     from ddaydice.interpreter.cli.schema import kinds, schema_text
 
     for part in (folder, *(folder / sub for sub in ("cards", "scenarios", "schemas"))):  # before anything is written
-        problem = output_problem(part, folder=True)
+        problem = write_problem(part, folder=True)
         if problem is not None:
             raise click.BadParameter(problem, param_hint="FOLDER")
     pid = folder.resolve().name
     if not is_slug(pid):  # the loader knows a pack by its folder's name, which must be its id (PACK001)
-        made = re.sub(r"[^a-z0-9]+", "-", pid.lower()).strip("-")[:MAX_ID_CHARS].strip("-")
+        made = slug_for(pid[:MAX_ID_CHARS])
         raise click.BadParameter(
             f"a pack's folder is named by the pack's id, and '{shorten(pid, MAX_ID_CHARS)}' is no id "
             f"({slug_problem(pid)})"

@@ -87,14 +87,15 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     import random as _random
 
     from ddaydice.dsl.diagnostics import DDayError
+    from ddaydice.dsl.writing import write_problem
     from ddaydice.interpreter.core.option_rules import OptionRules
     from ddaydice.interpreter.game import Game
     from ddaydice.interpreter.policies.registry import make_policy
-    from ddaydice.interpreter.tools.play import Human, check_save_path, save_replay
+    from ddaydice.interpreter.tools.play import Human, save_replay
     from ddaydice.interpreter.tools.setups import SetupEntry
 
     if save_path is not None:  # before the game starts: a game is never played only to be lost
-        problem = check_save_path(save_path)
+        problem = write_problem(save_path)
         if problem is not None:
             raise click.UsageError(f"--save {save_path}: {problem}")
     content = load_or_exit(packs=list(packs))

@@ -37,13 +37,13 @@ def moment_option(ctx: click.Context, param: click.Parameter, value: str | None)
 def check_capture(until: tuple[int, str] | None, to_scenario: Path | None) -> None:
     """``--until`` and ``--to-scenario`` go together; the scenario's file can be written (before the game is
     played, so that a game is never played only to find its position cannot be saved)."""
-    from ddaydice.interpreter.tools.play import check_save_path
+    from ddaydice.dsl.writing import write_problem
 
     if (until is None) != (to_scenario is None):
         raise click.UsageError("--until TURN.PHASE and --to-scenario FILE go together (the position at that moment, "
                                "written as a scenario)")
     if to_scenario is not None:
-        problem = check_save_path(to_scenario)
+        problem = write_problem(to_scenario)
         if problem is not None:
             raise click.UsageError(f"--to-scenario {to_scenario}: {problem}")
 

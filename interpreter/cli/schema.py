@@ -8,7 +8,8 @@ from typing import Any
 
 import click
 
-from ddaydice.interpreter.cli.common import output_problem, write_file
+from ddaydice.dsl.writing import write_problem
+from ddaydice.interpreter.cli.common import write_file
 
 
 def kinds() -> dict[str, tuple[type[Any], str]]:
@@ -55,7 +56,7 @@ def schema(kind: str | None, output: Path | None) -> None:
             return
         if output.is_dir():
             raise click.UsageError(f"{output} is a folder: give a file name, or leave out KIND to write them all")
-        problem = output_problem(output)
+        problem = write_problem(output)
         if problem is not None:
             raise click.UsageError(f"-o {output}: {problem}")
         write_file(output, schema_text(kind))
@@ -68,7 +69,7 @@ def schema(kind: str | None, output: Path | None) -> None:
         return
     if output.exists() and not output.is_dir():
         raise click.UsageError(f"{output} is a file: without KIND, -o names the folder to write every schema into")
-    problem = output_problem(output, folder=True)
+    problem = write_problem(output, folder=True)
     if problem is not None:
         raise click.UsageError(f"-o {output}: {problem}")
     for name in sorted(known):

@@ -45,9 +45,9 @@ def sweep(file: Path, out: Path | None, scheduler: str | None, workers: int, fmt
         echo_diagnostics(diags, fmt, 50)
         sys.exit(1)
     out = out or file.with_suffix(".csv")
-    from ddaydice.interpreter.tools.play import check_save_path
+    from ddaydice.dsl.writing import write_problem
 
-    problem = check_save_path(out)  # before the cluster starts: a sweep is never played only to be lost
+    problem = write_problem(out)  # before the cluster starts: a sweep is never played only to be lost
     if problem is not None:
         if not out.parent.is_dir():
             problem += " (create it first, or name a results file in a folder that exists)"

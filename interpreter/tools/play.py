@@ -9,9 +9,7 @@ A finished game is saved as its seed and its choices, and replays exactly.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -182,27 +180,6 @@ class Human:
 
 
 REPLAY_FORMAT = "ddaydice-replay/1"
-
-
-def check_save_path(path: Path) -> str | None:
-    """Why a game could not be saved to ``path`` (checked before the game starts, so that a game is never played
-    only to be lost), or None: its folder must exist and take a new file, and ``path`` must not be a folder or
-    anything but a regular file."""
-    folder = path.parent if str(path.parent) else Path()
-    if not folder.is_dir():
-        return f"the folder {folder} does not exist"
-    if path.is_dir():
-        return f"{path} is a folder"
-    if path.exists() and not path.is_file():
-        return f"{path} is not a regular file"
-    try:
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".dday-", suffix=".tmp"):
-            pass
-    except OSError as exc:
-        return f"cannot write in {folder}: {exc.strerror}"
-    if path.exists() and not os.access(path, os.W_OK):
-        return f"{path} cannot be overwritten (no permission)"
-    return None
 
 
 def save_replay(path: Path, game: GameView, *, players: int, packs: tuple[str, ...]) -> None:
