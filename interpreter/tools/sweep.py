@@ -18,12 +18,13 @@ import contextlib
 import csv
 import io
 import itertools
+import logging
 import os
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -34,6 +35,9 @@ from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced
 from ddaydice.interpreter.tools.setups import SetupEntry, check, content_for
 from ddaydice.interpreter.tools.simulate import Spec, game_seed, play_one
+
+if TYPE_CHECKING:
+    from dask.distributed import LocalCluster
 
 CODE = "SETUP001"
 
@@ -324,6 +328,19 @@ def _workers_ignore_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
 
 
+def local_cluster(workers: int, processes: bool) -> LocalCluster:
+    """The sweep's own cluster: ``workers`` workers of one thread, no dashboard, and Dask's logs below CRITICAL
+    silenced, in this process and the workers'. A sweep reports what goes wrong itself: a chunk's error comes back
+    through its future. What Dask logs at ERROR is its own shutdown racing with a worker's heartbeat ("Failed to
+    communicate with scheduler during heartbeat", with a traceback; dask/distributed#9032, #7192), which a user
+    who pressed Ctrl-C, or a sweep that ended, is not to see."""
+    from dask.distributed import LocalCluster
+
+    with _workers_ignore_interrupts():
+        return LocalCluster(n_workers=workers, threads_per_worker=1,  # type: ignore[no-untyped-call]
+                            processes=processes, dashboard_address=None, silence_logs=logging.CRITICAL)
+
+
 def run(sf: SweepFile, out: Path, *, scheduler: str | None = None, workers: int = 2, processes: bool = True,
         progress: Callable[[int], None] | None = None, started: Callable[[int, int, int, int], None] | None = None,
         stop_after: int | None = None) -> Outcome:
@@ -332,7 +349,7 @@ def run(sf: SweepFile, out: Path, *, scheduler: str | None = None, workers: int 
     ``progress`` each chunk's games as it ends. ``stop_after``: stop after that many chunks (a test's interruption)."""
     import time
 
-    from dask.distributed import Client, LocalCluster, as_completed
+    from dask.distributed import Client, as_completed
 
     t0 = time.perf_counter()
     cells = grid(sf)
@@ -350,9 +367,7 @@ def run(sf: SweepFile, out: Path, *, scheduler: str | None = None, workers: int 
     if todo:
         cluster = None
         if scheduler is None:
-            with _workers_ignore_interrupts():
-                cluster = LocalCluster(n_workers=workers, threads_per_worker=1,  # type: ignore[no-untyped-call]
-                                       processes=processes, dashboard_address=None, silence_logs=40)
+            cluster = local_cluster(workers, processes)
             client = Client(cluster)  # type: ignore[no-untyped-call]
         else:
             client = Client(scheduler)  # type: ignore[no-untyped-call]
