@@ -19,6 +19,9 @@ MAX_REPLAY_BYTES = 2 * 1024 * 1024
 # Entries listed in one folder of a pack (cards/, maps/, rules/options/, the pack folder itself), and scenario
 # files collected under the folders given to ``dday scenario run``.
 MAX_FOLDER_ENTRIES = 1000
+# Text of the content files whose parsed YAML a long-running process keeps (the language server, ``validate --watch``,
+# a notebook): a file read again with the same text is not parsed again. Bundled content is about 280 kB.
+MAX_REMEMBERED_YAML_BYTES = 4 * 1024 * 1024
 # Content files whose size and time a cached load compares (``load_cached``); a tree beyond it is not cached.
 MAX_FINGERPRINT_FILES = 10_000
 

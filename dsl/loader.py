@@ -77,7 +77,7 @@ def read_source(path: Path, overlay: Mapping[str, str] | None = None) -> tuple[Y
     if size > MAX_FILE_BYTES:
         return None, [Diagnostic("LOAD005", f"the file is too large ({size} bytes; at most {MAX_FILE_BYTES})", shown,
                                  1, 1, hint="split it into several files")]
-    return read_yaml(shown, text)
+    return read_yaml(shown, text, remember=True)
 
 
 def _real_keys(overlay: Mapping[Path, str] | Mapping[str, str] | None) -> dict[str, str]:

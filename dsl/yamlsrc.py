@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 import types
 import typing
 from collections.abc import Iterator, Sequence
@@ -33,7 +34,15 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from ddaydice.dsl import yamlfast
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
-from ddaydice.dsl.limits import MAX_NESTING, MAX_TABLE_NUMBER, MAX_YAML_ALIASES, MAX_YAML_VALUES, IdRule, Range
+from ddaydice.dsl.limits import (
+    MAX_NESTING,
+    MAX_REMEMBERED_YAML_BYTES,
+    MAX_TABLE_NUMBER,
+    MAX_YAML_ALIASES,
+    MAX_YAML_VALUES,
+    IdRule,
+    Range,
+)
 from ddaydice.dsl.parser import SourceMap
 from ddaydice.dsl.sandbox import is_slug, read_text, slug_hint, slug_problem
 
@@ -76,10 +85,17 @@ class _TooManyAliasesError(ComposerError):
     pass
 
 
-def read_yaml(file: str, text: str | None = None) -> tuple[YamlDoc | None, list[Diagnostic]]:
+def read_yaml(file: str, text: str | None = None, *, remember: bool = False) -> tuple[YamlDoc | None,
+                                                                                    list[Diagnostic]]:
     """Parse one YAML file; syntax errors, duplicate keys and the limits (docs/security.md: its size, its
     aliases, how deep it nests, how many values it expands to) become diagnostics. A file is read only if it is
-    a regular file of at most :data:`MAX_FILE_BYTES` bytes."""
+    a regular file of at most :data:`MAX_FILE_BYTES` bytes.
+
+    ``remember``: the file is read (its bytes, every time) and, if its name and text are those of a file parsed
+    before, the same document is returned without parsing it again (a load's content files, whose documents are
+    only read: tests/test_remembered_yaml.py checks a whole load leaves them as parsed)."""
+    if remember:
+        return _remembered(file, text)
     if text is None:
         raw, refused = read_text(Path(file), file)
         if raw is None:
@@ -115,6 +131,41 @@ def read_yaml(file: str, text: str | None = None) -> tuple[YamlDoc | None, list[
         return None, [Diagnostic("YAML005", problem, file, 1, 1,
                                  hint="write the values out; content needs few aliases, if any")]
     return YamlDoc(file, text, data), []
+
+
+#: (name, text) -> the parsed document and its diagnostics, the least recently used first; at most
+#: MAX_REMEMBERED_YAML_BYTES of text.
+_REMEMBERED: dict[tuple[str, str], tuple[YamlDoc | None, tuple[Diagnostic, ...]]] = {}
+_REMEMBERED_BYTES = [0]
+_REMEMBERING = threading.Lock()  # (the language server checks in threads)
+
+
+def _remembered(file: str, text: str | None) -> tuple[YamlDoc | None, list[Diagnostic]]:
+    """:func:`read_yaml` through the memory of the documents parsed before (see its ``remember``)."""
+    if text is None:
+        raw, refused = read_text(Path(file), file)
+        if raw is None:
+            return None, [refused] if refused is not None else []
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return read_yaml(file, None)  # (its diagnostic, once more; never remembered)
+    key = (file, text)
+    with _REMEMBERING:
+        hit = _REMEMBERED.pop(key, None)
+        if hit is not None:
+            _REMEMBERED[key] = hit  # (the most recently used last: the oldest use goes first)
+            return hit[0], list(hit[1])
+    doc, diags = read_yaml(file, text)
+    with _REMEMBERING:
+        if key not in _REMEMBERED:
+            _REMEMBERED[key] = (doc, tuple(diags))
+            _REMEMBERED_BYTES[0] += len(text)
+        while _REMEMBERED_BYTES[0] > MAX_REMEMBERED_YAML_BYTES and _REMEMBERED:
+            oldest = next(iter(_REMEMBERED))
+            del _REMEMBERED[oldest]
+            _REMEMBERED_BYTES[0] -= len(oldest[1])
+    return doc, diags
 
 
 def _ruamel() -> YAML:

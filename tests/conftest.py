@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostile_kit import rules_read_once, small_tree, world
+from hostile_kit import small_tree, world
 
 from ddaydice.interpreter.tools import validate_cache
 
-__all__ = ["rules_read_once", "small_tree", "world"]
+__all__ = ["small_tree", "world"]
 
 
 @pytest.fixture(autouse=True)

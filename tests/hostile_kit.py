@@ -20,10 +20,7 @@ import attrs
 import pytest
 from click.testing import CliRunner, Result
 
-from ddaydice.dsl.diagnostics import Diagnostic
 from ddaydice.dsl.places import bundled_root
-from ddaydice.dsl.yamlsrc import YamlDoc
-from ddaydice.dsl.yamlsrc import read_yaml as real_read_yaml
 from ddaydice.interpreter.cli import main
 
 SECRET = "TOPSECRET-7f3a9c-hunter2"
@@ -172,29 +169,6 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_tree: Path) -> 
     yield w
     assert snapshot(base / "outside") == w.before, "something outside the working folder was written"
     assert snapshot(small_tree) == tree_before, "the content tree was written"
-
-
-_RULES_CACHE: dict[tuple[str, str], tuple[YamlDoc | None, list[Diagnostic]]] = {}
-
-
-@pytest.fixture
-def rules_read_once(small_tree: Path) -> Iterator[None]:
-    """The small tree's rules never change: each is parsed once (the hostile files are read for real)."""
-    cache = _RULES_CACHE
-    rules = str(small_tree.resolve())
-
-    def read_yaml(file: str, text: str | None = None) -> tuple[YamlDoc | None, list[Diagnostic]]:
-        if text is not None or not str(Path(file).resolve()).startswith(rules):
-            return real_read_yaml(file, text)
-        key = (file, Path(file).read_text(encoding="utf-8"))
-        if key not in cache:
-            cache[key] = real_read_yaml(file)
-        doc, diags = cache[key]
-        return doc, list(diags)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("ddaydice.dsl.loader.read_yaml", read_yaml)
-        yield
 
 
 def check(result: Result, status: int, codes: tuple[str, ...] = (), *, file: str | None = None,

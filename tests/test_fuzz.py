@@ -32,8 +32,6 @@ from ddaydice.dsl.parser import MAX_DEPTH, SourceMap, parse_effect
 from ddaydice.dsl.places import bundled_root
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.vocab import Vocabulary
-from ddaydice.dsl.yamlsrc import YamlDoc
-from ddaydice.dsl.yamlsrc import read_yaml as real_read_yaml
 
 FAST = settings(max_examples=200, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -56,26 +54,6 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "cards").mkdir()
     (root / "cards" / "base.yaml").write_text(CARDS, encoding="utf-8")
     return root
-
-
-@pytest.fixture(scope="module", autouse=True)
-def parse_rules_once() -> Iterator[None]:
-    """The rules files never change here: parse each once, so that the examples are spent on the fuzzed file."""
-    cache: dict[tuple[str, str], tuple[YamlDoc | None, list[Diagnostic]]] = {}
-
-    def read_yaml(file: str, text: str | None = None) -> tuple[YamlDoc | None, list[Diagnostic]]:
-        parts = Path(file).parts
-        if text is not None or "rules" not in parts or "options" in parts:
-            return real_read_yaml(file, text)
-        key = (file, Path(file).read_text(encoding="utf-8"))
-        if key not in cache:
-            cache[key] = real_read_yaml(file)
-        doc, diags = cache[key]
-        return doc, list(diags)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("ddaydice.dsl.loader.read_yaml", read_yaml)
-        yield
 
 
 @pytest.fixture(scope="module")

@@ -24,8 +24,6 @@ from hostile_kit import (
 
 from ddaydice.dsl.limits import MAX_EFFECT_CHARS, MAX_FILE_BYTES, MAX_FOLDER_ENTRIES
 
-pytestmark = pytest.mark.usefixtures("rules_read_once")
-
 
 def test_the_clean_pack_validates(world: World) -> None:
     """The baseline every case breaks: clean, with its map and option too."""

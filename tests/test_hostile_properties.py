@@ -22,8 +22,6 @@ from ddaydice.dsl.loader import Content, load, load_cached
 from ddaydice.interpreter.tools import scenario as sc_mod
 from ddaydice.interpreter.tools.play import read_replay
 
-pytestmark = pytest.mark.usefixtures("rules_read_once")
-
 PROPERTY = settings(max_examples=60, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
