@@ -24,7 +24,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from ddaydice.dsl import ast, words
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
-from ddaydice.dsl.limits import MAX_EFFECT_CHARS, MAX_EFFECT_NUMBER
+from ddaydice.dsl.limits import MAX_EFFECT_CHARS, MAX_EFFECT_NUMBER, MAX_REMEMBERED_EFFECTS
 
 
 @attrs.frozen
@@ -617,7 +617,21 @@ def _syntax_error(err: UnexpectedInput, text: str, smap: SourceMap, offset: int 
 
 
 def parse_effect(text: str, smap: SourceMap) -> tuple[ast.Effect | None, list[Diagnostic]]:
-    """Parse an effect. Returns the tree, or None and the diagnostics; never raises."""
+    """Parse an effect. Returns the tree, or None and the diagnostics; never raises.
+
+    The same text at the same place gives the same (immutable) tree: the last :data:`MAX_REMEMBERED_EFFECTS` are
+    remembered, for the loads of a long-running process (the language server, ``dday validate --watch``)."""
+    tree, diags = _parse_remembered(text, smap)
+    return tree, list(diags)
+
+
+@functools.lru_cache(maxsize=MAX_REMEMBERED_EFFECTS)
+def _parse_remembered(text: str, smap: SourceMap) -> tuple[ast.Effect | None, tuple[Diagnostic, ...]]:
+    tree, diags = _parse_effect(text, smap)
+    return tree, tuple(diags)
+
+
+def _parse_effect(text: str, smap: SourceMap) -> tuple[ast.Effect | None, list[Diagnostic]]:
     if len(text) > MAX_EFFECT_CHARS:
         fline, fcol = smap.place(1, 1)
         return None, [Diagnostic("DSL005", f"the effect is too long ({len(text)} characters; at most "

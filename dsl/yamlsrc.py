@@ -93,7 +93,7 @@ def read_yaml(file: str, text: str | None = None, *, remember: bool = False) -> 
 
     ``remember``: the file is read (its bytes, every time) and, if its name and text are those of a file parsed
     before, the same document is returned without parsing it again (a load's content files, whose documents are
-    only read: tests/test_remembered_yaml.py checks a whole load leaves them as parsed)."""
+    only read: tests/test_remembered.py checks a whole load leaves them as parsed)."""
     if remember:
         return _remembered(file, text)
     if text is None:

@@ -1,11 +1,13 @@
-"""The content files' parsed YAML, remembered between loads (dsl/yamlsrc.py ``read_yaml(..., remember=True)``): a
-language server, ``dday validate --watch`` or a notebook loads the same files again and again, and parses only
-those whose text changed.
+"""What a load parses, remembered between loads: the content files' YAML (dsl/yamlsrc.py
+``read_yaml(..., remember=True)``) and the effects (dsl/parser.py ``parse_effect``). A language server,
+``dday validate --watch`` or a notebook loads the same files again and again, and parses only what changed.
 
 - a whole load (every bundled pack, the example packs, the test packs) leaves every remembered document exactly as
   parsed: the loader only reads them, so one load's documents can serve the next;
 - a file is read every time: its new text is parsed afresh, the same text is not parsed again;
-- what is remembered is bounded (MAX_REMEMBERED_YAML_BYTES of text), the least recently used going first.
+- what is remembered is bounded (MAX_REMEMBERED_YAML_BYTES of text), the least recently used going first;
+- an effect's tree (immutable) is remembered under its text and its place: an error in the same text elsewhere is
+  told at its own place.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from test_yamlfast import differences
 
 from ddaydice.dsl import yamlsrc
 from ddaydice.dsl.loader import load
+from ddaydice.dsl.parser import SourceMap, parse_effect
 from ddaydice.dsl.validate import validate
 from ddaydice.dsl.yamlsrc import read_yaml
 
@@ -74,3 +77,15 @@ def test_what_is_remembered_is_bounded(tmp_path: Path, monkeypatch: pytest.Monke
     read_yaml(files[2], remember=True)
     assert [file for file, _ in yamlsrc._REMEMBERED] == [files[0], files[2]]
     assert yamlsrc._REMEMBERED_BYTES[0] == sum(len(text) for _, text in yamlsrc._REMEMBERED) <= 100
+
+
+def test_an_effect_is_parsed_once_for_its_text_and_place() -> None:
+    text = "when rolling: gain 1 soldier"
+    first, _ = parse_effect("gain 1 soldier", SourceMap("a.yaml", 3, 11))
+    assert first is not None
+    assert parse_effect("gain 1 soldier", SourceMap("a.yaml", 3, 11))[0] is first
+    for place in (SourceMap("a.yaml", 3, 11), SourceMap("b.yaml", 7, 5)):
+        tree, diags = parse_effect(text, place)
+        assert tree is None and [(d.file, d.line) for d in diags] == [(place.file, place.line)]
+        diags.clear()  # (the caller's own list: what is remembered is not changed)
+        assert len(parse_effect(text, place)[1]) == 1
