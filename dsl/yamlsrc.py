@@ -94,19 +94,29 @@ def read_yaml(file: str, text: str | None = None, *, remember: bool = False) -> 
     ``remember``: the file is read (its bytes, every time) and, if its name and text are those of a file parsed
     before, the same document is returned without parsing it again (a load's content files, whose documents are
     only read: tests/test_remembered.py checks a whole load leaves them as parsed)."""
-    if remember:
-        return _remembered(file, text)
     if text is None:
-        raw, refused = read_text(Path(file), file)
-        if raw is None:
-            return None, [refused] if refused is not None else []
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line, col = _byte_position(exc.object, exc.start)
-            bad = exc.object[exc.start:exc.start + 1].hex()
-            return None, [Diagnostic("YAML003", f"not UTF-8 text: byte 0x{bad} cannot be decoded ({exc.reason})",
-                                     file, line, col, hint="save the file with the UTF-8 encoding")]
+        text, problems = _read_text(file)
+        if text is None:
+            return None, problems
+    return _remembered(file, text) if remember else _parse(file, text)
+
+
+def _read_text(file: str) -> tuple[str | None, list[Diagnostic]]:
+    """A file's text, or None and why not (refused by the sandbox, not UTF-8)."""
+    raw, refused = read_text(Path(file), file)
+    if raw is None:
+        return None, [refused] if refused is not None else []
+    try:
+        return raw.decode("utf-8"), []
+    except UnicodeDecodeError as exc:
+        line, col = _byte_position(exc.object, exc.start)
+        bad = exc.object[exc.start:exc.start + 1].hex()
+        return None, [Diagnostic("YAML003", f"not UTF-8 text: byte 0x{bad} cannot be decoded ({exc.reason})",
+                                 file, line, col, hint="save the file with the UTF-8 encoding")]
+
+
+def _parse(file: str, text: str) -> tuple[YamlDoc | None, list[Diagnostic]]:
+    """:func:`read_yaml` of a file's text."""
     if "\x00" in text:
         line, col = _char_position(text, text.index("\x00"))
         return None, [Diagnostic("YAML003", "not text: the file holds a NUL character", file, line, col,
@@ -140,23 +150,15 @@ _REMEMBERED_BYTES = [0]
 _REMEMBERING = threading.Lock()  # (the language server checks in threads)
 
 
-def _remembered(file: str, text: str | None) -> tuple[YamlDoc | None, list[Diagnostic]]:
+def _remembered(file: str, text: str) -> tuple[YamlDoc | None, list[Diagnostic]]:
     """:func:`read_yaml` through the memory of the documents parsed before (see its ``remember``)."""
-    if text is None:
-        raw, refused = read_text(Path(file), file)
-        if raw is None:
-            return None, [refused] if refused is not None else []
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            return read_yaml(file, None)  # (its diagnostic, once more; never remembered)
     key = (file, text)
     with _REMEMBERING:
         hit = _REMEMBERED.pop(key, None)
         if hit is not None:
             _REMEMBERED[key] = hit  # (the most recently used last: the oldest use goes first)
             return hit[0], list(hit[1])
-    doc, diags = read_yaml(file, text)
+    doc, diags = _parse(file, text)
     with _REMEMBERING:
         if key not in _REMEMBERED:
             _REMEMBERED[key] = (doc, tuple(diags))
