@@ -32,7 +32,16 @@ from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.sandbox import inside, is_slug, listing, looked_at, recording, shown_path, slug_for, slug_problem
 from ddaydice.dsl.settings import Names, check_options
 from ddaydice.dsl.vocab import QueryInfo, Vocabulary
-from ddaydice.dsl.yamlsrc import YamlDoc, empty_problem, position, read_yaml, scalar_source, shorten, structure
+from ddaydice.dsl.yamlsrc import (
+    YamlDoc,
+    empty_problem,
+    position,
+    read_yaml,
+    salvage,
+    scalar_source,
+    shorten,
+    structure,
+)
 
 T = TypeVar("T")
 
@@ -198,6 +207,15 @@ class _Builder:
         self.diags += diags
         return obj
 
+    def take_file(self, doc: YamlDoc, node: Any, cls: type[T], place: str) -> T | None:
+        """The record a whole file holds (a pack's manifest, a rules file, an optional rule, a map, a card file's
+        envelope), its problems told as :meth:`take` tells them; when it has any, what of it reads (:func:`salvage`,
+        with :func:`_stand_ins` for ``place``), so that the checks after it still run (the files of its pack, what
+        it names and what names it) and every problem is told at once. The problems are errors: the load fails
+        all the same, and returns no content."""
+        obj = self.take(doc, node, cls, [])
+        return obj if obj is not None else salvage(node, cls, _stand_ins(place))
+
     def origin(self, key: str, doc: YamlDoc, node: Any, path: list[str | int]) -> tuple[str, int, int]:
         line, col = position(node, path)
         return (doc.file, line, col)
@@ -219,7 +237,7 @@ class _Builder:
             doc = self.read(path)
             if doc is None:
                 continue
-            obj = self.take(doc, doc.data, cls, [])
+            obj = self.take_file(doc, doc.data, cls, path.stem)
             if obj is None:
                 continue
             self.check_provenance(obj.provenance, obj.note, doc, doc.data)
@@ -343,7 +361,7 @@ class _Builder:
         doc = self.read(path)
         if doc is None:
             return
-        opt = self.take(doc, doc.data, schema.OptionDef, [])
+        opt = self.take_file(doc, doc.data, schema.OptionDef, path.stem)
         if opt is None:
             return
         if self.claim(f"option:{opt.id}", opt.id, doc, doc.data, pack, "optional rule"):
@@ -415,7 +433,7 @@ class _Builder:
         envelope = data.copy() if isinstance(data, dict) else data  # a CommentedMap copy keeps the positions
         if isinstance(envelope, dict):
             envelope["cards"] = []
-        cf = self.take(doc, envelope, schema.CardFile, [])
+        cf = self.take_file(doc, envelope, schema.CardFile, Path(doc.file).stem)
         if cf is None:
             return None
         kinds = self.known_kinds()
@@ -485,7 +503,7 @@ class _Builder:
             doc = self.read(path)
             if doc is None:
                 continue
-            bm = self.take(doc, doc.data, schema.BattleMap, [])
+            bm = self.take_file(doc, doc.data, schema.BattleMap, path.stem)
             if bm is None:
                 continue
             if self.claim(f"map:{bm.id}", bm.id, doc, doc.data, pack, "map"):
@@ -504,7 +522,7 @@ class _Builder:
         doc = self.read(manifest_path)
         if doc is None:
             return
-        man = self.take(doc, doc.data, schema.Manifest, [])
+        man = self.take_file(doc, doc.data, schema.Manifest, pack_dir.name)
         if man is None:
             return
         if man.id != pack_dir.name:
@@ -836,6 +854,20 @@ class _Builder:
             self.diags.append(Diagnostic("XREF004", f"{what} '{cid}' as {_a(kind)}, but it is {_a(actual)}",
                                          doc.file, line, col, width=len(cid),
                                          hint=f"name {_a(kind)} here; list {_a(actual)} under '{actual}s:'"))
+
+
+def _stand_ins(place: str) -> dict[str, Any]:
+    """What a file's record takes, for the checks after it, in place of a required key that is missing or wrong
+    (:meth:`_Builder.take_file`). Its id: the name of its place (a pack's folder; an optional rule's or a map's file,
+    without .yaml), made an id if it is none. Not the id as written when that is no id, nor its slug: a pack is
+    found by its folder's name (``requires:``) and its id must be that name (PACK001), an optional rule's or a
+    map's file is named after its id, so the place is the id that what names the record most likely means; and a
+    slug of ours would show in later messages (a PACK001 for an id nobody wrote: one mistake told twice). A
+    ``requires:`` is kept when it is a list of names (else dropped whole: :func:`salvage`). Name, text and version
+    are for people. Provenance 'rulebook' asks for no note (no PROV001 for a provenance that was wrong)."""
+    ident = place if is_slug(place) else slug_for(place)
+    out: dict[str, Any] = {"name": place, "text": "", "version": "", "provenance": "rulebook"}
+    return out | ({"id": ident} if ident else {})
 
 
 def _duplicate_hint(what: str, pack: str | None, *, same_pack: bool, overrides: bool) -> str | None:
@@ -1275,7 +1307,7 @@ def _load_map_file(b: _Builder, path: Path) -> None:
     doc = b.read(path)
     if doc is None:
         return
-    bm = b.take(doc, doc.data, schema.BattleMap, [])
+    bm = b.take_file(doc, doc.data, schema.BattleMap, path.stem)
     if bm is None:
         return
     if b.claim(f"map:{bm.id}", bm.id, doc, doc.data, "(file)", "map"):

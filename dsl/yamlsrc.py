@@ -14,7 +14,7 @@ import re
 import threading
 import types
 import typing
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -667,22 +667,29 @@ def structure(doc: YamlDoc, node: Any, cls: type[T], base_path: Sequence[str | i
         return None, diags
 
 
-def salvage(node: Any, cls: type[T]) -> T | None:
+def salvage(node: Any, cls: type[T], stand_ins: Mapping[str, Any] | None = None) -> T | None:
     """What of ``node`` structures into ``cls`` once every part :func:`structure` found wrong is left out (a key
     dropped; an item of a list of mappings made an empty mapping; a list of values with a wrong one dropped whole),
-    for a caller that, having told those problems, checks the rest too and tells every problem at once. None when
-    nothing can be salvaged (not a mapping, a required key missing)."""
+    for a caller that, having told those problems, checks the rest too and tells every problem at once. A key of
+    the top level that is required, and missing or left out, takes its value in ``stand_ins`` (by attribute name,
+    ``stands_in_for``) when there is one. None when nothing can be salvaged (not a mapping, a required key missing
+    with no stand-in)."""
     if not isinstance(node, dict):
         return None
     data = _plain(node)
+    stand_ins = stand_ins or {}
     for _ in range(5):  # (one pass finds every error cattrs reports; a dropped part may uncover another)
         try:
             return CONVERTER.structure(data, cls)
         except Exception as exc:  # (cattrs's errors, as structure reads them)
             found = list(_walk(exc, []))
-            if not found or any(message == "missing" for _, message, _ in found):
+            missing = [path for path, message, _ in found if message == "missing"]
+            keys = [key for key, *below in missing if isinstance(key, str) and key in stand_ins and not below]
+            if not found or len(keys) < len(missing):
                 return None
-            if not all(_drop(data, path) for path, _, _ in found):
+            for key in keys:  # (a stand-in that is itself wrong is dropped again: None after the passes)
+                data[key] = stand_ins[key]
+            if not all(_drop(data, path) for path, message, _ in found if message != "missing"):
                 return None
     return None
 

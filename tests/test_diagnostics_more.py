@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_diagnostics import MAP
 
 from ddaydice.dsl.loader import load
 from ddaydice.dsl.places import bundled_root
 from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.tools.lsp.checking import check, unit_of
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 def _pack(tmp: Path, requires: str) -> Path:
@@ -373,3 +380,128 @@ def test_an_empty_file_is_told_alike_wherever_it_is_read(tmp_path: Path, monkeyp
     assert f"{args[1] if args[0] != 'scenario' else args[2]}:1:1: SCHEMA001 the file is empty" in result.output, \
         result.output
     assert "found nothing" not in result.output and result.exit_code != 0
+
+
+# A pack.yaml with five mistakes of its schema (an id that is no id, a number for text, an unknown key, a provenance
+# that is none, 'text' missing) and a requirement of no pack; and a card with two keys missing and a broken effect.
+BROKEN_MANIFEST = "id: Mypk\nname: Mypk\nversion: 3\nbogus: 1\nprovenance: official\nrequires: [nothere]\n"
+BROKEN_CARD = ("kind: item\ncards:\n  - id: bar\n    name: Bar\n    cost: 2\n    effect: |\n"
+               "      use: gian 1 courage\n")
+EVERY_MISTAKE = [
+    "mypk/cards/a.yaml:3:5: SCHEMA003 missing required key 'text'",
+    "mypk/cards/a.yaml:3:5: SCHEMA003 missing required key 'provenance'",
+    "mypk/cards/a.yaml:7:12: DSL101 unknown action 'gian'",
+    "mypk/pack.yaml:1:1: SCHEMA003 missing required key 'text'",
+    "mypk/pack.yaml:1:5: SCHEMA004 'id': expected an id",
+    "mypk/pack.yaml:3:10: SCHEMA004 'version': expected text, found the number 3",
+    "mypk/pack.yaml:4:1: SCHEMA002 unknown key 'bogus'",
+    "mypk/pack.yaml:5:13: SCHEMA005 'provenance': 'official' is not allowed",
+    "mypk/pack.yaml:6:12: PACK004 pack 'mypk' requires 'nothere', which does not exist",
+]
+
+
+def _told(output: str) -> list[str]:
+    """The diagnostics of dday validate's text output, one line each ('file:line:col: CODE message')."""
+    return [line for line in output.splitlines() if re.match(r"[^ ].*:\d+:\d+: [A-Z]+\d+ ", line)]
+
+
+def _broken_pack(folder: Path) -> Path:
+    (folder / "mypk" / "cards").mkdir(parents=True)
+    (folder / "mypk" / "pack.yaml").write_text(BROKEN_MANIFEST, encoding="utf-8")
+    (folder / "mypk" / "cards" / "a.yaml").write_text(BROKEN_CARD, encoding="utf-8")
+    return folder / "mypk"
+
+
+def test_a_broken_pack_yaml_hides_no_other_check_of_its_pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mistakes of a pack.yaml's schema are told with those of the pack's files and of its 'requires' (PACK004), in
+    one run, sorted, each once; the pack is checked under its folder's name (no PACK001 for the id 'Mypk'). The load
+    still fails and gives no content; --format json says the same."""
+    monkeypatch.chdir(tmp_path)
+    pack = _broken_pack(tmp_path)
+    result = CliRunner().invoke(main, ["validate", "mypk", "--no-cache"])
+    assert result.exit_code == 1, result.output
+    told = _told(result.output)
+    assert len(told) == len(EVERY_MISTAKE), result.output
+    assert all(line.startswith(want) for line, want in zip(told, EVERY_MISTAKE, strict=True)), result.output
+    assert "9 error(s), 0 warning(s)" in result.output
+    done = CliRunner().invoke(main, ["validate", "mypk", "--no-cache", "--format", "json"])
+    assert done.exit_code == 1
+    found = [f"{d['file']}:{d['line']}:{d['column']}: {d['code']} {d['message']}" for d in json.loads(done.stdout)]
+    assert found == [line.split("\n")[0] for line in told]
+    content, diags = load(extra=[pack])
+    assert content is None
+    assert len({(d.file, d.line, d.column, d.code, d.message) for d in diags}) == len(diags) == len(EVERY_MISTAKE)
+
+
+def test_a_pack_reached_by_requires_or_by_its_path_is_checked_whole_despite_its_pack_yaml(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pack with a broken pack.yaml, required by another or named by --pack PATH, is loaded and checked all the
+    same: its card's mistakes are told, and neither PACK005 (it is loaded) nor a PACK001 for its id; a cycle of
+    'requires:' through it is told too (PACK006)."""
+    monkeypatch.chdir(tmp_path)
+    _broken_pack(tmp_path)
+    _named(tmp_path, "pa", "mypk")
+    result = CliRunner().invoke(main, ["validate", "pa", "--no-cache"])
+    assert result.exit_code == 1, result.output
+    told = _told(result.output)
+    assert [line[:len(want)] for line, want in zip(told, EVERY_MISTAKE, strict=True)] == EVERY_MISTAKE, result.output
+    (tmp_path / "solo.yaml").write_text("kind: item\ncards:\n  - id: solo\n    name: Solo\n    cost: 2\n    text: x\n"
+                                        "    provenance: rulebook\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "solo.yaml", "--pack", "./mypk", "--no-cache"])
+    assert _told(result.output) == told, result.output
+    (tmp_path / "mypk" / "pack.yaml").write_text(BROKEN_MANIFEST.replace("[nothere]", "[pa]"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "pa", "--no-cache"])
+    told = _told(result.output)
+    assert "mypk/cards/a.yaml:7:12: DSL101 unknown action 'gian'" in told, result.output
+    assert ("pa/pack.yaml:7:12: PACK006 pack 'pa' requires 'mypk', which closes a cycle: mypk -> pa -> mypk"
+            in told), result.output
+    assert not [line for line in told if "PACK00" in line and "PACK006" not in line], result.output
+
+
+def test_a_wrong_key_in_a_file_hides_no_check_of_the_rest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same for every file of a pack that holds one record: an optional rule, a map, a rules file and a card
+    file's envelope with an unknown key are checked whole (an effect, a map's sectors and cards, a card file's cards),
+    and what they declare is known (no OPT003 for the cards 'only-in' the option, no SCHEMA004 for a card of the
+    kind declared): each mistake is told once."""
+    monkeypatch.chdir(tmp_path)
+    pack = tmp_path / "field-kitchen"
+    shutil.copytree(REPO / "docs" / "example-pack" / "field-kitchen", pack)
+    option = pack / "rules" / "options" / "hot-meals.yaml"
+    option.write_text(option.read_text().replace("id: hot-meals\n", "id: hot-meals\nsoup: 1\n")
+                      .replace("finds-per-turn +1", "finds-per-turn +1\n  gian 1"))
+    (pack / "maps").mkdir()
+    (pack / "maps" / "tiny.yaml").write_text(
+        MAP.replace("id: tiny\n", "id: tiny\nsoup: 1\n").replace("items: [bazooka]", "items: [bazoka]"))
+    _rules(pack, "kinds.yaml", "provenance: rulebook\nsoup: 1\nkinds:\n"
+           "  - {id: ration, name: Ration, text: x, held-by: game}\n")
+    (pack / "cards" / "rations.yaml").write_text(
+        "kind: ration\nsoup: 1\ncards:\n  - id: biscuit\n    name: Biscuit\n    text: x\n    provenance: rulebook\n"
+        "    effect: |\n      use: gian 1 courage\n")
+    result = CliRunner().invoke(main, ["validate", "field-kitchen", "--no-cache"])
+    assert result.exit_code == 1, result.output
+    assert [line.split(" ", 2)[:2] for line in _told(result.output)] == [
+        ["field-kitchen/cards/rations.yaml:2:1:", "SCHEMA002"],
+        ["field-kitchen/cards/rations.yaml:9:12:", "DSL101"],
+        ["field-kitchen/maps/tiny.yaml:2:1:", "SCHEMA002"],
+        ["field-kitchen/maps/tiny.yaml:7:9:", "XREF001"],
+        ["field-kitchen/rules/kinds.yaml:2:1:", "SCHEMA002"],
+        ["field-kitchen/rules/options/hot-meals.yaml:4:1:", "SCHEMA002"],
+        ["field-kitchen/rules/options/hot-meals.yaml:15:3:", "DSL101"],
+    ], result.output
+
+
+def test_the_language_server_shows_every_mistake_of_a_pack_with_a_broken_pack_yaml(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """dday lsp checks the pack of an open file as dday validate does: with pack.yaml broken in the editor (not
+    saved), the card file's mistakes and the PACK004 are still shown, each in its own file."""
+    monkeypatch.chdir(tmp_path)
+    pack = _broken_pack(tmp_path)
+    manifest = pack / "pack.yaml"
+    manifest.write_text("id: mypk\nname: Mypk\nversion: '3'\ntext: x\nprovenance: rulebook\n", encoding="utf-8")
+    checked = check(unit_of(manifest), {os.path.realpath(manifest): BROKEN_MANIFEST})
+    assert checked.content is None and not checked.loose
+    told = {Path(file).name: [f"{d.line}:{d.column}: {d.code}" for d in diags]
+            for file, diags in checked.by_file.items()}
+    assert told == {"a.yaml": ["3:5: SCHEMA003", "3:5: SCHEMA003", "7:12: DSL101"],
+                    "pack.yaml": ["1:1: SCHEMA003", "1:5: SCHEMA004", "3:10: SCHEMA004", "4:1: SCHEMA002",
+                                  "5:13: SCHEMA005", "6:12: PACK004"]}

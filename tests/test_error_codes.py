@@ -306,9 +306,10 @@ CASES: dict[str, Case] = {
     "PACK004": Case("PACK004", pack_tree({}) | pack_tree({}, PACK.replace("extra", "other") + "requires: [extr]\n",
                                                          "other"),
                     "expansions/other/pack.yaml:7:12", ("requires 'extr'", "does not exist"), "did you mean 'extra'?"),
-    "PACK005": Case("PACK005", pack_tree({}, PACK + "requires: [broken]\n") | pack_tree({}, "id: broken\n", "broken"),
+    # (a pack.yaml that is no mapping: a pack.yaml with keys wrong or missing is loaded, and checked, all the same)
+    "PACK005": Case("PACK005", pack_tree({}, PACK + "requires: [broken]\n") | pack_tree({}, "[broken]\n", "broken"),
                     "expansions/extra/pack.yaml:7:12", ("requires 'broken'", "not loaded"), "its own errors",
-                    also=("SCHEMA003",)),
+                    also=("SCHEMA001",)),
     "PACK006": Case("PACK006", pack_tree({}, PACK + "requires: [extra]\n"), "expansions/extra/pack.yaml:7:12",
                     ("pack 'extra' requires itself",), "no pack may require itself"),
     "PACK010": Case("PACK010", pack_tree({}), "expansions/extra/cards/x.yaml:1:1", ("leads outside the pack",),
