@@ -6,6 +6,7 @@ it: the old file's own, or a new file's under the umask (the temporary file is m
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -22,7 +23,10 @@ def write_atomically(path: Path, text: str) -> None:
 
 def write_through(path: Path, write: Callable[[BinaryIO], object]) -> None:
     """Write ``path`` atomically by ``write``, which is given the temporary file, open in binary mode (a plot's
-    ``savefig``)."""
+    ``savefig``). Only a regular file is replaced (or a link to one: the link, as a rename does): anything else at
+    ``path``, a folder or a device such as /dev/null (or a link to one), is an OSError, never renamed over (which
+    would put a file in place of the device)."""
+    _refuse_non_file(path)
     folder = path.parent if str(path.parent) else Path()
     mode = _mode_for(path)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
@@ -37,6 +41,20 @@ def write_through(path: Path, write: Callable[[BinaryIO], object]) -> None:
         with contextlib.suppress(OSError):
             Path(tmp).unlink()
         raise
+
+
+def _refuse_non_file(path: Path) -> None:
+    """An OSError if something other than a regular file stands at ``path`` (links followed)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return
+    except OSError:
+        return  # (what cannot be looked at here, making the temporary file beside it tells)
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "it is a folder", str(path))
+    if not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, "it is not a regular file", str(path))
 
 
 def _mode_for(path: Path) -> int:

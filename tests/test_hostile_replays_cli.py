@@ -193,7 +193,7 @@ CLI: dict[str, tuple[list[str], int, str]] = {
     "card-pack-missing": (["card", "cook", "--pack", "nowhere"], 2, "--pack"),
     "render-unknown": (["render", "nowhere"], 2, "Error"),
     "render-output-folder": (["render", "exercise-tiger", "-o", "pack"], 2, "-o"),
-    "render-output-nowhere": (["render", "exercise-tiger", "-o", "no/such/folder/x.svg"], 1, "Error"),
+    "render-output-nowhere": (["render", "exercise-tiger", "-o", "no/such/folder/x.svg"], 2, "-o"),
     "save-folder-missing": (["play", "exercise-tiger", "--auto", "reference", "--save", "no/such/x.json"], 2,
                             "--save"),
     "save-a-folder": (["play", "exercise-tiger", "--auto", "reference", "--save", "pack"], 2, "--save"),
@@ -243,6 +243,48 @@ def test_save_replaces_the_old_file_atomically(world: World) -> None:
     check(result, 0, text=("saved to",))
     assert json.loads(old.read_text(encoding="utf-8"))["seed"] == 2
     assert sorted(p.name for p in world.work.iterdir()) == ["g.json", "pack"]  # no temporary file left
+
+
+#: Every command that writes a file the user names, by the option that names it.
+WRITERS: dict[str, list[str]] = {
+    "render": ["render", "exercise-tiger", "-o"],
+    "schema": ["schema", "cards", "-o"],
+    "save": ["play", "exercise-tiger", "--variant", "practice-run", "--auto", "reference", "--seed", "1", "--save"],
+    "plot": ["simulate", "exercise-tiger", "--variant", "practice-run", "--games", "2", "--quiet", "--plot"],
+}
+
+
+@pytest.mark.parametrize("case", sorted(WRITERS))
+def test_no_command_puts_a_file_in_place_of_a_pipe_or_a_device(world: World, case: str) -> None:
+    """A pipe (or /dev/null, a device: the same refusal) named as the output is refused before the work, and left
+    as it was: a file renamed over /dev/null by a command run as root replaces the device until it is made
+    again. (A pipe here: a test that failed on /dev/null itself would break the machine it runs on.)"""
+    pipe = world.work / "out.svg"
+    os.mkfifo(pipe)
+    result = world.run(*WRITERS[case], "out.svg")
+    check(result, 2, text=("not a regular file",))
+    assert pipe.is_fifo() and sorted(p.name for p in world.work.iterdir()) == ["out.svg", "pack"]
+
+
+def test_the_one_writer_replaces_only_a_regular_file(tmp_path: Path) -> None:
+    """dsl/writing.py, under every command: a pipe or a folder at the target is an error, left as it was, with no
+    temporary file behind; a link to a regular file is replaced by the new file, as a rename does (its file is
+    left as it was)."""
+    from ddaydice.dsl.writing import write_atomically
+
+    pipe, folder, target, link = (tmp_path / n for n in ("pipe", "folder", "target", "link"))
+    os.mkfifo(pipe)
+    folder.mkdir()
+    target.write_text("old", encoding="utf-8")
+    link.symlink_to(target)
+    for path, error in ((pipe, "it is not a regular file"), (folder, "it is a folder")):
+        with pytest.raises(OSError, match=error):
+            write_atomically(path, "new")
+    assert pipe.is_fifo() and folder.is_dir() and not any(folder.iterdir())
+    write_atomically(link, "new")
+    assert not link.is_symlink() and link.read_text(encoding="utf-8") == "new"
+    assert target.read_text(encoding="utf-8") == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "link", "pipe", "target"]
 
 
 def test_jobs_are_capped_with_a_note(world: World) -> None:

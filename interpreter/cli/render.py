@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ddaydice.dsl.writing import write_atomically
+from ddaydice.dsl.writing import write_atomically, write_problem
 from ddaydice.interpreter.cli.common import load_or_exit, pack_option
 
 
@@ -26,6 +26,10 @@ def render(map_id: str, output: Path | None, variant: str | None, packs: tuple[s
     """
     from ddaydice.interpreter.tools.render_map import RenderError, render_svg
 
+    if output is not None:
+        problem = write_problem(output)
+        if problem is not None:
+            raise click.UsageError(f"-o {output}: {problem}")
     content = load_or_exit(packs=list(packs))
     try:
         svg = render_svg(content, map_id, variant)
