@@ -134,8 +134,8 @@ def test_list_json_of_bundled_content() -> None:
 def test_list_of_an_unknown_kind_is_a_usage_error() -> None:
     result = dday("list", "sectors")
     assert result.exit_code == 2
-    assert "'sectors' is not one of 'awards', 'expansions', 'items', 'maps', 'rules', 'specialists', 'vehicles'" \
-        in result.output
+    assert "no kind 'sectors' to list: one of specialists, items, vehicles, awards, maps, rules, expansions" \
+        in " ".join(result.output.split())
 
 
 def test_list_expansions_lists_the_bundled_ones_loaded_or_not() -> None:
@@ -187,3 +187,43 @@ def test_the_help_of_until_says_what_it_needs(tmp_path: Path, monkeypatch: pytes
     assert said is not None and said.group(1).startswith("With --to-scenario"), shown
     alone = CliRunner().invoke(main, [*args, "--until", "1.roll"])
     assert alone.exit_code == 2 and "--to-scenario" in alone.output, alone.output
+
+
+def _ration_pack(tmp: Path) -> Path:
+    """A modder's pack that declares a kind of card (rules/kinds.yaml) and one card of it."""
+    pack = tmp / "mypack"
+    (pack / "cards").mkdir(parents=True)
+    (pack / "rules").mkdir()
+    (pack / "pack.yaml").write_text("id: mypack\nname: My pack\nversion: '1'\ntext: A test pack.\n"
+                                    "provenance: reconstructed\nnote: invented for a test\nrequires: []\n")
+    (pack / "rules" / "kinds.yaml").write_text(
+        "provenance: reconstructed\nnote: invented for a test\nkinds:\n"
+        "  - {id: ration, name: Ration, plural: Field Rations, text: Kept by a Unit., held-by: unit}\n")
+    (pack / "cards" / "rations.yaml").write_text(
+        "kind: ration\ncards:\n  - id: k-ration\n    name: K-Ration\n    text: Gain 1 Soldier.\n"
+        "    provenance: reconstructed\n    note: invented for a test\n"
+        "    effect: |\n      use once per game: gain 1 soldier\n")
+    return pack
+
+
+def test_list_shows_a_kind_a_pack_declares_as_it_shows_the_base_games(tmp_path: Path) -> None:
+    """A modder's kind of card is listed like ours: by its plural as the full list heads it, its id, or its id and
+    an 's'; the full list heads each kind once, the base game's first (each pack's cards came after, under a second
+    'items:' and 'awards:')."""
+    pack = str(_ration_pack(tmp_path))
+    for word in ("field-rations", "ration", "rations"):
+        rows = json.loads(dday("list", word, "--pack", pack, "--format", "json").output)
+        assert [(r["id"], r["kind"], r["pack"]) for r in rows] == [("k-ration", "ration", "mypack")]
+    text = dday("list", "--pack", pack, "--pack", "atlantikwall").output
+    headings = [line for line in text.splitlines() if line.endswith(":") and not line.startswith(" ")]
+    assert len(headings) == len(set(headings)), headings
+    assert headings[:4] == ["specialists:", "items:", "vehicles:", "awards:"] and "field-rations:" in headings
+    assert "badges:" in headings
+    assert "k-ration" in text.split("field-rations:")[1].split(":")[0]
+
+
+def test_list_of_a_kind_of_an_unloaded_pack_says_which_pack() -> None:
+    result = dday("list", "badges")
+    assert result.exit_code == 2
+    assert "no kind 'badges' to list (it is a kind of the pack 'atlantikwall', not loaded: add --pack atlantikwall)" \
+        in " ".join(result.output.split())
