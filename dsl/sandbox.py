@@ -174,8 +174,10 @@ def listing(folder: Path) -> tuple[list[Path], Diagnostic | None]:
     return sorted(out), None
 
 
-def read_text(path: Path, shown: str, limit: int = MAX_FILE_BYTES) -> tuple[bytes | None, Diagnostic | None]:
-    """The bytes of a regular file of at most ``limit`` bytes (``shown``: its name in a diagnostic).
+def read_text(path: Path, shown: str, limit: int = MAX_FILE_BYTES, *,
+              too_large: str = "split it into several files") -> tuple[bytes | None, Diagnostic | None]:
+    """The bytes of a regular file of at most ``limit`` bytes (``shown``: its name in a diagnostic; ``too_large``:
+    the hint when it is larger).
 
     Returns the raw bytes (the caller decodes them, to locate a bad byte); never reads a device, a pipe or a
     folder, and never more than ``limit`` + 1 bytes."""
@@ -197,7 +199,7 @@ def read_text(path: Path, shown: str, limit: int = MAX_FILE_BYTES) -> tuple[byte
                                     hint="give a file of text")
         if info.st_size > limit:
             return None, Diagnostic("LOAD005", f"the file is too large ({info.st_size} bytes; at most {limit})",
-                                    shown, 1, 1, hint="split it into several files")
+                                    shown, 1, 1, hint=too_large)
         chunks: list[bytes] = []
         size = 0
         while size <= limit:
@@ -208,7 +210,7 @@ def read_text(path: Path, shown: str, limit: int = MAX_FILE_BYTES) -> tuple[byte
             size += len(chunk)
         if size > limit:
             return None, Diagnostic("LOAD005", f"the file is too large (more than {limit} bytes)", shown, 1, 1,
-                                    hint="split it into several files")
+                                    hint=too_large)
         return b"".join(chunks), None
     except OSError as exc:
         return None, Diagnostic("YAML004", f"cannot read file: {exc.strerror}", shown, 1, 1,

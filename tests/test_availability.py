@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -68,3 +69,10 @@ def test_no_bundled_card_is_in_no_game() -> None:
     content, diags = load(packs="all")
     assert content is not None, diags
     assert cards_in_no_game(content) == {}
+
+
+def test_the_summary_of_a_run_with_warnings_counts_them(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["validate", str(pack(tmp_path)), "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert "AVAIL001" in result.output
+    assert re.search(r"^ok: .* checked in \d+\.\d+s, 1 warning\(s\)$", result.output, re.MULTILINE), result.output

@@ -144,6 +144,14 @@ def test_a_hostile_replay_file_is_refused(world: World, case: str) -> None:
     check(world.run("replay", "r.json"), 1, (code,), file="r.json")
 
 
+def test_a_replay_too_large_is_said_to_be_no_saved_game(world: World) -> None:
+    (world.work / "r.json").write_text('{"pad": "' + "x" * MAX_REPLAY_BYTES + '"}', encoding="utf-8")
+    result = world.run("replay", "r.json")
+    check(result, 1, ("LOAD005",), file="r.json")
+    assert "a saved game is written by dday play --save" in result.output
+    assert "split it" not in result.output  # (the hint of a content file, which may be split)
+
+
 @pytest.mark.parametrize("what", ["dev-zero", "dev-null", "pipe", "folder", "missing", "link-to-secret"])
 def test_a_replay_that_is_no_regular_file_is_refused(world: World, what: str) -> None:
     if what == "pipe":
@@ -185,7 +193,7 @@ CLI: dict[str, tuple[list[str], int, str]] = {
     "pack-escape": (["list", "--pack", "\x1b[2J"], 2, "--pack"),
     "format": (["validate", "--format", "xml"], 2, "--format"),
     "max-errors-0": (["validate", "--max-errors", "0"], 2, "--max-errors"),
-    "root-missing": (["validate", "--root", "nowhere"], 2, "--root"),
+    "root-missing": (["validate", "--root", "nowhere"], 2, "--root nowhere: no such folder"),
     "root-a-file": (["validate", "--root", "pack/pack.yaml"], 2, "--root"),
     "path-missing": (["validate", "nowhere.yaml"], 2, "no such file"),
     "list-kind": (["list", "secrets"], 2, "secrets"),

@@ -364,3 +364,16 @@ def test_cli_failed_save_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.
     assert "cannot write" in result.stderr and "No space left on device" in result.stderr
     assert out.read_text(encoding="utf-8") == "the old drawing"
     assert list(tmp_path.iterdir()) == [out]
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["render", "exercise-fabius"], "no map 'exercise-fabius' (it is in the pack 'atlantikwall', not loaded: "
+                                    "add --pack atlantikwall"),
+    (["render", "exercise-tigr"], "no map 'exercise-tigr' (did you mean 'exercise-tiger'?)"),
+    (["conflicts", "--map", "exercise-fabius"], "add --pack atlantikwall"),
+])
+def test_a_map_of_a_bundled_pack_not_loaded_says_which_pack(args: list[str], said: str) -> None:
+    """As simulate and play say it: a map of Atlantikwall drawn without its pack was offered 'exercise-tiger'."""
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert said in " ".join(result.output.split()), result.output

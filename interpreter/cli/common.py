@@ -9,7 +9,7 @@ Command modules import this module; it imports no command module and not the ``c
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -191,8 +191,23 @@ def load_or_exit(root: Path | None = None, packs: list[str] | str = "", extra: l
     return content
 
 
+def check_map(content: Content, map_id: str, packs: Sequence[str] = ()) -> None:
+    """A usage error for a map the content does not have: the bundled pack to load when one has it, else the
+    nearest name, else the maps there are."""
+    if map_id in content.maps:
+        return
+    from ddaydice.dsl.diagnostics import did_you_mean
+    from ddaydice.interpreter.tools.setups import in_a_pack
+
+    hint = (in_a_pack("map", map_id, tuple(packs)) or did_you_mean(map_id, content.maps)
+            or "maps: " + ", ".join(sorted(content.maps)))
+    raise click.UsageError(f"no map '{map_id}' ({hint})")
+
+
 def check_paths(root: Path | None, paths: tuple[Path, ...]) -> None:
     """A usage error for a --root that is no content tree or a PATH that does not exist."""
+    if root is not None and not root.is_dir():
+        raise click.UsageError(f"--root {root}: " + ("not a folder" if root.exists() else "no such folder"))
     if root is not None and not (root / "rules").is_dir():
         raise click.UsageError(f"--root {root}: no rules/ folder there (a content tree has rules/, cards/, "
                                "maps/, expansions/)")

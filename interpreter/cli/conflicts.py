@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddaydice.interpreter.cli.common import load_content, pack_option, root_option
+from ddaydice.interpreter.cli.common import check_map, load_content, pack_option, root_option
 
 if TYPE_CHECKING:
     from ddaydice.dsl.conflicts import Conflict, Report, Side
@@ -142,13 +142,10 @@ def conflicts(paths: tuple[Path, ...], packs: tuple[str, ...], root: Path | None
     'dday validate'. Exit 0 (a report is not an error), 1 if the content does not load, 2 on usage errors.
     """
     from ddaydice.dsl.conflicts import analyse
-    from ddaydice.dsl.diagnostics import did_you_mean
 
     content = load_content(root, packs, paths, fmt)
     for mid in map_ids:
-        if mid not in content.maps:
-            hint = did_you_mean(mid, content.maps) or "maps: " + ", ".join(sorted(content.maps))
-            raise click.UsageError(f"no map '{mid}' ({hint})")
+        check_map(content, mid, packs)
     report = analyse(content, list(map_ids) if map_ids else None)
     if fmt == "json":
         click.echo(json.dumps([c.as_json() for c in report.conflicts], indent=2, ensure_ascii=False))

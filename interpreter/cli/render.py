@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ddaydice.dsl.writing import write_atomically, write_problem
-from ddaydice.interpreter.cli.common import load_or_exit, pack_option
+from ddaydice.interpreter.cli.common import check_map, load_or_exit, pack_option
 
 
 @click.command("render")
@@ -31,6 +31,7 @@ def render(map_id: str, output: Path | None, variant: str | None, packs: tuple[s
         if problem is not None:
             raise click.UsageError(f"-o {output}: {problem}")
     content = load_or_exit(packs=list(packs))
+    check_map(content, map_id, packs)
     try:
         svg = render_svg(content, map_id, variant)
     except RenderError as exc:

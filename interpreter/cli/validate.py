@@ -169,7 +169,8 @@ def _report(run: dict[str, Any], fmt: str, max_errors: int, elapsed: float, agai
             warnings = len(diags) - len(errors)
             click.echo(f"{len(errors)} error(s), {warnings} warning(s){again}", err=True)
         else:
-            click.echo(f"ok: {run['loaded']} checked in {elapsed:.2f}s{again}", err=True)
+            warned = f", {len(diags)} warning(s)" if diags else ""
+            click.echo(f"ok: {run['loaded']} checked in {elapsed:.2f}s{warned}{again}", err=True)
             if run["note"]:
                 click.echo(f"note: {run['note']}", err=True)
     return 1 if errors else 0

@@ -253,7 +253,8 @@ def read_replay(path: Path) -> tuple[Replay | None, list[Diagnostic]]:
     must be a regular file of at most :data:`MAX_REPLAY_BYTES` bytes, of JSON nesting at most :data:`MAX_NESTING`
     deep, with finite numbers."""
     file = str(path)
-    raw, problem = read_text(path, file, MAX_REPLAY_BYTES)
+    raw, problem = read_text(path, file, MAX_REPLAY_BYTES,
+                             too_large="a saved game is written by dday play --save: this file is not one")
     if raw is None:
         return None, [problem] if problem is not None else []
     try:
