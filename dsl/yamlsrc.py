@@ -15,6 +15,7 @@ import threading
 import types
 import typing
 from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -509,7 +510,11 @@ def _kind(value: Any) -> str:
         return "a list"
     if isinstance(value, dict):
         return "a mapping"
-    return type(value).__name__
+    if isinstance(value, AbstractSet):  # (YAML's !!set)
+        return "a set"
+    if isinstance(value, tuple):  # (YAML's !!pairs, !!omap)
+        return "a pair" if len(value) == 2 else "a list"
+    return f"a value of another type ({shorten(str(value), 30)})"
 
 
 CONVERTER = _strict_converter()
@@ -561,6 +566,8 @@ def _allowed_keys(cls: Any, path: Sequence[str | int]) -> list[str]:
             if step not in fields:
                 return []
             current = hints[step]
+        elif isinstance(step, str) and typing.get_origin(current) in (dict, Mapping):
+            current = typing.get_args(current)[-1]  # (a mapping of names to records: 'sectors: {s1: {...}}')
         elif isinstance(step, int):
             current = _unwrap(current)
     current = _unwrap(current)
@@ -587,6 +594,8 @@ def _field_type(cls: Any, path: Sequence[str | int]) -> Any:
         if attrs.has(current) and isinstance(step, str):
             hints = typing.get_type_hints(current)
             current = hints.get(step, Any)
+        elif isinstance(step, str) and typing.get_origin(current) in (dict, Mapping):
+            current = typing.get_args(current)[-1]
         elif isinstance(step, int):
             current = _unwrap(current)
     return current
@@ -632,10 +641,11 @@ def structure(doc: YamlDoc, node: Any, cls: type[T], base_path: Sequence[str | i
                 where = f"item {path[-1] + 1} of '{attr_to_key(path[-2])}'"
             if message == "unknown key":
                 allowed = _allowed_keys(cls, path[:-1])
-                hint = did_you_mean(str(path[-1])[:100], allowed) or (
+                hint = did_you_mean(_written_key(node, path)[:100], allowed) or (
                     "allowed keys: " + ", ".join(allowed) if allowed else None)
-                diags.append(Diagnostic("SCHEMA002", f"unknown key '{shorten(str(path[-1]))}'", doc.file, line, col,
-                                        hint=hint, width=len(str(path[-1]))))
+                written = _written_key(node, path)
+                diags.append(Diagnostic("SCHEMA002", f"unknown key '{shorten(written)}'", doc.file, line, col,
+                                        hint=hint, width=len(written)))
             elif message == "missing":
                 diags.append(Diagnostic("SCHEMA003", f"missing required key {where}", doc.file, line, col))
             elif message == "literal":
@@ -655,7 +665,10 @@ def structure(doc: YamlDoc, node: Any, cls: type[T], base_path: Sequence[str | i
                 elif "has no attribute" in msg:
                     msg = f"{where}: expected a mapping, found {_kind(_plain(_lookup(node, path)))}"
                 elif "not iterable" in msg or "object is not" in msg:
-                    msg = f"{where}: expected a list, found {_kind(_plain(_lookup(node, path)))}"
+                    wanted = _unwrap(_field_type(cls, path))
+                    shape = "a mapping" if attrs.has(wanted) or typing.get_origin(wanted) in (dict, Mapping) \
+                        else "a list"
+                    msg = f"{where}: expected {shape}, found {_kind(_plain(_lookup(node, path)))}"
                 elif "'NoneType'" in msg or "got None" in msg:
                     msg = f"{where}: a value is required"
                 else:
@@ -715,6 +728,18 @@ def _drop(data: Any, path: Sequence[str | int]) -> bool:
             return True
         return _drop(data, path[:-1])
     return True
+
+
+def _written_key(node: Any, path: Sequence[str | int]) -> str:
+    """The key at the end of ``path`` as the file writes it (the path names attributes: 'def' is 'defense', '_'
+    is '-')."""
+    parent = _lookup(node, path[:-1])
+    last = path[-1]
+    if isinstance(parent, dict) and isinstance(last, str):
+        for key in parent:
+            if isinstance(key, str) and key_to_attr(key) == last:
+                return key
+    return str(last)
 
 
 def _lookup(node: Any, path: Sequence[str | int]) -> Any:

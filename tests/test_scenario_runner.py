@@ -623,3 +623,37 @@ def test_a_ctrl_c_during_a_scenario_is_taken_after_its_file(tmp_path: Path, monk
         signal.signal(signal.SIGINT, before)
     assert result.exit_code == 1 and result.output.endswith("Aborted!\n"), result.output
     assert checked == ["a.yaml"]
+
+
+HEAD = "scenario: x\nmap: exercise-tiger\nunits:\n  - {id: u1, sector: s1, soldiers: 8}\n"
+#: A mistake of the file, each told before the run as unusable (exit 2) at its place: (the scenario's text, the
+#: line and column, the message, the hint or None). A misspelt query was a FAIL (exit 1): a typo looked like a
+#: change of the rules in CI.
+FOUND_BEFORE_THE_RUN = {
+    "unknown query": (HEAD + "expect:\n  - query nope for u1: 1\n", "6:11", "SCEN001 unknown query 'nope'",
+                      "queries: advance,"),
+    "unknown Sector of a query": (HEAD + "expect:\n  - query advance-cost for u1 in s77: 1\n", "6:34",
+                                  "SCEN001 no Sector 's77'", None),
+    "unknown card of a query": (HEAD + "expect:\n  - query item-cost for u1 of bazoka: 1\n", "6:31",
+                                "SCEN001 no card 'bazoka'", "bazooka"),
+    "unknown Unit of a query": (HEAD + "expect:\n  - query def for u2: 1\n", "6:19",
+                                "SCEN001 no Unit 'u2' in this scenario", None),
+    "a key named as written": (HEAD + "sectors:\n  s1: {def: 1000}\nexpect: []\n", "6:8",
+                               "SCHEMA002 unknown key 'def'", "allowed keys: attributes, acquired, mgf-roll"),
+    "a Unit is a mapping": ("scenario: x\nmap: exercise-tiger\nunits: [1]\nexpect: []\n", "3:9",
+                            "SCHEMA004 item 1 of 'units': expected a mapping, found the number 1", None),
+    "no Python type names": ("scenario: x\nmap: exercise-tiger\nunits: !!set {a, b}\nexpect: []\n", "3:8",
+                             "SCHEMA004 'units': expected a list, found a set", None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FOUND_BEFORE_THE_RUN))
+def test_a_mistake_of_the_file_is_found_before_the_run(case: str, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    text, where, message, hint = FOUND_BEFORE_THE_RUN[case]
+    result = run(tmp_path, monkeypatch, text)
+    assert result.exit_code == 2, result.output
+    assert f"q.yaml:{where}: {message}\n" in result.output, result.output
+    if hint is not None:
+        assert "hint: " in result.output and hint in result.output.split("hint: ", 1)[1], result.output
+    assert "0 passed, 0 failed, 1 unusable" in result.output

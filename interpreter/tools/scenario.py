@@ -58,6 +58,7 @@ from ddaydice.interpreter.tools import capture, counts
 from ddaydice.interpreter.tools.refusals import Refusal, move_refused, purchase_refused, trade_refused, use_refused
 from ddaydice.interpreter.tools.scenario_file import (
     MARKERS,
+    OTHER_QUERIES,
     STATUSES,
     ScenarioFile,
     UnitSetup,
@@ -389,11 +390,6 @@ def _trade(game: Game, unit: Unit, step: dict[str, Any]) -> Refusal | None:
     for _ in range(amount if what in TRADE_RESOURCES else 1):
         game.give(unit, oid, what)
     return None
-
-
-#: The queries asked like the rules' values (rules/queries.yaml) but answered otherwise, each as it is written.
-OTHER_QUERIES = {"may-enter": "may-enter for UNIT in SECTOR", "locked-and-rolled": "locked-and-rolled for UNIT",
-                 "soldier-count": "soldier-count for UNIT"}
 
 
 def query_form(info: QueryInfo) -> str:

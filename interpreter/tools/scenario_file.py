@@ -461,7 +461,7 @@ class _Validation:
                 err(["expect", j], "a check is a mapping: '- u1.soldiers: 3' or '- query def for u1: 2'")
                 continue
             for key, expected in item.items():
-                in_key = _check_expectation(str(key), players)
+                in_key = _check_expectation(str(key), players, self.content, sc.map)
                 in_value = _check_matcher(expected) if in_key is None else None
                 if in_key is not None:  # the caret under the part of the key that is wrong
                     self.err_in_key(["expect", j, key], in_key[2], in_key[0], in_key[1])
@@ -571,19 +571,31 @@ def _check_matcher(expected: Any) -> tuple[str, str | None] | None:
     return None
 
 
-def _check_expectation(key: str, players: Sequence[str]) -> tuple[str, str | None, tuple[int, int]] | None:
+def _check_expectation(key: str, players: Sequence[str], content: Content, map_id: str
+                       ) -> tuple[str, str | None, tuple[int, int]] | None:
     """Why a check's key cannot be read, a hint, and the part of the key that is wrong (its offset and width); or
-    None."""
+    None. A query's name, Unit, Sector and card must exist (the content's queries, the map's Sectors): a misspelt
+    one is the file's mistake, found before the run, not a check that fails."""
     whole = (0, len(key))
     if key.startswith("query "):
         try:
-            _name, uid, _sector, _card, _base = parse_query(key)
+            name, uid, sector, card, _base = parse_query(key)
         except (RuleError, ValueError) as exc:
             return shorten(str(exc), 120), None, whole
-        if uid is not None and uid not in players:
-            named = re.search(rf"\bfor\s+({re.escape(uid)})(?:\s|$)", key)
-            return (f"no Unit '{shorten(uid)}' in this scenario", did_you_mean(uid, players),
-                    (named.start(1), len(uid)) if named else whole)
+        queries = sorted({*content.vocab.queries, *OTHER_QUERIES})
+        sectors = [s.id for s in content.maps[map_id].sectors] if map_id in content.maps else None
+        for word, value, known, what in (
+                ("query", name, queries, "query"), ("for", uid, players, "Unit"),
+                ("in|at|into", sector, sectors, "Sector"), ("of", card, list(content.card_kinds), "card")):
+            if value is None or known is None or value in known:
+                continue
+            found = re.search(rf"\b(?:{word})\s+({re.escape(value)})(?:\s|$)", key.replace("_", "-"))
+            where = (found.start(1), len(value)) if found else whole
+            if what == "query":
+                return (f"unknown query '{shorten(value, 40)}'",
+                        did_you_mean(value, known) or f"queries: {', '.join(known)}", where)
+            return (f"no {what} '{shorten(value)}'" + (" in this scenario" if what == "Unit" else ""),
+                    did_you_mean(value, known), where)
         return None
     words = key.replace("_", "-").split() if "." not in key else [key]
     if len(words) == 2 and words[0] in {"deck", "discard"}:
@@ -647,6 +659,11 @@ def parse_die(text: str, colours: set[str], faces: set[str], places: int) -> tup
         return None, f"unknown face '{face}'" + (f"; {hint}" if hint else "")
     return Die(face, colour, index, locked=locked, real=colour is not None and not virtual, cancelled=cancelled,
                source=source), None
+
+
+#: The queries asked like the rules' values (rules/queries.yaml) but answered otherwise, each as it is written.
+OTHER_QUERIES = {"may-enter": "may-enter for UNIT in SECTOR", "locked-and-rolled": "locked-and-rolled for UNIT",
+                 "soldier-count": "soldier-count for UNIT"}
 
 
 def parse_query(text: str) -> tuple[str, str | None, str | None, str | None, int | None]:
