@@ -8,7 +8,6 @@ offending source line with a caret, then a hint where one is likely.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -18,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import Literal
 
 import attrs
+from rapidfuzz.distance import DamerauLevenshtein
 
 Severity = Literal["error", "warning"]
 
@@ -68,11 +68,91 @@ class RuleError(DDayError):
     """A game action broke the rules (an illegal choice, an impossible step)."""
 
 
-def suggest(name: str, candidates: Iterable[str], *, cutoff: float = 0.6) -> str | None:
-    """The closest candidate to a misspelt name, if one is close enough."""
-    pool = sorted(set(candidates))
-    found = difflib.get_close_matches(name, pool, n=1, cutoff=cutoff)
-    return found[0] if found else None
+def suggest(name: str, candidates: Iterable[str]) -> str | None:
+    """The candidate a misspelt ``name`` stands for, if it is one likely slip away; None when no candidate is, or
+    when two are equally close, other than forms of one word (a wrong guess is worse than none).
+
+    Both sides are compared as :func:`spelling` writes them (case, accents, '_' and spaces against '-' do not
+    count). A name that is a candidate in another form (:func:`forms`: 'id' for 'ids', 'colours' for 'colour',
+    'advance' for 'advancing') is that candidate. Otherwise the closest candidate is taken if at most
+    :func:`slips` edits apart (a letter dropped, added or changed, or two swapped, each one edit; a different
+    first letter, rarely a slip, costs one more; in a word of 3 letters only a swap or a doubled letter):
+    'mgf-dise' for 'mgf-dice', 'color' for 'colour', 's8' for 's88', but nothing for 'colour' among 'courage'
+    and 'tool'. A name that is a word longer or shorter than a single candidate, and no slip of any, is that
+    candidate ('bunker' for 'in-bunker', 'utah-beach' for 'utah')."""
+    key = spelling(name)
+    if not key:
+        return None
+    pool: dict[str, str] = {}
+    for candidate in sorted(set(candidates)):
+        if spelling(candidate):
+            pool.setdefault(spelling(candidate), candidate)
+    if key in pool:
+        return pool[key]
+    same = next((pool[form] for form in forms(key) if form in pool), None)
+    if same is not None:
+        return same
+    best, closest = 0, list[str]()
+    for written, candidate in pool.items():
+        most = slips(max(len(key), len(written)))
+        if abs(len(key) - len(written)) > max(most, 1):
+            continue
+        edits = DamerauLevenshtein.distance(key, written, score_cutoff=max(most, 1) + 1)
+        if edits == 1 and most == 0 and _swapped_or_doubled(key, written):
+            most = 1
+        if key[0] != written[0] and key[:2] != written[1::-1]:
+            edits += 1
+        if edits > most or (closest and edits > best):
+            continue
+        if not closest or edits < best:
+            best, closest = edits, []
+        closest.append(candidate)
+    if closest:  # one, or forms of one word ('soldier' and 'soldiers' for 'soldierz'): the shortest
+        stem = min(closest, key=lambda c: (len(spelling(c)), c))
+        return stem if all(c == stem or spelling(c) in forms(spelling(stem)) for c in closest) else None
+    words = set(key.split("-"))
+    wordier = [c for w, c in pool.items() if len(min(w, key, key=len)) >= 4 and _a_word_apart(words, set(w.split("-")))]
+    return wordier[0] if len(wordier) == 1 else None
+
+
+def spelling(text: str) -> str:
+    """``text`` as :func:`suggest` compares it: lower case, without accents, words joined by single '-'
+    ('Extra_Dice', 'extra dice' and 'extra-dice' are spelt alike)."""
+    plain = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    return re.sub(r"[-_\s]+", "-", plain.casefold()).strip("-")
+
+
+def forms(word: str) -> list[str]:
+    """The other forms of a word :func:`suggest` takes for it: its plural or singular ('ids', 'id'), and its stem
+    without '-ing' or '-ed' ('advancing', 'moved': 'advance', 'move'). Each is 2 letters or more."""
+    out = [word + "s", word + "es"]
+    for ending in ("s", "es", "ing", "ed", "d"):
+        stem = word.removesuffix(ending)
+        if stem != word:
+            out += [stem, stem + "e"] if ending in {"ing", "ed"} else [stem]
+    return [form for form in out if len(form) >= 2]
+
+
+def slips(length: int) -> int:
+    """How many edits :func:`suggest` takes for a slip in a word of ``length`` characters: none up to 3 (among
+    short words one edit is another word: 'foo' is not 'for'; a swap or a doubled letter excepted), 1 up to 7,
+    2 up to 14, then 3."""
+    return 0 if length <= 3 else 1 if length <= 7 else 2 if length <= 14 else 3
+
+
+def _a_word_apart(these: set[str], those: set[str]) -> bool:
+    """The words of one name are those of the other, and one more."""
+    return len(these ^ those) == 1 and (these < those or those < these)
+
+
+def _swapped_or_doubled(one: str, other: str) -> bool:
+    """``one`` is ``other`` with two neighbouring letters swapped, or one letter doubled or undoubled."""
+    if len(one) == len(other):
+        diff = [i for i, (a, b) in enumerate(zip(one, other, strict=True)) if a != b]
+        return len(diff) == 2 and diff[1] == diff[0] + 1 and one[diff[0]] == other[diff[1]]
+    longer, shorter = (one, other) if len(one) > len(other) else (other, one)
+    return any(longer[i] == longer[i - 1] and longer[:i] + longer[i + 1:] == shorter for i in range(1, len(longer)))
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:

@@ -549,12 +549,10 @@ class _Builder:
         for extra in entries:
             if extra.is_symlink() and not self.allowed(extra, pack_dir):
                 continue
-            if extra.name not in known:
-                same = next((k for k in known if k.lower() == extra.name.lower()), None)  # readme.md
+            if extra.name not in known:  # readme.md, Cards/: suggest reads them as README.md, cards
                 self.diags.append(Diagnostic("PACK002", f"unexpected entry '{shorten(extra.name)}' in a pack",
                                              shown_path(extra), 1, 1,
-                                             hint=(f"did you mean '{same}'?" if same else None)
-                                             or did_you_mean(extra.name, known) or "a pack holds "
+                                             hint=did_you_mean(extra.name, known) or "a pack holds "
                                              + ", ".join([*_PACK_FILES, *(f"{f}/" for f in _PACK_FOLDERS[:-1])])
                                              + f" and {_PACK_FOLDERS[-1]}/"))
 

@@ -214,7 +214,7 @@ CASES: dict[str, Case] = {
                    ("'gain' happens at once", "'this turn'"), "durations belong to modifiers"),
     "DSL107": Case("DSL107", effect("on advancing: gain 3 soldiers"), at(10), ("unknown event 'advancing'",),
                    "did you mean 'advance'?"),
-    "DSL108": Case("DSL108", effect("use before mg-fire: def -2 this turn"), at(18), ("unknown moment 'mg-fire'",),
+    "DSL108": Case("DSL108", effect("use before mfg: def -2 this turn"), at(18), ("unknown moment 'mfg'",),
                    "did you mean 'mgf'?"),
     "DSL109": Case("DSL109", effect("use if soldiers >= 3: gain 1 courage"), at(14),
                    ("unknown condition 'soldiers'",), "did you mean 'have soldiers'?"),

@@ -99,7 +99,7 @@ sides:
                                           "did you mean 'item-cost for u1 of grenade'?"),
     # unknown names, with the names there and the closest
     ("def for u9", "no Unit 'u9' in this scenario (Units: u1, german)"),
-    ("def for u", "no Unit 'u' in this scenario (Units: u1, german); did you mean 'u1'?"),
+    ("def for U1", "no Unit 'U1' in this scenario (Units: u1, german); did you mean 'u1'?"),
     ("def for u1 in s99", "no Sector 's99' on Exercise Tiger; did you mean 's9'?"),
     ("item-cost for u1 of granade", "no card 'granade' in the content loaded; did you mean 'grenade'?"),
     ("deff for u1", "unknown query 'deff'; did you mean 'def'?"),

@@ -286,9 +286,9 @@ def test_a_failed_write_leaves_the_card_file_as_it_was(pack: Path, monkeypatch: 
 def test_a_scenario_for_a_map_or_card_that_is_none_is_refused(pack: Path) -> None:
     """The card is the pack's, the map and its variant are in the game with the pack: anything else is a usage
     error naming every problem, with the name it may mean, and nothing is written."""
-    result = dday("new", "scenario", "cantine", "--map", "omaha-beech", "--pack", str(pack))
+    result = dday("new", "scenario", "canten", "--map", "omaha-beech", "--pack", str(pack))
     assert result.exit_code == 2, result.output
-    assert "CARD: no card 'cantine'" in result.output and "did you mean 'canteen'?" in result.output
+    assert "CARD: no card 'canten'" in result.output and "did you mean 'canteen'?" in result.output
     assert "--map: no map 'omaha-beech'" in result.output and "did you mean 'omaha-beach'?" in result.output
     variant = dday("new", "scenario", "mess-tin", "--map", "exercise-tiger", "--variant", "advanced-trainng",
                    "--pack", str(pack))

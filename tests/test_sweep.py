@@ -136,14 +136,14 @@ def test_every_problem_of_a_sweep_file_is_told_at_once(tmp_path: Path) -> None:
     """The schema's problems, the ranges, a pack that does not load (with the bundled pack meant) and the cells' are
     told in one pass, in the file's order."""
     grid = tmp_path / "bad.yaml"
-    grid.write_text("maps: [omaha-beach]\npacks: [[], [atlantic]]\npolicies: [reference, expurt]\n"
+    grid.write_text("maps: [omaha-beach]\npacks: [[], [atlantikwal]]\npolicies: [reference, expurt]\n"
                     "players: [1, 9]\ngive: [[medik]]\ngames: -1\nchunk: 0\ncolour: red\n")
     result = CliRunner().invoke(main, ["sweep", str(grid)])
     assert result.exit_code == 1
     lines = [line for line in result.output.splitlines() if "SETUP00" in line or "SCHEMA00" in line]
     assert lines == [
-        f"{grid}:2:13: SETUP001 the packs atlantic do not load: no expansion named 'atlantic'; the map, options and "
-        "cards are checked once they do",
+        f"{grid}:2:13: SETUP001 the packs atlantikwal do not load: no expansion named 'atlantikwal'; the map, options "
+        "and cards are checked once they do",
         f"{grid}:3:23: SETUP001 no policy 'expurt' (policies: random, reference, heuristic, novice, casual, expert, "
         "or skill:S with S from 0 to 1)",
         f"{grid}:4:14: SETUP001 D-Day Dice is for 1 to 4 Units, not 9",

@@ -603,7 +603,7 @@ def _check_expectation(key: str, players: Sequence[str], content: Content, map_i
     if "." not in key:
         if key.replace("_", "-") in GAME_CHECKS:
             return None
-        hint = did_you_mean(key.replace("_", "-"), GAME_CHECKS) or (
+        hint = did_you_mean(key, GAME_CHECKS) or (
             "write UNIT.FIELD (u1.soldiers), 'query NAME for UNIT', or one of: " + ", ".join(sorted(GAME_CHECKS)))
         return f"cannot check '{shorten(key)}'", hint, whole
     uid, field = key.split(".", 1)
@@ -652,8 +652,8 @@ def parse_die(text: str, colours: set[str], faces: set[str], places: int) -> tup
     else:
         return None, f"a result is '[locked] [colour] face', found {text!r}"
     if colour is not None and colour not in colours:
-        return None, f"unknown colour '{colour}'" + (f" (did you mean '{did_you_mean(colour, colours)}')"
-                                                     if did_you_mean(colour, colours) else "")
+        hint = did_you_mean(colour, colours)
+        return None, f"unknown colour '{colour}'" + (f"; {hint}" if hint else "")
     if face not in faces:
         hint = did_you_mean(face, faces)
         return None, f"unknown face '{face}'" + (f"; {hint}" if hint else "")
