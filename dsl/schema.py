@@ -43,7 +43,7 @@ Players = Annotated[int, Range(1, MAX_PLAYERS)]
 
 @attrs.frozen
 class Face:
-    id: str
+    id: Id
     name: str
     text: str = ""
     soldiers: Small = 0
@@ -53,7 +53,7 @@ class Face:
 class DiceRules:
     provenance: Provenance
     faces: tuple[Face, ...]
-    colours: tuple[str, ...]
+    colours: tuple[Id, ...]
     dice_per_colour: Annotated[int, Range(1, MAX_SMALL_COUNT)]
     tool_table: tuple[TableNumber, ...]
     tool_table_step: Annotated[int, Range(1, MAX_TABLE_NUMBER)]
@@ -63,9 +63,9 @@ class DiceRules:
 
 @attrs.frozen
 class Resource:
-    id: str
+    id: Id
     name: str
-    aliases: tuple[str, ...] = ()
+    aliases: tuple[Id, ...] = ()
 
 
 @attrs.frozen
@@ -81,7 +81,7 @@ class Tier:
     rank with Items); a new tier goes on top, or right above the tier named by ``after`` (Battle Conditions
     sit between Sector attributes and Specialists)."""
 
-    id: str
+    id: Id
     name: str
     sources: tuple[str, ...]
     after: str | None = None
@@ -96,7 +96,7 @@ class PrecedenceRules:
 
 @attrs.frozen
 class Phase:
-    id: str
+    id: Id
     name: str
 
 
@@ -109,7 +109,7 @@ class PhaseRules:
 
 @attrs.frozen
 class QueryDef:
-    id: str
+    id: Id
     kind: Literal["number", "flag"]
     subject: Literal["unit", "sector", "card", "game"]
     text: str
@@ -120,7 +120,7 @@ class QueryDef:
 
 @attrs.frozen
 class Ignorable:
-    id: str
+    id: Id
     text: str
 
 
@@ -164,7 +164,7 @@ class RuleDef:
 
 @attrs.frozen
 class MarkerFace:
-    id: str
+    id: Id
     name: str
 
 
@@ -488,7 +488,7 @@ class SideDef:
     name: str
     text: str
     option: str
-    colours: tuple[str, ...]
+    colours: tuple[Id, ...]
     colour_alias: dict[str, str] = attrs.field(factory=dict)
     start: SideStart = SideStart()
     casualties: Literal["highest-occupied-def"] | None = None
