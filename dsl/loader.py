@@ -489,8 +489,11 @@ class _Builder:
         declared: schema.KindRules | None = self.rules.get("kinds.yaml")
         return list(schema.BASE_KINDS) + [k.id for k in (declared.kinds if declared else ())]
 
-    def check_provenance(self, prov: str, note: str, doc: YamlDoc, node: Any) -> None:
-        if prov == "reconstructed" and not note.strip():
+    def check_provenance(self, prov: str, note: str, doc: YamlDoc, node: Any, outer: Any = None) -> None:
+        """PROV001 for a reconstruction without a note (its own, or that of ``outer``: a sector's map); not for one
+        whose note is written but no text (left out of a record with problems, and told: SCHEMA004)."""
+        told = any(isinstance(n, dict) and "note" in n and not isinstance(n["note"], str) for n in (node, outer))
+        if prov == "reconstructed" and not note.strip() and not told:
             line, col = position(node, ["provenance"])
             self.diags.append(Diagnostic("PROV001", "a reconstruction needs a 'note' saying which part is ours",
                                          doc.file, line, col, width=len(prov),
@@ -510,7 +513,7 @@ class _Builder:
                 self.maps[bm.id] = (bm, doc)
                 self.check_provenance(bm.provenance, bm.note, doc, doc.data)
                 for i, sec in enumerate(bm.sectors):
-                    self.check_provenance(sec.provenance, sec.note or bm.note, doc, doc.data["sectors"][i])
+                    self.check_provenance(sec.provenance, sec.note or bm.note, doc, doc.data["sectors"][i], doc.data)
 
     # ------------------------------------------------------ expansions/
     def load_pack(self, pack_dir: Path) -> None:
@@ -619,7 +622,7 @@ class _Builder:
     def effect(self, owner: str, kind: str, name: str, text: str, doc: YamlDoc, node: Any,
                vocab: Vocabulary, compiler: Compiler, renderer: Renderer, tier: str,
                pack: str | None, key: str = "effect") -> EffectSource | None:
-        if not isinstance(node, dict) or key not in node:
+        if not isinstance(node, dict) or not isinstance(node.get(key), str):  # none, or left out (SCHEMA004)
             empty = ast.Effect(())
             return EffectSource(owner, kind, tier, name, doc.file, 0, 0, "", empty,
                                 CompiledEffect((), (), ()), (), pack)

@@ -505,3 +505,36 @@ def test_the_language_server_shows_every_mistake_of_a_pack_with_a_broken_pack_ya
     assert told == {"a.yaml": ["3:5: SCHEMA003", "3:5: SCHEMA003", "7:12: DSL101"],
                     "pack.yaml": ["1:1: SCHEMA003", "1:5: SCHEMA004", "3:10: SCHEMA004", "4:1: SCHEMA002",
                                   "5:13: SCHEMA005", "6:12: PACK004"]}
+
+
+def _card(cid: str, rest: str) -> str:
+    return f"  - id: {cid}\n    name: {cid.title()}\n" + "".join(f"    {line}\n" for line in rest.split("; "))
+
+
+def test_a_note_that_is_no_text_is_not_also_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reconstructed map whose note is no text: the note is told wrong (SCHEMA004), and neither the map nor its
+    sectors, which have no note of their own, are also told to need one (PROV001)."""
+    monkeypatch.chdir(tmp_path)
+    _named(tmp_path, "pm", "")
+    (tmp_path / "pm" / "maps").mkdir()
+    (tmp_path / "pm" / "maps" / "tiny.yaml").write_text(MAP.replace("note: a map made for tests", "note: [a map]"),
+                                                       encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "pm", "--no-cache"])  # (its sectors say no note of their own)
+    assert [" ".join(line.split(" ", 2)[:2]) for line in _told(result.output)] == [
+        "pm/maps/tiny.yaml:4:7: SCHEMA004"], result.output
+
+
+def test_an_effect_that_is_no_text_is_told_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card's or an optional rule's effect written as a list (on several lines) is told as a wrong value
+    (SCHEMA004), and the record checked on without it: not also as an effect on several lines (YAML011)."""
+    monkeypatch.chdir(tmp_path)
+    effect = "effect: [gain 1 star,\n  gain 2 stars]\n"
+    (tmp_path / "items.yaml").write_text(
+        "kind: item\ncards:\n" + _card("d", "cost: 1; text: x; provenance: rulebook") + "    " + effect.replace(
+            "\n  ", "\n      "), encoding="utf-8")
+    (tmp_path / "options").mkdir()
+    (tmp_path / "options" / "o.yaml").write_text("id: o\nname: O\ntext: x\nprovenance: rulebook\n" + effect,
+                                                 encoding="utf-8")
+    for file, where in (("items.yaml", "items.yaml:8:13:"), ("options/o.yaml", "options/o.yaml:5:9:")):
+        result = CliRunner().invoke(main, ["validate", file, "--no-cache"])
+        assert [line.split(" ", 2)[:2] for line in _told(result.output)] == [[where, "SCHEMA004"]], result.output
