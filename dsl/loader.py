@@ -38,6 +38,7 @@ from ddaydice.dsl.yamlsrc import (
     position,
     read_yaml,
     salvage,
+    salvaged,
     scalar_source,
     shorten,
     structure,
@@ -408,23 +409,43 @@ class _Builder:
             return
         cf, nodes = found
         for i, node in enumerate(nodes):
-            card = self.take(doc, node, schema.Card, ["cards", i])
+            card, left_out = self.take_card(doc, node, i)
             if card is None:
-                # Its effect is still checked (after the vocabulary is known), so every error shows at once.
+                # No id to stand under (_card_stand_ins): its effect is still checked (after the vocabulary is
+                # known), so every error shows at once.
                 if isinstance(node, dict) and isinstance(node.get("effect"), str):
                     self.broken_cards.append((str(node.get("id", f"card {i + 1}")), cf.kind, doc, node))
                 continue
-            if not self.same_kind_override(card, cf.kind, doc, node, pack):
-                if card.effect:
-                    self.broken_cards.append((card.id, cf.kind, doc, node))  # its effect is still checked
-                continue
-            if self.claim(f"card:{card.id}", card.id, doc, node, pack, "card", overrides=card.overrides):
-                self.cards[card.id] = (card, cf.kind, doc, node)
-                self.check_provenance(card.provenance, card.note, doc, node)
-                if cf.kind in {"specialist", "item", "vehicle"} and card.cost is None:
-                    line, col = position(node, ["id"], key=True)
-                    self.diags.append(Diagnostic("SCHEMA003", f"missing required key 'cost' for {_a(cf.kind)}",
-                                                 doc.file, line, col))
+            self.add_card(card, cf.kind, doc, node, pack, left_out)
+
+    def take_card(self, doc: YamlDoc, node: Any, i: int) -> tuple[schema.Card | None, frozenset[str]]:
+        """The ``i``-th card of a card file, its problems told as :meth:`take` tells them; when it has any, what of it
+        reads (:func:`salvaged`, with :func:`_card_stand_ins`) and the keys not taken as written, so that it is
+        checked as any card is (DUP001, PROV001, its cost, its options, its effect) and known to what names it (no
+        XREF001 for a card that is there): every problem told once, and the load fails all the same."""
+        card = self.take(doc, node, schema.Card, ["cards", i])
+        if card is not None:
+            return card, frozenset()
+        return salvaged(node, schema.Card, _card_stand_ins(node))
+
+    def add_card(self, card: schema.Card, kind: str, doc: YamlDoc, node: Any, pack: str | None,
+                 left_out: frozenset[str] = frozenset()) -> None:
+        """A card of a card file, checked and registered under its id (``left_out``: the keys of a card with
+        problems that were not taken as written, whose checks are left to the problem told of them)."""
+        # An 'overrides' that cannot be read, on an id that is taken: whether the card replaces the other or is a
+        # duplicate is not known, so neither DUP001, DUP002 nor DUP003 is told (the card first loaded stays).
+        unsure = "overrides" in left_out and f"card:{card.id}" in self.origins
+        if unsure or not self.same_kind_override(card, kind, doc, node, pack):
+            if card.effect:
+                self.broken_cards.append((card.id, kind, doc, node))  # its effect is still checked
+            return
+        if self.claim(f"card:{card.id}", card.id, doc, node, pack, "card", overrides=card.overrides):
+            self.cards[card.id] = (card, kind, doc, node)
+            self.check_provenance(card.provenance, card.note, doc, node)
+            if kind in {"specialist", "item", "vehicle"} and card.cost is None and "cost" not in left_out:
+                line, col = position(node, ["id"], key=True)
+                self.diags.append(Diagnostic("SCHEMA003", f"missing required key 'cost' for {_a(kind)}",
+                                             doc.file, line, col))
 
     def card_envelope(self, doc: YamlDoc) -> tuple[schema.CardFile, list[Any]] | None:
         """A card file's envelope (its ``kind``, and ``cards`` a list), checked before each card on its own, so that
@@ -869,6 +890,22 @@ def _stand_ins(place: str) -> dict[str, Any]:
     ident = place if is_slug(place) else slug_for(place)
     out: dict[str, Any] = {"name": place, "text": "", "version": "", "provenance": "rulebook"}
     return out | ({"id": ident} if ident else {})
+
+
+def _card_stand_ins(node: Any) -> dict[str, Any]:
+    """What a card with problems takes, for the checks after it, in place of a required key that is missing or wrong
+    (:meth:`_Builder.take_card`). Its id: as written, or, when that is text but no id, the id it stands for
+    (:func:`slug_for`: 'Bar_Foo' is 'bar-foo', the id its SCHEMA004 proposes), which a map, a side or a card that
+    names it most likely writes (an id in a list of cards must be one); a DUP001 for it then tells that the fix
+    the hint proposes would take an id that is taken. None when no id can be read (missing, a
+    number, a list, a text with no id in it): such a card is named by nothing and not registered, for an id of
+    ours would be one nobody wrote, named in later messages (DUP001, OPT003) and hints; its effect is checked all
+    the same. Its name: its id (names are for people). Text: empty. Provenance 'rulebook' asks for no note (no
+    PROV001 for a provenance that was wrong or missing)."""
+    written = node.get("id") if isinstance(node, dict) else None
+    ident = written if is_slug(written) else slug_for(written) if isinstance(written, str) else None
+    out: dict[str, Any] = {"text": "", "provenance": "rulebook"}
+    return out | ({"id": ident, "name": ident} if ident else {})
 
 
 def _duplicate_hint(what: str, pack: str | None, *, same_pack: bool, overrides: bool) -> str | None:

@@ -687,24 +687,33 @@ def salvage(node: Any, cls: type[T], stand_ins: Mapping[str, Any] | None = None)
     the top level that is required, and missing or left out, takes its value in ``stand_ins`` (by attribute name,
     ``stands_in_for``) when there is one. None when nothing can be salvaged (not a mapping, a required key missing
     with no stand-in)."""
+    return salvaged(node, cls, stand_ins)[0]
+
+
+def salvaged(node: Any, cls: type[T], stand_ins: Mapping[str, Any] | None = None) -> tuple[T | None, frozenset[str]]:
+    """What :func:`salvage` returns, and the keys of the top level (by attribute name) it did not take as written:
+    left out, wholly or in part, or given a stand-in. A check that reads one of them is left to the problem told of
+    it (a cost that is wrong is not also missing)."""
     if not isinstance(node, dict):
-        return None
+        return None, frozenset()
     data = _plain(node)
     stand_ins = stand_ins or {}
+    changed: set[str] = set()
     for _ in range(5):  # (one pass finds every error cattrs reports; a dropped part may uncover another)
         try:
-            return CONVERTER.structure(data, cls)
+            return CONVERTER.structure(data, cls), frozenset(changed)
         except Exception as exc:  # (cattrs's errors, as structure reads them)
             found = list(_walk(exc, []))
             missing = [path for path, message, _ in found if message == "missing"]
             keys = [key for key, *below in missing if isinstance(key, str) and key in stand_ins and not below]
             if not found or len(keys) < len(missing):
-                return None
+                return None, frozenset()
+            changed.update(str(path[0]) for path, _, _ in found if path)
             for key in keys:  # (a stand-in that is itself wrong is dropped again: None after the passes)
                 data[key] = stand_ins[key]
             if not all(_drop(data, path) for path, message, _ in found if message != "missing"):
-                return None
-    return None
+                return None, frozenset()
+    return None, frozenset()
 
 
 def _drop(data: Any, path: Sequence[str | int]) -> bool:

@@ -895,9 +895,10 @@ def test_every_error_of_one_file_in_one_run(tmp_path: Path, monkeypatch: pytest.
         ["cards/new.yaml:21:10:", "DSL107"],
         ["cards/new.yaml:22:18:", "DSL102"],
         ["cards/new.yaml:23:5:", "SCHEMA003"],
+        ["cards/new.yaml:26:17:", "PROV001"],
         ["cards/new.yaml:27:9:", "DUP001"],
     ]
-    assert result.output.endswith("7 error(s), 0 warning(s)\n")
+    assert result.output.endswith("8 error(s), 0 warning(s)\n")
     assert result.output == snapshot
 
 

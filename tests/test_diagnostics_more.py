@@ -507,8 +507,105 @@ def test_the_language_server_shows_every_mistake_of_a_pack_with_a_broken_pack_ya
                                   "5:13: SCHEMA005", "6:12: PACK004"]}
 
 
+# Cards with mistakes of their schema, each still a card: 'bar' lacks its text and has an unknown key, 'Big_Gun' is
+# no id (it stands for 'big-gun', as its hint says); 'helmet' names 'bar' in its effect.
+BROKEN_ITEMS = ("kind: item\ncards:\n"
+                "  - id: bar\n    name: Bar\n    cost: 2\n    soup: 1\n    provenance: rulebook\n"
+                "  - id: Big_Gun\n    name: Big Gun\n    cost: 3\n    text: x\n    provenance: rulebook\n"
+                "  - id: helmet\n    name: Helmet\n    cost: 1\n    text: x\n    provenance: rulebook\n"
+                "    effect: |\n      use if has bar: gain 1 star\n")
+ITEMS_MISTAKES = [
+    "pa/cards/items.yaml:3:5: SCHEMA003 missing required key 'text'",
+    "pa/cards/items.yaml:6:5: SCHEMA002 unknown key 'soup'",
+    "pa/cards/items.yaml:8:9: SCHEMA004 'id': expected an id",
+]
+# A map of another pack that lists both cards, and a variant of it (a scenario of the map) that lists them again.
+NAMING_MAP = (MAP.replace("items: [bazooka]", "items: [bar, big-gun]")
+              + "variants:\n  - id: drill\n    name: Drill\n    text: x\n    items: [big-gun, bar]\n")
+
+
+def test_a_card_with_schema_errors_is_known_to_what_names_it(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card whose schema is wrong is still a card: a map of a pack that requires its pack, the map's variant and
+    another card's effect name it without XREF001 (nor an unknown card in the effect); an id that is no id stands
+    for the id it proposes. Only the cards' own mistakes are told; the load fails and gives no content."""
+    monkeypatch.chdir(tmp_path)
+    _named(tmp_path, "pa", "", BROKEN_ITEMS)
+    _named(tmp_path, "pb", "pa")
+    (tmp_path / "pb" / "maps").mkdir()
+    (tmp_path / "pb" / "maps" / "tiny.yaml").write_text(NAMING_MAP, encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "pb", "--no-cache"])
+    assert result.exit_code == 1, result.output
+    told = _told(result.output)
+    assert [line[:len(want)] for line, want in zip(told, ITEMS_MISTAKES, strict=True)] == ITEMS_MISTAKES, \
+        result.output
+    assert "did you mean 'big-gun'?" in result.output
+    content, diags = load(extra=[tmp_path / "pb"])
+    assert content is None and [d.code for d in diags] == ["SCHEMA003", "SCHEMA002", "SCHEMA004"]
+
+
+def test_a_card_with_schema_errors_is_checked_for_a_duplicate_id(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """DUP001 is told of a card with a mistake of its schema as of any card: after a card of its id, and for a
+    card of its id after it; an 'overrides' that cannot be read is told alone (whether the card replaces another is
+    not known)."""
+    monkeypatch.chdir(tmp_path)
+    card = "  - id: bar\n    name: Bar\n    cost: 2\n    text: x\n    provenance: rulebook\n"
+    (tmp_path / "items.yaml").write_text(
+        "kind: item\ncards:\n" + card + card.replace("    text: x\n", "")
+        + "  - id: helmet\n    name: Helmet\n    cost: 1\n    text: x\n    provenance: rulebook\n    soup: 1\n"
+        + card.replace("bar", "helmet") + card.replace("bar", "medkit").replace("text: x\n", "text: x\n    bogus: 1\n")
+        + card.replace("bar", "medkit") + "    overrides: yes\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "items.yaml", "--no-cache"])
+    assert result.exit_code == 1, result.output
+    assert [line.split(" ", 2)[:2] for line in _told(result.output)] == [
+        ["items.yaml:8:5:", "SCHEMA003"],
+        ["items.yaml:8:9:", "DUP001"],
+        ["items.yaml:17:5:", "SCHEMA002"],
+        ["items.yaml:18:9:", "DUP001"],
+        ["items.yaml:27:5:", "SCHEMA002"],
+        ["items.yaml:34:16:", "SCHEMA004"],
+    ], result.output
+    assert "duplicate card id 'bar' (first defined at items.yaml:3)" in result.output
+    assert "duplicate card id 'helmet' (first defined at items.yaml:12)" in result.output
+
+
 def _card(cid: str, rest: str) -> str:
     return f"  - id: {cid}\n    name: {cid.title()}\n" + "".join(f"    {line}\n" for line in rest.split("; "))
+
+
+def test_a_card_with_schema_errors_has_its_provenance_cost_and_options_checked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card with a mistake of its schema is checked as any card for what it does say: a reconstruction without a
+    note (PROV001), an Item without a cost, an option that is none (OPT003); what is wrong is told once (a
+    provenance that is none, or missing, asks for no note; a note that is no text, a cost that is no number, are not
+    also missing)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "items.yaml").write_text("kind: item\ncards:\n" + "".join([
+        _card("a", "cost: 1; text: x; soup: 1; provenance: reconstructed"),
+        _card("b", "cost: 1; text: x; provenance: official"),
+        _card("c", "cost: 1"),
+        _card("d", "cost: 1; text: x; provenance: reconstructed; note: [x]"),
+        _card("e", "provenance: rulebook"),
+        _card("f", "cost: four; text: x; provenance: rulebook"),
+        _card("g", "cost: 1; text: x; soup: 1; provenance: rulebook; only-in: [nomeal]"),
+    ]), encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "items.yaml", "--no-cache"])
+    assert result.exit_code == 1, result.output
+    assert [" ".join(line.split(" ", 2)[:2]) for line in _told(result.output)] == [
+        "items.yaml:7:5: SCHEMA002",  # a: soup
+        "items.yaml:8:17: PROV001",  # a: no note
+        "items.yaml:13:17: SCHEMA005",  # b: official
+        "items.yaml:14:5: SCHEMA003",  # c: text
+        "items.yaml:14:5: SCHEMA003",  # c: provenance
+        "items.yaml:22:11: SCHEMA004",  # d: a note that is no text
+        "items.yaml:23:5: SCHEMA003",  # e: text
+        "items.yaml:23:5: SCHEMA003",  # e: cost
+        "items.yaml:28:11: SCHEMA004",  # f: a cost that is no number
+        "items.yaml:35:5: SCHEMA002",  # g: soup
+        "items.yaml:37:15: OPT003",  # g: only in no optional rule
+    ], result.output
+    assert "missing required key 'cost' for an item" in result.output
 
 
 def test_a_note_that_is_no_text_is_not_also_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -522,6 +619,26 @@ def test_a_note_that_is_no_text_is_not_also_missing(tmp_path: Path, monkeypatch:
     result = CliRunner().invoke(main, ["validate", "pm", "--no-cache"])  # (its sectors say no note of their own)
     assert [" ".join(line.split(" ", 2)[:2]) for line in _told(result.output)] == [
         "pm/maps/tiny.yaml:4:7: SCHEMA004"], result.output
+
+
+def test_the_language_server_knows_a_card_with_schema_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """dday lsp checks as dday validate does: with a pack's cards broken in the editor (not saved), the map of a pack
+    that requires it names them without XREF001, and the cards' own mistakes are shown, a duplicate id among them."""
+    monkeypatch.chdir(tmp_path)
+    _named(tmp_path, "pa", "", BROKEN_ITEMS.replace("    soup: 1\n", "    text: x\n").replace("Big_Gun", "big-gun"))
+    _named(tmp_path, "pb", "pa")
+    (tmp_path / "pb" / "maps").mkdir()
+    tiny = tmp_path / "pb" / "maps" / "tiny.yaml"
+    tiny.write_text(NAMING_MAP, encoding="utf-8")
+    assert not check(unit_of(tiny), {}).by_file
+    items = tmp_path / "pa" / "cards" / "items.yaml"
+    edited = BROKEN_ITEMS + "  - id: bar\n    name: Bar again\n    cost: 2\n    provenance: rulebook\n"
+    checked = check(unit_of(tiny), {os.path.realpath(items): edited})
+    assert checked.content is None and not checked.loose
+    told = {Path(file).name: [f"{d.line}:{d.column}: {d.code}" for d in diags]
+            for file, diags in checked.by_file.items()}
+    assert told == {"items.yaml": ["3:5: SCHEMA003", "6:5: SCHEMA002", "8:9: SCHEMA004", "20:5: SCHEMA003",
+                                   "20:9: DUP001"]}
 
 
 def test_an_effect_that_is_no_text_is_told_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
