@@ -381,7 +381,7 @@ class _Builder:
             self.diags.append(Diagnostic(
                 "DUP001", f"duplicate {what} id '{ident}' (first defined at {other[0]}:{other[1]})",
                 where[0], where[1], where[2], width=len(ident),
-                hint=_duplicate_hint(what, pack, same_pack=self.owner_pack.get(key) == pack, overrides=overrides)))
+                hint=_duplicate_hint(what, pack, self.owner_pack.get(key), overrides=overrides)))
             return False
         if overrides:
             kind = key.split(":", 1)[0]
@@ -908,11 +908,13 @@ def _card_stand_ins(node: Any) -> dict[str, Any]:
     return out | ({"id": ident, "name": ident} if ident else {})
 
 
-def _duplicate_hint(what: str, pack: str | None, *, same_pack: bool, overrides: bool) -> str | None:
-    """DUP001's hint for a card, an optional rule or a map of a pack whose id is taken: only a card replaces
-    another ('overrides: true'), and only one of the base game or of another pack."""
+def _duplicate_hint(what: str, pack: str | None, first: str | None, *, overrides: bool) -> str | None:
+    """DUP001's hint for a card, an optional rule or a map of a pack whose id is taken (``first``: the pack of the
+    first one, None for the base game's): only a card replaces another ('overrides: true'), and only one of the base
+    game or of another pack."""
     if pack is None:
         return None
+    same_pack = first == pack
     if what != "card":
         return f"{_a(what)} cannot replace another: give this one an id of its own"
     unit = "file" if pack == "(file)" else "pack"  # a card file checked on its own
@@ -921,7 +923,11 @@ def _duplicate_hint(what: str, pack: str | None, *, same_pack: bool, overrides: 
                 "give one of the two an id of its own")
     if same_pack:
         return f"two cards of one {unit} cannot share an id: give one of the two an id of its own"
-    return "an expansion that replaces a base card says 'overrides: true'"
+    if first is None:
+        return "an expansion that replaces a base card says 'overrides: true'"
+    return (f"the pack '{first}' has it too: a pack that replaces a card of a pack it requires says 'overrides: "
+            "true'; packs that do not know of each other give their cards ids of their own, or are checked one at a "
+            "time (dday validate FOLDER, once for each)")
 
 
 # The lists of records with ids in the rules files (check_listed_ids), by field: what one entry is called.

@@ -655,3 +655,22 @@ def test_an_effect_that_is_no_text_is_told_once(tmp_path: Path, monkeypatch: pyt
     for file, where in (("items.yaml", "items.yaml:8:13:"), ("options/o.yaml", "options/o.yaml:5:9:")):
         result = CliRunner().invoke(main, ["validate", file, "--no-cache"])
         assert [line.split(" ", 2)[:2] for line in _told(result.output)] == [[where, "SCHEMA004"]], result.output
+
+
+def test_two_packs_checked_together_that_share_a_card_id_are_told_so(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """'dday validate pa pb' loads them together: a card of both is no base card, and the hint does not say so."""
+    monkeypatch.chdir(tmp_path)
+    card = ("kind: specialist\ncards:\n  - id: cook\n    name: Cook\n    text: t\n    provenance: reconstructed\n"
+            "    note: n\n    grade: regular\n    cost: 2\n    effect: |\n      on upkeep: gain 1 soldiers\n")
+    for name in ("pa", "pb"):
+        (tmp_path / name / "cards").mkdir(parents=True)
+        (tmp_path / name / "pack.yaml").write_text(f"id: {name}\nname: P\nversion: '1'\ntext: t\n"
+                                                   "provenance: reconstructed\nnote: n\nrequires: []\n")
+        (tmp_path / name / "cards" / "s.yaml").write_text(card)
+    result = CliRunner().invoke(main, ["validate", "pa", "pb", "--format", "json"])
+    assert result.exit_code == 1
+    found = [d for d in json.loads(result.output) if d["code"] == "DUP001"]
+    assert len(found) == 1 and found[0]["file"] == "pb/cards/s.yaml"
+    assert found[0]["hint"].startswith("the pack 'pa' has it too")
+    assert "base card" not in found[0]["hint"]
