@@ -221,12 +221,54 @@ def test_a_scenario_that_is_no_regular_file_is_refused(world: World, what: str) 
     elif what == "pipe":
         os.mkfifo(world.work / "p.yaml")
         check(world.run("scenario", "run", "p.yaml"), 2, ("LOAD006",), file="p.yaml")
-    else:  # a folder of scenarios holding a link to a secret: the link is not followed
+    else:  # a folder of scenarios holding a link to a secret: the link is not followed, and said so
         (world.work / "s").mkdir()
         (world.work / "s" / "q.yaml").write_text(SCENARIO, encoding="utf-8")
         (world.work / "s" / "x.yaml").symlink_to(world.outside / "secret.yaml")
         (world.work / "s" / "loop").symlink_to(".")
-        check(world.run("scenario", "run", "s"), 0, text=("1 passed",))
+        check(world.run("scenario", "run", "s"), 2, ("PACK010", "PACK011"), file="s/x.yaml",
+              text=("1 passed, 0 failed, 2 unusable",))
+
+
+FAILING = SCENARIO.replace("u1.item-points: 1", "u1.item-points: 99")
+
+
+def test_a_folder_of_scenarios_runs_its_links_inside_it_and_reports_the_others(world: World) -> None:
+    """A link under a folder given to ``dday scenario run`` is run when it resolves inside that folder (to a file,
+    or to a folder, entered once), and reported otherwise (PACK010 outside, PACK011 broken): none is passed over
+    in silence, so a failing scenario linked in is never a green run."""
+    s = world.work / "s"
+    (s / "sub").mkdir(parents=True)
+    (s / "real.yaml").write_text(SCENARIO, encoding="utf-8")
+    (s / "sub" / "fails.yaml").write_text(FAILING, encoding="utf-8")
+    (s / "inlink.yaml").symlink_to("sub/fails.yaml")
+    (s / "linked").symlink_to("sub")
+    (world.work / "shared.yaml").write_text(FAILING, encoding="utf-8")
+    (s / "out.yaml").symlink_to(world.work / "shared.yaml")
+    (s / "broken.yaml").symlink_to("nothing.yaml")
+    result = world.run("scenario", "run", "s")
+    check(result, 2, ("PACK010", "PACK011"), file="s/out.yaml",
+          text=("FAIL s/inlink.yaml", "FAIL s/linked/fails.yaml", "FAIL s/sub/fails.yaml", "PASS s/real.yaml",
+                "1 passed, 3 failed, 2 unusable"))
+    assert "s/broken.yaml:1:1: PACK011" in result.output
+    check(world.run("scenario", "run", "s/out.yaml"), 1, text=("FAIL s/out.yaml",))  # named, it runs
+
+
+def test_a_folder_of_too_many_scenarios_is_refused_not_clipped(world: World,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """More scenario files under a folder than MAX_FOLDER_ENTRIES: the folder is refused with PACK014 naming it
+    and the limit (exit 2), never run short of its last files. (The limit is lowered for the test.)"""
+    monkeypatch.setattr("ddaydice.interpreter.tools.scenario_folder.MAX_FOLDER_ENTRIES", 3)
+    (world.work / "many" / "sub").mkdir(parents=True)
+    for name in ("a.yaml", "b.yaml", "c.yaml"):
+        (world.work / "many" / name).write_text(SCENARIO, encoding="utf-8")
+    (world.work / "many" / "sub" / "z.yaml").write_text(FAILING, encoding="utf-8")  # the last in sort order
+    check(world.run("scenario", "run", "many/sub"), 1, text=("FAIL many/sub/z.yaml",))
+    result = world.run("scenario", "run", "many")
+    check(result, 2, ("PACK014",), file="many", text=("more than 3 scenario files", "0 passed, 0 failed, 1 unusable"))
+    check(world.run("scenario", "run", "many", "--format", "json"), 2)
+    (world.work / "many" / "sub" / "z.yaml").unlink()
+    check(world.run("scenario", "run", "many"), 0, text=("3 passed",))
 
 
 @pytest.mark.parametrize("case", ["step-turns-huge", "check-field", "packs-outside", "status-unknown"])

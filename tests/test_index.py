@@ -30,7 +30,7 @@ from ddaydice.interpreter.effects.sources import MEMO_LIMIT, Sources
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies.deciders import ReferencePolicy
 from ddaydice.interpreter.tools import scenario
-from ddaydice.interpreter.tools.scenario import collect
+from ddaydice.interpreter.tools.scenario_folder import collect
 
 GOLDEN = Path(__file__).parent / "golden"
 sys.path.insert(0, str(GOLDEN))
@@ -38,7 +38,7 @@ sys.path.insert(0, str(GOLDEN))
 from corpus import CASES, play_case  # noqa: E402
 
 # The scenario files as `dday scenario run` collects them (a pack kept there gives only its scenarios).
-SCENARIOS = collect([Path(__file__).parent / "scenarios"])
+SCENARIOS, _ = collect([Path(__file__).parent / "scenarios"])
 
 
 def _shape(value: Any) -> Any:

@@ -21,9 +21,9 @@ from ddaydice.dsl.limits import MAX_CHOICES
 from ddaydice.dsl.loader import load
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.tools.refusals import CODES, STEP_CODES
-from ddaydice.interpreter.tools.scenario import collect
 from ddaydice.interpreter.tools.scenario import run as scenario_run
 from ddaydice.interpreter.tools.scenario_file import MATCHERS, ScenarioFile, load_scenario, validate
+from ddaydice.interpreter.tools.scenario_folder import collect
 
 REPO = Path(__file__).resolve().parent.parent
 LOCAL_PACK = REPO / "tests" / "scenarios" / "local-pack"
@@ -157,7 +157,7 @@ def test_a_refusal_reason_that_cannot_be_read_is_located(tmp_path: Path, monkeyp
 def test_the_bundled_scenarios_give_the_reason_of_each_refusal() -> None:
     """`refused: true` is loose (any reason passes): the project's own scenarios say which refusal they expect."""
     loose = [f"{path.relative_to(REPO)}:{n}" for folder in ("tests/scenarios", "docs/example-pack")
-             for path in collect([REPO / folder])
+             for path in collect([REPO / folder])[0]
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if re.search(r"refused:\s*true", line)]
     assert not loose, loose
@@ -509,7 +509,7 @@ def test_the_example_pack_folder_runs_clean(monkeypatch: pytest.MonkeyPatch) -> 
 def test_the_docs_quote_scenarios_the_suite_runs() -> None:
     """Each ```yaml block of docs/scenarios.md opening with '# file: PATH' is word for word in that scenario,
     which tests/test_scenarios.py runs."""
-    bundled = {p.resolve() for p in collect([REPO / "tests" / "scenarios"])}
+    bundled = {p.resolve() for p in collect([REPO / "tests" / "scenarios"])[0]}
     quoted = [(m.group(1), m.group(2)) for m in
               re.finditer(r"```yaml\n# file: (\S+)\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.DOTALL)]
     assert len(quoted) >= 3

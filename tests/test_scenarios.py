@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from ddaydice.interpreter.cli import main
-from ddaydice.interpreter.tools.scenario import collect
+from ddaydice.interpreter.tools.scenario_folder import collect
 
 HERE = Path(__file__).parent / "scenarios"
-FILES = collect([HERE])
+FILES, _ = collect([HERE])
 
 
 def test_there_are_scenarios() -> None:

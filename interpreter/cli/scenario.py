@@ -39,13 +39,14 @@ def scenario() -> None:
 def scenario_run(paths: tuple[Path, ...], fmt: str, verbose: bool, junit: Path | None, trace: bool) -> None:
     """Run scenario files (or every .yaml under a folder; a pack folder there gives only its scenarios/).
     Exit 0 all pass, 1 a check fails, 2 unusable input."""
-    from ddaydice.interpreter.tools import scenario as sc_mod
+    from ddaydice.interpreter.tools import scenario_folder
     from ddaydice.interpreter.tools import scenario_report as report
 
-    files = sc_mod.collect(list(paths))
-    if not files:
+    files, refused = scenario_folder.collect(list(paths))
+    if not files and not refused:
         raise click.UsageError("no scenario files found")
     results, unusable = _run_files(files, trace)
+    unusable = [report.Unusable(d.file, (d,)) for d in refused] + unusable
     if junit is not None:
         try:
             junit.write_text(report.junit_xml(results, unusable), encoding="utf-8")

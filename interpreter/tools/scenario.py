@@ -31,7 +31,6 @@ never consumed fails the scenario at its step's line. A check's value may be a m
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -40,9 +39,6 @@ from typing import Any, Final
 import attrs
 
 from ddaydice.dsl.diagnostics import DDayError, Diagnostic, RuleError, did_you_mean
-from ddaydice.dsl.limits import (
-    MAX_FOLDER_ENTRIES,
-)
 from ddaydice.dsl.loader import Content, pack_named_in_file
 from ddaydice.dsl.touches import PRICE_QUERIES
 from ddaydice.dsl.vocab import QueryInfo
@@ -71,7 +67,7 @@ from ddaydice.interpreter.tools.scenario_file import (
     validate,
 )
 
-__all__ = ["MARKERS", "STATUSES", "Check", "Result", "ScenarioFile", "UnitSetup", "build", "collect", "evaluate_query",
+__all__ = ["MARKERS", "STATUSES", "Check", "Result", "ScenarioFile", "UnitSetup", "build", "evaluate_query",
            "load_scenario", "parse_query", "resolve_packs", "run", "run_step", "validate"]
 
 class ScriptedRandom(random.Random):
@@ -706,34 +702,6 @@ class _Script:
             message += "; not asked, a single legal option: " + "; ".join(
                 f"{p} {prompt!r} (only {option!r})" for p, _kind, prompt, option in unasked[-5:])
         return left, message
-
-
-# The folder of a pack's own scenarios: the only part of a pack folder (one with a pack.yaml) that holds scenarios.
-PACK_SCENARIOS = "scenarios"
-
-
-def collect(paths: Sequence[Path]) -> list[Path]:
-    """The scenario files: each file given, and the .yaml files under each folder given (links below a folder
-    are not followed, so a link loop cannot make the walk endless); at most :data:`MAX_FOLDER_ENTRIES` from
-    one folder. A pack folder met on the way (a scenario-local pack beside its scenarios) gives only the
-    scenarios of its ``scenarios/`` folder: its manifest and content files are no scenarios."""
-    out: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            found: list[Path] = []
-            for folder, dirs, files in os.walk(p, followlinks=False):
-                if (Path(folder) / "pack.yaml").is_file():
-                    dirs[:] = [d for d in dirs if d == PACK_SCENARIOS]
-                    continue
-                dirs.sort()
-                found += [Path(folder) / f for f in files if f.endswith(".yaml")
-                          and not (Path(folder) / f).is_symlink()]
-                if len(found) > MAX_FOLDER_ENTRIES:
-                    break
-            out += sorted(found)[:MAX_FOLDER_ENTRIES]
-        else:
-            out.append(p)
-    return out
 
 
 def resolve_packs(file: Path, text: str | None = None) -> tuple[list[str], list[Diagnostic]]:
