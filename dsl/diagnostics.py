@@ -224,13 +224,16 @@ def _read_source(file: str) -> str:
 
 
 def printable(text: str) -> str:
-    """``text`` safe for a terminal: control characters (escape sequences, carriage returns, NUL) and the
-    characters that reorder text (bidi controls) are shown as ``\\uXXXX``; a tab becomes a space."""
+    """``text`` safe for a terminal and for XML: control characters (escape sequences, carriage returns, NUL),
+    the characters that reorder text (bidi controls), a lone surrogate (a file name's undecodable byte) and the
+    two noncharacters XML forbids are shown as ``\\uXXXX``; a tab becomes a space. Every character XML 1.0
+    forbids is among these, so printable text is always well-formed in an XML file (``dday scenario run --junit``,
+    ``dday render``)."""
     out = []
     for c in text:
         if c == "\t":
             out.append(" ")
-        elif c != "\n" and (unicodedata.category(c) in {"Cc", "Cf", "Zl", "Zp", "Cs", "Co"}):
+        elif c != "\n" and (unicodedata.category(c) in {"Cc", "Cf", "Zl", "Zp", "Cs", "Co"} or c in "\ufffe\uffff"):
             out.append(f"\\u{ord(c):04x}")
         else:
             out.append(c)

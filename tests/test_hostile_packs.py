@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
 
@@ -428,3 +429,16 @@ def test_a_pack_with_a_link_back_to_itself_loads_fast_through_pack(world: World,
         check(result, 0, text=("cook",))
     else:
         check(result, 1, ("PACK011",), file=f"{world.pack.name}/{where}")
+
+
+def test_a_map_name_with_control_characters_reaches_no_terminal_and_no_svg_raw(world: World) -> None:
+    """A pack's map named with control characters (an OSC escape, \\x01) and XML's own characters: `dday list`
+    and render's messages show them as \\uXXXX, as diagnostics do (check() finds no control character in the
+    output), and the SVG is well-formed XML whatever the name says."""
+    evil = MAP_YAML.replace("name: Test Map", 'name: "Evil <b>&amp; \\x01 \\e]0;x\\a ]]> Beach"')
+    (world.pack / "maps" / "test-map.yaml").write_text(evil, encoding="utf-8")
+    shown = "Evil <b>&amp; \\u0001 \\u001b]0;x\\u0007 ]]> Beach"
+    check(world.run("list", "maps", "--pack", "./pack"), 0, text=(shown,))
+    check(world.run("render", "test-map", "--pack", "./pack", "-o", "m.svg"), 0, text=(f"wrote m.svg ({shown})",))
+    title = ET.parse(world.work / "m.svg").getroot().find("{http://www.w3.org/2000/svg}title")
+    assert title is not None and shown in (title.text or "")

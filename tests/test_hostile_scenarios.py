@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import xml.etree.ElementTree as ET
 
 import pytest
 from hostile_kit import SECOND_LINE, SECRET, World, check
@@ -295,3 +296,37 @@ def test_a_runtime_refusal_names_its_step(world: World) -> None:
 
 
 assert SECRET not in SCENARIO
+
+
+HOSTILE_TITLE = 'a <b> & "c" ]]> \x01 \x1b]0;pwned\x07 \x1b[31mRED \u202e'
+
+
+def test_content_text_and_file_names_reach_no_terminal_and_no_xml_raw(world: World) -> None:
+    """A scenario's title and its file's name may hold control characters (an OSC escape, ESC, \\x01): the
+    PASS/FAIL line shows them as \\uXXXX, as diagnostics do (check() finds no control character in the output),
+    and the JUnit report is well-formed XML that says the same."""
+    name = "x\x1b]0;T\x07y.yaml"
+    title = HOSTILE_TITLE.replace("\\", "\\\\").replace('"', '\\"').replace("\x01", "\\x01").replace(
+        "\x1b", "\\e").replace("\x07", "\\a")
+    (world.work / "s").mkdir()
+    (world.work / "s" / name).write_text(FAILING.replace(
+        "scenario: Upkeep turns Tools into Item Points", f'scenario: "{title}"'), encoding="utf-8")
+    result = world.run("scenario", "run", "s", "--junit", "report.xml")
+    check(result, 1, text=("FAIL s/x\\u001b]0;T\\u0007y.yaml: a <b> & \"c\" ]]> \\u0001 \\u001b]0;pwned\\u0007",))
+    root = ET.parse(world.work / "report.xml").getroot()  # well-formed
+    case = root.find("./testsuite/testcase")
+    assert case is not None
+    assert case.get("name") == 'a <b> & "c" ]]> \\u0001 \\u001b]0;pwned\\u0007 \\u001b[31mRED \\u202e'
+    assert case.get("file") == "s/x\\u001b]0;T\\u0007y.yaml"
+    assert case.get("classname") == "s.x\\u001b]0;T\\u0007y"
+    data = json.loads(world.run("scenario", "run", "s", "--format", "json").output)
+    assert data["scenarios"][0]["scenario"] == HOSTILE_TITLE  # JSON says it exactly, escaped by JSON
+
+
+def test_a_junit_report_is_written_when_no_scenario_is_found(world: World) -> None:
+    """A CI's report step reads the JUnit file whatever happened: with nothing to run it is still written (zero
+    test cases), and the run is a usage error."""
+    (world.work / "empty").mkdir()
+    check(world.run("scenario", "run", "empty", "--junit", "report.xml"), 2, text=("no scenario files found",))
+    root = ET.parse(world.work / "report.xml").getroot()
+    assert (root.get("tests"), root.findall(".//testcase")) == ("0", [])

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from ddaydice.interpreter.cli.common import load_content, pack_option, root_option
+from ddaydice.interpreter.cli.common import echo, load_content, pack_option, root_option
 
 
 @click.command(name="card")
@@ -33,6 +33,6 @@ def card(card_id: str, fmt: str, root: Path | None, packs: tuple[str, ...]) -> N
         raise click.UsageError(f"no card '{card_id}'; {hint}")
     info = card_info(content, card_id)
     if fmt == "json":
-        click.echo(json.dumps(info, indent=2, ensure_ascii=False))
+        echo(json.dumps(info, indent=2, ensure_ascii=False))
         return
-    click.echo(render_card(info))
+    echo(render_card(info))

@@ -15,10 +15,19 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from ddaydice.dsl.diagnostics import printable
+
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
     from ddaydice.dsl.loader import Content
     from ddaydice.interpreter.tools.setups import SetupEntry
+
+def echo(text: object = "", *, err: bool = False, nl: bool = True) -> None:
+    """Print text that may hold what content or a file name says (a card's or map's name, a scenario's title, a
+    file's name), made printable as diagnostics are (dsl/diagnostics.py ``printable``): no control character of
+    it reaches the terminal or a CI log (an escape sequence is shown as ``\\u001b``)."""
+    click.echo(printable(str(text)), err=err, nl=nl)
+
 
 #: The argument or option that sets each key of a set-up (tools/setups.py), as a problem of ``dday simulate``'s or
 #: ``dday play``'s set-up names it; ``dday impact`` names some otherwise.
@@ -186,7 +195,7 @@ def load_or_exit(root: Path | None = None, packs: list[str] | str = "", extra: l
         errors = [d for d in diags if d.severity == "error"]
         echo_diagnostics(errors, fmt, 50)
         if fmt != "json":
-            click.echo(f"{len(errors)} error(s): the content could not be loaded", err=True)
+            echo(f"{len(errors)} error(s): the content could not be loaded", err=True)
         sys.exit(1)
     return content
 
@@ -229,7 +238,7 @@ def load_content(root: Path | None, packs: tuple[str, ...], paths: tuple[Path, .
             click.echo(to_json(diags))
         else:
             click.echo(render_all(diags, SourceCache()))
-            click.echo(f"{len(errors)} error(s), {len(diags) - len(errors)} warning(s)", err=True)
+            echo(f"{len(errors)} error(s), {len(diags) - len(errors)} warning(s)", err=True)
         sys.exit(1)
     return content
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from ddaydice.interpreter.cli.common import echo_diagnostics, plot_option, write_plot
+from ddaydice.interpreter.cli.common import echo, echo_diagnostics, plot_option, write_plot
 
 SETUP_HELP = ("A set-up as key=value words (lists comma-separated): name, map, variant, players, policy, "
               "side-policy, options, packs, give (cards given to each Unit at the start), pool (cards put into the "
@@ -106,10 +106,10 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
                              progress=bar.update)
             bar.update(total * len(setups) - bar.pos)
     if fmt == "json":
-        click.echo(json.dumps(cmp.as_json(result), indent=2))
+        echo(json.dumps(cmp.as_json(result), indent=2))
     else:
         for line in cmp.table(result):
-            click.echo(line)
+            echo(line)
     if plot_path is not None:  # after the results: a plot that fails after all loses none of them
         write_plot(lambda: cmp.plot(result, plot_path), plot_path)
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddaydice.interpreter.cli.common import check_map, load_content, pack_option, root_option
+from ddaydice.interpreter.cli.common import check_map, echo, load_content, pack_option, root_option
 
 if TYPE_CHECKING:
     from ddaydice.dsl.conflicts import Conflict, Report, Side
@@ -148,6 +148,6 @@ def conflicts(paths: tuple[Path, ...], packs: tuple[str, ...], root: Path | None
         check_map(content, mid, packs)
     report = analyse(content, list(map_ids) if map_ids else None)
     if fmt == "json":
-        click.echo(json.dumps([c.as_json() for c in report.conflicts], indent=2, ensure_ascii=False))
+        echo(json.dumps([c.as_json() for c in report.conflicts], indent=2, ensure_ascii=False))
         return
-    click.echo(render_report(report, content, sorted(content.packs)))
+    echo(render_report(report, content, sorted(content.packs)))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ddaydice.interpreter.cli.common import derivation_text, input_file, load_or_exit, scenario_packs
+from ddaydice.interpreter.cli.common import derivation_text, echo, input_file, load_or_exit, scenario_packs
 
 
 @click.command()
@@ -32,12 +32,12 @@ def explain(file: Path, query: tuple[str, ...], fmt: str) -> None:
     input_file(file, "scenario")
     packs, problems = scenario_packs(file)  # the packs the scenario names, as `dday scenario run`
     if problems:
-        click.echo(render_all(problems, SourceCache()))
+        echo(render_all(problems, SourceCache()))
         sys.exit(2)
     content = load_or_exit(packs=packs)
     loaded, diags = sc_mod.load_scenario(file, content)
     if loaded is None or diags:
-        click.echo(render_all(diags, SourceCache()))
+        echo(render_all(diags, SourceCache()))
         sys.exit(2)
     sc, doc = loaded
     sc = attrs.evolve(sc, expect=())
@@ -50,10 +50,10 @@ def explain(file: Path, query: tuple[str, ...], fmt: str) -> None:
     except (DDayError, KeyError, ValueError) as exc:
         raise click.UsageError(f"cannot evaluate {text[:100]!r}: {exc}") from exc
     if fmt == "json":
-        click.echo(json.dumps({"query": text, "value": value,
+        echo(json.dumps({"query": text, "value": value,
                                "derivation": derivation.as_json() if derivation else None}, indent=2, default=str))
         return
-    click.echo(f"{text} = {value}")
+    echo(f"{text} = {value}")
     if derivation is not None:
         for line in derivation_text(derivation, indent="  "):
-            click.echo(line)
+            echo(line)

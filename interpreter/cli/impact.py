@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from ddaydice.interpreter.cli.common import SETUP_OPTIONS, option_option, pack_option, plot_option, write_plot
+from ddaydice.interpreter.cli.common import SETUP_OPTIONS, echo, option_option, pack_option, plot_option, write_plot
 from ddaydice.interpreter.cli.compare import parse_measures, parse_precision
 
 #: The option that sets each key of a set-up, as a problem names it (the map is an option here; the cards, CARD).
@@ -85,16 +85,16 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
                 bar.update(games * 2 - bar.pos)
         results.append((policy, result))
     if fmt == "json":
-        click.echo(json.dumps({"card": card, "to": where, "map": map_id, "variant": variant,
+        echo(json.dumps({"card": card, "to": where, "map": map_id, "variant": variant,
                                "results": [{"policy": p, **cmp.as_json(c)} for p, c in results]}, indent=2))
     else:
         for k, (policy, result) in enumerate(results):
             if k:
-                click.echo("")
-            click.echo(f"{card} ({'given to each Unit' if where == 'give' else 'in the Pool'}) on {map_id}"
+                echo("")
+            echo(f"{card} ({'given to each Unit' if where == 'give' else 'in the Pool'}) on {map_id}"
                        + (f"/{variant}" if variant else "") + f", policy {policy}:")
             for line in cmp.table(result):
-                click.echo(line)
+                echo(line)
     if plot_path is not None:  # after the results: a plot that fails after all loses none of them
         from ddaydice.interpreter.tools.measures import MEASURES
         from ddaydice.interpreter.tools.plots import compare_plot

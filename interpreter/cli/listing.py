@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ddaydice.interpreter.cli.common import load_or_exit, pack_option, root_option
+from ddaydice.interpreter.cli.common import echo, load_or_exit, pack_option, root_option
 
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
@@ -117,24 +117,24 @@ def list_(kind: str | None, fmt: str, packs: tuple[str, ...], root: Path | None)
     rows = _rows(content, wanted, bundled)
     headings = {k: plural for plural, k in card_kinds(content).items()}
     if fmt == "json":
-        click.echo(json.dumps(rows, indent=2))
+        echo(json.dumps(rows, indent=2))
         return
     if not rows:
-        click.echo("(nothing)")
+        echo("(nothing)")
         return
     width = max(len(r["id"]) for r in rows)
     current = None
     for r in rows:
         if r["kind"] != current:
             current = r["kind"]
-            click.echo(f"\n{headings.get(current, current + 's')}:" if current != "optional-rule"
-                       else "\noptional rules:")
+            echo(f"\n{headings.get(current, current + 's')}:" if current != "optional-rule"
+                 else "\noptional rules:")
         cost = f"{r['cost']:>3}" if r["cost"] is not None else "   "
         extra = f"  {r['description']}" if r.get("description") else ""
         flag = "  [RECONSTRUCTED]" if r["provenance"] == "reconstructed" else ""
         pack = f"  (pack {r['pack']})" if r.get("pack") else ""
-        click.echo(f"  {r['id']:<{width}}  {cost}  {r['name']}{flag}{pack}{extra}")
+        echo(f"  {r['id']:<{width}}  {cost}  {r['name']}{flag}{pack}{extra}")
     if wanted in (None, "award"):
         note = content.award_deck_note()
         if note:
-            click.echo(f"\nnote: {note}")
+            echo(f"\nnote: {note}")

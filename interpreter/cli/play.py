@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddaydice.interpreter.cli.common import check_setup, load_or_exit, option_option, pack_option, provenance_warning
+from ddaydice.dsl.diagnostics import printable
+from ddaydice.interpreter.cli.common import (
+    check_setup,
+    echo,
+    load_or_exit,
+    option_option,
+    pack_option,
+    provenance_warning,
+)
 
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
@@ -112,12 +120,12 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     autos = _parse_auto(auto, players, sides)
     if rules.automated_units:  # automated Units (solitaire Atlantikwall) decide nothing themselves
         autos.update({i: autos.get(i, "reference") for i in range(1, players + 1)})
-    human = Human(ask=lambda prompt: click.prompt(prompt, default="", show_default=False, prompt_suffix=""),
-                  say=click.echo)
+    human = Human(ask=lambda prompt: click.prompt(printable(prompt), default="", show_default=False, prompt_suffix=""),
+                  say=echo)
     deciders = [make_policy(autos[i], seed + i) if i in autos else human for i in range(1, players + 1 + len(sides))]
     from ddaydice.interpreter.tools.invariants import CheckedGame, Watch
 
-    watch = Watch(report=lambda v: click.echo(f"! {v.text()} (seed {seed})")) if check_invariants else None
+    watch = Watch(report=lambda v: echo(f"! {v.text()} (seed {seed})")) if check_invariants else None
     try:
         if watch is None:
             game = Game(content, map_id, players=players, seed=seed, variant=variant, options=options,
@@ -128,7 +136,7 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     except DDayError as exc:
         raise click.UsageError(str(exc)) from exc
     bm = content.maps[map_id]
-    click.echo(f"{bm.name}{' - ' + variant if variant else ''}: {players} Unit(s), seed {seed}")
+    echo(f"{bm.name}{' - ' + variant if variant else ''}: {players} Unit(s), seed {seed}")
     _echo_reconstructions(content, game, map_id)
     _run(game, trace, automatic=human not in deciders)
     _echo_end(content, game)
@@ -137,13 +145,13 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
             save_replay(save_path, game, players=players, packs=packs)
         except OSError as exc:
             raise click.ClickException(f"{save_path}: the game could not be saved: {exc.strerror}") from exc
-        click.echo(f"saved to {save_path} (replay it with: dday replay {save_path})")
+        echo(f"saved to {save_path} (replay it with: dday replay {save_path})")
     if watch is not None and watch.violations:
         again = " ".join(["dday play", map_id, *(["--variant", variant] if variant else []), "--players", str(players),
                           "--seed", str(seed), *(x for p in packs for x in ("--pack", p)),
                           *(x for o in options for x in ("--option", o)), *(x for a in auto for x in ("--auto", a)),
                           "--check-invariants"])
-        click.echo(f"{len(watch.violations)} invariant violation(s); replay: {again}"
+        echo(f"{len(watch.violations)} invariant violation(s); replay: {again}"
                    + ("" if save_path else " (with the same choices: add --save FILE, then dday replay FILE)"))
         sys.exit(1)
 
@@ -153,22 +161,22 @@ def _echo_reconstructions(content: Content, game: Game, map_id: str) -> None:
     bm = content.maps[map_id]
     warn = provenance_warning(content, map_id)
     if warn:
-        click.echo(warn)
+        echo(warn)
     reconstructed = sorted({content.cards[c].name for c in game.state.award_deck
                             if content.cards[c].provenance == "reconstructed"})
     if reconstructed:
-        click.echo("note: these Awards are RECONSTRUCTIONS (the rulebook prints no Award texts): "
+        echo("note: these Awards are RECONSTRUCTIONS (the rulebook prints no Award texts): "
                    + ", ".join(reconstructed))
     note = content.award_deck_note(len(game.state.award_deck))
     if note and game.state.award_deck:
-        click.echo(f"note: {note}")
+        echo(f"note: {note}")
     s0 = game.state
     held = {c for u in s0.units for c in (*u.specialists, *u.items)} | {c for h in s0.hands.values() for c in h}
     allied = {c for c in (*s0.pool, *s0.placed, *held, *bm.vehicles)
               if c in content.cards and content.card_kinds[c] in {"specialist", "item", "vehicle"}}
     ours_cards = sorted(content.cards[c].name for c in allied if content.cards[c].provenance == "reconstructed")
     if ours_cards:
-        click.echo("note: these Specialists, Items and Vehicles of the game are RECONSTRUCTIONS (their texts are not "
+        echo("note: these Specialists, Items and Vehicles of the game are RECONSTRUCTIONS (their texts are not "
                    "all printed; 'dday card ID' says what is ours): " + ", ".join(ours_cards))
     for side in s0.sides:  # another side's Reserve (the German's Specialists and Items)
         side_kinds = [k for k in content.kinds.kinds if k.side == side.side and k.held_as is not None]
@@ -176,13 +184,13 @@ def _echo_reconstructions(content: Content, game: Game, map_id: str) -> None:
             cards = [c for c in s0.pool if content.card_kinds.get(c) == kd.id]
             ours = sorted(content.cards[c].name for c in cards if content.cards[c].provenance == "reconstructed")
             if ours:
-                click.echo(f"note: {len(ours)} of the {len(cards)} {kd.plural or kd.name} of the {side.name} are "
+                echo(f"note: {len(ours)} of the {len(cards)} {kd.plural or kd.name} of the {side.name} are "
                            "RECONSTRUCTIONS (the rulebook names some and prints none whole): " + ", ".join(ours))
     for kind, cards in sorted(game.state.decks.items()):  # an expansion's decks in this game
         ours = sorted(content.cards[c].name for c in cards if content.cards[c].provenance == "reconstructed")
         if ours:
             name = content.kind_def(kind)
-            click.echo(f"note: {len(ours)} of the {len(cards)} {name.plural if name else kind} are RECONSTRUCTIONS "
+            echo(f"note: {len(ours)} of the {len(cards)} {name.plural if name else kind} are RECONSTRUCTIONS "
                        f"(not printed in the rulebook): " + ", ".join(ours))
 
 
@@ -203,11 +211,11 @@ def _run(game: Game, trace: bool, *, automatic: bool = False) -> None:
                 game.run_turn()
                 if trace:
                     for event in game.state.log[shown:]:
-                        click.echo(f"  · {event.detail}")
+                        echo(f"  · {event.detail}")
                     shown = len(game.state.log)
                 interrupts.check()
     except (EOFError, click.Abort):
-        click.echo("\ngame abandoned")
+        echo("\ngame abandoned")
         sys.exit(1)
     except DDayError as exc:
         raise click.ClickException(str(exc)) from exc
@@ -219,13 +227,13 @@ def _echo_end(content: Content, game: Game) -> None:
     from ddaydice.interpreter.tools.play import unit_line
 
     who = "for the Allies " if game.state.sides else ""
-    click.echo(f"\nThe game is {game.state.outcome.upper() if game.state.outcome else '?'} {who}after "
+    echo(f"\nThe game is {game.state.outcome.upper() if game.state.outcome else '?'} {who}after "
                f"{game.state.turn} turn(s): {game.state.reason}")
     for u in game.players():
-        click.echo("  " + unit_line(game, u.id))
+        echo("  " + unit_line(game, u.id))
     scored = score(game)
     if scored is not None:  # an option's score table, counted at the end of every game, won or lost
         table = content.options[game.option_rules.origin["score"]].name
-        click.echo(f"{table}:")
+        echo(f"{table}:")
         for line in score_text(game, scored):
-            click.echo(line)
+            echo(line)

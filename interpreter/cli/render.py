@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ddaydice.dsl.writing import write_atomically, write_problem
-from ddaydice.interpreter.cli.common import check_map, load_or_exit, pack_option
+from ddaydice.interpreter.cli.common import check_map, echo, load_or_exit, pack_option
 
 
 @click.command("render")
@@ -45,6 +45,6 @@ def render(map_id: str, output: Path | None, variant: str | None, packs: tuple[s
             write_atomically(output, svg)
         except OSError as exc:
             raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from exc
-        click.echo(f"wrote {output} ({bm.name}{', ' + variant if variant else ''})", err=True)
+        echo(f"wrote {output} ({bm.name}{', ' + variant if variant else ''})", err=True)
     if bm.provenance == "reconstructed":
-        click.echo(f"note: {bm.name} is a RECONSTRUCTION, not the printed board (the drawing says so)", err=True)
+        echo(f"note: {bm.name} is a RECONSTRUCTION, not the printed board (the drawing says so)", err=True)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from ddaydice.interpreter.cli.common import echo_diagnostics, input_file, load_or_exit
+from ddaydice.interpreter.cli.common import echo, echo_diagnostics, input_file, load_or_exit
 
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
@@ -89,10 +89,10 @@ def write_position(game: Game, content: Content, out: Path, *, until: tuple[int,
             result, _ = scenario.run(loaded[0], content, str(out), doc=loaded[1])
             ran = result.passed
             if not ran:
-                click.echo(f"the scenario does not play on as the game did: {result.error or 'a check failed'}")
+                echo(f"the scenario does not play on as the game did: {result.error or 'a check failed'}")
     if diags:
         echo_diagnostics(diags, "text", 50)
-    click.echo(f"captured {moment} to {out} (position digest {digest}); set up from the file: "
+    echo(f"captured {moment} to {out} (position digest {digest}); set up from the file: "
                + ("identical" if same else "DIFFERENT")
                + ("" if ran is None else f"; played on to the end: {'the same' if ran else 'NOT the same'}"))
     if not same or ran is False:
@@ -161,9 +161,9 @@ def replay(file: Path, trace: bool, until: tuple[int, str] | None, to_scenario: 
         return
     if trace:
         for event in game.state.log:
-            click.echo(f"  turn {event.turn} {event.phase}: {event.detail}")
+            echo(f"  turn {event.turn} {event.phase}: {event.detail}")
     same = digest(game.state) == saved.digest
-    click.echo(f"replayed: the game is {game.state.outcome} after {game.state.turn} turn(s); "
+    echo(f"replayed: the game is {game.state.outcome} after {game.state.turn} turn(s); "
                f"final state {'identical' if same else 'DIFFERENT'} (digest {digest(game.state)})")
     sys.exit(0 if same else 1)
 
@@ -171,5 +171,5 @@ def replay(file: Path, trace: bool, until: tuple[int, str] | None, to_scenario: 
 def _fail(diags: list[Diagnostic]) -> NoReturn:
     """Print the replay's problems and exit 1."""
     echo_diagnostics(diags, "text", 50)
-    click.echo(f"{len(diags)} error(s): the replay could not be run", err=True)
+    echo(f"{len(diags)} error(s): the replay could not be run", err=True)
     sys.exit(1)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import attrs
 import click
 
-from ddaydice.interpreter.cli.common import input_file
+from ddaydice.interpreter.cli.common import echo, input_file
 
 if TYPE_CHECKING:
     from ddaydice.interpreter.tools.scenario import Result
@@ -43,17 +45,17 @@ def scenario_run(paths: tuple[Path, ...], fmt: str, verbose: bool, junit: Path |
     from ddaydice.interpreter.tools import scenario_report as report
 
     files, refused = scenario_folder.collect(list(paths))
-    if not files and not refused:
-        raise click.UsageError("no scenario files found")
     results, unusable = _run_files(files, trace)
     unusable = [report.Unusable(d.file, (d,)) for d in refused] + unusable
-    if junit is not None:
+    if junit is not None:  # written even when nothing runs, so that a CI's report step finds it
         try:
             junit.write_text(report.junit_xml(results, unusable), encoding="utf-8")
         except OSError as exc:
             raise click.UsageError(f"{junit}: cannot write the JUnit report: {exc.strerror}") from exc
+    if not files and not refused:
+        raise click.UsageError("no scenario files found")
     if fmt == "json":
-        click.echo(json.dumps(report.json_data(results, unusable), indent=2, default=str))
+        echo(json.dumps(report.json_data(results, unusable), indent=2, default=str))
     else:
         _echo_text(results, unusable, verbose)
     if unusable:
@@ -89,11 +91,12 @@ def _run_file(f: Path, cache: ContentCache, trace: bool, results: list[Result], 
         problem = Diagnostic("LOAD006", exc.message.split(": ", 1)[-1], shown_path(f), 1, 1)
         unusable.append(Unusable(shown_path(f), (problem,)))
         return
+    start = time.perf_counter()
     checked = check_file(f, cache, trace=trace)
     if checked.result is None:
         unusable.append(Unusable(shown_path(f), checked.problems))
     else:
-        results.append(checked.result)
+        results.append(attrs.evolve(checked.result, seconds=time.perf_counter() - start))
 
 
 def _echo_text(results: list[Result], unusable: list[Unusable], verbose: bool) -> None:
@@ -101,9 +104,9 @@ def _echo_text(results: list[Result], unusable: list[Unusable], verbose: bool) -
     from ddaydice.interpreter.tools.scenario_report import diagnostics, text_lines
 
     if unusable:
-        click.echo(render_all(diagnostics(unusable), SourceCache()))
+        echo(render_all(diagnostics(unusable), SourceCache()))
     for line in text_lines(results, verbose):
-        click.echo(line)
+        echo(line)
     passed = sum(r.passed for r in results)
-    click.echo(f"{passed} passed, {len(results) - passed} failed"
+    echo(f"{passed} passed, {len(results) - passed} failed"
                + (f", {len(unusable)} unusable" if unusable else ""))  # files, each counted once

@@ -18,6 +18,7 @@ from ddaydice.dsl.limits import MAX_GAMES
 from ddaydice.interpreter.cli.common import (
     PolicyName,
     check_setup,
+    echo,
     load_or_exit,
     option_option,
     pack_option,
@@ -75,7 +76,7 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
 
     capped = sim.workers(jobs, games)
     if capped < jobs:
-        click.echo(f"note: --jobs {jobs} capped to {capped} (at most the {os.cpu_count() or 1} CPU(s) of this "
+        echo(f"note: --jobs {jobs} capped to {capped} (at most the {os.cpu_count() or 1} CPU(s) of this "
                    f"machine and the {games} game(s))", err=True)
         jobs = capped
     content = load_or_exit(packs=list(packs))
@@ -90,10 +91,10 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
                            options=tuple(options), packs=tuple(packs)), content)
     warn = provenance_warning(content, map_id)
     if warn and fmt == "text":
-        click.echo(warn, err=True)
+        echo(warn, err=True)
     sides = other_sides(content, spec)
     if side_policy is not None and not sides:  # an option that does nothing here is told, as --jobs capped is
-        click.echo(f"note: --side-policy {side_policy} is not used: no other side plays against the Units in this "
+        echo(f"note: --side-policy {side_policy} is not used: no other side plays against the Units in this "
                    "set-up (another side's player comes with an optional rule of a pack: dday list rules --pack all)",
                    err=True)
     if until is not None and to_scenario is not None and game_index is not None:
@@ -106,15 +107,15 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
             records, seconds = sim.run(content, spec, games, jobs=jobs, progress=bar.update, first=first)
     summary = sim.summarise(spec, records, seconds, jobs)
     if fmt == "json":
-        click.echo(json.dumps(summary, indent=2))
+        echo(json.dumps(summary, indent=2))
     else:
         _echo_summary(spec, summary, jobs, sides)
     if plot_path is not None:  # after the results: a plot that fails after all loses none of them
         write_plot(lambda: sim.plot(summary, records, plot_path), plot_path)
     broken = [r for r in records if r.violations]
     for r in broken[:20]:  # a violation: the game, its seed, what broke, and the command that replays it
-        click.echo(f"game {r.index} (seed {r.seed}): " + "; ".join(r.violations), err=True)
-        click.echo(f"  replay: {sim.replay_command(spec, r.index)}", err=True)
+        echo(f"game {r.index} (seed {r.seed}): " + "; ".join(r.violations), err=True)
+        echo(f"  replay: {sim.replay_command(spec, r.index)}", err=True)
     if broken:
         sys.exit(1)
 
@@ -154,39 +155,39 @@ def _echo_summary(spec: Spec, summary: dict[str, Any], jobs: int, sides: list[st
     options, side_policy = spec.options, spec.side_policy
     lo, hi = summary["win_rate_ci95"]
     title = map_id + (f" ({variant})" if variant else "")
-    click.echo(f"{title}, {players} player(s), policy {policy}, seed {seed}, options: "
+    echo(f"{title}, {players} player(s), policy {policy}, seed {seed}, options: "
                f"{', '.join(options) or 'none'}")
-    click.echo(f"  games        {summary['games']}")
-    click.echo(f"  won          {summary['wins']} = {summary['win_rate']:.1%}  (95% CI {lo:.1%} to {hi:.1%})")
+    echo(f"  games        {summary['games']}")
+    echo(f"  won          {summary['wins']} = {summary['win_rate']:.1%}  (95% CI {lo:.1%} to {hi:.1%})")
     if sides:  # another side plays against the Units: the games the Units did not win are his
-        click.echo(f"               (won by the Allied Units; the {', '.join(sides)}, policy "
+        echo(f"               (won by the Allied Units; the {', '.join(sides)}, policy "
                    f"{side_policy or policy}, won the others)")
-    click.echo(f"  turns        mean {summary['mean_turns']:.2f}, min {summary['turns_min']}, "
+    echo(f"  turns        mean {summary['mean_turns']:.2f}, min {summary['turns_min']}, "
                f"max {summary['turns_max']}")
     if summary["wiped_out_by_sector"]:
-        click.echo("  wiped out in " + ", ".join(f"{k}: {v}" for k, v in summary["wiped_out_by_sector"].items()))
+        echo("  wiped out in " + ", ".join(f"{k}: {v}" for k, v in summary["wiped_out_by_sector"].items()))
     if summary["soldiers_lost_by_sector"]:
-        click.echo("  Soldiers lost per game, by sector: " + ", ".join(
+        echo("  Soldiers lost per game, by sector: " + ", ".join(
             f"{k}: {v:.2f}" for k, v in summary["soldiers_lost_by_sector"].items()))
     if summary["specialists_recruited"]:
-        click.echo("  Specialists: " + ", ".join(f"{k} {v}" for k, v in summary["specialists_recruited"].items()))
+        echo("  Specialists: " + ", ".join(f"{k} {v}" for k, v in summary["specialists_recruited"].items()))
     if summary["items_used"]:
-        click.echo("  Items and Awards used: " + ", ".join(f"{k} {v}" for k, v in summary["items_used"].items()))
+        echo("  Items and Awards used: " + ", ".join(f"{k} {v}" for k, v in summary["items_used"].items()))
     if summary["uses_played"]:
-        click.echo("  uses played, a game: " + ", ".join(
+        echo("  uses played, a game: " + ", ".join(
             f"{k} {per_game_text(v['per_game'])}" for k, v in summary["uses_played"].items()))
     points = summary.get("victory_points")
     if points:  # an option's score table (victory-points), counted at the end of every game
         g, won, lost = points["group"], points["group_won"], points["group_lost"]
-        click.echo(f"  score        group mean {g['mean']:.1f}, min {g['min']}, max {g['max']}; won games "
+        echo(f"  score        group mean {g['mean']:.1f}, min {g['min']}, max {g['max']}; won games "
                    f"mean {won['mean']:.1f}, lost games mean {lost['mean']:.1f}; per Unit mean "
                    f"{points['unit']['mean']:.1f}")
     from ddaydice.interpreter.tools.measures import table_lines
 
     for line in table_lines(summary):
-        click.echo(line)
+        echo(line)
     if "invariants" in summary:
         inv = summary["invariants"]
-        click.echo(f"  invariants   checked after every phase: {inv['violations']} violation(s) in "
+        echo(f"  invariants   checked after every phase: {inv['violations']} violation(s) in "
                    f"{inv['games_with_violations']} game(s)")
-    click.echo(f"  speed        {summary['games_per_s']:.0f} games/s ({summary['seconds']:.2f} s, {jobs} job(s))")
+    echo(f"  speed        {summary['games_per_s']:.0f} games/s ({summary['seconds']:.2f} s, {jobs} job(s))")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ddaydice.interpreter.cli.common import check_paths, echo_diagnostics, pack_option, root_option
+from ddaydice.interpreter.cli.common import check_paths, echo, echo_diagnostics, pack_option, root_option
 
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
@@ -100,13 +100,13 @@ def _watch(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...], f
                 raise click.UsageError(f"too many files to watch (more than {validate_cache.MAX_WALK})")
             now = (key, validate_cache.reads_fingerprint(reads))  # (the files of the packs required, too)
             if now != seen:
-                click.echo(f"-- {time.strftime('%H:%M:%S')} dday validate" + (" (a file changed)" if seen else ""),
+                echo(f"-- {time.strftime('%H:%M:%S')} dday validate" + (" (a file changed)" if seen else ""),
                            err=True)
                 _, reads = _once(root, paths, packs, fmt, max_errors, options, no_cache, key)
                 seen = (key, validate_cache.reads_fingerprint(reads))
             time.sleep(WATCH_INTERVAL)
     except (KeyboardInterrupt, _WatchEnded):
-        click.echo("-- watch ended", err=True)
+        echo("-- watch ended", err=True)
     finally:
         if main:
             signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
@@ -167,10 +167,10 @@ def _report(run: dict[str, Any], fmt: str, max_errors: int, elapsed: float, agai
     if fmt == "text":
         if run["loaded"] is None:
             warnings = len(diags) - len(errors)
-            click.echo(f"{len(errors)} error(s), {warnings} warning(s){again}", err=True)
+            echo(f"{len(errors)} error(s), {warnings} warning(s){again}", err=True)
         else:
             warned = f", {len(diags)} warning(s)" if diags else ""
-            click.echo(f"ok: {run['loaded']} checked in {elapsed:.2f}s{warned}{again}", err=True)
+            echo(f"ok: {run['loaded']} checked in {elapsed:.2f}s{warned}{again}", err=True)
             if run["note"]:
-                click.echo(f"note: {run['note']}", err=True)
+                echo(f"note: {run['note']}", err=True)
     return 1 if errors else 0

@@ -127,6 +127,7 @@ class Result:
     ruling: str = ""
     error_where: tuple[str | int, ...] = ()  # the step (or expectation) the error stopped the scenario at
     trace: tuple[Event, ...] = ()  # what happened, when run traced (dday scenario run --trace)
+    seconds: float = attrs.field(default=0.0, eq=False)  # how long it took to check and run (a JUnit report's time)
 
     @property
     def passed(self) -> bool:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
+from pathlib import PurePath
 from typing import Any
 
 import attrs
 
-from ddaydice.dsl.diagnostics import Diagnostic
+from ddaydice.dsl.diagnostics import Diagnostic, printable
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Event
 from ddaydice.interpreter.tools.scenario import Check, Result
@@ -105,6 +106,13 @@ def json_data(results: Sequence[Result], unusable: Sequence[Unusable]) -> dict[s
     }
 
 
+def classname(file: str) -> str:
+    """A scenario file as a JUnit class name: its path without ``.yaml``, its folders joined by dots
+    (``tests/scenarios/medic.yaml``: ``tests.scenarios.medic``), as a CI's report groups classes."""
+    parts = [p for p in PurePath(file).with_suffix("").parts if p not in (".", "..", "/")]
+    return ".".join(parts) or file
+
+
 def junit_xml(results: Sequence[Result], unusable: Sequence[Unusable]) -> str:
     """A JUnit XML report: one test case per scenario (a failure per failed check, an error for a scenario that
     stopped), and one erroneous test case per file that could not be run (its first diagnostic, and all of them
@@ -116,7 +124,8 @@ def junit_xml(results: Sequence[Result], unusable: Sequence[Unusable]) -> str:
     suite = ET.SubElement(suites, "testsuite", name="scenarios", tests=suites.get("tests", "0"),
                           failures=str(failures), errors=str(errors))
     for r in results:
-        case = ET.SubElement(suite, "testcase", classname=r.file, name=r.title, file=r.file)
+        case = ET.SubElement(suite, "testcase", classname=classname(r.file), name=r.title, file=r.file,
+                             time=f"{r.seconds:.3f}")
         first = next((c for c in r.checks if not c.passed and c.line), None)
         if first is not None:  # where a reader (a CI's annotations) points: the first failed check
             case.set("line", str(first.line))
@@ -128,9 +137,13 @@ def junit_xml(results: Sequence[Result], unusable: Sequence[Unusable]) -> str:
                                         f"{c.actual!r}", type="check")
                 failure.text = "\n".join(check_lines(c))
     for u in unusable:
-        case = ET.SubElement(suite, "testcase", classname=u.file, name=u.file, file=u.file)
+        case = ET.SubElement(suite, "testcase", classname=classname(u.file), name=u.file, file=u.file, time="0")
         every = [f"{d.file}:{d.line}:{d.column}: {d.code} {d.message}" for d in u.problems]
         code = u.problems[0].code if u.problems else "error"
         ET.SubElement(case, "error", message=every[0] if every else u.file, type=code).text = "\n".join(every)
+    for element in suites.iter():  # what the content and the file names say, made well-formed XML
+        element.text = None if element.text is None else printable(element.text)
+        for key, value in element.attrib.items():
+            element.set(key, printable(value))
     ET.indent(suites)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"

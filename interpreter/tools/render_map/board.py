@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-from xml.sax.saxutils import escape
 
 from ddaydice.interpreter.tools.render_map.canvas import Canvas
 from ddaydice.interpreter.tools.render_map.geometry import along, path_length
@@ -22,7 +21,7 @@ from ddaydice.interpreter.tools.render_map.style import (
     RECON,
     START_GREEN,
 )
-from ddaydice.interpreter.tools.render_map.text import num, plural
+from ddaydice.interpreter.tools.render_map.text import num, plural, xml_text
 
 
 class BoardPainter(Canvas):
@@ -39,10 +38,10 @@ class BoardPainter(Canvas):
         self.board_seams(x0, x1)
         self.add(f'<text x="{num((x0 + x1) / 2)}" y="{num(top + 18)}" font-size="11" '
                  f'text-anchor="middle" fill="#5d4a1f" font-style="italic">'
-                 f'{escape(self.edge_label(top=True))}</text>')
+                 f'{xml_text(self.edge_label(top=True))}</text>')
         self.add(f'<text x="{num((x0 + x1) / 2)}" y="{num(bottom + 22)}" font-size="11" '
                  f'text-anchor="middle" fill="#5d4a1f" font-style="italic">'
-                 f'{escape(self.edge_label(top=False))}</text>')
+                 f'{xml_text(self.edge_label(top=False))}</text>')
         self.row_labels()
         boxes = self.lay.boxes
         for sid in sorted(boxes, key=lambda s: (boxes[s].slot, boxes[s].x)):
@@ -55,7 +54,7 @@ class BoardPainter(Canvas):
         recon = sec.provenance == "reconstructed"
         classes = ["sector"] + (["bunker"] if sec.bunker else []) + (["start"] if sec.start else []) + \
             (["reconstructed"] if recon else [])
-        self.add(f'<g class="{" ".join(classes)}" id="sector-{escape(sec.id)}" data-sector="{escape(sec.id)}">')
+        self.add(f'<g class="{" ".join(classes)}" id="sector-{xml_text(sec.id)}" data-sector="{xml_text(sec.id)}">')
         x, y, w, h = box.x, box.y, box.w, box.h
         dash = ' stroke-dasharray="8 5"' if recon else ""
         if sec.bunker:
@@ -137,7 +136,7 @@ class BoardPainter(Canvas):
             colour = MINE_RED
         classes = ["line", c.kind] + (["landmines"] if c.landmines else []) + (["barrier"] if c.barrier else []) \
             + (["both-ways"] if c.both_ways else [])
-        self.add(f'<g class="{" ".join(classes)}" data-from="{escape(c.a)}" data-to="{escape(c.b)}">')
+        self.add(f'<g class="{" ".join(classes)}" data-from="{xml_text(c.a)}" data-to="{xml_text(c.b)}">')
         d = "M" + " L".join(f"{num(px)},{num(py)}" for px, py in path)
         dash = ' stroke-dasharray="6 4"' if c.barrier else ""
         width = 2.4 if c.kind == "advance" else 2.0

@@ -4,11 +4,10 @@ arrowheads, appended as lines of SVG to ``out``."""
 from __future__ import annotations
 
 import math
-from xml.sax.saxutils import escape
 
 from ddaydice.interpreter.tools.render_map.geometry import Point
 from ddaydice.interpreter.tools.render_map.style import BODY_SIZE, COURAGE, INK, MINE_RED, MUTED
-from ddaydice.interpreter.tools.render_map.text import num
+from ddaydice.interpreter.tools.render_map.text import num, xml_text
 
 
 class Canvas:
@@ -33,7 +32,7 @@ class Canvas:
             attrs_.append(f'text-anchor="{anchor}"')
         if cls:
             attrs_.append(f'class="{cls}"')
-        self.add(f"<text {' '.join(attrs_)}>{escape(s)}</text>")
+        self.add(f"<text {' '.join(attrs_)}>{xml_text(s)}</text>")
 
     def shield(self, x: float, y: float, w: float, h: float, label: str, *, black: bool, size: float = 15,
                caption: bool = True) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
 from ddaydice.dsl import schema
 from ddaydice.dsl.loader import Content
 from ddaydice.interpreter.tools.render_map.board import BoardPainter
@@ -22,7 +20,7 @@ from ddaydice.interpreter.tools.render_map.style import (
     RECON,
     ROW_LABEL_W,
 )
-from ddaydice.interpreter.tools.render_map.text import num
+from ddaydice.interpreter.tools.render_map.text import num, xml_text
 
 
 class Drawing:
@@ -56,8 +54,8 @@ class Drawing:
             '<?xml version="1.0" encoding="UTF-8"?>',
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
             f'viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}" fill="{INK}" '
-            f'data-map="{escape(lay.bm.id)}" data-provenance="{lay.bm.provenance}">',
-            f"<title>{escape(self.plain_title())}</title>",
+            f'data-map="{xml_text(lay.bm.id)}" data-provenance="{lay.bm.provenance}">',
+            f"<title>{xml_text(self.plain_title())}</title>",
             "<defs>",
             f'<pattern id="hatch" patternUnits="userSpaceOnUse" width="6" height="6" '
             f'patternTransform="rotate(45)"><rect width="6" height="6" fill="#ffffff"/>'

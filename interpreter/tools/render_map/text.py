@@ -3,6 +3,10 @@ and numbers and counts as the SVG writes them."""
 
 from __future__ import annotations
 
+from xml.sax.saxutils import escape
+
+from ddaydice.dsl.diagnostics import printable
+
 _NARROW = dict.fromkeys(" .,:;'!|il", 0.30) | dict.fromkeys("()[]{}jft-/\"", 0.37) | {"r": 0.42, "I": 0.30}
 _WIDE = {"m": 0.98, "w": 0.82, "M": 0.87, "W": 1.0, "%": 0.95, "@": 1.0}
 
@@ -60,3 +64,10 @@ def num(v: float) -> str:
 def plural(n: int, one: str, many: str) -> str:
     """``1 Soldier``, ``2 Soldiers``."""
     return f"{n} {one if n == 1 else many}"
+
+
+def xml_text(text: str) -> str:
+    """Text of the content as it goes into the SVG, in an element or an attribute: made printable (a control
+    character shown as ``\\uXXXX``, as diagnostics show it), so that the drawing is well-formed XML whatever a
+    map's name says, and ``&``, ``<`` and ``>`` escaped (an attribute holds only ids, which hold no quote)."""
+    return escape(printable(text))
