@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import re
 import shutil
+import sys
 from importlib.metadata import version
 from pathlib import Path
 
@@ -227,3 +230,24 @@ def test_list_of_a_kind_of_an_unloaded_pack_says_which_pack() -> None:
     assert result.exit_code == 2
     assert "no kind 'badges' to list (it is a kind of the pack 'atlantikwall', not loaded: add --pack atlantikwall)" \
         in " ".join(result.output.split())
+
+
+class _FullOutput(io.TextIOBase):
+    """A standard output that takes nothing: every write fails as on a full disk."""
+
+    def write(self, s: str) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.mark.parametrize("args", [["validate", "docs/example-pack/field-kitchen", "--format", "json"],
+                                  ["list", "maps"], ["render", "exercise-tiger"]])
+def test_a_failed_write_of_the_output_is_one_line_not_a_traceback(args: list[str], monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Whatever the command, a standard output that cannot be written ends it with one line on standard error
+    and status 1 (the CLI's entry point handles it once)."""
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    monkeypatch.setattr(sys, "stdout", _FullOutput())
+    with pytest.raises(SystemExit) as ended:
+        main.main(args, prog_name="dday")
+    assert ended.value.code == 1
+    assert capsys.readouterr().err.splitlines()[-1] == "Error: cannot write the output: No space left on device"

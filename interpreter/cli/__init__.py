@@ -26,6 +26,11 @@ Exit status: 0 when all is well, 1 when content has errors (or a scenario fails)
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+from typing import Any
+
 import click
 
 from ddaydice.interpreter.cli import (
@@ -49,7 +54,25 @@ from ddaydice.interpreter.cli import (
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Dday(click.Group):
+    """The ``dday`` group: every command runs through :meth:`main`, which ends a failed write of the output in a
+    one-line error, never a traceback."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command line. A write to standard output that fails (a full disk, a closed file) ends the
+        command with one line on standard error and status 1; a pipe closed by its reader (``| head``) ends it
+        quietly (click's own handling)."""
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as exc:
+            with contextlib.suppress(OSError, ValueError):  # what is left in the buffer goes nowhere, quietly
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            what = f"{exc.filename}: " if exc.filename else "cannot write the output: "
+            click.echo(f"Error: {what}{exc.strerror or exc}", err=True)
+            sys.exit(1)
+
+
+@click.group(cls=Dday, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ddaydice", prog_name="dday")
 def main() -> None:
     """A rules-as-data engine for D-Day Dice.
