@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from ddaydice.dsl.limits import MAX_SEED
 from ddaydice.dsl.loader import load
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.core.decisions import Decision
@@ -135,3 +136,19 @@ def test_a_ctrl_c_in_a_game_every_player_plays_automatically_is_taken_at_the_end
         signal.signal(signal.SIGINT, before)
     assert result.exit_code == 1 and result.output.endswith("Aborted!\n"), result.output
     assert len(begun) == len(ended) == 2  # two turns begun, both played to their end, no third
+
+
+def test_play_and_simulate_take_the_seeds_a_replay_takes(tmp_path: Path) -> None:
+    """The seed's range is one (MAX_SEED, exclusive, as a replay checks it): the largest seed play accepts is
+    replayed, and one beyond it is a usage error of play and simulate, never a game that cannot be replayed."""
+    save = tmp_path / "g.json"
+    largest = str(MAX_SEED - 1)
+    played = CliRunner().invoke(main, ["play", "exercise-tiger", "--variant", "practice-run", "--seed", largest,
+                                       "--auto", "reference", "--save", str(save)])
+    assert played.exit_code == 0, played.output
+    replayed = CliRunner().invoke(main, ["replay", str(save)])
+    assert replayed.exit_code == 0 and "identical" in replayed.output, replayed.output
+    for seed in (str(MAX_SEED), str(-MAX_SEED), "99999999999999999999999999"):
+        for command in (["play", "exercise-tiger", "--auto", "reference"], ["simulate", "exercise-tiger"]):
+            result = CliRunner().invoke(main, [*command, "--seed", seed])
+            assert result.exit_code == 2 and "--seed" in result.output, result.output

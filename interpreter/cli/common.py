@@ -16,11 +16,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from ddaydice.dsl.diagnostics import printable
+from ddaydice.dsl.limits import MAX_SEED
 
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
     from ddaydice.dsl.loader import Content
     from ddaydice.interpreter.tools.setups import SetupEntry
+
+#: A game's seed on the command line (``--seed`` of play and simulate): the range a replay accepts (tools/play.py),
+#: so that every game played can be replayed; beyond it, a usage error.
+SEED = click.IntRange(-MAX_SEED, MAX_SEED, min_open=True, max_open=True)
+
 
 def echo(text: object = "", *, err: bool = False, nl: bool = True) -> None:
     """Print text that may hold what content or a file name says (a card's or map's name, a scenario's title, a

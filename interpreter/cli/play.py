@@ -15,6 +15,7 @@ import click
 
 from ddaydice.dsl.diagnostics import printable
 from ddaydice.interpreter.cli.common import (
+    SEED,
     check_setup,
     echo,
     load_or_exit,
@@ -76,7 +77,7 @@ def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = N
 @click.argument("map_id", metavar="MAP")
 @click.option("--variant", help="A variant of the map (exercise-tiger: practice-run, basic-training, ...).")
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
-@click.option("--seed", type=int, default=None, help="The game's seed (random if not given; printed).")
+@click.option("--seed", type=SEED, default=None, help="The game's seed (random if not given; printed).")
 @option_option()
 @pack_option()
 @click.option("--auto", "auto", multiple=True,

@@ -16,6 +16,7 @@ import click
 
 from ddaydice.dsl.limits import MAX_GAMES
 from ddaydice.interpreter.cli.common import (
+    SEED,
     PolicyName,
     check_setup,
     echo,
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
                    "or skill:S, the expert slipping on a share 1 - S of his decisions; docs/simulation.md).")
 @click.option("--side-policy", type=PolicyName(), default=None,
               help="The policy of another side's player (Atlantikwall's German); default: --policy.")
-@click.option("--seed", type=int, default=0, show_default=True, help="The run's seed; game i is seeded from it and i.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="The run's seed; game i is seeded from it and i.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (results are identical whatever this is); at most the machine's CPUs and the "
                    "number of games.")
