@@ -442,3 +442,14 @@ def test_a_map_name_with_control_characters_reaches_no_terminal_and_no_svg_raw(w
     check(world.run("render", "test-map", "--pack", "./pack", "-o", "m.svg"), 0, text=(f"wrote m.svg ({shown})",))
     title = ET.parse(world.work / "m.svg").getroot().find("{http://www.w3.org/2000/svg}title")
     assert title is not None and shown in (title.text or "")
+
+
+@pytest.mark.parametrize("command", [["list"], ["simulate", "exercise-tiger", "--games", "1"]])
+def test_json_output_stays_json_when_the_content_does_not_load(world: World, command: list[str]) -> None:
+    """``--format json`` of a command that loads content: when the content does not load, standard output is
+    the diagnostics as JSON (as dday validate gives them), never their text."""
+    (world.pack / "cards" / "bin.yaml").write_bytes(b"\x00\xff\xfe binary")
+    result = world.run(*command, "--pack", "./pack", "--format", "json")
+    assert result.exit_code == 1, result.output
+    diagnostics = json.loads(result.stdout)
+    assert [d["file"] for d in diagnostics] == ["pack/cards/bin.yaml"]

@@ -107,7 +107,7 @@ def list_(kind: str | None, fmt: str, packs: tuple[str, ...], root: Path | None)
     """What is loaded: specialists, items, vehicles, awards, the kinds of card a pack adds (badges, ...), maps,
     rules; and the expansions, every bundled one (saying which are loaded) and any pack loaded by its path. KIND
     shows one of them (its plural, as the full list heads it, or its singular)."""
-    content = load_or_exit(root, list(packs))
+    content = load_or_exit(root, list(packs), fmt=fmt)
     wanted = kind_named(content, kind, root) if kind else None
     bundled = None
     if wanted in (None, "expansion"):  # every bundled expansion, loaded or not

@@ -80,7 +80,7 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
         echo(f"note: --jobs {jobs} capped to {capped} (at most the {os.cpu_count() or 1} CPU(s) of this "
                    f"machine and the {games} game(s))", err=True)
         jobs = capped
-    content = load_or_exit(packs=list(packs))
+    content = load_or_exit(packs=list(packs), fmt=fmt)
     spec = sim.Spec(map_id, variant, players, policy, seed, tuple(options), tuple(packs), side_policy,
                     check_invariants=check_invariants)
     first = game_index or 0
