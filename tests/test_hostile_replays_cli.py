@@ -37,6 +37,27 @@ def test_the_saved_game_replays(world: World, saved_game: dict[str, Any]) -> Non
     check(world.run("replay", _save(world, saved_game)), 0, text=("identical",))
 
 
+def test_choices_left_over_at_the_end_are_reported(world: World, saved_game: dict[str, Any]) -> None:
+    """Choices the game never asked for (appended to a good file) are no identical replay: REPLAY006 at the
+    choices, naming how many and from which, exit 1."""
+    count = len(saved_game["choices"])
+    name = _save(world, {**saved_game, "choices": [*saved_game["choices"], *[[0]] * 5]})
+    check(world.run("replay", name), 1, ("REPLAY006",), file=name,
+          text=(f"5 choice(s) left over when the game ended (from choice {count + 1} of {count + 5})",))
+
+
+def test_the_verdict_shows_both_digests_or_says_none_is_recorded(world: World, saved_game: dict[str, Any]) -> None:
+    """A replay whose digest differs shows the replayed digest and the recorded one; one with no digest says
+    there is nothing to compare with (not "DIFFERENT"), and is not a success."""
+    other = "0" * len(saved_game["digest"])
+    result = world.run("replay", _save(world, {**saved_game, "digest": other}))
+    check(result, 1, text=(f"final state DIFFERENT (digest {saved_game['digest']}; the file records {other})",))
+    bare = {k: v for k, v in saved_game.items() if k not in ("digest", "outcome", "turns")}
+    result = world.run("replay", _save(world, bare))
+    check(result, 1, text=("the file records no digest to compare with: not checked",))
+    assert "DIFFERENT" not in result.output
+
+
 FIELDS: dict[str, tuple[str, object, str]] = {
     "format-other": ("format", "zip/1", "REPLAY004"),
     "format-missing": ("format", None, "REPLAY004"),

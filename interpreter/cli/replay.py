@@ -162,10 +162,22 @@ def replay(file: Path, trace: bool, until: tuple[int, str] | None, to_scenario: 
     if trace:
         for event in game.state.log:
             echo(f"  turn {event.turn} {event.phase}: {event.detail}")
-    same = digest(game.state) == saved.digest
-    echo(f"replayed: the game is {game.state.outcome} after {game.state.turn} turn(s); "
-               f"final state {'identical' if same else 'DIFFERENT'} (digest {digest(game.state)})")
-    sys.exit(0 if same else 1)
+    left = len(script.answers) - script.used
+    if left:  # a choice the game never asked for: the file was edited, or made by other content
+        line, col = replay_place(saved, "choices")
+        _fail([Diagnostic("REPLAY006", f"the replay diverged: {left} choice(s) left over when the game ended "
+                          f"(from choice {script.used + 1} of {len(script.answers)})", saved.file, line, col,
+                          hint="the game never asked for them: the choices do not fit the game this seed and "
+                               "content give")])
+    found = digest(game.state)
+    if saved.digest is None:
+        verdict = f"the file records no digest to compare with: not checked (digest {found})"
+    elif found == saved.digest:
+        verdict = f"final state identical (digest {found})"
+    else:
+        verdict = f"final state DIFFERENT (digest {found}; the file records {saved.digest})"
+    echo(f"replayed: the game is {game.state.outcome} after {game.state.turn} turn(s); {verdict}")
+    sys.exit(0 if found == saved.digest else 1)
 
 
 def _fail(diags: list[Diagnostic]) -> NoReturn:
