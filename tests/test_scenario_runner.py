@@ -487,8 +487,8 @@ def test_trace_shows_what_happened_in_order(monkeypatch: pytest.MonkeyPatch) -> 
 def test_the_junit_file_cannot_be_written_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     result = run(tmp_path, monkeypatch, FAILING, "--junit", "no-such-folder/report.xml")
     assert result.exit_code == 2, result.output
-    assert "cannot write the JUnit report" in result.output
-    assert "Traceback" not in result.output
+    assert "--junit no-such-folder/report.xml: the folder no-such-folder does not exist" in result.output
+    assert "Traceback" not in result.output and "FAIL" not in result.output  # (said before the run)
 
 
 # ------------------------------------------------------------------ folders with a local pack
@@ -659,3 +659,32 @@ def test_a_mistake_of_the_file_is_found_before_the_run(case: str, tmp_path: Path
     if hint is not None:
         assert "hint: " in result.output and hint in result.output.split("hint: ", 1)[1], result.output
     assert "0 passed, 0 failed, 1 unusable" in result.output
+
+
+PASSING = HEAD + "expect:\n  - u1.soldiers: 8\n"
+
+
+def test_a_file_met_twice_runs_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/scenarios.md: each file is passed, failed or unusable, once (given twice, by another name, in a folder
+    given too): it ran and counted once for each name, and the JUnit report held it twice."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "q.yaml").write_text(PASSING, encoding="utf-8")
+    result = CliRunner().invoke(main, ["scenario", "run", "s/q.yaml", "./s/q.yaml", "s", "--junit", "r.xml"])
+    assert result.exit_code == 0, result.output
+    assert "1 passed, 0 failed" in result.output
+    assert len(list(ET.parse(tmp_path / "r.xml").getroot().iter("testcase"))) == 1
+
+
+def test_the_junit_report_is_checked_before_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--junit naming a scenario file being run would replace it with the report (the scenario lost); a report
+    that cannot be written is said before any scenario runs."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "q.yaml").write_text(PASSING, encoding="utf-8")
+    result = CliRunner().invoke(main, ["scenario", "run", "q.yaml", "--junit", "./q.yaml"])
+    assert result.exit_code == 2
+    assert "--junit q.yaml: q.yaml is one of the scenario files run" in " ".join(result.output.split())
+    assert (tmp_path / "q.yaml").read_text(encoding="utf-8") == PASSING
+    result = CliRunner().invoke(main, ["scenario", "run", "q.yaml", "--junit", "no/such/r.xml"])
+    assert result.exit_code == 2 and "--junit no/such/r.xml: the folder no/such does not exist" in result.output
+    assert "passed" not in result.output  # (refused before the run)

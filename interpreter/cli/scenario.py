@@ -8,6 +8,7 @@ The scenarios themselves (reading, checking, setting up, running, the checks) ar
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 import attrs
 import click
 
+from ddaydice.dsl.writing import write_atomically, write_problem
 from ddaydice.interpreter.cli.common import echo, input_file
 
 if TYPE_CHECKING:
@@ -45,11 +47,17 @@ def scenario_run(paths: tuple[Path, ...], fmt: str, verbose: bool, junit: Path |
     from ddaydice.interpreter.tools import scenario_report as report
 
     files, refused = scenario_folder.collect(list(paths))
+    if junit is not None:  # checked before any scenario runs
+        problem = write_problem(junit)
+        if problem is None and os.path.realpath(junit) in {os.path.realpath(f) for f in files}:
+            problem = f"{junit} is one of the scenario files run: the report would replace it"
+        if problem is not None:
+            raise click.UsageError(f"--junit {junit}: {problem}")
     results, unusable = _run_files(files, trace)
     unusable = [report.Unusable(d.file, (d,)) for d in refused] + unusable
     if junit is not None:  # written even when nothing runs, so that a CI's report step finds it
         try:
-            junit.write_text(report.junit_xml(results, unusable), encoding="utf-8")
+            write_atomically(junit, report.junit_xml(results, unusable))
         except OSError as exc:
             raise click.UsageError(f"{junit}: cannot write the JUnit report: {exc.strerror}") from exc
     if not files and not refused:

@@ -22,7 +22,8 @@ def collect(paths: Sequence[Path]) -> tuple[list[Path], list[Diagnostic]]:
 
     Each file given is taken as it is; under each folder given, every ``.yaml`` file (:func:`_walk`). A pack
     folder met on the way (a scenario-local pack beside its scenarios) gives only the scenarios of its
-    ``scenarios/`` folder: its manifest and content files are no scenarios."""
+    ``scenarios/`` folder: its manifest and content files are no scenarios. A file met twice (given twice, as
+    ``x.yaml`` and ``./x.yaml``, or in a folder given and on its own, or by a link) runs once, where first met."""
     out: list[Path] = []
     problems: list[Diagnostic] = []
     for p in paths:
@@ -32,7 +33,14 @@ def collect(paths: Sequence[Path]) -> tuple[list[Path], list[Diagnostic]]:
             problems += refused
         else:
             out.append(p)
-    return out, problems
+    seen: set[str] = set()
+    once = []
+    for f in out:
+        real = os.path.realpath(f)
+        if real not in seen:
+            seen.add(real)
+            once.append(f)
+    return once, problems
 
 
 def _walk(root: Path) -> tuple[list[Path], list[Diagnostic]]:
