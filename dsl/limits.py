@@ -70,7 +70,7 @@ MAX_TABLE_NUMBER = 999
 MAX_GAMES = 1_000_000
 # The turn a scenario starts at, and the turns one ``turns: N`` step runs (a game is lost after 60 turns).
 MAX_SCENARIO_TURNS = 100
-# A scenario's or a replay's seed: a whole number of at most 64 bits.
+# A seed (dday play, simulate, replay, a scenario): a whole number strictly between -MAX_SEED and MAX_SEED.
 MAX_SEED = 2**64
 # The choices recorded in a replay, and the answers, rolls or steps of a scenario.
 MAX_CHOICES = 100_000

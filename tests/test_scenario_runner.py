@@ -688,3 +688,11 @@ def test_the_junit_report_is_checked_before_the_run(tmp_path: Path, monkeypatch:
     result = CliRunner().invoke(main, ["scenario", "run", "q.yaml", "--junit", "no/such/r.xml"])
     assert result.exit_code == 2 and "--junit no/such/r.xml: the folder no/such does not exist" in result.output
     assert "passed" not in result.output  # (refused before the run)
+
+
+def test_a_scenario_takes_the_seeds_a_game_takes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seeds of dday play, simulate and replay: strictly between -2**64 and 2**64 (dsl/limits.py MAX_SEED)."""
+    assert run(tmp_path, monkeypatch, f"seed: {2**64 - 1}\n" + PASSING).exit_code == 0
+    for seed in (2**64, -(2**64)):
+        result = run(tmp_path, monkeypatch, f"seed: {seed}\n" + PASSING)
+        assert result.exit_code == 2 and "q.yaml:1:7: SCHEMA004 'seed'" in result.output, result.output

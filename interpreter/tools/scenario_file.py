@@ -130,7 +130,7 @@ class ScenarioFile:
     variant: str | None = None
     options: tuple[str, ...] = ()
     packs: tuple[str, ...] = ()
-    seed: Annotated[int, Range(-MAX_SEED, MAX_SEED)] = 0
+    seed: Annotated[int, Range(-MAX_SEED + 1, MAX_SEED - 1)] = 0  # (as play and replay take it)
     ruling: str = ""
     tally: dict[str, list[str]] = attrs.Factory(dict)
     rolls: tuple[int, ...] = ()
