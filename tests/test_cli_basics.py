@@ -251,3 +251,18 @@ def test_a_failed_write_of_the_output_is_one_line_not_a_traceback(args: list[str
         main.main(args, prog_name="dday")
     assert ended.value.code == 1
     assert capsys.readouterr().err.splitlines()[-1] == "Error: cannot write the output: No space left on device"
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["simulate", "exercise-tiger", "--map", "x"], "No such option '--map'.\n"),  # click offered '--format'
+    (["simulate", "exercise-tiger", "--gmes", "3"], "No such option '--gmes'. Did you mean '--games'?"),
+    (["scenario", "run", "--junt", "r.xml", "q.yaml"], "No such option '--junt'. Did you mean '--junit'?"),
+    (["simulat"], "No such command 'simulat'. Did you mean 'simulate'?"),
+    (["lst"], "No such command 'lst'. Did you mean 'list'?"),  # click offered 'list' and 'lsp'
+    (["new", "crd"], "No such command 'crd'. Did you mean 'card'? (commands: card, pack, scenario)"),
+])
+def test_a_misspelt_command_or_option_gets_the_projects_suggestion(args: list[str], said: str) -> None:
+    """The command line's "did you mean" is dsl/diagnostics.py suggest(), as every other hint."""
+    result = dday(*args)
+    assert result.exit_code == 2
+    assert said in result.output, result.output

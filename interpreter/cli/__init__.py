@@ -52,9 +52,10 @@ from ddaydice.interpreter.cli import (
     sweep,
     validate,
 )
+from ddaydice.interpreter.cli.common import SuggestingGroup
 
 
-class Dday(click.Group):
+class Dday(SuggestingGroup):
     """The ``dday`` group: every command runs through :meth:`main`, which ends a failed write of the output in a
     one-line error, never a traceback."""
 

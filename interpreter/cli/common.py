@@ -206,6 +206,46 @@ def load_or_exit(root: Path | None = None, packs: list[str] | str = "", extra: l
     return content
 
 
+class SuggestingGroup(click.Group):
+    """A group of commands whose "did you mean" for a misspelt command or option is the project's own
+    (dsl/diagnostics.py ``suggest``, as every hint of the loader and the scenarios), not click's: click's difflib
+    offered '--format' for '--map'."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                            list[str]]:
+        name = args[0] if args else None
+        if name is not None and not name.startswith("-") and self.get_command(ctx, name) is None:
+            from ddaydice.dsl.diagnostics import suggest
+
+            best = suggest(name, self.list_commands(ctx))
+            ctx.fail(f"No such command '{name}'." + (f" Did you mean '{best}'?" if best else "")
+                     + f" (commands: {', '.join(self.list_commands(ctx))})")
+        return super().resolve_command(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.NoSuchOption as exc:
+            if exc.ctx is None or getattr(exc, "suggested", False):
+                raise
+            raise _suggested(exc, exc.ctx) from None
+
+
+def _suggested(exc: click.NoSuchOption, ctx: click.Context) -> click.NoSuchOption:
+    """The same error, with the command's option a misspelt one most likely stands for (compared without their
+    dashes: '--gmes' is '--games'), or none."""
+    from ddaydice.dsl.diagnostics import suggest
+
+    options = [o for p in ctx.command.params if isinstance(p, click.Option) for o in (*p.opts, *p.secondary_opts)]
+    if ctx.command.get_help_option(ctx) is not None:
+        options += ctx.help_option_names
+    bare = {o.lstrip("-"): o for o in options if o.startswith("--")}
+    best = suggest(exc.option_name.lstrip("-"), bare) if exc.option_name.startswith("--") else None
+    out = click.NoSuchOption(exc.option_name, possibilities=[bare[best]] if best else None, ctx=ctx)
+    out.suggested = True  # type: ignore[attr-defined]  # (an inner group has put it right already)
+    return out
+
+
 def check_map(content: Content, map_id: str, packs: Sequence[str] = ()) -> None:
     """A usage error for a map the content does not have: the bundled pack to load when one has it, else the
     nearest name, else the maps there are."""

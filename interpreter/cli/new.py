@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from ddaydice.dsl.writing import write_problem
-from ddaydice.interpreter.cli.common import write_file
+from ddaydice.interpreter.cli.common import SuggestingGroup, write_file
 
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
@@ -223,7 +223,7 @@ def _keeps(doc: YamlDoc, text: str, cid: str) -> bool:
             and isinstance(cards[-1], dict) and cards[-1].get("id") == cid)
 
 
-@click.group("new")
+@click.group("new", cls=SuggestingGroup)
 def new() -> None:
     """Start a pack, a card or a scenario: files laid out as the loader reads them, ready to fill in.
 

@@ -18,7 +18,7 @@ import attrs
 import click
 
 from ddaydice.dsl.writing import write_atomically, write_problem
-from ddaydice.interpreter.cli.common import echo, input_file
+from ddaydice.interpreter.cli.common import SuggestingGroup, echo, input_file
 
 if TYPE_CHECKING:
     from ddaydice.interpreter.tools.scenario import Result
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ddaydice.interpreter.tools.scenario_report import Unusable
 
 
-@click.group()
+@click.group(cls=SuggestingGroup)
 def scenario() -> None:
     """Scenario files: set up a situation, run it, check what follows (docs/scenarios.md)."""
 
