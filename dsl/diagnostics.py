@@ -17,7 +17,6 @@ from collections.abc import Iterable, Sequence
 from typing import Literal
 
 import attrs
-from rapidfuzz.distance import DamerauLevenshtein
 
 Severity = Literal["error", "warning"]
 
@@ -92,6 +91,8 @@ def suggest(name: str, candidates: Iterable[str]) -> str | None:
     same = next((pool[form] for form in forms(key) if form in pool), None)
     if same is not None:
         return same
+    from rapidfuzz.distance import DamerauLevenshtein  # (only when a hint is wanted: every command imports this)
+
     best, closest = 0, list[str]()
     for written, candidate in pool.items():
         most = slips(max(len(key), len(written)))

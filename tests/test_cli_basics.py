@@ -7,6 +7,7 @@ import io
 import json
 import re
 import shutil
+import subprocess
 import sys
 from importlib.metadata import version
 from pathlib import Path
@@ -266,3 +267,15 @@ def test_a_misspelt_command_or_option_gets_the_projects_suggestion(args: list[st
     result = dday(*args)
     assert result.exit_code == 2
     assert said in result.output, result.output
+
+
+def test_the_command_line_starts_without_the_heavy_parts() -> None:
+    """Every dday command imports the CLI's modules first: they import the loader, the engine, attrs, the YAML
+    reader, the parser and the suggestion library only when a command runs, so that 'dday --help' or a usage error
+    answers at once (attrs and rapidfuzz came with the escaping of printed text and the suggestions)."""
+    code = ("import sys; from ddaydice.interpreter.cli import main; "
+            "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "{'attr', 'attrs', 'cattrs', 'lark', 'ruamel', 'rapidfuzz', 'dask'} "
+            "or m.startswith(('ddaydice.dsl.loader', 'ddaydice.interpreter.game')))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "", out

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ddaydice.dsl.diagnostics import printable
 from ddaydice.dsl.limits import MAX_SEED
 
 if TYPE_CHECKING:
@@ -32,6 +31,8 @@ def echo(text: object = "", *, err: bool = False, nl: bool = True) -> None:
     """Print text that may hold what content or a file name says (a card's or map's name, a scenario's title, a
     file's name), made printable as diagnostics are (dsl/diagnostics.py ``printable``): no control character of
     it reaches the terminal or a CI log (an escape sequence is shown as ``\\u001b``)."""
+    from ddaydice.dsl.diagnostics import printable  # (only when a command prints: dday --help starts fast)
+
     click.echo(printable(str(text)), err=err, nl=nl)
 
 

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddaydice.dsl.diagnostics import printable
 from ddaydice.interpreter.cli.common import (
     SEED,
     check_setup,
@@ -121,6 +120,8 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     autos = _parse_auto(auto, players, sides)
     if rules.automated_units:  # automated Units (solitaire Atlantikwall) decide nothing themselves
         autos.update({i: autos.get(i, "reference") for i in range(1, players + 1)})
+    from ddaydice.dsl.diagnostics import printable
+
     human = Human(ask=lambda prompt: click.prompt(printable(prompt), default="", show_default=False, prompt_suffix=""),
                   say=echo)
     deciders = [make_policy(autos[i], seed + i) if i in autos else human for i in range(1, players + 1 + len(sides))]

@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import attrs
 import click
 
 from ddaydice.dsl.writing import write_atomically, write_problem
@@ -88,6 +87,8 @@ def _run_files(files: list[Path], trace: bool = False) -> tuple[list[Result], li
 
 def _run_file(f: Path, cache: ContentCache, trace: bool, results: list[Result], unusable: list[Unusable]) -> None:
     """One file's result, or why it could not be run."""
+    import attrs
+
     from ddaydice.dsl.diagnostics import Diagnostic
     from ddaydice.dsl.sandbox import shown_path
     from ddaydice.interpreter.tools.scenario_check import check_file
