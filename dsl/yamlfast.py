@@ -10,9 +10,9 @@ loader gives (tests/test_yamlfast.py compares the two on every YAML file of the 
 It reads only what it is sure of. Anything else raises :class:`NotFast` and the caller reads the file with
 ruamel alone, which gives the canonical diagnostic: a syntax error, a duplicate key, an explicit tag or
 ``%YAML`` directive, several documents, an empty value (ruamel places it elsewhere), an undefined alias, more
-aliases than :data:`MAX_YAML_ALIASES`, nesting deeper than :data:`MAX_NESTING`. libyaml's parser keeps its own
-stacks (no recursion), so a hostile file cannot exhaust the C stack; its size is bounded before it gets here
-(dsl/sandbox.py).
+aliases than :data:`MAX_YAML_ALIASES`, an alias inside the value it names, a merge key ``<<``, nesting deeper
+than :data:`MAX_NESTING`. libyaml's parser keeps its own stacks (no recursion), so a hostile file cannot exhaust
+the C stack; its size is bounded before it gets here (dsl/sandbox.py).
 """
 
 from __future__ import annotations
@@ -38,6 +38,10 @@ except ImportError:  # pragma: no cover - a platform without libyaml's wheels re
 # emptied when it grows past a bound.
 _TAGS: dict[tuple[str, tuple[bool, bool]], Any] = {}
 _MAX_TAGS = 100_000
+
+
+#: The tag of YAML 1.1's merge key ``<<``, which content does not use (dsl/yamlsrc.py tells why, at its place).
+MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 class NotFast(Exception):
@@ -102,6 +106,8 @@ def _compose(text: str, file: str, yaml: YAML) -> Node | None:
                 tag = tags.get(key)
                 if tag is None:  # ruamel's resolver is a chain of regular expressions: once per distinct scalar
                     tag = tags[key] = resolver.resolve(ScalarNode, event.value, event.implicit)
+                if tag == MERGE_TAG:
+                    raise NotFast("a merge key")
                 node: Node = ScalarNode(tag, event.value, mark(event.start_mark), mark(event.end_mark),
                                         style=event.style, anchor=event.anchor)
                 if event.anchor is not None:
@@ -124,9 +130,10 @@ def _compose(text: str, file: str, yaml: YAML) -> Node | None:
                 attach(node)
             elif kind is _pyyaml.AliasEvent:
                 aliases += 1
-                if aliases > MAX_YAML_ALIASES or event.anchor not in anchors:
-                    raise NotFast("aliases")
-                attach(anchors[event.anchor])
+                named = anchors.get(event.anchor)
+                if aliases > MAX_YAML_ALIASES or named is None or named.end_mark is None:  # (None: still open)
+                    raise NotFast("aliases: too many, undefined, or inside the value they name")
+                attach(named)
             elif kind is _pyyaml.DocumentStartEvent:
                 documents += 1
                 if documents > 1 or event.version is not None or event.tags:

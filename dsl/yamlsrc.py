@@ -32,6 +32,8 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.composer import Composer, ComposerError, MaxDepthExceededError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import AliasEvent
+from ruamel.yaml.nodes import CollectionNode, ScalarNode
 
 from ddaydice.dsl import yamlfast
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
@@ -70,20 +72,46 @@ class YamlDoc:
 
 
 class _CappedComposer(Composer):
-    """ruamel's composer, counting the uses of aliases (a "billion laughs" bomb needs many)."""
+    """ruamel's composer, counting the uses of aliases (a "billion laughs" bomb needs many), and refusing an alias
+    inside the value it names and YAML's merge key ``<<``, each at its place."""
 
     aliases_used = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.parser.check_event(AliasEvent):
+            event = self.parser.peek_event()
+            named = self.anchors.get(event.anchor)
+            if isinstance(named, CollectionNode) and named.end_mark is None:  # (still being composed: a loop)
+                raise _SharedValueError(None, None, f"the alias *{event.anchor} is used inside the value it names "
+                                        "(a loop)", event.start_mark)
+        return super().compose_node(parent, index)
+
+    def compose_scalar_node(self, anchor: Any) -> Any:
+        node = super().compose_scalar_node(anchor)
+        if is_merge_key(node):
+            raise _SharedValueError(None, None, MERGE_KEY_PROBLEM, node.start_mark)
+        return node
 
     def return_alias(self, a: Any) -> Any:
         self.aliases_used += 1
         if self.aliases_used > MAX_YAML_ALIASES:
-            raise _TooManyAliasesError(None, None, f"more than {MAX_YAML_ALIASES} uses of aliases (*name)",
-                                       getattr(a, "start_mark", None))
+            raise _SharedValueError(None, None, f"too many aliases: more than {MAX_YAML_ALIASES} uses of aliases "
+                                    "(*name)", getattr(a, "start_mark", None))
         return super().return_alias(a)
 
 
-class _TooManyAliasesError(ComposerError):
-    pass
+#: Why YAML's merge key is refused: a key it brings in has no place of its own in the file (a diagnostic about it
+#: could only point at the ``<<`` or at another card), and YAML 1.2 has no merge key. Each record states its keys.
+MERGE_KEY_PROBLEM = "the merge key '<<' is not read: each mapping writes out its own keys"
+
+
+def is_merge_key(node: Any) -> bool:
+    """A plain ``<<``, which YAML 1.1 (and ruamel) reads as the merge key, whether as a key or as a value."""
+    return isinstance(node, ScalarNode) and str(node.tag) == yamlfast.MERGE_TAG
+
+
+class _SharedValueError(ComposerError):
+    """YAML005: too many aliases, an alias inside itself, a merge key."""
 
 
 def read_yaml(file: str, text: str | None = None, *, remember: bool = False) -> tuple[YamlDoc | None,
@@ -185,11 +213,13 @@ def _read_slowly(file: str, text: str) -> tuple[YamlDoc | None, list[Diagnostic]
     yaml = _ruamel()
     try:
         data = yaml.load(io.StringIO(text))
-    except _TooManyAliasesError as exc:
+    except _SharedValueError as exc:
         mark = exc.problem_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        return None, [Diagnostic("YAML005", f"too many aliases: {exc.problem}", file, line, col,
-                                 hint="write the values out; content needs few aliases, if any")]
+        merge = exc.problem == MERGE_KEY_PROBLEM
+        return None, [Diagnostic("YAML005", str(exc.problem), file, line, col, width=2 if merge else 1,
+                                 hint="write the values out; content needs few aliases, if any" if not merge else
+                                 "write the shared keys out in each mapping (or quote '<<' if it is a text)")]
     except MaxDepthExceededError as exc:
         mark = exc.problem_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
