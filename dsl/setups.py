@@ -4,7 +4,7 @@ and `dday validate` (a card in no game)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import attrs
 
@@ -39,9 +39,47 @@ class Setup:
         return self.variant or ""
 
 
-def _named_cards(content: Content, src: EffectSource) -> list[tuple[str, str]]:
-    """Cards an effect brings into play by its actions (recruit X, find X, offer X, find 1 vehicle)."""
-    out: list[tuple[str, str]] = []
+class _Index:
+    """What every set-up of one content reads, found once for all of them (the cards of each kind and grade, the
+    cards only in or unavailable in an optional rule, the effects that are no card's, the cards each effect brings
+    into play): a set-up's work is then the cards it reaches, never a scan of every card, so that checking a pack's
+    cards grows with the pack, not with the pack times its set-ups (docs/security.md)."""
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+        self.by_kind: dict[str, list[str]] = {}
+        self.by_kind_grade: dict[tuple[str, str | None], list[str]] = {}
+        self.only_in: dict[str, list[str]] = {}
+        self.conditional: set[str] = set()  # cards that say only-in or unavailable-in
+        for cid, card in content.cards.items():
+            kind = content.card_kinds[cid]
+            self.by_kind.setdefault(kind, []).append(cid)
+            self.by_kind_grade.setdefault((kind, card.grade), []).append(cid)
+            for oid in card.only_in:
+                self.only_in.setdefault(oid, []).append(cid)
+            if card.only_in or card.unavailable_in:
+                self.conditional.add(cid)
+        self.position = {cid: i for i, cid in enumerate(content.cards)}
+        self.plain = [(key, src) for key, src in content.effects.items() if key not in content.cards]
+        self._named: dict[int, _Named] = {}
+
+    def named(self, src: EffectSource) -> _Named:
+        """:func:`_named_cards` of an effect, found once."""
+        found = self._named.get(id(src))
+        if found is None:
+            found = self._named[id(src)] = _named_cards(self.content, src)
+        return found
+
+
+#: What an effect brings into play: cards it names, and kinds of card it lets the player choose from (each with why).
+_Named = tuple[list[tuple[str, str]], list[tuple[str, str]]]
+
+
+def _named_cards(content: Content, src: EffectSource) -> _Named:
+    """Cards an effect brings into play by its actions (recruit X, find X, offer X, find 1 vehicle): those it names,
+    and the kinds whose cards it lets the player choose."""
+    named: list[tuple[str, str]] = []
+    chosen: list[tuple[str, str]] = []
     for clause in src.tree.clauses:
         body = clause.body
         if isinstance(body, ast.Modifier):
@@ -50,13 +88,64 @@ def _named_cards(content: Content, src: EffectSource) -> list[tuple[str, str]]:
             for opt in (part for o in action.options for part in o.parts()):
                 t = reach(opt.statement)
                 if t.cards and t.cards[0] in content.cards:
-                    out.append((t.cards[0], f"named by the effect of {src.name}"))
+                    named.append((t.cards[0], f"named by the effect of {src.name}"))
                     continue
-                for kind in t.chosen:
-                    label = KIND_LABELS.get(kind, kind)
-                    out += [(c.id, f"a {label} of the player's choice, by the effect of {src.name}")
-                            for c in content.cards_of(kind)]
-    return out
+                chosen += [(kind, f"a {KIND_LABELS.get(kind, kind)} of the player's choice, by the effect of "
+                            f"{src.name}") for kind in t.chosen]
+    return named, chosen
+
+
+class _Reached:
+    """The cards a set-up (or several set-ups with the same optional rules on) can bring into play, and why: those
+    it adds, then those their effects bring, and so on. ``why=False``: which cards only (a kind of card the player
+    may choose from is then gone through once, not once per effect that offers it)."""
+
+    def __init__(self, index: _Index, options: tuple[str, ...], *, why: bool = True) -> None:
+        self.index = index
+        self.on = set(options)
+        self.why = why
+        self.reasons: dict[str, list[str]] = {}
+        self.pending: list[str] = []  # the cards reached, in the order reached; those from ``done`` on are
+        self.done = 0  # still to read
+        self.chosen: set[str] = set()  # (why=False) the kinds gone through
+
+    def add(self, cid: str, why: str) -> None:
+        index = self.index
+        got = self.reasons.get(cid)
+        if got is None:
+            if cid not in index.content.cards:
+                return
+            if cid in index.conditional:
+                card = index.content.cards[cid]
+                if set(card.unavailable_in) & self.on or (card.only_in and not set(card.only_in) & self.on):
+                    return
+            got = self.reasons[cid] = []
+            self.pending.append(cid)
+        if self.why and why not in got:
+            got.append(why)
+
+    def read(self, src: EffectSource) -> None:
+        """What an effect in play brings into play."""
+        named, chosen = self.index.named(src)
+        for cid, why in named:
+            self.add(cid, why)
+        for kind, why in chosen:
+            if not self.why:
+                if kind in self.chosen:
+                    continue
+                self.chosen.add(kind)
+            for cid in self.index.by_kind.get(kind, ()):
+                self.add(cid, why)
+
+    def close(self) -> dict[str, list[str]]:
+        """The cards reached once the effects of every card reached are read."""
+        effects = self.index.content.effects
+        while self.done < len(self.pending):
+            cid = self.pending[self.done]
+            self.done += 1
+            if cid in effects:
+                self.read(effects[cid])
+        return self.reasons
 
 
 def _option_closure(content: Content, oid: str) -> tuple[str, ...]:
@@ -69,34 +158,52 @@ def _option_closure(content: Content, oid: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _option_cards(content: Content, options: Iterable[str]) -> dict[str, str]:
+def _option_cards(index: _Index, options: Iterable[str]) -> dict[str, str]:
     """Cards an optional rule's availability settings may bring into play (a list 'all', or cards drawn at
     random from the whole deck), as interpreter/mechanisms/options.py reads them: 'GRADE-KINDs' other than 'map'."""
     out: dict[str, str] = {}
     for oid in options:
-        opt = content.options[oid]
+        opt = index.content.options[oid]
         for key, value in sorted(opt.settings.items()):
             grade, _, kinds = key.replace("_", "-").partition("-")
             kind = kinds[:-1] if kinds.endswith("s") else kinds
             if kind not in KIND_LABELS or value == "map":
                 continue
-            for cid, card in content.cards.items():
-                if content.card_kinds[cid] == kind and card.grade == grade:
-                    out.setdefault(cid, f"with the optional rule {opt.name}")
+            for cid in index.by_kind_grade.get((kind, grade), ()):
+                out.setdefault(cid, f"with the optional rule {opt.name}")
     return out
 
 
-def _setup(content: Content, bm: BattleMap, v: Variant | None, options: tuple[str, ...] = ()) -> Setup:
-    reasons: dict[str, list[str]] = {}
-    barred = {cid for cid, card in content.cards.items() if set(card.unavailable_in) & set(options)
-              or (card.only_in and not set(card.only_in) & set(options))}
+def _setup(index: _Index, bm: BattleMap, v: Variant | None, options: tuple[str, ...] = ()) -> Setup:
+    content = index.content
+    reached = _Reached(index, options)
+    _reach(reached, bm, v, options)
+    reasons = reached.close()
+    name = bm.name if v is None else v.name
+    label = "as listed" if v is None else "in " + v.name.removeprefix(f"{bm.name}: ")
+    if options:
+        name = f"{bm.name} with {content.options[options[0]].name}"
+        label = f"with {content.options[options[0]].name}"
+    return Setup(bm.id, v.id if v is not None else None, name, _ignored(v),
+                 {cid: tuple(why) for cid, why in sorted(reasons.items())}, options, label)
 
-    def add(cid: str, why: str) -> None:
-        if cid in content.cards and cid not in barred:
-            got = reasons.setdefault(cid, [])
-            if why not in got:
-                got.append(why)
 
+def _ignored(v: Variant | None) -> frozenset[str]:
+    return frozenset(v.ignore) if v is not None else frozenset()
+
+
+def _reach(reached: _Reached, bm: BattleMap, v: Variant | None, options: tuple[str, ...]) -> None:
+    """Add to ``reached`` what a set-up brings into play: its cards, then what the game's effects bring."""
+    index = reached.index
+    _seed(index, bm, v, options, reached.add)
+    for src in _fixed_sources(index.content, bm, _ignored(v), options, index.plain):
+        reached.read(src)
+
+
+def _seed(index: _Index, bm: BattleMap, v: Variant | None, options: tuple[str, ...],
+          add: Callable[[str, str], None]) -> None:
+    """The cards a set-up brings into play by its lists, its decks and its optional rules (before the effects)."""
+    content = index.content
     own = "listed by the variant" if v is not None else "listed by the map"
     specs = v.specialists if v is not None and v.specialists is not None else bm.specialists
     for cid in specs:
@@ -106,9 +213,8 @@ def _setup(content: Content, bm: BattleMap, v: Variant | None, options: tuple[st
         listed = v.items if v is not None and v.items is not None else bm.items
         for cid in listed:
             add(cid, own if v is not None and v.items is not None else "listed by the map")
-        for cid, card in content.cards.items():
-            if content.card_kinds[cid] == "item" and card.grade == "regular":
-                add(cid, "a Regular Item (on every map that has Items)")
+        for cid in index.by_kind_grade.get(("item", "regular"), ()):
+            add(cid, "a Regular Item (on every map that has Items)")
     vehicles = v.vehicles if v is not None and v.vehicles is not None else bm.vehicles
     for cid in vehicles:
         add(cid, own if v is not None and v.vehicles is not None else "listed by the map")
@@ -122,56 +228,46 @@ def _setup(content: Content, bm: BattleMap, v: Variant | None, options: tuple[st
             add(cid, f"joins the Units that start in {sec.name}")
         for cid in sec.start.regular_specialists or ():
             add(cid, f"in the hand of the Units that start in {sec.name}")
-    for cid, why in _option_cards(content, options).items():
+    for cid, why in _option_cards(index, options).items():
         add(cid, why)
-    for cid, card in content.cards.items():  # a Unique Specialist 'only-in' an option joins the Pool on any map
-        if content.card_kinds[cid] == "specialist" and card.grade == "unique" and set(card.only_in) & set(options):
-            add(cid, f"joins the Reserve with the optional rule {content.options[options[0]].name}")
-    ignore = frozenset(v.ignore) if v is not None else frozenset()
-    if "awards" not in ignore:
-        for card in content.cards_of("award"):
-            add(card.id, "in the Award deck")
+    joining = {cid for oid in options for cid in index.only_in.get(oid, ())  # a Unique Specialist 'only-in' an
+               if content.card_kinds[cid] == "specialist" and content.cards[cid].grade == "unique"}  # option joins
+    for cid in sorted(joining, key=index.position.__getitem__):  # the Pool on any map
+        add(cid, f"joins the Reserve with the optional rule {content.options[options[0]].name}")
+    if "awards" not in _ignored(v):
+        for cid in index.by_kind.get("award", ()):
+            add(cid, "in the Award deck")
     for kind in content.kinds.kinds:  # an expansion's decks whose optional rule is on (rules/kinds.yaml)
         if kind.deck and (kind.option is None or kind.option in options):
-            for cid, k in content.card_kinds.items():
-                if k == kind.id:
-                    add(cid, f"in the {kind.plural or kind.name} deck")
-    # Cards the game's effects bring into play, and those the cards they bring bring, and so on.
-    frontier = _fixed_sources(content, bm, ignore, options)
-    seen: set[str] = set()
-    while frontier:
-        nxt: list[EffectSource] = []
-        for src in frontier:
-            for cid, why in _named_cards(content, src):
-                add(cid, why)
-        for cid in list(reasons):
-            if cid not in seen:
-                seen.add(cid)
-                if cid in content.effects:
-                    nxt.append(content.effects[cid])
-        frontier = nxt
-    name = bm.name if v is None else v.name
-    label = "as listed" if v is None else "in " + v.name.removeprefix(f"{bm.name}: ")
-    if options:
-        name = f"{bm.name} with {content.options[options[0]].name}"
-        label = f"with {content.options[options[0]].name}"
-    return Setup(bm.id, v.id if v is not None else None, name, ignore,
-                 {cid: tuple(why) for cid, why in sorted(reasons.items())}, options, label)
+            for cid in index.by_kind.get(kind.id, ()):
+                add(cid, f"in the {kind.plural or kind.name} deck")
 
 
 def setups(content: Content, map_id: str) -> tuple[Setup, ...]:
     """The map as listed, each of its variants, then the map as listed with each optional rule on (an
     optional rule may change what can come into play, and its own effects join the game's rules)."""
-    bm = content.maps[map_id]
-    out = [_setup(content, bm, None), *(_setup(content, bm, v) for v in bm.variants)]
+    return _setups(_Index(content), map_id)
+
+
+def _setups(index: _Index, map_id: str) -> tuple[Setup, ...]:
+    """:func:`setups`, with the content's index."""
+    bm = index.content.maps[map_id]
+    out = [_setup(index, bm, None), *(_setup(index, bm, v) for v in bm.variants)]
+    out += [_setup(index, bm, None, closure) for closure in _options_on(index.content, bm)]
+    return tuple(out)
+
+
+def _options_on(content: Content, bm: BattleMap) -> list[tuple[str, ...]]:
+    """The optional rules (each with those it requires) a map can be played with, one set-up each."""
+    out = []
     for oid in sorted(content.options):
         closure = _option_closure(content, oid)
         most = min((int(m) for o in closure for k, m in content.options[o].settings.items()
                     if k.replace("_", "-") == "max-players" and isinstance(m, int)), default=4)
         if most < bm.players[0]:
             continue  # the map cannot be played with so few players (solitaire on Operation Deadstick)
-        out.append(_setup(content, bm, None, closure))
-    return tuple(out)
+        out.append(closure)
+    return out
 
 
 def cards_in_no_game(content: Content, ids: Iterable[str] | None = None) -> dict[str, tuple[str, ...]]:
@@ -179,30 +275,48 @@ def cards_in_no_game(content: Content, ids: Iterable[str] | None = None) -> dict
     or in a variant, and do not say ``only-in`` an optional rule: a card its author expects in games and that is
     in none (a pack's new Regular Specialist that no map lists). Each with the names of the optional rules that
     would bring it (none: it is in no game at all). Cards of an expansion's own kinds come with their option or
-    side, and are not asked about. ``ids``: only these cards (all by default)."""
+    side, and are not asked about. ``ids``: only these cards (all by default).
+
+    The set-ups with the same optional rules on read the same cards the same way, so the cards they bring are
+    found together, once (what any of them brings): the work grows with the cards, not with the cards times the
+    set-ups; the set-ups with an optional rule on are read only if some card is in no set-up without."""
     asked = [cid for cid in (content.cards if ids is None else ids)
              if content.card_kinds.get(cid) in BASE_KINDS and not content.cards[cid].only_in]
     if not asked:
         return {}
-    listed: set[str] = set()
-    by_option: dict[str, set[str]] = {}
+    index = _Index(content)
+    listed = _Reached(index, (), why=False)
     for mid in sorted(content.maps):
-        for st in setups(content, mid):
-            if st.options:
-                for cid in st.cards:
-                    by_option.setdefault(cid, set()).add(content.options[st.options[0]].name)
-            else:
-                listed.update(st.cards)
-    return {cid: tuple(sorted(by_option.get(cid, ()))) for cid in asked if cid not in listed}
+        bm = content.maps[mid]
+        for v in (None, *bm.variants):
+            _reach(listed, bm, v, ())
+    in_games = listed.close()
+    unlisted = [cid for cid in asked if cid not in in_games]
+    if not unlisted:
+        return {}
+    by_option: dict[str, set[str]] = {}
+    with_option: dict[tuple[str, ...], _Reached] = {}
+    for mid in sorted(content.maps):
+        for closure in _options_on(content, content.maps[mid]):
+            reached = with_option.setdefault(closure, _Reached(index, closure, why=False))
+            _reach(reached, content.maps[mid], None, closure)
+    for closure, reached in with_option.items():
+        brought = reached.close()
+        for cid in unlisted:
+            if cid in brought:
+                by_option.setdefault(cid, set()).add(content.options[closure[0]].name)
+    return {cid: tuple(sorted(by_option.get(cid, ()))) for cid in unlisted}
 
 
-def _fixed_sources(content: Content, bm: BattleMap, ignore: frozenset[str],
-                   options: Iterable[str] = ()) -> list[EffectSource]:
-    """The effects of a set-up that do not come from cards: rules, options on, RWBs, the map's Sectors."""
+def _fixed_sources(content: Content, bm: BattleMap, ignore: frozenset[str], options: Iterable[str] = (),
+                   plain: Iterable[tuple[str, EffectSource]] | None = None) -> list[EffectSource]:
+    """The effects of a set-up that do not come from cards: rules, options on, RWBs, the map's Sectors.
+    ``plain``: the content's effects that are no card's (:class:`_Index`), when known."""
     on = {f"option:{o}" for o in options}
+    effects = list(content.effects.items() if plain is None else plain)
     # A rule or RWB written for an optional rule ('rwb:battle-cry@badges') stands in for the plain one in the
     # set-ups with that rule on, and is absent from the others (as in the engine).
-    replaced = {key.split("@", 1)[0] for key in content.effects
+    replaced = {key.split("@", 1)[0] for key, _ in effects
                 if "@" in key and f"option:{key.split('@', 1)[1]}" in on}
 
     def wanted(key: str) -> bool:
@@ -221,7 +335,7 @@ def _fixed_sources(content: Content, bm: BattleMap, ignore: frozenset[str],
             return True
         return key.startswith(f"{bm.id}/") and "attributes" not in ignore
 
-    return [src for key, src in content.effects.items() if wanted(key)]
+    return [src for key, src in effects if wanted(key)]
 
 
 def active_sources(content: Content, setup: Setup) -> list[EffectSource]:

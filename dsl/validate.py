@@ -64,11 +64,16 @@ def in_no_game(content: Content, paths: Sequence[Path]) -> list[Diagnostic]:
     """AVAIL001 warnings: the cards of the checked PATHs that no map brings into play (dsl/conflicts.py
     ``cards_in_no_game``). The bundled cards are kept so by the test suite."""
     roots = [p.resolve() for p in paths]
+    checked: dict[str, bool] = {}  # file -> whether it is one of the paths or below one (each resolved once)
     mine = {}
     for cid in content.cards:
         where = content.origins.get(f"card:{cid}")
-        if where is not None and any(r == Path(where[0]).resolve() or r in Path(where[0]).resolve().parents
-                                     for r in roots):
+        if where is None:
+            continue
+        if where[0] not in checked:
+            resolved = Path(where[0]).resolve()
+            checked[where[0]] = any(r == resolved or r in resolved.parents for r in roots)
+        if checked[where[0]]:
             mine[cid] = where
     out = []
     for cid, options in cards_in_no_game(content, mine).items():

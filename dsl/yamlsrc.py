@@ -9,6 +9,7 @@ or value it concerns.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import threading
@@ -373,10 +374,16 @@ def position(node: Any, path: Sequence[str | int], *, key: bool = False) -> tupl
     return line, col
 
 
+@functools.lru_cache(maxsize=4)
+def _lines(text: str) -> tuple[str, ...]:
+    """A file's lines, split once for all the effects of the file (not once per effect: a file of many cards)."""
+    return tuple(text.splitlines())
+
+
 def scalar_source(doc: YamlDoc, parent: Any, key: str) -> tuple[SourceMap, Diagnostic | None]:
     """Where the text of ``parent[key]`` starts in the file, so DSL errors land on real lines."""
     line, col = position(parent, [key])
-    lines = doc.text.splitlines()
+    lines = _lines(doc.text)
     raw = lines[line - 1] if 0 < line <= len(lines) else ""
     ch = raw[col - 1] if 0 < col <= len(raw) else ""
     if ch and ch in "|>":

@@ -6,11 +6,15 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
+from ddaydice.dsl import setups as setups_module
 from ddaydice.dsl.conflicts import cards_in_no_game
 from ddaydice.dsl.loader import load
+from ddaydice.dsl.schema import BASE_KINDS
 from ddaydice.interpreter.cli import main
 
 CARD = """\
@@ -76,3 +80,52 @@ def test_the_summary_of_a_run_with_warnings_counts_them(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "AVAIL001" in result.output
     assert re.search(r"^ok: .* checked in \d+\.\d+s, 1 warning\(s\)$", result.output, re.MULTILINE), result.output
+
+
+def _many_items(tmp_path: Path, files: int, per_file: int) -> Path:
+    """The cook pack with ``files`` more card files of ``per_file`` Regular Items each (in every game with Items)."""
+    root = pack(tmp_path)
+    for f in range(files):
+        cards = "".join(f"  - {{id: ration-{f}-{i}, name: Ration, grade: regular, cost: 1, text: t, "
+                        f"provenance: reconstructed, note: n, effect: 'use: gain 1 star'}}\n" for i in range(per_file))
+        (root / "cards" / f"rations-{f}.yaml").write_text("kind: item\ncards:\n" + cards, encoding="utf-8")
+    return root
+
+
+def test_each_effect_is_read_once_whatever_the_number_of_set_ups(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding the cards in no game reads what each effect brings into play once, not once per set-up (109 set-ups
+    of the bundled maps and optional rules: a pack of 57,000 cards took minutes to validate)."""
+    content, diags = load(packs="all", extra=[_many_items(tmp_path, 2, 150)])
+    assert content is not None, diags
+    reads: list[int] = []
+    real = setups_module._named_cards
+
+    def counted(*args: Any) -> Any:
+        reads.append(id(args[1]))
+        return real(*args)
+
+    monkeypatch.setattr(setups_module, "_named_cards", counted)
+    found = cards_in_no_game(content)
+    assert set(found) == {"cook"} and "Wild Specialists" in found["cook"]
+    assert len(reads) == len(set(reads)) <= len(content.effects)
+
+
+def test_the_cards_in_no_game_are_those_no_set_up_brings(tmp_path: Path) -> None:
+    """The cards in no game, found for all the set-ups together, are those that no set-up of any map brings into
+    play (``setups``, which ``dday card`` and the conflict finder read), with the optional rules that bring each."""
+    content, diags = load(packs="all", extra=[_many_items(tmp_path, 1, 3)])
+    assert content is not None, diags
+    listed: set[str] = set()
+    by_option: dict[str, set[str]] = {}
+    for mid in content.maps:
+        for st in setups_module.setups(content, mid):
+            for cid in st.cards:
+                if st.options:
+                    by_option.setdefault(cid, set()).add(content.options[st.options[0]].name)
+                else:
+                    listed.add(cid)
+    asked = [cid for cid, card in content.cards.items()
+             if content.card_kinds[cid] in BASE_KINDS and not card.only_in]
+    assert cards_in_no_game(content) == {cid: tuple(sorted(by_option.get(cid, ()))) for cid in asked
+                                         if cid not in listed} != {}
