@@ -16,6 +16,11 @@ MAX_FILE_BYTES = 64 * 1024
 # A saved game (``dday play --save``): JSON, read by the C parser; a 60-turn game with four players holds a few
 # thousand choices.
 MAX_REPLAY_BYTES = 2 * 1024 * 1024
+# Content files read by one load, in all (every file of the bundled game and of the packs checked): checking
+# content takes time and memory in proportion to it (some 5 seconds and 80 MB per MiB of cards on a busy 2-core
+# machine), and the files of a pack are otherwise bounded only by MAX_FOLDER_ENTRIES x MAX_FILE_BYTES (64 MB).
+# The bundled game is about 300 kB.
+MAX_CONTENT_BYTES = 4 * 1024 * 1024
 # Entries listed in one folder of a pack (cards/, maps/, rules/options/, the pack folder itself), and scenario
 # files collected under the folders given to ``dday scenario run``.
 MAX_FOLDER_ENTRIES = 1000

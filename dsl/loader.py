@@ -25,7 +25,13 @@ from ddaydice.dsl import ast, schema
 from ddaydice.dsl.checker import Context, check_effect
 from ddaydice.dsl.compile import CompiledEffect, Compiler, EffectSource
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, sort_key
-from ddaydice.dsl.limits import MAX_FILE_BYTES, MAX_FINGERPRINT_FILES, MAX_FOLDER_ENTRIES, MAX_ID_CHARS
+from ddaydice.dsl.limits import (
+    MAX_CONTENT_BYTES,
+    MAX_FILE_BYTES,
+    MAX_FINGERPRINT_FILES,
+    MAX_FOLDER_ENTRIES,
+    MAX_ID_CHARS,
+)
 from ddaydice.dsl.parser import parse_effect, parse_good_lines
 from ddaydice.dsl.places import absolute, bundled_root, home_pack
 from ddaydice.dsl.render import Renderer
@@ -157,6 +163,7 @@ class _Builder:
     maps: dict[str, tuple[schema.BattleMap, YamlDoc]] = attrs.Factory(dict)
     packs: dict[str, tuple[schema.Manifest, YamlDoc]] = attrs.Factory(dict)
     origins: dict[str, tuple[str, int, int]] = attrs.Factory(dict)
+    bytes_read: int = 0  # of the content files read (MAX_CONTENT_BYTES)
     owner_pack: dict[str, str] = attrs.Factory(dict)
     pending_rwb: list[tuple[schema.RwbDef, YamlDoc, Any]] = attrs.Factory(list)
     pending_sides: list[tuple[schema.SideDef, YamlDoc, Any]] = attrs.Factory(list)
@@ -193,6 +200,8 @@ class _Builder:
         return out
 
     def read(self, path: Path) -> YamlDoc | None:
+        if self.too_much(path):
+            return None
         doc, diags = read_source(path, self.overlay)
         self.diags += diags
         if doc is not None:
@@ -202,6 +211,23 @@ class _Builder:
                 self.diags.append(empty)
                 return None
         return doc
+
+    def too_much(self, path: Path) -> bool:
+        """Whether reading ``path`` takes the content files read beyond :data:`MAX_CONTENT_BYTES` (LOAD008, told
+        once, at the file that goes beyond: it and those after it are not read, and the load fails)."""
+        try:
+            self.bytes_read += path.stat().st_size if path.is_file() else 0
+        except OSError:
+            return False  # (what reads it tells why)
+        if self.bytes_read <= MAX_CONTENT_BYTES:
+            return False
+        if not any(d.code == "LOAD008" for d in self.diags):
+            self.diags.append(Diagnostic(
+                "LOAD008", f"the content files read come to more than {MAX_CONTENT_BYTES} bytes in all with this "
+                "file: it and the files after it are not read", shown_path(path), 1, 1,
+                hint="a check reads at most that much content (the bundled game is about 300 kB): split the pack "
+                     "into packs checked one at a time"))
+        return True
 
     def take(self, doc: YamlDoc, node: Any, cls: type[T], path: list[str | int]) -> T | None:
         obj, diags = structure(doc, node, cls, path)

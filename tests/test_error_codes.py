@@ -28,6 +28,7 @@ from click.testing import CliRunner, Result
 from syrupy.assertion import SnapshotAssertion
 from test_diagnostics import MAP, PACK, card, content_tree
 
+from ddaydice.dsl import loader
 from ddaydice.dsl.limits import MAX_EFFECT_CHARS, MAX_FILE_BYTES, MAX_FOLDER_ENTRIES
 from ddaydice.dsl.loader import load
 from ddaydice.interpreter.cli import main
@@ -110,6 +111,14 @@ def _many(rel: str, n: int) -> Setup:
     return make
 
 
+def _content_beyond_the_limit(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MAX_CONTENT_BYTES made 60,000 bytes: the tree's other files hold less, and the last read, the pack's card
+    file of more than 60,000 bytes, goes beyond it (the limit itself is 4 MiB)."""
+    others = sum(p.stat().st_size for p in root.rglob("*.yaml") if p.name != "more.yaml")
+    assert others < 60_000 < (root / "expansions/extra/cards/more.yaml").stat().st_size
+    monkeypatch.setattr(loader, "MAX_CONTENT_BYTES", 60_000)
+
+
 def _remove(rel: str) -> Setup:
     def make(root: Path, _: pytest.MonkeyPatch) -> None:
         (root / rel).unlink()
@@ -186,6 +195,9 @@ CASES: dict[str, Case] = {
     "LOAD007": Case("LOAD007", {"extra/pack.yaml": PACK, "extra/README.md": "# Extra\n"}, "extra/README.md:1:1",
                     ("not content", "does not check it"), "name the pack's folder",
                     args=("validate", "--root", ".", "extra/README.md")),
+    "LOAD008": Case("LOAD008", pack_tree({"cards/more.yaml": "kind: item\ncards: []\n" + "#\n" * 30_000}),
+                    "expansions/extra/cards/more.yaml:1:1", ("more than", "bytes in all", "not read"),
+                    "split the pack", setup=_content_beyond_the_limit),
     "LOAD006": Case("LOAD006", {}, "cards/pipe.yaml:1:1", ("not a regular file", "pipe"), "a file of text",
                     setup=_fifo("cards/pipe.yaml")),
     # ------------------------------------------------------------------ the effect language: syntax
