@@ -197,6 +197,8 @@ class _Builder:
                 continue
             if p.suffix in {".yaml", ".yml"} and not p.is_dir():
                 out.append(p)  # a device or a pipe named *.yaml is refused when read (LOAD006)
+            else:
+                self.diags.append(_not_read(p, folder))
         return out
 
     def read(self, path: Path) -> YamlDoc | None:
@@ -902,6 +904,20 @@ class _Builder:
             self.diags.append(Diagnostic("XREF004", f"{what} '{cid}' as {_a(kind)}, but it is {_a(actual)}",
                                          doc.file, line, col, width=len(cid),
                                          hint=f"name {_a(kind)} here; list {_a(actual)} under '{actual}s:'"))
+
+
+def _not_read(entry: Path, folder: Path) -> Diagnostic:
+    """LOAD009, the warning for an entry of a folder of YAML files (cards/, maps/, rules/options/) that is not read:
+    a folder, a name that does not end in '.yaml' or '.yml' as written; never passed over in silence."""
+    holds = f"{folder.name}/ holds *.yaml files, read from the folder itself"
+    if entry.is_dir():
+        what, hint = "a folder", f"move its files up into {folder.name}/ (files in folders below are not read)"
+    elif entry.suffix.lower() in {".yaml", ".yml"}:
+        what, hint = f"'{entry.suffix}' is not '.yaml'", f"rename it '{entry.stem}.yaml'"
+    else:
+        what, hint = "not a .yaml file", f"keep it outside {folder.name}/ if it is not content"
+    return Diagnostic("LOAD009", f"'{shorten(entry.name)}' is not read ({what}): {holds}", shown_path(entry), 1, 1,
+                      severity="warning", hint=hint)
 
 
 def _stand_ins(place: str) -> dict[str, Any]:

@@ -674,3 +674,25 @@ def test_two_packs_checked_together_that_share_a_card_id_are_told_so(tmp_path: P
     assert len(found) == 1 and found[0]["file"] == "pb/cards/s.yaml"
     assert found[0]["hint"].startswith("the pack 'pa' has it too")
     assert "base card" not in found[0]["hint"]
+
+
+@pytest.mark.parametrize(("move", "warned", "why"), [
+    (("cards/items.yaml", "cards/more/items.yaml"), "cards/more", "a folder"),
+    (("cards/items.yaml", "cards/items.YAML"), "cards/items.YAML", "'.YAML' is not '.yaml'"),
+    (("cards/items.yaml", "cards/items.txt"), "cards/items.txt", "not a .yaml file"),
+    (("cards/items.yaml", "maps/notes.md"), "maps/notes.md", "not a .yaml file"),
+    (("cards/items.yaml", "rules/options/x.yaml.bak"), "rules/options/x.yaml.bak", "not a .yaml file"),
+])
+def test_a_file_of_a_content_folder_that_is_not_read_is_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             move: tuple[str, str], warned: str, why: str) -> None:
+    """A pack's card file moved into a subfolder of cards/, or named *.YAML, was passed over in silence and the
+    pack validated with fewer cards: each entry of cards/, maps/ and rules/options/ that is not read is a warning."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(REPO / "docs" / "example-pack" / "field-kitchen", "field-kitchen")
+    old, new = (Path("field-kitchen") / part for part in move)
+    new.parent.mkdir(parents=True, exist_ok=True)
+    old.rename(new)
+    result = CliRunner().invoke(main, ["validate", "field-kitchen", "--format", "json"])
+    found = [(d["file"], d["code"], d["severity"]) for d in json.loads(result.output) if d["code"] == "LOAD009"]
+    assert found == [(f"field-kitchen/{warned}", "LOAD009", "warning")], result.output
+    assert why in result.output

@@ -195,6 +195,8 @@ CASES: dict[str, Case] = {
     "LOAD007": Case("LOAD007", {"extra/pack.yaml": PACK, "extra/README.md": "# Extra\n"}, "extra/README.md:1:1",
                     ("not content", "does not check it"), "name the pack's folder",
                     args=("validate", "--root", ".", "extra/README.md")),
+    "LOAD009": Case("LOAD009", {"cards/more/items.yaml": "kind: item\ncards: []\n"}, "cards/more:1:1",
+                    ("'more' is not read", "a folder", "cards/ holds *.yaml files"), "move its files up"),
     "LOAD008": Case("LOAD008", pack_tree({"cards/more.yaml": "kind: item\ncards: []\n" + "#\n" * 30_000}),
                     "expansions/extra/cards/more.yaml:1:1", ("more than", "bytes in all", "not read"),
                     "split the pack", setup=_content_beyond_the_limit),
