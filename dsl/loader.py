@@ -581,7 +581,7 @@ class _Builder:
             line, col = position(doc.data, ["id"])
             self.diags.append(Diagnostic("PACK001", f"pack id '{man.id}' differs from its folder '{pack_dir.name}'",
                                          doc.file, line, col, width=len(man.id),
-                                         hint=f"write 'id: {pack_dir.name}', or name the folder '{man.id}'"))
+                                         hint=_folder_hint(pack_dir.name, man.id)))
         if not self.claim(f"pack:{man.id}", man.id, doc, doc.data, None, "pack"):
             return
         self.check_provenance(man.provenance, man.note, doc, doc.data)
@@ -904,6 +904,16 @@ class _Builder:
             self.diags.append(Diagnostic("XREF004", f"{what} '{cid}' as {_a(kind)}, but it is {_a(actual)}",
                                          doc.file, line, col, width=len(cid),
                                          hint=f"name {_a(kind)} here; list {_a(actual)} under '{actual}s:'"))
+
+
+def _folder_hint(folder: str, pid: str) -> str:
+    """PACK001's hint: the pack's id written as its folder's name, when that name is an id; else the folder renamed
+    (to the id, or to the id its name stands for, then written as the pack's)."""
+    if is_slug(folder):
+        return f"write 'id: {folder}', or name the folder '{pid}'"
+    slug = slug_for(folder)
+    also = f", or name it '{slug}' and write 'id: {slug}'" if slug is not None and slug != pid else ""
+    return f"name the folder '{pid}' ('{shorten(folder)}' is no id, and a pack's folder is named by its id){also}"
 
 
 def _not_read(entry: Path, folder: Path) -> Diagnostic:

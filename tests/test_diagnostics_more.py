@@ -696,3 +696,21 @@ def test_a_file_of_a_content_folder_that_is_not_read_is_told(tmp_path: Path, mon
     found = [(d["file"], d["code"], d["severity"]) for d in json.loads(result.output) if d["code"] == "LOAD009"]
     assert found == [(f"field-kitchen/{warned}", "LOAD009", "warning")], result.output
     assert why in result.output
+
+
+@pytest.mark.parametrize(("folder", "hint"), [
+    ("my pack", "name the folder 'field-kitchen' ('my pack' is no id, and a pack's folder is named by its id), or "
+                "name it 'my-pack' and write 'id: my-pack'"),
+    ("café", "name the folder 'field-kitchen' ('café' is no id, and a pack's folder is named by its id), or name it "
+             "'cafe' and write 'id: cafe'"),
+    ("Field_Kitchen", "name the folder 'field-kitchen' ('Field_Kitchen' is no id, and a pack's folder is named by its "
+                      "id)"),
+    ("kitchen", "write 'id: kitchen', or name the folder 'field-kitchen'"),
+])
+def test_pack001_suggests_only_ids(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder: str, hint: str) -> None:
+    """PACK001's hint said "write 'id: my pack'" for a folder whose name is no id (following it gave SCHEMA004)."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(REPO / "docs" / "example-pack" / "field-kitchen", folder)
+    result = CliRunner().invoke(main, ["validate", folder, "--format", "json"])
+    found = [d for d in json.loads(result.output) if d["code"] == "PACK001"]
+    assert [d["hint"] for d in found] == [hint], result.output
