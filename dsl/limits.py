@@ -46,6 +46,9 @@ MAX_EFFECT_CHARS = 4000
 # Effects whose parse a long-running process keeps (the same text at the same place is not parsed again): at most
 # 2048 x MAX_EFFECT_CHARS characters. Bundled content has about 400 effects.
 MAX_REMEMBERED_EFFECTS = 2048
+# Brackets and 'not's inside each other in an effect, as written (``not (not (x))`` is 4 deep; bundled effects
+# nest 1 at most).
+MAX_EFFECT_NESTING = 30
 # The largest number an effect may write (``gain 99 soldiers``, ``def -99``, ``99d6``, ``if soldiers >= 99``).
 MAX_EFFECT_NUMBER = 99
 

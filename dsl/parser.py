@@ -7,6 +7,7 @@ block scalar is reported on its real line and column in the YAML file.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import functools
 import hashlib
@@ -24,7 +25,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from ddaydice.dsl import ast, words
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
-from ddaydice.dsl.limits import MAX_EFFECT_CHARS, MAX_EFFECT_NUMBER, MAX_REMEMBERED_EFFECTS
+from ddaydice.dsl.limits import MAX_EFFECT_CHARS, MAX_EFFECT_NESTING, MAX_EFFECT_NUMBER, MAX_REMEMBERED_EFFECTS
 
 
 @attrs.frozen
@@ -584,8 +585,34 @@ class _ToAst(Transformer[Token, Any]):
 
 _NUMBER_TOKENS = frozenset({"NUMBER", "SIGNED", "DICE", "SIGNED_DICE"})
 
-# Deeper trees are refused before they reach the (recursive) transformer, checker and renderer.
+# Deeper trees are refused before they reach the (recursive) transformer, checker and renderer. What a writer
+# nests is bounded before, and lower (MAX_EFFECT_NESTING): this bounds the parse tree whatever the form.
 MAX_DEPTH = 100
+
+
+def _nesting(text: str, tree: Tree[Token]) -> tuple[int, Any]:
+    """The deepest nesting the writer wrote (brackets and 'not's inside each other: ``not (not (x))`` is 4 deep,
+    ``((x))`` 2), and the meta of a node there. A node's brackets are those open where it starts."""
+    opens: list[int] = []  # the positions where the bracket depth changes, and the depth after each
+    depths: list[int] = []
+    depth = 0
+    for tok in _parser().lex(text):
+        if tok.type in {"LPAR", "RPAR"}:
+            depth += 1 if tok.type == "LPAR" else -1
+            opens.append(tok.start_pos or 0)
+            depths.append(depth)
+    best, meta = 0, None
+    stack: list[tuple[Tree[Token], int]] = [(tree, 0)]
+    while stack:
+        node, nots = stack.pop()
+        nots += node.data == "negate"
+        if not node.meta.empty:
+            at = bisect.bisect_right(opens, node.meta.start_pos - 1)  # (brackets before the node's start)
+            level = nots + (depths[at - 1] if at else 0)
+            if level > best:
+                best, meta = level, node.meta
+        stack.extend((child, nots) for child in node.children if isinstance(child, Tree))
+    return best, meta
 
 
 def _deepest(tree: Tree[Token]) -> tuple[int, Any]:
@@ -655,12 +682,17 @@ def _parse_effect(text: str, smap: SourceMap) -> tuple[ast.Effect | None, list[D
     except RecursionError:
         fline, fcol = smap.place(1, 1)
         return None, [Diagnostic("DSL004", "effect nested too deeply", smap.file, fline, fcol)]
-    depth, meta = _deepest(tree)
-    if depth > MAX_DEPTH:
+    nested, meta = _nesting(text, tree)
+    depth, deepest = _deepest(tree)
+    if nested > MAX_EFFECT_NESTING or depth > MAX_DEPTH:
+        meta = meta if nested > MAX_EFFECT_NESTING else deepest
         line, column = (meta.line, meta.column) if meta is not None and not meta.empty else (1, 1)
         fline, fcol = smap.place(line, column)
-        return None, [Diagnostic("DSL004", f"effect nested too deeply (more than {MAX_DEPTH} levels)", smap.file,
-                                 fline, fcol, hint="split the condition into simpler clauses")]
+        what = (f"{nested} brackets and 'not's inside each other" if nested > MAX_EFFECT_NESTING
+                else "its parts inside each other")
+        return None, [Diagnostic("DSL004", f"effect nested too deeply ({what}; at most {MAX_EFFECT_NESTING} "
+                                 "brackets and 'not's)", smap.file, fline, fcol,
+                                 hint="split the condition into simpler clauses")]
     too_large: list[Diagnostic] = []
     for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type in _NUMBER_TOKENS):
         digits = str(tok).lstrip("+-").removesuffix("d6")

@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner, Result
 from syrupy.assertion import SnapshotAssertion
 
-from ddaydice.dsl.parser import MAX_DEPTH
+from ddaydice.dsl.limits import MAX_EFFECT_NESTING
 from ddaydice.dsl.places import bundled_root
 from ddaydice.interpreter.cli import main
 
@@ -542,10 +542,10 @@ def test_nested_too_deeply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snap
     # each level of parentheses adds two levels to the tree.
     deep = "(" * 60 + "bunker" + ")" * 60
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(f"use if {deep}: def = 0 this turn")})
-    assert MAX_DEPTH < 2 * 60
+    assert MAX_EFFECT_NESTING < 60
     # pointed at the innermost word: 6 spaces of the block, 'use if ', 60 '('
-    bad(result, f"cards/new.yaml:9:{6 + len('use if ') + 60 + 1}: DSL004 effect nested too deeply (more than "
-                f"{MAX_DEPTH} levels)")
+    bad(result, f"cards/new.yaml:9:{6 + len('use if ') + 60 + 1}: DSL004 effect nested too deeply (60 brackets and "
+                f"'not's inside each other; at most {MAX_EFFECT_NESTING} brackets and 'not's)")
     assert result.output == snapshot
 
 

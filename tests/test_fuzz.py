@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -26,9 +26,9 @@ from ddaydice.dsl import words
 from ddaydice.dsl.checker import Context, check_effect
 from ddaydice.dsl.compile import Compiler
 from ddaydice.dsl.diagnostics import Diagnostic
-from ddaydice.dsl.limits import MAX_EFFECT_CHARS
+from ddaydice.dsl.limits import MAX_EFFECT_CHARS, MAX_EFFECT_NESTING
 from ddaydice.dsl.loader import load
-from ddaydice.dsl.parser import MAX_DEPTH, SourceMap, parse_effect
+from ddaydice.dsl.parser import SourceMap, parse_effect
 from ddaydice.dsl.places import bundled_root
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.vocab import Vocabulary
@@ -120,13 +120,30 @@ def test_any_text_gives_a_tree_or_diagnostics(vocab: Vocabulary, text: str, kind
 def test_deep_nesting_is_a_diagnostic() -> None:
     # Regression: the tree transformer recursed once per level and overflowed the Python stack. (The levels stay
     # beyond the recursion limit and the text within MAX_EFFECT_CHARS, beyond which the length is refused first.)
-    for text in ("use if " + "(" * 1500 + "bunker" + ")" * 1500 + ": win",
-                 "forbid stay if " + "not " * 990 + "bunker"):
+    for text, nested in (("use if " + "(" * 1500 + "bunker" + ")" * 1500 + ": win", 1500),
+                         ("forbid stay if " + "not " * 990 + "bunker", 990)):
         assert len(text) <= MAX_EFFECT_CHARS
         tree, diags = parse_effect(text, SourceMap("card.yaml", 3, 13))
         assert tree is None
         assert [(d.code, d.message) for d in diags] == [
-            ("DSL004", f"effect nested too deeply (more than {MAX_DEPTH} levels)")]
+            ("DSL004", f"effect nested too deeply ({nested} brackets and 'not's inside each other; at most "
+                       f"{MAX_EFFECT_NESTING} brackets and 'not's)")]
+
+
+@pytest.mark.parametrize(("n", "nest", "nested"), [
+    (31, lambda k: "(" * k + "bunker" + ")" * k, 31),  # the report's 47 brackets were 'more than 100 levels'
+    (16, lambda k: "not (" * k + "bunker" + ")" * k, 32),  # and 34 of these
+    (31, lambda k: "not " * k + "bunker", 31),
+])
+def test_the_nesting_limit_is_what_the_writer_nests(n: int, nest: Callable[[int], str], nested: int) -> None:
+    """DSL004 counts the brackets and 'not's the writer put inside each other, and says so; one level less is
+    read."""
+    tree, diags = parse_effect(f"use if {nest(n)}: win", SourceMap("card.yaml"))
+    assert tree is None and [(d.code, d.message) for d in diags] == [
+        ("DSL004", f"effect nested too deeply ({nested} brackets and 'not's inside each other; at most "
+                   f"{MAX_EFFECT_NESTING} brackets and 'not's)")]
+    tree, diags = parse_effect(f"use if {nest(n - 1)}: win", SourceMap("card.yaml"))
+    assert tree is not None and not diags, diags
 
 
 def test_nesting_within_the_limit_checks(vocab: Vocabulary) -> None:
