@@ -217,6 +217,7 @@ class _Builder:
     def too_much(self, path: Path) -> bool:
         """Whether reading ``path`` takes the content files read beyond :data:`MAX_CONTENT_BYTES` (LOAD008, told
         once, at the file that goes beyond: it and those after it are not read, and the load fails)."""
+        looked_at(path)  # (its size counts: a remembered run is one whose files have the same)
         try:
             self.bytes_read += path.stat().st_size if path.is_file() else 0
         except OSError:

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from ddaydice.dsl import loader
 from ddaydice.dsl.places import bundled_root
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.tools import validate_cache
@@ -306,3 +307,19 @@ def test_sigterm_ends_a_watch_started_in_the_background(tree: Path,
     assert watch.proc.returncode == 0, rest
     assert "-- watch ended" in rest
     assert "Traceback" not in "".join(watch.read) + rest
+
+
+def test_a_file_left_unread_beyond_the_content_limit_is_part_of_the_run(
+        tree: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file not read because the content read came to more than MAX_CONTENT_BYTES (LOAD008) is part of what the
+    run depends on: made smaller, in a pack reached through ``--pack PATH``, it is checked afresh."""
+    packs = tmp_path_factory.mktemp("packs")
+    _pack(packs, "ba")
+    other = _pack(packs, "bb", card=GOOD.replace("field-stove", "hot-stove") + "#\n" * 30_000)
+    monkeypatch.setattr(loader, "MAX_CONTENT_BYTES", sum(p.stat().st_size for p in tree.rglob("*.yaml")) + 10_000)
+    args = ["validate", "--root", ".", str(packs / "ba"), "--pack", str(other)]
+    first = dday(*args)
+    assert first.exit_code == 1 and "LOAD008" in first.output, first.output
+    (other / "cards" / "items.yaml").write_text(GOOD.replace("field-stove", "hot-stove"), encoding="utf-8")
+    again = dday(*args)
+    assert again.exit_code == 0 and REMEMBERED not in again.output, again.output
