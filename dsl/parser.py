@@ -593,14 +593,7 @@ MAX_DEPTH = 100
 def _nesting(text: str, tree: Tree[Token]) -> tuple[int, Any]:
     """The deepest nesting the writer wrote (brackets and 'not's inside each other: ``not (not (x))`` is 4 deep,
     ``((x))`` 2), and the meta of a node there. A node's brackets are those open where it starts."""
-    opens: list[int] = []  # the positions where the bracket depth changes, and the depth after each
-    depths: list[int] = []
-    depth = 0
-    for tok in _parser().lex(text):
-        if tok.type in {"LPAR", "RPAR"}:
-            depth += 1 if tok.type == "LPAR" else -1
-            opens.append(tok.start_pos or 0)
-            depths.append(depth)
+    opens, depths = _brackets(text)
     best, meta = 0, None
     stack: list[tuple[Tree[Token], int]] = [(tree, 0)]
     while stack:
@@ -613,6 +606,28 @@ def _nesting(text: str, tree: Tree[Token]) -> tuple[int, Any]:
                 best, meta = level, node.meta
         stack.extend((child, nots) for child in node.children if isinstance(child, Tree))
     return best, meta
+
+
+def _brackets(text: str) -> tuple[list[int], list[int]]:
+    """The positions where the bracket depth changes, and the depth after each: the brackets of the effect's text,
+    a comment's left out (the language has no quoted text; a comment runs from '#' to the end of its line). Read
+    off the text, not by Lark's lexer, whose ``lex`` builds a scanner on each call (most of a load's time)."""
+    opens: list[int] = []
+    depths: list[int] = []
+    depth = 0
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if c in "()":
+            depth += 1 if c == "(" else -1
+            opens.append(i)
+            depths.append(depth)
+        i += 1
+    return opens, depths
 
 
 def _deepest(tree: Tree[Token]) -> tuple[int, Any]:
