@@ -314,3 +314,34 @@ def test_empty_tagged_scalar_is_a_yaml_error(tree: Path) -> None:
     # Regression: ruamel raised IndexError on an empty '!!int'.
     diags = load_only_diagnostics(tree, "cards/fuzz.yaml", "!!int")
     assert [(d.code, d.line, d.column) for d in diags] == [("YAML001", 1, 1)]
+
+
+def _lexed_brackets(text: str) -> tuple[list[int], list[int]]:
+    from ddaydice.dsl.parser import _parser
+
+    opens: list[int] = []
+    depths: list[int] = []
+    depth = 0
+    for tok in _parser().lex(text):
+        if tok.type in {"LPAR", "RPAR"}:
+            depth += 1 if tok.type == "LPAR" else -1
+            opens.append(tok.start_pos or 0)
+            depths.append(depth)
+    return opens, depths
+
+
+def test_the_nesting_reads_the_brackets_the_lexer_reads() -> None:
+    """DSL004's count of brackets (dsl/parser.py _brackets) reads them off the text, a comment left out, where
+    Lark's lexer (too slow to run for each effect) would find them: the same on every bundled effect and on
+    comments holding brackets."""
+    from ddaydice.dsl.loader import load_cached
+    from ddaydice.dsl.parser import _brackets
+
+    content, _ = load_cached(packs="all")
+    assert content is not None
+    texts = [src.text for src in content.effects.values() if src.text]
+    texts += ["if not (not (in-bunker)): def -1 # (a comment (with brackets", "# ( only a comment\nuse: gain 1 star",
+              "((((gain 1 soldier))))"]
+    assert len(texts) > 300
+    for text in texts:
+        assert _brackets(text) == _lexed_brackets(text), text
