@@ -280,6 +280,26 @@ def test_explain_refuses_the_same_mistakes(world: World, case: str) -> None:
     check(world.run("explain", name, "def", "for", "u1"), 2, (code,), file=name)
 
 
+@pytest.mark.parametrize("case", ["status-unknown", "packs-outside", "pack-does-not-load"])
+def test_explain_json_stays_json_when_the_scenario_does_not_load(world: World, case: str) -> None:
+    """``dday explain --format json``: a scenario that does not load (its own mistake, a ``packs:`` entry refused,
+    or a pack whose content does not load) gives its diagnostics as JSON on standard output, as dday validate
+    --format json does, never their text."""
+    if case == "pack-does-not-load":
+        (world.pack / "cards" / "bin.yaml").write_bytes(b"\x00\xff\xfe binary")
+        text = SCENARIO.replace("fallback: none", "fallback: none\npacks: [./pack]")
+        expected, status = ("file", "pack/cards/bin.yaml"), 1
+    else:
+        old, new, code = MISTAKES[case]
+        text, expected, status = SCENARIO.replace(old, new, 1), ("code", code), 2
+    name = _write(world, text)
+    result = world.run("explain", name, "def", "for", "u1", "--format", "json")
+    assert result.exit_code == status, result.output
+    diagnostics = json.loads(result.stdout)
+    key, value = expected
+    assert [d[key] for d in diagnostics] == [value], diagnostics
+
+
 @pytest.mark.parametrize("query", ["def for u9", "casualties for u1 from 999999999999999999999999", "bogus",
                                    "def for u1 with style", "\x1b[31m"])
 def test_explain_refuses_a_bad_query(world: World, query: str) -> None:

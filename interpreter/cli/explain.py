@@ -8,7 +8,14 @@ from pathlib import Path
 
 import click
 
-from ddaydice.interpreter.cli.common import derivation_text, echo, input_file, load_or_exit, scenario_packs
+from ddaydice.interpreter.cli.common import (
+    derivation_text,
+    echo,
+    echo_diagnostics,
+    input_file,
+    load_or_exit,
+    scenario_packs,
+)
 
 
 @click.command()
@@ -26,18 +33,18 @@ def explain(file: Path, query: tuple[str, ...], fmt: str) -> None:
     """
     import attrs
 
-    from ddaydice.dsl.diagnostics import DDayError, SourceCache, render_all
+    from ddaydice.dsl.diagnostics import DDayError
     from ddaydice.interpreter.tools import scenario as sc_mod
 
     input_file(file, "scenario")
     packs, problems = scenario_packs(file)  # the packs the scenario names, as `dday scenario run`
     if problems:
-        echo(render_all(problems, SourceCache()))
+        echo_diagnostics(problems, fmt, 50)
         sys.exit(2)
-    content = load_or_exit(packs=packs)
+    content = load_or_exit(packs=packs, fmt=fmt)
     loaded, diags = sc_mod.load_scenario(file, content)
     if loaded is None or diags:
-        echo(render_all(diags, SourceCache()))
+        echo_diagnostics(diags, fmt, 50)
         sys.exit(2)
     sc, doc = loaded
     sc = attrs.evolve(sc, expect=())
