@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import unicodedata
 from importlib.metadata import version
 from pathlib import Path
 
@@ -279,3 +280,37 @@ def test_the_command_line_starts_without_the_heavy_parts() -> None:
             "or m.startswith(('ddaydice.dsl.loader', 'ddaydice.interpreter.game')))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "", out
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["list", "car\x1bd"], "no kind 'car\\u001bd'"),  # an unknown kind echoed back
+    (["card", "snipe\x07"], "no card 'snipe\\u0007'; did you mean 'sniper'?"),  # an unknown id, with a suggestion
+    (["simulate", "exercise-tige\u202e", "--games", "1"], "no map 'exercise-tige\\u202e'"),
+    (["play", "exercise-tiger", "--auto", "u9\x1b=heuristic"], "no player 'u9\\u001b'"),
+    (["simulate", "exercise-tiger", "--policy", "\x1b"], "Invalid value for '--policy': no policy '\\u001b'"),
+    (["scenario", "ru\x1bn"], "No such command 'ru\\u001bn'. Did you mean 'run'?"),
+])
+def test_a_usage_error_quoting_a_users_text_is_printable(args: list[str], said: str) -> None:
+    """A usage error's message is made printable (dsl/diagnostics.py printable) in the one place every error of
+    the command line passes (cli/common.py SuggestingGroup), as every other printed line: no control or bidi
+    character of what it quotes reaches the terminal."""
+    result = dday(*args)
+    assert result.exit_code == 2, result.output
+    assert said in result.output, result.output
+    assert not any(unicodedata.category(c) in {"Cc", "Cf"} for c in result.output.replace("\n", "")), result.output
+
+
+class _FullFile(io.TextIOBase):
+    """A standard output whose every write fails naming a file whose name holds an escape."""
+
+    def write(self, s: str) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device", "out\x1b[2J.txt")
+
+
+def test_a_failed_write_naming_a_file_prints_its_name_printable(monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """The one line of a failed write (cli/__init__.py Dday.main) is printable, as every error's."""
+    monkeypatch.setattr(sys, "stdout", _FullFile())
+    with pytest.raises(SystemExit):
+        main.main(["list", "maps"], prog_name="dday")
+    assert capsys.readouterr().err.splitlines()[-1] == "Error: out\\u001b[2J.txt: No space left on device"

@@ -52,7 +52,7 @@ from ddaydice.interpreter.cli import (
     sweep,
     validate,
 )
-from ddaydice.interpreter.cli.common import SuggestingGroup
+from ddaydice.interpreter.cli.common import SuggestingGroup, echo
 
 
 class Dday(SuggestingGroup):
@@ -69,7 +69,7 @@ class Dday(SuggestingGroup):
             with contextlib.suppress(OSError, ValueError):  # what is left in the buffer goes nowhere, quietly
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             what = f"{exc.filename}: " if exc.filename else "cannot write the output: "
-            click.echo(f"Error: {what}{exc.strerror or exc}", err=True)
+            echo(f"Error: {what}{exc.strerror or exc}", err=True)  # made printable, as every error
             sys.exit(1)
 
 

@@ -210,7 +210,18 @@ def load_or_exit(root: Path | None = None, packs: list[str] | str = "", extra: l
 class SuggestingGroup(click.Group):
     """A group of commands whose "did you mean" for a misspelt command or option is the project's own
     (dsl/diagnostics.py ``suggest``, as every hint of the loader and the scenarios), not click's: click's difflib
-    offered '--format' for '--map'."""
+    offered '--format' for '--map'.
+
+    Every error of the command line (a usage error, a bad parameter, a ClickException of a command) passes through
+    the group on its way to the terminal, and is made printable there (:func:`printable_error`): what a message
+    quotes (a map's or card's name, a user's word echoed back) never reaches the terminal raw."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as exc:
+            raise printable_error(exc) from exc.__cause__
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
                                                                             list[str]]:
@@ -228,8 +239,22 @@ class SuggestingGroup(click.Group):
             return super().invoke(ctx)
         except click.NoSuchOption as exc:
             if exc.ctx is None or getattr(exc, "suggested", False):
-                raise
-            raise _suggested(exc, exc.ctx) from None
+                raise printable_error(exc) from exc.__cause__
+            raise printable_error(_suggested(exc, exc.ctx)) from None
+        except click.ClickException as exc:
+            raise printable_error(exc) from exc.__cause__
+
+
+def printable_error(exc: click.ClickException) -> click.ClickException:
+    """The same error, its message made printable (dsl/diagnostics.py ``printable``, as :func:`echo` prints every
+    other line): the one place a command line error's text is made safe, whichever command raised it and
+    whatever it quotes. Printable text is printable already, so an error passing two groups is unchanged."""
+    from ddaydice.dsl.diagnostics import printable
+
+    exc.message = printable(exc.message)  # type: ignore[misc]  # (Final in click: set once, here, before it is shown)
+    if isinstance(exc, click.BadParameter) and isinstance(exc.param_hint, str):
+        exc.param_hint = printable(exc.param_hint)
+    return exc
 
 
 def _suggested(exc: click.NoSuchOption, ctx: click.Context) -> click.NoSuchOption:
