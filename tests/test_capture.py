@@ -201,6 +201,11 @@ def test_dday_replay_captures_a_position_that_dday_scenario_runs(in_tmp: Path, s
     assert (in_tmp / "pos.yaml").read_text() == snapshot(name="file")
     ran = CliRunner().invoke(main, ["scenario", "run", "pos.yaml"])
     assert ran.exit_code == 0, ran.output
+    # The position writes no check (its digest is a comment): it passes with a warning, and stays a starting point.
+    assert "warning: this scenario checks nothing" in ran.output
+    assert ran.output.endswith("1 passed, 0 failed (1 of the passed check nothing)\n"), ran.output
+    explained = CliRunner().invoke(main, ["explain", "pos.yaml", "def", "for", "u1"])
+    assert explained.exit_code == 0, explained.output
     assert not [p for p in in_tmp.iterdir() if p.name.startswith(".")]  # written atomically: no temporary left
     schema = json.loads((REPO / "schemas" / "scenario.json").read_text(encoding="utf-8"))
     data = YAML(typ="safe").load((in_tmp / "pos.yaml").read_text())

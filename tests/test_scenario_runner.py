@@ -99,6 +99,45 @@ def test_a_steps_answers_for_a_player_not_in_the_scenario_are_located(tmp_path: 
     assert "q.yaml:9:5: SCEN001 no Unit 'u9' in this scenario" in result.output
 
 
+# ------------------------------------------------------------------ a scenario that checks nothing
+# Combat in Sector 5 with the reference policy answering: nothing the rules do can make it fail.
+NOTHING = COMBAT.replace("fallback: none\n", "") + "steps:\n  - phase: combat\n"
+
+
+def test_a_scenario_that_checks_nothing_passes_with_a_warning_in_every_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No expectation, no step the rules can refuse, no scripted answer: it passes (a captured position is such
+    a scenario, and a starting point), and every report says that it checks nothing."""
+    result = run(tmp_path, monkeypatch, NOTHING, "--junit", "r.xml")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "PASS q.yaml: Combat in Sector 5",
+        "    warning: this scenario checks nothing: it has no expect: entry, no step the rules can refuse and no "
+        "scripted answer, so it passes whatever the rules do (add what must follow under expect:)",
+        "1 passed, 0 failed (1 of the passed check nothing)"]
+    case = ET.parse(tmp_path / "r.xml").getroot().find("./testsuite/testcase")
+    assert case is not None
+    assert (case.findtext("system-err") or "").startswith("warning: this scenario checks nothing")
+    data = json.loads(run(tmp_path, monkeypatch, NOTHING, "--format", "json").output)
+    assert data["scenarios"][0]["warning"].startswith("this scenario checks nothing")
+    assert (data["passed"], data["checking_nothing"]) == (1, 1)
+
+
+@pytest.mark.parametrize("text", [
+    NOTHING + "expect:\n  - u1.status: active\n",  # an expectation
+    NOTHING.replace("  - phase: combat", "  - {find: toolkit}"),  # a step the rules can refuse (here they do)
+    NOTHING.replace("  - phase: combat", "  - {move: s4, refused: true}"),  # and one they must refuse
+    NOTHING + "answers:\n  u1: [lose the Corporal, lose 3 Soldiers]\n",  # scripted answers, all to be consumed
+    NOTHING.replace("  - phase: combat", "  - {phase: combat, answers: {u1: [lose 4 Soldiers]}}"),  # a step's own
+    COMBAT + "steps:\n  - phase: combat\n",  # fallback: none: a question without an answer fails
+], ids=["expect", "step-allowed", "step-refused", "answers", "step-answers", "fallback-none"])
+def test_a_scenario_that_can_fail_gets_no_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  text: str) -> None:
+    result = run(tmp_path, monkeypatch, text)
+    assert result.exit_code in {0, 1}, result.output
+    assert "checks nothing" not in result.output, result.output
+
+
 # ------------------------------------------------------------------ refusals
 def test_a_refusal_for_another_reason_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                             snapshot: SnapshotAssertion) -> None:

@@ -117,5 +117,7 @@ def _echo_text(results: list[Result], unusable: list[Unusable], verbose: bool) -
     for line in text_lines(results, verbose):
         echo(line)
     passed = sum(r.passed for r in results)
+    nothing = sum(r.checks_nothing for r in results)
     echo(f"{passed} passed, {len(results) - passed} failed"
-               + (f", {len(unusable)} unusable" if unusable else ""))  # files, each counted once
+         + (f", {len(unusable)} unusable" if unusable else "")  # files, each counted once
+         + (f" ({nothing} of the passed check nothing)" if nothing else ""))

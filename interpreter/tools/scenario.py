@@ -66,6 +66,7 @@ from ddaydice.interpreter.tools.scenario_file import (
     unit_named,
     validate,
 )
+from ddaydice.interpreter.tools.scenario_steps import checks_nothing
 
 __all__ = ["MARKERS", "STATUSES", "Check", "Result", "ScenarioFile", "UnitSetup", "build", "evaluate_query",
            "load_scenario", "parse_query", "resolve_packs", "run", "run_step", "validate"]
@@ -128,6 +129,7 @@ class Result:
     error_where: tuple[str | int, ...] = ()  # the step (or expectation) the error stopped the scenario at
     trace: tuple[Event, ...] = ()  # what happened, when run traced (dday scenario run --trace)
     seconds: float = attrs.field(default=0.0, eq=False)  # how long it took to check and run (a JUnit report's time)
+    checks_nothing: bool = False  # it passes whatever the rules do (tools/scenario_steps.py checks_nothing)
 
     @property
     def passed(self) -> bool:
@@ -620,7 +622,8 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
     except (KeyError, AttributeError, ValueError, TypeError, IndexError) as exc:
         return Result(file, sc.scenario, _placed(checks, doc), at(f"cannot evaluate: {shorten(str(exc), 120)}"),
                       sc.ruling, tuple(where)), game
-    return Result(file, sc.scenario, _placed(checks, doc), None, sc.ruling), game
+    return Result(file, sc.scenario, _placed(checks, doc), None, sc.ruling,
+                  checks_nothing=checks_nothing(sc.steps, sc.expect, sc.answers, sc.fallback)), game
 
 
 def _placed(checks: list[Check], doc: YamlDoc | None) -> tuple[Check, ...]:

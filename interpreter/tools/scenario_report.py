@@ -38,6 +38,11 @@ def derivation_text(d: Derivation, indent: str = "      ") -> list[str]:
     return lines
 
 
+#: The warning on a scenario that checks nothing (tools/scenario_steps.py checks_nothing), in every report.
+CHECKS_NOTHING = ("this scenario checks nothing: it has no expect: entry, no step the rules can refuse and no "
+                  "scripted answer, so it passes whatever the rules do (add what must follow under expect:)")
+
+
 def check_lines(c: Check) -> list[str]:
     """A check as text: its mark, label, expected and actual values, why, and a failed value's derivation."""
     mark = "ok  " if c.passed else "FAIL"
@@ -56,6 +61,8 @@ def text_lines(results: Sequence[Result], verbose: bool) -> list[str]:
         lines.append(f"{'PASS' if r.passed else 'FAIL'} {r.file}: {r.title}")
         if r.error:
             lines.append(f"    error: {r.error}")
+        if r.checks_nothing:
+            lines.append(f"    warning: {CHECKS_NOTHING}")
         for c in r.checks:
             if verbose or not c.passed:
                 lines += check_lines(c)
@@ -98,11 +105,12 @@ def json_data(results: Sequence[Result], unusable: Sequence[Unusable]) -> dict[s
     return {
         "scenarios": [{"file": r.file, "scenario": r.title, "passed": r.passed, "error": r.error,
                        "checks": [c.as_json() for c in r.checks],
+                       **({"warning": CHECKS_NOTHING} if r.checks_nothing else {}),
                        **({"trace": [trace_json(e) for e in r.trace]} if r.trace else {})} for r in results],
         "diagnostics": [d.as_json() for d in problems],
         "unusable_files": [u.file for u in unusable],
         "passed": sum(r.passed for r in results), "failed": sum(not r.passed for r in results),
-        "unusable": len(unusable),
+        "unusable": len(unusable), "checking_nothing": sum(r.checks_nothing for r in results),
     }
 
 
@@ -131,6 +139,8 @@ def junit_xml(results: Sequence[Result], unusable: Sequence[Unusable]) -> str:
             case.set("line", str(first.line))
         if r.error is not None:
             ET.SubElement(case, "error", message=r.error, type="error").text = r.error
+        if r.checks_nothing:  # JUnit has no warning: the test case's standard error says it
+            ET.SubElement(case, "system-err").text = f"warning: {CHECKS_NOTHING}"
         for c in r.checks:
             if not c.passed:
                 failure = ET.SubElement(case, "failure", message=f"{c.label}: expected {c.expected!r}, got "

@@ -4,7 +4,7 @@ each kind's refusal codes in tools/refusals.py), so that an editor flags what ``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ddaydice.dsl.diagnostics import did_you_mean
@@ -139,3 +139,18 @@ def answer_ok(answer: Any, nested: bool = False) -> bool:
     if isinstance(answer, list) and not nested:
         return len(answer) <= 50 and all(answer_ok(a, nested=True) for a in answer)
     return False
+
+
+def checks_nothing(steps: Sequence[Any], expect: Sequence[Any], answers: Mapping[str, Sequence[Any]],
+                   fallback: str) -> bool:
+    """Whether a scenario checks nothing: it passes whatever the rules do, as long as it can be set up and its
+    steps run. It checks something when it has an expectation (``expect:``), a step the rules can refuse (an action
+    of :data:`STEP_CODES`: it must be allowed, or refused as its ``refused:`` says), a scripted answer (one that is
+    no option, or is left over, fails) or a step under ``fallback: none`` (a question without an answer fails).
+    ``dday scenario run`` warns of such a scenario (docs/scenarios.md): a position captured without ``--play-on``
+    is one, a starting point for ``dday explain`` and for checks to add."""
+    if any(expect) or any(answers.values()) or (steps and fallback == "none"):
+        return False
+    return not any(isinstance(step, dict) and (any(kind in STEP_CODES for kind in step)
+                                               or any(dict(step.get("answers") or {}).values()))
+                   for step in steps)
