@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import select
+import struct
+import subprocess
+import sys
+import termios
 from pathlib import Path
 
 import pytest
@@ -152,3 +159,59 @@ def test_play_and_simulate_take_the_seeds_a_replay_takes(tmp_path: Path) -> None
         for command in (["play", "exercise-tiger", "--auto", "reference"], ["simulate", "exercise-tiger"]):
             result = CliRunner().invoke(main, [*command, "--seed", seed])
             assert result.exit_code == 2 and "--seed" in result.output, result.output
+
+
+# ------------------------------------------------------------------ at a narrow terminal
+# Two Units in Omaha Beach, a player answering '1 2' (taken where two are asked) or else '1': three turns, long
+# lines of every sort (the notes, the board's rows and legend, the players' lines, the dice, the refusals).
+NARROW_GAME = ["play", "omaha-beach", "--seed", "4", "--players", "2"]
+NARROW_INPUT = "1 2\n1\n" * 400
+
+
+def test_play_fits_its_lines_to_the_terminals_width() -> None:
+    """With COLUMNS=60 every line is at most 60 long, and says the same words as the lines of a log (no COLUMNS,
+    no terminal), which stay whole."""
+    narrow = CliRunner().invoke(main, NARROW_GAME, input=NARROW_INPUT, env={"COLUMNS": "60"})
+    whole = CliRunner().invoke(main, NARROW_GAME, input=NARROW_INPUT, env={"COLUMNS": None})
+    assert narrow.exit_code == whole.exit_code == 0, narrow.output
+    assert max(len(line) for line in narrow.output.splitlines()) <= 60, narrow.output
+    assert narrow.output.split() == whole.output.split()  # the same words: only where lines break differs
+    assert "  (DEF in brackets: [black shield] = can't stay here; MGF n = n Machine Gun Fire dice; <U1> = Units; " \
+           "* safe, x wiped out)\n" in whole.output  # a log keeps today's lines
+    assert "  row 4 (3 Courage to Advance here):\n    Sector 7(8) MGF1   Sector 8(7) MGF1\n" in narrow.output
+
+
+def test_a_board_row_too_wide_lists_its_sectors_under_its_label() -> None:
+    content, _ = load()
+    assert content is not None
+    game = Game(content, "omaha-beach", players=2, seed=4, deciders=[make_policy("reference", 1)] * 2)
+    for width in (40, 50, 60):
+        lines = board(game, width).splitlines()
+        assert max(map(len, lines)) <= width, lines
+        assert " ".join(lines).split() == board(game).split()
+    assert board(game, 200) == board(game)
+
+
+def test_play_at_a_terminal_of_60_columns_fits_it(tmp_path: Path) -> None:
+    """Through a real terminal (a pty 60 columns wide, COLUMNS not set): the first question's lines fit it."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 60, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}}
+    proc = subprocess.Popen([sys.executable, "-m", "ddaydice.interpreter.cli", *NARROW_GAME], stdin=slave,
+                            stdout=slave, stderr=slave, env=env, cwd=tmp_path, start_new_session=True)
+    os.close(slave)
+    seen = b""
+    try:
+        while b"your choice" not in seen:
+            ready, _, _ = select.select([master], [], [], 60)
+            assert ready, seen.decode(errors="replace")
+            seen += os.read(master, 65536)
+        os.write(master, b"\x04")  # Ctrl-D: the game is abandoned
+        assert proc.wait(timeout=60) == 1
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    lines = seen.decode().replace("\r\n", "\n").splitlines()
+    assert "=== Turn 1 ===" in lines
+    assert max(len(line) for line in lines) <= 60, lines

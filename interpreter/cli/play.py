@@ -7,7 +7,10 @@ sets the game up, says what in it is our reconstruction, runs it and reports the
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +29,28 @@ from ddaydice.interpreter.cli.common import (
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
     from ddaydice.interpreter.game import Game
+
+
+Say = Callable[[str], None]
+
+
+def terminal_width() -> int | None:
+    """The width the player's lines are fitted to (tools/play.py ``fit``): the terminal's (``COLUMNS`` when it is
+    set, as shutil reads it), or None when standard output is no terminal and ``COLUMNS`` is not set (a pipe, a
+    log, a test: the lines stay whole)."""
+    if "COLUMNS" not in os.environ and not sys.stdout.isatty():
+        return None
+    return shutil.get_terminal_size().columns
+
+
+def _sayer(width: int | None) -> Say:
+    """How the game speaks: every line made printable (as ``echo`` does), then fitted to ``width``."""
+    from ddaydice.dsl.diagnostics import printable
+    from ddaydice.interpreter.tools.play import fit
+
+    def say(text: str = "") -> None:
+        echo(fit(printable(str(text)), width))
+    return say
 
 
 def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = None) -> dict[int, str]:
@@ -99,7 +124,7 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     from ddaydice.interpreter.core.option_rules import OptionRules
     from ddaydice.interpreter.game import Game
     from ddaydice.interpreter.policies.registry import make_policy
-    from ddaydice.interpreter.tools.play import Human, save_replay
+    from ddaydice.interpreter.tools.play import Human, fit, save_replay
     from ddaydice.interpreter.tools.setups import SetupEntry
 
     if save_path is not None:  # before the game starts: a game is never played only to be lost
@@ -122,12 +147,15 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
         autos.update({i: autos.get(i, "reference") for i in range(1, players + 1)})
     from ddaydice.dsl.diagnostics import printable
 
-    human = Human(ask=lambda prompt: click.prompt(printable(prompt), default="", show_default=False, prompt_suffix=""),
-                  say=echo)
+    width = terminal_width()
+    say = _sayer(width)
+    human = Human(ask=lambda prompt: click.prompt(fit(printable(prompt), width), default="", show_default=False,
+                                                  prompt_suffix=""),
+                  say=say, width=width)
     deciders = [make_policy(autos[i], seed + i) if i in autos else human for i in range(1, players + 1 + len(sides))]
     from ddaydice.interpreter.tools.invariants import CheckedGame, Watch
 
-    watch = Watch(report=lambda v: echo(f"! {v.text()} (seed {seed})")) if check_invariants else None
+    watch = Watch(report=lambda v: say(f"! {v.text()} (seed {seed})")) if check_invariants else None
     try:
         if watch is None:
             game = Game(content, map_id, players=players, seed=seed, variant=variant, options=options,
@@ -138,47 +166,47 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     except DDayError as exc:
         raise click.UsageError(str(exc)) from exc
     bm = content.maps[map_id]
-    echo(f"{bm.name}{' - ' + variant if variant else ''}: {players} Unit(s), seed {seed}")
-    _echo_reconstructions(content, game, map_id)
-    _run(game, trace, automatic=human not in deciders)
-    _echo_end(content, game)
+    say(f"{bm.name}{' - ' + variant if variant else ''}: {players} Unit(s), seed {seed}")
+    _echo_reconstructions(content, game, map_id, say)
+    _run(game, trace, say, automatic=human not in deciders)
+    _echo_end(content, game, say)
     if save_path is not None:
         try:
             save_replay(save_path, game, players=players, packs=packs)
         except OSError as exc:
             raise click.ClickException(f"{save_path}: the game could not be saved: {exc.strerror}") from exc
-        echo(f"saved to {save_path} (replay it with: dday replay {save_path})")
+        say(f"saved to {save_path} (replay it with: dday replay {save_path})")
     if watch is not None and watch.violations:
         again = " ".join(["dday play", map_id, *(["--variant", variant] if variant else []), "--players", str(players),
                           "--seed", str(seed), *(x for p in packs for x in ("--pack", p)),
                           *(x for o in options for x in ("--option", o)), *(x for a in auto for x in ("--auto", a)),
                           "--check-invariants"])
-        echo(f"{len(watch.violations)} invariant violation(s); replay: {again}"
+        say(f"{len(watch.violations)} invariant violation(s); replay: {again}"
                    + ("" if save_path else " (with the same choices: add --save FILE, then dday replay FILE)"))
         sys.exit(1)
 
 
-def _echo_reconstructions(content: Content, game: Game, map_id: str) -> None:
+def _echo_reconstructions(content: Content, game: Game, map_id: str, say: Say) -> None:
     """The notes on what in this game is our reconstruction: the map, Awards, the Units' cards, other decks."""
     bm = content.maps[map_id]
     warn = provenance_warning(content, map_id)
     if warn:
-        echo(warn)
+        say(warn)
     reconstructed = sorted({content.cards[c].name for c in game.state.award_deck
                             if content.cards[c].provenance == "reconstructed"})
     if reconstructed:
-        echo("note: these Awards are RECONSTRUCTIONS (the rulebook prints no Award texts): "
+        say("note: these Awards are RECONSTRUCTIONS (the rulebook prints no Award texts): "
                    + ", ".join(reconstructed))
     note = content.award_deck_note(len(game.state.award_deck))
     if note and game.state.award_deck:
-        echo(f"note: {note}")
+        say(f"note: {note}")
     s0 = game.state
     held = {c for u in s0.units for c in (*u.specialists, *u.items)} | {c for h in s0.hands.values() for c in h}
     allied = {c for c in (*s0.pool, *s0.placed, *held, *bm.vehicles)
               if c in content.cards and content.card_kinds[c] in {"specialist", "item", "vehicle"}}
     ours_cards = sorted(content.cards[c].name for c in allied if content.cards[c].provenance == "reconstructed")
     if ours_cards:
-        echo("note: these Specialists, Items and Vehicles of the game are RECONSTRUCTIONS (their texts are not "
+        say("note: these Specialists, Items and Vehicles of the game are RECONSTRUCTIONS (their texts are not "
                    "all printed; 'dday card ID' says what is ours): " + ", ".join(ours_cards))
     for side in s0.sides:  # another side's Reserve (the German's Specialists and Items)
         side_kinds = [k for k in content.kinds.kinds if k.side == side.side and k.held_as is not None]
@@ -186,17 +214,17 @@ def _echo_reconstructions(content: Content, game: Game, map_id: str) -> None:
             cards = [c for c in s0.pool if content.card_kinds.get(c) == kd.id]
             ours = sorted(content.cards[c].name for c in cards if content.cards[c].provenance == "reconstructed")
             if ours:
-                echo(f"note: {len(ours)} of the {len(cards)} {kd.plural or kd.name} of the {side.name} are "
+                say(f"note: {len(ours)} of the {len(cards)} {kd.plural or kd.name} of the {side.name} are "
                            "RECONSTRUCTIONS (the rulebook names some and prints none whole): " + ", ".join(ours))
     for kind, cards in sorted(game.state.decks.items()):  # an expansion's decks in this game
         ours = sorted(content.cards[c].name for c in cards if content.cards[c].provenance == "reconstructed")
         if ours:
             name = content.kind_def(kind)
-            echo(f"note: {len(ours)} of the {len(cards)} {name.plural if name else kind} are RECONSTRUCTIONS "
+            say(f"note: {len(ours)} of the {len(cards)} {name.plural if name else kind} are RECONSTRUCTIONS "
                        f"(not printed in the rulebook): " + ", ".join(ours))
 
 
-def _run(game: Game, trace: bool, *, automatic: bool = False) -> None:
+def _run(game: Game, trace: bool, say: Say, *, automatic: bool = False) -> None:
     """Play the game to its end (lost after 60 turns); exit 1 when the player abandons it. When every player is
     automatic (``--auto``), a Ctrl-C is taken at the end of a turn, never inside the (compiled) engine
     (tools/interrupts.py); with a player at the prompt, at once."""
@@ -213,29 +241,29 @@ def _run(game: Game, trace: bool, *, automatic: bool = False) -> None:
                 game.run_turn()
                 if trace:
                     for event in game.state.log[shown:]:
-                        echo(f"  · {event.detail}")
+                        say(f"  · {event.detail}")
                     shown = len(game.state.log)
                 interrupts.check()
     except (EOFError, click.Abort):
-        echo("\ngame abandoned")
+        say("\ngame abandoned")
         sys.exit(1)
     except DDayError as exc:
         raise click.ClickException(str(exc)) from exc
 
 
-def _echo_end(content: Content, game: Game) -> None:
+def _echo_end(content: Content, game: Game, say: Say) -> None:
     """The outcome, each player's line and an option's score table."""
     from ddaydice.interpreter.mechanisms.options import score, score_text
     from ddaydice.interpreter.tools.play import unit_line
 
     who = "for the Allies " if game.state.sides else ""
-    echo(f"\nThe game is {game.state.outcome.upper() if game.state.outcome else '?'} {who}after "
+    say(f"\nThe game is {game.state.outcome.upper() if game.state.outcome else '?'} {who}after "
                f"{game.state.turn} turn(s): {game.state.reason}")
     for u in game.players():
-        echo("  " + unit_line(game, u.id))
+        say("  " + unit_line(game, u.id))
     scored = score(game)
     if scored is not None:  # an option's score table, counted at the end of every game, won or lost
         table = content.options[game.option_rules.origin["score"]].name
-        echo(f"{table}:")
+        say(f"{table}:")
         for line in score_text(game, scored):
-            echo(line)
+            say(line)

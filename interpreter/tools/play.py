@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,8 +30,49 @@ FACE_SYMBOL = {"skull": "Skull", "star": "Star", "one-soldier": "1 Soldier", "tw
                "courage": "Courage", "tool": "Tool"}
 
 
-def board(game: GameView) -> str:
-    """The map by rows (top first), with the Units' positions."""
+#: The narrowest width the player's lines are fitted to (a narrower terminal gets lines of this width).
+MIN_WIDTH = 40
+_LEAD = re.compile(r" *(?:\d+\. +)?")  # a line's indentation and list number ('  3. ')
+
+
+def fit(text: str, width: int | None) -> str:
+    """``text`` fitted to a terminal ``width`` wide (at least :data:`MIN_WIDTH`): each line longer is wrapped at
+    its spaces (textwrap), its continuation lines indented under its text (past a list number, '  3. '), or two
+    more than the line when it has none, so that a continued line reads as one. None: unchanged (not a
+    terminal: a pipe or a log keeps its lines)."""
+    if width is None:
+        return text
+    width = max(width, MIN_WIDTH)
+    return "\n".join(_fit_line(line, width) for line in text.split("\n"))
+
+
+def _fit_line(line: str, width: int) -> str:
+    if len(line) <= width:
+        return line
+    match = _LEAD.match(line)
+    lead = match.group() if match else ""
+    hang = " " * min(len(lead) + (0 if lead.strip() else 2), width // 2)
+    tail = line[len(line.rstrip()):]  # (a prompt's last space stays, for the answer typed after it)
+    return textwrap.fill(line[len(lead):], width, initial_indent=lead, subsequent_indent=hang,
+                         break_on_hyphens=False) + tail
+
+
+def _packed(cells: list[str], width: int, indent: str) -> list[str]:
+    """A board row's Sectors on as few lines as ``width`` takes, each line ``indent``-ed, a Sector never split
+    (unless it is wider alone: then wrapped as prose)."""
+    lines: list[str] = []
+    for cell in cells:
+        if lines and len(lines[-1]) + 3 + len(cell) <= width:
+            lines[-1] += "   " + cell
+        else:
+            lines.append(indent + cell)
+    return [fit(line, width) for line in lines]
+
+
+def board(game: GameView, width: int | None = None) -> str:
+    """The map by rows (top first), with the Units' positions. Fitted to a terminal ``width`` wide (None: one
+    line a row): a row that does not fit has its label on a line, then its Sectors, as many a line as fit,
+    indented under it; the legend is wrapped as prose."""
     rows: dict[int, list[str]] = {}
     where: dict[str, list[str]] = {}
     for u in game.state.units:
@@ -49,13 +91,17 @@ def board(game: GameView) -> str:
             for to in line.to:
                 target = game.sectors[to]
                 costs.setdefault(target.row, set()).add(target.cost if target.cost is not None else (line.cost or 0))
-    lines = []
+    lines: list[str] = []
     for row in sorted(rows, reverse=True):
         cost = "/".join(str(c) for c in sorted(costs.get(row, ())))
-        label = f"row {row}" + (f" ({cost} Courage to Advance here)" if cost else "")
-        lines.append(f"  {label}: " + "   ".join(rows[row]))
-    lines.append("  (DEF in brackets: [black shield] = can't stay here; MGF n = n Machine Gun Fire dice; "
-                 "<U1> = Units; * safe, x wiped out)")
+        label = f"  row {row}" + (f" ({cost} Courage to Advance here)" if cost else "") + ":"
+        whole = f"{label} " + "   ".join(rows[row])
+        if width is None or len(whole) <= max(width, MIN_WIDTH):
+            lines.append(whole)
+        else:
+            lines += [fit(label, width), *_packed(rows[row], max(width, MIN_WIDTH), "    ")]
+    lines.append(fit("  (DEF in brackets: [black shield] = can't stay here; MGF n = n Machine Gun Fire dice; "
+                     "<U1> = Units; * safe, x wiped out)", width))
     return "\n".join(lines)
 
 
@@ -120,6 +166,7 @@ class Human:
 
     ask: Callable[[str], str]
     say: Callable[[str], None]
+    width: int | None = None  # the terminal's, the board is laid out for (None: not a terminal; see fit)
     last_turn: int = -1
     last_in_play: tuple[int, tuple[str, ...]] = (-1, ())
 
@@ -128,7 +175,7 @@ class Human:
         if s.turn != self.last_turn:
             self.last_turn = s.turn
             self.say(f"\n=== Turn {s.turn} ===")
-            self.say(board(game))
+            self.say(board(game, self.width))
             if game.option_rules.automated_units:  # solitaire Atlantikwall: where the automated Unit stands
                 for u in s.units:
                     since = max(u.entered_turn, 1)
