@@ -314,3 +314,13 @@ def test_a_failed_write_naming_a_file_prints_its_name_printable(monkeypatch: pyt
     with pytest.raises(SystemExit):
         main.main(["list", "maps"], prog_name="dday")
     assert capsys.readouterr().err.splitlines()[-1] == "Error: out\\u001b[2J.txt: No space left on device"
+
+
+def test_the_files_a_command_wrote_are_named_printable(tmp_path: Path) -> None:
+    """dday schema, grammar and new say which files they wrote: a name holding an escape sequence is shown, never
+    acted on (as every other printed line, cli/common.py echo)."""
+    folder = tmp_path / "out\x1b[2J"
+    for args in (["schema", "-o", str(folder)], ["grammar", "-o", str(folder / "g")]):
+        result = dday(*args)
+        assert result.exit_code == 0, result.output
+        assert "\x1b" not in result.output and "out\\u001b[2J" in result.output, result.output

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ddaydice.dsl.writing import write_atomically, write_problem
-from ddaydice.interpreter.cli.common import load_or_exit, pack_option
+from ddaydice.interpreter.cli.common import echo, load_or_exit, pack_option
 
 
 def grammar_files(packs: tuple[str, ...]) -> dict[str, str]:
@@ -50,4 +50,4 @@ def grammar(output: Path | None, packs: tuple[str, ...]) -> None:
             write_atomically(output / name, text)
     except OSError as exc:
         raise click.ClickException(f"cannot write into {output}: {exc.strerror or exc}") from exc
-    click.echo(f"wrote {len(texts)} files into {output}", err=True)
+    echo(f"wrote {len(texts)} files into {output}", err=True)

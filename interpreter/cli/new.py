@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from ddaydice.dsl.writing import write_problem
-from ddaydice.interpreter.cli.common import SuggestingGroup, write_file
+from ddaydice.interpreter.cli.common import SuggestingGroup, echo, write_file
 
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
@@ -51,7 +51,7 @@ def _write_new(path: Path, text: str) -> None:
     if path.exists():
         raise click.ClickException(f"{path} exists: nothing was written (dday new never overwrites a file)")
     write_file(path, text)
-    click.echo(f"wrote {path}", err=True)
+    echo(f"wrote {path}", err=True)
 
 
 def _refuse(diags: list[Diagnostic], message: str) -> NoReturn:
@@ -274,8 +274,8 @@ def new_pack(folder: Path, name: str | None) -> None:
         (folder / sub).mkdir(exist_ok=True)
     for kind in sorted(kinds()):
         write_file(folder / "schemas" / f"{kind}.json", schema_text(kind))
-    click.echo(f"wrote {len(kinds())} schemas into {folder / 'schemas'}", err=True)
-    click.echo(f"next: dday new card item my-item --pack {folder}", err=True)
+    echo(f"wrote {len(kinds())} schemas into {folder / 'schemas'}", err=True)
+    echo(f"next: dday new card item my-item --pack {folder}", err=True)
 
 
 @new.command("card")
@@ -315,8 +315,8 @@ def new_card(kind: str, card_id: str, pack: Path) -> None:
             raise click.ClickException(f"the card could not be added to {path} keeping what it holds: nothing was "
                                        "written; add it by hand")
         write_file(path.resolve(), text)  # a link inside the pack (one out of it is refused): the file it leads to
-        click.echo(f"added {cid} to {path}", err=True)
-    click.echo(f"next: dday new scenario {cid} --pack {pack}; dday validate {pack}", err=True)
+        echo(f"added {cid} to {path}", err=True)
+    echo(f"next: dday new scenario {cid} --pack {pack}; dday validate {pack}", err=True)
 
 
 @new.command("scenario")
@@ -356,4 +356,4 @@ def new_scenario(card_id: str, pack: Path, map_id: str, variant: str | None) -> 
         f"  - {{use: {cid}}}   # or a phase: '- phase: combat'\n"
         "expect:\n"
         '  - u1.courage: "fill in"   # what the card must leave: this check fails until you write it\n'))
-    click.echo(f"next: dday scenario run {path}", err=True)
+    echo(f"next: dday scenario run {path}", err=True)

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ddaydice.dsl.writing import write_problem
-from ddaydice.interpreter.cli.common import write_file
+from ddaydice.interpreter.cli.common import echo, write_file
 
 
 def kinds() -> dict[str, tuple[type[Any], str]]:
@@ -60,7 +60,7 @@ def schema(kind: str | None, output: Path | None) -> None:
         if problem is not None:
             raise click.UsageError(f"-o {output}: {problem}")
         write_file(output, schema_text(kind))
-        click.echo(f"wrote {output}", err=True)
+        echo(f"wrote {output}", err=True)
         return
     if output is None:
         width = max(map(len, known))
@@ -74,6 +74,6 @@ def schema(kind: str | None, output: Path | None) -> None:
         raise click.UsageError(f"-o {output}: {problem}")
     for name in sorted(known):
         write_file(output / f"{name}.json", schema_text(name))
-    click.echo(f"wrote {len(known)} schemas into {output}", err=True)
+    echo(f"wrote {len(known)} schemas into {output}", err=True)
 
 
