@@ -553,17 +553,22 @@ class _Builder:
     # ------------------------------------------------------------ maps/
     def load_maps(self, maps_dir: Path, pack: str | None, root: Path | None = None) -> None:
         for path in self.yaml_files(maps_dir, root or maps_dir):
-            doc = self.read(path)
-            if doc is None:
-                continue
-            bm = self.take_file(doc, doc.data, schema.BattleMap, path.stem)
-            if bm is None:
-                continue
-            if self.claim(f"map:{bm.id}", bm.id, doc, doc.data, pack, "map"):
-                self.maps[bm.id] = (bm, doc)
-                self.check_provenance(bm.provenance, bm.note, doc, doc.data)
-                for i, sec in enumerate(bm.sectors):
-                    self.check_provenance(sec.provenance, sec.note or bm.note, doc, doc.data["sectors"][i], doc.data)
+            self.load_map_file(path, pack)
+
+    def load_map_file(self, path: Path, pack: str | None) -> None:
+        """A map file, of a folder maps/ or given on its own: read, registered under its id, its provenance and its
+        Sectors' checked (a Sector without a note of its own has its map's)."""
+        doc = self.read(path)
+        if doc is None:
+            return
+        bm = self.take_file(doc, doc.data, schema.BattleMap, path.stem)
+        if bm is None:
+            return
+        if self.claim(f"map:{bm.id}", bm.id, doc, doc.data, pack, "map"):
+            self.maps[bm.id] = (bm, doc)
+            self.check_provenance(bm.provenance, bm.note, doc, doc.data)
+            for i, sec in enumerate(bm.sectors):
+                self.check_provenance(sec.provenance, sec.note or bm.note, doc, doc.data["sectors"][i], doc.data)
 
     # ------------------------------------------------------ expansions/
     def load_pack(self, pack_dir: Path) -> None:
@@ -1389,7 +1394,7 @@ def _load_single(b: _Builder, path: Path) -> None:
     elif (isinstance(data, dict) and "cards" in data) or parent == "cards":
         b.load_card_file(path, "(file)")
     elif (isinstance(data, dict) and "sectors" in data) or parent == "maps":
-        _load_map_file(b, path)
+        b.load_map_file(path, "(file)")
     elif parent == "options":
         b.load_option(path, "(file)")
     elif (empty := empty_problem(doc)) is not None:  # nothing to tell its kind by: said as of any file that is empty
@@ -1398,18 +1403,6 @@ def _load_single(b: _Builder, path: Path) -> None:
         b.diags.append(Diagnostic("LOAD004", "cannot tell what kind of content this file holds",
                                   display_path(path), 1, 1,
                                   hint="card files have 'cards:', maps have 'sectors:', packs are pack.yaml"))
-
-
-def _load_map_file(b: _Builder, path: Path) -> None:
-    doc = b.read(path)
-    if doc is None:
-        return
-    bm = b.take_file(doc, doc.data, schema.BattleMap, path.stem)
-    if bm is None:
-        return
-    if b.claim(f"map:{bm.id}", bm.id, doc, doc.data, "(file)", "map"):
-        b.maps[bm.id] = (bm, doc)
-        b.check_provenance(bm.provenance, bm.note, doc, doc.data)
 
 
 def _check_effects(b: _Builder, vocab: Vocabulary) -> dict[str, EffectSource]:

@@ -714,3 +714,22 @@ def test_pack001_suggests_only_ids(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     result = CliRunner().invoke(main, ["validate", folder, "--format", "json"])
     found = [d for d in json.loads(result.output) if d["code"] == "PACK001"]
     assert [d["hint"] for d in found] == [hint], result.output
+
+
+def test_a_map_file_checked_on_its_own_is_checked_as_in_a_pack(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A map file given alone is read as a pack's map is: a Sector reconstructed with no note of its own, on a map of
+    the rulebook that has none either, is PROV001 at the Sector's provenance, in the pack and alone alike."""
+    monkeypatch.chdir(tmp_path)
+    bare = MAP.replace("provenance: reconstructed\nnote: a map made for tests\n", "provenance: rulebook\n", 1)
+    (tmp_path / "tiny.yaml").write_text(bare, encoding="utf-8")
+    _named(tmp_path, "pm", "")
+    (tmp_path / "pm" / "maps").mkdir()
+    (tmp_path / "pm" / "maps" / "tiny.yaml").write_text(bare, encoding="utf-8")
+    told = {}
+    for path in ("tiny.yaml", "pm"):
+        result = CliRunner().invoke(main, ["validate", path, "--no-cache"])
+        assert result.exit_code == 1, result.output
+        told[path] = [" ".join(line.split(" ", 2)[:2]) for line in _told(result.output)]
+    assert told["tiny.yaml"] == ["tiny.yaml:11:17: PROV001", "tiny.yaml:18:17: PROV001"], told
+    assert told["pm"] == ["pm/maps/tiny.yaml:11:17: PROV001", "pm/maps/tiny.yaml:18:17: PROV001"], told
