@@ -17,7 +17,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import attrs
 
@@ -26,12 +26,12 @@ from ddaydice.dsl.checker import Context, check_effect
 from ddaydice.dsl.compile import CompiledEffect, Compiler, EffectSource
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, sort_key
 from ddaydice.dsl.limits import (
-    MAX_CONTENT_BYTES,
-    MAX_FILE_BYTES,
     MAX_FINGERPRINT_FILES,
     MAX_FOLDER_ENTRIES,
     MAX_ID_CHARS,
 )
+from ddaydice.dsl.loading.content import Content, tier_of
+from ddaydice.dsl.loading.reading import Builder, an, display_path, read_source, real_keys
 from ddaydice.dsl.parser import parse_effect, parse_good_lines
 from ddaydice.dsl.places import absolute, bundled_root, home_pack
 from ddaydice.dsl.render import Renderer
@@ -43,14 +43,10 @@ from ddaydice.dsl.yamlsrc import (
     empty_problem,
     position,
     read_yaml,
-    salvage,
     salvaged,
     scalar_source,
     shorten,
-    structure,
 )
-
-T = TypeVar("T")
 
 RULE_FILES: dict[str, type[Any]] = {
     "dice.yaml": schema.DiceRules,
@@ -65,191 +61,15 @@ RULE_FILES: dict[str, type[Any]] = {
 }
 # Rules files a content tree may leave out (an expansion declares its kinds of cards and its sides there).
 OPTIONAL_RULE_FILES = frozenset({"kinds.yaml", "sides.yaml"})
-SOURCE_KIND_TIER_DEFAULT = {"rwb": "rules", "attribute": "sectors"}
 
 
-def display_path(path: Path) -> str:
-    try:
-        rel = os.path.relpath(path.resolve())
-    except ValueError:
-        return str(path)
-    return str(path.resolve()) if rel.startswith("..") else rel
-
-
-def read_source(path: Path, overlay: Mapping[str, str] | None = None) -> tuple[YamlDoc | None, list[Diagnostic]]:
-    """One content file read and parsed (``read_yaml``), named as diagnostics name it (:func:`display_path`).
-
-    ``overlay`` maps files (by their real path, links resolved) to the text an editor holds for them, unsaved
-    (``dday lsp``): such a file is parsed from that text instead of its bytes on disk. The overlay changes what
-    a file says, never which files are read: it is consulted only for a regular file that exists and that the
-    loader has already decided to read, after the sandbox's checks (docs/security.md), and its text is held
-    to the same size limit as a file's."""
-    looked_at(path, content=True)
-    shown = display_path(path)
-    if not path.exists():
-        return None, [Diagnostic("LOAD001", "file not found", shown, 1, 1)]
-    text = overlay.get(os.path.realpath(path)) if overlay and path.is_file() else None
-    size = len(text.encode("utf-8", errors="replace")) if text is not None else 0
-    if size > MAX_FILE_BYTES:
-        return None, [Diagnostic("LOAD005", f"the file is too large ({size} bytes; at most {MAX_FILE_BYTES})", shown,
-                                 1, 1, hint="split it into several files")]
-    return read_yaml(shown, text, remember=True)
-
-
-def _real_keys(overlay: Mapping[Path, str] | Mapping[str, str] | None) -> dict[str, str]:
-    """An overlay keyed by real paths (links resolved), as :func:`read_source` looks files up."""
-    return {os.path.realpath(k): v for k, v in (overlay or {}).items()}
-
-
-@attrs.frozen
-class Content:
-    root: str
-    dice: schema.DiceRules
-    resources: schema.ResourceRules
-    precedence: schema.PrecedenceRules
-    phases: schema.PhaseRules
-    queries: schema.QueryRules
-    rwb: schema.RwbRules
-    game: schema.GameRules
-    options: Mapping[str, schema.OptionDef]
-    cards: Mapping[str, schema.Card]
-    card_kinds: Mapping[str, str]
-    maps: Mapping[str, schema.BattleMap]
-    effects: Mapping[str, EffectSource]
-    packs: Mapping[str, schema.Manifest]
-    vocab: Vocabulary
-    origins: Mapping[str, tuple[str, int, int]]
-    warnings: tuple[Diagnostic, ...] = ()
-    owner_pack: Mapping[str, str] = attrs.field(factory=dict)
-    kinds: schema.KindRules = attrs.field(factory=lambda: schema.KindRules("rulebook"))
-    sides: schema.SideRules = attrs.field(factory=lambda: schema.SideRules("rulebook"))
-
-    def side_def(self, side: str) -> schema.SideDef | None:
-        """Another side than the Units (rules/sides.yaml): the German player of Atlantikwall."""
-        return next((d for d in self.sides.sides if d.id == side), None)
-
-    def kind_def(self, kind: str) -> schema.KindDef | None:
-        """The declaration of a kind of card an expansion adds (rules/kinds.yaml); None for the base kinds."""
-        return next((k for k in self.kinds.kinds if k.id == kind), None)
-
-    def tier_of(self, kind: str) -> str:
-        for tier in self.precedence.tiers:
-            if kind in tier.sources:
-                return tier.id
-        return SOURCE_KIND_TIER_DEFAULT.get(kind, "rules")
-
-    def cards_of(self, kind: str) -> list[schema.Card]:
-        return [c for cid, c in self.cards.items() if self.card_kinds[cid] == kind]
-
-    def award_deck_note(self, in_game: int | None = None) -> str | None:
-        """Says so when the Award deck is smaller than the printed 12 cards (``in_game``: a game's deck size,
-        which leaves out the cards an optional rule keeps out)."""
-        n = len(self.cards_of("award")) if in_game is None else in_game
-        if n < 12:
-            return (f"the Award deck has {n} of the printed 12 cards: the rulebook prints no Award "
-                    "texts; load the 'house-awards' pack for stand-ins")
-        return None
+# What other modules import from here (their names, kept where they were before the loading package).
+__all__ = ["Content", "bundled_pack_ids", "display_path", "load", "load_cached", "pack_argument", "pack_cards",
+           "pack_named_in_file", "read_card_file", "read_source"]
 
 
 @attrs.define
-class _Builder:
-    root: Path
-    overlay: Mapping[str, str] = attrs.Factory(dict)  # real path -> unsaved text (read_source)
-    diags: list[Diagnostic] = attrs.Factory(list)
-    docs: dict[str, YamlDoc] = attrs.Factory(dict)
-    rules: dict[str, Any] = attrs.Factory(dict)
-    options: dict[str, tuple[schema.OptionDef, YamlDoc, Any]] = attrs.Factory(dict)
-    cards: dict[str, tuple[schema.Card, str, YamlDoc, Any]] = attrs.Factory(dict)
-    maps: dict[str, tuple[schema.BattleMap, YamlDoc]] = attrs.Factory(dict)
-    packs: dict[str, tuple[schema.Manifest, YamlDoc]] = attrs.Factory(dict)
-    origins: dict[str, tuple[str, int, int]] = attrs.Factory(dict)
-    bytes_read: int = 0  # of the content files read (MAX_CONTENT_BYTES)
-    owner_pack: dict[str, str] = attrs.Factory(dict)
-    pending_rwb: list[tuple[schema.RwbDef, YamlDoc, Any]] = attrs.Factory(list)
-    pending_sides: list[tuple[schema.SideDef, YamlDoc, Any]] = attrs.Factory(list)
-    pending_rules: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
-    pending_damage: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
-    broken_cards: list[tuple[str, str, YamlDoc, Any]] = attrs.Factory(list)
-    listed: dict[tuple[str, ...], tuple[str, int, int]] = attrs.Factory(dict)  # check_listed_ids
-
-    # ------------------------------------------------------------ reading
-    def allowed(self, path: Path, root: Path) -> bool:
-        """Whether ``path`` may be read: it resolves inside ``root`` (the pack, or the tree's folder), through
-        no link loop or broken link (each refusal is a PACK010/PACK011 diagnostic). A path that does not exist
-        is allowed (what reads it reports that)."""
-        _, problem = inside(path, root)
-        if problem is not None:
-            if problem not in self.diags:
-                self.diags.append(problem)
-            return False
-        return True
-
-    def yaml_files(self, folder: Path, root: Path) -> list[Path]:
-        """The YAML files of a folder of the sandbox ``root``, sorted; links leading outside it are refused."""
-        if not self.allowed(folder, root) or not folder.is_dir():
-            return []
-        entries, problem = listing(folder)
-        if problem is not None:
-            self.diags.append(problem)
-        out = []
-        for p in entries:
-            if p.is_symlink() and not self.allowed(p, root):  # any link of the folder: out, a loop, broken
-                continue
-            if p.suffix in {".yaml", ".yml"} and not p.is_dir():
-                out.append(p)  # a device or a pipe named *.yaml is refused when read (LOAD006)
-            else:
-                self.diags.append(_not_read(p, folder))
-        return out
-
-    def read(self, path: Path) -> YamlDoc | None:
-        if self.too_much(path):
-            return None
-        doc, diags = read_source(path, self.overlay)
-        self.diags += diags
-        if doc is not None:
-            self.docs[doc.file] = doc
-            empty = empty_problem(doc)
-            if empty is not None:
-                self.diags.append(empty)
-                return None
-        return doc
-
-    def too_much(self, path: Path) -> bool:
-        """Whether reading ``path`` takes the content files read beyond :data:`MAX_CONTENT_BYTES` (LOAD008, told
-        once, at the file that goes beyond: it and those after it are not read, and the load fails)."""
-        looked_at(path)  # (its size counts: a remembered run is one whose files have the same)
-        try:
-            self.bytes_read += path.stat().st_size if path.is_file() else 0
-        except OSError:
-            return False  # (what reads it tells why)
-        if self.bytes_read <= MAX_CONTENT_BYTES:
-            return False
-        if not any(d.code == "LOAD008" for d in self.diags):
-            self.diags.append(Diagnostic(
-                "LOAD008", f"the content files read come to more than {MAX_CONTENT_BYTES} bytes in all with this "
-                "file: it and the files after it are not read", shown_path(path), 1, 1,
-                hint="a check reads at most that much content (the bundled game is about 300 kB): split the pack "
-                     "into packs checked one at a time"))
-        return True
-
-    def take(self, doc: YamlDoc, node: Any, cls: type[T], path: list[str | int]) -> T | None:
-        obj, diags = structure(doc, node, cls, path)
-        self.diags += diags
-        return obj
-
-    def take_file(self, doc: YamlDoc, node: Any, cls: type[T], place: str) -> T | None:
-        """The record a whole file holds (a pack's manifest, a rules file, an optional rule, a map, a card file's
-        envelope), its problems told as :meth:`take` tells them; when it has any, what of it reads (:func:`salvage`,
-        with :func:`_stand_ins` for ``place``), so that the checks after it still run (the files of its pack, what
-        it names and what names it) and every problem is told at once. The problems are errors: the load fails
-        all the same, and returns no content."""
-        obj = self.take(doc, node, cls, [])
-        return obj if obj is not None else salvage(node, cls, _stand_ins(place))
-
-    def origin(self, key: str, doc: YamlDoc, node: Any, path: list[str | int]) -> tuple[str, int, int]:
-        line, col = position(node, path)
-        return (doc.file, line, col)
-
+class _Builder(Builder):
     # ----------------------------------------------------------- rules/
     def load_rules(self, rules_dir: Path, *, required: bool, pack: str | None, root: Path | None = None) -> None:
         root = root or rules_dir
@@ -398,31 +218,6 @@ class _Builder:
             self.options[opt.id] = (opt, doc, doc.data)
             self.check_provenance(opt.provenance, opt.note, doc, doc.data)
 
-    def claim(self, key: str, ident: str, doc: YamlDoc, node: Any, pack: str | None, what: str,
-              *, overrides: bool = False) -> bool:
-        where = self.origin(key, doc, node, ["id"])
-        if key in self.origins:
-            other = self.origins[key]
-            if overrides and pack is not None and self.owner_pack.get(key) != pack:
-                self.origins[key] = where
-                self.owner_pack[key] = pack
-                return True
-            self.diags.append(Diagnostic(
-                "DUP001", f"duplicate {what} id '{ident}' (first defined at {other[0]}:{other[1]})",
-                where[0], where[1], where[2], width=len(ident),
-                hint=_duplicate_hint(what, pack, self.owner_pack.get(key), overrides=overrides)))
-            return False
-        if overrides:
-            kind = key.split(":", 1)[0]
-            pool = [k.split(":", 1)[1] for k in self.origins if k.startswith(f"{kind}:")]
-            self.diags.append(Diagnostic("DUP002", f"'{ident}' says it overrides, but nothing has that id",
-                                         where[0], where[1], where[2], width=len(ident),
-                                         hint=did_you_mean(ident, pool) or "'overrides: true' replaces a card "
-                                         "loaded before it (of the base game, or of a pack this one requires)"))
-        self.origins[key] = where
-        if pack:
-            self.owner_pack[key] = pack
-        return True
 
     # ----------------------------------------------------------- cards/
     def load_cards(self, cards_dir: Path, pack: str | None, root: Path | None = None) -> None:
@@ -473,7 +268,7 @@ class _Builder:
             self.check_provenance(card.provenance, card.note, doc, node)
             if kind in {"specialist", "item", "vehicle"} and card.cost is None and "cost" not in left_out:
                 line, col = position(node, ["id"], key=True)
-                self.diags.append(Diagnostic("SCHEMA003", f"missing required key 'cost' for {_a(kind)}",
+                self.diags.append(Diagnostic("SCHEMA003", f"missing required key 'cost' for {an(kind)}",
                                              doc.file, line, col))
 
     def card_envelope(self, doc: YamlDoc) -> tuple[schema.CardFile, list[Any]] | None:
@@ -516,7 +311,7 @@ class _Builder:
             return True  # a duplicate within one pack: DUP001 (claim)
         line, col = position(node, ["overrides"], key=True)
         self.diags.append(Diagnostic(
-            "DUP003", f"'{card.id}' overrides {_a(replaced[1])}, but is written as {_a(kind)}: an override keeps "
+            "DUP003", f"'{card.id}' overrides {an(replaced[1])}, but is written as {an(kind)}: an override keeps "
             "the kind of the card it replaces", doc.file, line, col, width=len("overrides"),
             hint=f"to replace the {replaced[1]} '{card.id}', write it in a card file of 'kind: {replaced[1]}'; "
             f"a new {kind} takes an id of its own"))
@@ -538,17 +333,6 @@ class _Builder:
         """The base game's kinds of cards and those the rules loaded so far declare (rules/kinds.yaml)."""
         declared: schema.KindRules | None = self.rules.get("kinds.yaml")
         return list(schema.BASE_KINDS) + [k.id for k in (declared.kinds if declared else ())]
-
-    def check_provenance(self, prov: str, note: str, doc: YamlDoc, node: Any, outer: Any = None) -> None:
-        """PROV001 for a reconstruction without a note (its own, or that of ``outer``: a sector's map); not for one
-        whose note is written but no text (left out of a record with problems, and told: SCHEMA004)."""
-        told = any(isinstance(n, dict) and "note" in n and not isinstance(n["note"], str) for n in (node, outer))
-        if prov == "reconstructed" and not note.strip() and not told:
-            line, col = position(node, ["provenance"])
-            self.diags.append(Diagnostic("PROV001", "a reconstruction needs a 'note' saying which part is ours",
-                                         doc.file, line, col, width=len(prov),
-                                         hint="add 'note: ...' beside it: what no rulebook prints (a name, a cost, "
-                                         "an effect)"))
 
     # ------------------------------------------------------------ maps/
     def load_maps(self, maps_dir: Path, pack: str | None, root: Path | None = None) -> None:
@@ -907,9 +691,9 @@ class _Builder:
             return
         actual = self.cards[cid][1]
         if kind is not None and actual != kind:
-            self.diags.append(Diagnostic("XREF004", f"{what} '{cid}' as {_a(kind)}, but it is {_a(actual)}",
+            self.diags.append(Diagnostic("XREF004", f"{what} '{cid}' as {an(kind)}, but it is {an(actual)}",
                                          doc.file, line, col, width=len(cid),
-                                         hint=f"name {_a(kind)} here; list {_a(actual)} under '{actual}s:'"))
+                                         hint=f"name {an(kind)} here; list {an(actual)} under '{actual}s:'"))
 
 
 def _folder_hint(folder: str, pid: str) -> str:
@@ -920,34 +704,6 @@ def _folder_hint(folder: str, pid: str) -> str:
     slug = slug_for(folder)
     also = f", or name it '{slug}' and write 'id: {slug}'" if slug is not None and slug != pid else ""
     return f"name the folder '{pid}' ('{shorten(folder)}' is no id, and a pack's folder is named by its id){also}"
-
-
-def _not_read(entry: Path, folder: Path) -> Diagnostic:
-    """LOAD009, the warning for an entry of a folder of YAML files (cards/, maps/, rules/options/) that is not read:
-    a folder, a name that does not end in '.yaml' or '.yml' as written; never passed over in silence."""
-    holds = f"{folder.name}/ holds *.yaml files, read from the folder itself"
-    if entry.is_dir():
-        what, hint = "a folder", f"move its files up into {folder.name}/ (files in folders below are not read)"
-    elif entry.suffix.lower() in {".yaml", ".yml"}:
-        what, hint = f"'{entry.suffix}' is not '.yaml'", f"rename it '{entry.stem}.yaml'"
-    else:
-        what, hint = "not a .yaml file", f"keep it outside {folder.name}/ if it is not content"
-    return Diagnostic("LOAD009", f"'{shorten(entry.name)}' is not read ({what}): {holds}", shown_path(entry), 1, 1,
-                      severity="warning", hint=hint)
-
-
-def _stand_ins(place: str) -> dict[str, Any]:
-    """What a file's record takes, for the checks after it, in place of a required key that is missing or wrong
-    (:meth:`_Builder.take_file`). Its id: the name of its place (a pack's folder; an optional rule's or a map's file,
-    without .yaml), made an id if it is none. Not the id as written when that is no id, nor its slug: a pack is
-    found by its folder's name (``requires:``) and its id must be that name (PACK001), an optional rule's or a
-    map's file is named after its id, so the place is the id that what names the record most likely means; and a
-    slug of ours would show in later messages (a PACK001 for an id nobody wrote: one mistake told twice). A
-    ``requires:`` is kept when it is a list of names (else dropped whole: :func:`salvage`). Name, text and version
-    are for people. Provenance 'rulebook' asks for no note (no PROV001 for a provenance that was wrong)."""
-    ident = place if is_slug(place) else slug_for(place)
-    out: dict[str, Any] = {"name": place, "text": "", "version": "", "provenance": "rulebook"}
-    return out | ({"id": ident} if ident else {})
 
 
 def _card_stand_ins(node: Any) -> dict[str, Any]:
@@ -964,28 +720,6 @@ def _card_stand_ins(node: Any) -> dict[str, Any]:
     ident = written if is_slug(written) else slug_for(written) if isinstance(written, str) else None
     out: dict[str, Any] = {"text": "", "provenance": "rulebook"}
     return out | ({"id": ident, "name": ident} if ident else {})
-
-
-def _duplicate_hint(what: str, pack: str | None, first: str | None, *, overrides: bool) -> str | None:
-    """DUP001's hint for a card, an optional rule or a map of a pack whose id is taken (``first``: the pack of the
-    first one, None for the base game's): only a card replaces another ('overrides: true'), and only one of the base
-    game or of another pack."""
-    if pack is None:
-        return None
-    same_pack = first == pack
-    if what != "card":
-        return f"{_a(what)} cannot replace another: give this one an id of its own"
-    unit = "file" if pack == "(file)" else "pack"  # a card file checked on its own
-    if same_pack and overrides:
-        return (f"'overrides: true' replaces a card of the base game or of another pack, not one of its own {unit}: "
-                "give one of the two an id of its own")
-    if same_pack:
-        return f"two cards of one {unit} cannot share an id: give one of the two an id of its own"
-    if first is None:
-        return "an expansion that replaces a base card says 'overrides: true'"
-    return (f"the pack '{first}' has it too: a pack that replaces a card of a pack it requires says 'overrides: "
-            "true'; packs that do not know of each other give their cards ids of their own, or are checked one at a "
-            "time (dday validate FOLDER, once for each)")
 
 
 # The lists of records with ids in the rules files (check_listed_ids), by field: what one entry is called.
@@ -1018,10 +752,6 @@ def _id_of_a_pack(path: str) -> str:
 
 def _sides_hint(side_ids: set[str]) -> str:
     return f"sides declared: {', '.join(sorted(side_ids)) or 'none'} (a pack declares its own in rules/sides.yaml)"
-
-
-def _a(noun: str) -> str:
-    return f"{'an' if noun[:1] in set('aeiou') else 'a'} {noun}"
 
 
 def _merge_rules(base: Any, extra: Any) -> Any:
@@ -1184,7 +914,7 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
     files an editor has open, by path (:func:`read_source`): nothing is written, and no file is read that
     would not be read without it."""
     root = root or bundled_root()
-    b = _Builder(root, _real_keys(overlay))
+    b = _Builder(root, real_keys(overlay))
     # Each folder of the tree is a sandbox of its own (the bundled tree's folders may be links: src/ddaydice/).
     b.load_rules(root / "rules", required=True, pack=None, root=root / "rules")
     b.load_cards(root / "cards", None, root / "cards")
@@ -1415,11 +1145,7 @@ def _check_effects(b: _Builder, vocab: Vocabulary) -> dict[str, EffectSource]:
     out: dict[str, EffectSource] = {}
 
     def tier(kind: str) -> str:
-        prec: schema.PrecedenceRules = b.rules["precedence.yaml"]
-        for t in prec.tiers:
-            if kind in t.sources:
-                return t.id
-        return SOURCE_KIND_TIER_DEFAULT.get(kind, "rules")
+        return tier_of(b.rules["precedence.yaml"], kind)
 
     def add(src: EffectSource | None) -> None:
         if src is not None:

@@ -28,9 +28,9 @@ from click.testing import CliRunner, Result
 from syrupy.assertion import SnapshotAssertion
 from test_diagnostics import MAP, PACK, card, content_tree
 
-from ddaydice.dsl import loader
 from ddaydice.dsl.limits import MAX_EFFECT_CHARS, MAX_FILE_BYTES, MAX_FOLDER_ENTRIES
 from ddaydice.dsl.loader import load
+from ddaydice.dsl.loading import reading
 from ddaydice.interpreter.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -116,7 +116,7 @@ def _content_beyond_the_limit(root: Path, monkeypatch: pytest.MonkeyPatch) -> No
     file of more than 60,000 bytes, goes beyond it (the limit itself is 4 MiB)."""
     others = sum(p.stat().st_size for p in root.rglob("*.yaml") if p.name != "more.yaml")
     assert others < 60_000 < (root / "expansions/extra/cards/more.yaml").stat().st_size
-    monkeypatch.setattr(loader, "MAX_CONTENT_BYTES", 60_000)
+    monkeypatch.setattr(reading, "MAX_CONTENT_BYTES", 60_000)
 
 
 def _remove(rel: str) -> Setup:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ddaydice.dsl import loader
+from ddaydice.dsl.loading import reading
 from ddaydice.dsl.places import bundled_root
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.tools import validate_cache
@@ -316,7 +316,7 @@ def test_a_file_left_unread_beyond_the_content_limit_is_part_of_the_run(
     packs = tmp_path_factory.mktemp("packs")
     _pack(packs, "ba")
     other = _pack(packs, "bb", card=GOOD.replace("field-stove", "hot-stove") + "#\n" * 30_000)
-    monkeypatch.setattr(loader, "MAX_CONTENT_BYTES", sum(p.stat().st_size for p in tree.rglob("*.yaml")) + 10_000)
+    monkeypatch.setattr(reading, "MAX_CONTENT_BYTES", sum(p.stat().st_size for p in tree.rglob("*.yaml")) + 10_000)
     args = ["validate", "--root", ".", str(packs / "ba"), "--pack", str(other)]
     first = dday(*args)
     assert first.exit_code == 1 and "LOAD008" in first.output, first.output

@@ -1,0 +1,70 @@
+"""The loaded, checked content (:class:`Content`), and the tier each kind of source ranks its effects in."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import attrs
+
+from ddaydice.dsl import schema
+from ddaydice.dsl.compile import EffectSource
+from ddaydice.dsl.diagnostics import Diagnostic
+from ddaydice.dsl.vocab import Vocabulary
+
+SOURCE_KIND_TIER_DEFAULT = {"rwb": "rules", "attribute": "sectors"}
+
+
+def tier_of(precedence: schema.PrecedenceRules, kind: str) -> str:
+    """The tier the effects of a kind of source rank in (rules/precedence.yaml): the tier that lists the kind, else
+    the default for it (an RWB with the rules, a Sector's attribute with the Sectors), else the rules'."""
+    for tier in precedence.tiers:
+        if kind in tier.sources:
+            return tier.id
+    return SOURCE_KIND_TIER_DEFAULT.get(kind, "rules")
+
+
+@attrs.frozen
+class Content:
+    root: str
+    dice: schema.DiceRules
+    resources: schema.ResourceRules
+    precedence: schema.PrecedenceRules
+    phases: schema.PhaseRules
+    queries: schema.QueryRules
+    rwb: schema.RwbRules
+    game: schema.GameRules
+    options: Mapping[str, schema.OptionDef]
+    cards: Mapping[str, schema.Card]
+    card_kinds: Mapping[str, str]
+    maps: Mapping[str, schema.BattleMap]
+    effects: Mapping[str, EffectSource]
+    packs: Mapping[str, schema.Manifest]
+    vocab: Vocabulary
+    origins: Mapping[str, tuple[str, int, int]]
+    warnings: tuple[Diagnostic, ...] = ()
+    owner_pack: Mapping[str, str] = attrs.field(factory=dict)
+    kinds: schema.KindRules = attrs.field(factory=lambda: schema.KindRules("rulebook"))
+    sides: schema.SideRules = attrs.field(factory=lambda: schema.SideRules("rulebook"))
+
+    def side_def(self, side: str) -> schema.SideDef | None:
+        """Another side than the Units (rules/sides.yaml): the German player of Atlantikwall."""
+        return next((d for d in self.sides.sides if d.id == side), None)
+
+    def kind_def(self, kind: str) -> schema.KindDef | None:
+        """The declaration of a kind of card an expansion adds (rules/kinds.yaml); None for the base kinds."""
+        return next((k for k in self.kinds.kinds if k.id == kind), None)
+
+    def tier_of(self, kind: str) -> str:
+        return tier_of(self.precedence, kind)
+
+    def cards_of(self, kind: str) -> list[schema.Card]:
+        return [c for cid, c in self.cards.items() if self.card_kinds[cid] == kind]
+
+    def award_deck_note(self, in_game: int | None = None) -> str | None:
+        """Says so when the Award deck is smaller than the printed 12 cards (``in_game``: a game's deck size,
+        which leaves out the cards an optional rule keeps out)."""
+        n = len(self.cards_of("award")) if in_game is None else in_game
+        if n < 12:
+            return (f"the Award deck has {n} of the printed 12 cards: the rulebook prints no Award "
+                    "texts; load the 'house-awards' pack for stand-ins")
+        return None

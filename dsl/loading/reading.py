@@ -1,0 +1,244 @@
+"""What every content file goes through: the sandbox (a pack's folder, nothing outside it), the size limits, its
+reading and parsing, its record (salvaged when it has problems), the ids it claims and its provenance. The
+:class:`Builder` holds what a load has read so far; the modules of this package read into it."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import attrs
+
+from ddaydice.dsl import schema
+from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
+from ddaydice.dsl.limits import MAX_CONTENT_BYTES, MAX_FILE_BYTES
+from ddaydice.dsl.sandbox import inside, is_slug, listing, looked_at, shown_path, slug_for
+from ddaydice.dsl.yamlsrc import YamlDoc, empty_problem, position, read_yaml, salvage, shorten, structure
+
+T = TypeVar("T")
+
+
+def display_path(path: Path) -> str:
+    try:
+        rel = os.path.relpath(path.resolve())
+    except ValueError:
+        return str(path)
+    return str(path.resolve()) if rel.startswith("..") else rel
+
+
+def read_source(path: Path, overlay: Mapping[str, str] | None = None) -> tuple[YamlDoc | None, list[Diagnostic]]:
+    """One content file read and parsed (``read_yaml``), named as diagnostics name it (:func:`display_path`).
+
+    ``overlay`` maps files (by their real path, links resolved) to the text an editor holds for them, unsaved
+    (``dday lsp``): such a file is parsed from that text instead of its bytes on disk. The overlay changes what
+    a file says, never which files are read: it is consulted only for a regular file that exists and that the
+    loader has already decided to read, after the sandbox's checks (docs/security.md), and its text is held
+    to the same size limit as a file's."""
+    looked_at(path, content=True)
+    shown = display_path(path)
+    if not path.exists():
+        return None, [Diagnostic("LOAD001", "file not found", shown, 1, 1)]
+    text = overlay.get(os.path.realpath(path)) if overlay and path.is_file() else None
+    size = len(text.encode("utf-8", errors="replace")) if text is not None else 0
+    if size > MAX_FILE_BYTES:
+        return None, [Diagnostic("LOAD005", f"the file is too large ({size} bytes; at most {MAX_FILE_BYTES})", shown,
+                                 1, 1, hint="split it into several files")]
+    return read_yaml(shown, text, remember=True)
+
+
+def real_keys(overlay: Mapping[Path, str] | Mapping[str, str] | None) -> dict[str, str]:
+    """An overlay keyed by real paths (links resolved), as :func:`read_source` looks files up."""
+    return {os.path.realpath(k): v for k, v in (overlay or {}).items()}
+
+
+@attrs.define
+class Builder:
+    root: Path
+    overlay: Mapping[str, str] = attrs.Factory(dict)  # real path -> unsaved text (read_source)
+    diags: list[Diagnostic] = attrs.Factory(list)
+    docs: dict[str, YamlDoc] = attrs.Factory(dict)
+    rules: dict[str, Any] = attrs.Factory(dict)
+    options: dict[str, tuple[schema.OptionDef, YamlDoc, Any]] = attrs.Factory(dict)
+    cards: dict[str, tuple[schema.Card, str, YamlDoc, Any]] = attrs.Factory(dict)
+    maps: dict[str, tuple[schema.BattleMap, YamlDoc]] = attrs.Factory(dict)
+    packs: dict[str, tuple[schema.Manifest, YamlDoc]] = attrs.Factory(dict)
+    origins: dict[str, tuple[str, int, int]] = attrs.Factory(dict)
+    bytes_read: int = 0  # of the content files read (MAX_CONTENT_BYTES)
+    owner_pack: dict[str, str] = attrs.Factory(dict)
+    pending_rwb: list[tuple[schema.RwbDef, YamlDoc, Any]] = attrs.Factory(list)
+    pending_sides: list[tuple[schema.SideDef, YamlDoc, Any]] = attrs.Factory(list)
+    pending_rules: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
+    pending_damage: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
+    broken_cards: list[tuple[str, str, YamlDoc, Any]] = attrs.Factory(list)
+    listed: dict[tuple[str, ...], tuple[str, int, int]] = attrs.Factory(dict)  # check_listed_ids
+
+    # ------------------------------------------------------------ reading
+    def allowed(self, path: Path, root: Path) -> bool:
+        """Whether ``path`` may be read: it resolves inside ``root`` (the pack, or the tree's folder), through
+        no link loop or broken link (each refusal is a PACK010/PACK011 diagnostic). A path that does not exist
+        is allowed (what reads it reports that)."""
+        _, problem = inside(path, root)
+        if problem is not None:
+            if problem not in self.diags:
+                self.diags.append(problem)
+            return False
+        return True
+
+    def yaml_files(self, folder: Path, root: Path) -> list[Path]:
+        """The YAML files of a folder of the sandbox ``root``, sorted; links leading outside it are refused."""
+        if not self.allowed(folder, root) or not folder.is_dir():
+            return []
+        entries, problem = listing(folder)
+        if problem is not None:
+            self.diags.append(problem)
+        out = []
+        for p in entries:
+            if p.is_symlink() and not self.allowed(p, root):  # any link of the folder: out, a loop, broken
+                continue
+            if p.suffix in {".yaml", ".yml"} and not p.is_dir():
+                out.append(p)  # a device or a pipe named *.yaml is refused when read (LOAD006)
+            else:
+                self.diags.append(not_read(p, folder))
+        return out
+
+    def read(self, path: Path) -> YamlDoc | None:
+        if self.too_much(path):
+            return None
+        doc, diags = read_source(path, self.overlay)
+        self.diags += diags
+        if doc is not None:
+            self.docs[doc.file] = doc
+            empty = empty_problem(doc)
+            if empty is not None:
+                self.diags.append(empty)
+                return None
+        return doc
+
+    def too_much(self, path: Path) -> bool:
+        """Whether reading ``path`` takes the content files read beyond :data:`MAX_CONTENT_BYTES` (LOAD008, told
+        once, at the file that goes beyond: it and those after it are not read, and the load fails)."""
+        looked_at(path)  # (its size counts: a remembered run is one whose files have the same)
+        try:
+            self.bytes_read += path.stat().st_size if path.is_file() else 0
+        except OSError:
+            return False  # (what reads it tells why)
+        if self.bytes_read <= MAX_CONTENT_BYTES:
+            return False
+        if not any(d.code == "LOAD008" for d in self.diags):
+            self.diags.append(Diagnostic(
+                "LOAD008", f"the content files read come to more than {MAX_CONTENT_BYTES} bytes in all with this "
+                "file: it and the files after it are not read", shown_path(path), 1, 1,
+                hint="a check reads at most that much content (the bundled game is about 300 kB): split the pack "
+                     "into packs checked one at a time"))
+        return True
+
+    def take(self, doc: YamlDoc, node: Any, cls: type[T], path: list[str | int]) -> T | None:
+        obj, diags = structure(doc, node, cls, path)
+        self.diags += diags
+        return obj
+
+    def take_file(self, doc: YamlDoc, node: Any, cls: type[T], place: str) -> T | None:
+        """The record a whole file holds (a pack's manifest, a rules file, an optional rule, a map, a card file's
+        envelope), its problems told as :meth:`take` tells them; when it has any, what of it reads (:func:`salvage`,
+        with :func:`stand_ins` for ``place``), so that the checks after it still run (the files of its pack, what
+        it names and what names it) and every problem is told at once. The problems are errors: the load fails
+        all the same, and returns no content."""
+        obj = self.take(doc, node, cls, [])
+        return obj if obj is not None else salvage(node, cls, stand_ins(place))
+
+    def origin(self, key: str, doc: YamlDoc, node: Any, path: list[str | int]) -> tuple[str, int, int]:
+        line, col = position(node, path)
+        return (doc.file, line, col)
+
+    def claim(self, key: str, ident: str, doc: YamlDoc, node: Any, pack: str | None, what: str,
+              *, overrides: bool = False) -> bool:
+        where = self.origin(key, doc, node, ["id"])
+        if key in self.origins:
+            other = self.origins[key]
+            if overrides and pack is not None and self.owner_pack.get(key) != pack:
+                self.origins[key] = where
+                self.owner_pack[key] = pack
+                return True
+            self.diags.append(Diagnostic(
+                "DUP001", f"duplicate {what} id '{ident}' (first defined at {other[0]}:{other[1]})",
+                where[0], where[1], where[2], width=len(ident),
+                hint=duplicate_hint(what, pack, self.owner_pack.get(key), overrides=overrides)))
+            return False
+        if overrides:
+            kind = key.split(":", 1)[0]
+            pool = [k.split(":", 1)[1] for k in self.origins if k.startswith(f"{kind}:")]
+            self.diags.append(Diagnostic("DUP002", f"'{ident}' says it overrides, but nothing has that id",
+                                         where[0], where[1], where[2], width=len(ident),
+                                         hint=did_you_mean(ident, pool) or "'overrides: true' replaces a card "
+                                         "loaded before it (of the base game, or of a pack this one requires)"))
+        self.origins[key] = where
+        if pack:
+            self.owner_pack[key] = pack
+        return True
+
+    def check_provenance(self, prov: str, note: str, doc: YamlDoc, node: Any, outer: Any = None) -> None:
+        """PROV001 for a reconstruction without a note (its own, or that of ``outer``: a sector's map); not for one
+        whose note is written but no text (left out of a record with problems, and told: SCHEMA004)."""
+        told = any(isinstance(n, dict) and "note" in n and not isinstance(n["note"], str) for n in (node, outer))
+        if prov == "reconstructed" and not note.strip() and not told:
+            line, col = position(node, ["provenance"])
+            self.diags.append(Diagnostic("PROV001", "a reconstruction needs a 'note' saying which part is ours",
+                                         doc.file, line, col, width=len(prov),
+                                         hint="add 'note: ...' beside it: what no rulebook prints (a name, a cost, "
+                                         "an effect)"))
+
+
+def not_read(entry: Path, folder: Path) -> Diagnostic:
+    """LOAD009, the warning for an entry of a folder of YAML files (cards/, maps/, rules/options/) that is not read:
+    a folder, a name that does not end in '.yaml' or '.yml' as written; never passed over in silence."""
+    holds = f"{folder.name}/ holds *.yaml files, read from the folder itself"
+    if entry.is_dir():
+        what, hint = "a folder", f"move its files up into {folder.name}/ (files in folders below are not read)"
+    elif entry.suffix.lower() in {".yaml", ".yml"}:
+        what, hint = f"'{entry.suffix}' is not '.yaml'", f"rename it '{entry.stem}.yaml'"
+    else:
+        what, hint = "not a .yaml file", f"keep it outside {folder.name}/ if it is not content"
+    return Diagnostic("LOAD009", f"'{shorten(entry.name)}' is not read ({what}): {holds}", shown_path(entry), 1, 1,
+                      severity="warning", hint=hint)
+
+
+def stand_ins(place: str) -> dict[str, Any]:
+    """What a file's record takes, for the checks after it, in place of a required key that is missing or wrong
+    (:meth:`Builder.take_file`). Its id: the name of its place (a pack's folder; an optional rule's or a map's file,
+    without .yaml), made an id if it is none. Not the id as written when that is no id, nor its slug: a pack is
+    found by its folder's name (``requires:``) and its id must be that name (PACK001), an optional rule's or a
+    map's file is named after its id, so the place is the id that what names the record most likely means; and a
+    slug of ours would show in later messages (a PACK001 for an id nobody wrote: one mistake told twice). A
+    ``requires:`` is kept when it is a list of names (else dropped whole: :func:`salvage`). Name, text and version
+    are for people. Provenance 'rulebook' asks for no note (no PROV001 for a provenance that was wrong)."""
+    ident = place if is_slug(place) else slug_for(place)
+    out: dict[str, Any] = {"name": place, "text": "", "version": "", "provenance": "rulebook"}
+    return out | ({"id": ident} if ident else {})
+
+
+def duplicate_hint(what: str, pack: str | None, first: str | None, *, overrides: bool) -> str | None:
+    """DUP001's hint for a card, an optional rule or a map of a pack whose id is taken (``first``: the pack of the
+    first one, None for the base game's): only a card replaces another ('overrides: true'), and only one of the base
+    game or of another pack."""
+    if pack is None:
+        return None
+    same_pack = first == pack
+    if what != "card":
+        return f"{an(what)} cannot replace another: give this one an id of its own"
+    unit = "file" if pack == "(file)" else "pack"  # a card file checked on its own
+    if same_pack and overrides:
+        return (f"'overrides: true' replaces a card of the base game or of another pack, not one of its own {unit}: "
+                "give one of the two an id of its own")
+    if same_pack:
+        return f"two cards of one {unit} cannot share an id: give one of the two an id of its own"
+    if first is None:
+        return "an expansion that replaces a base card says 'overrides: true'"
+    return (f"the pack '{first}' has it too: a pack that replaces a card of a pack it requires says 'overrides: "
+            "true'; packs that do not know of each other give their cards ids of their own, or are checked one at a "
+            "time (dday validate FOLDER, once for each)")
+
+
+def an(noun: str) -> str:
+    return f"{'an' if noun[:1] in set('aeiou') else 'a'} {noun}"
