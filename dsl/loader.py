@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -27,13 +26,21 @@ from ddaydice.dsl.compile import CompiledEffect, Compiler, EffectSource
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, sort_key
 from ddaydice.dsl.limits import (
     MAX_FINGERPRINT_FILES,
-    MAX_FOLDER_ENTRIES,
-    MAX_ID_CHARS,
 )
 from ddaydice.dsl.loading.content import Content, tier_of
+from ddaydice.dsl.loading.discovery import (
+    bundled_pack_ids,
+    is_pack_path,
+    named_packs,
+    pack_argument,
+    pack_dirs,
+    pack_named_in_file,
+    sources,
+)
 from ddaydice.dsl.loading.reading import Builder, an, display_path, read_source, real_keys
+from ddaydice.dsl.loading.rules import load_option, load_rules
 from ddaydice.dsl.parser import parse_effect, parse_good_lines
-from ddaydice.dsl.places import absolute, bundled_root, home_pack
+from ddaydice.dsl.places import bundled_root
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.sandbox import inside, is_slug, listing, looked_at, recording, shown_path, slug_for, slug_problem
 from ddaydice.dsl.settings import Names, check_options
@@ -48,21 +55,6 @@ from ddaydice.dsl.yamlsrc import (
     shorten,
 )
 
-RULE_FILES: dict[str, type[Any]] = {
-    "dice.yaml": schema.DiceRules,
-    "resources.yaml": schema.ResourceRules,
-    "precedence.yaml": schema.PrecedenceRules,
-    "phases.yaml": schema.PhaseRules,
-    "queries.yaml": schema.QueryRules,
-    "rwb.yaml": schema.RwbRules,
-    "game.yaml": schema.GameRules,
-    "kinds.yaml": schema.KindRules,
-    "sides.yaml": schema.SideRules,
-}
-# Rules files a content tree may leave out (an expansion declares its kinds of cards and its sides there).
-OPTIONAL_RULE_FILES = frozenset({"kinds.yaml", "sides.yaml"})
-
-
 # What other modules import from here (their names, kept where they were before the loading package).
 __all__ = ["Content", "bundled_pack_ids", "display_path", "load", "load_cached", "pack_argument", "pack_cards",
            "pack_named_in_file", "read_card_file", "read_source"]
@@ -71,152 +63,6 @@ __all__ = ["Content", "bundled_pack_ids", "display_path", "load", "load_cached",
 @attrs.define
 class _Builder(Builder):
     # ----------------------------------------------------------- rules/
-    def load_rules(self, rules_dir: Path, *, required: bool, pack: str | None, root: Path | None = None) -> None:
-        root = root or rules_dir
-        if not self.allowed(rules_dir, root):
-            return
-        for name, cls in RULE_FILES.items():
-            path = rules_dir / name
-            if not self.allowed(path, root):
-                continue
-            if not path.exists():
-                if required and name not in OPTIONAL_RULE_FILES:
-                    self.diags.append(Diagnostic("LOAD001", f"the rules need {name}", display_path(rules_dir),
-                                                 1, 1))
-                continue
-            doc = self.read(path)
-            if doc is None:
-                continue
-            obj = self.take_file(doc, doc.data, cls, path.stem)
-            if obj is None:
-                continue
-            self.check_provenance(obj.provenance, obj.note, doc, doc.data)
-            self.check_listed_ids(name, obj, doc)
-            if isinstance(obj, schema.PrecedenceRules):
-                self.check_tiers(obj, doc, self.rules.get(name))
-            if name in self.rules and pack is not None:
-                self.rules[name] = _merge_rules(self.rules[name], obj)
-            else:
-                self.rules[name] = obj
-            if isinstance(obj, schema.KindRules):
-                for i, kind in enumerate(obj.kinds):
-                    self.origins[f"kind:{kind.id}"] = (doc.file, *position(doc.data, ["kinds", i, "id"]))
-            if isinstance(obj, schema.SideRules):
-                for i, side in enumerate(obj.sides):
-                    self.origins[f"side:{side.id}"] = (doc.file, *position(doc.data, ["sides", i, "id"]))
-                    self.pending_sides.append((side, doc, doc.data["sides"][i]))
-            if isinstance(obj, schema.RwbRules):
-                for i, rwb in enumerate(obj.rwb):
-                    self.pending_rwb.append((rwb, doc, doc.data["rwb"][i]))
-            if isinstance(obj, schema.GameRules):
-                for i, rule in enumerate(obj.rules):
-                    self.pending_rules.append((rule, doc, doc.data["rules"][i]))
-                for i, rule in enumerate(obj.special_damage):
-                    self.pending_damage.append((rule, doc, doc.data["special-damage"][i]))
-        known = set(RULE_FILES) | {"options", "invariants.yaml"}  # invariants: read by interpreter/tools/invariants
-        if rules_dir.is_dir():
-            entries, problem = listing(rules_dir)
-            self.diags += [problem] if problem is not None else []
-            for extra in entries:
-                if extra.is_symlink() and not self.allowed(extra, root):
-                    continue
-                if extra.name not in known and extra.suffix in {".yaml", ".yml"}:
-                    self.diags.append(Diagnostic(
-                        "LOAD002", f"unexpected rules file '{shorten(extra.name)}'", shown_path(extra), 1, 1,
-                        hint=did_you_mean(extra.name, RULE_FILES) or "rules files: " + ", ".join(RULE_FILES)))
-        for path in self.yaml_files(rules_dir / "options", root):
-            self.load_option(path, pack)
-
-    def check_listed_ids(self, name: str, obj: Any, doc: YamlDoc) -> None:
-        """Ids given twice in the lists of a rules file (resources, faces, phases, queries, kinds...): DUP001 at
-        the second. Every list of records with an ``id`` is checked, within the file and against the same file
-        of the base game and of the packs loaded before (a pack's lists are appended to theirs), except the
-        precedence tiers, which merge by id across files (within one file, a tier is listed once). A resource's
-        aliases share its ids' names. An RWB written for an optional rule stands in for the RWB of its id: it
-        is another entry."""
-        for field in attrs.fields(type(obj)):
-            entries = getattr(obj, field.name)
-            if not isinstance(entries, tuple):
-                continue
-            noun = _LISTED.get(field.name, field.name.replace("_", "-"))
-            scope = (doc.file,) if field.name in _MERGED_BY_ID else (name,)
-            for i, entry in enumerate(entries):
-                if not attrs.has(type(entry)) or not isinstance(getattr(entry, "id", None), str):
-                    continue
-                names: list[tuple[str, list[str | int]]] = [(entry.id, [field.name, i, "id"])]
-                names += [(alias, [field.name, i, "aliases", j]) for j, alias in
-                          enumerate(getattr(entry, "aliases", ()))]
-                variant = (getattr(entry, _STANDS_IN[field.name]) or "") if field.name in _STANDS_IN else ""
-                for ident, path in names:
-                    key = (*scope, field.name, ident, variant)
-                    line, col = position(doc.data, path)
-                    first = self.listed.get(key)
-                    if first is None:
-                        self.listed[key] = (doc.file, line, col)
-                        continue
-                    what = "name" if len(path) > 3 else "id"  # an alias is a name
-                    self.diags.append(Diagnostic(
-                        "DUP001", f"duplicate {noun} {what} '{ident}' (first defined at {first[0]}:{first[1]})",
-                        doc.file, line, col, width=len(ident),
-                        hint=_listed_hint(noun, what, name, same_file=first[0] == doc.file)))
-
-    def check_tiers(self, prec: schema.PrecedenceRules, doc: YamlDoc, before: schema.PrecedenceRules | None) -> None:
-        """A precedence file's ``after:``: each names a tier (of this file, or of the rules loaded before it:
-        XREF006), only a new tier says one (an existing tier keeps its place: TIER002), and no tier comes after
-        itself, directly or through others (TIER001, at the entry that closes the cycle, naming it)."""
-        existing = [t.id for t in before.tiers] if before else []
-        known = list(dict.fromkeys([*existing, *(t.id for t in prec.tiers)]))
-        new: dict[str, tuple[int, str | None]] = {}
-        for i, tier in enumerate(prec.tiers):
-            if tier.id not in existing and tier.id not in new:
-                new[tier.id] = (i, tier.after)
-            if tier.after is None:
-                continue
-            line, col = position(doc.data, ["tiers", i, "after"])
-            if tier.after not in known:
-                self.diags.append(Diagnostic(
-                    "XREF006", f"tier '{tier.id}' is placed after '{tier.after}', which is no tier", doc.file,
-                    line, col, width=len(tier.after), hint=did_you_mean(tier.after, known) or
-                    f"tiers: {', '.join(known)} (those of the base game, of the packs loaded before, and of this "
-                    "file)"))
-            elif tier.id in existing:
-                self.diags.append(Diagnostic(
-                    "TIER002", f"tier '{tier.id}' exists already: it keeps its place, and 'after' does not move it",
-                    doc.file, line, col, width=len(tier.after),
-                    hint="a tier of an id that exists adds its sources to that tier; remove 'after', or give a "
-                    "new tier an id of its own"))
-        reported: set[frozenset[str]] = set()
-        for start in new:
-            chain = [start]
-            while (after := new[chain[-1]][1]) in new and after not in chain:
-                chain.append(after)
-            if after not in chain:
-                continue
-            cycle = chain[chain.index(after):]
-            if frozenset(cycle) in reported:
-                continue
-            reported.add(frozenset(cycle))
-            closer = max(cycle, key=lambda t: new[t][0])  # the entry of the cycle written last
-            at = cycle.index(closer)
-            order = [*cycle[at:], *cycle[:at], closer]
-            index, after = new[closer]
-            line, col = position(doc.data, ["tiers", index, "after"])
-            what = "itself" if after == closer else f"'{after}', which closes a cycle: {' -> '.join(order)}"
-            self.diags.append(Diagnostic(
-                "TIER001", f"tier '{closer}' is placed after {what}", doc.file, line, col, width=len(after or ""),
-                hint="a new tier goes right above the tier its 'after' names: no tier may come after itself, "
-                "directly or through others; remove one of these 'after:'"))
-
-    def load_option(self, path: Path, pack: str | None) -> None:
-        doc = self.read(path)
-        if doc is None:
-            return
-        opt = self.take_file(doc, doc.data, schema.OptionDef, path.stem)
-        if opt is None:
-            return
-        if self.claim(f"option:{opt.id}", opt.id, doc, doc.data, pack, "optional rule"):
-            self.options[opt.id] = (opt, doc, doc.data)
-            self.check_provenance(opt.provenance, opt.note, doc, doc.data)
 
 
     # ----------------------------------------------------------- cards/
@@ -319,7 +165,7 @@ class _Builder(Builder):
 
     def bundled_kind_owner(self, kind: str) -> str | None:
         """The expansion under this tree whose rules/kinds.yaml declares ``kind``, for a hint when it is not loaded."""
-        for pack_dir in _pack_dirs(self.root):
+        for pack_dir in pack_dirs(self.root):
             kinds_file = pack_dir / "rules" / "kinds.yaml"
             looked_at(kinds_file)
             readable = kinds_file.is_file() and inside(kinds_file, pack_dir) == (kinds_file.resolve(), None)
@@ -382,7 +228,7 @@ class _Builder(Builder):
                                              f"{shorten(repr(needed))} ({slug_problem(needed)})", doc.file, line, col,
                                              hint=_id_of_a_pack(needed)))
         self.packs[man.id] = (man, doc)
-        self.load_rules(pack_dir / "rules", required=False, pack=man.id, root=pack_dir)
+        load_rules(self, pack_dir / "rules", required=False, pack=man.id, root=pack_dir)
         self.load_cards(pack_dir / "cards", man.id, pack_dir)
         self.load_maps(pack_dir / "maps", man.id, pack_dir)
         known = [*_PACK_FILES, *_PACK_FOLDERS]
@@ -722,21 +568,6 @@ def _card_stand_ins(node: Any) -> dict[str, Any]:
     return out | ({"id": ident, "name": ident} if ident else {})
 
 
-# The lists of records with ids in the rules files (check_listed_ids), by field: what one entry is called.
-_LISTED = {"faces": "face", "resources": "resource", "tiers": "tier", "phases": "phase", "queries": "query",
-           "ignorables": "ignorable", "rwb": "RWB", "rules": "rule", "marker_faces": "marker face",
-           "special_damage": "Special Damage rule", "kinds": "kind of card", "sides": "side"}
-_MERGED_BY_ID = frozenset({"tiers"})  # a pack's tier of an existing id adds to that tier (_merge_tiers)
-_STANDS_IN = {"rwb": "option"}  # an RWB written for an optional rule stands in for the RWB of its id
-
-
-def _listed_hint(noun: str, what: str, file: str, *, same_file: bool) -> str:
-    if same_file:
-        return f"each {noun} is listed once: remove one of the two, or give this one another {what}"
-    return (f"a pack's {file} adds to the base game's, and to those of the packs it requires: give this {noun} "
-            f"another {what}, or remove it")
-
-
 # What a pack folder may hold (anything else is PACK002). schemas/: the JSON Schemas an editor reads (dday new
 # pack, dday schema -o); scenarios/: the pack's scenario files; README.md: for people. None of them is loaded.
 _PACK_FILES = ("pack.yaml", "README.md")
@@ -754,68 +585,6 @@ def _sides_hint(side_ids: set[str]) -> str:
     return f"sides declared: {', '.join(sorted(side_ids)) or 'none'} (a pack declares its own in rules/sides.yaml)"
 
 
-def _merge_rules(base: Any, extra: Any) -> Any:
-    """A pack's rules file extends the base one: its lists are appended; precedence tiers merge by id."""
-    if isinstance(base, schema.PrecedenceRules) and isinstance(extra, schema.PrecedenceRules):
-        return attrs.evolve(base, tiers=_merge_tiers(base.tiers, extra.tiers))
-    changes: dict[str, Any] = {}
-    for field in attrs.fields(type(base)):
-        old = getattr(base, field.name)
-        new = getattr(extra, field.name)
-        if isinstance(old, tuple) and isinstance(new, tuple):
-            changes[field.name] = old + new
-    return attrs.evolve(base, **changes)
-
-
-def _merge_tiers(tiers: tuple[schema.Tier, ...], extra: tuple[schema.Tier, ...]) -> tuple[schema.Tier, ...]:
-    """A pack's tiers: one with an existing id adds its sources to that tier (Badges rank with Items); a new
-    one goes right above the tier its ``after`` names (Battle Conditions above Sector attributes), or on top.
-    A tier named by an ``after`` is placed before the tiers placed after it, wherever the file lists it. An
-    ``after`` naming no tier, or closing a cycle, puts the tier on top (the load reports it: XREF006,
-    TIER001)."""
-    out = list(tiers)
-    waiting = list(extra)
-    while waiting:
-        placed = {t.id for t in out}
-        later = {t.id for t in waiting} - placed
-        k = next((i for i, t in enumerate(waiting) if t.id in placed or t.after not in later - {t.id}), 0)
-        tier = waiting.pop(k)  # the first that waits for no other (the first of a cycle when all do)
-        same = next((i for i, t in enumerate(out) if t.id == tier.id), None)
-        if same is not None:
-            old = out[same]
-            out[same] = attrs.evolve(old, sources=old.sources + tuple(s for s in tier.sources
-                                                                     if s not in old.sources))
-            continue
-        after = next((i for i, t in enumerate(out) if t.id == tier.after), None) if tier.after else None
-        if after is None:
-            out.append(tier)
-        else:
-            out.insert(after + 1, tier)
-    return tuple(out)
-
-
-def _pack_dirs(root: Path, refused: list[Diagnostic] | None = None) -> list[Path]:
-    """The pack folders of a content tree (``expansions/*``); a link leading outside ``expansions/``, or in a
-    loop, is left out (and reported in ``refused``)."""
-    exp = root / "expansions"
-    if not exp.is_dir():
-        return []
-    entries, problem = listing(exp)
-    out = []
-    for p in entries:
-        if p.name.startswith(("_", ".")):
-            continue
-        _, why = inside(p, exp)
-        if why is not None:
-            if refused is not None:
-                refused.append(why)
-        elif p.is_dir():
-            out.append(p)
-    if problem is not None and refused is not None:
-        refused.append(problem)
-    return out
-
-
 _UNKNOWN_NAME = re.compile(r"unknown [a-z -]+ '([a-z0-9-]+)'$")
 
 
@@ -830,83 +599,6 @@ def _pack_hint(b: _Builder, d: Diagnostic) -> Diagnostic:
                                 f"load it (--pack {owner}, or 'requires: [{owner}]' in your pack.yaml)")
 
 
-def _is_pack_path(name: str) -> bool:
-    """Whether a ``--pack`` value names a pack folder by its path (it has a pack.yaml) rather than a bundled pack."""
-    if not ("/" in name or name.startswith(".")):
-        return False
-    looked_at(Path(name) / "pack.yaml")
-    return os.path.isfile(Path(name) / "pack.yaml")  # noqa: PTH113  (False, not OSError, for a name too long)
-
-
-def bundled_pack_ids(root: Path | None = None) -> list[str]:
-    """The ids of the bundled packs of a content tree (its ``expansions/``), in the order ``load`` takes them."""
-    return [p.name for p in _pack_dirs(root or bundled_root())]
-
-
-def pack_argument(name: str, root: Path | None = None) -> tuple[str | None, str | None]:
-    """What a pack named on the command line (``--pack``) stands for, as ``load`` takes it, or why it names none.
-
-    'all' (every bundled pack); a bundled pack's id (of ``root``'s expansions/), which is taken first; else a pack
-    folder (one with a pack.yaml) by its path, with or without './': ``my-pack`` becomes ``./my-pack``, as the
-    loader names a folder. Returns the name as ``load`` takes it and None, or None and the problem, saying what
-    the name was taken for (a bundled pack's id, with the ids it may mean, or a path)."""
-    bundled = bundled_pack_ids(root)
-    if name == "all" or name in bundled:
-        return name, None
-    path = name if "/" in name or name.startswith(".") else f"./{name}"
-    if _is_pack_path(path):
-        return path, None
-    shown = shorten(repr(name))
-    if not (path == name or name.startswith("~") or os.path.lexists(name)):
-        hint = did_you_mean(name, bundled) or f"the bundled ones: {', '.join(bundled) or 'none'}"
-        return None, (f"{shown} is no bundled pack (taken as a bundled pack's id: {hint}), nor a folder here; a pack "
-                      "folder is named by its path (./my-pack)")
-    if not os.path.lexists(name):
-        said = "does not exist"
-    elif not Path(name).is_dir():
-        said = "is not a folder"
-    else:
-        said = "has no pack.yaml (`dday new pack FOLDER` makes a pack)"
-    return None, f"{shown} {said} (taken as a pack folder's path)"
-
-
-def _requires(manifests: list[Path], available: dict[str, Path],
-              overlay: Mapping[str, str] | None = None) -> tuple[list[str], list[Path]]:
-    """What these pack manifests require, directly or through each other, each after what it requires: the bundled
-    expansions by name, and packs of one's own found beside the pack that requires them (a folder of that name
-    next to it, as ``my-packs/base-pack`` beside ``my-packs/other-pack``). A manifest that cannot be read is
-    skipped here: loading it reports why."""
-    names: list[str] = []
-    folders: list[Path] = []
-    seen: set[str] = set()
-
-    def visit(manifest: Path) -> None:
-        if len(seen) > MAX_FOLDER_ENTRIES:
-            return
-        looked_at(manifest)
-        doc, _ = read_source(manifest, overlay) if manifest.is_file() else (None, [])
-        needs = doc.data.get("requires") if doc is not None and isinstance(doc.data, dict) else None
-        if not isinstance(needs, list):
-            return
-        for name in needs:
-            if not is_slug(name) or name in seen:  # a path is refused when the pack is loaded (PACK012)
-                continue
-            beside = manifest.parent.parent / name
-            if name in available:
-                seen.add(name)
-                visit(available[name] / "pack.yaml")
-                names.append(name)
-            elif inside(beside, manifest.parent.parent)[0] is not None and \
-                    inside(beside / "pack.yaml", beside)[0] is not None and (beside / "pack.yaml").is_file():
-                seen.add(name)
-                visit(beside / "pack.yaml")
-                folders.append(beside)
-
-    for manifest in manifests:
-        visit(manifest)
-    return names, folders
-
-
 def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: Iterable[Path] = (),
          overlay: Mapping[Path, str] | Mapping[str, str] | None = None) -> tuple[Content | None, list[Diagnostic]]:
     """Load a content tree. ``packs`` names bundled expansions to include ("all" for every one);
@@ -916,13 +608,13 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
     root = root or bundled_root()
     b = _Builder(root, real_keys(overlay))
     # Each folder of the tree is a sandbox of its own (the bundled tree's folders may be links: src/ddaydice/).
-    b.load_rules(root / "rules", required=True, pack=None, root=root / "rules")
+    load_rules(b, root / "rules", required=True, pack=None, root=root / "rules")
     b.load_cards(root / "cards", None, root / "cards")
     b.load_maps(root / "maps", None, root / "maps")
     refused: list[Diagnostic] = []
-    available = {p.name: p for p in _pack_dirs(root, refused)}
+    available = {p.name: p for p in pack_dirs(root, refused)}
     b.diags += refused
-    wanted, paths = _sources(root, available, _named_packs(packs, available), extra, b.overlay)
+    wanted, paths = sources(root, available, named_packs(packs, available), extra, b.overlay)
     _load_bundled_packs(b, root, available, wanted)
     _load_paths(b, paths)
     _check_requirements(b, root)
@@ -935,48 +627,6 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
     if errors or vocab is None:
         return None, sorted(b.diags, key=sort_key)
     return _content(b, root, vocab, effects), sorted(b.diags, key=sort_key)
-
-
-def _named_packs(packs: Iterable[str] | str, available: dict[str, Path]) -> list[str]:
-    """The packs ``load`` is asked for: "all" (every bundled one), one name, or several (of which "all" may be one)."""
-    named = [packs] if isinstance(packs, str) and packs else [] if isinstance(packs, str) else list(packs)
-    # 'all' stands for every bundled pack, among others too; a pack named twice is loaded once
-    return list(dict.fromkeys(n for name in named for n in (available if name == "all" else [name])))
-
-
-def _sources(root: Path, available: dict[str, Path], wanted: list[str], extra: Iterable[Path],
-             overlay: Mapping[str, str] | None = None) -> tuple[list[str], list[Path]]:
-    """What to load on top of the tree: the bundled packs by name, in order, and then the pack folders and
-    content files (``extra``, and the packs named by their path)."""
-    # A pack may also be named by its folder's path (a modder's pack outside expansions/): loaded like a PATH.
-    # Paths are made absolute first (places.absolute), so that a folder given as '.' or '..' has its own name.
-    folders = [absolute(n) for n in wanted if n not in available and _is_pack_path(n)]
-    names = [n for n in wanted if n in available or not _is_pack_path(n)]
-    extra = [absolute(p) for p in extra]
-    # A content file inside a pack folder is checked within its pack (its cards may be 'only-in' the pack's
-    # optional rule, written in another file of the pack).
-    paths = list(dict.fromkeys(home_pack(p) or p for p in [*folders, *extra]))
-    # What is already part of this tree is checked in place, not loaded twice: a bundled pack's folder is that
-    # pack, and a base content file (cards/items.yaml) is already loaded.
-    bundled_dirs = {d.resolve(): n for n, d in available.items()}
-    names += [bundled_dirs[p.resolve()] for p in paths if p.resolve() in bundled_dirs
-              and bundled_dirs[p.resolve()] not in names]
-    base_dirs = [(root / d).resolve() for d in ("rules", "cards", "maps")]
-    paths = [p for p in paths if p.resolve() not in bundled_dirs and not (
-        p.is_file() and any(p.resolve().is_relative_to(d) for d in base_dirs))]
-    return _with_requirements(available, names, paths, overlay)
-
-
-def _with_requirements(available: dict[str, Path], names: list[str], paths: list[Path],
-                       overlay: Mapping[str, str] | None = None) -> tuple[list[str], list[Path]]:
-    """``names`` and ``paths`` with what their packs require, each loaded before what requires it."""
-    # An expansion brings the bundled expansions it requires, loaded before it (as a package brings its dependencies).
-    manifests = [available[n] / "pack.yaml" for n in names if n in available] + [
-        p / "pack.yaml" for p in paths if p.is_dir() and (p / "pack.yaml").is_file()]
-    brought, beside = _requires(manifests, available, overlay)
-    names = brought + [n for n in names if n not in brought]
-    first = {f.resolve() for f in beside}  # what is required is loaded before what requires it, even if given too
-    return names, beside + [p for p in paths if p.resolve() not in first]
 
 
 def _load_bundled_packs(b: _Builder, root: Path, available: dict[str, Path], names: list[str]) -> None:
@@ -1007,7 +657,7 @@ def _load_paths(b: _Builder, paths: list[Path]) -> None:
 
 def _check_requirements(b: _Builder, root: Path) -> None:
     """Each loaded pack's 'requires': a pack that does not exist, or exists but could not be loaded."""
-    known_packs = {p.name for p in _pack_dirs(root)} | set(b.packs)
+    known_packs = {p.name for p in pack_dirs(root)} | set(b.packs)
     for man, doc in b.packs.values():
         for j, needed in enumerate(man.requires):
             if not is_slug(needed):
@@ -1126,7 +776,7 @@ def _load_single(b: _Builder, path: Path) -> None:
     elif (isinstance(data, dict) and "sectors" in data) or parent == "maps":
         b.load_map_file(path, "(file)")
     elif parent == "options":
-        b.load_option(path, "(file)")
+        load_option(b, path, "(file)")
     elif (empty := empty_problem(doc)) is not None:  # nothing to tell its kind by: said as of any file that is empty
         b.diags.append(empty)
     else:
@@ -1249,7 +899,7 @@ def load_cached(root: Path | None = None, *, packs: Iterable[str] | str = ()) ->
     their ``requires:`` brought too)."""
     root = root or bundled_root()
     key = (str(root.resolve()), packs if isinstance(packs, str) else tuple(packs))
-    folders = [Path(n).resolve() for n in ([] if isinstance(packs, str) else packs) if _is_pack_path(n)]
+    folders = [Path(n).resolve() for n in ([] if isinstance(packs, str) else packs) if is_pack_path(n)]
     prints = _fingerprint(root.resolve()) + tuple(f for folder in folders for f in _fingerprint(folder))
     hit = _CACHE.get(key)
     if hit is not None and hit[0] == prints and hit[1] == _read_print(hit[2]):
@@ -1304,40 +954,3 @@ def pack_cards(pack_dir: Path) -> dict[str, tuple[str, str, int, int]]:
     return found
 
 
-def pack_named_in_file(name: object, file: Path, relative_to: Path) -> tuple[str | None, Diagnostic | None]:
-    """What a pack named inside a file (a scenario's ``packs:``, a replay's ``packs``) stands for, as ``load``
-    takes it: a bundled pack by its id; the pack folder ``file`` lives in, by its id (a modder's pack keeps its
-    scenarios inside it); or a pack folder by a path relative to ``relative_to``. A path must lead inside the
-    current folder (the search path: docs/security.md). Otherwise None, and a diagnostic (placed at ``file``
-    1:1; the caller moves it to the entry's line)."""
-    shown = shown_path(file)
-    if not isinstance(name, str) or not name.strip():
-        return None, Diagnostic("PACK003", "a pack is named by its id or by the path of its folder", shown, 1, 1)
-    available = {p.name: p for p in _pack_dirs(bundled_root())}
-    if name in available:
-        return name, None
-    if is_slug(name):
-        home = next((a for a in file.resolve().parents if a.name == name and (a / "pack.yaml").is_file()), None)
-        if home is not None:
-            return str(home), None
-        return None, Diagnostic("PACK003", f"no expansion named '{name}'", shown, 1, 1,
-                                hint=did_you_mean(name, available) or (
-                                    f"bundled expansions: {', '.join(sorted(available)) or 'none'}; a pack folder "
-                                    "elsewhere is named by its path (./my-pack)"))
-    if any(unicodedata.category(c) in {"Cc", "Cf"} for c in name) or len(name) > 4 * MAX_ID_CHARS:
-        return None, Diagnostic("PACK003", f"{shorten(repr(name))} is neither a pack id nor a path", shown, 1, 1)
-    folder = relative_to / name
-    scope = Path.cwd().resolve()
-    try:
-        real = Path(os.path.realpath(folder, strict=True))
-    except OSError:
-        return None, Diagnostic("PACK003", f"no pack folder at {shorten(repr(name))}", shown, 1, 1,
-                                hint="a path is relative to the file that names it")
-    if real != scope and not real.is_relative_to(scope):
-        return None, Diagnostic("PACK013", f"the pack path {shorten(repr(name))} leads outside the current folder",
-                                shown, 1, 1, hint="packs named in a scenario or a replay are searched for inside "
-                                "the current folder only; run from a folder that holds the pack")
-    if not (real / "pack.yaml").is_file():
-        return None, Diagnostic("PACK003", f"no pack folder at {shorten(repr(name))} (no pack.yaml there)", shown,
-                                1, 1)
-    return str(real), None
