@@ -27,6 +27,7 @@ from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, sort_key
 from ddaydice.dsl.limits import (
     MAX_FINGERPRINT_FILES,
 )
+from ddaydice.dsl.loading.cards import bundled_kind_owner, load_card_file, load_cards, pack_cards, read_card_file
 from ddaydice.dsl.loading.content import Content, tier_of
 from ddaydice.dsl.loading.discovery import (
     bundled_pack_ids,
@@ -37,20 +38,19 @@ from ddaydice.dsl.loading.discovery import (
     pack_named_in_file,
     sources,
 )
-from ddaydice.dsl.loading.reading import Builder, an, display_path, read_source, real_keys
+from ddaydice.dsl.loading.maps import check_map, load_map_file, load_maps
+from ddaydice.dsl.loading.reading import Builder, display_path, read_source, real_keys
 from ddaydice.dsl.loading.rules import load_option, load_rules
 from ddaydice.dsl.parser import parse_effect, parse_good_lines
 from ddaydice.dsl.places import bundled_root
 from ddaydice.dsl.render import Renderer
-from ddaydice.dsl.sandbox import inside, is_slug, listing, looked_at, recording, shown_path, slug_for, slug_problem
+from ddaydice.dsl.sandbox import inside, is_slug, listing, recording, shown_path, slug_for, slug_problem
 from ddaydice.dsl.settings import Names, check_options
 from ddaydice.dsl.vocab import QueryInfo, Vocabulary
 from ddaydice.dsl.yamlsrc import (
     YamlDoc,
     empty_problem,
     position,
-    read_yaml,
-    salvaged,
     scalar_source,
     shorten,
 )
@@ -66,139 +66,8 @@ class _Builder(Builder):
 
 
     # ----------------------------------------------------------- cards/
-    def load_cards(self, cards_dir: Path, pack: str | None, root: Path | None = None) -> None:
-        for path in self.yaml_files(cards_dir, root or cards_dir):
-            self.load_card_file(path, pack)
-
-    def load_card_file(self, path: Path, pack: str | None) -> None:
-        doc = self.read(path)
-        if doc is None:
-            return
-        found = self.card_envelope(doc)
-        if found is None:
-            return
-        cf, nodes = found
-        for i, node in enumerate(nodes):
-            card, left_out = self.take_card(doc, node, i)
-            if card is None:
-                # No id to stand under (_card_stand_ins): its effect is still checked (after the vocabulary is
-                # known), so every error shows at once.
-                if isinstance(node, dict) and isinstance(node.get("effect"), str):
-                    self.broken_cards.append((str(node.get("id", f"card {i + 1}")), cf.kind, doc, node))
-                continue
-            self.add_card(card, cf.kind, doc, node, pack, left_out)
-
-    def take_card(self, doc: YamlDoc, node: Any, i: int) -> tuple[schema.Card | None, frozenset[str]]:
-        """The ``i``-th card of a card file, its problems told as :meth:`take` tells them; when it has any, what of it
-        reads (:func:`salvaged`, with :func:`_card_stand_ins`) and the keys not taken as written, so that it is
-        checked as any card is (DUP001, PROV001, its cost, its options, its effect) and known to what names it (no
-        XREF001 for a card that is there): every problem told once, and the load fails all the same."""
-        card = self.take(doc, node, schema.Card, ["cards", i])
-        if card is not None:
-            return card, frozenset()
-        return salvaged(node, schema.Card, _card_stand_ins(node))
-
-    def add_card(self, card: schema.Card, kind: str, doc: YamlDoc, node: Any, pack: str | None,
-                 left_out: frozenset[str] = frozenset()) -> None:
-        """A card of a card file, checked and registered under its id (``left_out``: the keys of a card with
-        problems that were not taken as written, whose checks are left to the problem told of them)."""
-        # An 'overrides' that cannot be read, on an id that is taken: whether the card replaces the other or is a
-        # duplicate is not known, so neither DUP001, DUP002 nor DUP003 is told (the card first loaded stays).
-        unsure = "overrides" in left_out and f"card:{card.id}" in self.origins
-        if unsure or not self.same_kind_override(card, kind, doc, node, pack):
-            if card.effect:
-                self.broken_cards.append((card.id, kind, doc, node))  # its effect is still checked
-            return
-        if self.claim(f"card:{card.id}", card.id, doc, node, pack, "card", overrides=card.overrides):
-            self.cards[card.id] = (card, kind, doc, node)
-            self.check_provenance(card.provenance, card.note, doc, node)
-            if kind in {"specialist", "item", "vehicle"} and card.cost is None and "cost" not in left_out:
-                line, col = position(node, ["id"], key=True)
-                self.diags.append(Diagnostic("SCHEMA003", f"missing required key 'cost' for {an(kind)}",
-                                             doc.file, line, col))
-
-    def card_envelope(self, doc: YamlDoc) -> tuple[schema.CardFile, list[Any]] | None:
-        """A card file's envelope (its ``kind``, and ``cards`` a list), checked before each card on its own, so that
-        one broken card hides no other; None, with its diagnostics, when it is not well-formed."""
-        data = doc.data
-        envelope = data.copy() if isinstance(data, dict) else data  # a CommentedMap copy keeps the positions
-        if isinstance(envelope, dict):
-            envelope["cards"] = []
-        cf = self.take_file(doc, envelope, schema.CardFile, Path(doc.file).stem)
-        if cf is None:
-            return None
-        kinds = self.known_kinds()
-        if cf.kind not in kinds:
-            line, col = position(data, ["kind"])
-            owner = self.bundled_kind_owner(cf.kind)
-            hint = (f"the kind '{cf.kind}' is declared by the expansion '{owner}': load it (--pack {owner}, or "
-                    f"'requires: [{owner}]' in your pack.yaml)" if owner else
-                    did_you_mean(cf.kind, kinds) or "kinds: " + ", ".join(kinds))
-            self.diags.append(Diagnostic("SCHEMA004", f"'kind': '{cf.kind}' is not allowed", doc.file, line, col,
-                                         hint=hint))
-            return None
-        nodes = data.get("cards")
-        if not isinstance(nodes, list):
-            line, col = position(data, ["cards"], key=True)
-            self.diags.append(Diagnostic("SCHEMA003" if nodes is None else "SCHEMA004",
-                                         "missing required key 'cards'" if nodes is None else
-                                         "'cards': expected a list of cards", doc.file, line, col))
-            return None
-        return cf, nodes
-
-    def same_kind_override(self, card: schema.Card, kind: str, doc: YamlDoc, node: Any, pack: str | None) -> bool:
-        """Whether a card that says 'overrides: true' is of the kind of the card it would replace (or replaces
-        none). An override takes the replaced card's place in every map, deck and list that names it: of another
-        kind, it is refused (DUP003, at its 'overrides'), and the card it names stays as it was."""
-        replaced = self.cards.get(card.id)
-        if not card.overrides or pack is None or replaced is None or replaced[1] == kind:
-            return True
-        if self.owner_pack.get(f"card:{card.id}") == pack:
-            return True  # a duplicate within one pack: DUP001 (claim)
-        line, col = position(node, ["overrides"], key=True)
-        self.diags.append(Diagnostic(
-            "DUP003", f"'{card.id}' overrides {an(replaced[1])}, but is written as {an(kind)}: an override keeps "
-            "the kind of the card it replaces", doc.file, line, col, width=len("overrides"),
-            hint=f"to replace the {replaced[1]} '{card.id}', write it in a card file of 'kind: {replaced[1]}'; "
-            f"a new {kind} takes an id of its own"))
-        return False
-
-    def bundled_kind_owner(self, kind: str) -> str | None:
-        """The expansion under this tree whose rules/kinds.yaml declares ``kind``, for a hint when it is not loaded."""
-        for pack_dir in pack_dirs(self.root):
-            kinds_file = pack_dir / "rules" / "kinds.yaml"
-            looked_at(kinds_file)
-            readable = kinds_file.is_file() and inside(kinds_file, pack_dir) == (kinds_file.resolve(), None)
-            doc, _ = read_yaml(str(kinds_file)) if readable else (None, [])
-            declared = doc.data.get("kinds") if doc is not None and isinstance(doc.data, dict) else None
-            if isinstance(declared, list) and any(isinstance(k, dict) and k.get("id") == kind for k in declared):
-                return pack_dir.name
-        return None
-
-    def known_kinds(self) -> list[str]:
-        """The base game's kinds of cards and those the rules loaded so far declare (rules/kinds.yaml)."""
-        declared: schema.KindRules | None = self.rules.get("kinds.yaml")
-        return list(schema.BASE_KINDS) + [k.id for k in (declared.kinds if declared else ())]
 
     # ------------------------------------------------------------ maps/
-    def load_maps(self, maps_dir: Path, pack: str | None, root: Path | None = None) -> None:
-        for path in self.yaml_files(maps_dir, root or maps_dir):
-            self.load_map_file(path, pack)
-
-    def load_map_file(self, path: Path, pack: str | None) -> None:
-        """A map file, of a folder maps/ or given on its own: read, registered under its id, its provenance and its
-        Sectors' checked (a Sector without a note of its own has its map's)."""
-        doc = self.read(path)
-        if doc is None:
-            return
-        bm = self.take_file(doc, doc.data, schema.BattleMap, path.stem)
-        if bm is None:
-            return
-        if self.claim(f"map:{bm.id}", bm.id, doc, doc.data, pack, "map"):
-            self.maps[bm.id] = (bm, doc)
-            self.check_provenance(bm.provenance, bm.note, doc, doc.data)
-            for i, sec in enumerate(bm.sectors):
-                self.check_provenance(sec.provenance, sec.note or bm.note, doc, doc.data["sectors"][i], doc.data)
 
     # ------------------------------------------------------ expansions/
     def load_pack(self, pack_dir: Path) -> None:
@@ -229,8 +98,8 @@ class _Builder(Builder):
                                              hint=_id_of_a_pack(needed)))
         self.packs[man.id] = (man, doc)
         load_rules(self, pack_dir / "rules", required=False, pack=man.id, root=pack_dir)
-        self.load_cards(pack_dir / "cards", man.id, pack_dir)
-        self.load_maps(pack_dir / "maps", man.id, pack_dir)
+        load_cards(self, pack_dir / "cards", man.id, pack_dir)
+        load_maps(self, pack_dir / "maps", man.id, pack_dir)
         known = [*_PACK_FILES, *_PACK_FOLDERS]
         entries, problem = listing(pack_dir)
         self.diags += [problem] if problem is not None else []
@@ -385,162 +254,6 @@ class _Builder(Builder):
                                                  "rule (nor one a pack lists as pending): it would be in no game",
                                                  doc.file, line, col, hint=did_you_mean(oid, self.options)))
 
-    def check_map(self, bm: schema.BattleMap, doc: YamlDoc, vocab: Vocabulary) -> None:
-        """A map's own consistency, in this order: its sectors, its lines, its starting sectors and Bunker, the
-        cards it lists or places, its random tables. (Its effects are checked with all the others.)"""
-        seen = self.check_map_sectors(bm, doc)
-        self.check_map_lines(bm, doc, seen)
-        self.check_map_start(bm, doc)
-        self.check_map_cards(bm, doc, seen)
-        self.check_map_tables(bm, doc)
-        self.check_map_variants(bm, doc, seen)
-
-    def check_map_sectors(self, bm: schema.BattleMap, doc: YamlDoc) -> set[str]:
-        """Sector ids given twice, then each sector's DEF, Special Damage and starting Specialists; returns
-        the map's sector ids."""
-        data = doc.data
-        sector_ids = [s.id for s in bm.sectors]
-        seen: set[str] = set()
-        for i, sid in enumerate(sector_ids):
-            if sid in seen:
-                line, col = position(data, ["sectors", i, "id"])
-                self.diags.append(Diagnostic("DUP001", f"duplicate sector id '{sid}' in map '{bm.id}'",
-                                             doc.file, line, col))
-            seen.add(sid)
-        for i, sec in enumerate(bm.sectors):
-            if not sec.defense:
-                line, col = position(data, ["sectors", i, "defense"])
-                self.diags.append(Diagnostic("MAP003", f"sector '{sec.id}' has no DEF value", doc.file, line, col,
-                                             hint="write its printed DEF: 'def: [4]' (or one per chevron: "
-                                             "'def: [4, 6, 8]')"))
-            if sec.special_damage is not None and sec.special_damage not in {"specialist", "courage", "none"}:
-                line, col = position(data, ["sectors", i, "special_damage"])
-                self.diags.append(Diagnostic("SCHEMA004", f"unknown Special Damage '{sec.special_damage}'",
-                                             doc.file, line, col, hint="specialist, courage or none"))
-            if sec.start is not None:
-                for j, spec in enumerate(sec.start.specialists):
-                    self.ref(spec, "specialist", doc, data, ["sectors", i, "start", "specialists", j],
-                             f"sector '{sec.id}' starts with")
-                for j, spec in enumerate(sec.start.regular_specialists or ()):
-                    self.ref(spec, "specialist", doc, data,
-                             ["sectors", i, "start", "regular_specialists", j],
-                             f"sector '{sec.id}' deals")
-        return seen
-
-    def check_map_lines(self, bm: schema.BattleMap, doc: YamlDoc, seen: set[str]) -> None:
-        """Lines to sectors the map lacks (``seen``: its sector ids), advance lines without a Courage cost,
-        and line costs other than the printed cost of the sector they lead to."""
-        data = doc.data
-        sector_ids = [s.id for s in bm.sectors]
-        priced = {s.id: s.cost for s in bm.sectors if s.cost is not None}
-        for i, ln in enumerate(bm.lines):
-            for side in ("from_", "to"):
-                for j, sid in enumerate(getattr(ln, side)):
-                    if sid not in seen:
-                        line, col = position(data, ["lines", i, side, j])
-                        hint = did_you_mean(sid, seen) or "sectors of this map: " + ", ".join(dict.fromkeys(
-                            sector_ids))
-                        self.diags.append(Diagnostic("XREF002", f"line refers to unknown sector '{sid}'",
-                                                     doc.file, line, col, hint=hint, width=len(sid)))
-            if ln.kind == "advance" and ln.cost is None and not all(t in priced for t in ln.to):
-                line, col = position(data, ["lines", i])
-                self.diags.append(Diagnostic("MAP002", "an advance line needs its Courage 'cost'",
-                                             doc.file, line, col, hint="write 'cost: N', the Courage it takes to "
-                                             "advance along it (or give the Sectors it leads to their own 'cost')"))
-            for t in ln.to:
-                if ln.cost is not None and ln.kind == "advance" and priced.get(t, ln.cost) != ln.cost:
-                    line, col = position(data, ["lines", i, "cost"])
-                    self.diags.append(Diagnostic(
-                        "MAP005", f"the line costs {ln.cost} Courage, but '{t}' is printed with {priced[t]}",
-                        doc.file, line, col, hint="entering a Sector with its own 'cost' costs that; "
-                        "drop the line's cost"))
-
-    def check_map_start(self, bm: schema.BattleMap, doc: YamlDoc) -> None:
-        """Enough players for the Units its starting sectors need, a starting sector, and a Bunker."""
-        floor = sum(s.start.at_least for s in bm.sectors if s.start is not None)
-        if floor > bm.players[1]:
-            line, col = position(doc.data, ["players"]) if "players" in doc.data else (1, 1)
-            self.diags.append(Diagnostic("MAP006", f"map '{bm.id}' needs at least {floor} Units at its "
-                                         f"starting sectors, but allows {bm.players[1]} players",
-                                         doc.file, line, col, hint="lower the starting sectors' 'at-least', or "
-                                         "allow more players"))
-        if not any(s.start is not None for s in bm.sectors):
-            self.diags.append(Diagnostic("MAP001", f"map '{bm.id}' has no starting sector", doc.file, 1, 1,
-                                         hint="give a sector 'start:' with its starting resources"))
-        if not any(s.bunker for s in bm.sectors):
-            self.diags.append(Diagnostic("MAP001", f"map '{bm.id}' has no Bunker", doc.file, 1, 1,
-                                         hint="mark the objective sector 'bunker: true'"))
-
-    def check_map_cards(self, bm: schema.BattleMap, doc: YamlDoc, seen: set[str]) -> None:
-        """The cards the map lists, those it places (in sectors it has: ``seen``), and those its variants
-        list: each must exist and be of the kind listed."""
-        data = doc.data
-        for field, kind in (("specialists", "specialist"), ("items", "item"), ("vehicles", "vehicle")):
-            for j, cid in enumerate(getattr(bm, field)):
-                self.ref(cid, kind, doc, data, [field, j], f"map '{bm.id}' lists")
-        for j, pc in enumerate(bm.placed):
-            self.ref(pc.card, None, doc, data, ["placed", j, "card"], f"map '{bm.id}' places")
-            if pc.sector not in seen:
-                line, col = position(data, ["placed", j, "sector"])
-                self.diags.append(Diagnostic("XREF002", f"unknown sector '{pc.sector}'", doc.file, line, col,
-                                             hint=did_you_mean(pc.sector, seen)))
-        for k, var in enumerate(bm.variants):
-            for field, kind in (("specialists", "specialist"), ("items", "item"), ("vehicles", "vehicle")):
-                for j, cid in enumerate(getattr(var, field) or ()):
-                    self.ref(cid, kind, doc, data, ["variants", k, field, j], f"variant '{var.id}' lists")
-
-    def check_map_variants(self, bm: schema.BattleMap, doc: YamlDoc, seen: set[str]) -> None:
-        """The Sectors a variant prints otherwise: each a sector of the map (``seen``), once, with a DEF."""
-        data = doc.data
-        for k, var in enumerate(bm.variants):
-            given: set[str] = set()
-            for i, vs in enumerate(var.sectors):
-                where: list[str | int] = ["variants", k, "sectors", i]
-                if vs.id not in seen:
-                    line, col = position(data, [*where, "id"])
-                    self.diags.append(Diagnostic("XREF002", f"variant '{var.id}' prints unknown sector '{vs.id}'",
-                                                 doc.file, line, col, width=len(vs.id),
-                                                 hint=did_you_mean(vs.id, seen) or "sectors of this map: "
-                                                 + ", ".join(s.id for s in bm.sectors)))
-                elif vs.id in given:
-                    line, col = position(data, [*where, "id"])
-                    self.diags.append(Diagnostic("DUP001", f"variant '{var.id}' prints sector '{vs.id}' twice",
-                                                 doc.file, line, col))
-                elif not vs.defense:
-                    line, col = position(data, [*where, "defense"])
-                    self.diags.append(Diagnostic("MAP003", f"variant '{var.id}' gives sector '{vs.id}' no DEF value",
-                                                 doc.file, line, col))
-                given.add(vs.id)
-
-    def check_map_tables(self, bm: schema.BattleMap, doc: YamlDoc) -> None:
-        """Random attribute tables: 6 results each, every one an attribute of the map."""
-        data = doc.data
-        attr_ids = {a.id for a in bm.attributes}
-        for k, tab in enumerate(bm.tables):
-            if len(tab.results) != 6:
-                line, col = position(data, ["tables", k, "results"])
-                self.diags.append(Diagnostic("MAP004", f"table '{tab.id}' has {len(tab.results)} results: it needs 6 "
-                                             "(one per face of a d6)", doc.file, line, col))
-            for j, res in enumerate(tab.results):
-                if res not in attr_ids:
-                    line, col = position(data, ["tables", k, "results", j])
-                    self.diags.append(Diagnostic("XREF003", f"table result '{res}' is not an attribute of the map",
-                                                 doc.file, line, col, hint=did_you_mean(res, attr_ids)))
-
-    def ref(self, cid: str, kind: str | None, doc: YamlDoc, node: Any, path: list[str | int], what: str) -> None:
-        line, col = position(node, path)
-        if cid not in self.cards:
-            pool = [c for c, (_, k, _, _) in self.cards.items() if kind is None or k == kind]
-            noun = kind or "card"
-            self.diags.append(Diagnostic("XREF001", f"{what} {noun} '{cid}' that does not exist",
-                                         doc.file, line, col, hint=did_you_mean(cid, pool), width=len(cid)))
-            return
-        actual = self.cards[cid][1]
-        if kind is not None and actual != kind:
-            self.diags.append(Diagnostic("XREF004", f"{what} '{cid}' as {an(kind)}, but it is {an(actual)}",
-                                         doc.file, line, col, width=len(cid),
-                                         hint=f"name {an(kind)} here; list {an(actual)} under '{actual}s:'"))
-
 
 def _folder_hint(folder: str, pid: str) -> str:
     """PACK001's hint: the pack's id written as its folder's name, when that name is an id; else the folder renamed
@@ -550,22 +263,6 @@ def _folder_hint(folder: str, pid: str) -> str:
     slug = slug_for(folder)
     also = f", or name it '{slug}' and write 'id: {slug}'" if slug is not None and slug != pid else ""
     return f"name the folder '{pid}' ('{shorten(folder)}' is no id, and a pack's folder is named by its id){also}"
-
-
-def _card_stand_ins(node: Any) -> dict[str, Any]:
-    """What a card with problems takes, for the checks after it, in place of a required key that is missing or wrong
-    (:meth:`_Builder.take_card`). Its id: as written, or, when that is text but no id, the id it stands for
-    (:func:`slug_for`: 'Bar_Foo' is 'bar-foo', the id its SCHEMA004 proposes), which a map, a side or a card that
-    names it most likely writes (an id in a list of cards must be one); a DUP001 for it then tells that the fix
-    the hint proposes would take an id that is taken. None when no id can be read (missing, a
-    number, a list, a text with no id in it): such a card is named by nothing and not registered, for an id of
-    ours would be one nobody wrote, named in later messages (DUP001, OPT003) and hints; its effect is checked all
-    the same. Its name: its id (names are for people). Text: empty. Provenance 'rulebook' asks for no note (no
-    PROV001 for a provenance that was wrong or missing)."""
-    written = node.get("id") if isinstance(node, dict) else None
-    ident = written if is_slug(written) else slug_for(written) if isinstance(written, str) else None
-    out: dict[str, Any] = {"text": "", "provenance": "rulebook"}
-    return out | ({"id": ident, "name": ident} if ident else {})
 
 
 # What a pack folder may hold (anything else is PACK002). schemas/: the JSON Schemas an editor reads (dday new
@@ -592,7 +289,7 @@ def _pack_hint(b: _Builder, d: Diagnostic) -> Diagnostic:
     """An effect naming a kind of card (a deck) that a bundled expansion declares, when that expansion is not
     loaded, is told which one to require."""
     m = _UNKNOWN_NAME.search(d.message) if d.code == "DSL102" else None
-    owner = b.bundled_kind_owner(m.group(1)) if m is not None else None
+    owner = bundled_kind_owner(b, m.group(1)) if m is not None else None
     if owner is None or owner in b.packs:
         return d
     return attrs.evolve(d, hint=f"'{m.group(1) if m else ''}' is a kind of card of the expansion '{owner}': "
@@ -609,8 +306,8 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
     b = _Builder(root, real_keys(overlay))
     # Each folder of the tree is a sandbox of its own (the bundled tree's folders may be links: src/ddaydice/).
     load_rules(b, root / "rules", required=True, pack=None, root=root / "rules")
-    b.load_cards(root / "cards", None, root / "cards")
-    b.load_maps(root / "maps", None, root / "maps")
+    load_cards(b, root / "cards", None, root / "cards")
+    load_maps(b, root / "maps", None, root / "maps")
     refused: list[Diagnostic] = []
     available = {p.name: p for p in pack_dirs(root, refused)}
     b.diags += refused
@@ -720,7 +417,7 @@ def _check_loaded(b: _Builder, vocab: Vocabulary) -> dict[str, EffectSource]:
     declared kinds and variants."""
     effects = _check_effects(b, vocab)
     for bm, doc in b.maps.values():
-        b.check_map(bm, doc, vocab)
+        check_map(b, bm, doc, vocab)
     game_rules: schema.GameRules | None = b.rules.get("game.yaml")
     names = Names(vocab.resources, tuple(f.id for f in game_rules.marker_faces) if game_rules else ())
     b.diags += check_options(b.options, names, [(cid, card.unavailable_in, doc, node) for cid, (card, _, doc, node)
@@ -772,9 +469,9 @@ def _load_single(b: _Builder, path: Path) -> None:
     if path.name == "pack.yaml":
         b.load_pack(path.parent)
     elif (isinstance(data, dict) and "cards" in data) or parent == "cards":
-        b.load_card_file(path, "(file)")
+        load_card_file(b, path, "(file)")
     elif (isinstance(data, dict) and "sectors" in data) or parent == "maps":
-        b.load_map_file(path, "(file)")
+        load_map_file(b, path, "(file)")
     elif parent == "options":
         load_option(b, path, "(file)")
     elif (empty := empty_problem(doc)) is not None:  # nothing to tell its kind by: said as of any file that is empty
@@ -911,46 +608,5 @@ def load_cached(root: Path | None = None, *, packs: Iterable[str] | str = ()) ->
             _CACHE.clear()
         _CACHE[key] = (prints, _read_print(looked.paths), tuple(sorted(looked.paths)), content)
     return content, diags
-
-
-def read_card_file(path: Path, pack_dir: Path, kind: str) -> tuple[YamlDoc | None, list[Diagnostic]]:
-    """A pack's card file of ``kind`` (a kind of the base game), read as the loader reads it, before a card is added
-    to it (``dday new card``): the document when it is well-formed, and what ``dday validate`` would say of its
-    place and envelope (a link out of the pack, a file that cannot be read as YAML, ``kind`` and ``cards`` of the
-    wrong shape), or that it holds another kind of card. Its cards themselves are not checked here."""
-    b = _Builder(bundled_root())
-    if not b.allowed(path, pack_dir):
-        return None, b.diags
-    doc = b.read(path)
-    if doc is None:
-        return None, b.diags
-    given = doc.data.get("kind") if isinstance(doc.data, dict) else None
-    if isinstance(given, str) and given != kind:  # before the envelope: a kind the pack declares is not known here
-        line, col = position(doc.data, ["kind"])
-        b.diags.append(Diagnostic("SCHEMA004", f"'kind': '{shorten(given)}' is not allowed in the file of {kind} cards",
-                                  doc.file, line, col, width=len(given),
-                                  hint=f"this file holds {shorten(given)} cards: add a card of that kind to it, or "
-                                  f"give the {kind} cards a file of their own"))
-        return None, b.diags
-    return (doc if b.card_envelope(doc) is not None else None), b.diags
-
-
-def pack_cards(pack_dir: Path) -> dict[str, tuple[str, str, int, int]]:
-    """The cards a pack's folder defines, by id: each one's kind and place (file, line, column), read as the loader
-    reads them (links out of the pack refused); a file or a card that cannot be read is left out, for ``dday
-    validate`` to report."""
-    b = _Builder(bundled_root())
-    found: dict[str, tuple[str, str, int, int]] = {}
-    for path in b.yaml_files(pack_dir / "cards", pack_dir):
-        doc = b.read(path)
-        data = doc.data if doc is not None else None
-        kind, nodes = (data.get("kind"), data.get("cards")) if isinstance(data, dict) else (None, None)
-        if not isinstance(kind, str) or not isinstance(nodes, list):
-            continue
-        for i, node in enumerate(nodes):
-            cid = node.get("id") if isinstance(node, dict) else None
-            if isinstance(cid, str) and cid not in found and doc is not None:
-                found[cid] = (kind, doc.file, *position(data, ["cards", i, "id"]))
-    return found
 
 
