@@ -357,6 +357,7 @@ ELSEWHERE = {
     "SCEN002": "tests/test_hostile_scenarios.py",
     "SCEN003": "tests/test_lsp.py",
     "SCEN004": "tests/test_lsp.py",
+    "SCEN005": "tests/test_lsp.py",
     "SETUP001": "tests/test_compare.py",
 }
 _HEAD = re.compile(r"^(?P<place>\S+:\d+:\d+): (?P<code>[A-Z]+\d{3}) (?P<warning>warning: )?(?P<message>.*)$")

@@ -377,6 +377,21 @@ def test_a_scenario_is_run_as_it_is_written(session: Session, workdir: Path) -> 
     assert scenario.read_text() == saved  # nothing written
 
 
+def test_a_scenario_that_checks_nothing_is_a_warning_in_the_editor(session: Session, workdir: Path) -> None:
+    """As dday scenario run says it: a scenario with no check passes whatever the rules do (SCEN005, a warning at
+    its expect:, or at its start without one)."""
+    scenario = workdir / "field-kitchen" / "scenarios" / "checks-nothing.yaml"
+    scenario.write_text("scenario: nothing to check\nmap: exercise-tiger\nunits:\n  - {id: u1, sector: s1, "
+                        "soldiers: 8}\nexpect: []\n")
+    doc = session.open(scenario)
+    got = session.diagnostics(doc, 1)
+    assert [(d.code, d.range.start.line, d.severity) for d in got] == [
+        ("SCEN005", 4, types.DiagnosticSeverity.Warning)]
+    assert got[0].message.startswith("this scenario checks nothing")
+    fixed = scenario.read_text().replace("expect: []", "expect:\n  - u1.soldiers: 8")
+    assert session.diagnostics(doc, session.change(doc, fixed)) == []
+
+
 def test_hover_on_a_scenarios_check_shows_what_its_run_gave(session: Session, workdir: Path) -> None:
     """After a run, hovering an expectation shows the value the run gave, whether it is the one expected, and a
     query's derivation contribution by contribution (as dday explain prints it); a card id on the line keeps its

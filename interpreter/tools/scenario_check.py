@@ -20,7 +20,7 @@ from ddaydice.dsl.loader import Content, load, load_cached
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, shorten
 from ddaydice.interpreter.tools.scenario import Check, Result, resolve_packs, run
 from ddaydice.interpreter.tools.scenario_file import ScenarioFile, load_scenario
-from ddaydice.interpreter.tools.scenario_report import derivation_text
+from ddaydice.interpreter.tools.scenario_report import CHECKS_NOTHING, derivation_text
 
 #: The content loaded for each list of packs during one run of many files, with the loader's diagnostics (the
 #: content None: it does not load, and every file naming those packs reports why).
@@ -97,7 +97,7 @@ def _content(cache: ContentCache, packs: tuple[str, ...], overlay: Mapping[str, 
 def as_diagnostics(checked: FileCheck) -> list[Diagnostic]:
     """The file's mistakes and its run's failures, each at its place in the scenario file: SCEN003 for a check
     that fails (an expectation, a step refused or allowed against the file's word, an answer never consumed),
-    SCEN004 for an error that stopped the run."""
+    SCEN004 for an error that stopped the run, and the warning SCEN005 for a scenario that checks nothing."""
     if checked.result is None:
         return _own(checked)
     result, doc = checked.result, checked.doc
@@ -109,6 +109,10 @@ def as_diagnostics(checked: FileCheck) -> list[Diagnostic]:
             line, col = position(doc.data, list(result.error_where))
             message = message.removeprefix(f"{doc.file}:{line}:{col}: ")
         out.append(_at(doc, result.error_where, str(checked.file), "SCEN004", "the scenario stopped: " + message))
+    if result.checks_nothing:  # a warning, as dday scenario run gives it: it passes whatever the rules do
+        where: tuple[str | int, ...] = ("expect",) if doc is not None and isinstance(doc.data, dict) \
+            and "expect" in doc.data else ()
+        out.append(attrs.evolve(_at(doc, where, str(checked.file), "SCEN005", CHECKS_NOTHING), severity="warning"))
     return out
 
 
