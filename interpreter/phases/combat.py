@@ -120,9 +120,10 @@ class CombatPhase(GameAPI):
             mgf = 0
         sixes = rolls.count(6)
         special = self.sectors[sector].special_damage or self.map.special_damage
+        # ruling 5.3: Special Damage comes on top of the MGF casualties, and an effect that ignores those ignores
+        # it only when it says so (the Flak Vest: "Special Damage is also ignored"; the Tank ignores it alone)
         if sixes and special and special != "none" and "special-damage" not in self.ignore \
-                and self.flag("special-damage", unit) and not self.flag("ignore-special-damage", unit) \
-                and not self.flag("ignore-mgf-casualties", unit):
+                and self.flag("special-damage", unit) and not self.flag("ignore-special-damage", unit):
             src = self.content.effects.get(f"special-damage:{special}")
             for _ in range(sixes):
                 if src is not None:
