@@ -319,7 +319,7 @@ def test_a_card_file_outside_any_pack(session: Session, workdir: Path, monkeypat
     scenario = loose / "cards" / "medic.yaml"  # in a folder named cards/, and still a scenario
     scenario.parent.mkdir()
     scenario.write_text("scenario: a Medic\nmap: exercise-tiger\nunits:\n"
-                        "  - {id: u1, sector: s1, specialists: [medic]}\n")
+                        "  - {id: u1, sector: s1, specialists: [medic]}\nexpect:\n  - u1.specialists: [medic]\n")
     sdoc = session.open(scenario)
     assert session.diagnostics(sdoc, 1) == []
     line, col = position_of(scenario.read_text(), "[medic]", 2)

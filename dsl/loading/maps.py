@@ -21,12 +21,10 @@ def load_maps(b: Builder, maps_dir: Path, pack: str | None, root: Path | None = 
 def load_map_file(b: Builder, path: Path, pack: str | None) -> None:
     """A map file, of a folder maps/ or given on its own: read, registered under its id, its provenance and its
     Sectors' checked (a Sector without a note of its own has its map's)."""
-    doc = b.read(path)
-    if doc is None:
+    read = b.read_record(path, schema.BattleMap, path.stem)
+    if read is None:
         return
-    bm = b.take_file(doc, doc.data, schema.BattleMap, path.stem)
-    if bm is None:
-        return
+    doc, bm = read
     if b.claim(f"map:{bm.id}", bm.id, doc, doc.data, pack, "map"):
         b.maps[bm.id] = (bm, doc)
         b.check_provenance(bm.provenance, bm.note, doc, doc.data)

@@ -13,7 +13,7 @@ from ddaydice.dsl.loading.discovery import pack_dirs
 from ddaydice.dsl.loading.maps import load_map_file, load_maps
 from ddaydice.dsl.loading.reading import Builder, display_path, read_source
 from ddaydice.dsl.loading.rules import load_option, load_rules
-from ddaydice.dsl.sandbox import inside, is_slug, listing, shown_path, slug_for, slug_problem
+from ddaydice.dsl.sandbox import inside, is_slug, shown_path, slug_for, slug_problem
 from ddaydice.dsl.yamlsrc import empty_problem, position, shorten
 
 
@@ -23,12 +23,10 @@ def load_pack(b: Builder, pack_dir: Path) -> None:
     manifest_path = pack_dir / "pack.yaml"
     if not b.allowed(manifest_path, pack_dir):
         return
-    doc = b.read(manifest_path)
-    if doc is None:
+    read = b.read_record(manifest_path, schema.Manifest, pack_dir.name)
+    if read is None:
         return
-    man = b.take_file(doc, doc.data, schema.Manifest, pack_dir.name)
-    if man is None:
-        return
+    doc, man = read
     if man.id != pack_dir.name:
         line, col = position(doc.data, ["id"])
         b.diags.append(Diagnostic("PACK001", f"pack id '{man.id}' differs from its folder '{pack_dir.name}'",
@@ -48,11 +46,7 @@ def load_pack(b: Builder, pack_dir: Path) -> None:
     load_cards(b, pack_dir / "cards", man.id, pack_dir)
     load_maps(b, pack_dir / "maps", man.id, pack_dir)
     known = [*_PACK_FILES, *_PACK_FOLDERS]
-    entries, problem = listing(pack_dir)
-    b.diags += [problem] if problem is not None else []
-    for extra in entries:
-        if extra.is_symlink() and not b.allowed(extra, pack_dir):
-            continue
+    for extra in b.entries(pack_dir, pack_dir):
         if extra.name not in known:  # readme.md, Cards/: suggest reads them as README.md, cards
             b.diags.append(Diagnostic("PACK002", f"unexpected entry '{shorten(extra.name)}' in a pack",
                                          shown_path(extra), 1, 1,

@@ -90,18 +90,30 @@ class Builder:
         """The YAML files of a folder of the sandbox ``root``, sorted; links leading outside it are refused."""
         if not self.allowed(folder, root) or not folder.is_dir():
             return []
-        entries, problem = listing(folder)
-        if problem is not None:
-            self.diags.append(problem)
         out = []
-        for p in entries:
-            if p.is_symlink() and not self.allowed(p, root):  # any link of the folder: out, a loop, broken
-                continue
+        for p in self.entries(folder, root):
             if p.suffix in {".yaml", ".yml"} and not p.is_dir():
                 out.append(p)  # a device or a pipe named *.yaml is refused when read (LOAD006)
             else:
                 self.diags.append(not_read(p, folder))
         return out
+
+    def entries(self, folder: Path, root: Path) -> list[Path]:
+        """The entries of a folder of the sandbox ``root`` (listed within MAX_FOLDER_ENTRIES, a problem told),
+        less the links that may not be followed from it (out of it, a loop, broken: each told, sandbox.py)."""
+        entries, problem = listing(folder)
+        if problem is not None:
+            self.diags.append(problem)
+        return [p for p in entries if not (p.is_symlink() and not self.allowed(p, root))]
+
+    def read_record(self, path: Path, cls: type[T], place: str) -> tuple[YamlDoc, T] | None:
+        """A file that holds one record (a manifest, an optional rule, a map): read, and taken as :meth:`take_file`
+        takes it; None when it cannot be read, or holds nothing of one."""
+        doc = self.read(path)
+        if doc is None:
+            return None
+        obj = self.take_file(doc, doc.data, cls, place)
+        return None if obj is None else (doc, obj)
 
     def read(self, path: Path) -> YamlDoc | None:
         if self.too_much(path):

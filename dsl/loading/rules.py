@@ -12,7 +12,7 @@ import attrs
 from ddaydice.dsl import schema
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
 from ddaydice.dsl.loading.reading import Builder, display_path
-from ddaydice.dsl.sandbox import listing, shown_path
+from ddaydice.dsl.sandbox import shown_path
 from ddaydice.dsl.yamlsrc import YamlDoc, position, shorten
 
 RULE_FILES: dict[str, type[Any]] = {
@@ -74,11 +74,7 @@ def load_rules(b: Builder, rules_dir: Path, *, required: bool, pack: str | None,
                 b.pending_damage.append((rule, doc, doc.data["special-damage"][i]))
     known = set(RULE_FILES) | {"options", "invariants.yaml"}  # invariants: read by interpreter/tools/invariants
     if rules_dir.is_dir():
-        entries, problem = listing(rules_dir)
-        b.diags += [problem] if problem is not None else []
-        for extra in entries:
-            if extra.is_symlink() and not b.allowed(extra, root):
-                continue
+        for extra in b.entries(rules_dir, root):
             if extra.name not in known and extra.suffix in {".yaml", ".yml"}:
                 b.diags.append(Diagnostic(
                     "LOAD002", f"unexpected rules file '{shorten(extra.name)}'", shown_path(extra), 1, 1,
@@ -167,12 +163,10 @@ def check_tiers(b: Builder, prec: schema.PrecedenceRules, doc: YamlDoc, before: 
             "directly or through others; remove one of these 'after:'"))
 
 def load_option(b: Builder, path: Path, pack: str | None) -> None:
-    doc = b.read(path)
-    if doc is None:
+    read = b.read_record(path, schema.OptionDef, path.stem)
+    if read is None:
         return
-    opt = b.take_file(doc, doc.data, schema.OptionDef, path.stem)
-    if opt is None:
-        return
+    doc, opt = read
     if b.claim(f"option:{opt.id}", opt.id, doc, doc.data, pack, "optional rule"):
         b.options[opt.id] = (opt, doc, doc.data)
         b.check_provenance(opt.provenance, opt.note, doc, doc.data)
