@@ -175,22 +175,8 @@ def test_the_flow_writer_reads_back_as_the_file() -> None:
         assert doc is not None and not diags and json.loads(json.dumps(doc.data)) == _plain(clean)
 
 
-MERGED_CARDS = """\
-kind: specialist
-cards:
-  - &base
-    id: cook
-    name: Cook
-    grade: unique
-    cost: 3
-    text: At each Upkeep, your Unit gains 1 Soldier.
-    effect: |
-      on upkeep: gain 1 soldier
-    provenance: reconstructed
-    note: Invented for the tests.
-  - <<: *base
-    id: baker
-"""
+#: The clean card file (hostile_kit.CARDS_YAML) whose card a second one copies by the merge key (line 13).
+MERGED_CARDS = CARDS_YAML.replace("  - id: cook\n", "  - &base\n    id: cook\n", 1) + "  - <<: *base\n    id: baker\n"
 
 
 @pytest.mark.parametrize(("text", "where"), [

@@ -237,11 +237,9 @@ class SuggestingGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except click.NoSuchOption as exc:
-            if exc.ctx is None or getattr(exc, "suggested", False):
-                raise printable_error(exc) from exc.__cause__
-            raise printable_error(_suggested(exc, exc.ctx)) from None
         except click.ClickException as exc:
+            if isinstance(exc, click.NoSuchOption) and exc.ctx is not None and not getattr(exc, "suggested", False):
+                raise printable_error(_suggested(exc, exc.ctx)) from None
             raise printable_error(exc) from exc.__cause__
 
 
@@ -277,11 +275,9 @@ def check_map(content: Content, map_id: str, packs: Sequence[str] = ()) -> None:
     nearest name, else the maps there are."""
     if map_id in content.maps:
         return
-    from ddaydice.dsl.diagnostics import did_you_mean
-    from ddaydice.interpreter.tools.setups import in_a_pack
+    from ddaydice.interpreter.tools.setups import map_hint
 
-    hint = (in_a_pack("map", map_id, tuple(packs)) or did_you_mean(map_id, content.maps)
-            or "maps: " + ", ".join(sorted(content.maps)))
+    hint = map_hint(content, map_id, tuple(packs)) or "maps: " + ", ".join(sorted(content.maps))
     raise click.UsageError(f"no map '{map_id}' ({hint})")
 
 

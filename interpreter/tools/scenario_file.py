@@ -30,6 +30,7 @@ from ddaydice.interpreter.core.state import Die, GameState, Unit
 from ddaydice.interpreter.mechanisms.options import reachable
 from ddaydice.interpreter.tools.scenario_names import Names, step_name_problems
 from ddaydice.interpreter.tools.scenario_steps import answer_ok, check_step, step_schema
+from ddaydice.interpreter.tools.setups import map_hint
 
 MARKERS = ("chevron-1", "chevron-2", "chevron-3", "must-move", "battle-cry", "cant-stay")
 STATUSES = ("active", "safe", "dead")
@@ -194,7 +195,7 @@ def validate(sc: ScenarioFile, doc: YamlDoc, content: Content) -> list[Diagnosti
     """A scenario that sets up an impossible state is rejected with located errors."""
     check = _Validation(sc, doc, content)
     if sc.map not in content.maps:
-        check.err(["map"], f"no map '{sc.map}'", did_you_mean(sc.map, content.maps))
+        check.err(["map"], f"no map '{sc.map}'", map_hint(content, sc.map, tuple(sc.packs)))
         return check.out
     check.map_and_options()
     specs = check.specialists()

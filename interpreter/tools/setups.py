@@ -115,7 +115,7 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
         bm = content.maps.get(entry.map)
         if bm is None:
             out.append(("map", f"no map '{entry.map}' (there are: {', '.join(sorted(content.maps))})",
-                        in_a_pack("map", entry.map, packs) or did_you_mean(entry.map, content.maps), None))
+                        map_hint(content, entry.map, packs), None))
         elif entry.variant is not None and (wrong := bm.variant_problem(entry.variant)) is not None:
             out.append(("variant", *wrong, None))
     for opt in entry.options or ():
@@ -135,6 +135,12 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
         except DDayError as exc:
             out.append(("players" if "player" in str(exc) else "options", str(exc), None, None))
     return out
+
+
+def map_hint(content: Content, map_id: str, loaded: tuple[str, ...]) -> str | None:
+    """The hint for a map the content does not have: the bundled pack to load when one has it, else the nearest
+    name (for every command and file that names a map)."""
+    return in_a_pack("map", map_id, loaded) or did_you_mean(map_id, content.maps)
 
 
 def in_a_pack(what: str, name: str, loaded: tuple[str, ...]) -> str | None:
