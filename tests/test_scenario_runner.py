@@ -684,7 +684,7 @@ FOUND_BEFORE_THE_RUN = {
                                "SCHEMA002 unknown key 'def'", "allowed keys: attributes, acquired, mgf-roll"),
     "a Unit is a mapping": ("scenario: x\nmap: exercise-tiger\nunits: [1]\nexpect: []\n", "3:9",
                             "SCHEMA004 item 1 of 'units': expected a mapping, found the number 1", None),
-    "a map of a bundled pack not loaded": ("scenario: x\nmap: exercise-fabius\nexpect: []\n", "2:6",
+    "a map of a bundled pack not loaded": ("scenario: x\nmap: exercise-fabius\nunits: []\nexpect: []\n", "2:6",
                                            "SCEN001 no map 'exercise-fabius'", "add --pack atlantikwall"),
     "no Python type names": ("scenario: x\nmap: exercise-tiger\nunits: !!set {a, b}\nexpect: []\n", "3:8",
                              "SCHEMA004 'units': expected a list, found a set", None),
