@@ -51,8 +51,8 @@ class ResourceActions(ContextBase):
             setattr(u, attr, have - n)
             g.pending_casualties -= n
             if n and g.tracing:
-                g.log("absorb", f"{u.name} spends {n} {res} to save {n} Soldiers", u, self.source.owner,
-                      self.source.tier)
+                saved = f"{n} Soldier" if n == 1 else f"{n} Soldiers"
+                g.log("absorb", f"{u.name} spends {n} {res} to save {saved}", u, self.source.owner, self.source.tier)
 
     def roll_split(self, keep: str, rest: str) -> None:
         g = self.game
