@@ -24,7 +24,6 @@ the named tiers' reductions, clamps last), and the tests check that both agree o
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
@@ -32,6 +31,15 @@ import attrs
 
 from ddaydice.dsl import words
 from ddaydice.dsl.compile import EffectSource
+from ddaydice.dsl.conflict_words import (
+    after_first,
+    compact_names,
+    does,
+    number_text,
+    range_text,
+    reacts,
+    subject,
+)
 from ddaydice.dsl.loader import Content
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.setups import KIND_LABELS, Setup, active_sources, cards_in_no_game, setups
@@ -246,9 +254,9 @@ class _Analyser:
         """What the pair disagrees on: the query's name, or its title and what it is."""
         info = self.queries.get(q)
         if info is not None and info.name:
-            return _subject(info.name)
+            return subject(info.name)
         text = self.query_text(q)
-        name = _subject(self.qname(q))
+        name = subject(self.qname(q))
         return f"{name}, {text}" if "(" in text else f"{name} ({text})"
 
     def side(self, p: Placed, mv: MapView | None) -> Side:
@@ -346,7 +354,7 @@ class _Analyser:
                 missing, only = (), tuple(s.label for s in sets if s.key in common)
             names = tuple(mv.sector_name(s) for s in sorted(where, key=lambda s: _sector_order(mv, s)))
             out.append(attrs.evolve(c, map_id=map_id, maps=(map_id,), sectors=names,
-                                    resolution=_subject(c.resolution), disagree=_subject(c.disagree.rstrip(".") + "."),
+                                    resolution=subject(c.resolution), disagree=subject(c.disagree.rstrip(".") + "."),
                                     where=c.where or f"in {compact_names(names)}",
                                     not_in=((map_id, missing),) if missing else (),
                                     only_in=((map_id, only),) if only else ()))
@@ -458,7 +466,7 @@ class _Analyser:
                 return v, f"{v}, the {noun}"
             return None, f"the {noun}"
         if info is not None and isinstance(info.default, int) and not isinstance(info.default, bool):
-            return info.default, f"{_number(info.default)}, the rules' value"
+            return info.default, f"{number_text(info.default)}, the rules' value"
         return None, "its value before"
 
     def resolve(self, mv: MapView, kind: Kind, a: Placed, b: Placed, where: frozenset[str]) -> Conflict:
@@ -469,7 +477,7 @@ class _Analyser:
         sa, sb = self.side(a, mv), self.side(b, mv)
         names = {id(a): sa.name, id(b): sb.name}
         qn = self.qname(q)
-        disagree = f"{self.qphrase(q)}: {sa.name} {_does(ta)}; {sb.name} {_does(tb)}"
+        disagree = f"{self.qphrase(q)}: {sa.name} {does(ta)}; {sb.name} {does(tb)}"
         orders = self.order(a, b)
         rules = [RULE_WITHIN if ta.tier == tb.tier else RULE_TIERS]
         outcomes: list[Outcome] = []
@@ -481,8 +489,8 @@ class _Analyser:
                 outcomes.append(Outcome("a" if first is a else "b", flag=allowed))
                 result = f"{qn} is {'allowed' if allowed else 'not allowed'}"
                 results.append(result)
-                texts.append(f"{names[id(first)]} {_does(first.touch)}, then {names[id(last)]} "
-                             f"{_does(last.touch)}: {result}")
+                texts.append(f"{names[id(first)]} {does(first.touch)}, then {names[id(last)]} "
+                             f"{does(last.touch)}: {result}")
         else:
             if "add" in {ta.op, tb.op}:
                 rules.append(RULE_ADD)
@@ -492,13 +500,13 @@ class _Analyser:
                 low, high, cl = _combine(base, [first.touch, last.touch], minimum)
                 clamped |= cl
                 outcomes.append(Outcome("a" if first is a else "b", low, high, None, base))
-                result = f"{qn} = {_range_text(low, high)}" if low is not None else \
+                result = f"{qn} = {range_text(low, high)}" if low is not None else \
                     f"{qn} = {base_text}, changed by both"
                 if cl:
                     result += f" (never below {minimum})"
                 results.append(result)
-                texts.append(f"{names[id(first)]} {_does(first.touch)}, then {names[id(last)]} "
-                             f"{_does(last.touch)}: {result}")
+                texts.append(f"{names[id(first)]} {does(first.touch)}, then {names[id(last)]} "
+                             f"{does(last.touch)}: {result}")
             if clamped:
                 rules.append(RULE_CLAMP)
         distinct = {(o.low, o.high, o.flag) for o in outcomes}
@@ -508,7 +516,7 @@ class _Analyser:
             if o.flag is not None:
                 value = "allowed" if o.flag else "not allowed"
             elif o.low is not None:
-                value = _range_text(o.low, o.high)
+                value = range_text(o.low, o.high)
         if len(orders) == 1:
             first, last = orders[0]
             winner = "a" if last is a else "b"
@@ -528,7 +536,7 @@ class _Analyser:
                     "it is in play from the start"
                 lead = (f"Same tier: {names[id(first)]} applies first ({why}), so {names[id(last)]} has the last "
                         "word")
-            resolution = f"{lead}. {_subject(texts[0])}."
+            resolution = f"{lead}. {subject(texts[0])}."
         else:
             winner = "later"
             resolution = ("Same tier: whichever came into play later applies last. "
@@ -550,9 +558,9 @@ class _Analyser:
         spared = record.replaced if record is not None and record.replaced else "the event"
         sa, sb = self.side(a, mv), self.side(b, mv)
         names = {id(a): sa.name, id(b): sb.name}
-        disagree = f"when {moment}: {sa.name} {_reacts(ta, spared)}; {sb.name} {_reacts(tb, spared)}"
+        disagree = f"when {moment}: {sa.name} {reacts(ta, spared)}; {sb.name} {reacts(tb, spared)}"
         orders = self.event_order(a, b)
-        texts = [_after_first(names[id(first)], first.touch, names[id(last)], last.touch, spared)
+        texts = [after_first(names[id(first)], first.touch, names[id(last)], last.touch, spared)
                  for first, last in orders]
         rules = [RULE_REPLACE] + ([RULE_WITHIN if ta.tier == tb.tier else RULE_TIERS]
                                   if "replace-use" not in {ta.op, tb.op} else [])
@@ -607,7 +615,7 @@ class _Analyser:
                 if self.tier_index(other.touch.tier) > self.tier_index(prot.touch.tier) else "whatever its rank")
         resolution = (f"{sa.name} wins, {rank}: {sb.name}'s '{other.touch.statement}' is overruled, and {qn} "
                       f"stays at {base_text}.")
-        disagree = f"{self.qphrase(q)}: {sa.name} lets no {tiers} lower it; {sb.name} {_does(other.touch)}"
+        disagree = f"{self.qphrase(q)}: {sa.name} lets no {tiers} lower it; {sb.name} {does(other.touch)}"
         return Conflict("override", None, (), q, self.query_text(q), sa, sb, disagree, resolution,
                         (RULE_EXPLICIT,), "a", str(base) if base is not None else None,
                         (Outcome("a", base, base, None, base),))
@@ -649,7 +657,7 @@ class _Analyser:
         resolution = f"{win.name} wins: {how}."
         q = link.first[0] if link.first[0] == link.second[0] else f"{link.first[0]}/{link.second[0]}"
         disagree = link.disagree.format(a=sa.name, b=sb.name)
-        return Conflict("permission", None, (), q, self.query_text(link.first[0]), sa, sb, _subject(disagree),
+        return Conflict("permission", None, (), q, self.query_text(link.first[0]), sa, sb, subject(disagree),
                         resolution, (link.rule,), "a" if link.winner == "first" else "b", None, where=spot)
 
     # ------------------------------------------------------------ all maps
@@ -721,114 +729,9 @@ def _merge(conflicts: list[Conflict], mv: MapView) -> list[Conflict]:
     return out
 
 
-def compact_names(names: Sequence[str]) -> str:
-    """'Operation Deadstick, Sword Sector 1' ... 'Sword Sector 15' -> 'Operation Deadstick: Sword Sectors 1
-    to 15'; 'Sector 9', 'Sector 10' -> 'Sectors 9 and 10'."""
-    if not names:
-        return ""
-    if len(names) == 1:
-        return names[0]
-    head = ""
-    heads = {n.split(", ", 1)[0] for n in names if ", " in n}
-    if len(heads) == 1 and all(", " in n for n in names):
-        head = next(iter(heads)) + ": "
-        names = [n.split(", ", 1)[1] for n in names]
-    groups: dict[str, list[int]] = {}
-    others: list[str] = []
-    for n in names:
-        m = re.fullmatch(r"(.*\D)\s(\d+)", n)
-        if m:
-            groups.setdefault(m.group(1), []).append(int(m.group(2)))
-        else:
-            others.append(n)
-    parts = []
-    for pre, nums in groups.items():
-        parts.append(f"{pre} {nums[0]}" if len(nums) == 1 else f"{pre}s {_runs(nums)}")
-    return head + _and(parts + others)
-
-
-def _runs(nums: list[int]) -> str:
-    nums = sorted(set(nums))
-    parts: list[str] = []
-    i = 0
-    while i < len(nums):
-        j = i
-        while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
-            j += 1
-        if j - i >= 2:
-            parts.append(f"{nums[i]} to {nums[j]}")
-        else:
-            parts += [str(n) for n in nums[i:j + 1]]
-        i = j + 1
-    return _and(parts)
-
-
-def _and(parts: Sequence[str]) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def _sector_order(mv: MapView, sid: str) -> tuple[int, str]:
     ids = [s.id for s in mv.bm.sectors]
     return (ids.index(sid) if sid in ids else len(ids), sid)
-
-
-def _subject(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _number(n: int) -> str:
-    return "unlimited" if n >= UNLIMITED else str(n)
-
-
-def _reacts(t: Touch, spared: str) -> str:
-    """What an effect of a pending event does with it, in a few words."""
-    if t.op == "hear":
-        return "acts on it"
-    return ("may be used in place of " if t.op == "replace-use" else "replaces ") + spared
-
-
-def _after_first(first: str, tf: Touch, last: str, tl: Touch, spared: str) -> str:
-    """What follows when ``first`` acts first on a pending event, then ``last``."""
-    then = "is not offered" if tl.op == "replace-use" else ("does not replace it" if tl.op == "replace" else
-                                                            "does not run")
-    if tf.op != "hear":
-        made = "it is used" if tf.op == "replace-use" else "its condition holds"
-        return (f"if {made}, the Unit is spared {spared} and {last} {then}, the event not having happened; "
-                f"otherwise {last} acts as if {first} were not there")
-    return (f"{first} acts on the event; then {last} may replace what is still to happen (the Unit is spared "
-            f"{spared}, though {first} has acted)")
-
-
-def _does(t: Touch) -> str:
-    """What a touch does to its query, in a few words."""
-    match t.op:
-        case "set":
-            if t.value is not None:
-                return f"sets it to {_range_text(t.value[0], t.value[1])}"
-            return f"sets it ({t.statement})"
-        case "add":
-            amount = t.statement.split(None, 1)[1] if " " in t.statement else t.statement
-            amount = amount.split(" per ", 1)[0].lstrip("+-")
-            if t.value is not None and t.value[1] < 0:
-                return f"lowers it by {amount}"
-            if t.value is not None and t.value[0] > 0:
-                return f"raises it by {amount}"
-            return f"changes it ({t.statement})"
-        case "forbid":
-            return "forbids it"
-        case "allow":
-            return "allows it"
-        case "protect":
-            return "protects it"
-    return t.statement
-
-
-def _range_text(low: int | None, high: int | None) -> str:
-    if low is None or high is None:
-        return "unknown"
-    return _number(low) if low == high else f"{_number(low)} to {_number(high)}"
 
 
 def _combine(base: int | None, seq: Sequence[Touch], minimum: int | None) -> tuple[int | None, int | None, bool]:
