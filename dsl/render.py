@@ -76,13 +76,17 @@ class Renderer:
             return counter.render(self, names) + beyond
         return f" for every {self.name(names[0])} in the Final Tally{beyond}"
 
-    def filters(self, args: tuple[ast.Arg, ...]) -> str:
+    def filters(self, args: tuple[ast.Arg, ...], die: str = "die") -> str:
+        """The filters of an action on dice ('die' or 'dice': the noun they follow): the faces and colours named,
+        in brackets, then the rest. The engine leaves Locked dice alone unless the filters say 'locked' (ruling
+        8.22), so that is said whether 'unlocked' is written or not."""
         words = [a.name for a in args if isinstance(a, ast.Word)]
-        parts = []
+        named: list[str] = []
+        parts: list[str] = []
+        if "locked" not in words:
+            parts.append("that are not Locked" if die == "dice" else "that is not Locked")
         for w in words:
-            if w == "unlocked":
-                parts.append("that is not Locked")
-            elif w == "locked":
+            if w == "locked":
                 parts.append("even a Locked one")
             elif w == "any-roll":
                 parts.append("including Machine Gun Fire and Landmine dice")
@@ -90,11 +94,9 @@ class Renderer:
                 parts.append("real dice only")
             elif w == "same":
                 parts.append("all to the same result")
-            elif w in {"die", "all"}:
-                continue
-            else:
-                parts.append(f"({self.name(w)})")
-        return (" " + ", ".join(parts)) if parts else ""
+            elif w not in {"die", "all", "unlocked"}:
+                named.append(self.name(w))
+        return (f" ({', '.join(named)})" if named else "") + ((" " + ", ".join(parts)) if parts else "")
 
     # ------------------------------------------------------------ statements
     def statement(self, stmt: ast.Statement, heard: str = "") -> str:

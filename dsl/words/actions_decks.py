@@ -150,7 +150,8 @@ STEAL = ActionWord(
     english="take {0} die {2} from an opponent's Final Tally",
     before_after="German tally [black courage, ...] -> [...]; Unit's tally gains a blue courage.",
     compile=compile_steal, touches=touches_nothing,
-    render=lambda r, w: f"take {r.amount(w.args[0])} {w.die}{r.filters(w.args[2:])} from an opponent's Final Tally",
+    render=lambda r, w: (f"take {r.amount(w.args[0])} {w.die}{r.filters(w.args[2:], w.die)} from an opponent's "
+                         "Final Tally"),
 )
 POOL_TRADE = ActionWord(
     name="pool-trade",

@@ -120,7 +120,7 @@ def say_reroll(r: Speaker, w: Wording) -> str:
     a = w.args
     if w.word(0) == "all":
         return f"re-roll every die{r.filters(a[1:])}"
-    return f"re-roll {r.amount(a[0])} {w.die}{r.filters(a[1:])}"
+    return f"re-roll {r.amount(a[0])} {w.die}{r.filters(a[1:], w.die)}"
 
 
 def compile_reface(p: Parts) -> Action:
@@ -140,8 +140,8 @@ def say_reface(r: Speaker, w: Wording) -> str:
     if "as" in words:  # a named face: 'reface 1 die skull as two-soldiers'
         k = next(i for i, x in enumerate(a) if isinstance(x, ast.Word) and x.name == "as")
         face = r.name(words[words.index("as") + 1])
-        return f"turn {count} {w.die}{r.filters(a[1:k])} into {face} (keeping its colour)"
-    return f"change the result of {count} {w.die}{r.filters(a[1:])} (keeping its colour)"
+        return f"turn {count} {w.die}{r.filters(a[1:k], w.die)} into {face} (keeping its colour)"
+    return f"change the result of {count} {w.die}{r.filters(a[1:], w.die)} (keeping its colour)"
 
 
 def check_reface(c: Checking, stmt: ast.Statement) -> None:
@@ -158,7 +158,7 @@ def compile_recolour(p: Parts) -> Action:
 
 
 def say_recolour(r: Speaker, w: Wording) -> str:
-    return f"change the colour of {r.amount(w.args[0])} {w.die}{r.filters(w.args[1:])} (keeping its result)"
+    return f"change the colour of {r.amount(w.args[0])} {w.die}{r.filters(w.args[1:], w.die)} (keeping its result)"
 
 
 REROLL = ActionWord(
@@ -176,7 +176,8 @@ REFACE = ActionWord(
     signatures=("count|'all' 'die' filter* 'same'?", "count|'all' 'die' filter* 'as' face"),
     summary=("Change the result of dice to a face the player chooses, keeping their colour. 'any-roll' also reaches "
              "MGF and Landmine dice; 'same' makes every changed die take the same face; 'as FACE' names the face "
-             "(no choice): 'reface 1 die skull as two-soldiers' (the player chooses which Skull)."),
+             "(no choice): 'reface 1 die skull as two-soldiers' (the player chooses which Skull). Locked dice are "
+             "left alone unless the filter says 'locked' (ruling 8.22)."),
     example="use: reface 1 die any-roll",
     english="change the result of {0} die {2}",
     before_after="MGF die 6 -> 1 with 'reface 1 die any-roll'.",
@@ -185,7 +186,8 @@ REFACE = ActionWord(
 RECOLOUR = ActionWord(
     name="recolour",
     signatures=("count 'die' filter*",),
-    summary="Change the colour of dice, keeping their result (three dice of one colour become possible).",
+    summary=("Change the colour of dice, keeping their result (three dice of one colour become possible). Locked "
+             "dice are left alone unless the filter says 'locked' (ruling 8.22)."),
     example="use once per turn after final-tally: recolour 1 die",
     english="change the colour of {0} die {2}",
     before_after="white star -> blue star.",
