@@ -241,6 +241,16 @@ def _seed(index: _Index, bm: BattleMap, v: Variant | None, options: tuple[str, .
         if kind.deck and (kind.option is None or kind.option in options):
             for cid in index.by_kind.get(kind.id, ()):
                 add(cid, f"in the {kind.plural or kind.name} deck")
+    for side in content.sides.sides:  # another side's player, whose optional rule is on: his start and his Reserve
+        if side.option not in options:  # (every card of the kinds written for his side, as the set-up deals them)
+            continue
+        for cid in side.start.specialists:
+            add(cid, f"joins the {side.name} at the start")
+        for kind in content.kinds.kinds:
+            if kind.side == side.id and not kind.deck:
+                for cid in index.by_kind.get(kind.id, ()):
+                    if cid not in side.start.specialists:
+                        add(cid, f"in the {side.name}'s Reserve")
 
 
 def setups(content: Content, map_id: str) -> tuple[Setup, ...]:

@@ -69,3 +69,25 @@ def test_a_variant_that_leaves_a_card_out_says_so() -> None:
     assert by_variant["practice-run"]["available"] is False
     assert by_variant["advanced-training"]["why"] == ["listed by the variant",
                                                       "named by the effect of Exercise Tiger, Sector 2"]
+
+
+def test_another_sides_card_has_its_kinds_name_its_price_and_comes_in_with_his_optional_rule() -> None:
+    """The German's Dog (a German Item): the kind's declared name, its price in Item Points (a kind held as an Item),
+    and the set-ups where the German player's optional rule deals it into his Reserve; before, 'cost 5 None',
+    the kind's id and 'this card can never come into play'."""
+    result = CliRunner().invoke(main, ["card", "dog", "--pack", "atlantikwall"])
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "kind        German Item\n" in text
+    assert "cost        5 Item Points\n" in text
+    assert "never come into play" not in text
+    assert "only with an optional rule:" in text and "The German player (Atlantikwall)" in text
+    info = json.loads(CliRunner().invoke(main, ["card", "dog", "--pack", "atlantikwall", "--format", "json"]).output)
+    assert (info["kind"], info["kind_name"], info["cost_unit"]) == ("german-item", "German Item", "Item Points")
+    omaha = next(m for m in info["maps"] if m["map"] == "omaha-beach")
+    reserve = [why for o in omaha["options"] if o["available"] for why in o["why"]]
+    assert "in the German player's Reserve" in reserve
+    start = json.loads(CliRunner().invoke(main, ["card", "unteroffizier", "--pack", "atlantikwall",
+                                                 "--format", "json"]).output)
+    assert any("joins the German player at the start" in why for m in start["maps"] for o in m["options"]
+               for why in o["why"])

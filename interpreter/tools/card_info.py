@@ -23,6 +23,8 @@ def card_info(content: Content, cid: str) -> dict[str, Any]:
 
     card = content.cards[cid]
     kind = content.card_kinds[cid]
+    declared = content.kind_def(kind)  # an expansion's kind: its name, and whether it is held as an Item or a
+    held = declared.held_as if declared is not None else kind  # Specialist (paid in Item Points or Stars)
     src = content.effects.get(cid)
     where = content.origins.get(f"card:{cid}")
     maps: list[dict[str, Any]] = []
@@ -41,9 +43,10 @@ def card_info(content: Content, cid: str) -> dict[str, Any]:
         "id": cid,
         "name": card.name,
         "kind": kind,
+        "kind_name": declared.name if declared is not None else KIND_NAMES.get(kind, kind),
         "grade": card.grade,
         "cost": card.cost,
-        "cost_unit": COST_UNITS.get(kind) if card.cost is not None else None,
+        "cost_unit": COST_UNITS.get(held or "") if card.cost is not None else None,
         "text": card.text.strip(),
         "effect": card.effect,
         "english": list(src.english) if src is not None else [],
@@ -71,13 +74,13 @@ def _field(label: str, text: str) -> list[str]:
 
 
 def render_card(info: dict[str, Any]) -> str:
-    kind = KIND_NAMES.get(info["kind"], info["kind"])
+    kind = info["kind_name"]
     out = [f"{info['name']} ({info['id']})" + ("  [RECONSTRUCTED: not an official card]"
                                                if info["reconstructed"] else "")]
     grade = f" ({info['grade']})" if info["grade"] and info["grade"] != info["kind"] else ""
     out += _field("kind", kind + grade)
     if info["cost"] is not None:
-        out += _field("cost", f"{info['cost']} {info['cost_unit']}")
+        out += _field("cost", f"{info['cost']} {info['cost_unit']}" if info["cost_unit"] else str(info["cost"]))
     out += _field("text", info["text"])
     out += _field("effect", info["effect"].rstrip("\n") or "(none)")
     out += _field("in English", "\n".join(info["english"]) or "(none)")
