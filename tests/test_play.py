@@ -215,3 +215,35 @@ def test_play_at_a_terminal_of_60_columns_fits_it(tmp_path: Path) -> None:
     lines = seen.decode().replace("\r\n", "\n").splitlines()
     assert "=== Turn 1 ===" in lines
     assert max(len(line) for line in lines) <= 60, lines
+
+
+def columns(line: str) -> int:
+    """The columns a line takes at a terminal, counted here on its own: East Asian wide and fullwidth characters
+    two, combining marks none."""
+    import unicodedata
+
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
+def test_play_fits_names_of_wide_characters_to_the_terminals_columns(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A modder's map whose Sectors are named in Chinese (two columns a character) and one with a combining mark (no
+    column of its own), played at COLUMNS=40: no line takes more than 40 columns, the board's rows and the prose
+    alike, and every name is still shown whole or wrapped, never lost."""
+    pack = tmp_path / "zh"
+    (pack / "maps").mkdir(parents=True)
+    (pack / "pack.yaml").write_text("id: zh\nname: Zh\nversion: '1'\ntext: A test pack.\nprovenance: reconstructed\n"
+                                    "note: a test\n", encoding="utf-8")
+    tiger = (Path(__file__).resolve().parent.parent / "maps" / "exercise-tiger.yaml").read_text(encoding="utf-8")
+    tiger = tiger.replace("id: exercise-tiger", "id: tiger-zh", 1).replace("name: Sector 1\n", "name: Cafe\u0301 1\n")
+    for n in range(2, 11):
+        tiger = tiger.replace(f"name: Sector {n}\n", f"name: 第{n}区斯拉普顿沙滩登陆场\n", 1)
+    (pack / "maps" / "tiger-zh.yaml").write_text(tiger, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    game = ["play", "tiger-zh", "--pack", "zh", "--variant", "practice-run", "--seed", "1"]
+    narrow = CliRunner().invoke(main, game, input=NARROW_INPUT, env={"COLUMNS": "40"})
+    assert narrow.exit_code == 0, narrow.output
+    assert "第10区斯拉普顿沙滩登陆场(10) MGF1" in narrow.output and "Cafe\u0301 1(2) <U1>" in narrow.output
+    assert max(columns(line) for line in narrow.output.splitlines()) <= 40, narrow.output
+    whole = CliRunner().invoke(main, game, input=NARROW_INPUT, env={"COLUMNS": None})
+    assert narrow.output.split() == whole.output.split()  # the same words: only where lines break differs

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-import textwrap
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,13 +33,21 @@ FACE_SYMBOL = {"skull": "Skull", "star": "Star", "one-soldier": "1 Soldier", "tw
 #: The narrowest width the player's lines are fitted to (a narrower terminal gets lines of this width).
 MIN_WIDTH = 40
 _LEAD = re.compile(r" *(?:\d+\. +)?")  # a line's indentation and list number ('  3. ')
+_SPACES = str.maketrans("\n\v\f\r", "    ")  # (the other white space a line may hold reads as spaces, as textwrap's)
+
+
+def display_width(text: str) -> int:
+    """The columns ``text`` takes at a terminal: an East Asian wide or fullwidth character (unicodedata
+    ``east_asian_width`` W or F) takes two, a combining mark none, any other character one. Every line the player
+    sees is fitted by this measure (``fit``, the board's rows), never by its count of characters."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def fit(text: str, width: int | None) -> str:
-    """``text`` fitted to a terminal ``width`` wide (at least :data:`MIN_WIDTH`): each line longer is wrapped at
-    its spaces (textwrap), its continuation lines indented under its text (past a list number, '  3. '), or two
-    more than the line when it has none, so that a continued line reads as one. None: unchanged (not a
-    terminal: a pipe or a log keeps its lines)."""
+    """``text`` fitted to a terminal ``width`` wide (at least :data:`MIN_WIDTH`; columns, as ``display_width``
+    counts them): each line wider is wrapped at its spaces, its continuation lines indented under its text (past
+    a list number, '  3. '), or two more than the line when it has none, so that a continued line reads as one.
+    None: unchanged (not a terminal: a pipe or a log keeps its lines)."""
     if width is None:
         return text
     width = max(width, MIN_WIDTH)
@@ -47,14 +55,43 @@ def fit(text: str, width: int | None) -> str:
 
 
 def _fit_line(line: str, width: int) -> str:
-    if len(line) <= width:
+    if display_width(line) <= width:
         return line
     match = _LEAD.match(line)
     lead = match.group() if match else ""
     hang = " " * min(len(lead) + (0 if lead.strip() else 2), width // 2)
     tail = line[len(line.rstrip()):]  # (a prompt's last space stays, for the answer typed after it)
-    return textwrap.fill(line[len(lead):], width, initial_indent=lead, subsequent_indent=hang,
-                         break_on_hyphens=False) + tail
+    return "\n".join(_wrapped(line[len(lead):], width, lead, hang)) + tail
+
+
+def _wrapped(text: str, width: int, first: str, later: str) -> list[str]:
+    """``text`` wrapped as textwrap.fill wraps it (at its spaces, spaces dropped where a line breaks, a word wider
+    than a line cut), each line at most ``width`` columns (``display_width``) with its indent, ``first`` for the
+    first line, ``later`` for the others."""
+    chunks = [c for c in re.split(r"( +)", text.expandtabs().translate(_SPACES)) if c][::-1]
+    lines: list[str] = []
+    while chunks:
+        line: list[str] = []
+        used = 0
+        room = width - len(later if lines else first)
+        if lines and not chunks[-1].strip():
+            del chunks[-1]
+        while chunks and used + display_width(chunks[-1]) <= room:
+            used += display_width(chunks[-1])
+            line.append(chunks.pop())
+        if chunks and display_width(chunks[-1]) > room:  # a word no line holds: as much of it as this one takes
+            word, cut, taken = chunks[-1], 0, used
+            while cut < len(word) and (taken + display_width(word[cut]) <= room or (cut == 0 and not line)):
+                taken += display_width(word[cut])
+                cut += 1
+            if cut:
+                line.append(word[:cut])
+                chunks[-1] = word[cut:]
+        if line and not line[-1].strip():
+            del line[-1]
+        if line:
+            lines.append((later if lines else first) + "".join(line))
+    return lines
 
 
 def _packed(cells: list[str], width: int, indent: str) -> list[str]:
@@ -62,7 +99,7 @@ def _packed(cells: list[str], width: int, indent: str) -> list[str]:
     (unless it is wider alone: then wrapped as prose)."""
     lines: list[str] = []
     for cell in cells:
-        if lines and len(lines[-1]) + 3 + len(cell) <= width:
+        if lines and display_width(lines[-1]) + 3 + display_width(cell) <= width:
             lines[-1] += "   " + cell
         else:
             lines.append(indent + cell)
@@ -96,7 +133,7 @@ def board(game: GameView, width: int | None = None) -> str:
         cost = "/".join(str(c) for c in sorted(costs.get(row, ())))
         label = f"  row {row}" + (f" ({cost} Courage to Advance here)" if cost else "") + ":"
         whole = f"{label} " + "   ".join(rows[row])
-        if width is None or len(whole) <= max(width, MIN_WIDTH):
+        if width is None or display_width(whole) <= max(width, MIN_WIDTH):
             lines.append(whole)
         else:
             lines += [fit(label, width), *_packed(rows[row], max(width, MIN_WIDTH), "    ")]
