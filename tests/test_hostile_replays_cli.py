@@ -99,6 +99,7 @@ FIELDS: dict[str, tuple[str, object, str]] = {
     "choices-null": ("choices", None, "REPLAY004"),
     "choices-wrong": ("choices", [99] * 50, "REPLAY006"),
     "digest-number": ("digest", 5, "REPLAY004"),
+    "outcome-number": ("outcome", 5, "REPLAY004"),
 }
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
+import json
 import os
 import select
 import struct
@@ -247,3 +249,117 @@ def test_play_fits_names_of_wide_characters_to_the_terminals_columns(tmp_path: P
     assert max(columns(line) for line in narrow.output.splitlines()) <= 40, narrow.output
     whole = CliRunner().invoke(main, game, input=NARROW_INPUT, env={"COLUMNS": None})
     assert narrow.output.split() == whole.output.split()  # the same words: only where lines break differs
+
+
+# ------------------------------------------------------------------ at the prompt: help, names, undo, quit
+def test_help_at_the_prompt_tells_the_options_how_to_answer_and_the_commands(snapshot: object) -> None:
+    """'?' or 'help' at a prompt: the question's options, how to answer it (one number, or several where several
+    are picked; a name or the start of one), and the commands; then the prompt again. Input that is no answer is
+    one line and the prompt again; an option's name (or the start no other's shares) answers."""
+    content, _ = load()
+    assert content is not None
+    game = Game(content, "exercise-tiger", seed=1, variant="practice-run", deciders=make_policy("reference"))
+    said: list[str] = []
+    move = Decision("move", "u1", "move?", ("stay", "advance to Sector 2", "advance to Sector 3"))
+    answers = iter(["?", "xyz", "adv", "advance to sector 3"])
+    assert Human(ask=lambda _prompt: next(answers), say=said.append).decide(game, move) == (2,)
+    lock = Decision("lock", "u1", "Lock dice", ("red skull", "white star", "blue one-soldier"), min_picks=0,
+                    max_picks=3)
+    answers = iter(["help", "white"])
+    assert Human(ask=lambda _prompt: next(answers), say=said.append).decide(game, lock) == (1,)
+    helps = "\n".join(said).split("\nhelp: ")[1:]  # the two helps (each up to its last command, quit)
+    assert "\n".join("help: " + text.split("\n  'xyz'")[0] for text in helps) == snapshot
+    assert "  'xyz' is no option here: type an option's number (1..3) or its name, or ? for help" in said
+    assert "  'adv' begins the names of options 2, 3: type more of it, or a number" in said
+
+
+UNDO_GAME = ["play", "exercise-tiger", "--variant", "practice-run", "--seed", "1"]
+# Its first turn's questions: lock exactly 2 dice, re-roll 0 to 4 (twice), move (1 stay, 2 or 3 advance), take the
+# losses of the combat (1 or 2; '1 2' refused there); then turn 2's. After them, '1 2' is taken where two are asked,
+# else refused and '1' taken.
+TURN_1 = ["1 2", "1", "1 2", "1", "1 2", "1"]
+REST = ["1 2", "1"] * 200
+
+
+def saved_game(tmp_path: Path, name: str, game: list[str], answers: list[str]) -> tuple[str, str]:
+    """The file a game played with ``answers`` saves, and what it said."""
+    save = tmp_path / name
+    result = CliRunner().invoke(main, [*game, "--save", str(save)], input="\n".join(answers) + "\n")
+    assert result.exit_code == 0 and "The game is" in result.output, result.output
+    return save.read_text(encoding="utf-8"), result.output
+
+
+def test_undo_takes_back_the_last_decision_and_the_game_goes_on_as_if_it_never_was(tmp_path: Path) -> None:
+    """Answers taken back by 'undo' (one, then two in a row, then one of turn 1 from turn 2's first question) leave
+    the game the player's other answers give: the saved file (its choices and digest) is the one of the game played
+    with them alone. With a policy playing another Unit (u2, random and seeded), its decisions are the same again."""
+    direct, _ = saved_game(tmp_path, "direct.json", UNDO_GAME, TURN_1 + REST)
+    undone, said = saved_game(tmp_path, "undone.json", UNDO_GAME,
+                              ["1 2", "2", "undo", "1", "1 2", "3", "undo", "undo", "1 2", "1", "1 2", "2", "undo",
+                               "1", *REST])
+    assert undone == direct
+    assert said.count("undo: your last decision is taken back") == 4
+    assert said.index("=== Turn 2 ===") < said.rindex("undo: your last decision")  # (the last one from turn 2)
+    two = [*UNDO_GAME, "--players", "2", "--auto", "u2=random"]
+    first = ["1 2", "1", "1 2", "1 2", "1", "1"]  # (its first turn's questions: the Units' rolls, purchase, move)
+    direct, _ = saved_game(tmp_path, "two.json", two, first + REST)
+    undone, _ = saved_game(tmp_path, "two-undone.json", two, [*first, "undo", "undo", "undo", *first[-3:], *REST])
+    assert undone == direct
+
+
+def test_undo_before_any_decision_is_refused_and_quit_saves_the_game_so_far(tmp_path: Path) -> None:
+    """'undo' at the first question has nothing to take back (one line, the question again); 'quit' abandons the
+    game (exit 1) and, with --save, the game so far is saved, replayed by dday replay to where its choices end."""
+    save = tmp_path / "quit.json"
+    result = CliRunner().invoke(main, [*UNDO_GAME, "--save", str(save)], input="undo\n1 2\n1\nquit\n")
+    assert result.exit_code == 1, result.output
+    assert "  nothing to undo: this is your first decision\n" in result.output
+    assert result.output.endswith(f"game abandoned\nthe game so far (unfinished) saved to {save} (replay it with: "
+                                  f"dday replay {save})\n")
+    saved = json.loads(save.read_text(encoding="utf-8"))
+    assert saved["choices"] == [[0, 1], [0]] and saved["outcome"] is None
+    replay = CliRunner().invoke(main, ["replay", str(save)])
+    assert replay.exit_code == 0, replay.output
+    assert "saved unfinished; its 2 choice(s) end in turn 1, roll phase; position there identical" in replay.output
+    later = CliRunner().invoke(main, ["replay", str(save), "--until", "2.roll", "--to-scenario",
+                                      str(tmp_path / "s.yaml")])
+    assert later.exit_code == 1 and "REPLAY007" in later.output, later.output
+    assert "the game ended (unfinished) in turn 1, before the end of turn 2's roll phase" in later.output
+    on = CliRunner().invoke(main, ["replay", str(save), "--until", "1.roll", "--to-scenario", str(tmp_path / "s.yaml"),
+                                   "--play-on"])
+    assert on.exit_code == 1 and "REPLAY007" in on.output and "saved unfinished" in on.output, on.output
+
+
+def test_a_closed_output_saves_the_game_so_far_and_ends_quietly(tmp_path: Path) -> None:
+    """'dday play --save F | head': when the reader of the output quits, the game so far is saved to F and the
+    command ends as every command does on a closed output (status 1, nothing on standard error). A real process:
+    two questions answered, then its output closed, then a third answer."""
+    save = tmp_path / "so-far.json"
+    proc = subprocess.Popen([sys.executable, "-m", "ddaydice.interpreter.cli", *UNDO_GAME, "--save", str(save)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    try:
+        seen = b""
+        for asked, answer in ((1, b"1 2\n"), (2, b"1\n")):
+            while seen.count(b"your choice") < asked:
+                chunk = os.read(proc.stdout.fileno(), 65536)
+                assert chunk, seen.decode(errors="replace")
+                seen += chunk
+            proc.stdin.write(answer)
+            proc.stdin.flush()
+        proc.stdout.close()  # the reader quits
+        with contextlib.suppress(BrokenPipeError):  # (the game may have ended on its next line already)
+            proc.stdin.write(b"1 2\n" * 50)
+            proc.stdin.flush()
+        assert proc.wait(timeout=120) == 1
+        assert proc.stderr.read() == b""
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        with contextlib.suppress(BrokenPipeError):
+            proc.stdin.close()
+        proc.stderr.close()
+    saved = json.loads(save.read_text(encoding="utf-8"))
+    assert saved["outcome"] is None and saved["choices"][:2] == [[0, 1], [0]]
+    replay = CliRunner().invoke(main, ["replay", str(save)])
+    assert replay.exit_code == 0 and "position there identical" in replay.output, replay.output

@@ -12,7 +12,7 @@ import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -28,7 +28,10 @@ from ddaydice.interpreter.cli.common import (
 
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
+    from ddaydice.interpreter.core.api import Decider
     from ddaydice.interpreter.game import Game
+    from ddaydice.interpreter.tools.invariants import Violation, Watch
+    from ddaydice.interpreter.tools.play import Human
 
 
 Say = Callable[[str], None]
@@ -109,22 +112,26 @@ def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = N
                    "'german=heuristic' (Atlantikwall's German player). Repeatable; a player named (u2=...) plays "
                    "his own policy whatever the order, the others the general one.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Save the finished game (seed and choices) to replay it with 'dday replay'.")
+              help="Save the game (seed and choices) to replay it with 'dday replay': when it ends, or as far as "
+                   "it went when it is abandoned or its output closes.")
 @click.option("--trace/--no-trace", default=False, help="Print every event of the game as it happens.")
 @click.option("--check-invariants", is_flag=True,
               help="Check the rulebook's guarantees (rules/invariants.yaml) after every phase; exit 1 on a violation.")
 def play(map_id: str, variant: str | None, players: int, seed: int | None, options: tuple[str, ...],
          packs: tuple[str, ...], auto: tuple[str, ...], save_path: Path | None, trace: bool,
          check_invariants: bool) -> None:
-    """Play a game at the terminal, deciding every choice (or let policies play some Units)."""
+    """Play a game at the terminal, deciding every choice (or let policies play some Units).
+
+    At a prompt: an option's number (several, separated by spaces, where several are picked) or its name; '?' or
+    'help' for help; 'undo' to take back your last decision (the game is replayed from its seed); 'quit' to
+    abandon the game."""
     import random as _random
 
     from ddaydice.dsl.diagnostics import DDayError
     from ddaydice.dsl.writing import write_problem
     from ddaydice.interpreter.core.option_rules import OptionRules
-    from ddaydice.interpreter.game import Game
     from ddaydice.interpreter.policies.registry import make_policy
-    from ddaydice.interpreter.tools.play import Human, fit, save_replay
+    from ddaydice.interpreter.tools.play import Human, fit
     from ddaydice.interpreter.tools.setups import SetupEntry
 
     if save_path is not None:  # before the game starts: a game is never played only to be lost
@@ -152,30 +159,30 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     human = Human(ask=lambda prompt: click.prompt(fit(printable(prompt), width), default="", show_default=False,
                                                   prompt_suffix=""),
                   say=say, width=width)
-    deciders = [make_policy(autos[i], seed + i) if i in autos else human for i in range(1, players + 1 + len(sides))]
-    from ddaydice.interpreter.tools.invariants import CheckedGame, Watch
-
-    watch = Watch(report=lambda v: say(f"! {v.text()} (seed {seed})")) if check_invariants else None
     try:
-        if watch is None:
-            game = Game(content, map_id, players=players, seed=seed, variant=variant, options=options,
-                        deciders=deciders, trace=trace)
-        else:
-            game = CheckedGame(content, map_id, players=players, seed=seed, variant=variant, options=options,
-                               deciders=deciders, trace=trace, watch=watch)
+        table = Table(content, map_id, players=players, seed=seed, variant=variant, options=options, trace=trace,
+                      deciders=lambda: [make_policy(autos[i], seed + i) if i in autos else human
+                                        for i in range(1, players + 1 + len(sides))],
+                      report=say if check_invariants else None)
     except DDayError as exc:
         raise click.UsageError(str(exc)) from exc
-    bm = content.maps[map_id]
-    say(f"{bm.name}{' - ' + variant if variant else ''}: {players} Unit(s), seed {seed}")
-    _echo_reconstructions(content, game, map_id, say)
-    _run(game, trace, say, automatic=human not in deciders)
-    _echo_end(content, game, say)
-    if save_path is not None:
-        try:
-            save_replay(save_path, game, players=players, packs=packs)
-        except OSError as exc:
-            raise click.ClickException(f"{save_path}: the game could not be saved: {exc.strerror}") from exc
-        say(f"saved to {save_path} (replay it with: dday replay {save_path})")
+    try:
+        say(f"{content.maps[map_id].name}{' - ' + variant if variant else ''}: {players} Unit(s), seed {seed}")
+        _echo_reconstructions(content, table.game, map_id, say)
+        _run(table, human, trace, say, automatic=human not in table.game.deciders)
+        _echo_end(content, table.game, say)
+    except (EOFError, click.Abort):  # abandoned at the prompt (Ctrl-D, quit, Ctrl-C): the game so far is saved
+        with contextlib.suppress(OSError):
+            say("\ngame abandoned")
+        _save(table, save_path, packs, say)
+        sys.exit(1)
+    except (OSError, KeyboardInterrupt):
+        # The output closed (| head) or failed, or a Ctrl-C between the turns of a game the policies play: the game
+        # so far is saved, then the error is reported as every command's is (Dday.main, click).
+        _save(table, save_path, packs, None)
+        raise
+    _save(table, save_path, packs, say)
+    watch = table.watch
     if watch is not None and watch.violations:
         again = " ".join(["dday play", map_id, *(["--variant", variant] if variant else []), "--players", str(players),
                           "--seed", str(seed), *(x for p in packs for x in ("--pack", p)),
@@ -224,31 +231,119 @@ def _echo_reconstructions(content: Content, game: Game, map_id: str, say: Say) -
                        f"(not printed in the rulebook): " + ", ".join(ours))
 
 
-def _run(game: Game, trace: bool, say: Say, *, automatic: bool = False) -> None:
-    """Play the game to its end (lost after 60 turns); exit 1 when the player abandons it. When every player is
-    automatic (``--auto``), a Ctrl-C is taken at the end of a turn, never inside the (compiled) engine
-    (tools/interrupts.py); with a player at the prompt, at once."""
+class Table:
+    """The game at the table and how it is set up: again from its seed when the player takes back a decision (an
+    undo replays it, the policies made anew so that they decide as they did), or to where its choices end (a game
+    saved unfinished stands there, as its replay will). ``report``: where invariant violations are told, once each
+    (--check-invariants; None: not checked)."""
+
+    def __init__(self, content: Content, map_id: str, *, players: int, seed: int, variant: str | None,
+                 options: tuple[str, ...], trace: bool, deciders: Callable[[], list[Decider]],
+                 report: Say | None) -> None:
+        self.content = content
+        self.map_id = map_id
+        self.setup: dict[str, Any] = {"players": players, "seed": seed, "variant": variant, "options": options}
+        self.trace = trace
+        self.deciders = deciders
+        self.report = report
+        self.reported: set[str] = set()
+        self.watch: Watch | None = None
+        self.game = self._set_up()
+
+    def again(self) -> None:
+        """Set the game up again from its seed (an undo: the human player's answers are replayed)."""
+        self.game = self._set_up()
+
+    def _set_up(self) -> Game:
+        from ddaydice.interpreter.game import Game
+        from ddaydice.interpreter.tools.invariants import CheckedGame, Watch
+
+        if self.report is None:
+            return Game(self.content, self.map_id, deciders=self.deciders(), trace=self.trace, **self.setup)
+        self.watch = Watch(report=self._violation)
+        return CheckedGame(self.content, self.map_id, deciders=self.deciders(), trace=self.trace, watch=self.watch,
+                           **self.setup)
+
+    def _violation(self, violation: Violation) -> None:
+        """Tell a violation, unless a game set up again by an undo already told it."""
+        text = f"! {violation.text()} (seed {self.setup['seed']})"
+        if self.report is not None and text not in self.reported:
+            self.reported.add(text)
+            self.report(text)
+
+    def so_far(self) -> Game:
+        """The game as it is saved: the game itself when it has ended, else replayed from its seed to where its
+        choices end (tools/play.py ``play_out``), as ``dday replay`` will stand."""
+        from ddaydice.interpreter.game import Game
+        from ddaydice.interpreter.policies.deciders import Scripted
+        from ddaydice.interpreter.tools.play import UpToTheEnd, play_out
+
+        if self.game.state.outcome is not None:
+            return self.game
+        game = Game(self.content, self.map_id, deciders=Scripted(list(self.game.state.choices), UpToTheEnd()),
+                    **self.setup)
+        play_out(game)
+        return game
+
+
+def _save(table: Table, path: Path | None, packs: tuple[str, ...], say: Say | None) -> None:
+    """Save the game, ended or so far (``--save``), atomically; tell where (``say``; None: the output is gone)."""
+    from ddaydice.interpreter.tools.play import save_replay
+
+    if path is None:
+        return
+    game = table.so_far()
+    try:
+        save_replay(path, game, players=table.setup["players"], packs=packs)
+    except OSError as exc:
+        raise click.ClickException(f"{path}: the game could not be saved: {exc.strerror}") from exc
+    if say is not None:
+        so_far = "" if game.state.outcome is not None else "the game so far (unfinished) "
+        say(f"{so_far}saved to {path} (replay it with: dday replay {path})")
+
+
+def _run(table: Table, human: Human, trace: bool, say: Say, *, automatic: bool = False) -> None:
+    """Play the game to its end (lost after 60 turns). An ``undo`` at the prompt sets it up again (Table.again),
+    the human player's answers but the last replayed, his question asked again; the trace goes on where it was
+    (what an undo changed in a turn already traced is traced again). When every player is automatic (``--auto``),
+    a Ctrl-C is taken at the end of a turn, never inside the (compiled) engine (tools/interrupts.py); with a player
+    at the prompt, at once."""
     from ddaydice.dsl.diagnostics import DDayError
     from ddaydice.interpreter.tools import interrupts
+    from ddaydice.interpreter.tools.play import Undo
 
-    shown = 0
+    shown: list[str] = []
     try:
         with interrupts.between_games() if automatic else contextlib.nullcontext():
-            while game.state.outcome is None:
+            while table.game.state.outcome is None:
+                game = table.game
                 if game.state.turn >= 60:
                     game.end("lost", "no result after 60 turns")
                     break
-                game.run_turn()
+                try:
+                    game.run_turn()
+                except Undo:
+                    human.undone()
+                    table.again()
+                    continue
                 if trace:
-                    for event in game.state.log[shown:]:
-                        say(f"  · {event.detail}")
-                    shown = len(game.state.log)
+                    shown = _trace(game, shown, say)
                 interrupts.check()
-    except (EOFError, click.Abort):
-        say("\ngame abandoned")
-        sys.exit(1)
     except DDayError as exc:
         raise click.ClickException(str(exc)) from exc
+
+
+def _trace(game: Game, shown: list[str], say: Say) -> list[str]:
+    """Print the game's events not yet ``shown``; returns them all. An undo replays the game: the events it gives
+    again are not printed twice, and where a turn already printed went otherwise, it is printed from there."""
+    events = [event.detail for event in game.state.log]
+    same = next((i for i, (a, b) in enumerate(zip(shown, events, strict=False)) if a != b),
+                min(len(shown), len(events)))
+    if same < len(shown):
+        say("  · (undone: from here the game went otherwise)")
+    for detail in events[same:]:
+        say(f"  · {detail}")
+    return events
 
 
 def _echo_end(content: Content, game: Game, say: Say) -> None:

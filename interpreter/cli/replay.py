@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
     from ddaydice.interpreter.game import Game
     from ddaydice.interpreter.tools.capture import Recorder
+    from ddaydice.interpreter.tools.play import Replay
 
 
 def moment_option(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, str] | None:
@@ -113,11 +114,17 @@ def replay(file: Path, trace: bool, until: tuple[int, str] | None, to_scenario: 
     """Replay a saved game from its seed and choices; checks it ends in the same state. With --until and
     --to-scenario: the position at that moment, as a scenario file."""
     from ddaydice.dsl.diagnostics import DDayError, Diagnostic
-    from ddaydice.interpreter.core.state import digest
     from ddaydice.interpreter.game import Game
     from ddaydice.interpreter.policies.deciders import Scripted
     from ddaydice.interpreter.tools.capture import Recorder, ended_before, play_until
-    from ddaydice.interpreter.tools.play import read_replay, replay_packs, replay_place
+    from ddaydice.interpreter.tools.play import (
+        ChoicesEnd,
+        UpToTheEnd,
+        play_out,
+        read_replay,
+        replay_packs,
+        replay_place,
+    )
 
     check_capture(until, to_scenario)
     if play_on and to_scenario is None:
@@ -129,8 +136,13 @@ def replay(file: Path, trace: bool, until: tuple[int, str] | None, to_scenario: 
     packs, diags = replay_packs(saved)
     if diags:
         _fail(diags)
+    if play_on and not saved.finished:
+        _fail([Diagnostic("REPLAY007", "--play-on: this game was saved unfinished (it has no outcome): there is no "
+                          "rest of the game to add", saved.file, *replay_place(saved, "outcome"),
+                          hint="capture its position without --play-on")])
     content = load_or_exit(packs=packs)
-    script = Scripted(list(saved.choices))
+    # A game saved unfinished is replayed to where its choices end (UpToTheEnd stops it there).
+    script = Scripted(list(saved.choices), fallback=None if saved.finished else UpToTheEnd())
     recorder = Recorder(script) if play_on else None
     try:
         game = Game(content, saved.map, players=saved.players, seed=saved.seed, variant=saved.variant,
@@ -141,9 +153,11 @@ def replay(file: Path, trace: bool, until: tuple[int, str] | None, to_scenario: 
     reached = False
     try:
         if until is None:
-            game.run()
+            play_out(game)
         else:
             reached = play_until(game, *until)
+    except ChoicesEnd:
+        reached = False
     except (DDayError, ValueError, KeyError, TypeError, IndexError) as exc:
         line, col = replay_place(saved, "choices")
         _fail([Diagnostic("REPLAY006", f"the replay diverged: {exc}", saved.file, line, col,
@@ -169,6 +183,14 @@ def replay(file: Path, trace: bool, until: tuple[int, str] | None, to_scenario: 
                           f"(from choice {script.used + 1} of {len(script.answers)})", saved.file, line, col,
                           hint="the game never asked for them: the choices do not fit the game this seed and "
                                "content give")])
+    _verdict(game, saved)
+
+
+def _verdict(game: Game, saved: Replay) -> NoReturn:
+    """Say how the replay ended: the game's end (or, saved unfinished, where its choices end) and whether its state
+    is the one the file records; exit 0 when it is, 1 otherwise."""
+    from ddaydice.interpreter.core.state import digest
+
     found = digest(game.state)
     if saved.digest is None:
         verdict = f"the file records no digest to compare with: not checked (digest {found})"
@@ -176,7 +198,11 @@ def replay(file: Path, trace: bool, until: tuple[int, str] | None, to_scenario: 
         verdict = f"final state identical (digest {found})"
     else:
         verdict = f"final state DIFFERENT (digest {found}; the file records {saved.digest})"
-    echo(f"replayed: the game is {game.state.outcome} after {game.state.turn} turn(s); {verdict}")
+    if saved.finished:
+        echo(f"replayed: the game is {game.state.outcome} after {game.state.turn} turn(s); {verdict}")
+    else:
+        echo(f"replayed: the game was saved unfinished; its {len(saved.choices)} choice(s) end in turn "
+             f"{game.state.turn}, {game.state.phase} phase; {verdict.replace('final state', 'position there')}")
     sys.exit(0 if found == saved.digest else 1)
 
 

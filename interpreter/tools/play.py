@@ -2,8 +2,10 @@
 
 Each question shows the map and where every Unit stands, each Unit's
 resources, the dice (Locked ones marked) and then asks the choice in plain
-words with its legal options, numbered. Policies can play some Units.
-A finished game is saved as its seed and its choices, and replays exactly.
+words with its legal options, numbered; the player answers with numbers or a name, or asks for help, takes back
+his last decision (an undo replays the game from its seed) or quits. Policies can play some Units.
+A game is saved as its seed and its choices, and replays exactly: a finished game to its end, one saved unfinished
+(abandoned, or its output closed) to where its choices end.
 """
 
 from __future__ import annotations
@@ -197,17 +199,128 @@ def tally_line(game: GameView, uid: str) -> str:
     return "dice: " + ", ".join(dice)
 
 
+class Undo(Exception):
+    """The player takes back his last decision (``undo`` at a prompt): the game is set up again from its seed and
+    replayed with his answers but the last (``Human.replaying``), the policies and the dice deciding as before."""
+
+
+class Quit(EOFError):
+    """The player abandons the game (``quit`` at a prompt), as a Ctrl-D (end of input) does."""
+
+
+def _how_many(decision: Decision) -> str:
+    """How many options an answer picks when it picks several: 'exactly 2', '0 to 4; empty for none'."""
+    need = (f"exactly {decision.min_picks}" if decision.min_picks == decision.max_picks
+            else f"{decision.min_picks} to {decision.max_picks}")
+    return need + ("; empty for none" if decision.min_picks == 0 else "")
+
+
+def answer_hint(decision: Decision) -> str:
+    """What the answer is, in words, as the prompt says it: 'a number', 'numbers separated by spaces (exactly 2)'."""
+    return "a number" if decision.max_picks == 1 else f"numbers separated by spaces ({_how_many(decision)})"
+
+
+def help_lines(decision: Decision) -> list[str]:
+    """The help a player gets at a prompt (``?`` or ``help``): the options, how to answer, the commands."""
+    name = "its name (or the start of it, when no other option's name starts so)"
+    n = len(decision.options)
+    return [
+        f"help: {decision.prompt}",
+        *(f"  {i + 1}. {label}" for i, label in enumerate(decision.options)),
+        f"Answer with one option: its number (1..{n}), or {name}." if decision.max_picks == 1 else
+        f"Answer with options ({_how_many(decision)}): their numbers (1..{n}) separated by spaces; one option by "
+        f"{name}.",
+        "Commands:",
+        "  ? or help  this help",
+        "  undo       take back your last decision: the game is replayed from its seed with your choices but the "
+        "last, and you are asked that question again (the dice and the policies decide as before)",
+        "  quit       abandon the game (as Ctrl-D does); with --save, the game so far is saved",
+    ]
+
+
+def read_answer(raw: str, decision: Decision) -> tuple[int, ...] | str:
+    """The options a player's answer picks (numbers, or one option's name or the start of it), or what is wrong
+    with it, in one line."""
+    options = decision.options
+    hint = answer_hint(decision)
+    words = raw.replace(",", " ").split()
+    if words and not all(w.isdigit() for w in words):
+        text = raw.strip().lower()
+        exact = [i for i, label in enumerate(options) if label.lower() == text]
+        begun = [i for i, label in enumerate(options) if label.lower().startswith(text)]
+        found = exact or (begun if len({options[i].lower() for i in begun}) == 1 else [])
+        if not found:
+            said = shorten(raw.strip())
+            return (f"  '{said}' begins the names of options {', '.join(str(i + 1) for i in begun)}: type more of "
+                    "it, or a number" if begun else
+                    f"  '{said}' is no option here: type an option's number (1..{len(options)}) or its name, or ? "
+                    "for help")
+        picks: tuple[int, ...] = (found[0],)
+    else:
+        picks = tuple(int(w) - 1 for w in words)
+    if decision.max_picks == 1 and len(picks) != 1:
+        return "  please type one option number (or ? for help)"
+    bad = [p + 1 for p in picks if not 0 <= p < len(options)]
+    if bad or len(set(picks)) != len(picks) or not decision.min_picks <= len(picks) <= decision.max_picks:
+        return f"  not a legal answer: choose {hint} among 1..{len(options)}"
+    return picks
+
+
 @attrs.define
 class Human:
-    """A person at the terminal. ``ask`` reads a line; ``say`` prints."""
+    """A person at the terminal. ``ask`` reads a line; ``say`` prints. ``answers``: the answers he gave this game,
+    in order; ``replaying``: the answers given again, unasked, when an ``undo`` replays the game."""
 
     ask: Callable[[str], str]
     say: Callable[[str], None]
     width: int | None = None  # the terminal's, the board is laid out for (None: not a terminal; see fit)
     last_turn: int = -1
     last_in_play: tuple[int, tuple[str, ...]] = (-1, ())
+    answers: list[tuple[int, ...]] = attrs.field(factory=list)
+    replaying: list[tuple[int, ...]] = attrs.field(factory=list)
+
+    def undone(self) -> None:
+        """Take back the last answer: the game set up again replays the others (``decide`` gives them unasked),
+        then shows the board and asks that question again."""
+        self.say("  undo: your last decision is taken back; the game is replayed from its seed up to it")
+        self.replaying = self.answers[:-1]
+        self.answers = []
+        self.last_turn = -1
+        self.last_in_play = (-1, ())
 
     def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
+        if self.replaying:
+            picks = self.replaying.pop(0)
+        else:
+            self._show(game, decision)
+            picks = self._answer(decision)
+        self.answers.append(picks)
+        return picks
+
+    def _answer(self, decision: Decision) -> tuple[int, ...]:
+        while True:
+            raw = self.ask(f"your choice ({answer_hint(decision)}): ").strip()
+            command = raw.lower()
+            if command in {"?", "help"}:
+                for line in help_lines(decision):
+                    self.say(line)
+                continue
+            if command == "undo":
+                if self.answers:
+                    raise Undo
+                self.say("  nothing to undo: this is your first decision")
+                continue
+            if command == "quit":
+                raise Quit
+            picks = read_answer(raw, decision)
+            if isinstance(picks, str):
+                self.say(picks)
+                continue
+            return picks
+
+    def _show(self, game: GameView, decision: Decision) -> None:
+        """What the player sees before a question: the board at a new turn, the cards in play, the players, the
+        question and its options."""
         s = game.state
         if s.turn != self.last_turn:
             self.last_turn = s.turn
@@ -238,37 +351,38 @@ class Human:
                 notes = sector_notes(game, target)
                 if notes:
                     self.say(f"       {notes}")
-        multi = decision.max_picks != 1
-        if multi:
-            need = (f"exactly {decision.min_picks}" if decision.min_picks == decision.max_picks
-                    else f"{decision.min_picks} to {decision.max_picks}")
-            hint = f"numbers separated by spaces ({need}; empty for none)" if decision.min_picks == 0 else \
-                f"numbers separated by spaces ({need})"
-        else:
-            hint = "a number"
-        while True:
-            raw = self.ask(f"your choice ({hint}): ").strip()
-            try:
-                picks = tuple(int(x) - 1 for x in raw.replace(",", " ").split()) if raw else ()
-            except ValueError:
-                self.say("  please type option numbers")
-                continue
-            if not multi and len(picks) != 1:
-                self.say("  please type one option number")
-                continue
-            bad = [p + 1 for p in picks if not 0 <= p < len(decision.options)]
-            if bad or len(set(picks)) != len(picks) or not decision.min_picks <= len(picks) <= decision.max_picks:
-                self.say(f"  not a legal answer: choose {hint} among 1..{len(decision.options)}")
-                continue
-            return picks
 
 
 REPLAY_FORMAT = "ddaydice-replay/1"
 
 
+class ChoicesEnd(Exception):
+    """A saved game's choices have run out where the game asks for one more: the replay of a game saved unfinished
+    (abandoned, or its output closed) stops there."""
+
+
+class UpToTheEnd:
+    """The decider after a saved game's last choice (``Scripted``'s fallback): it stops the game (ChoicesEnd)."""
+
+    def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
+        raise ChoicesEnd(decision.describe())
+
+
+def play_out(game: Any) -> bool:
+    """Play ``game`` (a Game) to its end, or to where its saved choices end (``UpToTheEnd``): True when it ended,
+    False when it stopped unfinished."""
+    try:
+        game.run()
+    except ChoicesEnd:
+        return False
+    return True
+
+
 def save_replay(path: Path, game: GameView, *, players: int, packs: tuple[str, ...]) -> None:
     """Save the game (its seed and choices) to ``path`` atomically: written to a temporary file in the same
-    folder, then renamed over ``path``; a failed save leaves the old file as it was and no temporary file."""
+    folder, then renamed over ``path``; a failed save leaves the old file as it was and no temporary file. A game
+    saved unfinished has no outcome (null); ``game`` then stands where its choices end (``play_out``), as its
+    replay will, and the digest is its state's there."""
     s = game.state
     data: dict[str, Any] = {
         "format": REPLAY_FORMAT,
@@ -295,6 +409,7 @@ class Replay:
     choices: tuple[Any, ...]
     digest: str | None
     text: str
+    finished: bool = True  # False: saved unfinished (no outcome), replayed to where its choices end
 
 
 def _place(text: str, key: str) -> tuple[int, int]:
@@ -396,11 +511,13 @@ def read_replay(path: Path) -> tuple[Replay | None, list[Diagnostic]]:
         bad("choices", f"expected a list of at most {MAX_CHOICES} answers (option numbers or labels)")
     if not isinstance(data.get("digest"), str | None):
         bad("digest", "expected the digest's text")
+    if not isinstance(data.get("outcome"), str | None):
+        bad("outcome", "expected the game's outcome, or null for a game saved unfinished")
     if diags:
         return None, diags
     return Replay(file, data["map"], data["players"], data["seed"], data.get("variant"),
                   tuple(data.get("options", [])), tuple(data.get("packs", [])), tuple(data["choices"]),
-                  data.get("digest"), text), []
+                  data.get("digest"), text, finished=data.get("outcome", "") is not None), []
 
 
 def replay_packs(replay: Replay) -> tuple[list[str], list[Diagnostic]]:
