@@ -10,6 +10,7 @@ import os
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hostile_kit import (
@@ -23,6 +24,8 @@ from hostile_kit import (
     check,
 )
 
+from ddaydice.dsl import yamlsrc
+from ddaydice.dsl.diagnostics import Diagnostic
 from ddaydice.dsl.limits import MAX_EFFECT_CHARS, MAX_FILE_BYTES, MAX_FOLDER_ENTRIES
 
 
@@ -94,6 +97,27 @@ def test_a_loose_file_link_leads_only_within_its_folder(world: World) -> None:
     (world.work / "card.yaml").write_text(CARDS_YAML.replace("cook", "loose-cook"), encoding="utf-8")
     (world.work / "beside.yaml").symlink_to("card.yaml")
     check(world.validate("beside.yaml"), 0, text=("ok:",))
+
+
+@pytest.mark.parametrize(("name", "text"), [("card.yaml", CARDS_YAML), ("map.yaml", MAP_YAML),
+                                           ("options/rule.yaml", OPTION_YAML), ("empty.yaml", "")])
+def test_a_file_given_on_its_own_is_read_once(world: World, monkeypatch: pytest.MonkeyPatch, name: str,
+                                               text: str) -> None:
+    """A content file in no pack, given alone: what it holds tells its kind, and those bytes are what is checked
+    (it is not read a second time, which might read other bytes, and its size counts once against the limits)."""
+    loose = world.work / name
+    loose.parent.mkdir(exist_ok=True)
+    loose.write_text(text, encoding="utf-8")
+    reads: list[Path] = []
+    real = yamlsrc.read_text
+
+    def counting(path: Path, shown: str, *args: Any, **kwargs: Any) -> tuple[bytes | None, Diagnostic | None]:
+        reads.append(Path(path).resolve())
+        return real(path, shown, *args, **kwargs)
+    monkeypatch.setattr(yamlsrc, "read_text", counting)
+    result = world.validate(name)
+    check(result, 1 if name == "empty.yaml" else 0, ("SCHEMA001",) if name == "empty.yaml" else ())
+    assert reads.count(loose.resolve()) == 1, result.output
 
 
 @pytest.mark.parametrize("place", FILE_PLACES[:3])

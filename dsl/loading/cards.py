@@ -18,12 +18,13 @@ from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, salvaged, shorten
 
 def load_cards(b: Builder, cards_dir: Path, pack: str | None, root: Path | None = None) -> None:
     for path in b.yaml_files(cards_dir, root or cards_dir):
-        load_card_file(b, path, pack)
+        doc = b.read(path)
+        if doc is not None:
+            load_card_file(b, doc, pack)
 
-def load_card_file(b: Builder, path: Path, pack: str | None) -> None:
-    doc = b.read(path)
-    if doc is None:
-        return
+def load_card_file(b: Builder, doc: YamlDoc, pack: str | None) -> None:
+    """A card file, of a folder cards/ or given on its own, once read (:meth:`Builder.read`): its envelope, then
+    each card."""
     found = card_envelope(b, doc)
     if found is None:
         return

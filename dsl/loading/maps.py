@@ -16,15 +16,16 @@ from ddaydice.dsl.yamlsrc import YamlDoc, position
 
 def load_maps(b: Builder, maps_dir: Path, pack: str | None, root: Path | None = None) -> None:
     for path in b.yaml_files(maps_dir, root or maps_dir):
-        load_map_file(b, path, pack)
+        doc = b.read(path)
+        if doc is not None:
+            load_map_file(b, doc, pack)
 
-def load_map_file(b: Builder, path: Path, pack: str | None) -> None:
-    """A map file, of a folder maps/ or given on its own: read, registered under its id, its provenance and its
-    Sectors' checked (a Sector without a note of its own has its map's)."""
-    read = b.read_record(path, schema.BattleMap, path.stem)
-    if read is None:
+def load_map_file(b: Builder, doc: YamlDoc, pack: str | None) -> None:
+    """A map file, of a folder maps/ or given on its own, once read (:meth:`Builder.read`): registered under its
+    id, its provenance and its Sectors' checked (a Sector without a note of its own has its map's)."""
+    bm = b.take_file(doc, doc.data, schema.BattleMap, Path(doc.file).stem)
+    if bm is None:
         return
-    doc, bm = read
     if b.claim(f"map:{bm.id}", bm.id, doc, doc.data, pack, "map"):
         b.maps[bm.id] = (bm, doc)
         b.check_provenance(bm.provenance, bm.note, doc, doc.data)

@@ -11,10 +11,10 @@ from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
 from ddaydice.dsl.loading.cards import load_card_file, load_cards
 from ddaydice.dsl.loading.discovery import pack_dirs
 from ddaydice.dsl.loading.maps import load_map_file, load_maps
-from ddaydice.dsl.loading.reading import Builder, display_path, read_source
+from ddaydice.dsl.loading.reading import Builder, display_path
 from ddaydice.dsl.loading.rules import load_option, load_rules
 from ddaydice.dsl.sandbox import inside, is_slug, shown_path, slug_for, slug_problem
-from ddaydice.dsl.yamlsrc import empty_problem, position, shorten
+from ddaydice.dsl.yamlsrc import position, shorten
 
 
 def load_pack(b: Builder, pack_dir: Path) -> None:
@@ -176,22 +176,20 @@ def load_single(b: Builder, path: Path) -> None:
         if problem is not None:
             b.diags.append(problem)
             return
-    doc, diags = read_source(path, b.overlay)
-    b.diags += diags
+    if path.name == "pack.yaml":
+        load_pack(b, path.parent)
+        return
+    doc = b.read(path)  # (read once: what it holds tells its kind; an empty file is told so)
     if doc is None:
         return
     data = doc.data
     parent = path.parent.name
-    if path.name == "pack.yaml":
-        load_pack(b, path.parent)
-    elif (isinstance(data, dict) and "cards" in data) or parent == "cards":
-        load_card_file(b, path, "(file)")
+    if (isinstance(data, dict) and "cards" in data) or parent == "cards":
+        load_card_file(b, doc, "(file)")
     elif (isinstance(data, dict) and "sectors" in data) or parent == "maps":
-        load_map_file(b, path, "(file)")
+        load_map_file(b, doc, "(file)")
     elif parent == "options":
-        load_option(b, path, "(file)")
-    elif (empty := empty_problem(doc)) is not None:  # nothing to tell its kind by: said as of any file that is empty
-        b.diags.append(empty)
+        load_option(b, doc, "(file)")
     else:
         b.diags.append(Diagnostic("LOAD004", "cannot tell what kind of content this file holds",
                                   display_path(path), 1, 1,

@@ -80,7 +80,9 @@ def load_rules(b: Builder, rules_dir: Path, *, required: bool, pack: str | None,
                     "LOAD002", f"unexpected rules file '{shorten(extra.name)}'", shown_path(extra), 1, 1,
                     hint=did_you_mean(extra.name, RULE_FILES) or "rules files: " + ", ".join(RULE_FILES)))
     for path in b.yaml_files(rules_dir / "options", root):
-        load_option(b, path, pack)
+        doc = b.read(path)
+        if doc is not None:
+            load_option(b, doc, pack)
 
 def check_listed_ids(b: Builder, name: str, obj: Any, doc: YamlDoc) -> None:
     """Ids given twice in the lists of a rules file (resources, faces, phases, queries, kinds...): DUP001 at
@@ -162,11 +164,11 @@ def check_tiers(b: Builder, prec: schema.PrecedenceRules, doc: YamlDoc, before: 
             hint="a new tier goes right above the tier its 'after' names: no tier may come after itself, "
             "directly or through others; remove one of these 'after:'"))
 
-def load_option(b: Builder, path: Path, pack: str | None) -> None:
-    read = b.read_record(path, schema.OptionDef, path.stem)
-    if read is None:
+def load_option(b: Builder, doc: YamlDoc, pack: str | None) -> None:
+    """An optional rule's file, of a folder rules/options/ or given on its own, once read (:meth:`Builder.read`)."""
+    opt = b.take_file(doc, doc.data, schema.OptionDef, Path(doc.file).stem)
+    if opt is None:
         return
-    doc, opt = read
     if b.claim(f"option:{opt.id}", opt.id, doc, doc.data, pack, "optional rule"):
         b.options[opt.id] = (opt, doc, doc.data)
         b.check_provenance(opt.provenance, opt.note, doc, doc.data)
