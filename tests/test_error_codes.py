@@ -198,7 +198,7 @@ CASES: dict[str, Case] = {
     "LOAD009": Case("LOAD009", {"cards/more/items.yaml": "kind: item\ncards: []\n"}, "cards/more:1:1",
                     ("'more' is not read", "a folder", "cards/ holds *.yaml files"), "move its files up"),
     "LOAD008": Case("LOAD008", pack_tree({"cards/more.yaml": "kind: item\ncards: []\n" + "#\n" * 30_000}),
-                    "expansions/extra/cards/more.yaml:1:1", ("more than", "bytes in all", "not read"),
+                    "expansions/extra/cards/more.yaml:1:1", ("more than", "bytes in all", "reads no more files"),
                     "split the pack", setup=_content_beyond_the_limit),
     "LOAD006": Case("LOAD006", {}, "cards/pipe.yaml:1:1", ("not a regular file", "pipe"), "a file of text",
                     setup=_fifo("cards/pipe.yaml")),

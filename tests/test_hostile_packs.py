@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
@@ -24,9 +25,9 @@ from hostile_kit import (
     check,
 )
 
-from ddaydice.dsl import yamlsrc
 from ddaydice.dsl.diagnostics import Diagnostic
-from ddaydice.dsl.limits import MAX_EFFECT_CHARS, MAX_FILE_BYTES, MAX_FOLDER_ENTRIES
+from ddaydice.dsl.limits import MAX_CONTENT_BYTES, MAX_EFFECT_CHARS, MAX_FILE_BYTES, MAX_FOLDER_ENTRIES
+from ddaydice.dsl.sandbox import read_text
 
 
 def test_the_clean_pack_validates(world: World) -> None:
@@ -99,6 +100,17 @@ def test_a_loose_file_link_leads_only_within_its_folder(world: World) -> None:
     check(world.validate("beside.yaml"), 0, text=("ok:",))
 
 
+def _count_reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The files read as YAML from now on (each read of its bytes: sandbox.read_text), in order."""
+    reads: list[Path] = []
+
+    def counting(path: Path, shown: str, *args: Any, **kwargs: Any) -> tuple[bytes | None, Diagnostic | None]:
+        reads.append(Path(path).resolve())
+        return read_text(path, shown, *args, **kwargs)
+    monkeypatch.setattr("ddaydice.dsl.yamlsrc.read_text", counting)
+    return reads
+
+
 @pytest.mark.parametrize(("name", "text"), [("card.yaml", CARDS_YAML), ("map.yaml", MAP_YAML),
                                            ("options/rule.yaml", OPTION_YAML), ("empty.yaml", "")])
 def test_a_file_given_on_its_own_is_read_once(world: World, monkeypatch: pytest.MonkeyPatch, name: str,
@@ -108,13 +120,7 @@ def test_a_file_given_on_its_own_is_read_once(world: World, monkeypatch: pytest.
     loose = world.work / name
     loose.parent.mkdir(exist_ok=True)
     loose.write_text(text, encoding="utf-8")
-    reads: list[Path] = []
-    real = yamlsrc.read_text
-
-    def counting(path: Path, shown: str, *args: Any, **kwargs: Any) -> tuple[bytes | None, Diagnostic | None]:
-        reads.append(Path(path).resolve())
-        return real(path, shown, *args, **kwargs)
-    monkeypatch.setattr(yamlsrc, "read_text", counting)
+    reads = _count_reads(monkeypatch)
     result = world.validate(name)
     check(result, 1 if name == "empty.yaml" else 0, ("SCHEMA001",) if name == "empty.yaml" else ())
     assert reads.count(loose.resolve()) == 1, result.output
@@ -182,6 +188,31 @@ def test_a_folder_with_too_many_entries_is_refused(world: World, folder: str) ->
     for i in range(MAX_FOLDER_ENTRIES + 1):
         (where / f"f{i}.txt").touch()
     check(world.validate(), 1, ("PACK014",))
+
+
+def test_a_pack_beyond_the_content_limit_is_refused_before_its_files_are_parsed(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """More than MAX_CONTENT_BYTES of one-line cards, in files of at most MAX_FILE_BYTES: LOAD008 at the file that
+    goes beyond the limit, told as its folder is listed, and not one of the pack's card files is read (parsing
+    them first took half a minute on a busy machine, for a refusal)."""
+    cards, size, n = world.pack / "cards", 0, 0
+    while size <= MAX_CONTENT_BYTES:
+        lines = [f"  - {{id: c{n + i}, name: C{n + i}, cost: 1, text: x, provenance: rulebook}}\n" for i in range(800)]
+        text = "kind: item\ncards:\n" + "".join(lines)
+        assert len(text) <= MAX_FILE_BYTES
+        (cards / f"c{n // 800:03}.yaml").write_text(text, encoding="utf-8")
+        size, n = size + len(text), n + 800
+    reads = _count_reads(monkeypatch)
+    result = world.validate()
+    told = re.search(r"^pack/cards/(c\d+\.yaml):1:1: LOAD008 (.*)$", result.output, re.MULTILINE)
+    check(result, 1, ("LOAD008",))
+    assert not [r for r in reads if r.parent == cards.resolve()], result.output
+    assert told is not None and told[2] == (f"the content files to check come to more than {MAX_CONTENT_BYTES} "
+                                            "bytes in all with this file: the check reads no more files"), result.output
+    files = sorted(cards.glob("c*.yaml"))
+    upto = sum(f.stat().st_size for f in files[:files.index(cards / told[1]) + 1])  # (the files read before the
+    others = sum(f.stat().st_size for f in [*world.tree.rglob("*.yaml"), world.pack / "pack.yaml"])  # cards: fewer)
+    assert upto - (cards / told[1]).stat().st_size <= MAX_CONTENT_BYTES < upto + others, told[1]
 
 
 @pytest.mark.parametrize("name", ["a\x1b[31mred", "new\nline", "bidi\u202eevil", "tab\tbed", "cr\rreturn"])

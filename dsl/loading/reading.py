@@ -65,7 +65,8 @@ class Builder:
     maps: dict[str, tuple[schema.BattleMap, YamlDoc]] = attrs.Factory(dict)
     packs: dict[str, tuple[schema.Manifest, YamlDoc]] = attrs.Factory(dict)
     origins: dict[str, tuple[str, int, int]] = attrs.Factory(dict)
-    bytes_read: int = 0  # of the content files read (MAX_CONTENT_BYTES)
+    bytes_read: int = 0  # of the content files counted to be read (MAX_CONTENT_BYTES)
+    counted: set[str] = attrs.Factory(set)  # those files (count_sizes)
     owner_pack: dict[str, str] = attrs.Factory(dict)
     pending_rwb: list[tuple[schema.RwbDef, YamlDoc, Any]] = attrs.Factory(list)
     pending_sides: list[tuple[schema.SideDef, YamlDoc, Any]] = attrs.Factory(list)
@@ -87,7 +88,8 @@ class Builder:
         return True
 
     def yaml_files(self, folder: Path, root: Path) -> list[Path]:
-        """The YAML files of a folder of the sandbox ``root``, sorted; links leading outside it are refused."""
+        """The YAML files of a folder of the sandbox ``root``, sorted; links leading outside it are refused. Their
+        sizes are counted as the folder is listed (:meth:`count_sizes`), before any of them is read."""
         if not self.allowed(folder, root) or not folder.is_dir():
             return []
         out = []
@@ -96,6 +98,7 @@ class Builder:
                 out.append(p)  # a device or a pipe named *.yaml is refused when read (LOAD006)
             else:
                 self.diags.append(not_read(p, folder))
+        self.count_sizes(out)
         return out
 
     def entries(self, folder: Path, root: Path) -> list[Path]:
@@ -129,22 +132,31 @@ class Builder:
         return doc
 
     def too_much(self, path: Path) -> bool:
-        """Whether reading ``path`` takes the content files read beyond :data:`MAX_CONTENT_BYTES` (LOAD008, told
-        once, at the file that goes beyond: it and those after it are not read, and the load fails)."""
-        looked_at(path)  # (its size counts: a remembered run is one whose files have the same)
-        try:
-            self.bytes_read += path.stat().st_size if path.is_file() else 0
-        except OSError:
-            return False  # (what reads it tells why)
-        if self.bytes_read <= MAX_CONTENT_BYTES:
-            return False
-        if not any(d.code == "LOAD008" for d in self.diags):
-            self.diags.append(Diagnostic(
-                "LOAD008", f"the content files read come to more than {MAX_CONTENT_BYTES} bytes in all with this "
-                "file: it and the files after it are not read", shown_path(path), 1, 1,
-                hint="a check reads at most that much content (the bundled game is about 300 kB): split the pack "
-                     "into packs checked one at a time"))
-        return True
+        """Whether the content files come to more than :data:`MAX_CONTENT_BYTES` with ``path`` (counted now unless
+        its folder's listing counted it): then it is not read, nor is any file after it, and the load fails."""
+        self.count_sizes([path])
+        return self.bytes_read > MAX_CONTENT_BYTES
+
+    def count_sizes(self, paths: list[Path]) -> None:
+        """Count the sizes of content files to be read, each once, in order: the file that takes them beyond
+        :data:`MAX_CONTENT_BYTES` is told (LOAD008, once). A folder's files are counted as it is listed, so that
+        a pack too large is refused before its files are parsed (the time goes to parsing: some 5 s a MiB)."""
+        for path in paths:
+            key = os.path.abspath(path)  # noqa: PTH100  (the path as named: a link is its own entry)
+            if key in self.counted:
+                continue
+            self.counted.add(key)
+            looked_at(path)  # (its size counts: a remembered run is one whose files have the same)
+            try:
+                self.bytes_read += path.stat().st_size if path.is_file() else 0
+            except OSError:
+                continue  # (what reads it tells why)
+            if self.bytes_read > MAX_CONTENT_BYTES and not any(d.code == "LOAD008" for d in self.diags):
+                self.diags.append(Diagnostic(
+                    "LOAD008", f"the content files to check come to more than {MAX_CONTENT_BYTES} bytes in all "
+                    "with this file: the check reads no more files", shown_path(path), 1, 1,
+                    hint="a check reads at most that much content (the bundled game is about 300 kB): split the "
+                         "pack into packs checked one at a time"))
 
     def take(self, doc: YamlDoc, node: Any, cls: type[T], path: list[str | int]) -> T | None:
         obj, diags = structure(doc, node, cls, path)
