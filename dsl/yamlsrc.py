@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import io
-import re
 import threading
 import types
 import typing
@@ -36,7 +35,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import AliasEvent
 from ruamel.yaml.nodes import CollectionNode, ScalarNode
 
-from ddaydice.dsl import yamlfast
+from ddaydice.dsl import yamlchars, yamlfast
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
 from ddaydice.dsl.limits import (
     MAX_NESTING,
@@ -88,9 +87,10 @@ class _CappedComposer(Composer):
         return super().compose_node(parent, index)
 
     def compose_scalar_node(self, anchor: Any) -> Any:
+        tagged = self.parser.peek_event().tag not in (None, "!")  # ('!!merge foo': a tag written, no '<<')
         node = super().compose_scalar_node(anchor)
         if is_merge_key(node):
-            raise _SharedValueError(None, None, MERGE_KEY_PROBLEM, node.start_mark)
+            raise _SharedValueError(None, None, MERGE_TAG_PROBLEM if tagged else MERGE_KEY_PROBLEM, node.start_mark)
         return node
 
     def return_alias(self, a: Any) -> Any:
@@ -104,6 +104,7 @@ class _CappedComposer(Composer):
 #: Why YAML's merge key is refused: a key it brings in has no place of its own in the file (a diagnostic about it
 #: could only point at the ``<<`` or at another card), and YAML 1.2 has no merge key. Each record states its keys.
 MERGE_KEY_PROBLEM = "the merge key '<<' is not read: each mapping writes out its own keys"
+MERGE_TAG_PROBLEM = "the tag '!!merge' (of YAML's merge key '<<') is not read: content writes its values untagged"
 
 
 def is_merge_key(node: Any) -> bool:
@@ -146,21 +147,14 @@ def _read_text(file: str) -> tuple[str | None, list[Diagnostic]]:
 
 
 def _parse(file: str, text: str) -> tuple[YamlDoc | None, list[Diagnostic]]:
-    """:func:`read_yaml` of a file's text."""
-    if "\x00" in text:
-        line, col = _char_position(text, text.index("\x00"))
-        return None, [Diagnostic("YAML003", "not text: the file holds a NUL character", file, line, col,
-                                 hint="save the file as UTF-8 text")]
-    odd = _YAML_ONLY_BREAK.search(text)
-    if odd is not None:
-        # YAML's readers end a line at these as at a new line, editors (and the language server's clients) do not:
-        # every line after it would be told one off. (Pasted text brings them: a Word line break, a cp1252 '...'.)
-        line, col = _char_position(text, odd.start())
-        char = odd.group()
-        return None, [Diagnostic("YAML003", f"not plain text: the file holds a {_BREAK_NAMES[char]} "
-                                 f"(U+{ord(char):04X}), which YAML reads as a line break and editors do not", file,
-                                 line, col,
-                                 hint="replace it with a space, or start a new line")]
+    """:func:`read_yaml` of a file's text: its characters (dsl/yamlchars.py), its YAML, the texts it gives."""
+    problem = yamlchars.text_problem(file, text)
+    doc, diags = (None, [problem]) if problem is not None else _parsed(file, text)
+    controls = yamlchars.control_problems(file, text, doc.data) if doc is not None else []
+    return (None, controls) if controls else (doc, diags)
+
+
+def _parsed(file: str, text: str) -> tuple[YamlDoc | None, list[Diagnostic]]:
     try:  # libyaml's parser where the file is one it reads as ruamel does (dsl/yamlfast.py), else ruamel alone
         data = yamlfast.load(text, file, _ruamel())
     except (yamlfast.NotFast, ValueError, TypeError, IndexError, KeyError, AttributeError,
@@ -217,10 +211,11 @@ def _read_slowly(file: str, text: str) -> tuple[YamlDoc | None, list[Diagnostic]
     except _SharedValueError as exc:
         mark = exc.problem_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        merge = exc.problem == MERGE_KEY_PROBLEM
-        return None, [Diagnostic("YAML005", str(exc.problem), file, line, col, width=2 if merge else 1,
-                                 hint="write the values out; content needs few aliases, if any" if not merge else
-                                 "write the shared keys out in each mapping (or quote '<<' if it is a text)")]
+        merge, tag = exc.problem == MERGE_KEY_PROBLEM, exc.problem == MERGE_TAG_PROBLEM
+        hint = ("write the shared keys out in each mapping (or quote '<<' if it is a text)" if merge else "remove "
+                "the tag" if tag else "write the values out; content needs few aliases, if any")
+        width = 2 if merge else len(_lines(text)[line - 1][col - 1:].split(" ", 1)[0]) if tag else 1
+        return None, [Diagnostic("YAML005", str(exc.problem), file, line, col, width=width, hint=hint)]
     except MaxDepthExceededError as exc:
         mark = exc.problem_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -303,18 +298,6 @@ def _expansion_problem(data: Any) -> str | None:
             if id(child) not in sizes:
                 stack.append((child, False))
     return None
-
-
-def _char_position(text: str, offset: int) -> tuple[int, int]:
-    """The line and column (1-based) of a character, lines ended as editors end them: CR LF, LF or CR."""
-    before = text[:offset]
-    breaks = list(_LINE_BREAK.finditer(before))
-    return len(breaks) + 1, offset - (breaks[-1].end() if breaks else 0) + 1
-
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_YAML_ONLY_BREAK = re.compile("[\x85\u2028\u2029]")
-_BREAK_NAMES = {"\x85": "NEXT LINE character", "\u2028": "LINE SEPARATOR", "\u2029": "PARAGRAPH SEPARATOR"}
 
 
 def shorten(text: str, width: int = 60) -> str:

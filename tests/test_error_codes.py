@@ -166,6 +166,8 @@ CASES: dict[str, Case] = {
                     "cards/new.yaml:1:4", ("too many aliases",), "write the values out"),
     "YAML006": Case("YAML006", {"cards/new.yaml": "a: " + "[" * 120 + "]" * 120 + "\n"}, "cards/new.yaml:1:",
                     ("nested too deeply",), None),
+    "YAML007": Case("YAML007", {"cards/new.yaml": card(name='"Tes\\e[31mter"')}, "cards/new.yaml:4:15",
+                    ("a control character", "U+001B"), "remove it"),
     "YAML010": Case("YAML010", {"cards/new.yaml": card() + "    effect: >\n      casualties -1\n"},
                     "cards/new.yaml:8:13", ("literal blocks ('|')", "not folded ('>')"), "use '|'"),
     "YAML011": Case("YAML011", {"cards/new.yaml": card() + "    effect: casualties -1\n      def -1\n"},

@@ -28,6 +28,7 @@ from hostile_kit import (
 from ddaydice.dsl.diagnostics import Diagnostic
 from ddaydice.dsl.limits import MAX_CONTENT_BYTES, MAX_EFFECT_CHARS, MAX_FILE_BYTES, MAX_FOLDER_ENTRIES
 from ddaydice.dsl.sandbox import read_text
+from ddaydice.dsl.yamlchars import CONTROL
 
 
 def test_the_clean_pack_validates(world: World) -> None:
@@ -271,7 +272,8 @@ REQUIRES = ["..", "../outside", "../outside/evil", "/", "/etc", "/tmp", "~", "~/
 def test_requires_names_packs_by_id_only(world: World, entry: str) -> None:
     text = PACK_YAML.replace("requires: []", f"requires: [{_quoted(entry)}]")
     (world.pack / "pack.yaml").write_text(text, encoding="utf-8")
-    check(world.validate(), 1, ("PACK012",), file="pack/pack.yaml")
+    code = "YAML007" if CONTROL.search(entry) else "PACK012"  # (a text with a control character: refused as such)
+    check(world.validate(), 1, (code,), file="pack/pack.yaml")
 
 
 def test_requires_cannot_reach_the_evil_pack_beside_by_a_link(world: World) -> None:
@@ -290,8 +292,8 @@ def test_requires_of_another_type_is_refused(world: World, value: str) -> None:
 MANIFEST = {
     "id-empty": (("id: pack", 'id: ""'), "SCHEMA004"),
     "id-path": (("id: pack", "id: ../pack"), "SCHEMA004"),
-    "id-bidi": (("id: pack", 'id: "pa\\u202eck"'), "SCHEMA004"),
-    "id-escape": (("id: pack", 'id: "\\e[31mpack"'), "SCHEMA004"),
+    "id-bidi": (("id: pack", 'id: "pa\\u202eck"'), "YAML007"),
+    "id-escape": (("id: pack", 'id: "\\e[31mpack"'), "YAML007"),
     "id-number": (("id: pack", "id: 7"), "SCHEMA004"),
     "id-other": (("id: pack", "id: other"), "PACK001"),
     "version-number": (('version: "1.0"', "version: 1.0"), "SCHEMA004"),
@@ -324,7 +326,8 @@ IDS = ['""', "../cook", "a/b", "/etc/passwd", '"co\\u202eok"', '"co\\x1bok"', '"
 def test_a_card_id_must_be_a_slug(world: World, value: str) -> None:
     text = CARDS_YAML.replace("  - id: cook", f"  - id: {value}")
     (world.pack / "cards" / "specialists.yaml").write_text(text, encoding="utf-8")
-    check(world.validate(), 1, ("SCHEMA004",), file="pack/cards/specialists.yaml")
+    code = "YAML007" if "\\u202e" in value or "\\x1b" in value else "SCHEMA004"  # (a control character)
+    check(world.validate(), 1, (code,), file="pack/cards/specialists.yaml")
 
 
 COSTS = ["-1", "-100", "100", "1000000000000000000000000", "1.5", ".inf", ".nan", '"3"', "true", "[3]", "0x10000"]
@@ -436,7 +439,8 @@ def test_a_map_number_out_of_the_rules_range_is_refused(world: World, case: str)
     old, new = MAPS[case]
     assert old in MAP_YAML
     (world.pack / "maps" / "test-map.yaml").write_text(MAP_YAML.replace(old, new, 1), encoding="utf-8")
-    check(world.validate(), 1, ("SCHEMA004",), file="pack/maps/test-map.yaml")
+    code = "YAML007" if "\\u202e" in new else "SCHEMA004"  # (a control character)
+    check(world.validate(), 1, (code,), file="pack/maps/test-map.yaml")
 
 
 SETTINGS = ["1000000", "-1000000", "{a: b}", ".inf"]
@@ -486,13 +490,24 @@ def test_a_pack_with_a_link_back_to_itself_loads_fast_through_pack(world: World,
         check(result, 1, ("PACK011",), file=f"{world.pack.name}/{where}")
 
 
-def test_a_map_name_with_control_characters_reaches_no_terminal_and_no_svg_raw(world: World) -> None:
-    """A pack's map named with control characters (an OSC escape, \\x01) and XML's own characters: `dday list`
-    and render's messages show them as \\uXXXX, as diagnostics do (check() finds no control character in the
-    output), and the SVG is well-formed XML whatever the name says."""
-    evil = MAP_YAML.replace("name: Test Map", 'name: "Evil <b>&amp; \\x01 \\e]0;x\\a ]]> Beach"')
+def test_a_map_name_with_control_characters_is_refused_at_the_character(world: World) -> None:
+    """A pack's map named with control characters (\\x01, an OSC escape, a bell) is refused where it is read, by
+    every command, at the first of them as written (the escape), not loaded and shown escaped."""
+    evil = MAP_YAML.replace("name: Test Map", 'name: "Evil \\x01 \\e]0;x\\a Beach"')
     (world.pack / "maps" / "test-map.yaml").write_text(evil, encoding="utf-8")
-    shown = "Evil <b>&amp; \\u0001 \\u001b]0;x\\u0007 ]]> Beach"
+    for command in (["list", "maps"], ["render", "test-map", "-o", "m.svg"]):
+        result = world.run(*command, "--pack", "./pack")
+        check(result, 1, ("YAML007",), text=("pack/maps/test-map.yaml:2:13: YAML007 the text holds a control "
+                                             "character (U+0001)",))
+    assert not (world.work / "m.svg").exists()
+
+
+def test_a_map_name_with_xml_characters_reaches_no_svg_raw(world: World) -> None:
+    """A pack's map named with XML's own characters: `dday list` shows it as written and the SVG is well-formed
+    XML whatever the name says."""
+    evil = MAP_YAML.replace("name: Test Map", 'name: "Evil <b>&amp; ]]> Beach"')
+    (world.pack / "maps" / "test-map.yaml").write_text(evil, encoding="utf-8")
+    shown = "Evil <b>&amp; ]]> Beach"
     check(world.run("list", "maps", "--pack", "./pack"), 0, text=(shown,))
     check(world.run("render", "test-map", "--pack", "./pack", "-o", "m.svg"), 0, text=(f"wrote m.svg ({shown})",))
     title = ET.parse(world.work / "m.svg").getroot().find("{http://www.w3.org/2000/svg}title")

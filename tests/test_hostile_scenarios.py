@@ -58,7 +58,7 @@ MISTAKES: dict[str, tuple[str, str, str]] = {
     "marker-unknown": ("soldiers: 4}", "soldiers: 4, marker: chevron-9}", "SCEN001"),
     "sector-unknown": ("sector: s1,", "sector: s99,", "SCEN001"),
     "specialist-unknown": ("soldiers: 4}", "soldiers: 4, specialists: [wizard]}", "SCEN001"),
-    "item-unknown": ("soldiers: 4}", "soldiers: 4, items: [\"\\e[31m\"]}", "SCEN001"),
+    "item-unknown": ("soldiers: 4}", "soldiers: 4, items: [\"\\e[31m\"]}", "YAML007"),
     "unit-id-out-of-order": ("{id: u1,", "{id: u7,", "SCEN001"),
     "unit-unknown-key": ("soldiers: 4}", "soldiers: 4, hp: 9}", "SCHEMA002"),
     # the game
@@ -144,8 +144,8 @@ MISTAKES: dict[str, tuple[str, str, str]] = {
     "packs-absolute": ("fallback: none", "fallback: none\npacks: [/etc]", "PACK013"),
     "packs-unknown": ("fallback: none", "fallback: none\npacks: [nothere]", "PACK003"),
     "packs-empty": ("fallback: none", "fallback: none\npacks: ['']", "PACK003"),
-    "packs-escape": ("fallback: none", 'fallback: none\npacks: ["\\e[31m"]', "PACK003"),
-    "packs-bidi": ("fallback: none", 'fallback: none\npacks: ["x\\u202e"]', "PACK003"),
+    "packs-escape": ("fallback: none", 'fallback: none\npacks: ["\\e[31m"]', "YAML007"),
+    "packs-bidi": ("fallback: none", 'fallback: none\npacks: ["x\\u202e"]', "YAML007"),
     "packs-number": ("fallback: none", "fallback: none\npacks: [5]", "PACK003"),
     "packs-no-folder": ("fallback: none", "fallback: none\npacks: [./nowhere]", "PACK003"),
     "packs-not-a-pack": ("fallback: none", "fallback: none\npacks: [./q.yaml]", "PACK003"),
@@ -319,29 +319,36 @@ def test_a_runtime_refusal_names_its_step(world: World) -> None:
 assert SECRET not in SCENARIO
 
 
-HOSTILE_TITLE = 'a <b> & "c" ]]> \x01 \x1b]0;pwned\x07 \x1b[31mRED \u202e'
+HOSTILE_TITLE = 'a <b> & "c" ]]> RED'
 
 
 def test_content_text_and_file_names_reach_no_terminal_and_no_xml_raw(world: World) -> None:
-    """A scenario's title and its file's name may hold control characters (an OSC escape, ESC, \\x01): the
-    PASS/FAIL line shows them as \\uXXXX, as diagnostics do (check() finds no control character in the output),
-    and the JUnit report is well-formed XML that says the same."""
+    """A scenario's file's name may hold control characters (an OSC escape, ESC, a bell) and its title XML's own
+    characters: the PASS/FAIL line shows the name's as \\uXXXX, as diagnostics do (check() finds no control
+    character in the output), and the JUnit report is well-formed XML that says the same."""
     name = "x\x1b]0;T\x07y.yaml"
-    title = HOSTILE_TITLE.replace("\\", "\\\\").replace('"', '\\"').replace("\x01", "\\x01").replace(
-        "\x1b", "\\e").replace("\x07", "\\a")
     (world.work / "s").mkdir()
     (world.work / "s" / name).write_text(FAILING.replace(
-        "scenario: Upkeep turns Tools into Item Points", f'scenario: "{title}"'), encoding="utf-8")
+        "scenario: Upkeep turns Tools into Item Points", 'scenario: "a <b> & \\"c\\" ]]> RED"'), encoding="utf-8")
     result = world.run("scenario", "run", "s", "--junit", "report.xml")
-    check(result, 1, text=("FAIL s/x\\u001b]0;T\\u0007y.yaml: a <b> & \"c\" ]]> \\u0001 \\u001b]0;pwned\\u0007",))
+    check(result, 1, text=("FAIL s/x\\u001b]0;T\\u0007y.yaml: a <b> & \"c\" ]]> RED",))
     root = ET.parse(world.work / "report.xml").getroot()  # well-formed
     case = root.find("./testsuite/testcase")
     assert case is not None
-    assert case.get("name") == 'a <b> & "c" ]]> \\u0001 \\u001b]0;pwned\\u0007 \\u001b[31mRED \\u202e'
+    assert case.get("name") == HOSTILE_TITLE
     assert case.get("file") == "s/x\\u001b]0;T\\u0007y.yaml"
     assert case.get("classname") == "s.x\\u001b]0;T\\u0007y"
     data = json.loads(world.run("scenario", "run", "s", "--format", "json").output)
-    assert data["scenarios"][0]["scenario"] == HOSTILE_TITLE  # JSON says it exactly, escaped by JSON
+    assert data["scenarios"][0]["scenario"] == HOSTILE_TITLE
+
+
+def test_a_title_with_control_characters_is_refused_at_the_character(world: World) -> None:
+    """A scenario's title holding control characters (\\x01, an OSC escape, a bidi override) is refused as content's
+    texts are (YAML007, at the first as written), before it runs: no line shows it."""
+    (world.work / "s.yaml").write_text(FAILING.replace(
+        "scenario: Upkeep turns Tools into Item Points", 'scenario: "a \\x01 \\e]0;pwned\\a \\u202e"'),
+        encoding="utf-8")
+    check(world.run("scenario", "run", "s.yaml"), 2, ("YAML007",), text=("s.yaml:1:14: YAML007",))
 
 
 def test_a_junit_report_is_written_when_no_scenario_is_found(world: World) -> None:

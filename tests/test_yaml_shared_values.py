@@ -232,3 +232,14 @@ def test_a_plain_merge_key_anywhere_is_refused_and_a_quoted_one_is_text(text: st
     assert doc is None and [d.code for d in diags] == ["YAML005"], diags
     quoted, none = read_yaml("t.yaml", text.replace("<<", "'<<'"))
     assert quoted is not None and not none and "<<" in json.dumps(quoted.data)
+
+
+@pytest.mark.parametrize(("written", "width"), [("!!merge Cook", 7), ("!!merge", 7),
+                                                ("!<tag:yaml.org,2002:merge> Cook", 26)])
+def test_a_value_tagged_merge_is_told_of_its_tag(written: str, width: int) -> None:
+    """A value tagged '!!merge' (no '<<' written): the message names the tag, at the tag, not the merge key."""
+    doc, [diag] = read_yaml("x.yaml", CARDS_YAML.replace("name: Cook", f"name: {written}"))
+    assert doc is None
+    assert (diag.code, diag.line, diag.column, diag.width) == ("YAML005", 4, 11, width)
+    assert diag.message.startswith("the tag '!!merge' (of YAML's merge key '<<') is not read"), diag.message
+    assert diag.hint == "remove the tag"
