@@ -30,6 +30,8 @@ CASES = [
     ("playing-with-fire.yaml", "tagged explosion above 2 for u1"),
     ("playing-with-fire.yaml", "casualties for u1 from 2"),
     ("playing-with-fire.yaml", "tagged explosion above 2 for u2"),
+    # an effect that reaches the subject and does not apply is listed, with why (here: its condition)
+    ("engineer-not-in-a-bunker.yaml", "def for u1"),
 ]
 
 
@@ -129,3 +131,16 @@ def test_a_scenario_check_of_a_query_it_cannot_ask_fails_at_its_line(tmp_path: P
     result = CliRunner().invoke(main, ["scenario", "run", str(file)])
     assert result.exit_code == 1, (result.output, result.exception)
     assert "german.yaml:11:16: write: def for UNIT [in SECTOR]" in result.output
+
+
+def test_an_effect_that_does_not_apply_is_listed_with_why() -> None:
+    """'My card did nothing' reads apart from 'my card is not there': the Engineer's 'def -5 if bunker' outside a
+    Bunker is not applied, its condition does not hold (text and JSON)."""
+    args = ["explain", str(HERE / "engineer-not-in-a-bunker.yaml"), "def", "for", "u1"]
+    text = CliRunner().invoke(main, args).output
+    assert "not applied: Engineer (Unit 1) (specialists): def -5 if bunker  [its condition does not hold]" in text
+    data = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).output)
+    assert data["value"] == 10
+    assert data["derivation"]["not_applied"] == [{"source": "engineer", "source_name": "Engineer (Unit 1)",
+                                                  "tier": "specialists", "text": "def -5 if bunker",
+                                                  "reason": "its condition does not hold"}]

@@ -87,6 +87,22 @@ class Step:
 
 
 @attrs.frozen
+class NotApplied:
+    """An effect in play that reaches the subject of a query but did not change it, and why (its condition does not
+    hold; its limit is used up): what ``dday explain`` lists after the steps, so that "my card did nothing" reads
+    apart from "my card is not there"."""
+
+    source: str
+    source_name: str
+    tier: str
+    text: str
+    reason: str
+
+    def as_json(self) -> dict[str, object]:
+        return attrs.asdict(self)
+
+
+@attrs.frozen
 class Derivation:
     query: str
     subject: str
@@ -95,6 +111,7 @@ class Derivation:
     steps: tuple[Step, ...]
     value: int
     clamp: int | None = None
+    not_applied: tuple[NotApplied, ...] = ()
 
     def as_flag(self) -> Derivation:
         """The derivation of a permission: its values as bools (what the rules and the effects' words say)."""
@@ -110,6 +127,7 @@ class Derivation:
             "steps": [s.as_json() for s in self.steps],
             "clamp": self.clamp,
             "value": self.value,
+            "not_applied": [n.as_json() for n in self.not_applied],
         }
 
 

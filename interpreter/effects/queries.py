@@ -9,7 +9,7 @@ from ddaydice.dsl.compile import EffectSource
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.inplay import Modifier
-from ddaydice.interpreter.core.precedence import Contribution, Derivation, Step, combine
+from ddaydice.interpreter.core.precedence import Contribution, Derivation, NotApplied, Step, combine
 from ddaydice.interpreter.core.state import (
     STAY_FORBIDDEN,
     Unit,
@@ -49,7 +49,8 @@ class Queries(GameAPI):
             return base, None
         consumed: list[tuple[str, str, str]] = []
         candidates = self._candidates(name, sector, unit)
-        contributions = self._contributions(name, candidates, unit, sector, card, consume, consumed)
+        idle: list[NotApplied] | None = [] if explain else None
+        contributions = self._contributions(name, candidates, unit, sector, card, consume, consumed, idle)
         for g in grants:
             if g.unit is not None and (unit is None or g.unit != unit.id):
                 continue
@@ -73,6 +74,8 @@ class Queries(GameAPI):
         value, derivation = combine(base, contributions, self.query_minimum[name] if clamp else None, explain=explain,
                                     query=name, subject=self._subject(unit, sector, card) if explain else "",
                                     base_source=base_source, overruled=overruled)
+        if derivation is not None and idle:
+            derivation = attrs.evolve(derivation, not_applied=tuple(idle))
         if derivation is not None and info.kind == "flag":
             # A permission is a bool, shown as one; compiled (compiled.txt), an `int` is a C integer, in which a
             # bool is 0 or 1 (core/precedence.py).
@@ -84,9 +87,12 @@ class Queries(GameAPI):
         return value, derivation
 
     def _contributions(self, name: str, candidates: list[Modifier], unit: Unit | None, sector: str | None,
-                       card: str | None, consume: bool, consumed: list[tuple[str, str, str]]) -> list[Contribution]:
+                       card: str | None, consume: bool, consumed: list[tuple[str, str, str]],
+                       idle: list[NotApplied] | None = None) -> list[Contribution]:
         """What each standing modifier in play that reaches the subject adds to the query; a limited one that
-        would apply is noted in ``consumed`` when the query uses it up (``consume``)."""
+        would apply is noted in ``consumed`` when the query uses it up (``consume``). ``idle``, when explaining:
+        receives the modifiers that reach the subject and do not apply (a condition that does not hold, a limit
+        used up)."""
         info = self.queries[name]
         sector_subject = info.subject == "sector"
         contributions: list[Contribution] = []
@@ -102,6 +108,9 @@ class Queries(GameAPI):
                 continue
             ctx = self.context(unit or owner, owner, src, sector, card)
             if hook.condition is not None and not hook.condition.holds(ctx):
+                if idle is not None and hook.op != "require":
+                    idle.append(NotApplied(src.owner, self._who(src, owner), src.tier, _clause(src, hook.text),
+                                           "its condition does not hold"))
                 continue
             if hook.op == "require":
                 continue
@@ -111,16 +120,23 @@ class Queries(GameAPI):
                 holder = unit or owner
                 key = self._limit_key(src.owner, "modifier", i, hook.limit)
                 if holder is not None and holder.counters.get(key, 0) > 0:
+                    if idle is not None:
+                        idle.append(NotApplied(src.owner, self._who(src, owner), src.tier, _clause(src, hook.text),
+                                               f"used up: once per {hook.limit}"))
                     continue
                 if consume:
                     consumed.append((key, src.owner, hook.text))
             value = hook.value(ctx) if hook.value is not None else None
-            who = f"{src.name}" + (f" ({owner.name})" if owner is not None else "")
-            contributions.append(Contribution(src.owner, who, self._tier(src), src.tier, hook.op, value,
-                                              (played, src.owner),
+            contributions.append(Contribution(src.owner, self._who(src, owner), self._tier(src), src.tier, hook.op,
+                                              value, (played, src.owner),
                                               tuple(map(str, hook.args)) if hook.op == "protect" else (),
                                               hook.text))
         return contributions
+
+    @staticmethod
+    def _who(src: EffectSource, owner: Unit | None) -> str:
+        """An effect's source as a derivation names it: the card, and the Unit (or side) that holds it."""
+        return f"{src.name}" + (f" ({owner.name})" if owner is not None else "")
 
     def _own_price(self, src: EffectSource, unit: Unit | None, sector: str | None, card: str) -> list[Contribution]:
         """A card's own price while it waits to be bought ('cost = 0 if have soldiers < 3'): its clauses whose
@@ -269,3 +285,12 @@ def _where(unit: Unit | None, sector: str | None) -> str | None:
     if sector is not None:
         return sector
     return (unit.sector or None) if unit is not None else None
+
+
+def _clause(src: EffectSource, statement: str) -> str:
+    """The line of an effect that holds a statement, as written (with its condition and limit), for an explanation;
+    the statement itself if no line holds it."""
+    for line in src.text.splitlines():
+        if statement in line:
+            return line.strip()
+    return statement

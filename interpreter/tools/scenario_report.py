@@ -35,6 +35,8 @@ def derivation_text(d: Derivation, indent: str = "      ") -> list[str]:
             line += f"  [{step.reason}]"
         lines.append(line)
     lines.append(f"{indent}  = {d.value}")
+    for idle in d.not_applied:  # what reaches the subject and did nothing, and why
+        lines.append(f"{indent}  not applied: {idle.source_name} ({idle.tier}): {idle.text}  [{idle.reason}]")
     return lines
 
 
