@@ -292,6 +292,16 @@ def test_duplicate_card_id_across_files(tmp_path: Path, monkeypatch: pytest.Monk
     assert result.output == snapshot
 
 
+def test_a_duplicate_card_is_still_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every mistake at once: the card whose id is taken is told DUP001, and its effect's and provenance's mistakes
+    are told too (they were told only once the id was mended)."""
+    dup = card("use: gain 2 corage", id="medic", provenance="reconstructed")
+    result = validate(tmp_path, monkeypatch, {"cards/veterans.yaml": dup})
+    bad(result, "cards/veterans.yaml:3:9: DUP001 duplicate card id 'medic'")
+    bad(result, "cards/veterans.yaml:9:19: DSL102 gain: unknown resource 'corage'")
+    bad(result, "cards/veterans.yaml:7:17: PROV001 a reconstruction needs a 'note'")
+
+
 # --------------------------------------------------------- the effect language
 def test_misspelt_verb(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("on advance: gian 3 soldiers")})

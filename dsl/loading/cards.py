@@ -62,11 +62,12 @@ def add_card(b: Builder, card: schema.Card, kind: str, doc: YamlDoc, node: Any, 
         return
     if b.claim(f"card:{card.id}", card.id, doc, node, pack, "card", overrides=card.overrides):
         b.cards[card.id] = (card, kind, doc, node)
-        b.check_provenance(card.provenance, card.note, doc, node)
-        if kind in {"specialist", "item", "vehicle"} and card.cost is None and "cost" not in left_out:
-            line, col = position(node, ["id"], key=True)
-            b.diags.append(Diagnostic("SCHEMA003", f"missing required key 'cost' for {an(kind)}",
-                                         doc.file, line, col))
+    elif card.effect:
+        b.broken_cards.append((card.id, kind, doc, node))  # a duplicate (DUP001): its effect is still checked
+    b.check_provenance(card.provenance, card.note, doc, node)
+    if kind in {"specialist", "item", "vehicle"} and card.cost is None and "cost" not in left_out:
+        line, col = position(node, ["id"], key=True)
+        b.diags.append(Diagnostic("SCHEMA003", f"missing required key 'cost' for {an(kind)}", doc.file, line, col))
 
 def card_envelope(b: Builder, doc: YamlDoc) -> tuple[schema.CardFile, list[Any]] | None:
     """A card file's envelope (its ``kind``, and ``cards`` a list), checked before each card on its own, so that
