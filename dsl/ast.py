@@ -186,8 +186,12 @@ class Condition:
 
 @attrs.frozen
 class Limit:
+    """``once per PERIOD``, counted on the Unit the clause serves; ``on_card`` (``... per card``): counted on the
+    card itself, whoever holds it."""
+
     period: PeriodKind
     pos: Pos = attrs.field(default=NOWHERE, eq=False)
+    on_card: bool = False
 
 
 @attrs.frozen

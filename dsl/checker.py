@@ -51,6 +51,17 @@ class Context:
     used_only_as: str | None = None
     # A card that is bought (recruited or found for its cost): a clause may speak of its own price while it waits.
     bought: bool = False
+    # A card of a kind drawn into play for every Unit (held by the game, never by a Unit).
+    held_by_game: bool = False
+
+    def where(self) -> str | None:
+        """What holds no card, in words ('a Sector', 'a rule'), or None for a card a Unit (or player) holds."""
+        if self.held_by_game:
+            return f"a card of kind '{self.kind}', in play for every Unit,"
+        return _NOT_CARDS.get(self.kind)
+
+
+_NOT_CARDS = {"sector": "a Sector", "rule": "a rule", "option": "an optional rule", "rwb": "an RWB bonus"}
 
 
 class _Checker:
@@ -572,7 +583,18 @@ class _Checker:
             self.err("DSL118", f"'{name}' is the card's price, asked whenever it is priced: it takes no limit",
                      body.limit.pos, f"write '{words_of(body.statement)}' without 'once per ...'")
 
+    def check_limit(self, limit: ast.Limit | None) -> None:
+        """A limit counted on the card ('once per turn per card') is the card's: on an effect that is no card a Unit
+        holds (a rule, a Sector, a card in play for every Unit) there is nothing to count it on."""
+        where = self.ctx.where()
+        if limit is not None and limit.on_card and where is not None:
+            self.err("DSL120", f"'once per {limit.period} per card' counts the limit on the card, whoever holds it; "
+                     f"{where} is held by no Unit", limit.pos,
+                     f"write 'once per {limit.period}' (counted on each Unit the clause serves)")
+
     def check(self, effect: ast.Effect) -> ast.Effect:
+        for clause in effect.clauses:
+            self.check_limit(clause.body.limit)
         return attrs.evolve(effect, clauses=tuple(self.check_clause(c) for c in effect.clauses))
 
 

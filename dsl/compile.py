@@ -18,13 +18,24 @@ import attr
 
 from ddaydice.dsl import ast, words
 from ddaydice.dsl.asking import Ask, ask
-from ddaydice.dsl.effect_context import UNLIMITED, Action, Cond, Condition, EffectContext, ModifierHook, Value
+from ddaydice.dsl.effect_context import (
+    ON_CARD,
+    UNLIMITED,
+    Action,
+    Cond,
+    Condition,
+    EffectContext,
+    ModifierHook,
+    Value,
+    compiled_limit,
+    limit_words,
+)
 from ddaydice.dsl.words.base import Parts, words_of
 
 # The protocol and the hooks are defined in effect_context.py (the words' compilers use them too); the
 # interpreter reads them here, with the compiler.
-__all__ = ["UNLIMITED", "Action", "CompiledEffect", "Compiler", "Cond", "Condition", "EffectContext", "EffectSource",
-           "ModifierHook", "TriggerHook", "UseHook", "Value"]
+__all__ = ["ON_CARD", "UNLIMITED", "Action", "CompiledEffect", "Compiler", "Cond", "Condition", "EffectContext",
+           "EffectSource", "ModifierHook", "TriggerHook", "UseHook", "Value", "limit_words"]
 
 
 @attr.s(auto_attribs=True, hash=True)
@@ -365,17 +376,17 @@ class Compiler:
                     spec = words.modifier(body.statement.verb.name)
                     (waiting if spec is not None and spec.waiting else mods).append(
                         self.modifier(body.statement, self.condition(body.condition),
-                                      body.limit.period if body.limit else None, scope))
+                                      compiled_limit(body.limit), scope))
                 case ast.Trigger():
                     triggers.append(TriggerHook(body.event.name, self.condition(body.condition),
                                                 self.actions(body.actions, renderer),
-                                                body.limit.period if body.limit else None, text, body.pos, scope,
+                                                compiled_limit(body.limit), text, body.pos, scope,
                                                 words.replaces_event(body.actions)))
                 case ast.Use():
                     window = (body.window.kind, body.window.moment.name) if body.window else None
                     sacrifices = any(_spends_source(p.statement)
                                      for act in body.actions for o in act.options for p in o.parts())
                     uses.append(UseHook(window, self.condition(body.condition), self.actions(body.actions, renderer),
-                                        body.limit.period if body.limit else None, text, body.pos, scope,
+                                        compiled_limit(body.limit), text, body.pos, scope,
                                         sacrifices))
         return CompiledEffect(tuple(mods), tuple(triggers), tuple(uses), tuple(waiting))

@@ -94,6 +94,24 @@ class Condition:
 
 UNLIMITED = 10**9
 
+# A hook's limit, compiled: its period ('turn', 'phase', 'game'), after ON_CARD when it is counted on the card
+# itself, whoever holds it ('once per turn per card' -> 'card:turn'); otherwise it is counted on the Unit served.
+ON_CARD = "card:"
+
+
+def compiled_limit(limit: ast.Limit | None) -> str | None:
+    """A clause's ``once per ...`` as its hook holds it (see :data:`ON_CARD`)."""
+    if limit is None:
+        return None
+    return ON_CARD + limit.period if limit.on_card else limit.period
+
+
+def limit_words(limit: str) -> str:
+    """A compiled limit in the words that wrote it: 'once per turn', 'once per turn per card'."""
+    if limit.startswith(ON_CARD):
+        return f"once per {limit[len(ON_CARD):]} per card"
+    return f"once per {limit}"
+
 
 @attr.s(auto_attribs=True, hash=True)
 class ModifierHook:

@@ -482,8 +482,8 @@ class _ToAst(Transformer[Token, Any]):
     def actions(self, children: list[ast.Action]) -> tuple[ast.Action, ...]:
         return tuple(children)
 
-    def _limit(self, period: ast.PeriodKind, meta: Any) -> ast.Limit:
-        return ast.Limit(period, _pos(self.smap, meta))
+    def _limit(self, period: ast.PeriodKind, meta: Any, on_card: bool = False) -> ast.Limit:
+        return ast.Limit(period, _pos(self.smap, meta), on_card)
 
     @v_args(meta=True)
     def per_turn(self, meta: Any, _: list[Any]) -> ast.Limit:
@@ -496,6 +496,18 @@ class _ToAst(Transformer[Token, Any]):
     @v_args(meta=True)
     def per_game(self, meta: Any, _: list[Any]) -> ast.Limit:
         return self._limit("game", meta)
+
+    @v_args(meta=True)
+    def per_turn_card(self, meta: Any, _: list[Any]) -> ast.Limit:
+        return self._limit("turn", meta, on_card=True)
+
+    @v_args(meta=True)
+    def per_phase_card(self, meta: Any, _: list[Any]) -> ast.Limit:
+        return self._limit("phase", meta, on_card=True)
+
+    @v_args(meta=True)
+    def per_game_card(self, meta: Any, _: list[Any]) -> ast.Limit:
+        return self._limit("game", meta, on_card=True)
 
     def _window(self, kind: ast.WindowKind, meta: Any, children: list[ast.Word]) -> ast.Window:
         return ast.Window(kind, children[0], _pos(self.smap, meta))

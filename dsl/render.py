@@ -198,7 +198,12 @@ class Renderer:
         return f" {word} {self.cond_expr(cond.expr)}"
 
     def limit(self, limit: ast.Limit | None) -> str:
-        return f" (once per {limit.period})" if limit else ""
+        return f" ({self.once(limit)})" if limit else ""
+
+    @staticmethod
+    def once(limit: ast.Limit) -> str:
+        """'once per turn'; counted on the card: 'once per turn, whoever holds the card'."""
+        return f"once per {limit.period}" + (", whoever holds the card" if limit.on_card else "")
 
     def clause(self, clause: ast.Clause) -> str:
         scope = f"{upper_first(self.target(clause.scope.kind))}: " if clause.scope else ""
@@ -215,10 +220,13 @@ class Renderer:
                 if body.window is not None:
                     moment = self.moment(body.window.moment.name)
                     when = f" {body.window.kind} {moment}"
-                once = " once per " + body.limit.period if body.limit else ""
+                cond = self.condition(body.condition)
+                once = " " + self.once(body.limit) if body.limit else ""
+                if body.limit is not None and body.limit.on_card and (when or cond):
+                    once += ","  # 'once per turn, whoever holds the card, after ...'
                 event = words.event(body.window.moment.name) if body.window and body.window.kind == "when" else None
                 heard = event.replaced if event is not None else ""
-                text = (f"May be used{once}{when}{self.condition(body.condition)}: "
+                text = (f"May be used{once}{when}{cond}: "
                         f"{self.actions(body.actions, heard)}")
             case ast.Modifier():
                 stmt = self.statement(body.statement)

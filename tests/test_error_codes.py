@@ -254,6 +254,9 @@ CASES: dict[str, Case] = {
                    ("'cost'", "a card's own price", "an Award is never bought"), "write it on the Specialist"),
     "DSL119": Case("DSL119", effect("on advance: instead, gain 1 courage"), at(19),
                    ("'instead' cannot replace 'advance'",), "only an event about to happen can be replaced"),
+    "DSL120": Case("DSL120", map_with('effect: "def -1"}', 'effect: "def -1 once per turn per card"}'),
+                   "maps/tiny.yaml:23:70", ("'once per turn per card'", "a Sector is held by no Unit"),
+                   "write 'once per turn'"),
     # ------------------------------------------------------------------ what a card says of itself
     "PROV001": Case("PROV001", {"cards/new.yaml": card(provenance="reconstructed")}, "cards/new.yaml:7:17",
                     ("needs a 'note'",), "add 'note: ...'"),

@@ -74,7 +74,8 @@ def check_context(b: Builder, kind: str) -> Context:
     bought = kind in {"specialist", "item", "vehicle"} or (kdef is not None and kdef.held_as is not None)
     if kdef is not None and (kdef.held_as == "item" or (kdef.held_as is None and kdef.held_by == "unit")):
         return Context(kind, kdef.name, bought=bought)
-    return Context(kind, bought=bought)
+    game_held = kdef is not None and kdef.held_by == "game" and kdef.held_as is None  # drawn into play for all
+    return Context(kind, bought=bought, held_by_game=game_held)
 
 def effect(b: Builder, owner: str, kind: str, name: str, text: str, doc: YamlDoc, node: Any,
            vocab: Vocabulary, compiler: Compiler, renderer: Renderer, tier: str,

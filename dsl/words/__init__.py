@@ -68,7 +68,13 @@ KEYWORDS: dict[str, str] = {
         "generator) and the first outcome whose results hold the total happens; 'else' is any other total, and "
         "with no outcome for the total nothing happens: 'use: roll 1d6 (5-6: gain 3 item-points, else: gain 1 "
         "item-points)'; RESULTS is one total (6) or a range (2-4), lowest first, within the dice's totals",
-    "once per turn / phase / game": "how often a clause may apply",
+    "once per turn / phase / game": "how often a clause may apply, counted on each Unit it serves (a card's use "
+                                    "once per turn serves the Unit holding it once a turn; a Vehicle's 'for units "
+                                    "here: ... once per phase' serves each Unit present once)",
+    "once per turn / phase / game per card": "the limit counted on the card itself, whoever holds it: the card serves "
+        "once in the period among every Unit, and its count goes with it when it changes hands ('allow "
+        "trade-specialist once per turn per card': the Messenger is traded once a turn, and the Unit he was "
+        "given to cannot give him back that turn); on a card a Unit holds only (DSL120 elsewhere)",
     "to": "who receives an action: 'gain 4 soldiers to another unit'; 'to TARGET if/unless CONDITION' "
           "keeps only the recipients for which the condition holds (for now, on values and permissions only)",
     "per": "multiplies an amount: 'gain 3 soldiers per locked skull'",

@@ -135,10 +135,11 @@ class Events(GameAPI):
             if hook.condition is not None and not hook.condition.holds(ctx):
                 continue
             if hook.limit is not None:
-                key = self._limit_key(src.owner, "trigger", i, hook.limit)
-                if unit.counters.get(key, 0) > 0:
-                    continue
-                unit.counters[key] = 1
+                counter, key = self._limit_count(unit, holder, src.owner, "trigger", i, hook.limit)
+                if counter is not None:
+                    if counter.counters.get(key, 0) > 0:
+                        continue
+                    counter.counters[key] = 1
             if self.tracing:
                 self.log("effect", f"{src.name}: {hook.text}", unit, src.owner, src.tier, event=event)
             if pending is not None and hook.replaces:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 from mypy_extensions import mypyc_attr, trait
 
-from ddaydice.dsl.compile import EffectSource
+from ddaydice.dsl.compile import EffectSource, limit_words
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.inplay import Modifier
@@ -47,7 +47,7 @@ class Queries(GameAPI):
             if least is not None and base < least:
                 return least, None
             return base, None
-        consumed: list[tuple[str, str, str]] = []
+        consumed: list[tuple[Unit, str, str, str]] = []
         candidates = self._candidates(name, sector, unit)
         idle: list[NotApplied] | None = [] if explain else None
         contributions = self._contributions(name, candidates, unit, sector, card, consume, consumed, idle)
@@ -80,14 +80,14 @@ class Queries(GameAPI):
             # A permission is a bool, shown as one; compiled (compiled.txt), an `int` is a C integer, in which a
             # bool is 0 or 1 (core/precedence.py).
             value, derivation = bool(value), derivation.as_flag()
-        if overruled is not None and unit is not None:
-            for key, source, text in consumed:
+        if overruled is not None:
+            for counter, key, source, text in consumed:
                 if (source, text) not in overruled:
-                    unit.counters[key] = unit.counters.get(key, 0) + 1
+                    counter.counters[key] = counter.counters.get(key, 0) + 1
         return value, derivation
 
     def _contributions(self, name: str, candidates: list[Modifier], unit: Unit | None, sector: str | None,
-                       card: str | None, consume: bool, consumed: list[tuple[str, str, str]],
+                       card: str | None, consume: bool, consumed: list[tuple[Unit, str, str, str]],
                        idle: list[NotApplied] | None = None) -> list[Contribution]:
         """What each standing modifier in play that reaches the subject adds to the query; a limited one that
         would apply is noted in ``consumed`` when the query uses it up (``consume``). ``idle``, when explaining:
@@ -115,17 +115,16 @@ class Queries(GameAPI):
             if hook.op == "require":
                 continue
             if hook.limit is not None:
-                # The limit is counted on the Unit that benefits (where `consume` records it below), so a
-                # Vehicle's "for units here ... once per phase" (Ambulance) serves each Unit present.
-                holder = unit or owner
-                key = self._limit_key(src.owner, "modifier", i, hook.limit)
-                if holder is not None and holder.counters.get(key, 0) > 0:
+                # Counted on the Unit that benefits, so that a Vehicle's "for units here ... once per phase"
+                # (Ambulance) serves each Unit present; 'per card': on the Unit holding the card (_limit_count).
+                counter, key = self._limit_count(unit or owner, owner, src.owner, "modifier", i, hook.limit)
+                if counter is not None and counter.counters.get(key, 0) > 0:
                     if idle is not None:
                         idle.append(NotApplied(src.owner, self._who(src, owner), src.tier, _clause(src, hook.text),
-                                               f"used up: once per {hook.limit}"))
+                                               f"{LIMIT_USED_UP} ({limit_words(hook.limit)})"))
                     continue
-                if consume:
-                    consumed.append((key, src.owner, hook.text))
+                if consume and counter is not None:
+                    consumed.append((counter, key, src.owner, hook.text))
             value = hook.value(ctx) if hook.value is not None else None
             contributions.append(Contribution(src.owner, self._who(src, owner), self._tier(src), src.tier, hook.op,
                                               value, (played, src.owner),
@@ -222,6 +221,16 @@ class Queries(GameAPI):
         bases = [int(self._base(name, unit, sector, card, False)[0]) for card in cards]
         return bases if minimum is None else [minimum if base < minimum else base for base in bases]
 
+    def used_up(self, name: str, unit: Unit, card: str | None = None) -> list[str]:
+        """The limited modifiers of a query that would reach the Unit (of ``card``) but whose limit is used up
+        ('Messenger (Unit 2): allow trade-specialist once per turn per card, not applied: its limit is used up (once
+        per turn per card)'): why a permission a card gives is not given now."""
+        idle: list[NotApplied] = []
+        sector = unit.sector or None
+        self._contributions(name, self._candidates(name, sector, unit), unit, sector, card, False, [], idle)
+        return [f"{n.source_name}: {n.text}, not applied: {n.reason}" for n in idle
+                if n.reason.startswith(LIMIT_USED_UP)]
+
     def flag(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None) -> bool:
         """A permission (no derivation): a table lookup when nothing can change it."""
         fixed = self.static_flags.get(name)
@@ -285,6 +294,10 @@ def _where(unit: Unit | None, sector: str | None) -> str | None:
     if sector is not None:
         return sector
     return (unit.sector or None) if unit is not None else None
+
+
+#: Why a limited modifier did not apply (a derivation's ``not_applied``; ``used_up``).
+LIMIT_USED_UP = "its limit is used up"
 
 
 def _clause(src: EffectSource, statement: str) -> str:

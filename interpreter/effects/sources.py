@@ -6,7 +6,7 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr, trait
 
-from ddaydice.dsl.compile import EffectSource
+from ddaydice.dsl.compile import ON_CARD, EffectSource
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.inplay import (
     EMPTY,
@@ -239,12 +239,45 @@ class Sources(GameAPI):
         here = ip.sector_modifiers[sector].get(name, EMPTY) if sector is not None and ip.sector_modifiers else EMPTY
         return [*ip.head.get(name, EMPTY), *here, *tail]
 
-    def _limit_key(self, owner: str, hook: HookKind, index: int, period: str) -> str:
+    def _limit_key(self, owner: str, hook: HookKind, index: int, limit: str) -> str:
         """The counter of a limited hook ("once per turn") of an effect: which effect, which of its modifiers,
-        triggers or uses, and for which turn or phase ('@g': the whole game)."""
+        triggers or uses, and for which turn or phase ('@g': the whole game); a limit counted on the card ('once
+        per turn per card') has its own key, 'card:' first (see :meth:`_limit_count`)."""
         s = self.state
+        on_card = limit.startswith(ON_CARD)
+        period = limit[len(ON_CARD):] if on_card else limit
         when = {"turn": f"t{s.turn}", "phase": f"t{s.turn}{s.phase}", "game": "g"}[period]
-        return f"{owner}#{hook[0]}{index}@{when}"
+        return f"{ON_CARD if on_card else ''}{owner}#{hook[0]}{index}@{when}"
+
+    def _limit_count(self, served: Unit | None, holder: Unit | None, owner: str, hook: HookKind, index: int,
+                     limit: str) -> tuple[Unit | None, str]:
+        """Where the count of a limited hook is kept: the Unit whose counters hold it, and its key. A limit is
+        counted on the Unit the hook serves (``served``: a Vehicle's 'for units here ... once per phase' serves
+        each Unit present once); one counted on the card ('once per turn per card') on the Unit that holds the card
+        (``holder``), and its count goes with the card when it changes hands (:meth:`hand_over`), so that the card
+        serves once, whoever holds it."""
+        key = self._limit_key(owner, hook, index, limit)
+        if holder is not None and limit.startswith(ON_CARD):
+            return holder, key
+        return served, key
+
+    def _limit_used(self, unit: Unit, holder: Unit, owner: str, index: int, limit: str) -> bool:
+        """Whether a use's limit is used up for the Unit (counted where :meth:`_limit_count` says)."""
+        counter, key = self._limit_count(unit, holder, owner, "use", index, limit)
+        return counter is not None and bool(counter.counters.get(key))
+
+    def hand_over(self, giver: Unit, taker: Unit, card: str) -> None:
+        """A card changes hands (a trade): the counts of its limits counted on the card go with it."""
+        if not giver.counters:
+            return
+        prefix = f"{ON_CARD}{card}#"
+        for key in [k for k in giver.counters if k.startswith(prefix)]:
+            taker.counters[key] = taker.counters.get(key, 0) + giver.counters.pop(key)
+
+    def _holder_of(self, unit: Unit, card: str) -> Unit:
+        """Who holds the card of a use offered to ``unit``: another Unit for 'u2:card' (a card that serves the
+        Units with it), else ``unit`` itself."""
+        return self.state.unit(card.split(":", 1)[0]) if ":" in card else unit
 
     def _name_of(self, owner: str) -> str:
         src = self.effect_of.get(owner)

@@ -31,7 +31,7 @@ class Uses(GameAPI):
                 continue  # a held card kept after use (an option's keep-used) serves once per turn
             if hook.condition is not None and not hook.condition.holds(self.context(unit, unit, src, unit.sector)):
                 continue
-            if hook.limit is not None and unit.counters.get(self._limit_key(src.owner, "use", i, hook.limit)):
+            if hook.limit is not None and self._limit_used(unit, self._holder_of(unit, card), src.owner, i, hook.limit):
                 continue
             out.append((src, i, hook, card))
         return out
@@ -100,7 +100,7 @@ class Uses(GameAPI):
                 ctx = self.context(unit, unit, src, None)
                 if hook.condition is not None and not hook.condition.holds(ctx):
                     continue
-                if hook.limit is not None and unit.counters.get(self._limit_key(src.owner, "use", i, hook.limit)):
+                if hook.limit is not None and self._limit_used(unit, unit, src.owner, i, hook.limit):
                     continue
                 out.append((src, i, hook, "" if card == "in-play" else card))
         return out
@@ -146,8 +146,9 @@ class Uses(GameAPI):
         used = USED + src.owner  # the times this card's uses were played this game ('times-used')
         unit.counters[used] = unit.counters.get(used, 0) + 1
         if hook.limit is not None:
-            key = self._limit_key(src.owner, "use", index, hook.limit)
-            unit.counters[key] = unit.counters.get(key, 0) + 1
+            counter, key = self._limit_count(unit, self._holder_of(unit, card), src.owner, "use", index, hook.limit)
+            if counter is not None:
+                counter.counters[key] = counter.counters.get(key, 0) + 1
         kind = self.kind_of.get(src.owner, "")
         kind = self._role.get(kind, kind)  # another side's Items are used like Items
         if kind == "item" and src.owner in unit.items:

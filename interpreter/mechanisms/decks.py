@@ -174,7 +174,7 @@ def offer_when_drawn(game: GameAPI, card: str) -> None:
                     continue
                 if hook.condition is not None and not hook.condition.holds(game.context(unit, unit, src, unit.sector)):
                     continue
-                if hook.limit is not None and unit.counters.get(game._limit_key(src.owner, "use", i, hook.limit), 0):
+                if hook.limit is not None and game._limit_used(unit, unit, src.owner, i, hook.limit):
                     continue
                 uses.append((i, hook))
             if not uses:

@@ -225,11 +225,9 @@ class PurchasePhase(GameAPI):
         return tuple((res, spare if res == "soldiers" else getattr(unit, res)) for res in TRADE_RESOURCES)
 
     def specialist_tradeable(self, unit: Unit, spec: str) -> bool:
-        """Whether the Unit may give this Specialist now: a rule lets it trade him (the Messenger), he was not
-        traded already this turn, and he is not its last man (ruling 4.2: a Messenger with no Soldier beside
-        him)."""
+        """Whether the Unit may give this Specialist now: a rule lets it trade him (the Messenger's card, within its
+        limit), and he is not its last man (ruling 4.2: a Messenger with no Soldier beside him)."""
         return self.flag("trade-specialist", unit, card=spec) and \
-            not unit.counters.get(f"traded:{spec}@{self.state.turn}") and \
             self.soldier_count(unit) > self.value("soldier-value", unit, card=spec)
 
     def give(self, unit: Unit, oid: str, what: str) -> None:
@@ -250,9 +248,11 @@ class PurchasePhase(GameAPI):
                 unit.vehicle = None
                 other.vehicle = what
             elif what in unit.specialists:
+                # The permission is used: a limit on it ('once per turn per card') counts this trade.
+                self.query("trade-specialist", unit, card=what, consume=True)
                 unit.specialists.remove(what)
                 other.specialists.append(what)
-                other.counters[f"traded:{what}@{self.state.turn}"] = 1
+            self.hand_over(unit, other, what)
             self.sources_changed()
             label = f"give the {self._name_of(what)}"
         if self.tracing:

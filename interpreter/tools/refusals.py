@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import attrs
 
-from ddaydice.dsl.compile import EffectSource, UseHook
+from ddaydice.dsl.compile import EffectSource, UseHook, limit_words
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Unit
 from ddaydice.interpreter.core.values import TRADE_RESOURCES, USE_POINTS
@@ -109,8 +109,8 @@ def _refused_use(game: Game, unit: Unit, src: EffectSource, i: int, hook: UseHoo
     where = f" in {game.sectors[unit.sector].name}" if unit.sector in game.sectors else ""
     if hook.condition is not None and not hook.condition.holds(game.context(unit, unit, src, unit.sector or None)):
         return Refusal("condition", f"the {name}'s condition is not met for {unit.name}{where}: {hook.text}")
-    if hook.limit is not None and unit.counters.get(game._limit_key(src.owner, "use", i, hook.limit)):
-        return Refusal("limit", f"the {name} was already used (once per {hook.limit.replace('-', ' ')})")
+    if hook.limit is not None and game._limit_used(unit, game._holder_of(unit, card), src.owner, i, hook.limit):
+        return Refusal("limit", f"the {name} was already used ({limit_words(hook.limit)})")
     return Refusal("condition", f"the {name} cannot be used by {unit.name}{where}: {hook.text}")
 
 
@@ -185,13 +185,12 @@ def trade_refused(game: Game, unit: Unit, oid: str, what: str, amount: int = 1) 
         return Refusal("not-enough", f"{unit.name} has {spare} {words} to give, not {amount}")
     name = game._name_of(what) if what in game.content.card_kinds else f"'{what}'"
     if what in unit.specialists:
-        if game.flag("trade-specialist", unit, card=what) and \
-                unit.counters.get(f"traded:{what}@{game.state.turn}"):
-            return Refusal("limit", f"the {name} was traded already this turn (a Specialist is traded once per "
-                           "turn)")
         if game.flag("trade-specialist", unit, card=what):
             return Refusal("not-tradeable", f"the {name} is {unit.name}'s last man: a trade never leaves a Unit "
                            "without its men")
+        spent = game.used_up("trade-specialist", unit, card=what)
+        if spent:
+            return Refusal("limit", f"the {name} may not be traded again yet, its limit is used up: {spent[0]}")
         return Refusal("not-tradeable", f"Specialists may never be traded (the {name} is not one a rule lets "
                        f"{unit.name} trade)")
     if what == unit.vehicle:

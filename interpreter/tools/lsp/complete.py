@@ -23,8 +23,9 @@ K = types.CompletionItemKind
 ROLE_KINDS = {"action": K.Function, "modifier": K.Keyword, "event": K.Event, "moment": K.Event,
               "predicate": K.Function, "counter": K.Variable, "target": K.Reference}
 KEYWORDS = ("on", "use", "for", "if", "unless", "and", "or", "not", "this turn", "this phase", "next turn",
-            "permanently", "once per turn", "once per phase", "once per game", "to", "per", "above", "before",
-            "after", "during", "when", "until", "roll 1d6 (", "else:", "as")
+            "permanently", "once per turn", "once per phase", "once per game", "once per turn per card",
+            "once per phase per card", "once per game per card", "to", "per", "above", "before", "after", "during",
+            "when", "until", "roll 1d6 (", "else:", "as")
 FORM_ROLES: tuple[words.Role, ...] = ("action", "modifier", "predicate", "counter")
 WINDOWS = frozenset({"before", "after", "during", "when"})
 OPTION_KEYS = frozenset({"only-in", "unavailable-in", "options", "option", "pending"})
