@@ -23,8 +23,8 @@ CODES: dict[str, str] = {
     "no-use": "the card has no use to play",
     "timing": "the card is played, or the step taken, in another phase than the one the game stands in",
     "condition": "the card's condition is not met (where the Unit stands, what it holds)",
-    "limit": "a limit is reached (once per turn, once per game, the purchases or the move of a turn, the "
-             "Messenger traded once per turn)",
+    "limit": "a limit is reached (once per turn, once per game, the purchases or the move of a turn, a card's "
+             "limit on its trade: the Messenger's once per turn per card)",
     "forbidden": "a rule (a Sector's, a card's) forbids it: the refusal names it",
     "cost": "the Unit cannot pay the cost (Stars, Item Points, the Courage of an Advance)",
     "unavailable": "the card is not there to take (not in the Pool, or a Vehicle while the Unit has one)",
