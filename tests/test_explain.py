@@ -32,6 +32,8 @@ CASES = [
     ("playing-with-fire.yaml", "tagged explosion above 2 for u2"),
     # an effect that reaches the subject and does not apply is listed, with why (here: its condition)
     ("engineer-not-in-a-bunker.yaml", "def for u1"),
+    # a card's limit used up: the permission it gives is not given, and the explanation says why
+    ("messenger-traded.yaml", "trade-specialist for u2 of messenger"),
 ]
 
 

@@ -190,7 +190,7 @@ def trade_refused(game: Game, unit: Unit, oid: str, what: str, amount: int = 1) 
                            "without its men")
         spent = game.used_up("trade-specialist", unit, card=what)
         if spent:
-            return Refusal("limit", f"the {name} may not be traded again yet, its limit is used up: {spent[0]}")
+            return Refusal("limit", f"the {name} may not be traded now: {spent[0]}")
         return Refusal("not-tradeable", f"Specialists may never be traded (the {name} is not one a rule lets "
                        f"{unit.name} trade)")
     if what == unit.vehicle:
