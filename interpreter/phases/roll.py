@@ -40,7 +40,7 @@ class RollPhase(GameAPI):
             unit.tally = [attrs.evolve(d, cancelled=False) for d in unit.kept_tally]
             unit.kept_tally = None
             if self.tracing:
-                self.log("roll", f"{unit.name} keeps last turn's Final Tally", unit)
+                self.log("roll", f"{unit.name} rolls no dice: its Final Tally is kept as it lay", unit)
             return
         faces = self._faces
         n = self.value("dice-rolled", unit)

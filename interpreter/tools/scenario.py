@@ -290,6 +290,16 @@ ACTION_WORDS = {"recruit": "Specialists are recruited", "find": "Items and Vehic
                 "trade": "Units trade", "move": "Units move"}
 
 
+def keep_fixed_tallies(game: Game, sc: ScenarioFile) -> None:
+    """A `phase: roll` step in the turn whose Final Tallies `tally:` gives completes that Phase 1 with them: no die
+    is rolled or Locked (the tally is kept, as the Combat Photographer keeps one), then the Final Tally's effects
+    (`on final-tally`: a Sector's bonus results) and the uses after it come, as in any turn."""
+    for uid in sc.tally:
+        unit = game.state.unit(uid)
+        if unit.kept_tally is None:
+            unit.kept_tally = list(unit.tally)
+
+
 def run_step(game: Game, step: Any) -> Refusal | None:
     """Run one step; returns why when the rules refuse it."""
     s = game.state
@@ -572,6 +582,7 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
     cursor = TurnCursor(sc.phase)
     if sc.phase_done:
         cursor.done(sc.phase or PHASES[0])
+    fixed_tally_turn = game.state.turn if sc.tally else None  # the turn whose Phase 1 `tally:` stands for
     try:
         for j, step in enumerate(sc.steps):
             where = ["steps", j]
@@ -581,6 +592,10 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
                                 f"{shorten(repr(step), 60)}: no step runs after the end (check it with `outcome:`)")
             script.begin(j, step)
             cursor.before(game, step)
+            if fixed_tally_turn is not None and isinstance(step, dict) and step.get("phase") == "roll":
+                if game.state.turn in (fixed_tally_turn, 0):
+                    keep_fixed_tallies(game, sc)
+                fixed_tally_turn = None
             refusal = run_step(game, step)
             cursor.after(step)
             label = at(f"step {shorten(repr(step), 80)}")
