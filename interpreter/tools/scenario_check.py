@@ -145,8 +145,9 @@ def _own(checked: FileCheck) -> list[Diagnostic]:
     others = sorted((d for d in checked.problems if d not in mine), key=sort_key)
     if others:
         first = others[0]
-        mine = [attrs.evolve(d, message=d.message.replace("(their errors are above)", f"({len(others)} errors; the "
-                                                          f"first: {first.file}:{first.line}:{first.column}: "
+        count = f"{len(others)} error" + ("s" if len(others) > 1 else "")
+        mine = [attrs.evolve(d, message=d.message.replace("(their errors are above)", f"({count}; the first: "
+                                                          f"{first.file}:{first.line}:{first.column}: "
                                                           f"{first.code} {shorten(first.message, 200)})"))
                 if d.code == "SCEN002" else d for d in mine]
     return mine

@@ -96,8 +96,10 @@ class Unusable:
 
 
 def diagnostics(unusable: Sequence[Unusable]) -> list[Diagnostic]:
-    """Every diagnostic of the files that could not be run, in the order of the files."""
-    return [d for u in unusable for d in u.problems]
+    """Every diagnostic of the files that could not be run, in the order of the files, each told once: a pack that
+    several scenarios name and that does not load has its errors told with the first (each scenario's SCEN002
+    stays its own)."""
+    return list(dict.fromkeys(d for u in unusable for d in u.problems))
 
 
 def json_data(results: Sequence[Result], unusable: Sequence[Unusable]) -> dict[str, Any]:
