@@ -67,7 +67,8 @@ ROLL_ATTRIBUTE = ActionWord(
     name="roll-attribute",
     signatures=("table",),
     summary=("Roll 1d6 on one of the map's random attribute tables; this Sector keeps the result for the rest of "
-             "the game."),
+             "the game. Before the attribute is taken, the Unit may play what it may play at any time: a card that "
+             "changes any roll ('reface ... any-roll', the Binoculars) may change the die."),
     example="on first-enter: roll-attribute sword-table-1",
     english="roll 1d6 on the {0} table",
     compile=compile_roll_attribute, touches=lambda stmt: Touches(tables=_one(stmt)),

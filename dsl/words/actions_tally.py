@@ -175,7 +175,8 @@ REFACE = ActionWord(
     name="reface",
     signatures=("count|'all' 'die' filter* 'same'?", "count|'all' 'die' filter* 'as' face"),
     summary=("Change the result of dice to a face the player chooses, keeping their colour. 'any-roll' also reaches "
-             "MGF and Landmine dice; 'same' makes every changed die take the same face; 'as FACE' names the face "
+             "the MGF dice of the Unit's Sector and a roll about to take effect (a Landmine die, a Random Attribute "
+             "roll: `roll-attribute`); 'same' makes every changed die take the same face; 'as FACE' names the face "
              "(no choice): 'reface 1 die skull as two-soldiers' (the player chooses which Skull). Locked dice are "
              "left alone unless the filter says 'locked' (ruling 8.22)."),
     example="use: reface 1 die any-roll",

@@ -26,7 +26,7 @@ from ddaydice.interpreter.core.inplay import InPlay, Modifier, RulesIndex, Secto
 from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Die, GameState, Unit
-from ddaydice.interpreter.core.values import MAX_TURNS, FixedMove, HookKind, Move, Pending
+from ddaydice.interpreter.core.values import MAX_TURNS, FixedMove, HookKind, Move, OpenRoll, Pending
 
 
 class Decider(Protocol):
@@ -168,7 +168,7 @@ class GameAPI:
     # ------------------------------------------------------------ the turn's working values
     pending_casualties: int
     pending: list[Pending]  # the pending events whose triggers are running, innermost last (effects/events.py)
-    landmine_roll: list[int] | None
+    open_roll: OpenRoll | None  # a roll offered at use point 'after-roll' (effects/uses.py after_roll)
     drawing: str | None
     use_at: str | None  # the use point whose uses a player is being offered (effects/uses.py use_point), for policies
     _losing: str | None
@@ -302,6 +302,9 @@ class GameAPI:
 
     @abc.abstractmethod
     def use_point(self, unit: Unit, point: str) -> None: ...
+
+    @abc.abstractmethod
+    def after_roll(self, unit: Unit, name: str, dice: list[int]) -> list[int]: ...
 
     @abc.abstractmethod
     def perform_use(self, unit: Unit, src: EffectSource, index: int, hook: UseHook, card: str) -> None: ...

@@ -12,13 +12,15 @@ import attrs
 PHASES = ("roll", "upkeep", "purchase", "movement", "combat")
 # The resources a Unit may give another in a trade (Phase 3), one at a time, as the state names them.
 TRADE_RESOURCES = ("soldiers", "courage", "stars", "item_points")
-USE_POINTS = ("after-final-tally", "purchase", "movement", "after-landmine", "before-mgf", "after-mgf")
+# "after-roll": a die just rolled whose result has not yet taken effect (a Landmine die, a Random Attribute roll),
+# which a card that changes any roll (the Binoculars) may change first (OpenRoll; rulings 10.1, 10.7).
+USE_POINTS = ("after-final-tally", "purchase", "movement", "after-roll", "before-mgf", "after-mgf")
 WINDOW_POINTS: dict[tuple[str, str], tuple[str, ...]] = {
     ("after", "final-tally"): ("after-final-tally",),
     ("during", "roll"): ("after-final-tally",),
     ("during", "upkeep"): ("after-final-tally",),
     ("during", "purchase"): ("purchase",),
-    ("during", "movement"): ("movement", "after-landmine"),
+    ("during", "movement"): ("movement", "after-roll"),
     ("before", "movement"): ("movement",),
     ("during", "combat"): ("before-mgf", "after-mgf"),
     ("before", "mgf"): ("before-mgf",),
@@ -30,6 +32,15 @@ MAX_TURNS = 60
 #: A player's counter of the times an owner's uses were played this game (a card's, a Sector's, a rule's):
 #: ``USED + owner``, counted where a use is played (effects/uses.py), read by 'times-used' and by the tools.
 USED: Final = "used:"
+
+
+@attrs.define
+class OpenRoll:
+    """A roll whose result has not yet taken effect, offered at use point 'after-roll': what it is rolled for, as
+    its die is named ('Landmine', 'Random Attributes (Sector 11)'), and its dice, which a card may change in place."""
+
+    name: str
+    dice: list[int]
 
 
 class Paused(Exception):

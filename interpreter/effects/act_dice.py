@@ -105,8 +105,8 @@ class DiceActions(ContextBase):
             for sid, sec in g.state.sectors.items():
                 if sec.mgf_roll and sec.mgf_turn == g.state.turn and sid == u.sector:
                     targets += [("mgf", sid, i) for i in range(len(sec.mgf_roll))]
-            if g.landmine_roll is not None:
-                targets.append(("landmine", "", 0))
+            if g.open_roll is not None:  # a roll about to take effect (a Landmine die, a Random Attribute roll)
+                targets += [("open", "", i) for i in range(len(g.open_roll.dice))]
         if count is None:
             chosen = targets
         else:
@@ -121,12 +121,18 @@ class DiceActions(ContextBase):
         for t in chosen:
             if isinstance(t, tuple):
                 what, sid, i = t
-                rolls = g.landmine_roll if what == "landmine" else g.state.sectors[sid].mgf_roll
+                rolls: list[int] | None = g.state.sectors[sid].mgf_roll if what == "mgf" else None
+                name = "MGF"
+                if what == "open" and g.open_roll is not None:
+                    rolls, name = g.open_roll.dice, g.open_roll.name
                 assert rolls is not None
-                name = "Landmine" if what == "landmine" else "MGF"
                 pick = g.ask_one(u, "choose", f"{self.source.name}: set the {name} die to?",
                                   [str(n) for n in range(1, 7)], topic="set-die", detail=name)
+                old = rolls[i]
                 rolls[i] = pick + 1
+                if g.tracing:
+                    g.log("reface", f"{u.name} changes {self._label(t)} from {old} to {rolls[i]}", u,
+                          self.source.owner, self.source.tier)
                 continue
             if face is None and (new_face is None or not same):
                 new_face = faces[g.ask_one(u, "choose", f"{self.source.name}: change {t.colour} {t.face} to?",
@@ -138,7 +144,9 @@ class DiceActions(ContextBase):
 
     def _label(self, t: Any) -> str:
         if isinstance(t, tuple):
-            return "the Landmine die" if t[0] == "landmine" else f"MGF die {t[2] + 1}"
+            if t[0] == "open" and self.game.open_roll is not None:
+                return f"the {self.game.open_roll.name} die"
+            return f"MGF die {t[2] + 1}"
         return f"{t.colour} {t.face}"
 
     def recolour(self, count: int, filters: tuple[str, ...]) -> None:

@@ -48,9 +48,13 @@ class SectorActions(ContextBase):
         g = self.game
         tab = next(t for t in g.map.tables if t.id == table)
         roll = g.d6()
-        self.become(tab.results[roll - 1])
         if g.tracing:
             g.log("attribute-roll", f"rolled {roll} on {tab.name}", self.unit)
+        # The roll can be changed before its attribute is taken (Sword Beach: "Binoculars can be used to change
+        # the result of the roll"), at the moment any roll can (ruling 10.7).
+        if self.unit is not None:
+            roll = g.after_roll(self.unit, tab.name, [roll])[0]
+        self.become(tab.results[roll - 1])
 
     def retreat(self, sector: str) -> None:
         g = self.game

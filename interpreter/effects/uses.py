@@ -11,7 +11,7 @@ from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
     Unit,
 )
-from ddaydice.interpreter.core.values import USED, points_of
+from ddaydice.interpreter.core.values import USED, OpenRoll, points_of
 from ddaydice.interpreter.mechanisms import decks
 
 
@@ -141,6 +141,17 @@ class Uses(GameAPI):
             if pick == 0:
                 return
             self.perform_use(unit, *uses[pick - 1])
+
+    def after_roll(self, unit: Unit, name: str, dice: list[int]) -> list[int]:
+        """A roll whose result has not yet taken effect (a Landmine die, a Random Attribute roll): the Unit may first
+        use what it may use at any time (or during movement), and a card that changes any roll (the Binoculars:
+        'reface ... any-roll') may change its dice (rulings 10.1, 10.7). Returns the dice as they then stand."""
+        outer, self.open_roll = self.open_roll, OpenRoll(name, dice)
+        try:
+            self.use_point(unit, "after-roll")
+        finally:
+            self.open_roll = outer
+        return dice
 
     def perform_use(self, unit: Unit, src: EffectSource, index: int, hook: UseHook, card: str) -> None:
         used = USED + src.owner  # the times this card's uses were played this game ('times-used')

@@ -22,7 +22,7 @@ from ddaydice.interpreter.core.api import Decider, GameAPI, KeysDecider, Watcher
 from ddaydice.interpreter.core.inplay import InPlay
 from ddaydice.interpreter.core.kernel import Kernel
 from ddaydice.interpreter.core.state import GameState
-from ddaydice.interpreter.core.values import Pending
+from ddaydice.interpreter.core.values import OpenRoll, Pending
 from ddaydice.interpreter.effects.events import Events
 from ddaydice.interpreter.effects.queries import Queries
 from ddaydice.interpreter.effects.sources import Sources
@@ -78,7 +78,7 @@ class Game(Plan, SetUp, Events, Kernel, PurchasePhase, Casualties, CombatPhase, 
             self.take_plan(plan[1])
         self.pending_casualties = 0
         self.pending: list[Pending] = []
-        self.landmine_roll: list[int] | None = None
+        self.open_roll: OpenRoll | None = None
         self._decider_of: dict[str, Decider] = {}
         self._fast_of: dict[str, KeysDecider | None] = {}  # the deciders that answer from keys, if any
         self._losing: str | None = None

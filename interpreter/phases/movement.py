@@ -313,13 +313,10 @@ class MovementPhase(GameAPI):
             if self.tracing:
                 self.log("landmines", f"{unit.name} ignores the Landmines", unit)
             return
-        self.landmine_roll = self.roll_with_edge(1, self.value("landmine-edge", unit))
+        dice = self.roll_with_edge(1, self.value("landmine-edge", unit))
         if self.tracing:
-            self.log("landmines", f"{unit.name} crosses Landmines and rolls {self.landmine_roll[0]}", unit,
-                     roll=self.landmine_roll[0])
+            self.log("landmines", f"{unit.name} crosses Landmines and rolls {dice[0]}", unit, roll=dice[0])
         # Landmine dice can be modified (rulebook: "like using the Binoculars") before the losses are taken.
-        self.use_point(unit, "after-landmine")
-        roll = self.landmine_roll[0]
-        self.landmine_roll = None
+        roll = self.after_roll(unit, "Landmine", dice)[0]
         self.suffer(unit, roll, "Landmines")
         self.fire("landmine", unit)  # 'on landmine': the Unit crossed Landmines (after their losses)

@@ -139,7 +139,8 @@ class Result:
 # The moments at which the turn offers the uses of cards, by the phase it offers them in (interpreter/phases/):
 # a `use:` step in a phase is tried at these and no other. Phase 2 offers none: the cards of "during upkeep" are
 # offered at the end of Phase 1 (core/values.py WINDOW_POINTS), so a scenario plays them in phase roll. Phase 4's
-# "after-landmine" is left out: the turn offers it only within a move across Landmines, which a `move:` step makes.
+# "after-roll" is left out: the turn offers it only within a move (across Landmines, into a Random Sector), which a
+# `move:` step makes.
 # tests/test_scenario_phases.py checks this table against the points whole games offer, phase by phase.
 PHASE_POINTS = {
     "roll": ("after-first-roll", "after-final-tally"),
@@ -148,7 +149,7 @@ PHASE_POINTS = {
     "movement": ("movement",),
     "combat": ("before-mgf", "after-mgf"),
 }
-WITHIN_A_STEP = {"movement": ("after-landmine",)}  # moments a phase offers only inside another step
+WITHIN_A_STEP = {"movement": ("after-roll",)}  # moments a phase offers only inside another step
 
 def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
     deciders = [Scripted(list(sc.answers.get(u.id, [])), ReferencePolicy() if sc.fallback == "reference" else None)
