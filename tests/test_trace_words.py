@@ -38,3 +38,21 @@ def test_a_random_attribute_is_told_after_its_roll_and_its_change() -> None:
     changed = lines.index("Unit 1 changes the Random Attributes (Sector 11) die from 1 to 4")
     becomes = lines.index("Sector 11 becomes 'artillery-barrage'")
     assert rolled < changed < becomes
+
+
+def test_a_grant_refused_by_a_limit_of_the_rules_says_so() -> None:
+    """A limit per turn that refuses a card's grant is told, with the card and the limit (the trace was silent)."""
+    medal = details(trace_of("cards/medal-case-limit.yaml"))
+    assert "Medal Case: Unit 1 draws no Award (refused: 1 Award per turn)" in medal
+    patch = details(trace_of("cards/shoulder-patch-limit.yaml"))
+    assert "Shoulder Patch: Unit 1 recruits no Specialist (refused: 1 Specialist per turn)" in patch
+
+
+def test_a_sectors_award_is_drawn_and_told_after_the_turns_straight() -> None:
+    """Gold Beach, Sector 8, after a straight's Award: the Sector's Award is chosen and gained; nothing refused."""
+    events = trace_of("rulings/gold-sector-8-award-after-a-straight.yaml")
+    lines = details(events)
+    assert "Gold Beach, Sector 8: choose an Award -> Legion of Merit" in lines
+    assert "Unit 1 gains the Legion of Merit" in lines
+    assert not [e for e in events if e.kind == "refused"]
+

@@ -128,8 +128,9 @@ def compile_offer(p: Parts) -> Action:
 RECRUIT = ActionWord(
     name="recruit",
     signatures=("specialist 'free'?", "count 'specialist' 'free'?"),
-    summary=("Recruit a named Specialist or one of the player's choice; 'free' costs no Stars and does not count "
-             "toward the 1-per-turn limit."),
+    summary=("Recruit a named Specialist or one of the player's choice; 'free' costs no Stars. An Award's or a "
+             "Sector's recruit is outside the 1-per-turn limit; any other (an Item's, a Specialist's, a rule's) is "
+             "refused once the Unit has recruited this turn, and counts toward the limit."),
     example="on enter: recruit scout free",
     english="recruit {0}",
     compile=compile_recruit, render=say_recruit_or_find, touches=touches_recruit,
@@ -184,7 +185,8 @@ def compile_die_instead(_p: Parts) -> Action:
 DRAW_AWARD = ActionWord(
     name="draw-award",
     signatures=("'random'|'choice'",),
-    summary="Draw an Award card, at random or of the player's choice; at most one per turn.",
+    summary=("Draw an Award card, at random or of the player's choice; at most one per turn, except an Award's or "
+             "a Sector's draw, which is outside that limit and does not count toward it."),
     example="use: draw-award random",
     english="draw an Award {0}",
     compile=compile_draw_award, touches=touches_nothing,

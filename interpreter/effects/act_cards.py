@@ -7,6 +7,12 @@ from mypy_extensions import trait
 from ddaydice.interpreter.effects.context import ContextBase
 from ddaydice.interpreter.mechanisms import decks
 
+# ruling 2.5: the tiers of precedence whose grants (a Specialist recruited, an Award drawn) are outside the game
+# rules' limits per turn and do not count toward them: Awards (rulebook, AWARDS: "these never count toward the
+# 1-per-turn limit") and Sector attributes ("Sector instructions take precedence over the general rules of the
+# game"). The rules' own grants (a straight's Award), Specialists' and Items' (the Shoulder Patch) are held to them.
+BEYOND_TURN_LIMITS = frozenset({"awards", "sectors"})
+
 
 @trait
 class CardActions(ContextBase):
@@ -28,18 +34,33 @@ class CardActions(ContextBase):
             else:
                 g.lose_specialist(u, what, forced=True)
 
+    def _within_turn_limits(self) -> bool:
+        """Whether what this effect grants is held to the game rules' limits per turn, and counts toward them
+        (ruling 2.5, ``BEYOND_TURN_LIMITS``)."""
+        return self.source.tier not in BEYOND_TURN_LIMITS
+
+    def _refused(self, what: str, limit: str) -> None:
+        """Tell in the trace that a grant was refused by a limit of the game rules (what the Unit does not get)."""
+        if self.game.tracing:
+            u = self._me()
+            self.game.log("refused", f"{self.source.name}: {u.name} {what} (refused: {limit})", u,
+                          self.source.owner, self.source.tier)
+
     def recruit(self, what: str | int, free: bool) -> None:
         g = self.game
         u = self._me()
-        if isinstance(what, str):
-            if what in u.specialists or what in u.dead:
-                return
-            g.gain_card(u, what)
+        if isinstance(what, str) and (what in u.specialists or what in u.dead):
             return
-        # ruling: only an Award's recruit is outside the 1-Specialist-per-turn limit (rulebook, AWARDS: "these
-        # never count toward the 1-per-turn limit"); an Item's (the Shoulder Patch's) counts toward it.
-        counted = self.game.content.card_kinds.get(self.source.owner) != "award"
-        if counted and u.recruited >= g.value("recruits-per-turn", u):
+        # ruling 2.3, 2.5: an Award's or a Sector's recruit is outside the 1-Specialist-per-turn limit; an Item's
+        # (the Shoulder Patch's) counts toward it.
+        counted = self._within_turn_limits()
+        if counted and u.recruited >= (most := g.value("recruits-per-turn", u)):
+            self._refused("recruits no Specialist", f"{most} Specialist{'s' if most != 1 else ''} per turn")
+            return
+        if isinstance(what, str):
+            g.gain_card(u, what)
+            if counted:
+                u.recruited += 1
             return
         kind = g._side_kind(u, "specialist")  # another side's player recruits from his own Reserve
         options = [c for c, _ in g.recruitable(u)] if not free else [
@@ -123,7 +144,13 @@ class CardActions(ContextBase):
         g = self.game
         u = self._me()
         deck = g.state.award_deck
-        if not deck or u.awards_drawn:
+        # ruling 2.1, 2.5: "A Unit cannot draw more than 1 Award per turn", a game rule a Sector's Award outranks.
+        counted = self._within_turn_limits()
+        if counted and u.awards_drawn:
+            self._refused("draws no Award", "1 Award per turn")
+            return
+        if not deck:
+            self._refused("draws no Award", "the Award deck is empty")
             return
         if how == "random":
             card = deck.pop(0)
@@ -131,7 +158,8 @@ class CardActions(ContextBase):
             i = g.ask_one(u, "choose", f"{self.source.name}: choose an Award", [g._name_of(a) for a in deck], deck,
                           topic="award")
             card = deck.pop(i)
-        u.awards_drawn += 1
+        if counted:
+            u.awards_drawn += 1
         g.gain_card(u, card)
 
     def gain_rwb(self, rwb: str) -> None:
