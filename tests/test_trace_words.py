@@ -56,3 +56,17 @@ def test_a_sectors_award_is_drawn_and_told_after_the_turns_straight() -> None:
     assert "Unit 1 gains the Legion of Merit" in lines
     assert not [e for e in events if e.kind == "refused"]
 
+
+def test_a_saved_loss_names_the_card_that_saved_it() -> None:
+    """The Medic's save names the Medic and his Unit, and one casualty is a casualty (it was 'is spared 1
+    casualties', naming nobody)."""
+    lines = details(trace_of("rules/medic-in-combat.yaml"))
+    assert "Unit 1 is spared 1 casualty: Medic (Unit 1)" in lines
+
+
+def test_a_card_with_no_die_to_act_on_says_so() -> None:
+    """The Binoculars played with no die to change: the use, then a line saying nothing changed (there was
+    none)."""
+    events = trace_of("rulings/binoculars-with-no-die-to-change.yaml")
+    used = next(i for i, e in enumerate(events) if e.kind == "use" and e.source == "binoculars")
+    assert events[used + 1].detail == "Binoculars: Unit 1 has no die to change; nothing changes"

@@ -51,6 +51,14 @@ class DiceActions(ContextBase):
             self.game.log("remove-result", f"{u.name}'s tally loses {removed} {face}", u, self.source.owner,
                           self.source.tier)
 
+    def _no_die(self, what: str) -> None:
+        """Tell in the trace that the effect found no die to act on (a card played so is spent all the same:
+        ruling 10.8)."""
+        if self.game.tracing:
+            u = self._me()
+            self.game.log("no-die", f"{self.source.name}: {u.name} has no die to {what}; nothing changes", u,
+                          self.source.owner, self.source.tier)
+
     def _dice(self, filters: tuple[str, ...]) -> list[Die]:
         u = self._me()
         g = self.game
@@ -74,6 +82,9 @@ class DiceActions(ContextBase):
         u = self._me()
         cands = [d for d in self._dice(filters) if g.flag("reroll-skull", u) or d.face != "skull"]
         faces = [f.id for f in g.content.dice.faces]
+        if not cands:
+            self._no_die("re-roll")
+            return
         if count is None:  # 'reroll all die': every die the filters allow, nobody chooses
             for d in cands:
                 old = d.face
@@ -107,6 +118,9 @@ class DiceActions(ContextBase):
                     targets += [("mgf", sid, i) for i in range(len(sec.mgf_roll))]
             if g.open_roll is not None:  # a roll about to take effect (a Landmine die, a Random Attribute roll)
                 targets += [("open", "", i) for i in range(len(g.open_roll.dice))]
+        if not targets:
+            self._no_die("change")
+            return
         if count is None:
             chosen = targets
         else:
@@ -154,6 +168,9 @@ class DiceActions(ContextBase):
         u = self._me()
         cands = self._dice(filters)
         cols = list(g.content.dice.colours)
+        if not cands and count > 0:
+            self._no_die("recolour")
+            return
         for _ in range(count):
             if not cands:
                 return

@@ -7,6 +7,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr, trait
 
 from ddaydice.interpreter.core.api import GameAPI
+from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import (
     Unit,
 )
@@ -31,13 +32,19 @@ class Casualties(GameAPI):
                 w.suffering(self, unit, amount, cause)
         if amount <= 0 or unit.status == "dead" or (self.option_rules.automated_units and not unit.side):
             return 0  # an automated Unit keeps no Soldiers
+        savers: Derivation | None = None
         if "casualties" in self.live_queries:
-            after, _ = self.query("casualties", unit, base=amount, consume=True)
+            after, savers = self.query("casualties", unit, base=amount, consume=True, explain=self.tracing)
             remaining = int(after)
         else:
             remaining = amount  # nothing in this game changes casualties (amount > 0: no clamp applies)
         if remaining < amount and self.tracing:
-            self.log("save", f"{unit.name} is spared {amount - remaining} casualties", unit)
+            spared = amount - remaining
+            # who saved them: each effect that lowered the loss and was not overruled (the Medic, the Ambulance...)
+            who = [s.source_name for s in savers.steps if s.after < s.before and s.overruled_by is None
+                   and s.op != "clamp"] if savers is not None else []
+            self.log("save", f"{unit.name} is spared {spared} {'casualty' if spared == 1 else 'casualties'}"
+                     + (f": {', '.join(who)}" if who else ""), unit)
         outer, self.pending_casualties = self.pending_casualties, remaining  # outer: a loss this one happens within
         replaced = self.would("casualties", unit, self._casualties_left)
         remaining = self.pending_casualties
