@@ -51,8 +51,18 @@ def test_explain_json(snapshot: SnapshotAssertion) -> None:
     data = json.loads(result.output)
     assert data["value"] == 8
     overruled = [s for s in data["derivation"]["steps"] if s["overruled_by"]]
-    assert [s["source_name"] for s in overruled] == ["Bazooka"]
+    assert [s["source_name"] for s in overruled] == ["Bazooka (Unit 1)"]
     assert data == snapshot
+
+
+def test_explain_names_the_player_whose_card_acted() -> None:
+    """A card's contribution is named with its holder, a Unit or another side's player, whether it is a standing
+    modifier or what a card's use granted (the Grenadier's, the Maschinengewehr-Schütze's 'this turn' were shown
+    with no owner, the Engineer's with his Unit)."""
+    result = CliRunner().invoke(main, ["explain", str(HERE / "german-card-owner.yaml"), "mgf-dice", "for", "u1"])
+    assert result.exit_code == 0, result.output
+    assert "Grenadier (Unit 1):" in result.output
+    assert "Maschinengewehr-Schütze (German player):" in result.output
 
 
 def test_explain_bad_query_is_a_usage_error() -> None:

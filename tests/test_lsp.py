@@ -405,7 +405,7 @@ def test_hover_on_a_scenarios_check_shows_what_its_run_gave(session: Session, wo
     assert shown is not None and isinstance(shown.contents, types.MarkupContent)
     value = shown.contents.value
     assert value.startswith("**`query mgf-dice for u1`** after the steps: `1` (as expected)"), value
-    assert "Field Stove: add -1: 2 -> 1" in value and "mgf-dice for Unit 1, Sector 14: base 2" in value
+    assert "Field Stove (Unit 1): add -1: 2 -> 1" in value and "mgf-dice for Unit 1, Sector 14: base 2" in value
     line, col = position_of(text, "u1.items: []", 2)
     shown = session.ask(session.client.text_document_hover_async, doc, line, col)
     assert shown is not None and isinstance(shown.contents, types.MarkupContent)

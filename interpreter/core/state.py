@@ -70,6 +70,7 @@ class Grant:
     unit: str | None = None  # the Unit it applies to, or None for a Sector-wide grant
     sector: str | None = None
     order: int = 0
+    by: str | None = None  # the player whose card granted it (a Unit, another side's player), named in derivations
 
 
 @attr.s(auto_attribs=True, init=False)

@@ -113,6 +113,7 @@ class SectorActions(ContextBase):
                        or modifier.condition.holds(g.context(u, self.owner, self.source, u.sector))]
         for unit_id, sector in targets:
             s.grants.append(Grant(self.source.owner, 0, self.source.tier, modifier.query, modifier.op, value, args,
-                                  modifier.text, expires, unit_id, sector, s.play_order))
+                                  modifier.text, expires, unit_id, sector, s.play_order,
+                                  self.owner.id if self.owner is not None else None))
         if g.tracing:
             g.log("grant", f"{self.source.name}: {modifier.text} ({duration})", me, self.source.owner, self.source.tier)

@@ -56,8 +56,10 @@ class Queries(GameAPI):
                 continue
             if g.sector is not None and g.sector != sector:
                 continue
-            contributions.append(Contribution(g.owner, self._name_of(g.owner), self.tier_index.get(g.tier, 0),
-                                              g.tier, g.op, g.value, (g.order, g.owner), g.args, g.text))
+            by = self.state.unit(g.by) if g.by is not None else None
+            contributions.append(Contribution(g.owner, _credited(self._name_of(g.owner), by),
+                                              self.tier_index.get(g.tier, 0), g.tier, g.op, g.value,
+                                              (g.order, g.owner), g.args, g.text))
         if own is not None and card is not None:
             contributions += self._own_price(own, unit, sector, card)
         if bunker_n:
@@ -109,7 +111,7 @@ class Queries(GameAPI):
             ctx = self.context(unit or owner, owner, src, sector, card)
             if hook.condition is not None and not hook.condition.holds(ctx):
                 if idle is not None and hook.op != "require":
-                    idle.append(NotApplied(src.owner, self._who(src, owner), src.tier, _clause(src, hook.text),
+                    idle.append(NotApplied(src.owner, _credited(src.name, owner), src.tier, _clause(src, hook.text),
                                            "its condition does not hold"))
                 continue
             if hook.op == "require":
@@ -120,22 +122,17 @@ class Queries(GameAPI):
                 counter, key = self._limit_count(unit or owner, owner, src.owner, "modifier", i, hook.limit)
                 if counter is not None and counter.counters.get(key, 0) > 0:
                     if idle is not None:
-                        idle.append(NotApplied(src.owner, self._who(src, owner), src.tier, _clause(src, hook.text),
+                        idle.append(NotApplied(src.owner, _credited(src.name, owner), src.tier, _clause(src, hook.text),
                                                f"{LIMIT_USED_UP} ({limit_words(hook.limit)})"))
                     continue
                 if consume and counter is not None:
                     consumed.append((counter, key, src.owner, hook.text))
             value = hook.value(ctx) if hook.value is not None else None
-            contributions.append(Contribution(src.owner, self._who(src, owner), self._tier(src), src.tier, hook.op,
-                                              value, (played, src.owner),
+            contributions.append(Contribution(src.owner, _credited(src.name, owner), self._tier(src), src.tier,
+                                              hook.op, value, (played, src.owner),
                                               tuple(map(str, hook.args)) if hook.op == "protect" else (),
                                               hook.text))
         return contributions
-
-    @staticmethod
-    def _who(src: EffectSource, owner: Unit | None) -> str:
-        """An effect's source as a derivation names it: the card, and the Unit (or side) that holds it."""
-        return f"{src.name}" + (f" ({owner.name})" if owner is not None else "")
 
     def _own_price(self, src: EffectSource, unit: Unit | None, sector: str | None, card: str) -> list[Contribution]:
         """A card's own price while it waits to be bought ('cost = 0 if have soldiers < 3'): its clauses whose
@@ -287,6 +284,13 @@ class Queries(GameAPI):
 
 
 _COSTS = COST_QUERIES  # a card's printed cost is their base
+
+
+def _credited(name: str, player: Unit | None) -> str:
+    """How a contribution's source is named in a derivation: the effect's name, and the player whose card it is
+    (a Unit, another side's player: 'Engineer (Unit 1)', 'Maschinengewehr-Schütze (German)'), for a held card's
+    standing modifier and for what a card granted alike."""
+    return f"{name} ({player.name})" if player is not None else name
 
 
 def _where(unit: Unit | None, sector: str | None) -> str | None:

@@ -215,7 +215,7 @@ def restore(sc: ScenarioFile, game: Game) -> None:
         state.mgf_roll = list(sec.mgf_roll) if sec.mgf_roll is not None else None
         state.mgf_turn = sec.mgf_turn
     s.grants = [Grant(g.owner, g.clause, g.tier, g.query, g.op, g.value, tuple(g.args), g.text, g.expires, g.unit,
-                      g.sector, g.order) for g in sc.grants] or s.grants
+                      g.sector, g.order, g.by) for g in sc.grants] or s.grants
     s.conquests = [{"unit": c.unit, "bunker": c.bunker, "turn": c.turn} for c in sc.conquests] or s.conquests
     deaths = [{"unit": d.unit, "sector": d.sector, **({"wiped": True} if d.wiped else {"lost": d.lost or 0}),
                "turn": d.turn} for d in sc.deaths]
@@ -353,7 +353,7 @@ def _grant(g: Grant) -> dict[str, Any]:
     if g.args:
         out["args"] = list(g.args)
     out |= {"text": g.text, "expires": g.expires}
-    for key, value in (("clause", g.clause), ("unit", g.unit), ("sector", g.sector)):
+    for key, value in (("clause", g.clause), ("unit", g.unit), ("sector", g.sector), ("by", g.by)):
         if value:
             out[key] = value
     out["order"] = g.order

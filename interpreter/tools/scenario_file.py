@@ -101,6 +101,7 @@ class GrantSetup:
     unit: str | None = None
     sector: str | None = None
     order: Order = 0
+    by: str | None = None  # the player whose card granted it (named in derivations)
 
 
 @attrs.frozen
@@ -516,9 +517,9 @@ class _Validation:
         for j, g in enumerate(sc.grants):
             if g.tier not in tiers:
                 err(["grants", j, "tier"], f"no tier '{shorten(g.tier)}'", did_you_mean(g.tier, tiers))
-            if g.unit is not None and g.unit not in players:
-                err(["grants", j, "unit"], f"no Unit '{shorten(g.unit)}' in this scenario",
-                    did_you_mean(g.unit, players))
+            for key, who in (("unit", g.unit), ("by", g.by)):
+                if who is not None and who not in players:
+                    err(["grants", j, key], f"no Unit '{shorten(who)}' in this scenario", did_you_mean(who, players))
             if g.sector is not None:
                 sector(["grants", j, "sector"], g.sector)
             parts = g.expires.split(":")
