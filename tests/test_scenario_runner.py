@@ -739,3 +739,16 @@ def test_a_scenario_takes_the_seeds_a_game_takes(tmp_path: Path, monkeypatch: py
     for seed in (2**64, -(2**64)):
         result = run(tmp_path, monkeypatch, f"seed: {seed}\n" + PASSING)
         assert result.exit_code == 2 and "q.yaml:1:7: SCHEMA004 'seed'" in result.output, result.output
+
+
+def test_a_specialist_that_comes_with_an_optional_rule_is_told_which(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Sniper (Atlantikwall, only with the German player's rule) in a scenario that does not switch it on:
+    SCEN001 says which optional rule brings him and where to write it, before the Specialists the game has."""
+    text = ("scenario: x\nmap: omaha-beach\npacks: [atlantikwall]\n"
+            "units:\n  - {id: u1, sector: s1, soldiers: 4, specialists: [sniper]}\nexpect:\n  - u1.soldiers: 4\n")
+    result = run(tmp_path, monkeypatch, text)
+    assert result.exit_code == 2, result.output
+    assert "SCEN001 the Sniper is not available on this map" in result.output
+    assert "hint: it comes with the optional rule 'german-player': add it to 'options:'; available: " \
+        in result.output

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ddaydice.dsl.yamlsrc import YamlDoc
 
 CARD_KINDS = {"specialist": "specialists", "item": "items", "vehicle": "vehicles", "award": "awards"}
-GRADES = {"specialist": "regular", "item": "special", "vehicle": None, "award": "award"}
+GRADES = {"specialist": "regular", "item": "regular", "vehicle": None, "award": "award"}
 COST = {"specialist": 2, "item": 2, "vehicle": 4, "award": None}
 EFFECTS = {"specialist": "on upkeep: gain 1 soldiers", "item": "use: gain 1 courage",
            "vehicle": "def -1", "award": "use: gain 2 courage"}

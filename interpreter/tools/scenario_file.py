@@ -342,10 +342,19 @@ class _Validation:
                         err(["units", i, field, j], f"no {kind} '{cid}'", did_you_mean(cid, pool))
                     elif kind == "specialist" and cid not in specs and cid not in effects_text:
                         err(["units", i, field, j], f"the {content.cards[cid].name} is not available on this map"
-                            + (f" ({sc.variant})" if sc.variant else ""), "available: " + ", ".join(sorted(specs)))
+                            + (f" ({sc.variant})" if sc.variant else ""), self.bring_hint(cid, specs))
             if u.vehicle is not None and content.card_kinds.get(u.vehicle) != "vehicle":
                 err(["units", i, "vehicle"], f"no vehicle '{u.vehicle}'",
                     did_you_mean(u.vehicle, [c for c, k in content.card_kinds.items() if k == "vehicle"]))
+
+    def bring_hint(self, cid: str, specs: set[str]) -> str:
+        """What brings a Specialist the scenario's game has not: the optional rule it comes with ('only-in'), if
+        the scenario does not switch it on; and the Specialists the game has."""
+        content = self.content
+        missing = [o for o in content.cards[cid].only_in if o not in self.sc.options and o in content.options]
+        bring = (f"it comes with the optional rule {' or '.join(repr(o) for o in missing)}: add it to 'options:'; "
+                 if missing else "")
+        return bring + "available: " + ", ".join(sorted(specs))
 
     def players(self) -> None:
         """As many Units as the map is for (maps/: ``players``), and as an optional rule allows (a solitaire's)."""
