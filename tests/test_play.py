@@ -363,3 +363,18 @@ def test_a_closed_output_saves_the_game_so_far_and_ends_quietly(tmp_path: Path) 
     assert saved["outcome"] is None and saved["choices"][:2] == [[0, 1], [0]]
     replay = CliRunner().invoke(main, ["replay", str(save)])
     assert replay.exit_code == 0 and "position there identical" in replay.output, replay.output
+
+
+def test_play_checks_the_invariants_at_the_end_of_the_game_as_simulate_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """dday play --check-invariants ends the game as Game.run does: the watch hears its end once (the invariants
+    checked at the end of a game); the play loop never told it, so those checks never ran in dday play."""
+    from ddaydice.interpreter.tools import invariants
+
+    ended: list[str | None] = []
+    heard = invariants.Watch.game_ends
+    monkeypatch.setattr(invariants.Watch, "game_ends",
+                        lambda self, game: (ended.append(game.state.outcome), heard(self, game))[1])
+    result = CliRunner().invoke(main, ["play", "exercise-tiger", "--variant", "advanced-training", "--seed", "5",
+                                       "--auto", "reference", "--check-invariants"])
+    assert result.exit_code == 0, result.output
+    assert len(ended) == 1 and ended[0] is not None, ended

@@ -317,8 +317,7 @@ def _run(table: Table, human: Human, trace: bool, say: Say, *, automatic: bool =
         with interrupts.between_games() if automatic else contextlib.nullcontext():
             while table.game.state.outcome is None:
                 game = table.game
-                if game.state.turn >= 60:
-                    game.end("lost", "no result after 60 turns")
+                if game.out_of_turns():
                     break
                 try:
                     game.run_turn()
@@ -329,6 +328,7 @@ def _run(table: Table, human: Human, trace: bool, say: Say, *, automatic: bool =
                 if trace:
                     shown = _trace(game, shown, say)
                 interrupts.check()
+            table.game.finish()  # (as Game.run ends a game: the invariants checked at its end)
     except DDayError as exc:
         raise click.ClickException(str(exc)) from exc
 

@@ -22,13 +22,23 @@ class Turn(GameAPI):
 
     def run(self, max_turns: int = MAX_TURNS) -> str:
         while self.state.outcome is None:
-            if self.state.turn >= max_turns:
-                self.end("lost", f"no result after {max_turns} turns")
+            if self.out_of_turns(max_turns):
                 break
             self.run_turn()
+        self.finish()
+        return self.state.outcome or "lost"
+
+    def out_of_turns(self, max_turns: int = MAX_TURNS) -> bool:
+        """Whether the game has had its turns: then it is lost ("no result after 60 turns"), before another."""
+        if self.state.turn >= max_turns:
+            self.end("lost", f"no result after {max_turns} turns")
+            return True
+        return False
+
+    def finish(self) -> None:
+        """The game has ended: its watchers hear it (an invariant checked at the end)."""
         for w in self.watchers:
             w.game_ends(self)
-        return self.state.outcome or "lost"
 
     def run_turn(self) -> None:
         s = self.state
