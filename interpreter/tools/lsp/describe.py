@@ -21,7 +21,7 @@ import attrs
 from ddaydice.dsl import words
 from ddaydice.dsl.loader import Content
 from ddaydice.dsl.reference import entry
-from ddaydice.interpreter.tools.card_info import KIND_NAMES, card_info
+from ddaydice.interpreter.tools.card_info import card_info
 from ddaydice.interpreter.tools.lsp.text import Token, in_effect, is_key, is_value, phrase_at, token_at
 
 # the names of several words (targets: 'all units', 'the german'), longest first
@@ -126,7 +126,7 @@ def describe_sector(content: Content, mid: str, ident: str) -> str | None:
 
 def card_markdown(info: dict[str, Any]) -> str:
     """A card as ``dday card`` shows it (the same data: :func:`card_info`), in Markdown for a hover."""
-    kind = KIND_NAMES.get(info["kind"], info["kind"])
+    kind = info["kind_name"]
     grade = f" ({info['grade']})" if info["grade"] and info["grade"] != info["kind"] else ""
     cost = f", {info['cost']} {info['cost_unit'] or ''}".rstrip() if info["cost"] is not None else ""
     flag = "  \n**RECONSTRUCTED: not an official card**" if info["reconstructed"] else ""
