@@ -680,6 +680,10 @@ def structure(doc: YamlDoc, node: Any, cls: type[T], base_path: Sequence[str | i
                 msg = message
                 value = _lookup(node, path)
                 hint = slug_hint(value) if msg.startswith("expected an id") and isinstance(value, str) else None
+                if msg.startswith("expected text, found") and isinstance(value, bool | int | float):
+                    hint = ("YAML reads this as true or false: to write text, quote it (\"yes\")"
+                            if isinstance(value, bool) else
+                            f"YAML reads this as a number: to write text, quote it (\"{value}\")")
                 if msg.startswith("expected"):
                     msg = f"{where}: {msg}"
                 elif "has no attribute" in msg:

@@ -252,7 +252,18 @@ def test_wrong_types(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: 
     bad(result, "cards/new.yaml:4:28: SCHEMA004 'cost': expected a whole number, found true")
     bad(result, "cards/new.yaml:5:37: SCHEMA004 'text': expected text, found the number 3")
     bad(result, "cards/new.yaml:6:70: SCHEMA004 'effect': expected text, found a list")
+    assert 'hint: YAML reads this as a number: to write text, quote it ("3")' in result.output
     assert result.output == snapshot
+
+
+def test_a_misspelt_kind_is_one_error_and_its_cards_are_still_checked(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """'kind: specialists' (for 'specialist'): SCHEMA004 with its hint, and the cards read as the kind it stands for,
+    so their own mistakes are told too and what names them is not told of (one mistake, one error)."""
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use: gain 2 corage", kind="specialists")})
+    bad(result, "cards/new.yaml:1:7: SCHEMA004 'kind': 'specialists' is not allowed")
+    assert "did you mean 'specialist'?" in result.output
+    bad(result, "cards/new.yaml:9:19: DSL102 gain: unknown resource 'corage'")
 
 
 def test_cards_not_a_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
