@@ -270,6 +270,9 @@ class _Checker:
     # ------------------------------------------------------------ statements
     def check_query_change(self, stmt: ast.Statement, *, in_actions: bool) -> ast.Statement:
         q = self.v.queries[stmt.verb.name]
+        if words.guarded_set(stmt.args) is not None:
+            self.check_guarded_set(stmt)
+            return stmt
         if self.change_then_more(stmt):
             # The change is right; what follows it is not understood (often a duration the language lacks).
             extra = stmt.args[1]
@@ -293,10 +296,30 @@ class _Checker:
             self.check_per(stmt.per)
         return stmt
 
+    def check_guarded_set(self, stmt: ast.Statement) -> None:
+        """A set that says what it guards against ('mgf-dice = 0 against raising'): a number, then 'raising' or
+        tiers, as 'protect' reads them."""
+        q, arg = stmt.verb.name, stmt.args[0]
+        if not (isinstance(arg, ast.Assign) and isinstance(arg.value, ast.Number)):
+            self.err("DSL104", f"{q}: a set that names what it overrides sets a number", arg.pos,
+                     f"for example '{q} = 0 against raising'")
+        named = stmt.args[2:]
+        tiers = self.names_of("tier")
+        raising = [a for a in named if isinstance(a, ast.Word) and a.name == words.RAISING]
+        for a in named:
+            ok = isinstance(a, ast.Word) and (a.name in tiers or a.name == words.RAISING)
+            if not ok or (raising and len(named) > 1):
+                self.err("DSL104", f"{q}: after 'against', expected 'raising' or tiers, found {self.describe(a)}",
+                         a.pos, did_you_mean(a.name, [words.RAISING, *sorted(tiers)])
+                         if isinstance(a, ast.Word) and not ok else "'raising' stands alone: nothing raises it")
+                return
+        if stmt.per is not None:
+            self.check_per(stmt.per)
+
     def change_then_more(self, stmt: ast.Statement) -> bool:
         """A value's change followed by more words than the language reads after it ('def -2 until-move')."""
         return (stmt.verb.name in self.v.numbers() and len(stmt.args) > 1
-                and self.arg_fits(stmt.args[0], "change"))
+                and self.arg_fits(stmt.args[0], "change") and words.guarded_set(stmt.args) is None)
 
     def check_per(self, per: ast.Per) -> None:
         first = per.words[0]
@@ -601,6 +624,9 @@ class _Checker:
 def _after_change_hint(stmt: ast.Statement, extra: ast.Arg, *, in_actions: bool) -> str:
     """What a change may be followed by, and the duration a word after it was likely meant to be."""
     durations = [d.replace("-", " ") for d in DURATION_ENGLISH]
+    if isinstance(extra, ast.Word) and extra.name == "against":
+        return (f"'against' follows a set and names what it overrides: '{stmt.verb.name} = 0 against raising' "
+                "(nothing raises it), or tiers")
     if isinstance(extra, ast.Word) and extra.name == "for":
         return f"a scope comes first: 'for TARGET: {words_of(attrs.evolve(stmt, args=stmt.args[:1]))}'"
     if isinstance(extra, ast.Word):

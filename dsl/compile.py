@@ -246,6 +246,9 @@ class Compiler:
             value, dice = _value(arg)
             value = _per(stmt.per, value)
             op = "set" if isinstance(arg, ast.Assign) else "add"
+            against = words.guarded_set(stmt.args)  # 'mgf-dice = 0 against raising': a set that is a protection too
+            if against is not None:
+                return ModifierHook(v, "protect", value, against, condition, limit, text, stmt.pos, scope, dice)
             return ModifierHook(v, op, value, (), condition, limit, text, stmt.pos, scope, dice)
         spec = words.modifier(v)
         if spec is None:

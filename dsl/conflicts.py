@@ -19,7 +19,8 @@ general`` never meets the General).
 
 ``dsl/`` never imports the interpreter: the resolution below mirrors ``interpreter/core/precedence.py``
 (lowest tier first, ``add`` accumulates, ``set``/``forbid``/``allow`` replace, ``protect`` overrules
-the named tiers' reductions, clamps last), and the tests check that both agree on every bundled pair.
+the named tiers' reductions, or, ``against raising``, every raise; clamps last), and the tests check that both
+agree on every bundled pair.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ __all__ = ["KIND_LABELS", "KIND_ORDER", "KIND_TITLES", "RULE_ADD", "RULE_CLAMP",
            "cards_in_no_game", "compact_names", "reach", "setups", "touches"]
 
 REPLACING = frozenset({"set", "forbid", "allow"})
+RAISING = "raising"  # what a protection names besides tiers: every raise (interpreter/core/precedence.py)
 REPLACES = frozenset({"replace", "replace-use"})  # the ops of what replaces a pending event (touches.on_pending)
 
 Kind = Literal["same-tier", "permission", "value", "override", "idle-override", "replacement"]
@@ -385,14 +387,16 @@ class _Analyser:
                     continue
                 hit: set[str] = set()
                 for other in ordered:
-                    if other is prot or other.touch.tier not in prot.touch.args:
+                    if other is prot:
                         continue
                     where = self.meet(mv, prot, other)
-                    if not where or not self.lowers(other.touch, mv, where):
+                    named = self.guards(prot, other, mv, where) if where else None
+                    if named is None:
                         continue
-                    hit.add(other.touch.tier)
+                    hit.add(named)
                     finish(self.override(mv, prot, other, where), prot, other, where)
-                idle = [t for t in prot.touch.args if t not in hit]
+                # (a protection against raising with nothing to raise is no mistake: nothing to report)
+                idle = [t for t in prot.touch.args if t not in hit and t != RAISING]
                 if idle:
                     finish(self.idle(mv, prot, idle, bool(hit)), prot, None, prot.sectors)
         for link in LINKS:
@@ -423,6 +427,10 @@ class _Analyser:
 
     # ------------------------------------------------------------ same query
     def same_query(self, mv: MapView, a: Placed, b: Placed, where: frozenset[str]) -> Conflict | None:
+        for prot, other in ((a, b), (b, a)):
+            if _sets(prot.touch) and prot.touch.op == "protect" and self.guards(prot, other, mv, where):
+                return None  # the override's pair ('mgf-dice = 0 against raising' against a raise)
+        a, b = _as_set(a), _as_set(b)  # else a set that guards is a set against what it does not guard
         ta, tb = a.touch, b.touch
         if {ta.op, tb.op} & {"protect", "require", "act"}:
             return None
@@ -598,24 +606,53 @@ class _Analyser:
     def lowers(self, t: Touch, mv: MapView, where: frozenset[str]) -> bool:
         if t.op == "add":
             return t.value is None or t.value[0] < 0
-        if t.op == "set":
+        if _sets(t):
             if t.value is None:
                 return True
             base, _ = self.base(mv, t.query, where)
             return base is None or t.value[0] < base
         return False
 
+    def raises(self, t: Touch, base: int | None) -> bool:
+        """Whether a change raises the value it starts from (``base``, None: unknown), as precedence.py asks."""
+        if t.op == "add":
+            return t.value is None or t.value[1] > 0
+        if _sets(t):
+            return t.value is None or base is None or t.value[1] > base
+        return False
+
+    def start(self, mv: MapView, prot: Placed, where: frozenset[str]) -> tuple[int | None, str]:
+        """The value a protection keeps, and how to say it: the one it sets ('protect mgf-dice = 0 against
+        raising'), else the printed or rules' value."""
+        v = prot.touch.value
+        if v is not None and v[0] == v[1]:
+            return v[0], f"{v[0]}, as {self.side(prot, mv).name} sets it"
+        return self.base(mv, prot.touch.query, where)
+
+    def guards(self, prot: Placed, other: Placed, mv: MapView, where: frozenset[str]) -> str | None:
+        """What of a protection overrules another change (``RAISING``, a tier), or None: precedence.guards, the
+        other change applied to the value the protection keeps."""
+        args, t = prot.touch.args, other.touch
+        if RAISING in args and self.raises(t, self.start(mv, prot, where)[0]):
+            return RAISING
+        if t.tier in args and self.lowers(t, mv, where):
+            return t.tier
+        return None
+
     def override(self, mv: MapView, prot: Placed, other: Placed, where: frozenset[str]) -> Conflict:
         sa, sb = self.side(prot, mv), self.side(other, mv)
         q = prot.touch.query
         qn = self.qname(q)
-        tiers = " or ".join(self.tier_name(t) for t in prot.touch.args)
-        base, base_text = self.base(mv, q, where)
+        base, base_text = self.start(mv, prot, where)
         rank = (f"although {self.tier_name(other.touch.tier)} rank above {self.tier_name(prot.touch.tier)}"
                 if self.tier_index(other.touch.tier) > self.tier_index(prot.touch.tier) else "whatever its rank")
         resolution = (f"{sa.name} wins, {rank}: {sb.name}'s '{other.touch.statement}' is overruled, and {qn} "
                       f"stays at {base_text}.")
-        disagree = f"{self.qphrase(q)}: {sa.name} lets no {tiers} lower it; {sb.name} {does(other.touch)}"
+        if RAISING in prot.touch.args and other.touch.tier not in prot.touch.args:
+            disagree = f"{self.qphrase(q)}: {sa.name} lets nothing raise it; {sb.name} {does(other.touch)}"
+        else:
+            tiers = " or ".join(self.tier_name(t) for t in prot.touch.args)
+            disagree = f"{self.qphrase(q)}: {sa.name} lets no {tiers} lower it; {sb.name} {does(other.touch)}"
         return Conflict("override", None, (), q, self.query_text(q), sa, sb, disagree, resolution,
                         (RULE_EXPLICIT,), "a", str(base) if base is not None else None,
                         (Outcome("a", base, base, None, base),))
@@ -732,6 +769,18 @@ def _merge(conflicts: list[Conflict], mv: MapView) -> list[Conflict]:
 def _sector_order(mv: MapView, sid: str) -> tuple[int, str]:
     ids = [s.id for s in mv.bm.sectors]
     return (ids.index(sid) if sid in ids else len(ids), sid)
+
+
+def _sets(t: Touch) -> bool:
+    """A set, or a protection that sets the value it guards (precedence.py's ``_sets``)."""
+    return t.op == "set" or (t.op == "protect" and t.value is not None)
+
+
+def _as_set(p: Placed) -> Placed:
+    """A set that guards ('mgf-dice = 0 against raising'), as the set it is against a change it does not guard."""
+    if p.touch.op == "protect" and p.touch.value is not None:
+        return attrs.evolve(p, touch=attrs.evolve(p.touch, op="set"))
+    return p
 
 
 def _combine(base: int | None, seq: Sequence[Touch], minimum: int | None) -> tuple[int | None, int | None, bool]:

@@ -13,6 +13,7 @@ import attrs
 from ddaydice.dsl import ast, words
 from ddaydice.dsl.words.base import Said, Wording
 from ddaydice.dsl.words.english import FACE_NAMES, RESOURCE_NAMES, title, upper_first
+from ddaydice.dsl.words.modifiers import guarded
 
 DURATIONS = {
     "this-turn": "until the end of the turn",
@@ -112,6 +113,9 @@ class Renderer:
         """A query changed: 'DEF becomes 0', 'DEF -1 for every ...'; a bare word as itself."""
         a = w.args
         if a and isinstance(a[0], ast.Assign):
+            against = words.guarded_set(a)
+            if against is not None:  # 'mgf-dice = 0 against raising'
+                return f"{self.query(w.verb)} becomes {self.arg(a[0])}{w.per} and {guarded('it', against)}"
             return f"{self.query(w.verb)} becomes {self.arg(a[0])}{w.per}"
         if a:
             return f"{self.query(w.verb)} {self.arg(a[0])}{w.per}"

@@ -183,6 +183,9 @@ class Extractor:
             if not isinstance(arg, ast.Assign | ast.Signed | ast.Dice):
                 return None
             value = _value(arg) if stmt.per is None else None
+            against = words.guarded_set(stmt.args)  # a set that is a protection too ('mgf-dice = 0 against raising')
+            if against is not None:
+                return v, "protect", value, against
             return v, "set" if isinstance(arg, ast.Assign) else "add", value, ()
         change = reach(stmt).change
         if change is None:

@@ -499,6 +499,26 @@ def test_the_bundled_report_names_the_interactions_the_rulebook_talks_about() ->
     assert "engineer" not in owners and "flame-thrower" not in owners
 
 
+def test_a_silenced_mgf_overrules_the_german_s_mgf_dice() -> None:
+    """The Grenadier's and the Grenade's 'protect mgf-dice = 0 against raising' against what the German player
+    (Atlantikwall, in play with his optional rule, his Reserve's cards too) adds to MGF: each is an override
+    the silence wins, whatever the tiers, and the MGF stays at 0."""
+    content, diags = load(packs=["atlantikwall"])
+    assert content is not None, diags
+    report = analyse(content, ["merville-battery"])
+    found = {(c.a.members[0].owner, c.b.members[0].owner): c for c in report.conflicts
+             if c.kind == "override" and c.b is not None}
+    for silence, adds in [("grenadier", "maschinengewehr-schutze"), ("grenadier", "mg42"), ("grenade", "mg42"),
+                          ("grenade", "maschinengewehr-schutze"), ("mortar", "tracer-rounds")]:
+        c = found[(silence, adds)]
+        assert (c.query, c.winner, c.value) == ("mgf-dice", "a", "0"), c.resolution
+        assert "lets nothing raise it" in c.disagree
+    # reported once, as the override: never also as a set against an add that the report would resolve otherwise
+    plain = {(c.a.members[0].owner, c.b.members[0].owner) for c in report.conflicts
+             if c.kind != "override" and c.b is not None}
+    assert not {p for p in plain if "grenadier" in p and "mg42" in p}
+
+
 def _contribution(tier: int, op: str, value: int | bool | None, order: int, protects: tuple[str, ...] = (),
                   tier_name: str = "") -> Contribution:
     return Contribution(f"x{order}", f"x{order}", tier, tier_name, op, value, (order, f"x{order}"), protects)
@@ -520,8 +540,9 @@ def test_every_resolution_the_report_states_is_what_the_engine_computes() -> Non
                 prot, other = c.a, c.b
                 assert other.amount is not None
                 for amount in sorted(set(other.amount)):
+                    setting = prot.value.split(" against ", 1)[0].partition(" = ")[2]  # 'protect Q = N against'
                     value, _ = combine(o.base or 0, [
-                        _contribution(tiers[prot.tier], "protect", None, 0,
+                        _contribution(tiers[prot.tier], "protect", int(setting) if setting else None, 0,
                                       tuple(prot.value.split(" against ", 1)[1].split())),
                         _contribution(tiers[other.tier], other.op, amount, 1, tier_name=other.tier)],
                         info.minimum)
@@ -640,14 +661,17 @@ _OPS = st.sampled_from(["add", "set", "forbid", "allow", "protect"])
 
 @st.composite
 def _contributions(draw: st.DrawFn) -> list[Contribution]:
-    """A few contributions of random tiers, orders (ties included) and operations; a protection names tiers."""
+    """A few contributions of random tiers, orders (ties included) and operations; a protection names tiers or
+    raising, and may set the value it guards."""
     out = []
     for n in range(draw(st.integers(0, 6))):
         op = draw(_OPS)
         tier = draw(st.integers(0, 3))
-        protects = tuple(draw(st.lists(st.sampled_from(["t0", "t1", "t2", "t3"]), max_size=2))) if op == "protect" \
-            else ()
+        protects = tuple(draw(st.lists(st.sampled_from(["t0", "t1", "t2", "t3", "raising"]), max_size=2))) \
+            if op == "protect" else ()
         value = draw(st.integers(-4, 4)) if op in {"add", "set"} else None
+        if op == "protect" and draw(st.booleans()):
+            value = draw(st.integers(0, 4))
         out.append(Contribution(f"s{n}", f"name {n}", tier, f"t{tier}", op, value, (draw(st.integers(0, 2)), f"s{n}"),
                                 protects, f"text {n}"))
     return out

@@ -25,6 +25,7 @@ from ddaydice.dsl import ast
 from ddaydice.dsl.words import actions_board, actions_cards, actions_decks, actions_tally, events, modifiers, predicates
 from ddaydice.dsl.words.base import (
     PARAM_KINDS,
+    RAISING,
     ActionWord,
     CounterWord,
     EventWord,
@@ -36,14 +37,15 @@ from ddaydice.dsl.words.base import (
     Signature,
     TargetWord,
     WordSpec,
+    guarded_set,
     parse_signature,
 )
 
 __all__ = [
-    "KEYWORDS", "PARAM_KINDS", "WORDS", "ActionWord", "CounterWord", "EventWord", "ModifierWord", "MomentWord",
-    "Param", "PredicateWord", "Role", "Signature", "TargetWord", "WordSpec", "action", "all_words", "counter",
-    "event", "lookup", "modifier", "moment", "parse_signature", "predicate", "reading", "register", "signatures",
-    "target", "unregister", "words",
+    "KEYWORDS", "PARAM_KINDS", "RAISING", "WORDS", "ActionWord", "CounterWord", "EventWord", "ModifierWord",
+    "MomentWord", "Param", "PredicateWord", "Role", "Signature", "TargetWord", "WordSpec", "action", "all_words",
+    "counter", "event", "guarded_set", "lookup", "modifier", "moment", "parse_signature", "predicate", "reading",
+    "register", "signatures", "target", "unregister", "words",
 ]
 
 # The built-in words, in the reference's order.
@@ -81,6 +83,9 @@ KEYWORDS: dict[str, str] = {
     "above": "after 'per COUNTER', counts only what exceeds a limit: 'lose 1 soldiers per tagged explosion above 2' "
              "(4 cards: 2 Soldiers; 2 or fewer: none)",
     "= / + / -": "set or change a query: 'locked-dice = 1', 'def -2', 'def -1d6'",
+    "against": "after a set, what it overrides, as 'protect' says it: 'mgf-dice = 0 against raising' sets the value "
+               "and no effect of any tier raises it while the set lasts (a silenced or prevented MGF); 'def = 0 "
+               "against specialists' sets it and no Specialist lowers it",
 }
 
 _BY_ROLE: dict[str, dict[str, WordSpec]] = {}

@@ -23,7 +23,7 @@ A signature is a string of parameters, one per argument:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar, Literal, Protocol
 
 import attrs
@@ -39,6 +39,21 @@ Role = Literal["action", "modifier", "event", "moment", "predicate", "counter", 
 def words_of(args: Iterable[ast.Arg]) -> tuple[str, ...]:
     """The names of the arguments that are words, in order."""
     return tuple(a.name for a in args if isinstance(a, ast.Word))
+
+
+#: What a protection names besides tiers: every contribution, of any tier, that would raise the value
+#: ('protect mgf-dice against raising', 'mgf-dice = 0 against raising'; interpreter/core/precedence.py).
+RAISING = "raising"
+
+
+def guarded_set(args: Sequence[ast.Arg]) -> tuple[str, ...] | None:
+    """What a query's set guards against, when it says ('mgf-dice = 0 against raising': ('raising',); tiers
+    likewise), from the statement's arguments, else None: the set then is a protection that sets the value it
+    guards."""
+    if len(args) >= 3 and isinstance(args[0], ast.Assign) and isinstance(args[1], ast.Word) \
+            and args[1].name == "against":
+        return tuple(x.name for x in args[2:] if isinstance(x, ast.Word))
+    return None
 
 
 def first_word(stmt: ast.Statement) -> str:

@@ -4,11 +4,12 @@ too; they come from ``rules/queries.yaml``, and the compiler, the renderer and t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ddaydice.dsl import ast
 from ddaydice.dsl.words.base import (
     NOTHING,
+    RAISING,
     Change,
     Checking,
     ModifierWord,
@@ -59,9 +60,15 @@ def compile_protect(stmt: ast.Statement) -> Change:
 
 
 def say_protect(r: Speaker, w: Wording) -> str:
-    tiers = [TIER_NAMES.get(x.name, x.name) for x in w.args[2:] if isinstance(x, ast.Word)]
-    joined = " or ".join(tiers)
-    return f"no {joined} can reduce {r.query(w.word(0))} here (explicit override)"
+    return guarded(r.query(w.word(0)), [x.name for x in w.args[2:] if isinstance(x, ast.Word)])
+
+
+def guarded(query: str, named: Sequence[str]) -> str:
+    """What a protection names, in English: 'nothing can raise ...', 'no Items & Vehicles can reduce ... here'."""
+    if list(named) == [RAISING]:
+        return f"nothing can raise {query} (an explicit override, whatever its rank)"
+    joined = " or ".join(TIER_NAMES.get(x, x) for x in named)
+    return f"no {joined} can reduce {query} here (explicit override)"
 
 
 def say_requirement(r: Speaker, w: Wording) -> str:
@@ -118,8 +125,10 @@ REQUIRE = ModifierWord(
 )
 PROTECT = ModifierWord(
     name="protect",
-    signatures=("query 'against' tier+",),
-    summary="An explicit override: no contribution from these tiers may lower the query here, whatever their rank.",
+    signatures=("query 'against' tier+", "query 'against' 'raising'"),
+    summary=("An explicit override: no contribution from these tiers may lower the query here, whatever their "
+             "rank; or, 'against raising', no contribution of any tier may raise it. A set may say the same of "
+             "the value it gives: 'mgf-dice = 0 against raising' (a silenced MGF, which nothing raises again)."),
     example="protect def against items-vehicles specialists",
     english="no {2} can reduce {0} here",
     compile=compile_protect, touches=touched(compile_protect), render=say_protect,

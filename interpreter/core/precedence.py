@@ -6,8 +6,12 @@ then by when their source came into play, then by source id. They apply in
 that order: additive changes accumulate; a set, forbid or allow replaces what
 came before, so the highest tier has the last word. An explicit override
 (``protect def against items-vehicles specialists``) overrules every
-contribution of the named tiers that would lower the value, whatever its rank.
-The rules' clamp (``minimum`` in rules/queries.yaml) applies last.
+contribution of the named tiers that would lower the value, whatever its rank;
+one against raising (``protect mgf-dice = 0 against raising``: a value
+nothing raises, such as a silenced MGF) overrules every contribution, of any
+tier, that would raise it. A protection that says ``= N`` also sets the value,
+in its place in the order, as a set does. The rules' clamp (``minimum`` in rules/queries.yaml)
+applies last.
 
 With ``explain=True`` the result carries its derivation: every contribution,
 its source, tier, operation, the value before and after, and, for each one
@@ -131,12 +135,50 @@ class Derivation:
         }
 
 
+#: What a protection names, besides tiers: every contribution, of any tier, that would raise the value.
+RAISING: Final = "raising"
+
+
+def _sets(op: str, value: int | None) -> bool:
+    """A set, or a protection that sets the value it guards ('protect mgf-dice = 0 against raising')."""
+    return value is not None and op in {"set", "protect"}
+
+
 def _lowers(op: str, value: int | None, current: int) -> bool:
     if op == "add":
         return value is not None and value < 0
-    if op == "set":
+    if _sets(op, value):
         return value is not None and value < current
     return False
+
+
+def _raises(op: str, value: int | None, current: int) -> bool:
+    if op == "add":
+        return value is not None and value > 0
+    if _sets(op, value):
+        return value is not None and value > current
+    return False
+
+
+def guards(protects: Sequence[str], tier_name: str, op: str, value: int | None, current: int) -> str | None:
+    """Why a protection naming ``protects`` overrules a contribution (of ``tier_name``, ``op`` ``value``)
+    applied to ``current``, or None: one that would raise it, of any tier, if it names raising; one that would
+    lower it, of a tier it names. The one test of an explicit override (dsl/conflicts.py mirrors it)."""
+    if RAISING in protects and _raises(op, value, current):
+        return "explicit override (nothing may raise it, whatever its rank)"
+    if tier_name in protects and _lowers(op, value, current):
+        return "explicit override (it names this kind of effect, whatever its rank)"
+    return None
+
+
+def _guard(protections: Sequence[Contribution], c: Contribution, current: int) -> tuple[Contribution, str] | None:
+    """The first protection (other than ``c``) that overrules ``c``, and why."""
+    for p in protections:
+        if p is not c:
+            why = guards(p.protects, c.tier_name, c.op, c.value, current)
+            if why is not None:
+                return p, why
+    return None
 
 
 def _in_order(contributions: Sequence[Contribution]) -> list[Contribution]:
@@ -181,33 +223,26 @@ def combine(base: int, contributions: Sequence[Contribution], minimum: int | Non
     value = base
     trace: list[Step] = []
     # The last set/forbid/allow wins; remember it to name what overruled earlier ones.
-    replacing = [i for i, c in enumerate(ordered) if c.op in {"set", "forbid", "allow"}]
+    replacing = [i for i, c in enumerate(ordered) if c.op in {"forbid", "allow"} or _sets(c.op, c.value)]
     last_replace = replacing[-1] if replacing else -1
     for i, c in enumerate(ordered):
-        if c.op == "protect":
+        if c.op == "protect" and c.value is None:
             if explain:
                 trace.append(Step(c.source, c.source_name, c.tier_name, "protect", None, value, value,
                                   text=c.text, reason="explicit override: " + ", ".join(c.protects)))
             continue
-        guard = None
-        if protections and _lowers(c.op, c.value, value):
-            for p in protections:
-                if c.tier_name in p.protects:
-                    guard = p
-                    break
-        if guard is not None:
-            if overruled is not None and guard.source_name:
+        guarded = _guard(protections, c, value) if protections else None
+        if guarded is not None:
+            if overruled is not None and guarded[0].source_name:
                 overruled.add((c.source, c.text))
             if explain:
                 trace.append(Step(c.source, c.source_name, c.tier_name, c.op, c.value, value, value,
-                                  overruled_by=guard.source_name,
-                                  reason="explicit override (it names this kind of effect, whatever its rank)",
-                                  text=c.text))
+                                  overruled_by=guarded[0].source_name, reason=guarded[1], text=c.text))
             continue
         before = value
         if c.op == "add" and c.value is not None:
             value = value + c.value
-        elif c.op == "set" and c.value is not None:
+        elif _sets(c.op, c.value) and c.value is not None:
             value = c.value
         elif c.op == "forbid":
             value = False
@@ -217,7 +252,7 @@ def combine(base: int, contributions: Sequence[Contribution], minimum: int | Non
             overruled.add((c.source, c.text))
         if explain:
             overruled_by = None
-            reason = None
+            reason = "explicit override: " + ", ".join(c.protects) if c.op == "protect" else None
             if i < last_replace:
                 later = ordered[last_replace]
                 overruled_by = later.source_name
