@@ -17,10 +17,10 @@ reach the same Sector (a Sector's attributes act only there; a Vehicle never ent
 conditions that can hold together (``if bunker`` never meets ``if not bunker``; ``unless in-play
 general`` never meets the General).
 
-``dsl/`` never imports the interpreter: the resolution below mirrors ``interpreter/core/precedence.py``
-(lowest tier first, ``add`` accumulates, ``set``/``forbid``/``allow`` replace, ``protect`` overrules
-the named tiers' reductions, or, ``against raising``, every raise; clamps last), and the tests check that both
-agree on every bundled pair.
+``dsl/`` never imports the interpreter: the resolution below (with :mod:`ddaydice.dsl.resolution`) mirrors
+``interpreter/core/precedence.py`` (lowest tier first, ``add`` accumulates, ``set``/``forbid``/``allow``
+replace, ``protect`` overrules the named tiers' reductions, or, ``against raising``, every raise; clamps last),
+and the tests check that both agree on every bundled pair.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from ddaydice.dsl.conflict_words import (
 )
 from ddaydice.dsl.loader import Content
 from ddaydice.dsl.render import Renderer
+from ddaydice.dsl.resolution import RAISING, as_set, assigns, combine, guards, lowers
 from ddaydice.dsl.setups import KIND_LABELS, Setup, active_sources, cards_in_no_game, setups
 from ddaydice.dsl.touches import (
     LINKS,
@@ -52,7 +53,6 @@ from ddaydice.dsl.touches import (
     RULE_NONE,
     RULE_TIERS,
     RULE_WITHIN,
-    UNLIMITED,
     Extractor,
     Link,
     MapView,
@@ -70,7 +70,6 @@ __all__ = ["KIND_LABELS", "KIND_ORDER", "KIND_TITLES", "RULE_ADD", "RULE_CLAMP",
            "cards_in_no_game", "compact_names", "reach", "setups", "touches"]
 
 REPLACING = frozenset({"set", "forbid", "allow"})
-RAISING = "raising"  # what a protection names besides tiers: every raise (interpreter/core/precedence.py)
 REPLACES = frozenset({"replace", "replace-use"})  # the ops of what replaces a pending event (touches.on_pending)
 
 Kind = Literal["same-tier", "permission", "value", "override", "idle-override", "replacement"]
@@ -428,9 +427,9 @@ class _Analyser:
     # ------------------------------------------------------------ same query
     def same_query(self, mv: MapView, a: Placed, b: Placed, where: frozenset[str]) -> Conflict | None:
         for prot, other in ((a, b), (b, a)):
-            if _sets(prot.touch) and prot.touch.op == "protect" and self.guards(prot, other, mv, where):
+            if assigns(prot.touch) and prot.touch.op == "protect" and self.guards(prot, other, mv, where):
                 return None  # the override's pair ('mgf-dice = 0 against raising' against a raise)
-        a, b = _as_set(a), _as_set(b)  # else a set that guards is a set against what it does not guard
+        a, b = as_set(a), as_set(b)  # else a set that guards is a set against what it does not guard
         ta, tb = a.touch, b.touch
         if {ta.op, tb.op} & {"protect", "require", "act"}:
             return None
@@ -505,7 +504,7 @@ class _Analyser:
             base, base_text = self.base(mv, q, where)
             clamped = False
             for first, last in orders:
-                low, high, cl = _combine(base, [first.touch, last.touch], minimum)
+                low, high, cl = combine(base, [first.touch, last.touch], minimum)
                 clamped |= cl
                 outcomes.append(Outcome("a" if first is a else "b", low, high, None, base))
                 result = f"{qn} = {range_text(low, high)}" if low is not None else \
@@ -604,22 +603,7 @@ class _Analyser:
 
     # ------------------------------------------------------------ overrides
     def lowers(self, t: Touch, mv: MapView, where: frozenset[str]) -> bool:
-        if t.op == "add":
-            return t.value is None or t.value[0] < 0
-        if _sets(t):
-            if t.value is None:
-                return True
-            base, _ = self.base(mv, t.query, where)
-            return base is None or t.value[0] < base
-        return False
-
-    def raises(self, t: Touch, base: int | None) -> bool:
-        """Whether a change raises the value it starts from (``base``, None: unknown), as precedence.py asks."""
-        if t.op == "add":
-            return t.value is None or t.value[1] > 0
-        if _sets(t):
-            return t.value is None or base is None or t.value[1] > base
-        return False
+        return lowers(t, self.base(mv, t.query, where)[0])
 
     def start(self, mv: MapView, prot: Placed, where: frozenset[str]) -> tuple[int | None, str]:
         """The value a protection keeps, and how to say it: the one it sets ('protect mgf-dice = 0 against
@@ -630,14 +614,9 @@ class _Analyser:
         return self.base(mv, prot.touch.query, where)
 
     def guards(self, prot: Placed, other: Placed, mv: MapView, where: frozenset[str]) -> str | None:
-        """What of a protection overrules another change (``RAISING``, a tier), or None: precedence.guards, the
-        other change applied to the value the protection keeps."""
-        args, t = prot.touch.args, other.touch
-        if RAISING in args and self.raises(t, self.start(mv, prot, where)[0]):
-            return RAISING
-        if t.tier in args and self.lowers(t, mv, where):
-            return t.tier
-        return None
+        """What of a protection overrules another change (``RAISING``, a tier), or None."""
+        return guards(prot.touch.args, other.touch, self.start(mv, prot, where)[0], self.base(mv, other.touch.query,
+                                                                                              where)[0])
 
     def override(self, mv: MapView, prot: Placed, other: Placed, where: frozenset[str]) -> Conflict:
         sa, sb = self.side(prot, mv), self.side(other, mv)
@@ -769,42 +748,6 @@ def _merge(conflicts: list[Conflict], mv: MapView) -> list[Conflict]:
 def _sector_order(mv: MapView, sid: str) -> tuple[int, str]:
     ids = [s.id for s in mv.bm.sectors]
     return (ids.index(sid) if sid in ids else len(ids), sid)
-
-
-def _sets(t: Touch) -> bool:
-    """A set, or a protection that sets the value it guards (precedence.py's ``_sets``)."""
-    return t.op == "set" or (t.op == "protect" and t.value is not None)
-
-
-def _as_set(p: Placed) -> Placed:
-    """A set that guards ('mgf-dice = 0 against raising'), as the set it is against a change it does not guard."""
-    if p.touch.op == "protect" and p.touch.value is not None:
-        return attrs.evolve(p, touch=attrs.evolve(p.touch, op="set"))
-    return p
-
-
-def _combine(base: int | None, seq: Sequence[Touch], minimum: int | None) -> tuple[int | None, int | None, bool]:
-    """Apply touches in order, as interpreter/core/precedence.py does: (least, greatest, clamped).
-
-    The value is ``coef * base + [low, high]``; with an unknown base it is known only once a set has
-    replaced it. An unknown amount (a change 'per' something) makes it unknown.
-    """
-    coef, low, high = 1, 0, 0
-    for t in seq:
-        if t.value is None:
-            return None, None, False
-        if t.op == "set":
-            coef, low, high = 0, t.value[0], t.value[1]
-        elif t.op == "add":
-            low, high = min(low + t.value[0], UNLIMITED), min(high + t.value[1], UNLIMITED)
-    if coef == 1:
-        if base is None:
-            return None, None, False
-        low, high = low + base, high + base
-    clamped = minimum is not None and low < minimum
-    if minimum is not None:
-        low, high = max(low, minimum), max(high, minimum)
-    return low, high, clamped
 
 
 def analyse(content: Content, maps: Iterable[str] | None = None) -> Report:
