@@ -166,7 +166,7 @@ def test_cards_the_heuristic_has_no_rule_for_are_read_from_their_effect() -> Non
                                                    "dispatch-case", "military-aide")}
     assert kinds == {"channel-crossing-clasp": "gain", "star-of-france-and-germany": "gain", "hedgerow-star": "gain",
                      "seawall-medal": "defence", "field-medical-badge": "defence", "parachutist-wings": "cost",
-                     "ranger-tab": "mines", "combat-photographer": "", "dispatch-case": "", "military-aide": "skull"}
+                     "ranger-tab": "mines", "combat-photographer": "", "dispatch-case": "", "military-aide": "gain"}
 
 
 def test_the_heuristic_plays_a_gain_at_once_and_keeps_a_defence_for_a_turn_that_needs_it() -> None:

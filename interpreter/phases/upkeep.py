@@ -41,8 +41,8 @@ class UpkeepPhase(GameAPI):
         # three Skulls cancel nothing.
         gift_id, others = self._rwb_plan.get(unit.side) or self._plan_rwb(unit.side)
         gift: list[Die] = []
-        if rwb_on and gift_id:
-            gift = self._rwb_dice(unit, gift_id)
+        if rwb_on and gift_id:  # of fewer colours than the player rolls if a card says so (gift-colours)
+            gift = self._rwb_dice(unit, gift_id, self.value("gift-colours", unit))
         self._cancel(unit, exclude=gift)
         if rwb_on:
             if gift:
@@ -80,17 +80,21 @@ class UpkeepPhase(GameAPI):
         """The (face, colour) pairs of the Final Tally's dice that could still score an RWB bonus."""
         return {(d.face, d.colour) for d in unit.tally if not d.cancelled and d.source != "rwb-used"}
 
-    def _rwb_dice(self, unit: Unit, rid: str) -> list[Die]:
+    def _rwb_dice(self, unit: Unit, rid: str, need: int | None = None) -> list[Die]:
+        """The free dice of the RWB's face that score it: one of each colour the player rolls, or of ``need``
+        different colours (the first in the colours' order), else none."""
         face = self.rwb_faces.get(rid)
         colours = self.side_defs[unit.side].colours if unit.side else self.content.dice.colours
+        need = len(colours) if need is None else min(need, len(colours))
         picked: list[Die] = []
         for colour in colours:
             die = next((d for d in unit.tally if d.face == face and d.colour == colour and not d.cancelled
                         and d.source != "rwb-used"), None)
-            if die is None:
-                return []
-            picked.append(die)
-        return picked
+            if die is not None:
+                picked.append(die)
+                if len(picked) == need:
+                    return picked
+        return []
 
     def _score_rwb(self, unit: Unit, rid: str, dice: list[Die]) -> None:
         for d in dice:

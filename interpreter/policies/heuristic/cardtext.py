@@ -142,8 +142,9 @@ def statement_kind(st: dsl_ast.Statement, to_another: bool) -> str:
     if verb in {"reface", "recolour", "reroll"}:
         return verb
     if verb in {"gain", "draw-award"} or (verb == "add" and "skull" not in words) or (
-            verb in {"find", "recruit"} and "free" in words):
-        return "gain"
+            verb in {"find", "recruit"} and "free" in words) or (
+            verb == "gift-colours" and not any(isinstance(a, dsl_ast.Signed) and a.value > 0 for a in st.args)):
+        return "gain"  # (a Dead Man's Gift of fewer colours: its 20 Item Points)
     return ""
 
 
@@ -259,6 +260,8 @@ def _shape(game: GameView, card: str) -> UseShape:
         return UseShape("reface", colour=colour, any_roll="any-roll" in words, skulls="skull" in words)
     if vs == {"add"} and "skull" in words:
         return UseShape("skull")
+    if vs == {"gift-colours"}:  # a Dead Man's Gift of fewer colours: played on the Final Tally it is offered on
+        return UseShape("gain", tally=True)
     if vs == {"add"} and words & {"tool"} and not words & {"skull"}:
         return UseShape("tools")
     gains = {"gain", "draw-award", "rwb", "find", "recruit", "add"}
