@@ -6,7 +6,7 @@ from mypy_extensions import trait
 
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.effect_context import Answers
-from ddaydice.interpreter.core.values import USED
+from ddaydice.interpreter.core.values import USED, rwbs_key
 from ddaydice.interpreter.effects.context import ContextBase
 from ddaydice.interpreter.mechanisms import decks
 
@@ -27,10 +27,7 @@ class Questions(ContextBase, Answers):
                     n += 1
             return n
         if what[0] in {"rwbs", "rwb"}:
-            for d in u.tally:
-                if d.source == "rwb-used":
-                    n += 1
-            return n // 3
+            return u.counters.get(rwbs_key(self.game.state.turn), 0)
         if what[0] in {"specialists", "specialist"}:
             return len(u.specialists)
         if what[0] == "active-skulls":
