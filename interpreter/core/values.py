@@ -115,11 +115,6 @@ class Move(NamedTuple):
 FixedMove = tuple[str, str, int, bool, bool, Move, Move]
 
 
-def rwbs_key(turn: int) -> str:
-    """The Unit's counter of the RWB bonuses it scored in ``turn`` (cleared with the turn's counters: '@t')."""
-    return f"rwbs@t{turn}"
-
-
 def die_label(key: tuple[int, str, str | None]) -> str:
     """How a die offered in a decision reads: its colour and face ('red 3 Soldiers')."""
     _, face, colour = key

@@ -6,7 +6,7 @@ from mypy_extensions import trait
 
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.effect_context import Answers
-from ddaydice.interpreter.core.values import USED, rwbs_key
+from ddaydice.interpreter.core.values import USED
 from ddaydice.interpreter.effects.context import ContextBase
 from ddaydice.interpreter.mechanisms import decks
 
@@ -27,7 +27,16 @@ class Questions(ContextBase, Answers):
                     n += 1
             return n
         if what[0] in {"rwbs", "rwb"}:
-            return u.counters.get(rwbs_key(self.game.state.turn), 0)
+            # The RWB bonuses scored this turn, from their dice: 3 of a face each, fewer for a Dead Man's Gift of
+            # fewer colours (gift-colours), which is the only RWB of its face; so a face's RWB dice, 3 a bonus,
+            # the remainder one more.
+            by_face: dict[str, int] = {}
+            for d in u.tally:
+                if d.source == "rwb-used":
+                    by_face[d.face] = by_face.get(d.face, 0) + 1
+            for k in by_face.values():
+                n += (k + 2) // 3
+            return n
         if what[0] in {"specialists", "specialist"}:
             return len(u.specialists)
         if what[0] == "active-skulls":

@@ -11,7 +11,7 @@ from ddaydice.interpreter.core.state import (
     Die,
     Unit,
 )
-from ddaydice.interpreter.core.values import die_label, rwbs_key
+from ddaydice.interpreter.core.values import die_label
 
 
 @trait
@@ -99,8 +99,6 @@ class UpkeepPhase(GameAPI):
     def _score_rwb(self, unit: Unit, rid: str, dice: list[Die]) -> None:
         for d in dice:
             d.source = "rwb-used"
-        key = rwbs_key(self.state.turn)  # the RWBs scored this turn ('per rwb'), whatever their dice (gift-colours)
-        unit.counters[key] = unit.counters.get(key, 0) + 1
         src = self.side_rwb[unit.side][rid] if unit.side else self.rwb_sources[rid]
         if self.tracing:
             self.log("rwb", f"{unit.name} scores {src.name}", unit, src.owner, src.tier)
