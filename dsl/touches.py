@@ -435,7 +435,9 @@ LINKS: tuple[Link, ...] = (
          "the Unit a Battle Cry",
          "a Battle Cry move needs both the Unit's Battle Cry and the Sector's leave (asked for the Sector the "
          "Unit is in and for the one it moves into), so the Sector's 'no Battle Cry' wins whatever the tiers: "
-         "the Unit moves, if at all, paying Courage and meeting every requirement",
+         "the Unit moves, if at all, paying Courage and meeting every requirement; an effect that asks 'if "
+         "allowed battle-cry-here' (the Battle Cry RWB, the Dexedrine) gives nothing there, and a use that "
+         "asks it is refused",
          RULE_EXPLICIT + " (the Sector names the Battle Cry it rules out)"),
     Link(("enter", "require"), ("battle-cry", "allow"), "second", "approach",
          "whether a Unit must meet the requirement of the Sector it moves into: {a} makes it a requirement, "

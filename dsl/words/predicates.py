@@ -145,6 +145,15 @@ PREDICATES = (
         render=lambda r, s: f"this Unit is the only one that started in {r.name(s.arg0)}",
     ),
     _P(
+        name="allowed",
+        signatures=("flag",),
+        summary=("A permission of this Unit, asked where it stands, as the engine asks it (every rule, Sector "
+                 "attribute and card in play, by precedence): 'allowed battle-cry-here' is false in a Sector that "
+                 "says 'forbid battle-cry-here' (Sword Beach's Crossfire)."),
+        example="on rwb if allowed battle-cry-here: gain 3 soldiers or allow battle-cry this turn",
+        render=lambda r, s: f"{r.query(s.arg0)} is allowed",
+    ),
+    _P(
         name="battle-cry",
         summary="This Unit moves this turn with a Battle Cry.",
         render=lambda _r, _s: "moving with a Battle Cry",

@@ -108,6 +108,8 @@ class Questions(ContextBase, Answers):
                     s.start is not None and s.id == args[0] for s in g.map.sectors)
             case "battle-cry":
                 return u is not None and g.flag("battle-cry", u)
+            case "allowed":
+                return u is not None and g.flag(args[0], u, sector=sector)
             case "visited":
                 return u is not None and args[0] in u.visited
             case "started-alone":
