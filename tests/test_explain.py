@@ -26,6 +26,9 @@ CASES = [
     ("general-vs-sector-7.yaml", "locked-and-rolled for u1"),
     # a Battle Cry requirement is a check of its own (a Unit with the Courage is still refused)
     ("merville-bunker-battle-cry.yaml", "may-enter for u1 in bunker"),
+    # a Battle Cry the Sector moved into rules out (Crossfire): the move is the plain one, at its Courage, the same
+    # test legal_moves makes (before, the explanation read the Unit's Battle Cry alone: 'costs 0 Courage')
+    ("crossfire-battle-cry.yaml", "may-enter for u1 in s11"),
     # Playing with Fire's loss: the Soldiers the rule takes (a count of the language), then the casualties
     ("playing-with-fire.yaml", "tagged explosion above 2 for u1"),
     ("playing-with-fire.yaml", "casualties for u1 from 2"),

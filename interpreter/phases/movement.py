@@ -68,7 +68,7 @@ class MovementPhase(GameAPI):
                 if cost <= courage and (not requirements or self._meets(unit, requirements)):
                     moves.append(with_vehicle if vehicle else plain)
             return moves
-        battle_cry = self.flag("battle-cry", unit) and self.flag("battle-cry-here", unit)
+        battle_cry = self._battle_cry(unit)
         occupancy: dict[str, int] = {}
         for u in s.units:
             if u.status == "active":
@@ -97,7 +97,8 @@ class MovementPhase(GameAPI):
                 or not self.flag("vehicle-here", unit, sector=to))
             requirements = self._requirements(to)
             needs_cry = any(r[:1] == ("battle-cry",) for r in requirements)
-            if needs_cry and not (battle_cry and self.flag("battle-cry-here", unit, sector=to)):
+            cry_into = self._cry_into(unit, to, battle_cry)
+            if needs_cry and not cry_into:
                 continue
             target_cost = self.sectors[to].cost
             if target_cost is not None:
@@ -108,10 +109,19 @@ class MovementPhase(GameAPI):
             plain_ok = cost <= unit.courage and self._meets(unit, requirements)
             if plain_ok and not needs_cry:
                 moves.append(Move(kind, to, cost, mines_apply, False, abandons))
-            if battle_cry and self.flag("battle-cry-here", unit, sector=to) and (
-                    kind == "advance" or requirements) and not (plain_ok and cost == 0 and not requirements):
+            if cry_into and (kind == "advance" or requirements) and not (plain_ok and cost == 0 and not requirements):
                 moves.append(Move(kind, to, 0, mines_apply, True, abandons))
         return moves
+
+    def _battle_cry(self, unit: Unit) -> bool:
+        """Whether the Unit moves with a Battle Cry from where it stands: its Battle Cry this turn, and its
+        Sector's leave ('a Battle Cry RWB here': Crossfire forbids it)."""
+        return self.flag("battle-cry", unit) and self.flag("battle-cry-here", unit)
+
+    def _cry_into(self, unit: Unit, to: str, battle_cry: bool) -> bool:
+        """Whether the Unit moves into ``to`` with a Battle Cry (``battle_cry``: :meth:`_battle_cry`): the Sector
+        moved into must allow it too. legal_moves and explain_entry ask this one test."""
+        return battle_cry and self.flag("battle-cry-here", unit, sector=to)
 
     def _moving_touched(self, here: str, lines: list[FixedMove]) -> bool:
         """Does anything in play touch the rules of moving out of ``here``: a card or rule anywhere, a grant,
@@ -167,25 +177,38 @@ class MovementPhase(GameAPI):
             room = self.value("capacity", unit, sector=to)
             check("room", here < room, "there is room", f"at most {room} Unit(s) may stand there")
             reqs = self._requirements(to)
-            cry = self.flag("battle-cry", unit)
+            has_cry = self.flag("battle-cry", unit)
+            cry = self._cry_into(unit, to, self._battle_cry(unit))
+            if has_cry:  # the Unit's Battle Cry, and whether the Sectors let it be used (no check: how it moves)
+                check("how it moves", True, "with a Battle Cry (no Courage, no requirements)" if cry else
+                      f"without its Battle Cry, which {self._no_cry(unit, to)} forbids: paying Courage and meeting "
+                      "every requirement", "")
             others = [r for r in reqs if r[:1] != ("battle-cry",)]
             if others:
                 texts = "; ".join(" ".join(map(str, r)) for r in others)
                 check("requirements", self._meets(unit, others) or cry,
                       f"met ({texts})" if not cry else f"ignored by the Battle Cry ({texts})", f"not met: {texts}")
             if len(others) < len(reqs):  # only a Battle Cry enters (as legal_moves reads the requirement)
-                check("Battle Cry", cry and self.flag("battle-cry-here", unit, sector=to),
-                      "the Unit moves with a Battle Cry", "only a Unit moving with a Battle Cry may enter"
-                      + ("" if not cry else " (no Battle Cry here)"))
+                check("Battle Cry", cry, "the Unit moves with a Battle Cry",
+                      "only a Unit moving with a Battle Cry may enter")
             target_cost = self.sectors[to].cost
             if target_cost is not None:
                 kind, cost = "advance", target_cost
             if kind == "advance":
-                need = 0 if self.flag("battle-cry", unit) else self.value("advance-cost", unit, base=cost)
+                need = 0 if cry else self.value("advance-cost", unit, base=cost)
                 check("Courage", unit.courage >= need, f"the Advance costs {need} Courage; the Unit has "
                       f"{unit.courage}", f"the Advance costs {need} Courage; the Unit has only {unit.courage}")
         final = any(m.to == to for m in self.legal_moves(unit))
         return final, Derivation("may-enter", f"{unit.name}, {to_name}", True, "game rules", tuple(steps), final)
+
+    def _no_cry(self, unit: Unit, to: str) -> str:
+        """What forbids the Unit's Battle Cry where it stands or where it would go: the effects that say so."""
+        said = []
+        for where in dict.fromkeys((unit.sector, to)):
+            _, derivation = self.query("battle-cry-here", unit, sector=where, explain=True)
+            said += [st.source_name for st in (derivation.steps if derivation else ())
+                     if st.op == "forbid" and not st.overruled_by]
+        return "; ".join(said) or "a rule"
 
     def _requirements(self, sector: str) -> list[tuple[str | int, ...]]:
         if "requirements" in self.ignore:
