@@ -586,7 +586,7 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
     fixed_tally_turn = game.state.turn if sc.tally else None  # the turn whose Phase 1 `tally:` stands for
     try:
         for j, step in enumerate(sc.steps):
-            where = ["steps", j]
+            where[:] = ["steps", j]
             expected_refusal = step.get("refused") if isinstance(step, dict) else None
             if game.state.outcome is not None:
                 raise RuleError(f"the game has ended ({game.state.outcome}: {game.state.reason}) before step "
@@ -618,21 +618,10 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
         if not sc.steps:
             left = script.end_of_step(last=True)
             if left is not None:
-                where = ["answers"]
+                where[:] = ["answers"]
                 checks.append(Check(at("answers: every scripted answer is consumed"), False, "consumed", left[0],
                                     message=left[1], where=tuple(where)))
-        for j, item in enumerate(sc.expect):
-            pairs = item.items() if isinstance(item, dict) else []
-            for raw_key, expected in pairs:
-                where = ["expect", j, raw_key]
-                key = str(raw_key)
-                if key.startswith("query "):
-                    value, derivation = evaluate_query(game, key)
-                    checks.append(Check(key, matches(value, expected), expected, value, derivation,
-                                        where=tuple(where)))
-                else:
-                    value = _norm(actual_value(game, key))
-                    checks.append(Check(key, matches(value, expected), expected, value, where=tuple(where)))
+        check_expectations(game, sc, checks, where)
     except DDayError as exc:
         return Result(file, sc.scenario, _placed(checks, doc), at(str(exc)), sc.ruling, tuple(where)), game
     except (KeyError, AttributeError, ValueError, TypeError, IndexError) as exc:
@@ -640,6 +629,22 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
                       sc.ruling, tuple(where)), game
     return Result(file, sc.scenario, _placed(checks, doc), None, sc.ruling,
                   checks_nothing=checks_nothing(sc.steps, sc.expect, sc.answers, sc.fallback)), game
+
+
+def check_expectations(game: Game, sc: ScenarioFile, checks: list[Check], where: list[str | int]) -> None:
+    """The scenario's ``expect:`` checked against the game as it stands, each check added to ``checks``; ``where``
+    follows the entry being checked (an error names its place)."""
+    for j, item in enumerate(sc.expect):
+        pairs = item.items() if isinstance(item, dict) else []
+        for raw_key, expected in pairs:
+            where[:] = ["expect", j, raw_key]
+            key = str(raw_key)
+            if key.startswith("query "):
+                value, derivation = evaluate_query(game, key)
+                checks.append(Check(key, matches(value, expected), expected, value, derivation, where=tuple(where)))
+            else:
+                value = _norm(actual_value(game, key))
+                checks.append(Check(key, matches(value, expected), expected, value, where=tuple(where)))
 
 
 def _placed(checks: list[Check], doc: YamlDoc | None) -> tuple[Check, ...]:
