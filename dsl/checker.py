@@ -562,6 +562,8 @@ class _Checker:
                     pool = set(words.words("event")) | set(words.words("moment")) | set(self.v.phases)
                     if moment not in pool:
                         self.unknown("moment", body.window.moment, pool, code="DSL108")
+                    else:
+                        self.check_window(body.window)
                     if body.window.kind == "when" and words.event(moment) is not None:
                         self.heard = body.window.moment  # 'use when EVENT' answers the event
                 try:
@@ -581,6 +583,20 @@ class _Checker:
                 stmt = self.check_statement(body.statement, in_actions=False, duration=None)
                 new = attrs.evolve(body, statement=stmt, condition=self.check_condition(body.condition))
         return attrs.evolve(clause, body=new)
+
+    def check_window(self, window: ast.Window) -> None:
+        """A use's window must be one the engine offers uses at (``words.windows``): a known word in another window
+        ('before advance') would make a card that validates and is never offered."""
+        offered = words.windows()
+        if (window.kind, window.moment.name) in offered:
+            return
+        said = f"{window.kind} {window.moment.name}"
+        phrases = [f"{kind} {moment}" for kind, moment in offered]
+        same = [f"'{kind} {moment}'" for kind, moment in offered if moment == window.moment.name]
+        hint = f"did you mean {' or '.join(same)}?" if same else did_you_mean(said, phrases)
+        listed = "uses are offered only " + ", ".join(phrases)
+        self.err("DSL121", f"no use is ever offered '{said}': the turn has no such moment for a card's uses",
+                 window.pos, f"{hint} ({listed})" if hint else listed)
 
     @staticmethod
     def waiting(stmt: ast.Statement) -> bool:

@@ -138,10 +138,9 @@ _FOLLOWS = {
     "or": "another action, or another condition",
     "and": "another action, or another condition",
     "on": "an event (advance, final-tally, combat, ...)",
-    "before": "a moment (mgf, final-tally, purchase, ...)",
-    "after": "a moment (final-tally, first-roll, ...)",
-    "during": "a phase (purchase, movement, combat, ...)",
-    "when": "a moment (drawn, ...)",
+    # after a window's word, the moments the engine offers uses at with it (words.windows: 'before mgf, movement')
+    **{kind: f"a moment ({', '.join(m for k, m in words.windows() if k == kind)})"
+       for kind in ("before", "after", "during", "when")},
     "per": "what is counted (skull, locked skull, rwbs, specialists, ...)",
     "above": "a number",
 }

@@ -28,6 +28,7 @@ from ddaydice.dsl.parser import SourceMap, parse_effect
 from ddaydice.dsl.places import bundled_root
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.vocab import Vocabulary
+from ddaydice.dsl.words.events import POINTS
 
 Part = Literal["effect", "actions", "condition"]
 
@@ -37,8 +38,10 @@ ROLES: tuple[tuple[words.Role, str, str], ...] = (
     ("modifier", "Modifiers", "Standing changes to a permission or a rule while their source is in play. Every value "
      "of the rules (see *Values*) is a modifier too: `def -2`, `locked-dice = 1`."),
     ("event", "Events", "What a trigger listens for: `on EVENT [if ...]: actions`."),
-    ("moment", "Moments", "When a use may be played: `use before|after|during|when MOMENT: actions`. Events and "
-     "phases name moments too."),
+    ("moment", "Moments", "When a use may be played: `use before|after|during|when MOMENT: actions`. A use is "
+     "offered at the moments of the table below and no other: a word (a moment, an event, a phase) in a window not "
+     "listed there is an error (`DSL121`), for the turn would never offer the use. Without a window, a use is "
+     "offered at every moment of the turn that offers uses (Phases 1, 3, 4 and 5)."),
     ("predicate", "Conditions", "What `if` and `unless` test; numbers are compared (`count skull >= 4`), the others "
      "are true or false. Combine them with `and`, `or`, `not` and parentheses."),
     ("counter", "Counters", "What `per` multiplies by: `gain 3 soldiers per locked skull`."),
@@ -242,12 +245,24 @@ def generate(content: Content | None = None) -> str:
         specs = [s for s in words.all_words() if s.role == role]
         if not specs:
             continue
-        lines += [f"## {title}", "", intro, "",
-                  " · ".join(f"[`{s.name}`](#{_anchor(role, s.name)})" for s in specs), ""]
+        lines += [f"## {title}", "", intro, ""]
+        if role == "moment":
+            lines += _windows_table()
+        lines += [" · ".join(f"[`{s.name}`](#{_anchor(role, s.name)})" for s in specs), ""]
         for spec in specs:
             lines += _word_section(spec, example_of(spec, vocab, renderer))
     lines += _rules_sections(content)
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _windows_table() -> list[str]:
+    """The windows a use may name, and where the turn offers each (``words.windows``, the list the engine reads)."""
+    rows = []
+    for (kind, moment), points in words.windows().items():
+        where = "; ".join(dict.fromkeys(POINTS.get(p, "as the event is about to happen (the player may decline)")
+                                        for p in points))
+        rows.append((f"`{kind} {moment}`", where))
+    return _table(["window", "offered"], rows)
 
 
 def _rules_sections(content: Content) -> list[str]:

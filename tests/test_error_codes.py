@@ -257,6 +257,8 @@ CASES: dict[str, Case] = {
     "DSL120": Case("DSL120", map_with('effect: "def -1"}', 'effect: "def -1 once per turn per card"}'),
                    "maps/tiny.yaml:23:70", ("'once per turn per card'", "a Sector is held by no Unit"),
                    "write 'once per turn'"),
+    "DSL121": Case("DSL121", effect("use before advance: gain 1 soldiers"), at(11),
+                   ("no use is ever offered 'before advance'",), "uses are offered only after final-tally"),
     # ------------------------------------------------------------------ what a card says of itself
     "PROV001": Case("PROV001", {"cards/new.yaml": card(provenance="reconstructed")}, "cards/new.yaml:7:17",
                     ("needs a 'note'",), "add 'note: ...'"),

@@ -157,9 +157,11 @@ def test_events_and_moments_say_themselves_in_english(renderer: Renderer) -> Non
         lines = renderer.lines(effect)
         assert lines[0].startswith(spec.phrase[:1].upper() + spec.phrase[1:]), lines[0]
         assert spec.until in lines[1], lines[1]
+    offered = words.windows()
     for name, moment in words.words("moment").items():
         assert isinstance(moment, words.MomentWord)
-        assert moment.phrase in renderer.lines(_checked(f"use during {name}: gain 1 star"))[0]
+        kind = next(k for k, m in offered if m == name)  # each moment in a window the turn offers uses at
+        assert moment.phrase in renderer.lines(_checked(f"use {kind} {name}: gain 1 star"))[0]
 
 
 def _checked(text: str, vocab_content: Content | None = None) -> ast.Effect:

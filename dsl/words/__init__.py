@@ -45,7 +45,7 @@ __all__ = [
     "KEYWORDS", "PARAM_KINDS", "RAISING", "WORDS", "ActionWord", "CounterWord", "EventWord", "ModifierWord",
     "MomentWord", "Param", "PredicateWord", "Role", "Signature", "TargetWord", "WordSpec", "action", "all_words",
     "counter", "event", "guarded_set", "lookup", "modifier", "moment", "parse_signature", "predicate", "reading",
-    "register", "signatures", "target", "unregister", "words",
+    "register", "signatures", "target", "unregister", "window_points", "windows", "words",
 ]
 
 # The built-in words, in the reference's order.
@@ -152,6 +152,27 @@ def event(name: str) -> EventWord | None:
 
 def moment(name: str) -> MomentWord | None:
     return _typed("moment", name, MomentWord)
+
+
+def windows() -> dict[tuple[str, str], tuple[str, ...]]:
+    """Every window a use may name ('use KIND MOMENT: ...'), with the moments of the turn at which the engine offers
+    it (``events.WINDOWS``, and 'when EVENT' of each pending event, offered as it is about to happen)."""
+    out = dict(events.WINDOWS)
+    for spec in _BY_ROLE.get("event", {}).values():
+        if isinstance(spec, EventWord) and spec.pending:
+            out[("when", spec.name)] = (f"when-{spec.name}",)
+    return out
+
+
+def window_points(window: tuple[str, str] | None) -> tuple[str, ...]:
+    """The moments of the turn at which the engine offers a use with this window (without one: at each of
+    ``events.USE_POINTS``); none for a window it never offers (which the checker refuses, DSL121)."""
+    if window is None:
+        return events.USE_POINTS
+    found = events.WINDOWS.get(window)
+    if found is None and window[0] == "when" and (spec := event(window[1])) is not None and spec.pending:
+        return (f"when-{window[1]}",)
+    return found or ()
 
 
 def predicate(name: str) -> PredicateWord | None:

@@ -1,7 +1,8 @@
 """Events (what a trigger listens for, and what 'until' waits for) and moments (when a use may be played). Each
 record carries its English: 'on EVENT', 'until EVENT', and the moment after 'before', 'after', 'during' or
 'when'; a pending event (about to happen when its triggers run, so that 'instead' may replace it) says so, and what
-does not happen when it is replaced. Phases name moments too (``rules/phases.yaml``)."""
+does not happen when it is replaced. Phases name moments too (``rules/phases.yaml``); ``WINDOWS`` lists the moments
+at which the engine offers uses, the only ones a use may name."""
 
 from __future__ import annotations
 
@@ -138,3 +139,42 @@ MOMENTS = (
         phrase="the purchase phase",
     ),
 )
+
+USE_POINTS = ("after-final-tally", "purchase", "movement", "after-roll", "before-mgf", "after-mgf")
+"""The moments of the turn at which the engine offers uses (interpreter/phases/, ``use_point``), in the turn's order;
+a use without a window is offered at each of them."""
+
+POINTS: dict[str, str] = {
+    "after-first-roll": "in Phase 1, after the first roll",
+    "after-final-tally": "at the end of Phase 1, after the Final Tally",
+    "purchase": "in Phase 3",
+    "movement": "in Phase 4, before the Unit moves",
+    "after-roll": "in Phase 4, after a roll whose result has not yet taken effect (a Landmine die, a Random "
+                  "Attribute roll: rulings 10.1, 10.7)",
+    "before-mgf": "in Phase 5, before the MGF roll",
+    "after-mgf": "in Phase 5, after the MGF roll",
+    "when-drawn": "right after the card is drawn, and only then",
+}
+"""Each moment of the turn at which the engine offers uses, in English ('when-EVENT' of a pending event: as the
+event is about to happen)."""
+
+WINDOWS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("after", "final-tally"): ("after-final-tally",),
+    ("during", "roll"): ("after-final-tally",),
+    ("during", "upkeep"): ("after-final-tally",),
+    ("during", "purchase"): ("purchase",),
+    ("before", "movement"): ("movement",),
+    ("during", "movement"): ("movement", "after-roll"),
+    ("during", "combat"): ("before-mgf", "after-mgf"),
+    ("before", "mgf"): ("before-mgf",),
+    ("after", "mgf"): ("after-mgf",),
+    ("after", "first-roll"): ("after-first-roll",),
+    ("when", "found"): USE_POINTS,
+    ("when", "drawn"): ("when-drawn",),
+}
+"""The windows a use may name ('use KIND MOMENT: ...') and the moments of the turn at which the engine offers it
+there: the one list the checker (any other window is DSL121), the language server's completion, the reference and
+the engine (``core/values.py`` ``points_of``) read. Besides these, 'use when EVENT' of a pending event
+(``words.windows``) is offered as the event is about to happen ('when-EVENT', ``effects/events.py``). 'during
+roll' and 'during upkeep' are offered at the end of Phase 1 (Phase 2 offers no use), 'when drawn' right after the
+card is drawn (``mechanisms/decks.py``)."""

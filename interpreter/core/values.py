@@ -9,25 +9,11 @@ from typing import Final, Literal, NamedTuple
 
 import attrs
 
+from ddaydice.dsl.words import window_points
+
 PHASES = ("roll", "upkeep", "purchase", "movement", "combat")
 # The resources a Unit may give another in a trade (Phase 3), one at a time, as the state names them.
 TRADE_RESOURCES = ("soldiers", "courage", "stars", "item_points")
-# "after-roll": a die just rolled whose result has not yet taken effect (a Landmine die, a Random Attribute roll),
-# which a card that changes any roll (the Binoculars) may change first (OpenRoll; rulings 10.1, 10.7).
-USE_POINTS = ("after-final-tally", "purchase", "movement", "after-roll", "before-mgf", "after-mgf")
-WINDOW_POINTS: dict[tuple[str, str], tuple[str, ...]] = {
-    ("after", "final-tally"): ("after-final-tally",),
-    ("during", "roll"): ("after-final-tally",),
-    ("during", "upkeep"): ("after-final-tally",),
-    ("during", "purchase"): ("purchase",),
-    ("during", "movement"): ("movement", "after-roll"),
-    ("before", "movement"): ("movement",),
-    ("during", "combat"): ("before-mgf", "after-mgf"),
-    ("before", "mgf"): ("before-mgf",),
-    ("after", "mgf"): ("after-mgf",),
-    ("after", "first-roll"): ("after-first-roll",),
-    ("when", "found"): USE_POINTS,
-}
 MAX_TURNS = 60
 #: A player's counter of the times an owner's uses were played this game (a card's, a Sector's, a rule's):
 #: ``USED + owner``, counted where a use is played (effects/uses.py), read by 'times-used' and by the tools.
@@ -66,15 +52,11 @@ class Pending:
 
 
 def points_of(window: tuple[str, str] | None) -> tuple[str, ...]:
-    """The moments of the turn at which a use with this window may be made (any moment without one); 'when EVENT'
-    of another event: the moment that event is about to happen ('when-casualties', offered for a pending event by
+    """The moments of the turn at which a use with this window may be made (any moment of ``USE_POINTS`` without
+    one), as the language's list of windows says (dsl/words/events.py ``WINDOWS``, the one the checker reads); 'when
+    EVENT' of a pending event: the moment that event is about to happen ('when-casualties', offered by
     effects/events.py)."""
-    if window is None:
-        return USE_POINTS
-    found = WINDOW_POINTS.get(window)
-    if found is None and window[0] == "when":
-        return (f"when-{window[1]}",)
-    return found or ()
+    return window_points(window)
 
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9-]*")  # the words of an effect's text, to find the cards it names

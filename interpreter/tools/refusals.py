@@ -11,9 +11,10 @@ from __future__ import annotations
 import attrs
 
 from ddaydice.dsl.compile import EffectSource, UseHook, limit_words
+from ddaydice.dsl.words.events import USE_POINTS
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Unit
-from ddaydice.interpreter.core.values import TRADE_RESOURCES, USE_POINTS
+from ddaydice.interpreter.core.values import TRADE_RESOURCES
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms import decks
 

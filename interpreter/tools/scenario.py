@@ -138,7 +138,7 @@ class Result:
 
 # The moments at which the turn offers the uses of cards, by the phase it offers them in (interpreter/phases/):
 # a `use:` step in a phase is tried at these and no other. Phase 2 offers none: the cards of "during upkeep" are
-# offered at the end of Phase 1 (core/values.py WINDOW_POINTS), so a scenario plays them in phase roll. Phase 4's
+# offered at the end of Phase 1 (dsl/words/events.py WINDOWS), so a scenario plays them in phase roll. Phase 4's
 # "after-roll" is left out: the turn offers it only within a move (across Landmines, into a Random Sector), which a
 # `move:` step makes.
 # tests/test_scenario_phases.py checks this table against the points whole games offer, phase by phase.

@@ -14,6 +14,7 @@ from lsprotocol import types
 from ddaydice.dsl import schema, words
 from ddaydice.dsl.loader import Content
 from ddaydice.dsl.reference import entry
+from ddaydice.dsl.words.events import POINTS
 from ddaydice.interpreter.core.state import Unit
 from ddaydice.interpreter.tools.lsp.describe import describe_id
 from ddaydice.interpreter.tools.lsp.text import in_effect, key_of, prefix_at
@@ -63,6 +64,18 @@ def _words(role: str) -> list[Name]:
             for s in words.all_words() if s.role == role]
 
 
+def _windows() -> dict[str, list[Name]]:
+    """The moments each window word takes ('window-before': 'mgf', 'movement'), from the language's one list of the
+    windows the engine offers uses at (``words.windows``), each with where the turn offers it."""
+    out: dict[str, list[Name]] = {f"window-{kind}": [] for kind in WINDOWS}
+    for (kind, moment), points in words.windows().items():
+        where = "; ".join(dict.fromkeys(POINTS.get(p, "as the event is about to happen") for p in points))
+        spec = words.lookup("moment", moment) or words.lookup("event", moment)
+        out[f"window-{kind}"].append(Name(moment, f"moment: {kind} {moment}", K.Event,
+                                          f"offered {where}" + (f". {spec.summary}" if spec else "")))
+    return out
+
+
 def names(content: Content, map_id: str | None) -> Names:
     """The names of the language and of this content (a map's own Sectors, attributes and tables if the document
     is that map)."""
@@ -91,6 +104,7 @@ def names(content: Content, map_id: str | None) -> Names:
         **{k: [card[c] for c in sorted(v.cards_of(k))] for k in ("specialist", "item", "vehicle")},
         **{role: _words(role) for role in ROLE_KINDS},
         "keyword": [Name(k, "keyword", K.Keyword) for k in KEYWORDS],
+        **_windows(),
     }
     by["filter"] = by["colour"] + by["face"] + [Name(w, "die filter", K.EnumMember)
                                                 for w in ("locked", "unlocked", "real", "any-roll")]
@@ -115,8 +129,8 @@ def expected(before: str) -> tuple[str, ...]:
         return ("event",)
     if last == "as":  # 'reface 1 die skull as FACE'
         return ("face",)
-    if last in WINDOWS:
-        return ("moment", "event", "phase")
+    if last in WINDOWS:  # only the moments the engine offers uses at with it ('before mgf', not 'before advance')
+        return (f"window-{last}",)
     if last in {"if", "unless", "and", "or", "not"}:
         return ("predicate", "flag", "query")
     if last == "per":
