@@ -17,6 +17,7 @@ import attrs
 from ddaydice.dsl import ast, words
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, suggest
 from ddaydice.dsl.parser import keywords
+from ddaydice.dsl.schema import USED_ONLY_KINDS
 from ddaydice.dsl.vocab import Vocabulary
 
 DURATION_ENGLISH = {
@@ -548,8 +549,17 @@ class _Checker:
         body = clause.body
         match body:
             case ast.Trigger():
-                if words.lookup("event", body.event.name) is None:
+                spec = words.event(body.event.name)
+                if spec is None:
                     self.unknown("event", body.event, words.words("event"), code="DSL107")
+                elif (what := self.used_only()) is not None and not spec.own:
+                    # a trigger on a card held until used would act at each event while merely held
+                    self.err("DSL116", f"{what} acts only when it is used; a trigger here would act each time "
+                             f"'{body.event.name}' happens while the card is merely held", body.event.pos,
+                             "write 'use: ...' (played once, when the player chooses); the only triggers such a "
+                             "card may have hear its own coming: " + ", ".join(
+                                 f"'on {e}'" for e, w in words.words("event").items()
+                                 if isinstance(w, words.EventWord) and w.own))
                 self.heard = body.event
                 try:
                     new: ast.Body = attrs.evolve(body, condition=self.check_condition(body.condition),
@@ -574,10 +584,7 @@ class _Checker:
             case ast.Modifier():
                 if self.waiting(body.statement):
                     self.check_waiting(clause, body)
-                elif self.ctx.kind in {"item", "award"} or self.ctx.used_only_as is not None:
-                    # Items and Awards are one-shot: the engine reads their effects only when they are used.
-                    what = {"item": "an Item", "award": "an Award"}.get(self.ctx.kind) \
-                        or f"a {self.ctx.used_only_as} (used like an Item)"
+                elif (what := self.used_only()) is not None:
                     self.err("DSL116", f"{what} acts only when it is used; a standing change here would never "
                              "apply", body.pos, f"write 'use: {words_of(body.statement)} this turn'")
                 stmt = self.check_statement(body.statement, in_actions=False, duration=None)
@@ -597,6 +604,15 @@ class _Checker:
         listed = "uses are offered only " + ", ".join(phrases)
         self.err("DSL121", f"no use is ever offered '{said}': the turn has no such moment for a card's uses",
                  window.pos, f"{hint} ({listed})" if hint else listed)
+
+    def used_only(self) -> str | None:
+        """The card's kind, for a message, when it acts only when used (an Item, an Award, an expansion's kind held
+        like an Item: rules/kinds.yaml), so that no standing change (DSL116) nor trigger on what happens while it
+        is held applies; None for any other source."""
+        base = USED_ONLY_KINDS.get(self.ctx.kind)
+        if base is not None:
+            return f"{'an' if base[0] in 'AEIOU' else 'a'} {base}"
+        return f"a {self.ctx.used_only_as} (used like an Item)" if self.ctx.used_only_as is not None else None
 
     @staticmethod
     def waiting(stmt: ast.Statement) -> bool:

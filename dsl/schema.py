@@ -29,6 +29,10 @@ Provenance = Literal["rulebook", "printed-board", "reconstructed"]
 CardKind = Literal["specialist", "item", "vehicle", "award"]
 # The four kinds the base game knows; an expansion declares more in rules/kinds.yaml (KindDef).
 BASE_KINDS: tuple[str, ...] = ("specialist", "item", "vehicle", "award")
+# The base kinds whose cards act only when used (held until played, then discarded), by their name: no standing
+# change, and no trigger but on the card's own coming, applies to them (the checker's DSL116). An expansion's kind
+# held like an Item (rules/kinds.yaml: held-as item, or held by a Unit among its cards) is one too.
+USED_ONLY_KINDS: dict[str, str] = {"item": "Item", "award": "Award"}
 
 # Bounded values (dsl/limits.py, docs/security.md): the YAML reader refuses an id that is no slug and a number out
 # of its range, at its place in the file. To the type checker they are plain str and int.

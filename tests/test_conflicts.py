@@ -270,7 +270,7 @@ REPLACING_CARDS = {
     "specialist": {"sarge": "on casualties if have courage >= 2: instead, lose 2 courage",
                    "hero": "on casualties: absorb courage stars",
                    "cook": "on upkeep: gain 1 soldier"},
-    "award": {"medal": "on casualties: gain 1 courage"},
+    "vehicle": {"truck": "on casualties: gain 1 courage"},  # a tier above the Specialists', acting while held
     "item": {"flask": "use when casualties: instead, lose 1 stars"},
 }
 
@@ -278,7 +278,7 @@ REPLACING_CARDS = {
 def write_replacing_cards(root: Path) -> None:
     for kind, cards in REPLACING_CARDS.items():
         write_cards(root, kind, cards)
-    write_map(root, specialists="[sarge, hero, cook]", items="[flask]")
+    write_map(root, specialists="[sarge, hero, cook]", items="[flask]", extra="vehicles: [truck]")
 
 
 def test_a_replacement_against_the_other_effects_of_its_event(tree: Path) -> None:
@@ -293,33 +293,33 @@ def test_a_replacement_against_the_other_effects_of_its_event(tree: Path) -> Non
     assert (same.kind, same.winner, same.query) == ("replacement", None, "on casualties")
     assert "Same tier: whichever came into play first acts first" in same.resolution
     assert "the Unit is spared suffering the casualties and Hero does not run" in same.resolution
-    [tiers] = between(report, "sarge", "medal")
+    [tiers] = between(report, "sarge", "truck")
     assert (tiers.kind, winner(tiers)) == ("replacement", "sarge")
-    assert tiers.resolution.startswith("Sarge acts first (Specialists rank below Awards)")
-    assert "Medal does not run" in tiers.resolution
+    assert tiers.resolution.startswith("Sarge acts first (Specialists rank below Items & Vehicles)")
+    assert "Truck does not run" in tiers.resolution
     [use] = between(report, "hero", "flask")
     assert (use.kind, winner(use)) == ("replacement", "flask")
     assert use.resolution.startswith("Hero acts first (a use is offered after every trigger): Hero acts on the")
     [choice] = between(report, "sarge", "flask")
     assert winner(choice) == "sarge" and "Flask is not offered" in choice.resolution
-    assert not between(report, "hero", "medal")  # both only act on the event: no disagreement
+    assert not between(report, "hero", "truck")  # both only act on the event: no disagreement
     assert not [c for c in report.conflicts if "cook" in {m.owner for m in c.a.members}
                 | {m.owner for m in (c.b.members if c.b else ())}]  # another event's trigger meets none
     assert {c.kind for c in report.conflicts} == {"replacement"}
     shown = CliRunner().invoke(main, ["conflicts", "--root", "."])
     assert shown.exit_code == 0, shown.output
     assert "[on casualties if have courage >= 2: instead, lose 2" in shown.output  # the clause as written
-    assert "(e) a replacement against another effect of its event: 5" in shown.output  # and Medal / Flask
+    assert "(e) a replacement against another effect of its event: 5" in shown.output  # and Truck / Flask
 
 
 @pytest.mark.parametrize(("start", "courage", "soldiers"), [
-    (3, 1, 5),  # Sarge replaces the 3 casualties for 2 Courage: the Medal never runs (else 2 Courage)
-    (0, 1, 2),  # no Courage to pay: the 3 casualties fall, and the Medal acts on them (0 + 1 Courage)
+    (3, 1, 5),  # Sarge replaces the 3 casualties for 2 Courage: the Truck never runs (else 2 Courage)
+    (0, 1, 2),  # no Courage to pay: the 3 casualties fall, and the Truck acts on them (0 + 1 Courage)
 ])
 def test_the_engine_runs_the_effects_of_an_event_as_the_report_says(tree: Path, start: int, courage: int,
                                                                      soldiers: int) -> None:
-    """Sarge (Specialists) acts before the Medal (Awards): when he replaces the casualties, the Medal hears
-    nothing; when his condition fails, the casualties fall and the Medal acts on them."""
+    """Sarge (Specialists) acts before the Truck (a Vehicle): when he replaces the casualties, the Truck hears
+    nothing; when his condition fails, the casualties fall and the Truck acts on them."""
     from ddaydice.interpreter.tools.scenario import run
     from ddaydice.interpreter.tools.scenario_file import load_scenario
 
@@ -328,7 +328,7 @@ def test_the_engine_runs_the_effects_of_an_event_as_the_report_says(tree: Path, 
     scenario = tree / "event.yaml"
     scenario.write_text(f"scenario: an event replaced\nmap: test-map\nphase: combat\nunits:\n"
                         f"  - {{id: u1, sector: s1, soldiers: 5, courage: {start}, specialists: [sarge], "
-                        f"awards: [medal]}}\n"
+                        f"vehicle: truck}}\n"
                         f"steps:\n  - phase: combat\n"
                         f"expect:\n  - u1.courage: {courage}\n  - u1.soldiers: {soldiers}\n")
     loaded, diags = load_scenario(scenario, content)

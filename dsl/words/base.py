@@ -266,7 +266,9 @@ class EventWord(WordSpec):
     """What a trigger listens for. ``phrase``: 'on EVENT' in English; ``until``: 'until EVENT' in English;
     ``moment``: the event as a use's moment ('after the Final Tally'), when it names one; ``pending``: the event
     is about to happen when its triggers run (a replacement, 'instead', may stop it), with ``replaced``, what
-    does not happen, after 'instead of' ('suffering the casualties')."""
+    does not happen, after 'instead of' ('suffering the casualties'); ``own``: the event is the card's own coming to
+    its holder (found, drawn), heard as it comes: the one trigger a card that acts only when used (an Item, an Award,
+    a kind held like an Item) may have."""
 
     role: ClassVar[Role] = "event"
     phrase: str
@@ -274,6 +276,7 @@ class EventWord(WordSpec):
     moment: str = ""
     pending: bool = False
     replaced: str = ""
+    own: bool = False
 
 
 @attrs.frozen(kw_only=True)

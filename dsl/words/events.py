@@ -82,7 +82,7 @@ EVENTS = (
     _E(
         name="found",
         summary="This card was just found.",
-        phrase="when this card is found", until="until this card is next found", moment="it is found",
+        phrase="when this card is found", until="until this card is next found", moment="it is found", own=True,
     ),
     _E(
         name="turn-start",
@@ -111,7 +111,7 @@ EVENTS = (
                  "all), or any card for a rule's trigger (test which with 'drawn KIND'). 'use when drawn': a card's "
                  "uses offered to each Unit right after it is drawn, and only then (losses that cancel it)."),
         example="on drawn if drawn badge: gain 1 courage to the german",
-        phrase="when a card is drawn", until="until a card is next drawn", moment="it is drawn",
+        phrase="when a card is drawn", until="until a card is next drawn", moment="it is drawn", own=True,
     ),
 )
 
