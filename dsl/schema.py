@@ -356,7 +356,7 @@ class BattleMap:
     note: str = ""
     specialists: tuple[str, ...] = ()
     items: tuple[str, ...] = ()
-    vehicles: tuple[str, ...] = ()
+    vehicles: tuple[str, ...] = ()  # in the Pool, found like an Item (one found in a Sector only: its offer)
     placed: tuple[PlacedCard, ...] = ()
     variants: tuple[Variant, ...] = ()
     attributes: tuple[Attribute, ...] = ()

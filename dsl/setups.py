@@ -18,6 +18,21 @@ KIND_LABELS = {"rule": "game rule", "rwb": "RWB bonus", "option": "optional rule
                "specialist": "Specialist", "item": "Item", "vehicle": "Vehicle", "award": "Award"}
 
 
+NO_GRADE = ("a Specialist without a grade is never dealt, neither to each Unit's hand (grade: regular) nor to "
+            "the Pool (grade: unique)")
+"""Why a Specialist a map lists without a grade never comes into play from that list (the set-up deals the listed
+Specialists by grade: interpreter/game/setup.py)."""
+
+
+def listed_ungraded(content: Content, cid: str) -> list[str]:
+    """The maps whose lists (as listed or in a variant) name this Specialist though it has no grade: lists that
+    never deal it (:data:`NO_GRADE`). Empty for any other card."""
+    if content.card_kinds.get(cid) != "specialist" or content.cards[cid].grade is not None:
+        return []
+    return [mid for mid, bm in content.maps.items()
+            if cid in bm.specialists or any(v.specialists is not None and cid in v.specialists for v in bm.variants)]
+
+
 # ================================================================== set-ups: what can be in play
 @attrs.frozen
 class Setup:
@@ -207,6 +222,8 @@ def _seed(index: _Index, bm: BattleMap, v: Variant | None, options: tuple[str, .
     own = "listed by the variant" if v is not None else "listed by the map"
     specs = v.specialists if v is not None and v.specialists is not None else bm.specialists
     for cid in specs:
+        if content.cards[cid].grade is None:
+            continue  # never dealt (NO_GRADE)
         add(cid, own if v is not None and v.specialists is not None else "listed by the map")
     no_items = v is not None and v.items is not None and not v.items
     if not no_items:

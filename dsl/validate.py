@@ -1,6 +1,7 @@
 """What ``dday validate`` checks, as a function: the loader on the given paths, and the cards of those paths that
-no game brings into play (AVAIL001). ``dday validate`` prints it; ``dday lsp`` publishes it as an editor's
-diagnostics, with the unsaved text of the open files overlaid (:func:`ddaydice.dsl.loader.read_source`)."""
+no game brings into play (AVAIL001), or that a map lists without the grade that deals them (AVAIL002). ``dday
+validate`` prints it; ``dday lsp`` publishes it as an editor's diagnostics, with the unsaved text of the open files
+overlaid (:func:`ddaydice.dsl.loader.read_source`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from ddaydice.dsl.diagnostics import Diagnostic, sort_key
 from ddaydice.dsl.loader import Content, display_path, load
 from ddaydice.dsl.places import absolute
 from ddaydice.dsl.sandbox import Looked, recording, shown_path
+from ddaydice.dsl.setups import NO_GRADE, listed_ungraded
 
 
 def validate(paths: Sequence[Path], *, root: Path | None = None, packs: Iterable[str] = (),
@@ -76,7 +78,17 @@ def in_no_game(content: Content, paths: Sequence[Path]) -> list[Diagnostic]:
         if checked[where[0]]:
             mine[cid] = where
     out = []
+    ungraded = {cid: maps for cid in mine if (maps := listed_ungraded(content, cid))}
+    for cid, maps in ungraded.items():
+        file, line, col = mine[cid]
+        names = ", ".join(content.maps[m].name for m in maps)
+        out.append(Diagnostic(
+            "AVAIL002", f"{content.cards[cid].name} ('{cid}') is listed by {names} but has no grade: {NO_GRADE}",
+            file, line, col, severity="warning", width=len(cid),
+            hint="give it 'grade: regular' (in each Unit's hand to recruit) or 'grade: unique' (one, in the Pool)"))
     for cid, options in cards_in_no_game(content, mine).items():
+        if cid in ungraded:
+            continue  # AVAIL002 says why
         file, line, col = mine[cid]
         name = content.cards[cid].name
         how = (f"only an optional rule brings it: {' or '.join(options)}" if options

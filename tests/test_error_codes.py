@@ -349,6 +349,10 @@ CASES: dict[str, Case] = {
     "AVAIL001": Case("AVAIL001", {"mine/new.yaml": card(grade="regular")}, "mine/new.yaml:3:9",
                      ("Tester ('tester')", "is in no game"), "only-in: [OPTION]",
                      args=("validate", "--root", ".", "mine/new.yaml")),
+    "AVAIL002": Case("AVAIL002", {"mine/new.yaml": card(),
+                                  **map_with("specialists: [medic, scout]", "specialists: [medic, tester]")},
+                     "mine/new.yaml:3:9", ("Tester ('tester')", "listed by Tiny Beach but has no grade"),
+                     "give it 'grade: regular'", args=("validate", "--root", ".", "mine/new.yaml")),
 }
 
 # The codes of the interpreter's own inputs (not content), and the tests that give each from a bad input.

@@ -187,4 +187,6 @@ def ref(b: Builder, cid: str, kind: str | None, doc: YamlDoc, node: Any, path: l
     if kind is not None and actual != kind:
         b.diags.append(Diagnostic("XREF004", f"{what} '{cid}' as {an(kind)}, but it is {an(actual)}",
                                      doc.file, line, col, width=len(cid),
-                                     hint=f"name {an(kind)} here; list {an(actual)} under '{actual}s:'"))
+                                     hint=f"name {an(kind)} here; list {an(actual)} under '{actual}s:'"
+                                     + (" (the Pool), or offer it in one Sector ('on enter: offer " + cid + "')"
+                                        if actual == "vehicle" else "")))

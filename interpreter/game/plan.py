@@ -194,7 +194,8 @@ class Plan(GameAPI):
         if not no_items:
             reach |= set(v.items if v and v.items is not None else self.map.items)
             reach |= {cid for cid, card in c.cards.items() if c.card_kinds[cid] == "item" and card.grade == "regular"}
-        reach |= {p.card for p in self.map.placed} | set(self.map.vehicles)
+        reach |= {p.card for p in self.map.placed}
+        reach |= set(v.vehicles if v and v.vehicles is not None else self.map.vehicles)
         reach |= reachable(self.option_rules, c)
         reach |= decks.reachable(self)  # the cards of an expansion's decks in this game
         reach |= {cid for cid, kind in c.card_kinds.items() if self._kind_side.get(kind) in self.side_defs

@@ -52,6 +52,10 @@ class SetUp(GameAPI):
         if not no_items:
             pool += [cid for cid, card in c.cards.items() if c.card_kinds[cid] == "item" and card.grade == "regular"]
             pool += [i for i in special_items if i not in pool]
+        # The map's Vehicles (the variant's, if it lists them): in the Pool, found like an Item, with Item Points
+        # (rulebook, VEHICLES). A Vehicle found only in one Sector is offered there instead ('on enter: offer').
+        vehicles = self.variant.vehicles if self.variant and self.variant.vehicles is not None else self.map.vehicles
+        pool += [v for v in vehicles if v not in pool]
         # Another side's Pool (the German Reserve): every card of the kinds written for that side.
         for side, d in self.side_defs.items():
             pool += [cid for cid, kind in c.card_kinds.items() if self._kind_side.get(kind) == side

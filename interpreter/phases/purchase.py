@@ -50,9 +50,12 @@ class PurchasePhase(GameAPI):
         out: list[tuple[str, int]] = []
         kind = self._side_kind(unit, "item")
         kinds = self.kind_of
-        cards = [p for p in self.state.pool if kinds[p] == kind]
-        if not unit.side and self.state.placed:
-            cards += self._offered(unit)
+        if unit.side:
+            cards = [p for p in self.state.pool if kinds[p] == kind]
+        else:  # a Unit finds the Pool's Items and Vehicles (a map's 'vehicles:'), and what its Sector offers
+            cards = [p for p in self.state.pool if kinds[p] == kind or kinds[p] == "vehicle"]
+            if self.state.placed:
+                cards += self._offered(unit)
         if not cards:
             return out
         costs = self.card_values("item-cost", unit, cards)

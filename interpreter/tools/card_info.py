@@ -20,6 +20,7 @@ KIND_NAMES = {"specialist": "Specialist", "item": "Item", "vehicle": "Vehicle", 
 def card_info(content: Content, cid: str) -> dict[str, Any]:
     """Everything ``dday card`` shows, as plain data (the JSON output)."""
     from ddaydice.dsl.conflicts import setups
+    from ddaydice.dsl.setups import NO_GRADE, listed_ungraded
 
     card = content.cards[cid]
     kind = content.card_kinds[cid]
@@ -39,6 +40,7 @@ def card_info(content: Content, cid: str) -> dict[str, Any]:
             maps.append({"map": mid, "name": bm.name, "as_listed": entries[0],
                          "variants": [e for e in entries[1:] if e["variant"] is not None],
                          "options": [e for e in entries[1:] if e["options"]]})
+    ungraded = sorted(listed_ungraded(content, cid))
     return {
         "id": cid,
         "name": card.name,
@@ -59,7 +61,10 @@ def card_info(content: Content, cid: str) -> dict[str, Any]:
         "unavailable_in": list(card.unavailable_in),
         "solitaire": "solitaire" not in card.unavailable_in,
         "maps": maps,
-        "not_on": sorted(m for m in content.maps if m not in {x["map"] for x in maps}),
+        "not_on": sorted(m for m in content.maps if m not in {x["map"] for x in maps} and m not in ungraded),
+        # the maps that list it though it has no grade, which deals nothing (why, in English)
+        "never_dealt": [{"map": m, "name": content.maps[m].name} for m in ungraded],
+        "never_dealt_why": NO_GRADE if ungraded else None,
     }
 
 
@@ -99,7 +104,11 @@ def render_card(info: dict[str, Any]) -> str:
         solo += "; not available with: " + ", ".join(others)
     out += _field("solitaire", solo)
     out.append("  maps:")
-    if not info["maps"]:
+    for m in info.get("never_dealt", ()):
+        out += textwrap.wrap(f"{m['name']} ({m['map']}): listed by the map, but it has no grade: "
+                             f"{info['never_dealt_why']}", WIDTH, initial_indent="    ", subsequent_indent="      ",
+                             break_long_words=False, break_on_hyphens=False)
+    if not info["maps"] and not info.get("never_dealt"):
         out.append("    (no map: this card can never come into play)")
     for m in info["maps"]:
         base = m["as_listed"]
