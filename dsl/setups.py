@@ -110,6 +110,18 @@ def _named_cards(content: Content, src: EffectSource) -> _Named:
     return named, chosen
 
 
+def offered_vehicles(content: Content, bm: BattleMap) -> list[tuple[str, str]]:
+    """The Vehicles a Sector of the map brings by its own effect ('on enter: offer tank'), each with the Sector's
+    name: found there, not from the Pool (Juno Beach: "Vehicle: Tank (in Sector 5)")."""
+    out: list[tuple[str, str]] = []
+    for sec in bm.sectors:
+        src = content.effects.get(f"{bm.id}/{sec.id}")
+        if src is not None:
+            out += [(cid, sec.name) for cid, _ in _named_cards(content, src)[0]
+                    if content.card_kinds.get(cid) == "vehicle"]
+    return list(dict.fromkeys(out))
+
+
 class _Reached:
     """The cards a set-up (or several set-ups with the same optional rules on) can bring into play, and why: those
     it adds, then those their effects bring, and so on. ``why=False``: which cards only (a kind of card the player

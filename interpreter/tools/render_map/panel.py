@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ddaydice.dsl.setups import offered_vehicles
 from ddaydice.interpreter.tools.render_map.canvas import Canvas
 from ddaydice.interpreter.tools.render_map.layout import Layout
 from ddaydice.interpreter.tools.render_map.style import (
@@ -196,8 +197,12 @@ class Legend(Canvas):
         else:
             facts.append(("Special Items", (", ".join(self.lay.card_name(c) for c in items) or "none")
                           + "; the Regular Items are always available"))
-        if vehicles:
-            facts.append(("Vehicles", ", ".join(self.lay.card_name(c) for c in vehicles)))
+        # the Vehicles in the Pool (the list), then those a Sector offers, found there only
+        found = [self.lay.card_name(c) for c in vehicles]
+        found += [f"{self.lay.card_name(c)} (in {where})" for c, where in offered_vehicles(self.lay.content, bm)
+                  if c not in vehicles]
+        if found:
+            facts.append(("Vehicles", ", ".join(found)))
         names = {a.id: a.name for a in bm.attributes}
         for tab in bm.tables:
             facts.append((tab.name, ", ".join(f"{i} {names.get(r, r)}" for i, r in enumerate(tab.results, 1))))
