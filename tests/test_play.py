@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from ddaydice.dsl.limits import MAX_SEED
 from ddaydice.dsl.loader import load
 from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.decisions import Decision
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies.registry import make_policy
@@ -372,8 +373,12 @@ def test_play_checks_the_invariants_at_the_end_of_the_game_as_simulate_does(monk
 
     ended: list[str | None] = []
     heard = invariants.Watch.game_ends
-    monkeypatch.setattr(invariants.Watch, "game_ends",
-                        lambda self, game: (ended.append(game.state.outcome), heard(self, game))[1])
+
+    def game_ends(self: invariants.Watch, game: GameAPI) -> None:
+        ended.append(game.state.outcome)
+        heard(self, game)
+
+    monkeypatch.setattr(invariants.Watch, "game_ends", game_ends)
     result = CliRunner().invoke(main, ["play", "exercise-tiger", "--variant", "advanced-training", "--seed", "5",
                                        "--auto", "reference", "--check-invariants"])
     assert result.exit_code == 0, result.output
