@@ -15,6 +15,10 @@ from ddaydice.interpreter.core.state import (
 )
 from ddaydice.interpreter.core.values import Pending
 
+#: The events a card hears of its own arrival only ('on found', 'on drawn': this card), fired for it alone
+#: (``only``); the other effects (a rule's 'on drawn if drawn badge') hear every such event.
+OWN_EVENTS = frozenset(e.name for e in words.all_words() if isinstance(e, words.EventWord) and e.own)
+
 
 def _always() -> bool:
     return True
@@ -114,9 +118,10 @@ class Events(GameAPI):
             if not sector_only:
                 heard += ip.held_triggers.get(event, EMPTY)
         hits: list[tuple[int, tuple[int, str], EffectSource, Unit | None, int, TriggerHook]] = []
+        own = only is None and event in OWN_EVENTS  # a card hears its own arrival only ('on drawn': this card)
         for src, holder, played, i, hook in heard:
             if (only is None and not self._scoped(holder, hook.scope, unit, where, False)) \
-                    or (hook.scope == "the-german" and not unit.side):
+                    or (hook.scope == "the-german" and not unit.side) or (own and src.owner in self.content.cards):
                 continue
             hits.append((self._tier(src), (played, src.owner), src, holder, i, hook))
         if len(hits) > 1:
