@@ -601,6 +601,10 @@ class _Checker:
         phrases = [f"{kind} {moment}" for kind, moment in offered]
         same = [f"'{kind} {moment}'" for kind, moment in offered if moment == window.moment.name]
         hint = f"did you mean {' or '.join(same)}?" if same else did_you_mean(said, phrases)
+        spec = words.event(window.moment.name)
+        if hint is None and spec is not None and spec.own:  # what the card does as it arrives is a trigger
+            hint = f"what the card does when it is {window.moment.name}, it does by itself: write 'on " \
+                   f"{window.moment.name}: ...'"
         listed = "uses are offered only " + ", ".join(phrases)
         self.err("DSL121", f"no use is ever offered '{said}': the turn has no such moment for a card's uses",
                  window.pos, f"{hint} ({listed})" if hint else listed)

@@ -39,6 +39,16 @@ def test_a_window_the_turn_never_offers_is_an_error(tmp_path: Path, monkeypatch:
         assert f"did you mean '{instead}'?" in result.output, result.output
 
 
+def test_when_found_is_no_window_and_the_hint_names_the_trigger(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """'use when found' read "when it is found" and was offered at every moment of the turn, found or not: no such
+    window is offered; what a card does as it is found is its trigger 'on found', which the hint names."""
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card("use when found: gain 1 soldiers", kind="item")})
+    bad(result, "cards/new.yaml:9:11: DSL121 no use is ever offered 'when found'")
+    assert "write 'on found: ...'" in result.output, result.output
+    assert ("when", "found") not in words.windows()
+
+
 def test_every_window_the_checker_accepts_is_offered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each window of the list validates, and the engine offers it at moments the turn has: those it offers in a
     phase (checked against whole games by test_scenario_phases.py), right after a card is drawn, or as a pending
@@ -67,7 +77,7 @@ def test_completion_offers_only_the_windows_there_are() -> None:
     assert expected("use once per turn after ") == ("window-after",)
     every = names(content, None)
     assert {n.label for n in every.of("window-before")} == {"mgf", "movement"}
-    assert {n.label for n in every.of("window-when")} == {"found", "drawn", "casualties", "specialist-lost"}
+    assert {n.label for n in every.of("window-when")} == {"drawn", "casualties", "specialist-lost"}
     assert {"final-tally", "mgf", "first-roll"} == {n.label for n in every.of("window-after")}
     mgf = next(n for n in every.of("window-before") if n.label == "mgf")
     assert mgf.doc.startswith("offered in Phase 5, before the MGF roll"), mgf.doc

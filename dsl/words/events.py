@@ -169,7 +169,6 @@ WINDOWS: dict[tuple[str, str], tuple[str, ...]] = {
     ("before", "mgf"): ("before-mgf",),
     ("after", "mgf"): ("after-mgf",),
     ("after", "first-roll"): ("after-first-roll",),
-    ("when", "found"): USE_POINTS,
     ("when", "drawn"): ("when-drawn",),
 }
 """The windows a use may name ('use KIND MOMENT: ...') and the moments of the turn at which the engine offers it
