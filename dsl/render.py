@@ -90,7 +90,8 @@ class Renderer:
             if w == "locked":
                 parts.append("even a Locked one")
             elif w == "any-roll":
-                parts.append("including Machine Gun Fire and Landmine dice")
+                parts.append("including the Machine Gun Fire dice and a roll about to take effect (a Landmine die, a "
+                             "Random Attribute roll)")
             elif w == "real":
                 parts.append("real dice only")
             elif w == "same":

@@ -145,11 +145,12 @@ def say_reface(r: Speaker, w: Wording) -> str:
 
 
 def check_reface(c: Checking, stmt: ast.Statement) -> None:
-    """'as FACE' with 'any-roll': MGF and Landmine dice show numbers, not faces."""
+    """'as FACE' with 'any-roll': MGF dice and the other rolls it reaches show numbers, not faces."""
     named = [a for a in stmt.args if isinstance(a, ast.Word) and a.name in {"as", "any-roll"}]
     if len({a.name for a in named}) == 2:
         c.err("DSL103", f"{stmt.verb.name}: 'as' names a face of the Final Tally's dice, but 'any-roll' also "
-              "reaches MGF and Landmine dice, which show numbers", named[-1].pos, "leave out 'any-roll' or 'as'")
+              "reaches MGF dice and rolls about to take effect (a Landmine die, a Random Attribute roll), which show "
+              "numbers", named[-1].pos, "leave out 'any-roll' or 'as'")
 
 
 def compile_recolour(p: Parts) -> Action:
