@@ -70,3 +70,14 @@ def test_a_card_with_no_die_to_act_on_says_so() -> None:
     events = trace_of("rulings/binoculars-with-no-die-to-change.yaml")
     used = next(i for i, e in enumerate(events) if e.kind == "use" and e.source == "binoculars")
     assert events[used + 1].detail == "Binoculars: Unit 1 has no die to change; nothing changes"
+
+
+def test_amounts_are_told_in_the_singular_and_by_their_names() -> None:
+    """'Unit 1 gains 1 Star', not '1 stars' (the resource's id); the Upkeep's collection likewise ('1 Star')."""
+    lines = details(trace_of("cards/lucky-charm.yaml"))
+    assert "Unit 1 gains 1 Star" in lines and "Unit 2 gains 1 Courage" in lines, lines
+    name = "runner/fixed-tally-then-phase-roll.yaml"
+    text = (SCENARIOS / name).read_text(encoding="utf-8").replace("white star, white star", "white star, white tool")
+    text = text.replace("u1.soldiers: 8", "u1.stars: 1")
+    collected = [line for line in details(trace_of(name, text)) if " collects " in line]
+    assert collected and collected[0].startswith("Unit 1 collects 2 Soldiers, 1 Star, 1 Courage, "), collected

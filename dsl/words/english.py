@@ -24,6 +24,14 @@ SINGULAR = {"soldiers": "Soldier", "stars": "Star", "item-points": "Item Point"}
 PLURAL_FACES = {"skull": "Skulls", "star": "Stars", "tool": "Tools"}
 
 
+def amount_of(n: int, resource: str) -> str:
+    """An amount of a resource as the trace tells it: '1 Soldier', '3 Soldiers', '1 Courage', '2 Item Points' (a
+    resource the names above do not know: its id, as written)."""
+    if n == 1 and resource in SINGULAR:
+        return f"1 {SINGULAR[resource]}"
+    return f"{n} {RESOURCE_NAMES.get(resource, resource)}"
+
+
 def upper_first(text: str) -> str:
     return text[:1].upper() + text[1:]
 

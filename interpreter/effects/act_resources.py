@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mypy_extensions import trait
 
+from ddaydice.dsl.words.english import amount_of
 from ddaydice.interpreter.effects.context import ContextBase
 
 
@@ -20,8 +21,8 @@ class ResourceActions(ContextBase):
                 continue  # an automated Unit keeps no resources
             setattr(u, attr, getattr(u, attr) + amount)
             if self.game.tracing:
-                self.game.log("gain", f"{u.name} gains {amount} {resource}", u, self.source.owner, self.source.tier,
-                              resource=resource, amount=amount)
+                self.game.log("gain", f"{u.name} gains {amount_of(amount, resource)}", u, self.source.owner,
+                              self.source.tier, resource=resource, amount=amount)
 
     def lose(self, resource: str, amount: int, recipient: str | None) -> None:
         attr = resource.replace("-", "_")
@@ -34,7 +35,7 @@ class ResourceActions(ContextBase):
             have = getattr(u, attr)
             setattr(u, attr, max(0, have - amount))
             if self.game.tracing:
-                self.game.log("lose", f"{u.name} loses {min(have, amount)} {resource}", u, self.source.owner,
+                self.game.log("lose", f"{u.name} loses {amount_of(min(have, amount), resource)}", u, self.source.owner,
                               self.source.tier)
 
     def absorb(self, resources: tuple[str, ...]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mypy_extensions import mypyc_attr, trait
 
+from ddaydice.dsl.words.english import amount_of
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
     NEXT_MARKER,
@@ -160,8 +161,9 @@ class UpkeepPhase(GameAPI):
         unit.item_points += points
         if self.tracing:
             gains = {"soldiers": soldiers, "stars": stars, "courage": courage}
-            self.log("collect", f"{unit.name} collects {soldiers} Soldiers, {stars} Stars, {courage} Courage, "
-                     f"{points} Item Points", unit, gains=gains, item_points=points)
+            self.log("collect", f"{unit.name} collects {amount_of(soldiers, 'soldiers')}, {amount_of(stars, 'stars')}, "
+                     f"{amount_of(courage, 'courage')}, {amount_of(points, 'item-points')}", unit, gains=gains,
+                     item_points=points)
 
     def _advance_marker(self, unit: Unit) -> None:
         if unit.marker in STAY_FORBIDDEN:
