@@ -6,10 +6,14 @@ contract squashes a package with its submodules, so it cannot see a package whos
 a submodule that imports the package back (as interpreter.cli and cli.render once did). This test
 looks at every module on its own. Like import-linter it counts imports inside functions and under
 ``if TYPE_CHECKING:``.
+
+The same packages keep their shape: no module over 800 lines, no class over 400, no function over 80 (a part of
+one concern each; the interpreter's Game is assembled from parts, as are dsl's checker and conflict finder).
 """
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import os
 import tomllib
@@ -113,3 +117,56 @@ def test_type_checking_imports_count_for_lint_imports() -> None:
     config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
     assert config["exclude_type_checking_imports"] is False
     assert config["root_package"] == "ddaydice"
+
+
+MAX_LINES = {"module": 800, "class": 400, "function": 80}
+
+
+def oversized(folder: Path) -> list[str]:
+    """The modules, classes and functions (methods and nested ones too) under ``folder`` longer than the project
+    allows, as 'path: kind name, N lines (at most M)'."""
+    found: list[str] = []
+    for path in sorted(folder.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        where = path.relative_to(folder.parent).as_posix()
+        lines = len(source.splitlines())
+        if lines > MAX_LINES["module"]:
+            found.append(f"{where}: module, {lines} lines (at most {MAX_LINES['module']})")
+        for node in ast.walk(ast.parse(source, filename=str(path))):
+            if isinstance(node, ast.ClassDef):
+                kind = "class"
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                kind = "function"
+            else:
+                continue
+            size = (node.end_lineno or node.lineno) - node.lineno + 1
+            if size > MAX_LINES[kind]:
+                found.append(f"{where}:{node.lineno}: {kind} {node.name}, {size} lines (at most {MAX_LINES[kind]})")
+    return found
+
+
+def test_dsl_and_the_interpreter_keep_their_shape() -> None:
+    """No module of dsl/ or interpreter/ over 800 lines, no class over 400, no function over 80: a part too long
+    is split by concern (mixins such as the Game's parts, or a module of its own)."""
+    for package in ("dsl", "interpreter"):
+        assert (REPO / package / "__init__.py").exists()
+        assert oversized(REPO / package) == []
+
+
+def test_oversized_finds_long_modules_classes_methods_and_nested_functions(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    method = "    def long(self) -> None:\n" + "        pass\n" * 80
+    nested = "def outer() -> None:\n    def inner() -> None:\n" + "        pass\n" * 80
+    (package / "big.py").write_text("class Big:\n" + method + "    x = 0\n" * 319, encoding="utf-8")
+    (package / "nested.py").write_text(nested, encoding="utf-8")
+    (package / "long.py").write_text("x = 0\n" * 801, encoding="utf-8")
+    (package / "fits.py").write_text("class Fits:\n" + "    x = 0\n" * 399 + "def f() -> None:\n" +
+                                     "    pass\n" * 79, encoding="utf-8")
+    assert oversized(package) == [
+        "pkg/big.py:1: class Big, 401 lines (at most 400)",
+        "pkg/big.py:2: function long, 81 lines (at most 80)",
+        "pkg/long.py: module, 801 lines (at most 800)",
+        "pkg/nested.py:1: function outer, 82 lines (at most 80)",
+        "pkg/nested.py:2: function inner, 81 lines (at most 80)",
+    ]
