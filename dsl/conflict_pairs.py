@@ -9,7 +9,7 @@ from ddaydice.dsl import words
 from ddaydice.dsl.conflict_records import Conflict, Kind, Outcome
 from ddaydice.dsl.conflict_terms import Terms, sector_order
 from ddaydice.dsl.conflict_words import after_first, compact_names, does, range_text, reacts, subject
-from ddaydice.dsl.resolution import RAISING, as_set, assigns, combine, guards, lowers
+from ddaydice.dsl.resolution import RAISING, as_set, assigns, combine, guards
 from ddaydice.dsl.touches import (
     RULE_ADD,
     RULE_CLAMP,
@@ -19,7 +19,6 @@ from ddaydice.dsl.touches import (
     Link,
     MapView,
     Placed,
-    Touch,
     event_query,
 )
 
@@ -195,9 +194,6 @@ class Pairs(Terms):
         return self.order(a, b)
 
     # ------------------------------------------------------------ overrides
-    def lowers(self, t: Touch, mv: MapView, where: frozenset[str]) -> bool:
-        return lowers(t, self.base(mv, t.query, where)[0])
-
     def start(self, mv: MapView, prot: Placed, where: frozenset[str]) -> tuple[int | None, str]:
         """The value a protection keeps, and how to say it: the one it sets ('protect mgf-dice = 0 against
         raising'), else the printed or rules' value."""
