@@ -47,7 +47,8 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
             precisions: tuple[str, ...], measure_names: tuple[str, ...], seed: int | None, jobs: int, fmt: str,
             plot_path: Path | None, quiet: bool) -> None:
     """Play two or more set-ups on the same seeds and report each measure's difference from the first set-up,
-    with a paired 95% interval (Student's t) and whether it is significant (Holm's correction over the measures).
+    with a paired 95% interval (Student's t) and whether it is significant (Holm's correction over every
+    difference of the table).
 
     FILE is a YAML set-up file (docs/simulation.md): 'base' (what the set-ups share), 'setups' (a list), and
     optionally 'games', 'seed', 'batch'. Exit 0 done, 1 a set-up file with errors, 2 a usage error.

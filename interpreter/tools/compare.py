@@ -167,15 +167,18 @@ class Comparison:
 
     def report(self) -> tuple[dict[str, list[Paired]], list[dict[str, float]]]:
         """Every measure's differences (each set-up after the first minus the first), and per difference each
-        measure's p-value after Holm's correction over the measures compared that have 2 pairs or more (a measure
-        with fewer: 1). Worked out once for a table, a JSON or a plot."""
+        measure's p-value after Holm's correction over every difference of the comparison that has 2 pairs or more
+        (a difference with fewer: 1): with three set-ups or more, the differences of every set-up are one family,
+        as the table shows them together. Worked out once for a table, a JSON or a plot."""
         diffs = {name: self.differences(name) for name in self.measures}
-        adjusted = []
-        for k in range(len(self.setups) - 1):
-            tested = [name for name in self.measures if diffs[name][k].n >= 2]
-            ps = dict(zip(tested, holm([diffs[name][k].p for name in tested]), strict=True))
-            adjusted.append({name: ps.get(name, 1.0) for name in self.measures})
+        tested = self.tested(diffs)
+        ps = dict(zip(tested, holm([diffs[name][k].p for k, name in tested]), strict=True))
+        adjusted = [{name: ps.get((k, name), 1.0) for name in self.measures} for k in range(len(self.setups) - 1)]
         return diffs, adjusted
+
+    def tested(self, diffs: Mapping[str, Sequence[Paired]]) -> list[tuple[int, str]]:
+        """The differences corrected together (set-up after the first, measure): those with 2 pairs or more."""
+        return [(k, name) for k in range(len(self.setups) - 1) for name in self.measures if diffs[name][k].n >= 2]
 
     def differences_json(self) -> dict[str, list[dict[str, Any]]]:
         """Per measure, each difference as JSON with its Holm p-value (difference_json), in the set-ups' order: what
@@ -324,6 +327,13 @@ def _p(p: float) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
+def _difference(c: Comparison, name: str, k: int, d: Paired) -> str:
+    """A difference's cell: the difference and its interval (with three set-ups or more, which it is)."""
+    diff = (f"too few pairs ({d.n})" if d.n < 2
+            else f"{_fmt(name, d.diff, True)} [{_fmt(name, d.lo, True)}, {_fmt(name, d.hi, True)}]")
+    return f"{c.setups[k + 1].name} - {c.setups[0].name}: {diff}" if len(c.setups) > 2 else diff
+
+
 def table(c: Comparison) -> list[str]:
     """The comparison as a table a designer reads at a glance: each measure's means, each set-up's difference
     from the first with its paired 95% interval, the p-value, and whether it is significant."""
@@ -334,41 +344,46 @@ def table(c: Comparison) -> list[str]:
     for s in c.setups:
         lines.append(f"  {s.name}: {s.describe()}")
     width = max(8, *(len(n) for n in letters))
+    every, adjusted = c.report()
+    rows = [(name, k, d, _difference(c, name, k, d)) for name in c.measures for k, d in enumerate(every[name])]
+    # The difference column is as wide as its widest cell, so the p-values stay in their columns.
+    dwidth = max(28, *(len(diff) + 1 for *_, diff in rows)) if rows else 28
     head = f"  {'measure':<18}" + "".join(f"{n:>{width + 1}}" for n in letters)
-    head += f"  {'difference':<28}{'p':>7}{'Holm p':>8}  significant"
+    head += f"  {'difference':<{dwidth}}{'p':>7}{'Holm p':>8}  significant"
     lines.append("")
     lines.append(head)
-    every, adjusted = c.report()
-    for name in c.measures:
-        means = c.means(name)
-        for k, d in enumerate(every[name]):
-            label = ms.MEASURES[name][0] if k == 0 else ""
-            cells = "".join(f"{_fmt(name, m):>{width + 1}}" for m in means) if k == 0 else " " * ((width + 1)
-                                                                                                 * len(means))
-            vs = f"{c.setups[k + 1].name} - {c.setups[0].name}"
-            if d.n < 2:
-                diff = f"too few pairs ({d.n})"
-                lines.append(f"  {label:<18}{cells}  {diff:<28}{'-':>7}{'-':>8}  -")
-                continue
-            diff = f"{_fmt(name, d.diff, True)} [{_fmt(name, d.lo, True)}, {_fmt(name, d.hi, True)}]"
-            if len(c.setups) > 2:
-                diff = f"{vs}: {diff}"
-            p_holm = adjusted[k][name]
-            mark = "yes" if p_holm < 0.05 else "no"
-            lines.append(f"  {label:<18}{cells}  {diff:<28}{_p(d.p):>7}{_p(p_holm):>8}  {mark}")
+    for name, k, d, diff in rows:
+        label = ms.MEASURES[name][0] if k == 0 else ""
+        means = c.means(name) if k == 0 else []
+        cells = "".join(f"{_fmt(name, m):>{width + 1}}" for m in means) or " " * ((width + 1) * len(c.setups))
+        if d.n < 2:
+            lines.append(f"  {label:<18}{cells}  {diff:<{dwidth}}{'-':>7}{'-':>8}  -")
+            continue
+        p_holm = adjusted[k][name]
+        mark = "yes" if p_holm < 0.05 else "no"
+        lines.append(f"  {label:<18}{cells}  {diff:<{dwidth}}{_p(d.p):>7}{_p(p_holm):>8}  {mark}")
     pairs = {d.n for d in every.get("turns_to_win", ())}
     if pairs:
         lines.append(f"  (turns to win: the means are over each set-up's won games, the difference over the seeds "
                      f"won under both: {', '.join(map(str, sorted(pairs)))})")
-    tested = max((sum(1 for name in c.measures if every[name][k].n >= 2) for k in range(len(c.setups) - 1)),
-                 default=0)
-    if tested > 1:
-        lines.append(f"  (significant: Holm's p below 0.05, the p-values corrected for the {tested} measures compared, "
+    tested = c.tested(every)
+    if len(tested) > 1:
+        lines.append(f"  (significant: Holm's p below 0.05, the p-values corrected for the {_family(tested)}, "
                      "so that together they read a difference where there is none less than 5% of the time; each "
                      "interval is 95% on its own)")
     for uses in card_uses(c):
         lines += uses.lines()
     return lines
+
+
+def _family(tested: Sequence[tuple[int, str]]) -> str:
+    """The differences corrected together, in words: '7 measures compared', or with several set-ups compared with
+    the first '14 differences compared (7 measures, 2 set-ups against the first)'."""
+    setups = len({k for k, _ in tested})
+    measures = len({name for _, name in tested})
+    if setups == 1:
+        return f"{len(tested)} measures compared"
+    return f"{len(tested)} differences compared ({measures} measures, {setups} set-ups against the first)"
 
 
 @attrs.frozen
