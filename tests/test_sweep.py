@@ -23,7 +23,7 @@ from dask.distributed import LocalCluster
 from ddaydice.dsl.loader import load_cached
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.tools import sweep
-from ddaydice.interpreter.tools.simulate import Spec, play_one
+from ddaydice.interpreter.tools.simulate import Spec, play_one, wilson
 
 GRID = """\
 maps: [exercise-tiger, omaha-beach]
@@ -300,3 +300,22 @@ def test_the_sweeps_own_cluster_keeps_dasks_shutdown_errors_from_the_user() -> N
     with sweep.local_cluster(2, True) as cluster, Client(cluster) as client:  # type: ignore[no-untyped-call]
         said = client.run(_dask_logs_errors)
     assert len(said) == 2 and not any(said.values()), said
+
+
+def test_the_summary_gives_each_cells_win_rate_with_its_interval(tmp_path: Path) -> None:
+    """A designer ranks the cells by their win rates: 7 wins in 10 games and 9 in 10 look apart, but their 95%
+    intervals (Wilson's, as dday simulate's) overlap widely. The summary gives each cell's interval, in the table
+    and the JSON."""
+    grid = tmp_path / "grid.yaml"
+    grid.write_text("maps: [omaha-beach, utah-beach]\npolicies: [casual]\ngames: 10\nchunk: 10\n")
+    sf, diags = sweep.read_file(grid)
+    assert sf is not None, diags
+    rows = [{"cell": str(cell), "won": "1" if g < wins else "0", "turns": "12", "soldiers_left": "5",
+             "specialists_left": "1", "casualties": "60", "victory_points": "120"}
+            for cell, wins in ((0, 7), (1, 9)) for g in range(10)]
+    cells = sweep.summary(sf, rows)
+    assert [c["win_rate_ci95"] for c in cells] == [list(wilson(7, 10)), list(wilson(9, 10))]
+    table = sweep.summary_table(cells)
+    assert "95% interval" in table[0]
+    lo, hi = wilson(7, 10)
+    assert f"70.0%{f'{lo:.1%} to {hi:.1%}':>18}" in table[1]

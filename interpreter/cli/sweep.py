@@ -82,18 +82,5 @@ def sweep(file: Path, out: Path | None, scheduler: str | None, workers: int, fmt
         return
     click.echo(f"{result.games_played} games played in {result.seconds:.1f} s on {result.workers} worker(s); "
                f"results in {out}")
-    click.echo(f"  {'cell':>4}  {'set-up':<60}{'games':>6}{'won':>8}{'turns':>7}{'to win':>7}{'Soldiers':>9}"
-               f"{'VP':>8}")
-    for c in cells:
-        setup = c["map"] + (f"/{c['variant']}" if c["variant"] else "") + f" {c['players']}p {c['policy']}"
-        for key in ("options", "packs", "give"):
-            if c[key]:
-                setup += f" {key} {'+'.join(c[key])}"
-        click.echo(f"  {c['cell']:>4}  {setup:<60}{c['games']:>6}{c['win_rate']:>8.1%}"
-                   f"{_num(c['mean_turns'])}{_num(c['mean_turns_to_win'])}{_num(c['mean_soldiers_left'], 9)}"
-                   f"{_num(c['mean_victory_points'], 8)}")
-
-
-def _num(value: float | None, width: int = 7) -> str:
-    return f"{'-':>{width}}" if value is None else f"{value:>{width}.2f}"
-
+    for line in sw.summary_table(cells):
+        click.echo(line)

@@ -34,7 +34,7 @@ from ddaydice.dsl.yamlsrc import position, read_yaml, salvage, structure
 from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced
 from ddaydice.interpreter.tools.setups import SetupEntry, check, content_for
-from ddaydice.interpreter.tools.simulate import Spec, game_seed, play_one
+from ddaydice.interpreter.tools.simulate import Spec, game_seed, play_one, wilson
 
 if TYPE_CHECKING:
     from dask.distributed import LocalCluster
@@ -396,7 +396,8 @@ def run(sf: SweepFile, out: Path, *, scheduler: str | None = None, workers: int 
 
 
 def summary(sf: SweepFile, rows: Sequence[dict[str, str]]) -> list[dict[str, Any]]:
-    """Each cell: its parameters, games, wins, win rate and each measure's mean (from the results file)."""
+    """Each cell: its parameters, games, wins, win rate with its 95% interval (Wilson's, as dday simulate's) and
+    each measure's mean (from the results file)."""
     by: dict[int, list[dict[str, str]]] = {}
     for row in rows:
         by.setdefault(int(row["cell"]), []).append(row)
@@ -409,7 +410,7 @@ def summary(sf: SweepFile, rows: Sequence[dict[str, str]]) -> list[dict[str, Any
             "cell": cell.index, "map": cell.spec.map_id, "variant": cell.spec.variant,
             "players": cell.spec.players, "policy": cell.spec.policy, "options": list(cell.spec.options),
             "packs": list(cell.spec.packs), "give": list(cell.give), "games": n, "wins": len(won),
-            "win_rate": len(won) / n if n else 0.0,
+            "win_rate": len(won) / n if n else 0.0, "win_rate_ci95": list(wilson(len(won), n)),
         }
         for col in ("turns", "soldiers_left", "specialists_left", "casualties", "victory_points"):
             vals = [int(r[col]) for r in mine if r[col] != ""]
@@ -418,3 +419,26 @@ def summary(sf: SweepFile, rows: Sequence[dict[str, str]]) -> list[dict[str, Any
         entry["mean_turns_to_win"] = sum(turns_won) / len(turns_won) if turns_won else None
         out.append(entry)
     return out
+
+
+def summary_table(cells: Sequence[dict[str, Any]]) -> list[str]:
+    """The summary for a person: a row a cell, its win rate with the 95% interval that says whether two cells'
+    rates differ by more than their games can tell, and the means of the turns, the turns to win (won games), the
+    Soldiers left and the VP."""
+    lines = [f"  {'cell':>4}  {'set-up':<60}{'games':>6}{'won':>8}{'95% interval':>18}{'turns':>7}{'to win':>7}"
+             f"{'Soldiers':>9}{'VP':>8}"]
+    for c in cells:
+        setup = c["map"] + (f"/{c['variant']}" if c["variant"] else "") + f" {c['players']}p {c['policy']}"
+        for key in ("options", "packs", "give"):
+            if c[key]:
+                setup += f" {key} {'+'.join(c[key])}"
+        lo, hi = c["win_rate_ci95"]
+        interval = f"{lo:.1%} to {hi:.1%}" if c["games"] else "-"
+        lines.append(f"  {c['cell']:>4}  {setup:<60}{c['games']:>6}{c['win_rate']:>8.1%}{interval:>18}"
+                     f"{_num(c['mean_turns'])}{_num(c['mean_turns_to_win'])}{_num(c['mean_soldiers_left'], 9)}"
+                     f"{_num(c['mean_victory_points'], 8)}")
+    return lines
+
+
+def _num(value: float | None, width: int = 7) -> str:
+    return f"{'-':>{width}}" if value is None else f"{value:>{width}.2f}"
