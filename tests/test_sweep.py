@@ -319,3 +319,19 @@ def test_the_summary_gives_each_cells_win_rate_with_its_interval(tmp_path: Path)
     assert "95% interval" in table[0]
     lo, hi = wilson(7, 10)
     assert f"70.0%{f'{lo:.1%} to {hi:.1%}':>18}" in table[1]
+
+
+def test_the_summary_keeps_its_columns_when_a_set_up_is_long(tmp_path: Path) -> None:
+    """A cell's set-up longer than its column (a pack's path, cards given) pushed its numbers out of their columns:
+    the column is as wide as the longest set-up."""
+    grid = tmp_path / "grid.yaml"
+    grid.write_text("maps: [omaha-beach]\npolicies: [casual]\ngames: 2\nchunk: 2\n")
+    sf, diags = sweep.read_file(grid)
+    assert sf is not None, diags
+    rows = [{"cell": "0", "won": "1", "turns": "12", "soldiers_left": "5", "specialists_left": "1",
+             "casualties": "60", "victory_points": "120"}] * 2
+    cell = sweep.summary(sf, rows)[0]
+    long = {**cell, "cell": 1, "packs": ["/tmp/a/rather/long/path/to/a/pack/of/ours"], "give": ["medic", "angel"]}
+    table = sweep.summary_table([cell, long])
+    assert len({len(line) for line in table}) == 1
+    assert len({line.index("%") for line in table[1:]}) == 1

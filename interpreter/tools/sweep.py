@@ -424,17 +424,22 @@ def summary(sf: SweepFile, rows: Sequence[dict[str, str]]) -> list[dict[str, Any
 def summary_table(cells: Sequence[dict[str, Any]]) -> list[str]:
     """The summary for a person: a row a cell, its win rate with the 95% interval that says whether two cells'
     rates differ by more than their games can tell, and the means of the turns, the turns to win (won games), the
-    Soldiers left and the VP."""
-    lines = [f"  {'cell':>4}  {'set-up':<60}{'games':>6}{'won':>8}{'95% interval':>18}{'turns':>7}{'to win':>7}"
-             f"{'Soldiers':>9}{'VP':>8}"]
+    Soldiers left and the VP. The set-up's column is as wide as its longest (a pack's path, cards given), so the
+    numbers stay in their columns."""
+    setups = []
     for c in cells:
         setup = c["map"] + (f"/{c['variant']}" if c["variant"] else "") + f" {c['players']}p {c['policy']}"
         for key in ("options", "packs", "give"):
             if c[key]:
                 setup += f" {key} {'+'.join(c[key])}"
+        setups.append(setup)
+    width = max(60, *(len(s) + 1 for s in setups)) if setups else 60
+    lines = [f"  {'cell':>4}  {'set-up':<{width}}{'games':>6}{'won':>8}{'95% interval':>18}{'turns':>7}"
+             f"{'to win':>7}{'Soldiers':>9}{'VP':>8}"]
+    for c, setup in zip(cells, setups, strict=True):
         lo, hi = c["win_rate_ci95"]
         interval = f"{lo:.1%} to {hi:.1%}" if c["games"] else "-"
-        lines.append(f"  {c['cell']:>4}  {setup:<60}{c['games']:>6}{c['win_rate']:>8.1%}{interval:>18}"
+        lines.append(f"  {c['cell']:>4}  {setup:<{width}}{c['games']:>6}{c['win_rate']:>8.1%}{interval:>18}"
                      f"{_num(c['mean_turns'])}{_num(c['mean_turns_to_win'])}{_num(c['mean_soldiers_left'], 9)}"
                      f"{_num(c['mean_victory_points'], 8)}")
     return lines
