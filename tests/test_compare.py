@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from pack_kit import card, make_pack
 
 from ddaydice.dsl.loader import Content, load_cached
 from ddaydice.interpreter.cli import main
@@ -569,3 +570,31 @@ def test_three_set_ups_are_corrected_as_one_family() -> None:
     head = next(x for x in text.splitlines() if x.lstrip().startswith("measure"))
     ends = [re.search(r"(\S+) +(\S+)  (yes|no)$", x) for x in rows]
     assert {(m.end(1), m.end(2)) for m in ends if m} == {(head.index("  Holm p"), head.index("Holm p") + 6)}
+
+
+
+def write_pack(root: Path) -> Path:
+    """A designer's pack, ``root/designs``, of one Specialist: the Angel (3 Soldiers saved in each Phase)."""
+    return make_pack(root, "designs", {"specialists.yaml": "kind: specialist\ncards:\n"
+                                       + card("angel", "casualties -3 once per phase", name="Angel", cost=4)})
+
+
+def test_a_set_up_files_pack_path_is_read_from_the_files_folder(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A set-up file beside a designer's pack names it by its path from the file, as a scenario does: the path was
+    read from the current folder, so the same file worked or failed (or loaded another folder) by where it was run
+    from. A path that leads to no pack is told at its line."""
+    write_pack(tmp_path)
+    (tmp_path / "runs").mkdir()
+    setups = tmp_path / "runs" / "angel.yaml"
+    setups.write_text("base: {map: exercise-tiger, variant: practice-run, policy: casual, packs: [../designs]}\n"
+                      "games: 4\nbatch: 4\nsetups:\n  - {name: without}\n  - {name: with, give: [angel]}\n")
+    monkeypatch.chdir(tmp_path)
+    data = _json("compare", str(setups))
+    assert data["games"] == 4
+    assert f"packs {tmp_path / 'designs'}; angel given to each Unit" in data["setups"][1]["description"]
+    setups.write_text(setups.read_text().replace("../designs", "../nowhere"))
+    result = _cli("compare", str(setups))
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == f"{setups}:1:76: PACK003 no pack folder at '../nowhere'"
+    assert "SETUP001" not in result.output

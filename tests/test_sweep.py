@@ -17,8 +17,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from dask.distributed import LocalCluster
+from test_compare import write_pack
 
 from ddaydice.dsl.loader import load_cached
 from ddaydice.interpreter.cli import main
@@ -335,3 +337,23 @@ def test_the_summary_keeps_its_columns_when_a_set_up_is_long(tmp_path: Path) -> 
     table = sweep.summary_table([cell, long])
     assert len({len(line) for line in table}) == 1
     assert len({line.index("%") for line in table[1:]}) == 1
+
+
+def test_a_sweep_files_pack_path_is_read_from_the_files_folder(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sweep file names a designer's pack by its path from the file, as a scenario does (it was read from the
+    current folder); a path that leads to no pack is told at its line, and nothing else of its cells is."""
+    write_pack(tmp_path)
+    (tmp_path / "runs").mkdir()
+    grid = tmp_path / "runs" / "grid.yaml"
+    grid.write_text("maps: [exercise-tiger]\npacks: [[../designs]]\ngive: [[], [angel]]\npolicies: [casual]\n"
+                    "games: 2\nchunk: 2\n")
+    monkeypatch.chdir(tmp_path)
+    sf, diags = sweep.read_file(grid)
+    assert sf is not None, diags
+    assert sf.packs == ((str(tmp_path / "designs"),),)
+    grid.write_text(grid.read_text().replace("[[../designs]]", "[[../designs], [./nowhere]]"))
+    sf, diags = sweep.read_file(grid)
+    assert sf is None
+    assert [(d.line, d.column, d.code, d.message) for d in diags] == [
+        (2, 24, "PACK003", "no pack folder at './nowhere'")]

@@ -189,7 +189,8 @@ def pack_named_in_file(name: object, file: Path, relative_to: Path) -> tuple[str
                                 hint="a path is relative to the file that names it")
     if real != scope and not real.is_relative_to(scope):
         return None, Diagnostic("PACK013", f"the pack path {shorten(repr(name))} leads outside the current folder",
-                                shown, 1, 1, hint="packs named in a scenario or a replay are searched for inside "
+                                shown, 1, 1, hint="packs named in a file (a scenario, a replay, a set-up or a sweep "
+                                "file) are searched for inside "
                                 "the current folder only; run from a folder that holds the pack")
     if not (real / "pack.yaml").is_file():
         return None, Diagnostic("PACK003", f"no pack folder at {shorten(repr(name))} (no pack.yaml there)", shown,

@@ -25,7 +25,7 @@ from ddaydice.interpreter.tools import interrupts
 from ddaydice.interpreter.tools import measures as ms
 from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced
-from ddaydice.interpreter.tools.setups import ContentFor, SetupEntry, check, content_for, merge
+from ddaydice.interpreter.tools.setups import ContentFor, SetupEntry, check, content_for, merge, packs_in_file
 from ddaydice.interpreter.tools.simulate import GameRecord, Spec, per_game_text, play_one, worker_pool
 from ddaydice.interpreter.tools.stats import Paired, holm, paired
 
@@ -100,16 +100,41 @@ def read_file(path: Path, content_for: ContentFor) -> tuple[tuple[CompareFile, l
         rest = salvage(doc.data, CompareFile)
         if rest is not None:
             told = {(d.line, d.column) for d in diags}
-            _, more = check_entries(doc, rest.base, rest.setups, content_for)
-            diags = sorted([*diags, *(d for d in more if (d.line, d.column) not in told)],
+            rest, more = packs_of_file(doc, path, rest)
+            _, checked = check_entries(doc, rest.base, rest.setups, content_for, bool(more))
+            diags = sorted([*diags, *(d for d in [*more, *checked] if (d.line, d.column) not in told)],
                            key=lambda d: (d.line, d.column))
         return None, diags
-    entries, diags = check_entries(doc, cf.base, cf.setups, content_for)
+    cf, diags = packs_of_file(doc, path, cf)
+    entries, more = check_entries(doc, cf.base, cf.setups, content_for, bool(diags))
+    diags = sorted([*diags, *more], key=lambda d: (d.line, d.column))
     return ((cf, entries), diags) if not diags else (None, diags)
 
 
-def check_entries(doc: YamlDoc, base: SetupEntry, setups: Sequence[SetupEntry],
-                  content_for: ContentFor) -> tuple[list[SetupEntry], list[Diagnostic]]:
+def packs_of_file(doc: YamlDoc, path: Path, cf: CompareFile) -> tuple[CompareFile, list[Diagnostic]]:
+    """The file's packs as the loader takes them, a path read from the file's folder (setups.packs_in_file), and
+    each one that is not a pack at its line. A set-up with such a pack keeps it as written: its map, options and
+    cards wait for it, and its check does not tell the problem again."""
+    diags: list[Diagnostic] = []
+
+    def resolve(entry: SetupEntry, where: list[str | int]) -> SetupEntry:
+        if entry.packs is None:
+            return entry
+        packs, problems = packs_in_file(entry.packs, path)
+        for i, d in problems:
+            line, col = position(doc.data, [*where, "packs", i])
+            diags.append(attrs.evolve(d, file=doc.file, line=line, column=col))
+        return entry if problems else attrs.evolve(entry, packs=packs)
+
+    base = resolve(cf.base, ["base"])
+    setups = tuple(resolve(e, ["setups", i]) for i, e in enumerate(cf.setups))
+    return attrs.evolve(cf, base=base, setups=setups), diags
+
+
+def check_entries(doc: YamlDoc, base: SetupEntry, setups: Sequence[SetupEntry], content_for: ContentFor,
+                  packs_told: bool = False) -> tuple[list[SetupEntry], list[Diagnostic]]:
+    """The set-ups merged with ``base``, and every problem of theirs at its line (``packs_told``: a pack of the
+    file was already told not to be one, so the packs are not told again)."""
     diags: list[Diagnostic] = []
     entries: list[SetupEntry] = []
     if len(setups) < 2:
@@ -122,6 +147,8 @@ def check_entries(doc: YamlDoc, base: SetupEntry, setups: Sequence[SetupEntry],
         entry = merge(base, raw)
         entries.append(entry)
         for key, message, hint, item in check(entry, content_for):
+            if key == "packs" and packs_told:
+                continue
             line, col = position(doc.data, _origin(base, raw, i, key, item))
             found.setdefault((line, col, message, hint), []).append(i + 1)
     for (line, col, message, hint), which in found.items():

@@ -6,12 +6,14 @@ and ``dday sweep``, before anything is played.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
 
-from ddaydice.dsl.diagnostics import DDayError, did_you_mean
-from ddaydice.dsl.loader import Content, load_cached
+from ddaydice.dsl.diagnostics import DDayError, Diagnostic, did_you_mean
+from ddaydice.dsl.loader import Content, load_cached, pack_named_in_file
+from ddaydice.dsl.sandbox import is_slug
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.game.setup import units_problem
 from ddaydice.interpreter.policies.names import POLICIES, check_policy
@@ -169,6 +171,25 @@ def problems_text(problems: Sequence[tuple[str, str, str | None]]) -> str:
     """Problems of set-ups given on the command line, a line each (``--setup 2: map: no map 'x' (did you mean
     ...)``), for one usage error that names them all. Each is (where, message, hint)."""
     return "\n".join(f"{where}: {message}" + (f" ({hint})" if hint else "") for where, message, hint in problems)
+
+
+def packs_in_file(packs: Sequence[str], file: Path) -> tuple[tuple[str, ...], list[tuple[int, Diagnostic]]]:
+    """The packs a set-up file or a sweep file names, as a scenario's are read (dsl/loading/discovery.py
+    ``pack_named_in_file``): a bundled pack by its id, the pack folder the file lives in by its id, or a pack folder
+    by a path relative to the file, inside the current folder (docs/security.md). Returns the packs as the loader
+    takes them and each problem with the index of its entry; an id that names no pack is kept as written (the
+    set-up's check says which bundled pack it may be)."""
+    out: list[str] = []
+    problems: list[tuple[int, Diagnostic]] = []
+    for i, name in enumerate(packs):
+        found, why = pack_named_in_file(name, file, file.parent)
+        if found is not None:
+            out.append(found)
+        elif why is not None and not is_slug(name):
+            problems.append((i, why))
+        else:
+            out.append(name)
+    return tuple(out), problems
 
 
 def content_for(packs: tuple[str, ...]) -> Content | None:

@@ -33,7 +33,7 @@ from ddaydice.dsl.limits import MAX_GAMES
 from ddaydice.dsl.yamlsrc import position, read_yaml, salvage, structure
 from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced
-from ddaydice.interpreter.tools.setups import SetupEntry, check, content_for
+from ddaydice.interpreter.tools.setups import SetupEntry, check, content_for, packs_in_file
 from ddaydice.interpreter.tools.simulate import Spec, game_seed, play_one, wilson
 
 if TYPE_CHECKING:
@@ -126,6 +126,17 @@ def read_file(path: Path) -> tuple[SweepFile | None, list[Diagnostic]]:
     for map_id in sf.variants:
         if map_id not in sf.maps:
             err(["variants", map_id], f"variants of '{map_id}', which is not among the maps")
+    # A pack by its path is read from the file's folder (setups.packs_in_file); a set that is not told here.
+    pack_sets: list[tuple[str, ...]] = []
+    told_packs = False
+    for j, written in enumerate(sf.packs):
+        packs, problems = packs_in_file(written, Path(path))
+        for i, d in problems:
+            line, col = position(doc.data, ["packs", j, i])
+            out.append(attrs.evolve(d, file=doc.file, line=line, column=col))
+            told_packs = True
+        pack_sets.append(written if problems else packs)
+    sf = attrs.evolve(sf, packs=tuple(pack_sets))
     # Each axis' values checked once (in a cell built around them), located where they are written.
     seen: set[tuple[str, str]] = set()
     for cell in grid(sf):
@@ -133,6 +144,8 @@ def read_file(path: Path) -> tuple[SweepFile | None, list[Diagnostic]]:
         entry = SetupEntry(map=s.map_id, variant=s.variant, players=s.players, policy=s.policy, options=s.options,
                            packs=s.packs, give=cell.give)
         for key, message, hint, item in check(entry, content_for):
+            if key == "packs" and told_packs:
+                continue
             where = _where(sf, cell, key, item)
             if (str(where), message) in seen:
                 continue
