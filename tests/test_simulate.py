@@ -214,6 +214,7 @@ def test_an_option_or_a_pack_named_twice_is_taken_once() -> None:
                                       "--pack", "atlantikwall", "--pack", "atlantikwall"])
     assert twice.exit_code == 0, twice.output
     assert json.loads(twice.output) | {"seconds": 0, "games_per_s": 0} == once | {"seconds": 0, "games_per_s": 0}
+    assert (once["options"], once["packs"]) == (["bazooka-joe"], ["atlantikwall"])  # the run says what it loaded
     text = CliRunner().invoke(main, ["simulate", "exercise-tiger", "--games", "1", "-q", "--option", "bazooka-joe",
                                      "--option", "bazooka-joe"])
     assert "options: bazooka-joe\n" in text.output, text.output

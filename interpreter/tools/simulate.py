@@ -254,6 +254,7 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
         "policy": spec.policy,
         "side_policy": spec.side_policy or spec.policy,
         "options": list(spec.options),
+        "packs": list(spec.packs),  # (with the options, what plays these games again: --pack)
         "seed": spec.seed,
         "jobs": jobs,
         "games": n,
