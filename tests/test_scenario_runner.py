@@ -753,3 +753,18 @@ def test_a_specialist_that_comes_with_an_optional_rule_is_told_which(tmp_path: P
     assert "SCEN001 the Sniper is not available on this map" in result.output
     assert "hint: it comes with the optional rule 'german-player': add it to 'options:'; available: " \
         in result.output
+
+
+def test_an_answer_may_say_what_is_not_offered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """{answer: A, not-offered: [labels]}: the scenario fails at its step when the question offers one of the
+    labels (a rule lawyer's check that a rule leaves an option out), and a malformed one is refused before the run,
+    at its place."""
+    offered = COMBAT + "answers:\n  u1: [{answer: lose 3 Soldiers, not-offered: [lose the Corporal]}]\n" \
+        "steps:\n  - phase: combat\n"
+    result = run(tmp_path, monkeypatch, offered)
+    assert result.exit_code == 1, result.output
+    assert "'lose the Corporal' is offered, which the script says it is not" in result.output
+    wrong = COMBAT + "answers:\n  u1: [{answer: lose 3 Soldiers, not_offered: x}]\nsteps:\n  - phase: combat\n"
+    result = run(tmp_path, monkeypatch, wrong)
+    assert result.exit_code == 2, result.output
+    assert "not-offered: [labels]}" in result.output

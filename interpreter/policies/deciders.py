@@ -54,6 +54,14 @@ class Scripted:
 
 
 def resolve_answer(decision: Decision, raw: Any) -> tuple[int, ...]:
+    if isinstance(raw, dict):
+        # {answer: A, not-offered: [L, ...]}: the answer A, once the question is seen to offer none of the labels L
+        # (a scenario's check that the rules leave an option out: the Mortar never offers the Bunker).
+        absent = raw.get("not-offered", [])
+        for text in absent if isinstance(absent, list) else [absent]:
+            if _find(decision, str(text).strip().lower(), []) is not None:
+                raise RuleError(f"{text!r} is offered, which the script says it is not: {decision.describe()}")
+        raw = raw.get("answer")
     items = raw if isinstance(raw, list | tuple) else [raw]
     picks: list[int] = []
     for item in items:
@@ -62,21 +70,22 @@ def resolve_answer(decision: Decision, raw: Any) -> tuple[int, ...]:
         if isinstance(item, int):
             picks.append(item)
             continue
-        text = str(item).strip().lower()
-        found = None
-        for i, (label, key) in enumerate(zip(decision.options, decision.keys or decision.options, strict=False)):
-            if text in {label.lower(), str(key).lower()} and i not in picks:
-                found = i
-                break
-        if found is None:
-            for i, label in enumerate(decision.options):
-                if label.lower().startswith(text) and i not in picks:
-                    found = i
-                    break
+        found = _find(decision, str(item).strip().lower(), picks)
         if found is None:
             raise RuleError(f"answer {item!r} is not an option of {decision.describe()}")
         picks.append(found)
     return check_answer(decision, picks)
+
+
+def _find(decision: Decision, text: str, picks: list[int]) -> int | None:
+    """The option an answer's text names (its label or key, else the start of its label), not already picked."""
+    for i, (label, key) in enumerate(zip(decision.options, decision.keys or decision.options, strict=False)):
+        if text in {label.lower(), str(key).lower()} and i not in picks:
+            return i
+    for i, label in enumerate(decision.options):
+        if label.lower().startswith(text) and i not in picks:
+            return i
+    return None
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -29,7 +29,7 @@ from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.state import Die, GameState, Unit
 from ddaydice.interpreter.mechanisms.options import reachable
 from ddaydice.interpreter.tools.scenario_names import Names, step_name_problems
-from ddaydice.interpreter.tools.scenario_steps import answer_ok, check_step, step_schema
+from ddaydice.interpreter.tools.scenario_steps import ANSWER_FORMS, answer_ok, check_step, step_schema
 from ddaydice.interpreter.tools.setups import map_hint
 
 MARKERS = ("chevron-1", "chevron-2", "chevron-3", "must-move", "battle-cry", "cant-stay")
@@ -460,7 +460,7 @@ class _Validation:
                 continue
             for j, answer in enumerate(answers):
                 if not answer_ok(answer):
-                    self.err(["answers", uid, j], "an answer is an option's number or label, or a list of them")
+                    self.err(["answers", uid, j], ANSWER_FORMS)
 
     def expectations(self) -> None:
         """Each check of ``expect:``: a mapping of what to check (``u1.soldiers``, ``query def for u1``) to its

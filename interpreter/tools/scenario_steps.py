@@ -125,8 +125,13 @@ def check_step(step: Any, players: Sequence[str] = ()) -> str | None:
             if players and str(who) not in players:
                 return f"no Unit '{shorten(str(who))}' in this scenario"
             if len(given) > MAX_CHOICES or not all(answer_ok(a) for a in given):
-                return "an answer is an option's number or label, or a list of them"
+                return ANSWER_FORMS
     return None
+
+
+#: What an answer of a scenario may be, as an error says it.
+ANSWER_FORMS = ("an answer is an option's number or label, a list of them, or {answer: A, not-offered: [labels]} "
+                "(A, once the question is seen to offer none of the labels)")
 
 
 def answer_ok(answer: Any, nested: bool = False) -> bool:
@@ -138,6 +143,12 @@ def answer_ok(answer: Any, nested: bool = False) -> bool:
         return len(answer) <= 200
     if isinstance(answer, list) and not nested:
         return len(answer) <= 50 and all(answer_ok(a, nested=True) for a in answer)
+    if isinstance(answer, dict) and not nested:  # {answer: A, not-offered: [labels]}: A, once none is offered
+        absent = answer.get("not-offered")
+        labels = absent if isinstance(absent, list) else [absent]
+        return set(answer) == {"answer", "not-offered"} and answer_ok(answer["answer"]) \
+            and isinstance(answer["answer"], int | str | list) and 0 < len(labels) <= 50 \
+            and all(isinstance(x, str) and 0 < len(x) <= 200 for x in labels)
     return False
 
 
