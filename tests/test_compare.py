@@ -598,3 +598,21 @@ def test_a_set_up_files_pack_path_is_read_from_the_files_folder(tmp_path: Path,
     assert result.exit_code == 1
     assert result.output.splitlines()[0] == f"{setups}:1:76: PACK003 no pack folder at '../nowhere'"
     assert "SETUP001" not in result.output
+
+
+def test_impact_to_the_pool_says_how_often_the_specialist_was_recruited() -> None:
+    """A Specialist put into the Pool acts only once recruited: the report says in how many games he was (the
+    designer could not tell 'no effect' from 'never taken'), in text and JSON (cards_taken)."""
+    medic = _the_medic(_content())
+    result = _cli("impact", medic, "--map", "omaha-beach", "--to", "pool", "--policy", "casual", "--games", "12",
+                  "--measure", "won", "-q")
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if " recruited in " in x)
+    taken = int(line.split("recruited in ")[1].split(" of")[0])
+    assert line == f"  with {medic}: {medic} recruited in {taken} of 12 games" and 0 <= taken <= 12
+    data = _json("impact", medic, "--map", "omaha-beach", "--to", "pool", "--policy", "casual", "--games", "12",
+                 "--measure", "won")
+    (row,) = data["results"][0]["cards_taken"]
+    assert row == {"setup": f"with {medic}", "card": medic, "games": 12, "games_taken": taken}
+    given = _json("impact", medic, "--map", "omaha-beach", "--policy", "casual", "--games", "4", "--measure", "won")
+    assert given["results"][0]["cards_taken"] == []  # given to each Unit: nothing to take

@@ -327,6 +327,7 @@ def as_json(c: Comparison) -> dict[str, Any]:
                             for s, d in zip(c.setups[1:], every[name], strict=True)],
         }
     out["card_uses"] = [u.as_json() for u in card_uses(c)]
+    out["cards_taken"] = [t.as_json() for t in cards_taken(c)]
     finite: dict[str, Any] = _finite(out)
     return finite
 
@@ -400,6 +401,8 @@ def table(c: Comparison) -> list[str]:
                      "interval is 95% on its own)")
     for uses in card_uses(c):
         lines += uses.lines()
+    for taken in cards_taken(c):
+        lines.append(taken.line())
     return lines
 
 
@@ -453,6 +456,38 @@ def card_uses(c: Comparison) -> list[CardUses]:
             counts = [dict(r.uses).get(forced.card, 0) for r in records]
             out.append(CardUses(setup.name, setup.spec.policy, forced.card, len(records),
                                 sum(1 for n in counts if n), sum(counts)))
+    return out
+
+
+@attrs.frozen
+class CardTaken:
+    """How often a set-up's games took a Specialist it puts into the Pool: in how many games a Unit recruited him
+    (or he joined it): a card in the Pool acts only once taken."""
+
+    setup: str
+    card: str
+    games: int
+    games_taken: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {"setup": self.setup, "card": self.card, "games": self.games, "games_taken": self.games_taken}
+
+    def line(self) -> str:
+        return f"  {self.setup}: {self.card} recruited in {self.games_taken} of {self.games} games"
+
+
+def cards_taken(c: Comparison) -> list[CardTaken]:
+    """For each set-up, each Specialist it puts into the Pool: the games whose Units recruited him (GameRecord's
+    specialists, recruited or joined during the game). (An Item found is not in the record; an Item with a use
+    is told by card_uses.)"""
+    out = []
+    for setup, records in zip(c.setups, c.records, strict=True):
+        content = content_for(setup.spec.packs)
+        assert content is not None  # (the set-up was played)
+        for forced in setup.spec.forced:
+            if forced.where == "pool" and content.card_kinds.get(forced.card) == "specialist":
+                out.append(CardTaken(setup.name, forced.card, len(records),
+                                     sum(1 for r in records if forced.card in r.specialists)))
     return out
 
 
