@@ -159,3 +159,12 @@ def test_an_effect_that_does_not_apply_is_listed_with_why() -> None:
     assert data["derivation"]["not_applied"] == [{"source": "engineer", "source_name": "Engineer (Unit 1)",
                                                   "tier": "specialists", "text": "def -5 if bunker",
                                                   "reason": "its condition does not hold"}]
+
+
+def test_the_clause_not_applied_is_the_one_whose_condition_failed() -> None:
+    """Two clauses of a card that read alike ('def -1 if not bunker', 'def -1 if bunker'): outside a Bunker the
+    second is not applied, and the explanation names that one (found by its place in the effect, not by its text)."""
+    result = CliRunner().invoke(main, ["explain", str(HERE / "twin-clauses.yaml"), "def", "for", "u1"])
+    assert result.exit_code == 0, result.output
+    assert "not applied: Twin Jeep (Unit 1) (items-vehicles): def -1 if bunker  [its condition does not hold]" \
+        in result.output, result.output

@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 from mypy_extensions import mypyc_attr, trait
 
-from ddaydice.dsl.compile import EffectSource, limit_words
+from ddaydice.dsl.compile import EffectSource, ModifierHook, limit_words
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.inplay import Modifier
@@ -111,7 +111,7 @@ class Queries(GameAPI):
             ctx = self.context(unit or owner, owner, src, sector, card)
             if hook.condition is not None and not hook.condition.holds(ctx):
                 if idle is not None and hook.op != "require":
-                    idle.append(NotApplied(src.owner, _credited(src.name, owner), src.tier, _clause(src, hook.text),
+                    idle.append(NotApplied(src.owner, _credited(src.name, owner), src.tier, _clause(src, hook),
                                            "its condition does not hold"))
                 continue
             if hook.op == "require":
@@ -122,7 +122,7 @@ class Queries(GameAPI):
                 counter, key = self._limit_count(unit or owner, owner, src.owner, "modifier", i, hook.limit)
                 if counter is not None and counter.counters.get(key, 0) > 0:
                     if idle is not None:
-                        idle.append(NotApplied(src.owner, _credited(src.name, owner), src.tier, _clause(src, hook.text),
+                        idle.append(NotApplied(src.owner, _credited(src.name, owner), src.tier, _clause(src, hook),
                                                f"{LIMIT_USED_UP} ({limit_words(hook.limit)})"))
                     continue
                 if consume and counter is not None:
@@ -304,10 +304,12 @@ def _where(unit: Unit | None, sector: str | None) -> str | None:
 LIMIT_USED_UP = "its limit is used up"
 
 
-def _clause(src: EffectSource, statement: str) -> str:
-    """The line of an effect that holds a statement, as written (with its condition and limit), for an explanation;
-    the statement itself if no line holds it."""
-    for line in src.text.splitlines():
-        if statement in line:
-            return line.strip()
-    return statement
+def _clause(src: EffectSource, hook: ModifierHook) -> str:
+    """The line of an effect that holds a modifier, as written (with its condition and limit), for an explanation:
+    the one at the modifier's place in the file (two clauses may read alike); its statement alone when the effect's
+    text does not keep its lines there."""
+    lines = src.text.splitlines()
+    k = hook.pos.line - src.line
+    if 0 <= k < len(lines) and hook.text in lines[k]:
+        return lines[k].strip()
+    return hook.text
