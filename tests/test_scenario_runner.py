@@ -768,3 +768,21 @@ def test_an_answer_may_say_what_is_not_offered(tmp_path: Path, monkeypatch: pyte
     result = run(tmp_path, monkeypatch, wrong)
     assert result.exit_code == 2, result.output
     assert "not-offered: [labels]}" in result.output
+
+
+def test_an_answer_that_begins_two_different_options_is_an_error(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answer that begins the labels of two different options ('lose' of 'lose 4 Soldiers' and 'lose the
+    Corporal') names neither: the scenario fails at it and lists the options it begins, where the first was taken
+    silently (a rule lawyer read the plain Advance taken for the Battle Cry one as a rule's bug). The start of one
+    label alone still answers."""
+    ambiguous = COMBAT + "answers:\n  u1: [lose]\nsteps:\n  - phase: combat\n"
+    result = run(tmp_path, monkeypatch, ambiguous)
+    assert result.exit_code == 1, result.output
+    assert "answer 'lose' begins 3 options: 0: lose 4 Soldiers; 1: lose 1 Soldier; 2: lose the Corporal" \
+        in result.output
+    assert "give more of the label, or the option's number" in result.output
+    begun = COMBAT + "answers:\n  u1: [lose the Corp, lose 3 Soldiers]\nsteps:\n  - phase: combat\n" \
+        "expect:\n  - u1.specialists: []\n"
+    result = run(tmp_path, monkeypatch, begun)
+    assert result.exit_code == 0, result.output

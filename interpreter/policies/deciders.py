@@ -82,10 +82,13 @@ def _find(decision: Decision, text: str, picks: list[int]) -> int | None:
     for i, (label, key) in enumerate(zip(decision.options, decision.keys or decision.options, strict=False)):
         if text in {label.lower(), str(key).lower()} and i not in picks:
             return i
-    for i, label in enumerate(decision.options):
-        if label.lower().startswith(text) and i not in picks:
-            return i
-    return None
+    begun = [i for i, label in enumerate(decision.options) if label.lower().startswith(text) and i not in picks]
+    if len({decision.options[i].lower() for i in begun}) > 1:
+        # (the start of two different labels: taking the first would answer a question the script never asked)
+        raise RuleError(f"answer {text!r} begins {len(begun)} options: "
+                        + "; ".join(f"{i}: {decision.options[i]}" for i in begun)
+                        + "; give more of the label, or the option's number")
+    return begun[0] if begun else None
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
