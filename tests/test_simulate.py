@@ -218,3 +218,20 @@ def test_an_option_or_a_pack_named_twice_is_taken_once() -> None:
     text = CliRunner().invoke(main, ["simulate", "exercise-tiger", "--games", "1", "-q", "--option", "bazooka-joe",
                                      "--option", "bazooka-joe"])
     assert "options: bazooka-joe\n" in text.output, text.output
+
+
+def test_games_stopped_at_the_turn_limit_are_told_apart_and_left_out_of_the_score() -> None:
+    """A game the engine stops after 60 turns has no result (the rulebook has no turn limit, and counts VP when the
+    game ends, by victory or defeat): it is counted lost, told apart ('unfinished'), and its score is left out of
+    the score's means and of the Victory Points measure. The reference policy waits in Merville Battery's Sector 13
+    (which lets a Unit stay) until the limit, piling up Soldiers: its 494 VP were averaged in as 'lost games'."""
+    args = ["simulate", "merville-battery", "--games", "2", "--policy", "reference", "--option", "victory-points"]
+    data = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).output)
+    assert data["unfinished"] == 2 and data["wins"] == 0
+    assert "victory_points" not in data
+    assert data["measures"]["victory_points"]["n"] == 0
+    text = CliRunner().invoke(main, args).output
+    assert "unfinished   2 of the games lost had no result after 60 turns" in text
+    assert "  score  " not in text
+    ended = _run()
+    assert ended["unfinished"] == 0 and ended["measures"]["victory_points"]["n"] == 80

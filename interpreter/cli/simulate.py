@@ -28,6 +28,7 @@ from ddaydice.interpreter.cli.common import (
     write_plot,
 )
 from ddaydice.interpreter.cli.replay import check_capture, moment_option, write_position
+from ddaydice.interpreter.core.values import MAX_TURNS
 
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
@@ -163,6 +164,9 @@ def _echo_summary(spec: Spec, summary: dict[str, Any], jobs: int, sides: list[st
     if sides:  # another side plays against the Units: the games the Units did not win are his
         echo(f"               (won by the Allied Units; the {', '.join(sides)}, policy "
                    f"{side_policy or policy}, won the others)")
+    if summary["unfinished"]:
+        echo(f"  unfinished   {summary['unfinished']} of the games lost had no result after {MAX_TURNS} turns (the "
+             "engine's limit; the rulebook has none): their score is left out")
     echo(f"  turns        mean {summary['mean_turns']:.2f}, min {summary['turns_min']}, "
                f"max {summary['turns_max']}")
     if summary["wiped_out_by_sector"]:

@@ -15,6 +15,16 @@ PHASES = ("roll", "upkeep", "purchase", "movement", "combat")
 # The resources a Unit may give another in a trade (Phase 3), one at a time, as the state names them.
 TRADE_RESOURCES = ("soldiers", "courage", "stars", "item_points")
 MAX_TURNS = 60
+#: The reason of a game the engine stops at its turn limit (the rulebook has none: such a game has no result; it is
+#: recorded as lost, and the tools count it apart, at_turn_limit).
+TURN_LIMIT_REASON = "no result after {} turns"
+
+
+def at_turn_limit(reason: str) -> bool:
+    """Whether a game's end reason is the engine's turn limit, not the rulebook's victory or defeat."""
+    return reason.startswith(TURN_LIMIT_REASON.split("{", 1)[0])
+
+
 #: A player's counter of the times an owner's uses were played this game (a card's, a Sector's, a rule's):
 #: ``USED + owner``, counted where a use is played (effects/uses.py), read by 'times-used' and by the tools.
 USED: Final = "used:"

@@ -9,7 +9,7 @@ from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
     Unit,
 )
-from ddaydice.interpreter.core.values import MAX_TURNS, PHASES, Paused
+from ddaydice.interpreter.core.values import MAX_TURNS, PHASES, TURN_LIMIT_REASON, Paused
 from ddaydice.interpreter.mechanisms import decks
 
 _LAST = PHASES[-1]
@@ -31,7 +31,7 @@ class Turn(GameAPI):
     def out_of_turns(self, max_turns: int = MAX_TURNS) -> bool:
         """Whether the game has had its turns: then it is lost ("no result after 60 turns"), before another."""
         if self.state.turn >= max_turns:
-            self.end("lost", f"no result after {max_turns} turns")
+            self.end("lost", TURN_LIMIT_REASON.format(max_turns))
             return True
         return False
 

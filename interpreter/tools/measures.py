@@ -8,7 +8,9 @@
 ``specialists_left``      Specialists the Units hold at the end, summed over the Units
 ``casualties``            Soldiers lost, a Specialist counting its Soldier value (the Paratrooper 6), over the game
 ``victory_points``        the rulebook's Victory Points (the optional rule's score table, counted in every game
-                          whether the option is on or not), the group's score: that of the Unit with the least VP
+                          whether the option is on or not), the group's score: that of the Unit with the least VP;
+                          no value in a game the engine stopped at its turn limit (the rulebook counts VP when the
+                          game ends, by victory or defeat, and such a game has neither)
 ========================  =========================================================================================
 
 Casualties are also counted by Sector (``casualties_by_sector``). Each measure's distribution over a run (mean,
@@ -21,6 +23,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, Final, Protocol
 
+from ddaydice.interpreter.core.values import at_turn_limit
 from ddaydice.interpreter.tools.stats import distribution
 
 
@@ -29,6 +32,8 @@ class GameRecord(Protocol):
 
     @property
     def outcome(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
     @property
     def turns(self) -> int: ...
     @property
@@ -66,7 +71,7 @@ def _casualties(r: GameRecord) -> int | None:
 
 
 def _vp(r: GameRecord) -> int | None:
-    return r.vp
+    return None if at_turn_limit(r.reason) else r.vp
 
 
 MEASURES: dict[str, tuple[str, Callable[[GameRecord], int | None]]] = {

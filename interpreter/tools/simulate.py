@@ -25,6 +25,7 @@ import attrs
 
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.core.state import C_SEED
+from ddaydice.interpreter.core.values import at_turn_limit
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.mechanisms.options import score_summary
 from ddaydice.interpreter.policies.registry import make_policy
@@ -275,8 +276,13 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
         "seconds": seconds,
         "games_per_s": n / seconds if seconds > 0 else 0.0,
     }
-    points = score_summary([r.score for r in records], [r.outcome == "won" for r in records],
-                           [r.unit_scores for r in records])
+    # A game stopped at the engine's turn limit has no result (the rulebook has no limit): it is counted lost, and
+    # told apart here; the score (counted when a game ends, by victory or defeat) leaves it out.
+    cut = [r for r in records if at_turn_limit(r.reason)]
+    out["unfinished"] = len(cut)
+    ended = [r for r in records if not at_turn_limit(r.reason)]
+    points = score_summary([r.score for r in ended], [r.outcome == "won" for r in ended],
+                           [r.unit_scores for r in ended])
     if points is not None:
         out["victory_points"] = points
     won_turns = [r.turns for r in records if r.outcome == "won"]
