@@ -201,7 +201,10 @@ def _option_cards(index: _Index, options: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def _setup(index: _Index, bm: BattleMap, v: Variant | None, options: tuple[str, ...] = ()) -> Setup:
+def _setup(index: _Index, bm: BattleMap, v: Variant | None, options: tuple[str, ...] = (),
+           named: tuple[str, ...] = ()) -> Setup:
+    """The set-up of a map (or its variant) with the optional rules ``options`` on (each with those it requires),
+    named by ``named`` (by default the first of them)."""
     content = index.content
     reached = _Reached(index, options)
     _reach(reached, bm, v, options)
@@ -209,8 +212,8 @@ def _setup(index: _Index, bm: BattleMap, v: Variant | None, options: tuple[str, 
     name = bm.name if v is None else v.name
     label = "as listed" if v is None else "in " + v.name.removeprefix(f"{bm.name}: ")
     if options:
-        name = f"{bm.name} with {content.options[options[0]].name}"
-        label = f"with {content.options[options[0]].name}"
+        label = "with " + " and ".join(content.options[o].name for o in named or options[:1])
+        name = f"{bm.name} {label}"
     return Setup(bm.id, v.id if v is not None else None, name, _ignored(v),
                  {cid: tuple(why) for cid, why in sorted(reasons.items())}, options, label)
 
@@ -293,6 +296,27 @@ def _setups(index: _Index, map_id: str) -> tuple[Setup, ...]:
     bm = index.content.maps[map_id]
     out = [_setup(index, bm, None), *(_setup(index, bm, v) for v in bm.variants)]
     out += [_setup(index, bm, None, closure) for closure in _options_on(index.content, bm)]
+    return tuple(out)
+
+
+def card_setups(content: Content, map_id: str, cid: str) -> tuple[Setup, ...]:
+    """The set-ups of :func:`setups`, and for a card 'only-in' an optional rule whose kind's deck comes with an
+    optional rule of its own (a pack's Badge only in the pack's rule needs the Badges rule too), the map with both
+    on: no single rule brings such a card, and ``dday card`` would call it never in play."""
+    index = _Index(content)
+    out = list(_setups(index, map_id))
+    kind = content.kind_def(content.card_kinds[cid])
+    deck_option = kind.option if kind is not None and kind.deck else None
+    if deck_option is None or deck_option not in content.options:
+        return tuple(out)
+    bm = content.maps[map_id]
+    playable = set(_options_on(content, bm))
+    for oid in content.cards[cid].only_in:
+        if oid not in content.options or deck_option in _option_closure(content, oid):
+            continue  # (a rule that brings the deck's rule itself: its own set-up has the card)
+        if _option_closure(content, oid) in playable and _option_closure(content, deck_option) in playable:
+            both = tuple(dict.fromkeys((*_option_closure(content, oid), *_option_closure(content, deck_option))))
+            out.append(_setup(index, bm, None, both, named=(oid, deck_option)))
     return tuple(out)
 
 

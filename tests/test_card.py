@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from pack_kit import card as pack_card
+from pack_kit import make_pack
 
 from ddaydice.interpreter.cli import main
 
@@ -91,3 +93,30 @@ def test_another_sides_card_has_its_kinds_name_its_price_and_comes_in_with_his_o
                                                  "--format", "json"]).output)
     assert any("joins the German player at the start" in why for m in start["maps"] for o in m["options"]
                for why in o["why"])
+
+
+def test_a_packs_badge_only_in_its_own_rule_comes_in_with_that_rule_and_the_badges_together(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pack's Badge 'only-in' the pack's own optional rule is dealt with that rule and the Badges rule (which brings
+    the Badge deck) on together: no single rule brings it, and `dday card` called it 'can never come into play'
+    while a scenario with both rules found it in the deck."""
+    pack = make_pack(tmp_path, "hedge-pack", {"badges.yaml": "kind: badge\ncards:\n" + pack_card(
+        "hedge-badge", "use during movement: advance-cost -2 this turn", cost=0, grade=None).replace(
+        "    cost: 0\n", "    only-in: [hedge]\n")})
+    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text(encoding="utf-8") + "requires: [atlantikwall]\n",
+                                    encoding="utf-8")
+    (pack / "rules" / "options").mkdir(parents=True)
+    (pack / "rules" / "options" / "hedge.yaml").write_text(
+        "id: hedge\nname: Hedgerows\ntext: The pack's cards join the game.\nprovenance: reconstructed\n"
+        "note: a test\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["card", "hedge-badge", "--pack", "hedge-pack"])
+    assert result.exit_code == 0, result.output
+    assert "can never come into play" not in result.output
+    assert "only with the optional rules Hedgerows and Badges together" in result.output
+    info = json.loads(CliRunner().invoke(main, ["card", "hedge-badge", "--pack", "hedge-pack", "--format",
+                                                "json"]).output)
+    omaha = next(m for m in info["maps"] if m["map"] == "omaha-beach")
+    both = [o for o in omaha["options"] if o["available"]]
+    assert [o["name"] for o in both] == ["Omaha Beach with Hedgerows and Badges"]
+    assert both[0]["why"] == ["in the Badges deck"]

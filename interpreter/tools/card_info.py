@@ -1,7 +1,8 @@
 """A card as ``dday card`` shows it (and ``dday lsp`` on hover): its name, kind, grade, cost and text; its effect as
 written and in English; where it comes from (provenance, flagged when it is our reconstruction, and the pack); and
 on which maps and variants it can come into play, and why (the availability is
-:func:`ddaydice.dsl.conflicts.setups`, shared with ``dday conflicts``).
+:func:`ddaydice.dsl.setups.card_setups`: the set-ups ``dday conflicts`` reads, and the optional rules a card
+'only-in' one needs together).
 """
 
 from __future__ import annotations
@@ -19,8 +20,7 @@ KIND_NAMES = {"specialist": "Specialist", "item": "Item", "vehicle": "Vehicle", 
 
 def card_info(content: Content, cid: str) -> dict[str, Any]:
     """Everything ``dday card`` shows, as plain data (the JSON output)."""
-    from ddaydice.dsl.conflicts import setups
-    from ddaydice.dsl.setups import NO_GRADE, listed_ungraded
+    from ddaydice.dsl.setups import NO_GRADE, card_setups, listed_ungraded
 
     card = content.cards[cid]
     kind = content.card_kinds[cid]
@@ -32,7 +32,7 @@ def card_info(content: Content, cid: str) -> dict[str, Any]:
     for mid in sorted(content.maps):
         bm = content.maps[mid]
         entries = []
-        for st in setups(content, mid):
+        for st in card_setups(content, mid, cid):
             reasons = list(st.cards.get(cid, ()))
             entries.append({"variant": st.variant, "options": list(st.options), "name": st.name,
                             "available": bool(reasons), "why": reasons})
@@ -129,8 +129,11 @@ def render_card(info: dict[str, Any]) -> str:
                                      break_long_words=False, break_on_hyphens=False)
         else:
             bring = [o["name"].split(" with ", 1)[-1] for o in opts if o["available"]]
+            one = [b for b in bring if " and " not in b]
+            together = [f"the optional rules {b} together" for b in bring if " and " in b]
             if bring:
-                out += textwrap.wrap("only with an optional rule: " + " or ".join(bring), WIDTH,
+                out += textwrap.wrap("only with " + " or ".join(
+                    ([("an optional rule: " + " or ".join(one))] if one else []) + together), WIDTH,
                                      initial_indent="      ", subsequent_indent="        ",
                                      break_long_words=False, break_on_hyphens=False)
     if info["not_on"]:
