@@ -786,3 +786,19 @@ def test_an_answer_that_begins_two_different_options_is_an_error(tmp_path: Path,
         "expect:\n  - u1.specialists: []\n"
     result = run(tmp_path, monkeypatch, begun)
     assert result.exit_code == 0, result.output
+
+
+def test_a_tally_check_writes_an_effects_coloured_result_virtual_as_tally_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A coloured result an effect adds (the Grappling Hook's Skull of a chosen colour) is no die: the check of
+    `u1.tally` writes it `virtual red skull`, as `tally:` does, where it wrote `red skull`, which in `tally:` means a
+    real die; and `red skull` no longer passes for it."""
+    base = ("scenario: a Skull of a chosen colour\nmap: exercise-tiger\nvariant: advanced-training\nfallback: none\n"
+            "units:\n  - {id: u1, sector: s1, items: [grappling-hook]}\n"
+            "tally:\n  u1: [red star, white star]\nanswers:\n  u1: [red]\nsteps:\n  - use: grappling-hook\n"
+            "expect:\n")
+    result = run(tmp_path, monkeypatch, base + "  - u1.tally: [red star, white star, virtual red skull]\n")
+    assert result.exit_code == 0, result.output
+    result = run(tmp_path, monkeypatch, base + "  - u1.tally: [red star, white star, red skull]\n")
+    assert result.exit_code == 1, result.output
+    assert "got ['red star', 'white star', 'virtual red skull']" in result.output

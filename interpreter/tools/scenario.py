@@ -533,8 +533,10 @@ def actual_value(game: Game, path: str) -> Any:
         if field == "trading_pool":
             return [f"{d.colour} {d.face}" for d in unit.trading_pool or []]
         if field == "tally":
-            return [f"{'locked ' if d.locked else ''}{d.colour + ' ' if d.colour else ''}{d.face}"
-                    + (" (cancelled)" if d.cancelled else "") for d in unit.tally]
+            # (as `tally:` writes a result: a coloured result no die gave, an effect's, is 'virtual')
+            return [f"{'locked ' if d.locked else ''}{'virtual ' if d.colour and not d.real else ''}"
+                    f"{d.colour + ' ' if d.colour else ''}{d.face}" + (" (cancelled)" if d.cancelled else "")
+                    for d in unit.tally]
         if field == "soldier_count":
             return game.soldier_count(unit)
         if field == "chevrons":
