@@ -5,6 +5,8 @@ override and the tiers it names in vain, and the linked permissions (``touches.L
 
 from __future__ import annotations
 
+import attrs
+
 from ddaydice.dsl import words
 from ddaydice.dsl.conflict_records import Conflict, Kind, Outcome
 from ddaydice.dsl.conflict_terms import Terms, sector_order
@@ -19,6 +21,7 @@ from ddaydice.dsl.touches import (
     Link,
     MapView,
     Placed,
+    Touch,
     event_query,
 )
 
@@ -35,7 +38,7 @@ class Pairs(Terms):
     # ------------------------------------------------------------ same query
     def same_query(self, mv: MapView, a: Placed, b: Placed, where: frozenset[str]) -> Conflict | None:
         for prot, other in ((a, b), (b, a)):
-            if assigns(prot.touch) and prot.touch.op == "protect" and self.guards(prot, other, mv, where):
+            if any(self.guards(p, other, mv, where) for p in self.protections(prot)):
                 return None  # the override's pair ('mgf-dice = 0 against raising' against a raise)
         a, b = as_set(a), as_set(b)  # else a set that guards is a set against what it does not guard
         ta, tb = a.touch, b.touch
@@ -194,12 +197,30 @@ class Pairs(Terms):
         return self.order(a, b)
 
     # ------------------------------------------------------------ overrides
+    def clause_mates(self, t: Touch) -> list[Touch]:
+        """The other changes of ``t``'s query that the same clause of the same effect makes with it (the finder
+        knows them: :class:`ddaydice.dsl.conflicts._Analyser`)."""
+        return []
+
+    def protections(self, p: Placed) -> list[Placed]:
+        """The protections that come with a change: itself if it is a set that guards ('mgf-dice = 0 against
+        raising'), and the separate protections of its clause when it sets the value ('mgf-dice = 0, protect
+        mgf-dice against raising': the same guarded set in two statements, ruling 7.3)."""
+        t = p.touch
+        if t.op == "protect":
+            return [p] if t.value is not None else []
+        if not assigns(t):
+            return []
+        return [attrs.evolve(p, touch=m) for m in self.clause_mates(t) if m.op == "protect" and m.value is None]
+
     def start(self, mv: MapView, prot: Placed, where: frozenset[str]) -> tuple[int | None, str]:
         """The value a protection keeps, and how to say it: the one it sets ('protect mgf-dice = 0 against
-        raising'), else the printed or rules' value."""
-        v = prot.touch.value
-        if v is not None and v[0] == v[1]:
-            return v[0], f"{v[0]}, as {self.side(prot, mv).name} sets it"
+        raising') or the set of its clause sets ('mgf-dice = 0, protect mgf-dice against raising'), else the
+        printed or rules' value."""
+        values = [prot.touch.value] + [m.value for m in self.clause_mates(prot.touch) if assigns(m)]
+        for v in values:
+            if v is not None and v[0] == v[1]:
+                return v[0], f"{v[0]}, as {self.side(prot, mv).name} sets it"
         return self.base(mv, prot.touch.query, where)
 
     def guards(self, prot: Placed, other: Placed, mv: MapView, where: frozenset[str]) -> str | None:

@@ -85,6 +85,11 @@ class _Analyser(Pairs):
             self._touches[src.owner] = got
         return got
 
+    def clause_mates(self, t: Touch) -> list[Touch]:
+        via = t.via.owner if t.via else ""
+        return [o for o in self.touches_of(t.source) if o.clause == t.clause and o.query == t.query
+                and (o.via.owner if o.via else "") == via and o.key != t.key]
+
     # ------------------------------------------------------------ per map
     def placed(self, mv: MapView, sets: Sequence[Setup]) -> list[Placed]:
         by_touch: dict[tuple[str, int, str, str, str], tuple[Touch, set[str]]] = {}

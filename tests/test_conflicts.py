@@ -376,6 +376,52 @@ def test_an_override_with_no_target_at_all(tree: Path) -> None:
     assert "never overrules anything" in idle.resolution
 
 
+GUARDED = {"in one": "mgf-dice = 0 against raising this turn",
+           "in two": "mgf-dice = 0 this turn, protect mgf-dice against raising this turn"}
+
+
+def _guarded_pairs(root: Path, silence: str) -> set[tuple[str, str, str, str | None, str | None]]:
+    write_cards(root, "specialist", {"gunner": "mgf-dice +2"})
+    write_cards(root, "item", {"grenade": f"use: {silence}"})
+    write_cards(root, "award", {"medal": "use: mgf-dice +1 this turn"})
+    write_map(root, specialists="[gunner]", items="[grenade]", s2="mgf-dice = 3")
+    _, report = report_of(root)
+    return {(c.kind, c.a.members[0].owner, c.b.members[0].owner if c.b else "", winner(c) if c.winner else None,
+             c.value) for c in report.conflicts}
+
+
+def test_a_set_and_a_separate_protection_against_raising_are_one_guarded_set(tree: Path) -> None:
+    """'mgf-dice = 0, protect mgf-dice against raising' is the guarded set 'mgf-dice = 0 against raising' in two
+    statements (ruling 7.3; core/precedence.py): a raise of any tier is overruled and the MGF stays at the 0 the
+    clause sets, never 'a set against an add' that the add wins, and the engine agrees."""
+    two = _guarded_pairs(tree, GUARDED["in two"])
+    assert ("override", "grenade", "medal", "grenade", "0") in two
+    assert ("override", "grenade", "gunner", "grenade", "0") in two
+    assert not {p for p in two if p[0] == "value" and "grenade" in p[1:3]}
+    assert two == _guarded_pairs(tree, GUARDED["in one"])
+    shown = CliRunner().invoke(main, ["conflicts", "--root", "."])
+    assert "overruled, and the number of MGF dice stays at 0, as Grenade sets it" in shown.output
+
+
+@pytest.mark.parametrize("form", sorted(GUARDED))
+def test_the_engine_keeps_the_guarded_set_as_the_report_says(tree: Path, form: str) -> None:
+    """The Grenade's silence, then the Medal's +1 (an Award, a tier above): the MGF stays at 0 either way."""
+    from ddaydice.interpreter.tools.scenario import run
+    from ddaydice.interpreter.tools.scenario_file import load_scenario
+
+    _guarded_pairs(tree, GUARDED[form])
+    content, _ = report_of(tree)
+    scenario = tree / "silence.yaml"
+    scenario.write_text("scenario: a silence, then a raise\nmap: test-map\nphase: combat\nunits:\n"
+                        "  - {id: u1, sector: s2, items: [grenade], awards: [medal]}\n"
+                        "steps:\n  - use: grenade\n  - use: medal\n"
+                        "expect:\n  - query mgf-dice for u1: 0\n")
+    loaded, diags = load_scenario(scenario, content)
+    assert loaded is not None and not diags, diags
+    result, _ = run(loaded[0], content, str(scenario), doc=loaded[1])
+    assert result.error is None and result.passed, result
+
+
 # ------------------------------------------------------------------ what must not be reported
 def test_effects_that_agree_or_only_add_up_are_not_pairs(tree: Path) -> None:
     write_cards(tree, "specialist", {"alpha": "def -1", "beta": "def -2", "gamma": "locked-dice = 1",
