@@ -12,6 +12,7 @@ from ddaydice.dsl.conflict_records import Conflict, Kind, Outcome
 from ddaydice.dsl.conflict_terms import Terms, sector_order
 from ddaydice.dsl.conflict_words import after_first, compact_names, does, range_text, reacts, subject
 from ddaydice.dsl.resolution import RAISING, as_set, assigns, combine, guards
+from ddaydice.dsl.setups import KIND_LABELS
 from ddaydice.dsl.touches import (
     RULE_ADD,
     RULE_CLAMP,
@@ -40,9 +41,11 @@ class Pairs(Terms):
         for prot, other in ((a, b), (b, a)):
             if any(self.guards(p, other, mv, where) for p in self.protections(prot)):
                 return None  # the override's pair ('mgf-dice = 0 against raising' against a raise)
+        if {a.touch.op, b.touch.op} == {"forbid", "asks"}:
+            return self.asked(mv, a, b, where)
         a, b = as_set(a), as_set(b)  # else a set that guards is a set against what it does not guard
         ta, tb = a.touch, b.touch
-        if {ta.op, tb.op} & {"protect", "require", "act"}:
+        if {ta.op, tb.op} & {"protect", "require", "act", "asks"}:
             return None
         if not {ta.op, tb.op} & REPLACING:
             return None  # two additive changes accumulate: no disagreement
@@ -148,6 +151,41 @@ class Pairs(Terms):
                 resolution += f" Either way {results[0]}."
         return Conflict(kind, None, (), q, self.query_text(q), sa, sb, disagree, resolution, tuple(rules),
                         winner, value, tuple(outcomes))
+
+    # ------------------------------------------------------------ a forbid against an action that asks it
+    def asked(self, mv: MapView, a: Placed, b: Placed, where: frozenset[str]) -> Conflict:
+        """A forbidden permission against an action that asks it ('forbid reroll-skull' against a card's re-roll):
+        the action does not change the permission, it asks it where the Unit stands, so the forbid decides,
+        whatever the action's rank (it names what it forbids, ruling 7.2), unless the engine makes that action
+        without asking (the kinds of card the action's word names, such as an Award's find: ruling 10.3). A card
+        that allows the permission is a pair of its own (a forbid against an allow, ranked by tier)."""
+        forbid, action = (a, b) if a.touch.op == "forbid" else (b, a)
+        sa, sb = self.side(a, mv), self.side(b, mv)
+        sf, sc = (sa, sb) if forbid is a else (sb, sa)
+        t = action.touch
+        q = t.query
+        qn = self.qname(q)
+        doer = t.via or t.source  # the effect that acts (an RWB's, when a card grants it)
+        kind = self.content.card_kinds.get(doer.owner, doer.kind)
+        disagree = (f"{self.qphrase(q)}: {sf.name} forbids it; {sc.name}'s '{t.statement}' asks it "
+                    f"({self.query_text(q)})")
+        if kind in t.args:
+            label = KIND_LABELS.get(kind, kind)
+            resolution = (f"{sc.name} wins: the engine makes the {label}'s '{t.statement}' without asking {qn}, "
+                          f"so {sf.name}'s forbid does not stop it ({self.tier_name(t.tier)} override "
+                          "everything).")
+            return Conflict("permission", None, (), q, self.query_text(q), sa, sb, disagree, resolution,
+                            (RULE_TIERS,), "b" if action is b else "a", None)
+        rank = (f", although {self.tier_name(t.tier)} rank above {self.tier_name(forbid.touch.tier)}"
+                if self.tier_index(t.tier) > self.tier_index(forbid.touch.tier) else "")
+        resolution = (f"{sf.name} wins{rank}: {sc.name}'s '{t.statement}' changes no permission, it asks {qn} "
+                      f"where the Unit stands, and {sf.name} forbids it by name, so {qn} is not allowed to "
+                      f"{sc.name} there either; only an effect that allows it would give it back (a permission "
+                      "against a permission, ranked by tier).")
+        first = "a" if action is a else "b"
+        return Conflict("permission", None, (), q, self.query_text(q), sa, sb, disagree, resolution,
+                        (RULE_EXPLICIT + " (it names what it forbids)",), "a" if forbid is a else "b",
+                        "not allowed", (Outcome(first, flag=False),))
 
     # ------------------------------------------------------------ replacements
     def replacement(self, mv: MapView, a: Placed, b: Placed, where: frozenset[str]) -> Conflict:

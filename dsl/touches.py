@@ -161,6 +161,11 @@ class Extractor:
         # Cards drawn into play for every Unit (Battle Conditions) stand like a rule while in play.
         self.in_play_kinds = frozenset(k.id for k in content.kinds.kinds if k.held_by == "game")
 
+    def sided(self, src: EffectSource) -> bool:
+        """Whether an effect is a card of another side (rules/sides.yaml: the German player's)."""
+        kind = self.content.kind_def(self.content.card_kinds.get(src.owner, ""))
+        return kind is not None and kind.side is not None
+
     def implied_literals(self, src: EffectSource, standing: bool) -> frozenset[Lit]:
         """What is certainly true while this effect acts: its card is in play (if it stays in play), and
         an option it is unavailable in is off."""
@@ -237,6 +242,8 @@ class Extractor:
                     found = self.statement(stmt)
                     if found is None or found[1] == "require":
                         continue
+                    if found[1] == "asks" and opt.recipient is None and self.sided(src):
+                        continue  # another side's player stands in no Sector: no Sector's forbid reaches him
                     out.append(self.make(reported, rci, found, False,
                                          opt.recipient.kind if opt.recipient is not None else None,
                                          src.tier, olits, stmt, src if shown is not None else None, ci,
@@ -473,11 +480,6 @@ LINKS: tuple[Link, ...] = (
          "the 'stay' permission is asked first and the Unit must move; the number of turns only decides when "
          "the Unit marker turns to 'must move'",
          RULE_EXPLICIT + " ('can't stay here' names what it forbids)"),
-    Link(("find", "forbid"), ("find", "act"), "second", "same",
-         "whether an Item can be found here: {a} forbids finding, {b} finds one",
-         "the find happens: the engine asks the 'find' permission only when a Unit buys Items in Phase 3, "
-         "never for a find made by an effect",
-         RULE_NONE),
     Link(("recruit", "forbid"), ("recruit", "act"), "second", "same",
          "whether a Specialist can be recruited here: {a} forbids recruiting, {b} recruits one",
          "the recruit happens: the engine asks the 'recruit' permission only when a Unit buys Specialists in "

@@ -178,12 +178,60 @@ def test_requirements_against_what_ignores_them(tree: Path) -> None:
 
 
 def test_a_find_against_no_finding_here(tree: Path) -> None:
+    """The engine asks 'find' for every find but an Award's (ruling 10.3; the scenario
+    rulings/special-find-no-items-here.yaml): an Item's find and the Special Find RWB's lose to 'forbid find', an
+    Award's goes through."""
     write_cards(tree, "award", {"medal": "use after final-tally: find 1 item free"})
-    write_map(tree, s1="forbid find")
+    write_cards(tree, "item", {"crate": "use: find 1 item"})
+    write_map(tree, items="[crate]", s1="forbid find")
     _, report = report_of(tree)
     [c] = between(report, "test-map/s1", "medal")
-    assert (c.kind, c.winner) == ("permission", "b")
-    assert c.rules == ("none: the engine does not ask this permission for it",)
+    assert (c.kind, c.winner, c.value) == ("permission", "b", None)
+    assert c.rules[0].startswith("Awards > Items & Vehicles > Specialists > Sector attributes > game rules")
+    assert "without asking finding Items" in c.resolution
+    for other in ("crate", "rwb:special-find"):
+        [c] = between(report, "test-map/s1", other)
+        assert (c.kind, c.winner, c.value) == ("permission", "a", "not allowed"), other
+        assert c.rules == ("an effect that names what it overrides beats the default order (it names what it "
+                           "forbids)",)
+
+
+def test_a_forbid_against_the_actions_that_ask_it(tree: Path) -> None:
+    """A card's re-roll asks the permission to re-roll a Skull where the Unit stands: 'forbid reroll-skull' wins
+    whatever the card's rank (ruling 7.4), and a card that allows it is a pair of its own, by tier."""
+    write_cards(tree, "specialist", {"corporal": "use once per turn after final-tally: reroll 1 die unlocked"})
+    write_cards(tree, "vehicle", {"jeep": "for units here: use once per turn after final-tally: reroll 1 die"})
+    write_cards(tree, "award", {"medal": "use after final-tally: reroll 2 die",
+                                "charm": "use after final-tally: allow reroll-skull this turn",
+                                "motor-pool": "use after final-tally: find 1 vehicle free"})
+    write_map(tree, specialists="[corporal]", s2="forbid reroll-skull")
+    _, report = report_of(tree)
+    for card, tier in [("corporal", "Specialists"), ("jeep", "Items & Vehicles"), ("medal", "Awards")]:
+        [c] = between(report, "test-map/s2", card)
+        assert (c.kind, winner(c), c.value, c.sectors) == ("permission", "test-map/s2", "not allowed",
+                                                           ("Sector 2",)), card
+        assert f"although {tier} rank above Sector attributes" in c.resolution
+        assert c.outcomes and c.outcomes[0].flag is False
+    [allowed] = between(report, "test-map/s2", "charm")
+    assert (allowed.kind, winner(allowed), allowed.value) == ("permission", "charm", "allowed")
+    assert not between(report, "charm", "medal")  # an allow agrees with what asks it
+    shown = CliRunner().invoke(main, ["conflicts", "--root", "."])
+    assert "Re-rolling Skulls: Test Map, Sector 2 forbids it; Corporal's 'reroll 1 die unlocked' asks it" in \
+        " ".join(shown.output.split())
+
+
+def test_the_bundled_skulls_that_cannot_be_re_rolled_against_the_cards_that_re_roll() -> None:
+    """Utah Beach Sector 6 and the Minefield ('Skulls can't be re-rolled here') against the Corporal, the Jeep and
+    the Expert Marksman Badge: the Sector wins, as the engine plays it (rulings/skull-not-re-rolled-by-a-card.yaml).
+    The German player's Unteroffizier re-rolls the German's own dice, in no Sector: no pair."""
+    content, diags = load(packs=["atlantikwall"])
+    assert content is not None, diags
+    report = analyse(content, ["utah-beach", "sword-beach"])
+    for forbid in ("utah-beach/s6", "sword-beach/attribute:minefield"):
+        for card in ("corporal", "jeep", "expert-marksman-badge"):
+            [c] = between(report, forbid, card)
+            assert (c.kind, winner(c), c.value) == ("permission", forbid, "not allowed"), (forbid, card)
+        assert not between(report, forbid, "unteroffizier")
 
 
 # ------------------------------------------------------------------ (c) values

@@ -3,6 +3,8 @@ instead (a pending event replaced). Each record names its parts (see :mod:`ddayd
 
 from __future__ import annotations
 
+from typing import Final
+
 from ddaydice.dsl import ast
 from ddaydice.dsl.effect_context import Action, Cond
 from ddaydice.dsl.words.base import (
@@ -115,9 +117,15 @@ def touches_recruit(stmt: ast.Statement) -> Touches:
     return Touches(change=acts(stmt), cards=named(stmt))
 
 
+#: The kinds of card whose find the engine makes without asking the permission 'find' (ruling 10.3: "Items can't be
+#: found here" stops every find but an Award's; Awards override everything): interpreter/effects/act_cards.py.
+FIND_UNASKED: Final = frozenset({"award"})
+
+
 def touches_find(stmt: ast.Statement) -> Touches:
+    """A find asks the permission 'find', but of the kinds of :data:`FIND_UNASKED`."""
     chosen = ("vehicle",) if "vehicle" in words_of(stmt.args) else ()
-    return Touches(change=acts(stmt), cards=named(stmt), chosen=chosen)
+    return Touches(change=Change("find", "asks", tuple(sorted(FIND_UNASKED))), cards=named(stmt), chosen=chosen)
 
 
 def compile_offer(p: Parts) -> Action:

@@ -3,9 +3,21 @@ keep-tally. Each record names its parts (see :mod:`ddaydice.dsl.words.base`)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from ddaydice.dsl import ast
 from ddaydice.dsl.effect_context import Action
-from ddaydice.dsl.words.base import ActionWord, Checking, Parts, Speaker, Wording, touches_nothing, words_of
+from ddaydice.dsl.words.base import (
+    ActionWord,
+    Change,
+    Checking,
+    Parts,
+    Speaker,
+    Touches,
+    Wording,
+    touches_nothing,
+    words_of,
+)
 from ddaydice.dsl.words.english import PLURAL_FACES, SINGULAR
 
 # Each compiler returns a new closure per statement, even when it captures nothing: the hooks holding them
@@ -108,6 +120,16 @@ REMOVE = ActionWord(
 
 
 # ---------------------------------------------------------------- dice of the Final Tally
+#: The permission a re-roll asks before it takes a Skull (rules/queries.yaml; Utah Beach Sector 6, the Minefield:
+#: "Skulls can't be re-rolled here"), whatever the card that re-rolls (interpreter/effects/act_dice.py).
+REROLL_SKULL: Final = "reroll-skull"
+
+
+def touches_reroll(_stmt: ast.Statement) -> Touches:
+    """A re-roll asks the permission to re-roll a Skull (the conflict finder pairs it with what forbids it)."""
+    return Touches(change=Change(REROLL_SKULL, "asks"))
+
+
 def compile_reroll(p: Parts) -> Action:
     """Dice chosen through filters ('all': every die the filters allow, no count)."""
     words, amount = p.words, p.amount
@@ -170,7 +192,7 @@ REROLL = ActionWord(
     example="use once per turn after final-tally: reroll 1 die unlocked",
     english="re-roll {0} die {2}",
     before_after="Tally [skull(red 1), ...] -> [courage(red 1), ...].",
-    compile=compile_reroll, render=say_reroll, touches=touches_nothing,
+    compile=compile_reroll, render=say_reroll, touches=touches_reroll,
 )
 REFACE = ActionWord(
     name="reface",

@@ -143,7 +143,9 @@ class Checking(Protocol):
 @attrs.frozen
 class Change:
     """A change to a query or permission: the query, how (add, set, forbid, allow, require, protect; 'act': an
-    action the engine makes without asking a permission, such as a find), and the arguments it reads."""
+    action the engine makes without asking a permission, such as a recruit; 'asks': an action the engine makes
+    only where the permission holds, such as a re-roll of a Skull, its arguments the kinds of card whose action
+    the engine does not ask it for), and the arguments it reads."""
 
     query: str
     op: str

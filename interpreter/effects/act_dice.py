@@ -7,6 +7,7 @@ from typing import Any
 import attrs
 from mypy_extensions import trait
 
+from ddaydice.dsl.words.actions_tally import REROLL_SKULL
 from ddaydice.interpreter.core.state import (
     Die,
 )
@@ -80,7 +81,7 @@ class DiceActions(ContextBase):
     def reroll(self, count: int | None, filters: tuple[str, ...]) -> None:
         g = self.game
         u = self._me()
-        cands = [d for d in self._dice(filters) if g.flag("reroll-skull", u) or d.face != "skull"]
+        cands = [d for d in self._dice(filters) if g.flag(REROLL_SKULL, u) or d.face != "skull"]
         faces = [f.id for f in g.content.dice.faces]
         if not cands:
             self._no_die("re-roll")
