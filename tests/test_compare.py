@@ -600,6 +600,22 @@ def test_a_set_up_files_pack_path_is_read_from_the_files_folder(tmp_path: Path,
     assert "SETUP001" not in result.output
 
 
+def test_impact_to_the_pool_says_how_often_the_item_or_vehicle_was_found() -> None:
+    """An Item or a Vehicle put into the Pool acts only once found: the report says in how many games a Unit found it,
+    used or not (a Vehicle without a use, as the Tank, is told too), read from each game's record (found)."""
+    args = ["--map", "omaha-beach", "--to", "pool", "--policy", "casual", "--games", "12", "--measure", "won"]
+    vest = _json("impact", "flak-vest", *args)["results"][0]
+    (row,) = vest["cards_taken"]
+    (used,) = vest["card_uses"]
+    assert (row["setup"], row["card"], row["games"]) == ("with flak-vest", "flak-vest", 12)
+    assert used["games_used"] <= row["games_taken"] and row["games_taken"] > 0  # used only once found
+    result = _cli("impact", "tank", *args, "-q")
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if " found in " in x)
+    taken = int(line.split("found in ")[1].split(" of")[0])
+    assert line == f"  with tank: tank found in {taken} of 12 games" and 0 <= taken <= 12
+
+
 def test_impact_to_the_pool_says_how_often_the_specialist_was_recruited() -> None:
     """A Specialist put into the Pool acts only once recruited: the report says in how many games he was (the
     designer could not tell 'no effect' from 'never taken'), in text and JSON (cards_taken)."""

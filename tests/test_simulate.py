@@ -37,6 +37,23 @@ def test_the_json_has_the_promised_fields() -> None:
     assert data["mean_turns"] >= 1
 
 
+def test_the_record_holds_the_items_and_vehicles_found_used_or_not() -> None:
+    """Each game's record holds the Items and Vehicles its Units found or gained, as it holds the Specialists they
+    recruited: every Item used was found first (no Unit starts with one here), and some are found and never used."""
+    content, _ = load()
+    assert content is not None
+    spec = Spec("omaha-beach", None, 1, "casual", seed=3)
+    records = [play_one(content, spec, i) for i in range(20)]
+    found = [card for r in records for card in r.found]
+    assert found and {content.held_as(c) for c in found} <= {"item", "vehicle"}
+    for r in records:
+        used = [c for c in r.items_used if content.held_as(c) == "item"]
+        assert not set(used) - set(r.found), r
+    data = json.loads(CliRunner().invoke(main, ["simulate", "omaha-beach", "--games", "20", "--seed", "3", "--policy",
+                                                "casual", "--format", "json", "-q"]).output)
+    assert sum(data["items_found"].values()) == len(found)
+
+
 def test_same_seed_same_results_whatever_the_jobs() -> None:
     one = _run("--jobs", "1")
     two = _run("--jobs", "2")

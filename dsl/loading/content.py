@@ -54,6 +54,13 @@ class Content:
         """The declaration of a kind of card an expansion adds (rules/kinds.yaml); None for the base kinds."""
         return next((k for k in self.kinds.kinds if k.id == kind), None)
 
+    def held_as(self, card: str) -> str:
+        """What a card is held as: its kind, or, for a kind an expansion declares, the kind it is held like (another
+        side's Specialists and Items: ``held_as``); '' for an unknown card."""
+        kind = self.card_kinds.get(card, "")
+        declared = self.kind_def(kind)
+        return (declared.held_as or kind) if declared is not None else kind
+
     def tier_of(self, kind: str) -> str:
         return tier_of(self.precedence, kind)
 

@@ -176,6 +176,8 @@ def _echo_summary(spec: Spec, summary: dict[str, Any], jobs: int, sides: list[st
             f"{k}: {v:.2f}" for k, v in summary["soldiers_lost_by_sector"].items()))
     if summary["specialists_recruited"]:
         echo("  Specialists: " + ", ".join(f"{k} {v}" for k, v in summary["specialists_recruited"].items()))
+    if summary["items_found"]:
+        echo("  Items and Vehicles found: " + ", ".join(f"{k} {v}" for k, v in summary["items_found"].items()))
     if summary["items_used"]:
         echo("  Items and Awards used: " + ", ".join(f"{k} {v}" for k, v in summary["items_used"].items()))
     if summary["uses_played"]:

@@ -25,6 +25,7 @@ from ddaydice.interpreter.tools import interrupts
 from ddaydice.interpreter.tools import measures as ms
 from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced
+from ddaydice.interpreter.tools.outcome import FOUND_ROLES
 from ddaydice.interpreter.tools.setups import ContentFor, SetupEntry, check, content_for, merge, packs_in_file
 from ddaydice.interpreter.tools.simulate import GameRecord, Spec, per_game_text, play_one, worker_pool
 from ddaydice.interpreter.tools.stats import Paired, holm, paired
@@ -461,33 +462,40 @@ def card_uses(c: Comparison) -> list[CardUses]:
 
 @attrs.frozen
 class CardTaken:
-    """How often a set-up's games took a Specialist it puts into the Pool: in how many games a Unit recruited him
-    (or he joined it): a card in the Pool acts only once taken."""
+    """How often a set-up's games took a card it puts into the Pool: in how many games a Unit recruited the Specialist
+    (or he joined it), or found the Item or Vehicle (or gained it): a card in the Pool acts only once taken."""
 
     setup: str
     card: str
     games: int
     games_taken: int
+    how: str = "recruited"  # what taking it is called: 'recruited', 'found'
 
     def as_json(self) -> dict[str, Any]:
         return {"setup": self.setup, "card": self.card, "games": self.games, "games_taken": self.games_taken}
 
     def line(self) -> str:
-        return f"  {self.setup}: {self.card} recruited in {self.games_taken} of {self.games} games"
+        return f"  {self.setup}: {self.card} {self.how} in {self.games_taken} of {self.games} games"
 
 
 def cards_taken(c: Comparison) -> list[CardTaken]:
-    """For each set-up, each Specialist it puts into the Pool: the games whose Units recruited him (GameRecord's
-    specialists, recruited or joined during the game). (An Item found is not in the record; an Item with a use
-    is told by card_uses.)"""
+    """For each set-up, each Specialist, Item or Vehicle it puts into the Pool: the games whose Units took it
+    (GameRecord's ``specialists``, recruited or joined during the game; ``found``, the Items and Vehicles found or
+    gained, used or not)."""
     out = []
     for setup, records in zip(c.setups, c.records, strict=True):
         content = content_for(setup.spec.packs)
         assert content is not None  # (the set-up was played)
         for forced in setup.spec.forced:
-            if forced.where == "pool" and content.card_kinds.get(forced.card) == "specialist":
+            if forced.where != "pool":
+                continue
+            role = content.held_as(forced.card)
+            if role == "specialist":
                 out.append(CardTaken(setup.name, forced.card, len(records),
                                      sum(1 for r in records if forced.card in r.specialists)))
+            elif role in FOUND_ROLES:
+                out.append(CardTaken(setup.name, forced.card, len(records),
+                                     sum(1 for r in records if forced.card in r.found), "found"))
     return out
 
 

@@ -16,22 +16,42 @@ from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.values import USED
 from ddaydice.interpreter.mechanisms.options import Score, score
 
-#: What the record holds of a game, in GameRecord's order from ``outcome`` to ``unit_scores`` then the measures and
-#: the uses: see ``read``.
+#: What the record holds of a game, in GameRecord's order from ``outcome`` to ``unit_scores`` then the measures, the
+#: uses and the Items and Vehicles found: see ``read``.
 Read = tuple[str, int, str, tuple[str, ...], tuple[tuple[str, int], ...], tuple[str, ...], tuple[str, ...],
-             int | None, tuple[int, ...], int, int, int | None, tuple[tuple[str, int], ...]]
+             int | None, tuple[int, ...], int, int, int | None, tuple[tuple[str, int], ...], tuple[str, ...]]
+
+#: What a card found is held as (a kind's ``held_as``, or the kind itself): an Item or a Vehicle.
+FOUND_ROLES: Final = frozenset({"item", "vehicle"})
 
 
-def start_specialists(game: GameAPI) -> dict[str, set[str]]:
-    """Each Unit's Specialists as the game starts (those it recruits or that join it are told from them)."""
-    return {u.id: set(u.specialists) for u in game.state.units}
+def start_cards(game: GameAPI) -> dict[str, set[str]]:
+    """Each Unit's Specialists, and every card in play with it, as the game starts (those it recruits, finds or that
+    join it are told from them)."""
+    return {u.id: set(u.specialists) | set(u.came_into_play) for u in game.state.units}
+
+
+def found_cards(game: GameAPI, start: dict[str, set[str]]) -> list[str]:
+    """The Items and Vehicles the Units found or gained during the game (each card that came into play with a Unit
+    after the start, held as an Item or a Vehicle), used or not, kept or not: sorted."""
+    content = game.content
+    found: list[str] = []
+    for u in game.state.units:
+        had = start[u.id]
+        for card in u.came_into_play:
+            if card in had:
+                continue
+            if content.held_as(card) in FOUND_ROLES:
+                found.append(card)
+    found.sort()
+    return found
 
 
 def read(game: GameAPI, start: dict[str, set[str]]) -> Read:
     """The record's fields of a finished game: outcome, turns, reason, the Sectors where Units were wiped out, the
-    Soldiers lost by Sector, the Specialists recruited or joined (``start``: start_specialists's), the Items and
-    Awards used, the options' score (group, per Unit), the Soldiers and Specialists left, the rulebook's Victory
-    Points and the uses played."""
+    Soldiers lost by Sector, the Specialists recruited or joined (``start``: start_cards's), the Items and Awards
+    used, the options' score (group, per Unit), the Soldiers and Specialists left, the rulebook's Victory Points, the
+    uses played and the Items and Vehicles found (or gained)."""
     s = game.state
     lost: dict[str, int] = {}
     dead_at: list[str] = []
@@ -57,7 +77,8 @@ def read(game: GameAPI, start: dict[str, set[str]]) -> Read:
     soldiers, specs_left, vp = end_of_game(game, scored)
     return (s.outcome or "lost", s.turn, s.reason, tuple(dead_at), tuple(sorted(lost.items())), tuple(recruited),
             tuple(items), scored.group if scored is not None else None,
-            tuple(scored.units.values()) if scored is not None else (), soldiers, specs_left, vp, uses_played(game))
+            tuple(scored.units.values()) if scored is not None else (), soldiers, specs_left, vp, uses_played(game),
+            tuple(found_cards(game, start)))
 
 
 def uses_played(game: GameAPI) -> tuple[tuple[str, int], ...]:

@@ -73,6 +73,9 @@ class GameRecord(NamedTuple):
     #: The uses played, by owner (a card, a Sector, a rule: ``rule:buy-award``), summed over the game's players and
     #: sorted: ``dday impact`` tells from it whether a policy ever played the card it measures.
     uses: tuple[tuple[str, int], ...] = ()
+    #: The Items and Vehicles found or gained during the game (used or not), as ``specialists`` are recruited:
+    #: ``dday impact --to pool`` tells from it whether a Unit ever took the card it measures.
+    found: tuple[str, ...] = ()
 
 
 class _CheckedForcedGame(CheckedGame, ForcedGame):
@@ -122,14 +125,14 @@ def game_of(content: Content, spec: Spec, index: int) -> tuple[Game, Watch | Non
 def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
     game, watch = game_of(content, spec, index)
     seed = game.state.seed
-    start = outcome.start_specialists(game)
+    start = outcome.start_cards(game)
     game.run()
     interrupts.check()  # a Ctrl-C during the game is raised here, between two games (tools/interrupts.py)
     (result, turns, reason, dead_at, lost, specialists, items, group, unit_scores, soldiers, specs_left, vp,
-     uses) = outcome.read(game, start)
+     uses, found) = outcome.read(game, start)
     return GameRecord(index, result, turns, reason, dead_at, lost, specialists, items, group, unit_scores, soldiers,
                       specs_left, vp, tuple(v.text() for v in watch.violations) if watch is not None else (), seed,
-                      uses)
+                      uses, found)
 
 
 def per_game_text(value: float) -> str:
@@ -233,6 +236,7 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
     lost: Counter[str] = Counter()
     specs: Counter[str] = Counter()
     items: Counter[str] = Counter()
+    found: Counter[str] = Counter()
     uses: Counter[str] = Counter()
     used_in: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
@@ -243,6 +247,7 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
             lost[sector] += k
         specs.update(r.specialists)
         items.update(r.items_used)
+        found.update(r.found)
         for owner, k in r.uses:
             uses[owner] += k
             used_in[owner] += 1
@@ -270,6 +275,7 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
         "soldiers_lost_by_sector": {k: v / n for k, v in sorted(lost.items(), key=lambda kv: _natural(kv[0]))},
         "specialists_recruited": dict(specs.most_common()),
         "items_used": dict(items.most_common()),
+        "items_found": dict(found.most_common()),  # Items and Vehicles found or gained, as Specialists recruited
         # Every use played (a card's, a Sector's, a rule's), most played first: in how many games, how many a game.
         "uses_played": {owner: {"games": used_in[owner], "per_game": k / n} for owner, k in uses.most_common()},
         "reasons": dict(reasons.most_common(8)),
