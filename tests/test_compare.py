@@ -128,6 +128,25 @@ def test_the_text_and_the_plot_show_the_measures(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_the_comparison_plot_shows_won_in_percentage_points_as_the_table_does(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The table prints 'won' as percentages (+9.0%); the plot's axis said 0.09: it reads 9% (9.0%) too, and its panel
+    says the difference is in percentage points. Other measures keep their numbers."""
+    from ddaydice.interpreter.tools import plots
+
+    drawn: list[Any] = []
+    monkeypatch.setattr(plots, "_save", lambda plt, fig, path: drawn.append(fig))
+    diff = {"difference": 0.09, "ci95": [0.05, 0.13], "significant_holm": True}
+    plots.compare_plot("t", ["with - without"], [("won", [diff]), ("soldiers_left", [diff])], tmp_path / "p.png")
+    (fig,) = drawn
+    won, soldiers = fig.axes[:2]
+    assert won.get_title() == "won (percentage points)"
+    tick = won.xaxis.get_major_formatter()(0.09, 0)
+    assert tick.endswith("%") and float(tick.rstrip("%")) == 9
+    assert soldiers.get_title() == "Soldiers left"
+    assert "%" not in soldiers.xaxis.get_major_formatter()(0.09, 0)
+
+
 @pytest.mark.parametrize("command", [
     ["simulate", "exercise-tiger", "--variant", "practice-run", "--games", "4"],
     ["compare", "-s", " ".join(["name=a", *TIGER]), "-s", " ".join(["name=b", *TIGER, "give=medic"]), "--games", "4"],

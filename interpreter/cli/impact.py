@@ -96,10 +96,9 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
             for line in cmp.table(result):
                 echo(line)
     if plot_path is not None:  # after the results: a plot that fails after all loses none of them
-        from ddaydice.interpreter.tools.measures import MEASURES
         from ddaydice.interpreter.tools.plots import compare_plot
 
         every = [c.differences_json() for _, c in results]  # (one difference each: with - without)
-        rows = [(MEASURES[n][0], [e[n][0] for e in every]) for n in measures]
+        rows = [(n, [e[n][0] for e in every]) for n in measures]
         write_plot(lambda: compare_plot(f"{card} on {map_id}: with - without, 95% paired intervals",
                                         [f"policy {p}" for p, _ in results], rows, plot_path), plot_path)

@@ -347,7 +347,7 @@ def _finite(value: Any) -> Any:
 def _fmt(name: str, value: float | None, signed: bool = False) -> str:
     if value is None or not math.isfinite(value):
         return "-"
-    if name == "won":
+    if name in ms.PERCENT:
         return f"{value:+.1%}" if signed else f"{value:.1%}"
     return f"{value:+.2f}" if signed else f"{value:.2f}"
 
@@ -504,6 +504,6 @@ def plot(c: Comparison, path: str | Path, title: str | None = None) -> None:
 
     labels = [f"{s.name} - {c.setups[0].name}" for s in c.setups[1:]]
     every = c.differences_json()
-    rows = [(ms.MEASURES[n][0], every[n]) for n in c.measures]
+    rows = [(n, every[n]) for n in c.measures]
     compare_plot(title or f"{c.games} paired games: differences with 95% intervals", labels, rows, path)
 

@@ -85,6 +85,11 @@ MEASURES: dict[str, tuple[str, Callable[[GameRecord], int | None]]] = {
 }
 
 
+#: The measures that are a share of the games (0 or 1 a game), shown as percentages wherever they are shown: the
+#: tables' cells (compare._fmt) and the plots' axes (plots.compare_plot).
+PERCENT: frozenset[str] = frozenset({"won"})
+
+
 def measure_name(text: str) -> str:
     """A measure's name as the CLI accepts it (``turns-to-win`` or ``turns_to_win``)."""
     return text.strip().lower().replace("-", "_")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ddaydice.dsl.writing import write_through
-from ddaydice.interpreter.tools.measures import MEASURES, GameRecord, values
+from ddaydice.interpreter.tools.measures import MEASURES, PERCENT, GameRecord, values
 
 
 def _pyplot() -> Any:
@@ -70,14 +70,21 @@ def simulate_plot(summary: dict[str, Any], records: Sequence[GameRecord], path: 
 def compare_plot(title: str, labels: Sequence[str], rows: Sequence[tuple[str, Sequence[dict[str, Any]]]],
                  path: str | Path) -> None:
     """One panel per measure: each difference (labelled by ``labels``), a point and its 95% interval (red when
-    significant after Holm's correction); ``rows`` holds, per measure, the JSON of its differences
-    (compare.Comparison.differences_json)."""
+    significant after Holm's correction); ``rows`` holds, per measure (by its id in MEASURES), the JSON of its
+    differences (compare.Comparison.differences_json). A share of the games (PERCENT: won) reads in percentage
+    points, as the tables print it."""
     plt = _pyplot()
     cols = 2
     nrows = math.ceil(len(rows) / cols)
     fig, axes = plt.subplots(nrows, cols, figsize=(11, max(2.2, 0.5 * len(labels) + 1.2) * nrows), squeeze=False)
-    for k, (label, diffs) in enumerate(rows):
+    from matplotlib.ticker import PercentFormatter
+
+    for k, (name, diffs) in enumerate(rows):
         ax = axes[k // cols][k % cols]
+        label = MEASURES[name][0]
+        if name in PERCENT:
+            ax.xaxis.set_major_formatter(PercentFormatter(xmax=1))
+            label += " (percentage points)"
         for y, d in enumerate(diffs):
             lo, hi = d["ci95"]
             finite = math.isfinite(lo) and math.isfinite(hi)
