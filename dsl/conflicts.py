@@ -20,7 +20,9 @@ general`` never meets the General).
 ``dsl/`` never imports the interpreter: the resolution (:mod:`ddaydice.dsl.conflict_pairs`, with
 :mod:`ddaydice.dsl.resolution`) mirrors ``interpreter/core/precedence.py`` (lowest tier first, ``add``
 accumulates, ``set``/``forbid``/``allow`` replace, ``protect`` overrules the named tiers' reductions, or,
-``against raising``, every raise; clamps last), and the tests check that both agree on every bundled pair.
+``against raising``, every raise; clamps last), and the tests check that both agree on every bundled pair. An
+action that asks a permission before it acts (its word's signature says 'asks': a re-roll, a find) meets every
+forbid of it where the Unit can stand, the forbid winning but for the kinds of card the engine does not ask.
 
 The finder is assembled from parts: the records (:mod:`ddaydice.dsl.conflict_records`), how a pair's sides are
 named (:mod:`ddaydice.dsl.conflict_terms`), how each kind of pair is resolved and told
