@@ -776,12 +776,13 @@ def test_what_combine_reports_overruled_is_what_its_explanation_says(contributio
                                                                       minimum: int | None) -> None:
     """A query that uses up a limited effect asks combine for the contributions overruled, without building an
     explanation: the same ones its explanation's steps name as overruled, and the same value."""
-    overruled: set[tuple[str, str]] = set()
+    overruled: set[int] = set()
     value, none = combine(base, contributions, minimum, overruled=overruled)
     explained, derivation = combine(base, contributions, minimum, explain=True)
     assert none is None and derivation is not None
     assert value == explained
-    assert overruled == {(s.source, s.text) for s in derivation.steps if s.overruled_by}
+    assert {(c.source, c.text) for c in contributions if id(c) in overruled} == \
+        {(s.source, s.text) for s in derivation.steps if s.overruled_by}
 
 
 def test_contributions_are_ordered_by_tier_then_play_order_as_sorted_would() -> None:

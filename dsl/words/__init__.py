@@ -76,7 +76,8 @@ KEYWORDS: dict[str, str] = {
     "once per turn / phase / game per card": "the limit counted on the card itself, whoever holds it: the card serves "
         "once in the period among every Unit, and its count goes with it when it changes hands ('allow "
         "trade-specialist once per turn per card': the Messenger is traded once a turn, and the Unit he was "
-        "given to cannot give him back that turn); on a card a Unit holds only (DSL120 elsewhere)",
+        "given to cannot give him back that turn); each copy of the card a Unit holds (two Messengers) serves once; "
+        "on a card a Unit holds only (DSL120 elsewhere)",
     "to": "who receives an action: 'gain 4 soldiers to another unit'; 'to TARGET if/unless CONDITION' "
           "keeps only the recipients for which the condition holds (for now, on values and permissions only)",
     "per": "multiplies an amount: 'gain 3 soldiers per locked skull'",

@@ -260,6 +260,9 @@ class GameAPI:
     def hand_over(self, giver: Unit, taker: Unit, card: str) -> None: ...
 
     @abc.abstractmethod
+    def _limit_left(self, counter: Unit, key: str, holder: Unit | None, owner: str, limit: str) -> int: ...
+
+    @abc.abstractmethod
     def _limit_used(self, unit: Unit, holder: Unit, owner: str, index: int, limit: str) -> bool: ...
 
     @abc.abstractmethod

@@ -202,11 +202,12 @@ def _after(a: Contribution, b: Contribution) -> bool:
 
 def combine(base: int, contributions: Sequence[Contribution], minimum: int | None = None, *,
             explain: bool = False, query: str = "", subject: str = "", base_source: str = "game rules",
-            overruled: set[tuple[str, str]] | None = None) -> tuple[int, Derivation | None]:
+            overruled: set[int] | None = None) -> tuple[int, Derivation | None]:
     """Apply contributions to a base value in precedence order; optionally explain. A permission has no
     ``minimum`` (rules/queries.yaml) and only forbid and allow change it (the language adds to and sets numbers:
-    dsl/checker.py). ``overruled``, if given, receives (source, text) of each contribution overruled (those an
-    explanation's steps name as overruled), with no explanation built."""
+    dsl/checker.py). ``overruled``, if given, receives the ``id`` of each contribution overruled (those an
+    explanation's steps name as overruled), with no explanation built: two contributions alike (two copies of a
+    card) are told apart."""
     if not contributions:
         value = base
         if minimum is not None and value < minimum:
@@ -234,7 +235,7 @@ def combine(base: int, contributions: Sequence[Contribution], minimum: int | Non
         guarded = _guard(protections, c, value) if protections else None
         if guarded is not None:
             if overruled is not None and guarded[0].source_name:
-                overruled.add((c.source, c.text))
+                overruled.add(id(c))
             if explain:
                 trace.append(Step(c.source, c.source_name, c.tier_name, c.op, c.value, value, value,
                                   overruled_by=guarded[0].source_name, reason=guarded[1], text=c.text))
@@ -249,7 +250,7 @@ def combine(base: int, contributions: Sequence[Contribution], minimum: int | Non
         elif c.op == "allow":
             value = True
         if overruled is not None and i < last_replace and ordered[last_replace].source_name:
-            overruled.add((c.source, c.text))
+            overruled.add(id(c))
         if explain:
             overruled_by = None
             reason = "explicit override: " + ", ".join(c.protects) if c.op == "protect" else None

@@ -142,9 +142,9 @@ class Events(GameAPI):
             if hook.limit is not None:
                 counter, key = self._limit_count(unit, holder, src.owner, "trigger", i, hook.limit)
                 if counter is not None:
-                    if counter.counters.get(key, 0) > 0:
+                    if self._limit_left(counter, key, holder, src.owner, hook.limit) <= 0:
                         continue
-                    counter.counters[key] = 1
+                    counter.counters[key] = counter.counters.get(key, 0) + 1
             if self.tracing:
                 self.log("effect", f"{src.name}: {hook.text}", unit, src.owner, src.tier, event=event)
             if pending is not None and hook.replaces:

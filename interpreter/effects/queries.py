@@ -47,7 +47,7 @@ class Queries(GameAPI):
             if least is not None and base < least:
                 return least, None
             return base, None
-        consumed: list[tuple[Unit, str, str, str]] = []
+        consumed: list[tuple[Unit, str, int]] = []
         candidates = self._candidates(name, sector, unit)
         idle: list[NotApplied] | None = [] if explain else None
         contributions = self._contributions(name, candidates, unit, sector, card, consume, consumed, idle)
@@ -71,8 +71,9 @@ class Queries(GameAPI):
             if least is not None and base < least:
                 return least, None
             return base, None
-        # A limited effect ("once per phase") is used up only when it applied, not when it was overruled.
-        overruled: set[tuple[str, str]] | None = set() if consume and consumed and unit is not None else None
+        # A limited effect ("once per phase") is used up only when it applied, not when it was overruled: of a
+        # permission, the one modifier that gives it (two copies of a card that allow it: the later one).
+        overruled: set[int] | None = set() if consume and consumed and unit is not None else None
         value, derivation = combine(base, contributions, self.query_minimum[name] if clamp else None, explain=explain,
                                     query=name, subject=self._subject(unit, sector, card) if explain else "",
                                     base_source=base_source, overruled=overruled)
@@ -83,13 +84,13 @@ class Queries(GameAPI):
             # bool is 0 or 1 (core/precedence.py).
             value, derivation = bool(value), derivation.as_flag()
         if overruled is not None:
-            for counter, key, source, text in consumed:
-                if (source, text) not in overruled:
+            for counter, key, k in consumed:
+                if id(contributions[k]) not in overruled:
                     counter.counters[key] = counter.counters.get(key, 0) + 1
         return value, derivation
 
     def _contributions(self, name: str, candidates: list[Modifier], unit: Unit | None, sector: str | None,
-                       card: str | None, consume: bool, consumed: list[tuple[Unit, str, str, str]],
+                       card: str | None, consume: bool, consumed: list[tuple[Unit, str, int]],
                        idle: list[NotApplied] | None = None) -> list[Contribution]:
         """What each standing modifier in play that reaches the subject adds to the query; a limited one that
         would apply is noted in ``consumed`` when the query uses it up (``consume``). ``idle``, when explaining:
@@ -98,6 +99,7 @@ class Queries(GameAPI):
         info = self.queries[name]
         sector_subject = info.subject == "sector"
         contributions: list[Contribution] = []
+        taken: dict[str, int] | None = None  # the limited candidates admitted, by count (copies of a card)
         for src, owner, played, i, hook in candidates:
             if not self._scoped(owner, hook.scope, unit, sector, sector_subject):
                 continue
@@ -118,15 +120,21 @@ class Queries(GameAPI):
                 continue
             if hook.limit is not None:
                 # Counted on the Unit that benefits, so that a Vehicle's "for units here ... once per phase"
-                # (Ambulance) serves each Unit present; 'per card': on the Unit holding the card (_limit_count).
+                # (Ambulance) serves each Unit present; 'per card': on the Unit holding the card (_limit_count),
+                # once for each copy it holds (each copy is a candidate of its own: ``taken`` counts them).
                 counter, key = self._limit_count(unit or owner, owner, src.owner, "modifier", i, hook.limit)
-                if counter is not None and counter.counters.get(key, 0) > 0:
-                    if idle is not None:
-                        idle.append(NotApplied(src.owner, _credited(src.name, owner), src.tier, _clause(src, hook),
-                                               f"{LIMIT_USED_UP} ({limit_words(hook.limit)})"))
-                    continue
-                if consume and counter is not None:
-                    consumed.append((counter, key, src.owner, hook.text))
+                if counter is not None:
+                    if taken is None:
+                        taken = {}
+                    before = taken.get(key, 0)
+                    if self._limit_left(counter, key, owner, src.owner, hook.limit) <= before:
+                        if idle is not None:
+                            idle.append(NotApplied(src.owner, _credited(src.name, owner), src.tier,
+                                                   _clause(src, hook), f"{LIMIT_USED_UP} ({limit_words(hook.limit)})"))
+                        continue
+                    taken[key] = before + 1
+                    if consume:
+                        consumed.append((counter, key, len(contributions)))
             value = hook.value(ctx) if hook.value is not None else None
             contributions.append(Contribution(src.owner, _credited(src.name, owner), self._tier(src), src.tier,
                                               hook.op, value, (played, src.owner),

@@ -261,18 +261,34 @@ class Sources(GameAPI):
             return holder, key
         return served, key
 
+    def _limit_left(self, counter: Unit, key: str, holder: Unit | None, owner: str, limit: str) -> int:
+        """How many more times a limited hook may serve in its period (its count kept at ``counter``, ``key``). A
+        limit counted on the Unit served: once. One counted on the card: once for each copy of the card its holder
+        holds (a Regular Specialist traded to a Unit that has its own), the count being the copies that have
+        served: each copy has its own 'once per turn', whichever the Unit uses first (ruling 4.3)."""
+        used = counter.counters.get(key, 0) if counter.counters else 0
+        if holder is not None and limit.startswith(ON_CARD):
+            return self.held_cards(holder).count(owner) - used
+        return 1 - used
+
     def _limit_used(self, unit: Unit, holder: Unit, owner: str, index: int, limit: str) -> bool:
         """Whether a use's limit is used up for the Unit (counted where :meth:`_limit_count` says)."""
         counter, key = self._limit_count(unit, holder, owner, "use", index, limit)
-        return counter is not None and bool(counter.counters.get(key))
+        return counter is not None and self._limit_left(counter, key, holder, owner, limit) <= 0
 
     def hand_over(self, giver: Unit, taker: Unit, card: str) -> None:
-        """A card changes hands (a trade): the counts of its limits counted on the card go with it."""
+        """A card changes hands (a trade): the counts of its limits counted on the card go with it. Of copies the
+        giver holds, the one given is one that has served if any has (the copy a limited trade just used:
+        ruling 4.3), so one count of each of its limits goes with it, and the copies the giver keeps keep theirs."""
         if not giver.counters:
             return
         prefix = f"{ON_CARD}{card}#"
         for key in [k for k in giver.counters if k.startswith(prefix)]:
-            taker.counters[key] = taker.counters.get(key, 0) + giver.counters.pop(key)
+            used = giver.counters.pop(key)
+            if used > 1:
+                giver.counters[key] = used - 1
+            if used > 0:
+                taker.counters[key] = taker.counters.get(key, 0) + 1
 
     def _holder_of(self, unit: Unit, card: str) -> Unit:
         """Who holds the card of a use offered to ``unit``: another Unit for 'u2:card' (a card that serves the
