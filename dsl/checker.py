@@ -147,6 +147,7 @@ class _Checker(StatementChecks, ConditionChecks):
                     self.err("DSL116", f"{what} acts only when it is used; a standing change here would never "
                              "apply", body.pos, f"write 'use: {words_of(body.statement)} this turn'")
                 stmt = self.check_statement(body.statement, in_actions=False, duration=None)
+                self.check_unused_limit(stmt, body.limit)
                 new = attrs.evolve(body, statement=stmt, condition=self.check_condition(body.condition))
         return attrs.evolve(clause, body=new)
 
@@ -201,6 +202,18 @@ class _Checker(StatementChecks, ConditionChecks):
             self.err("DSL118", f"'{name}' is the card's price, asked whenever it is priced: it takes no limit",
                      body.limit.pos, f"write '{words_of(body.statement)}' without 'once per ...'")
 
+    def check_unused_limit(self, stmt: ast.Statement, limit: ast.Limit | None) -> None:
+        """A permission's limit counts the times the engine acts on it (a Unit finds, trades, Advances...: the
+        permission is used); a limit on what is never acted on (a forbidden permission, a Sector's requirement, a
+        protection) would never be used up."""
+        spec = words.modifier(stmt.verb.name)
+        if limit is None or spec is None:
+            return
+        op = spec.compile(stmt).op
+        if op in _NEVER_USED:
+            self.err("DSL122", f"'{words_of(stmt)} once per {limit.period}': {_NEVER_USED[op]}, so the limit would "
+                     "never be used up", limit.pos, f"write '{words_of(stmt)}' without 'once per ...'")
+
     def check_limit(self, limit: ast.Limit | None) -> None:
         """A limit counted on the card ('once per turn per card') is the card's: on an effect that is no card a Unit
         holds (a rule, a Sector, a card in play for every Unit) there is nothing to count it on."""
@@ -214,6 +227,14 @@ class _Checker(StatementChecks, ConditionChecks):
         for clause in effect.clauses:
             self.check_limit(clause.body.limit)
         return attrs.evolve(effect, clauses=tuple(self.check_clause(c) for c in effect.clauses))
+
+
+#: The modifiers a limit cannot count (DSL122), and why: what the engine never acts on.
+_NEVER_USED = {
+    "forbid": "a permission's limit counts the times the turn acts on it, and nothing is done that is forbidden",
+    "require": "a Sector's requirement is met, never used",
+    "protect": "a protection guards a value and is never used",
+}
 
 
 def check_effect(effect: ast.Effect, vocab: Vocabulary, context: Context) -> tuple[ast.Effect, list[Diagnostic]]:

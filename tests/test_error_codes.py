@@ -257,6 +257,9 @@ CASES: dict[str, Case] = {
     "DSL120": Case("DSL120", map_with('effect: "def -1"}', 'effect: "def -1 once per turn per card"}'),
                    "maps/tiny.yaml:23:70", ("'once per turn per card'", "a Sector is held by no Unit"),
                    "write 'once per turn'"),
+    "DSL122": Case("DSL122", effect("forbid find once per turn"), at(19),
+                   ("'forbid find once per turn'", "nothing is done that is forbidden"),
+                   "write 'forbid find' without 'once per ...'"),
     "DSL121": Case("DSL121", effect("use before advance: gain 1 soldiers"), at(11),
                    ("no use is ever offered 'before advance'",), "uses are offered only after final-tally"),
     # ------------------------------------------------------------------ what a card says of itself

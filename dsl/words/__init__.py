@@ -72,7 +72,10 @@ KEYWORDS: dict[str, str] = {
         "item-points)'; RESULTS is one total (6) or a range (2-4), lowest first, within the dice's totals",
     "once per turn / phase / game": "how often a clause may apply, counted on each Unit it serves (a card's use "
                                     "once per turn serves the Unit holding it once a turn; a Vehicle's 'for units "
-                                    "here: ... once per phase' serves each Unit present once)",
+                                    "here: ... once per phase' serves each Unit present once); a permission's "
+                                    "('allow find once per game') is used each time the turn acts on it (a Unit "
+                                    "finds, trades, moves, ...), not when it is only read; on 'forbid', 'require' "
+                                    "or 'protect', never used, it is DSL122",
     "once per turn / phase / game per card": "the limit counted on the card itself, whoever holds it: the card serves "
         "once in the period among every Unit, and its count goes with it when it changes hands ('allow "
         "trade-specialist once per turn per card': the Messenger is traded once a turn, and the Unit he was "

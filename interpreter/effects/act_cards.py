@@ -82,7 +82,7 @@ class CardActions(ContextBase):
         u = self._me()
         # ruling: "Items can't be found here" stops every find in that Sector (a Special Find RWB's too),
         # except an Award's, which overrides everything (rulebook, RULE CONFLICTS).
-        if g.content.card_kinds.get(self.source.owner) not in FIND_UNASKED and not g.flag("find", u):
+        if g.content.card_kinds.get(self.source.owner) not in FIND_UNASKED and not g.flag("find", u, use=True):
             if g.tracing:
                 g.log("find", f"{u.name} cannot find anything here", u, self.source.owner, self.source.tier)
             return

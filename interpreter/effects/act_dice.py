@@ -81,7 +81,9 @@ class DiceActions(ContextBase):
     def reroll(self, count: int | None, filters: tuple[str, ...]) -> None:
         g = self.game
         u = self._me()
-        cands = [d for d in self._dice(filters) if g.flag(REROLL_SKULL, u) or d.face != "skull"]
+        skulls_ok = g.flag(REROLL_SKULL, u)
+        cands = [d for d in self._dice(filters) if skulls_ok or d.face != "skull"]
+        skull = False  # a Skull re-rolled: the re-roll uses the permission (a limit on it counts it)
         faces = [f.id for f in g.content.dice.faces]
         if not cands:
             self._no_die("re-roll")
@@ -89,22 +91,28 @@ class DiceActions(ContextBase):
         if count is None:  # 'reroll all die': every die the filters allow, nobody chooses
             for d in cands:
                 old = d.face
+                skull = skull or old == "skull"
                 d.face = faces[g.d6() - 1]
                 g.log("reroll", f"{u.name} re-rolls {d.colour} {old} -> {d.face}", u, self.source.owner,
                       self.source.tier)
+            if skull:
+                g.flag("reroll-skull", u, use=True)
             return
         for _ in range(count):
             if not cands:
-                return
+                break
             i = g.ask_one(u, "choose", f"{self.source.name}: re-roll which die?",
                           [f"{d.colour} {d.face}" for d in cands], [(d.index, d.face) for d in cands],
                           topic="reroll-die")
             d = cands.pop(i)
             old = d.face
+            skull = skull or old == "skull"
             d.face = faces[g.d6() - 1]
             if g.tracing:
                 g.log("reroll", f"{u.name} re-rolls {d.colour} {old} -> {d.face}", u, self.source.owner,
                       self.source.tier)
+        if skull:
+            g.flag("reroll-skull", u, use=True)
 
     def reface(self, count: int | None, filters: tuple[str, ...], same: bool, face: str | None = None) -> None:
         """Change the result of dice of the Final Tally (``filters``; 'any-roll': MGF and Landmine dice too) to

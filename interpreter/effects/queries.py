@@ -236,8 +236,13 @@ class Queries(GameAPI):
         return [f"{n.source_name}: {n.text}, not applied: {n.reason}" for n in idle
                 if n.reason.startswith(LIMIT_USED_UP)]
 
-    def flag(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None) -> bool:
-        """A permission (no derivation): a table lookup when nothing can change it."""
+    def flag(self, name: str, unit: Unit | None, sector: str | None = None, card: str | None = None,
+             use: bool = False) -> bool:
+        """A permission (no derivation): a table lookup when nothing can change it. ``use``: the engine acts on it
+        now (a Unit trades, finds, Advances, crosses Landmines, a Specialist goes back to the Pool...), and the
+        modifier that gives it, if limited ('allow find once per turn'), is used: counted where its limit says
+        (see :meth:`query`). The one place a permission's limit is counted; a permission only read (to list what
+        a Unit may do, by a policy, an explanation) uses nothing."""
         fixed = self.static_flags.get(name)
         if fixed is not None:
             return fixed
@@ -246,7 +251,7 @@ class Queries(GameAPI):
             default = self.defaults.get(name)
             if default is not None:
                 return bool(default)  # nothing in play touches it here in this epoch
-        v, _ = self.query(name, unit, sector=sector, card=card)
+        v, _ = self.query(name, unit, sector=sector, card=card, consume=use)
         return bool(v)
 
     def _subject(self, unit: Unit | None, sector: str | None, card: str | None) -> str:

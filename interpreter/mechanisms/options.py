@@ -151,6 +151,7 @@ def pool_trade(game: GameAPI, unit: Unit) -> None:
     given = mine[give]
     unit.tally[unit.tally.index(given)] = Die(taken.face, taken.colour, given.index)
     pool.remove(taken)
+    game.flag("dice-trade", unit, use=True)  # the trade uses the permission (a limit on it counts it)
     unit.counters[f"dicetrade@{game.state.turn}"] = 1
     game.log("dice-trade", f"{unit.name} gives {given.colour} {given.face} for the Trading Pool's {taken.colour} "
              f"{taken.face}", unit)

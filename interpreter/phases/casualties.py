@@ -102,7 +102,7 @@ class Casualties(GameAPI):
             self._losing = None
             if replaced:
                 return  # 'instead': the Specialist is not lost
-        back = "back-to-pool" in self.live_queries and self.flag("back-to-pool", unit, card=spec)
+        back = "back-to-pool" in self.live_queries and self.flag("back-to-pool", unit, card=spec, use=True)
         unit.specialists.remove(spec)
         self.sources_changed()
         if back:

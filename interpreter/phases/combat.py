@@ -114,7 +114,7 @@ class CombatPhase(GameAPI):
         mgf = 0
         for r in rolls:  # (a loop: compiled, sum() is a generic call)
             mgf += r
-        if mgf and self.flag("ignore-mgf-casualties", unit):
+        if mgf and self.flag("ignore-mgf-casualties", unit, use=True):
             if self.tracing:
                 self.log("combat", f"{unit.name} ignores MGF casualties", unit)
             mgf = 0
@@ -123,7 +123,8 @@ class CombatPhase(GameAPI):
         # ruling 5.3: Special Damage comes on top of the MGF casualties, and an effect that ignores those ignores
         # it only when it says so (the Flak Vest: "Special Damage is also ignored"; the Tank ignores it alone)
         if sixes and special and special != "none" and "special-damage" not in self.ignore \
-                and self.flag("special-damage", unit) and not self.flag("ignore-special-damage", unit):
+                and self.flag("special-damage", unit) and not self.flag("ignore-special-damage", unit, use=True):
+            self.flag("special-damage", unit, use=True)
             src = self.content.effects.get(f"special-damage:{special}")
             for _ in range(sixes):
                 if src is not None:
@@ -158,6 +159,7 @@ class CombatPhase(GameAPI):
                 if s.first_bunker_turn is None:
                     s.first_bunker_turn = s.turn
                 if self.flag("remain-in-play", unit) and self._wants_to_remain(unit):
+                    self.flag("remain-in-play", unit, use=True)
                     unit.marker = "chevron-1"
                     if self.tracing:
                         self.log("bunker", f"{unit.name} conquers {self.sectors[bunker].name} and remains in play",

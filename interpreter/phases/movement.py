@@ -254,12 +254,16 @@ class MovementPhase(GameAPI):
         if not moves:
             if must:
                 self.wipe_out(unit, "wiped out (it must move and cannot)")
+            elif "stay" in self.live_queries:
+                self.flag("stay", unit, use=True)  # the Unit stays: the permission is used
             return
         pick = self.ask_keys(
             unit, "move", lambda: f"{unit.name} in {self.sectors[unit.sector].name}{' (must move)' if must else ''}: "
             "move?", moves, self.describe_move)
         move = moves[pick]
         if move.kind == "stay":
+            if "stay" in self.live_queries:
+                self.flag("stay", unit, use=True)
             return
         self.do_move(unit, move)
 
@@ -284,6 +288,7 @@ class MovementPhase(GameAPI):
         assert move.to is not None
         to = move.to
         frm = unit.sector
+        self._use_move_permissions(unit, move, to)
         if move.abandons_vehicle:
             self.abandon_vehicle(unit)
         unit.courage -= move.cost
@@ -304,9 +309,10 @@ class MovementPhase(GameAPI):
         # ruling: the sacrifice a Sector requires is made on arrival, after the Advance, so a Beachmaster
         # sacrificed to it has already given his bonus (rulebook: "If you sacrifice him after Advancing, you
         # still get his bonus"; cards/specialists.yaml).
-        if not move.battle_cry and not self.flag("ignore-requirements", unit):
-            for req in self._requirements(to):
-                if req[0] == "sacrifice" and not self.flag("ignore-sacrifices", unit):
+        requirements = [] if move.battle_cry else self._requirements(to)
+        if requirements and not self.flag("ignore-requirements", unit, use=True):
+            for req in requirements:
+                if req[0] == "sacrifice" and not self.flag("ignore-sacrifices", unit, use=True):
                     what = req[1]
                     if isinstance(what, int):
                         for _ in range(what):
@@ -321,18 +327,40 @@ class MovementPhase(GameAPI):
         if first:
             self.fire("first-enter", unit, sector=to, sector_only=True)
 
+    def _use_move_permissions(self, unit: Unit, move: Move, to: str) -> None:
+        """The permissions a move acts on are used, as it is made (a limit on one counts it: ``flag``'s ``use``):
+        entering the Sector, Advancing along an advance line, crossing a Barrier, the Battle Cry (and the leave of
+        the Sectors it is cried from and into), the Vehicle going along (into the Sector, across Landmines, into a
+        Bunker)."""
+        line = next((m for m in self.moves.get(unit.sector, ()) if m[0] == to), None)
+        self.flag("enter", unit, sector=to, use=True)
+        if line is not None and line[1] == "advance":
+            self.flag("advance", unit, use=True)
+        if line is not None and line[4]:
+            self.flag("ignore-barriers", unit, use=True)
+        if move.battle_cry:
+            self.flag("battle-cry", unit, use=True)
+            self.flag("battle-cry-here", unit, use=True)
+            self.flag("battle-cry-here", unit, sector=to, use=True)
+        if unit.vehicle is not None and not move.abandons_vehicle:
+            self.flag("vehicle-here", unit, sector=to, use=True)
+            if move.landmines:
+                self.flag("vehicle-crosses-landmines", unit, use=True)
+            if self.sectors[to].bunker:
+                self.flag("vehicle-enters-bunker", unit, use=True)
+
     def landmines(self, unit: Unit) -> None:
         if self.option_rules.automated_units:
             # An automated Unit keeps no Soldiers: Landmines another side's rules switch off hit that side's
             # player ("you must roll and suffer the losses yourself; you can only avoid this by activating").
-            if self.flag("ignore-landmines", unit):
+            if self.flag("ignore-landmines", unit, use=True):
                 for player in self.side_players():
                     roll = self.d6()
                     if self.tracing:
                         self.log("landmines", f"inactive Landmines: {player.name} rolls {roll}", player, roll=roll)
                     self.suffer(player, roll, "inactive Landmines")
             return
-        if self.flag("ignore-landmines", unit):
+        if self.flag("ignore-landmines", unit, use=True):
             if self.tracing:
                 self.log("landmines", f"{unit.name} ignores the Landmines", unit)
             return

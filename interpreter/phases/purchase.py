@@ -116,6 +116,7 @@ class PurchasePhase(GameAPI):
         cost = next((c for cid, c in options if cid == card), None)
         if cost is None:
             return False
+        self.flag(kind, unit, use=True)  # the permission to recruit or find (rules/queries.yaml) is used
         if kind == "recruit":
             unit.stars -= cost
             unit.recruited += 1
@@ -236,6 +237,10 @@ class PurchasePhase(GameAPI):
     def give(self, unit: Unit, oid: str, what: str) -> None:
         """One trade: ``unit`` gives ``what`` (one of a resource, or a card) to the Unit ``oid``."""
         other = self.state.unit(oid)
+        # The trade uses the permissions it needs: a limit on one ('allow trade once per turn') counts it.
+        self.flag("trade", unit, use=True)
+        if other.sector != unit.sector:
+            self.flag("trade-anywhere", unit, use=True)
         if what in TRADE_RESOURCES:
             setattr(unit, what, getattr(unit, what) - 1)
             setattr(other, what, getattr(other, what) + 1)
@@ -251,8 +256,7 @@ class PurchasePhase(GameAPI):
                 unit.vehicle = None
                 other.vehicle = what
             elif what in unit.specialists:
-                # The permission is used: a limit on it ('once per turn per card') counts this trade.
-                self.query("trade-specialist", unit, card=what, consume=True)
+                self.flag("trade-specialist", unit, card=what, use=True)  # (the Messenger's 'once per turn per card')
                 unit.specialists.remove(what)
                 other.specialists.append(what)
             self.hand_over(unit, other, what)

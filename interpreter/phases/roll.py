@@ -73,15 +73,19 @@ class RollPhase(GameAPI):
             for i in picked:
                 dice[i].locked = True
         rolls = self.value("rolls", unit)
-        skulls_ok = self.flag("reroll-skull", unit)
         for r in range(1, rolls):
+            skulls_ok = self.flag("reroll-skull", unit)
             free = [d for d in dice if not d.locked and (skulls_ok or d.face != "skull")]
             if not free:
                 break
             picked = self.pick(unit, "reroll", _REROLL_PROMPTS[r] if r < 3 else "re-roll which dice?",
                                tuple([(d.index, d.face, d.colour) for d in free]), 0, len(free), die_label)
+            skull = False
             for i in picked:
+                skull = skull or free[i].face == "skull"
                 free[i].face = faces[int(random() * 6)]
+            if skull:  # a re-roll of Skulls uses the permission (a limit on it counts it)
+                self.flag("reroll-skull", unit, use=True)
         unit.tally = dice
         if self.tracing:
             self.log("tally", f"{unit.name}'s Final Tally: " + ", ".join(
@@ -110,6 +114,7 @@ class RollPhase(GameAPI):
         da, db = mine[a], theirs[b]
         unit.tally[unit.tally.index(da)] = db
         other.tally[other.tally.index(db)] = da
+        self.flag("dice-trade", unit, use=True)  # the trade uses the permission (a limit on it counts it)
         unit.counters[f"dicetrade@{self.state.turn}"] = 1
         other.counters[f"dicetrade@{self.state.turn}"] = 1
         if self.tracing:

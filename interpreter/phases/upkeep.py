@@ -168,7 +168,7 @@ class UpkeepPhase(GameAPI):
     def _advance_marker(self, unit: Unit) -> None:
         if unit.marker in STAY_FORBIDDEN:
             return
-        if not self.flag("marker-advance", unit):
+        if not self.flag("marker-advance", unit, use=True):
             return
         nxt = NEXT_MARKER.get(unit.marker)
         stay = self.value("stay-turns", unit)
