@@ -41,7 +41,8 @@ __all__ = ["ON_CARD", "UNLIMITED", "Action", "CompiledEffect", "Compiler", "Cond
 @attr.s(auto_attribs=True, hash=True)
 class TriggerHook:
     """A trigger. ``replaces``: its actions may replace its pending event ('instead'); the engine runs it only
-    while the event is still to happen."""
+    while the event is still to happen. ``at``: the moment the engine runs it, by which it is filed: its event, or
+    a later one (:func:`ddaydice.dsl.words.heard_at`: a trigger that reads the complete Final Tally)."""
 
     event: str
     condition: Condition | None
@@ -51,6 +52,7 @@ class TriggerHook:
     pos: ast.Pos = attr.ib(eq=False)
     scope: str | None = None
     replaces: bool = False
+    at: str = attr.ib(default=attr.Factory(lambda hook: hook.event, takes_self=True))
 
 
 @attr.s(auto_attribs=True, hash=True)
@@ -384,7 +386,8 @@ class Compiler:
                     triggers.append(TriggerHook(body.event.name, self.condition(body.condition),
                                                 self.actions(body.actions, renderer),
                                                 compiled_limit(body.limit), text, body.pos, scope,
-                                                words.replaces_event(body.actions)))
+                                                words.replaces_event(body.actions),
+                                                words.heard_at(body.event.name, body.condition, body.actions)))
                 case ast.Use():
                     window = (body.window.kind, body.window.moment.name) if body.window else None
                     sacrifices = any(_spends_source(p.statement)

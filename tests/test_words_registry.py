@@ -28,6 +28,7 @@ from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.touches import reach
 from ddaydice.dsl.vocab import QueryInfo, Vocabulary, minimal
 from ddaydice.dsl.words.base import Change, Parts, Reads, Said, Speaker, Touches, Wording, touches_nothing
+from ddaydice.dsl.words.events import TALLY_READ
 
 DSL = Path(__file__).resolve().parent.parent / "dsl"
 
@@ -303,3 +304,27 @@ def test_a_word_is_registered_once() -> None:
     with pytest.raises(ValueError, match="already a word"):
         words.register(words.ActionWord(name="gain", summary="again", compile=_compile_muster, render=_say_muster,
                                         touches=touches_nothing))
+
+
+@pytest.mark.parametrize(("text", "heard"), [
+    ("on final-tally if same-face >= 4: gain 5 soldiers", TALLY_READ),
+    ("on final-tally: lose 1 soldiers per star", TALLY_READ),
+    ("on final-tally if count star >= 2 and not bunker: gain 1 courage", TALLY_READ),
+    ("on final-tally unless colours skull == 3: lose 1 soldiers", TALLY_READ),
+    ("on final-tally: add 1 tool", "final-tally"),
+    ("on final-tally: remove 3 star", "final-tally"),
+    ("on final-tally if same-face >= 4: add 1 star", "final-tally"),
+    ("on final-tally: gain 3 soldiers per locked skull", "final-tally"),
+    ("on final-tally: gain 1 star", "final-tally"),
+    ("on upkeep if same-face >= 4: gain 5 soldiers", "upkeep"),
+])
+def test_a_trigger_that_reads_the_final_tally_is_heard_once_it_is_complete(text: str, heard: str) -> None:
+    """Ruling 1.9: a 'final-tally' trigger that reads the Final Tally's results and changes none is heard at the
+    complete Final Tally (Phase 2, after Skulls cancel), whoever wrote it; one that adds or removes results helps
+    make the Final Tally and is heard at the end of Phase 1, as is one that reads none of its results."""
+    tree, diags = parse_effect(text, SourceMap("<test>"))
+    assert tree is not None, diags
+    (clause,) = tree.clauses
+    body = clause.body
+    assert isinstance(body, ast.Trigger)
+    assert words.heard_at(body.event.name, body.condition, body.actions) == heard

@@ -201,6 +201,33 @@ def replaces_event(actions: tuple[ast.Action, ...]) -> bool:
     return False
 
 
+def _reads_tally(expr: ast.CondExpr) -> bool:
+    match expr:
+        case ast.Predicate():
+            spec = predicate(expr.word.name)
+            return spec is not None and spec.tally
+        case ast.Not():
+            return _reads_tally(expr.operand)
+        case _:
+            return any(_reads_tally(e) for e in expr.operands)
+
+
+def heard_at(name: str, condition: ast.Condition | None, actions: tuple[ast.Action, ...]) -> str:
+    """The moment at which the engine runs a trigger on the event ``name``: the event itself, or, for a trigger that
+    reads the Final Tally's results (a condition on them, or 'per FACE') and changes none, the moment the event's
+    record names for a complete Final Tally (ruling 1.9: 'on final-tally if same-face >= 4' is read once the
+    results of Specialists and Items are added and Skulls have cancelled)."""
+    spec = event(name)
+    if spec is None or not spec.complete:
+        return name
+    parts = [p.statement for act in actions for o in act.options for p in o.parts()]
+    if any((a := action(s.verb.name)) is not None and a.tally for s in parts):
+        return name  # it helps make the Final Tally: heard with the others that do
+    reads = condition is not None and _reads_tally(condition.expr)
+    reads = reads or any(s.per is not None and counter(s.per.words[0].name) is None for s in parts)
+    return spec.complete if reads else name
+
+
 def reading(names: str) -> str | None:
     """The condition whose conflict signature says it names this ('option': the condition that an optional rule
     is on; 'card-in-play': that a card is in play)."""

@@ -149,7 +149,7 @@ STEAL = ActionWord(
     example="use once per turn after final-tally: steal 1 die",
     english="take {0} die {2} from an opponent's Final Tally",
     before_after="German tally [black courage, ...] -> [...]; Unit's tally gains a blue courage.",
-    compile=compile_steal, touches=touches_nothing,
+    compile=compile_steal, touches=touches_nothing, tally=True,
     render=lambda r, w: (f"take {r.amount(w.args[0])} {w.die}{r.filters(w.args[2:], w.die)} from an opponent's "
                          "Final Tally"),
 )
@@ -163,7 +163,7 @@ POOL_TRADE = ActionWord(
     english="trade up to {0} dice of your Final Tally with your trading pool",
     before_after=("Tally [red skull, ...] -> [red two-soldiers, ...] (the pool's die taken; the skull given leaves "
                   "the game)."),
-    compile=compile_pool_trade, touches=touches_nothing,
+    compile=compile_pool_trade, touches=touches_nothing, tally=True,
     render=lambda r, w: f"trade up to {r.amount(w.args[0])} {w.die} of your Final Tally with your trading pool",
 )
 SECOND_TALLY = ActionWord(
@@ -172,7 +172,7 @@ SECOND_TALLY = ActionWord(
              "ignored) and keep either that one or the original, the player's choice."),
     example="use after final-tally: second-tally",
     english="roll a second Final Tally and keep either one",
-    compile=compile_second_tally, touches=touches_nothing,
+    compile=compile_second_tally, touches=touches_nothing, tally=True,
     render=lambda _r, _w: "roll a second Final Tally with a separate set of dice and keep either one",
 )
 

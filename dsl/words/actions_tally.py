@@ -106,7 +106,7 @@ ADD = ActionWord(
     example="on final-tally: add 1 tool",
     english="add {0} {1} {2}",
     before_after="Tally [tool, star] -> [tool, star, tool*] (* colourless).",
-    compile=compile_add, render=say_add, touches=touches_nothing, per=True,
+    compile=compile_add, render=say_add, touches=touches_nothing, per=True, tally=True,
 )
 REMOVE = ActionWord(
     name="remove",
@@ -115,7 +115,7 @@ REMOVE = ActionWord(
     example="on final-tally: remove 3 star",
     english="remove {0} {1}",
     before_after="Tally [star, star, courage] -> [courage] after 'remove 3 star'.",
-    compile=compile_remove, render=say_remove, touches=touches_nothing, per=True,
+    compile=compile_remove, render=say_remove, touches=touches_nothing, per=True, tally=True,
 )
 
 
@@ -192,7 +192,7 @@ REROLL = ActionWord(
     example="use once per turn after final-tally: reroll 1 die unlocked",
     english="re-roll {0} die {2}",
     before_after="Tally [skull(red 1), ...] -> [courage(red 1), ...].",
-    compile=compile_reroll, render=say_reroll, touches=touches_reroll,
+    compile=compile_reroll, render=say_reroll, touches=touches_reroll, tally=True,
 )
 REFACE = ActionWord(
     name="reface",
@@ -205,7 +205,7 @@ REFACE = ActionWord(
     example="use: reface 1 die any-roll",
     english="change the result of {0} die {2}",
     before_after="MGF die 6 -> 1 with 'reface 1 die any-roll'.",
-    compile=compile_reface, render=say_reface, touches=touches_nothing, check=check_reface,
+    compile=compile_reface, render=say_reface, touches=touches_nothing, check=check_reface, tally=True,
 )
 RECOLOUR = ActionWord(
     name="recolour",
@@ -215,7 +215,7 @@ RECOLOUR = ActionWord(
     example="use once per turn after final-tally: recolour 1 die",
     english="change the colour of {0} die {2}",
     before_after="white star -> blue star.",
-    compile=compile_recolour, render=say_recolour, touches=touches_nothing,
+    compile=compile_recolour, render=say_recolour, touches=touches_nothing, tally=True,
 )
 
 
@@ -233,7 +233,7 @@ COPY_TALLY = ActionWord(
     summary="Ignore this Unit's Final Tally and copy another Unit's (chosen).",
     example="use after final-tally: copy-tally",
     english="copy another Unit's Final Tally and ignore yours",
-    compile=compile_copy_tally, touches=touches_nothing,
+    compile=compile_copy_tally, touches=touches_nothing, tally=True,
     render=lambda _r, _w: "copy another Unit's Final Tally and ignore your own",
 )
 KEEP_TALLY = ActionWord(

@@ -232,7 +232,8 @@ class ActionWord(WordSpec):
     ``spends_source``: whether it loses the card that holds it ('sacrifice self'); ``replaces``: whether it
     replaces the pending event its clause hears (the event does not happen; the clause's other actions happen in
     its place): the engine runs such a clause only while there is something to replace, and the English says it
-    first ('instead of suffering the casualties, lose 2 Courage')."""
+    first ('instead of suffering the casualties, lose 2 Courage'); ``tally``: it changes the Final Tally (its
+    results, their dice or colours), so a trigger that runs it helps make the Final Tally (``EventWord.complete``)."""
 
     role: ClassVar[Role] = "action"
     compile: ActionCompiler
@@ -243,6 +244,7 @@ class ActionWord(WordSpec):
     feasible: Callable[[ast.Statement], Cond | None] = can_always
     spends_source: Callable[[ast.Statement], bool] = keeps_source
     replaces: bool = False
+    tally: bool = False
 
 
 @attrs.frozen(kw_only=True)
@@ -270,7 +272,9 @@ class EventWord(WordSpec):
     is about to happen when its triggers run (a replacement, 'instead', may stop it), with ``replaced``, what
     does not happen, after 'instead of' ('suffering the casualties'); ``own``: the event is the card's own coming to
     its holder (found, drawn), heard as it comes: the one trigger a card that acts only when used (an Item, an Award,
-    a kind held like an Item) may have."""
+    a kind held like an Item) may have; ``complete``: the engine's moment at which a trigger on this event that
+    reads the Final Tally's results and changes none is heard instead, once the Final Tally is complete (ruling
+    1.9: such a trigger on 'final-tally' is heard in Phase 2, after Skulls cancel)."""
 
     role: ClassVar[Role] = "event"
     phrase: str
@@ -279,6 +283,7 @@ class EventWord(WordSpec):
     pending: bool = False
     replaced: str = ""
     own: bool = False
+    complete: str = ""
 
 
 @attrs.frozen(kw_only=True)
@@ -296,7 +301,7 @@ PredicateCompiler = Callable[[str, tuple[str, ...]], Callable[[EffectContext], i
 class PredicateWord(WordSpec):
     """What 'if' and 'unless' test. ``compile``: the closure reading it; ``render``: its English; ``reads``: its
     conflict signature; ``number``: whether it is a number to compare; ``check``: a check beyond its
-    signatures."""
+    signatures; ``tally``: it reads the results of the Final Tally (``EventWord.complete``)."""
 
     role: ClassVar[Role] = "predicate"
     compile: PredicateCompiler = ask
@@ -304,6 +309,7 @@ class PredicateWord(WordSpec):
     reads: Reads = READS_STATE
     number: bool = False
     check: Callable[[Checking, tuple[ast.Arg, ...]], None] | None = None
+    tally: bool = False
 
 
 @attrs.frozen(kw_only=True)

@@ -10,6 +10,10 @@ from ddaydice.dsl.words.base import EventWord, MomentWord
 
 _E = EventWord
 
+#: The engine's moment at which a 'final-tally' trigger that reads the Final Tally's results and changes none is
+#: heard: Phase 2, once Skulls have cancelled (ruling 1.9). Not an event a modder writes.
+TALLY_READ = "final-tally-read"
+
 EVENTS = (
     _E(
         name="advance",
@@ -34,9 +38,11 @@ EVENTS = (
     ),
     _E(
         name="final-tally",
-        summary="This Unit's Final Tally is complete (end of Phase 1).",
+        summary=("This Unit's Final Tally is complete (end of Phase 1). A trigger that reads its results and changes "
+                 "none ('if same-face >= 4', 'per star') is heard once the Final Tally is complete in Phase 2: the "
+                 "results of Sectors, Specialists and Items added, each die a Skull cancelled left out (ruling 1.9)."),
         phrase="when the Final Tally is complete", until="until this Unit's next Final Tally is complete",
-        moment="the Final Tally",
+        moment="the Final Tally", complete=TALLY_READ,
     ),
     _E(
         name="rwb",

@@ -63,13 +63,13 @@ PREDICATES = (
         signatures=("face",),
         summary="How many results of this face the Final Tally shows.",
         example="forbid advance unless count skull >= 4",
-        render=lambda r, s: f"the Final Tally's {r.name(s.arg0)} results{s.compared}", number=True,
+        render=lambda r, s: f"the Final Tally's {r.name(s.arg0)} results{s.compared}", number=True, tally=True,
     ),
     _P(
         name="same-face",
         summary="The largest number of identical results in the Final Tally.",
         example="on final-tally if same-face >= 4: gain 5 soldiers",
-        render=lambda _r, s: f"identical results in the Final Tally{s.compared}", number=True,
+        render=lambda _r, s: f"identical results in the Final Tally{s.compared}", number=True, tally=True,
     ),
     _P(
         name="chevrons",
@@ -179,6 +179,7 @@ PREDICATES = (
         summary="How many different colours show this face in the Final Tally (colourless results do not count).",
         example="use once per turn after final-tally if colours skull == 2: add 1 skull any-colour",
         render=lambda r, s: f"the colours showing {r.name(s.arg0)} in the Final Tally{s.compared}", number=True,
+        tally=True,
     ),
     _P(
         name="active-skulls",

@@ -103,12 +103,12 @@ class Events(GameAPI):
         where = sector if sector is not None else unit.sector
         heard: list[Trigger]
         if only is not None:
-            heard = [(only, unit, 0, i, hook) for i, hook in enumerate(only.compiled.triggers) if hook.event == event]
+            heard = [(only, unit, 0, i, hook) for i, hook in enumerate(only.compiled.triggers) if hook.at == event]
         elif unit.side:
             # Another side's player: his side's rules and his cards (held by him), and cards in play or held by
             # others that are written for him or for every player.
             heard = [(src, unit, 0, i, hook) for src in self.side_sources.get(unit.side, ())
-                     for i, hook in enumerate(src.compiled.triggers) if hook.event == event]
+                     for i, hook in enumerate(src.compiled.triggers) if hook.at == event]
             heard += ip.drawn_triggers.get(event, EMPTY)
             heard += ip.held_triggers.get(event, EMPTY)
         else:
@@ -146,7 +146,7 @@ class Events(GameAPI):
                         continue
                     counter.counters[key] = counter.counters.get(key, 0) + 1
             if self.tracing:
-                self.log("effect", f"{src.name}: {hook.text}", unit, src.owner, src.tier, event=event)
+                self.log("effect", f"{src.name}: {hook.text}", unit, src.owner, src.tier, event=hook.event)
             if pending is not None and hook.replaces:
                 pending.running.append((src.owner, i))
                 try:

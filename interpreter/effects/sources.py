@@ -128,7 +128,7 @@ class Sources(GameAPI):
         queries = set(head)
         for side_mods in self._side_mods.values():
             queries |= set(side_mods)
-        events = {h.event for side in self.side_defs for src in self.side_sources[side] for h in src.compiled.triggers}
+        events = {h.at for side in self.side_defs for src in self.side_sources[side] for h in src.compiled.triggers}
         part = (head, head_triggers, frozenset(queries), frozenset(events))
         self._rules_index.append(part)
         return part
@@ -321,4 +321,4 @@ def _add(mods: dict[str, list[Modifier]] | None, trigs: dict[str, list[Trigger]]
                 mods.setdefault(hook.query, []).append((src, holder, played, i, hook))
     if trigs is not None:
         for j, trig in enumerate(src.compiled.triggers):
-            trigs.setdefault(trig.event, []).append((src, holder, played, j, trig))
+            trigs.setdefault(trig.at, []).append((src, holder, played, j, trig))

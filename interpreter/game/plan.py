@@ -100,7 +100,7 @@ class Plan(GameAPI):
             for hook in src.compiled.modifiers:
                 live.add(hook.query)
             for trig in src.compiled.triggers:
-                events.add(trig.event)
+                events.add(trig.at)
             live |= {q for q in _granted_queries(src.tree) if q in self.queries}
             until |= _until_events(src.tree)
         # A card's own price while it waits to be bought ('cost = 0 if ...'): any loaded card's, for a scenario may

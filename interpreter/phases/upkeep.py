@@ -5,6 +5,7 @@ from __future__ import annotations
 from mypy_extensions import mypyc_attr, trait
 
 from ddaydice.dsl.words.english import amount_of
+from ddaydice.dsl.words.events import TALLY_READ
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.state import (
     NEXT_MARKER,
@@ -45,6 +46,11 @@ class UpkeepPhase(GameAPI):
         if rwb_on and gift_id:  # of fewer colours than the player rolls if a card says so (gift-colours)
             gift = self._rwb_dice(unit, gift_id, self.value("gift-colours", unit))
         self._cancel(unit, exclude=gift)
+        # ruling 1.9: what reads the Final Tally's results ('on final-tally if same-face >= 4', 'per star') reads the
+        # complete one: every result added in Phase 1, each die a Skull cancelled left out.
+        self.fire(TALLY_READ, unit)
+        if unit.status != "active":
+            return  # what read the Final Tally wiped the Unit out: it collects nothing
         if rwb_on:
             if gift:
                 self._score_rwb(unit, gift_id, gift)
