@@ -96,7 +96,7 @@ class DiceActions(ContextBase):
                 g.log("reroll", f"{u.name} re-rolls {d.colour} {old} -> {d.face}", u, self.source.owner,
                       self.source.tier)
             if skull:
-                g.flag("reroll-skull", u, use=True)
+                g.flag(REROLL_SKULL, u, use=True)
             return
         for _ in range(count):
             if not cands:
@@ -112,7 +112,7 @@ class DiceActions(ContextBase):
                 g.log("reroll", f"{u.name} re-rolls {d.colour} {old} -> {d.face}", u, self.source.owner,
                       self.source.tier)
         if skull:
-            g.flag("reroll-skull", u, use=True)
+            g.flag(REROLL_SKULL, u, use=True)
 
     def reface(self, count: int | None, filters: tuple[str, ...], same: bool, face: str | None = None) -> None:
         """Change the result of dice of the Final Tally (``filters``; 'any-roll': MGF and Landmine dice too) to
