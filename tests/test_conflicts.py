@@ -793,3 +793,24 @@ def test_contributions_are_ordered_by_tier_then_play_order_as_sorted_would() -> 
     assert derivation is not None
     expected = sorted(cs, key=lambda c: (c.tier, c.order))
     assert [s.source for s in derivation.steps] == [c.source for c in expected] == ["s4", "s1", "s3", "s2", "s0"]
+
+
+def test_a_set_a_protection_guards_against_overrules_nothing() -> None:
+    """A set that a protection guards against does not take effect, so it overrules nothing: the changes before it
+    count, and an explanation must not call them overruled (a modder's Sunken Lane: 'def -2' and 'protect def
+    against items-vehicles', the Radio Sergeant's -1, then the Bangalore Torpedo's 'def = 0': the value is 1, made of
+    the two changes the explanation marked 'overruled by Bangalore Torpedo'). The limits counted on what was
+    overruled read the same."""
+    lane = Contribution("map/s3", "Sunken Lane", 1, "sectors", "add", -2, (0, "a"))
+    guard = Contribution("map/s3", "Sunken Lane", 1, "sectors", "protect", None, (0, "a"), ("items-vehicles",))
+    sergeant = Contribution("radio-sergeant", "Radio Sergeant", 2, "specialists", "add", -1, (1, "b"))
+    torpedo = Contribution("bangalore-torpedo", "Bangalore Torpedo", 3, "items-vehicles", "set", 0, (2, "c"))
+    overruled: set[int] = set()
+    value, _ = combine(4, [torpedo, sergeant, guard, lane], overruled=overruled)
+    assert value == 1
+    assert overruled == {id(torpedo)}
+    _, derivation = combine(4, [torpedo, sergeant, guard, lane], explain=True)
+    assert derivation is not None
+    marks = {step.source_name + " " + step.op: step.overruled_by for step in derivation.steps}
+    assert marks == {"Sunken Lane add": None, "Sunken Lane protect": None, "Radio Sergeant add": None,
+                     "Bangalore Torpedo set": "Sunken Lane"}

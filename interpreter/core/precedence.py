@@ -200,6 +200,42 @@ def _after(a: Contribution, b: Contribution) -> bool:
     return a.order > b.order
 
 
+def _tell(ordered: Sequence[Contribution], done: Sequence[tuple[tuple[Contribution, str] | None, int, int]],
+          explain: bool, trace: list[Step], overruled: set[int] | None) -> None:
+    """What each contribution did, as an explanation's steps (``explain``) and the ids of those overruled
+    (``overruled``): one a protection guarded against is overruled by it; one before the last set, forbid or allow
+    that took effect is overruled by that (a set a protection guarded against overrules nothing)."""
+    replacing = [i for i, c in enumerate(ordered) if done[i][0] is None
+                 and (c.op in {"forbid", "allow"} or _sets(c.op, c.value))]
+    last_replace = replacing[-1] if replacing else -1
+    for i, c in enumerate(ordered):
+        guarded, before, after = done[i]
+        if c.op == "protect" and c.value is None:
+            if explain:
+                trace.append(Step(c.source, c.source_name, c.tier_name, "protect", None, before, after,
+                                  text=c.text, reason="explicit override: " + ", ".join(c.protects)))
+            continue
+        if guarded is not None:
+            if overruled is not None and guarded[0].source_name:
+                overruled.add(id(c))
+            if explain:
+                trace.append(Step(c.source, c.source_name, c.tier_name, c.op, c.value, before, after,
+                                  overruled_by=guarded[0].source_name, reason=guarded[1], text=c.text))
+            continue
+        if overruled is not None and i < last_replace and ordered[last_replace].source_name:
+            overruled.add(id(c))
+        if explain:
+            overruled_by = None
+            reason = "explicit override: " + ", ".join(c.protects) if c.op == "protect" else None
+            if i < last_replace:
+                later = ordered[last_replace]
+                overruled_by = later.source_name
+                reason = ("a higher tier has the last word" if later.tier > c.tier
+                          else "same tier, later in play order")
+            trace.append(Step(c.source, c.source_name, c.tier_name, c.op, c.value, before, after,
+                              overruled_by, reason, c.text))
+
+
 def combine(base: int, contributions: Sequence[Contribution], minimum: int | None = None, *,
             explain: bool = False, query: str = "", subject: str = "", base_source: str = "game rules",
             overruled: set[int] | None = None) -> tuple[int, Derivation | None]:
@@ -222,23 +258,18 @@ def combine(base: int, contributions: Sequence[Contribution], minimum: int | Non
     ordered = _in_order(contributions)
     protections = [c for c in ordered if c.op == "protect"]
     value = base
-    trace: list[Step] = []
-    # The last set/forbid/allow wins; remember it to name what overruled earlier ones.
-    replacing = [i for i, c in enumerate(ordered) if c.op in {"forbid", "allow"} or _sets(c.op, c.value)]
-    last_replace = replacing[-1] if replacing else -1
-    for i, c in enumerate(ordered):
+    told = explain or overruled is not None
+    # What each contribution did, for the explanation: (guarded by, why) or None, and the value before and after.
+    done: list[tuple[tuple[Contribution, str] | None, int, int]] = []
+    for c in ordered:
         if c.op == "protect" and c.value is None:
-            if explain:
-                trace.append(Step(c.source, c.source_name, c.tier_name, "protect", None, value, value,
-                                  text=c.text, reason="explicit override: " + ", ".join(c.protects)))
+            if told:
+                done.append((None, value, value))
             continue
         guarded = _guard(protections, c, value) if protections else None
         if guarded is not None:
-            if overruled is not None and guarded[0].source_name:
-                overruled.add(id(c))
-            if explain:
-                trace.append(Step(c.source, c.source_name, c.tier_name, c.op, c.value, value, value,
-                                  overruled_by=guarded[0].source_name, reason=guarded[1], text=c.text))
+            if told:
+                done.append((guarded, value, value))
             continue
         before = value
         if c.op == "add" and c.value is not None:
@@ -249,18 +280,11 @@ def combine(base: int, contributions: Sequence[Contribution], minimum: int | Non
             value = False
         elif c.op == "allow":
             value = True
-        if overruled is not None and i < last_replace and ordered[last_replace].source_name:
-            overruled.add(id(c))
-        if explain:
-            overruled_by = None
-            reason = "explicit override: " + ", ".join(c.protects) if c.op == "protect" else None
-            if i < last_replace:
-                later = ordered[last_replace]
-                overruled_by = later.source_name
-                reason = ("a higher tier has the last word" if later.tier > c.tier
-                          else "same tier, later in play order")
-            trace.append(Step(c.source, c.source_name, c.tier_name, c.op, c.value, before, value,
-                              overruled_by, reason, c.text))
+        if told:
+            done.append((None, before, value))
+    trace: list[Step] = []
+    if told:
+        _tell(ordered, done, explain, trace, overruled)
     if minimum is not None and value < minimum:
         if explain:
             trace.append(Step("rules", "game rules", "rules", "clamp", minimum, value, minimum,
