@@ -83,12 +83,15 @@ class ResourceRules:
 class Tier:
     """A precedence tier. In a pack, a tier with the id of an existing one adds its ``sources`` to it (Badges
     rank with Items); a new tier goes on top, or right above the tier named by ``after`` (Battle Conditions
-    sit between Sector attributes and Specialists)."""
+    sit between Sector attributes and Specialists). ``beyond-turn-limits``: what its effects grant (a Specialist
+    recruited, an Item found, an Award drawn) is outside the game rules' limits per turn and does not count toward
+    them (ruling 2.5: Awards, Sector attributes, Battle Conditions)."""
 
     id: Id
     name: str
     sources: tuple[str, ...]
     after: str | None = None
+    beyond_turn_limits: bool = False
 
 
 @attrs.frozen

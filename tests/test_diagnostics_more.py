@@ -285,6 +285,20 @@ def test_a_new_tier_goes_above_the_tier_it_names_wherever_its_file_lists_that_on
                                                         "items-vehicles", "awards"]
 
 
+def test_a_pack_may_put_a_tier_beyond_the_turn_limits_and_a_merged_tier_keeps_the_mark(tmp_path: Path) -> None:
+    """``beyond-turn-limits`` (docs/rulings.md 2.5): a pack's new tier carries it, a pack's tier of an existing id
+    adds it to that tier, and a tier merged without it keeps the base game's (Awards)."""
+    pack = _pack(tmp_path, "")
+    _rules(pack, "precedence.yaml", "provenance: rulebook\ntiers:\n"
+           "  - {id: orders, name: Orders, sources: [], after: sectors, beyond-turn-limits: true}\n"
+           "  - {id: specialists, name: Specialists, sources: [], beyond-turn-limits: true}\n"
+           "  - {id: awards, name: Awards, sources: []}\n")
+    content, diags = load(extra=[pack])
+    assert content is not None, diags
+    assert [t.id for t in content.precedence.tiers if t.beyond_turn_limits] == ["sectors", "orders", "specialists",
+                                                                                 "awards"]
+
+
 # A rules file of a pack listing an id twice (each row: the file, its text, where the second is, what it says,
 # a part of the hint).
 SAME_FILE = "each {} is listed once"

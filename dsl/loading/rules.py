@@ -203,8 +203,9 @@ def merge_rules(base: Any, extra: Any) -> Any:
 
 
 def merge_tiers(tiers: tuple[schema.Tier, ...], extra: tuple[schema.Tier, ...]) -> tuple[schema.Tier, ...]:
-    """A pack's tiers: one with an existing id adds its sources to that tier (Badges rank with Items); a new
-    one goes right above the tier its ``after`` names (Battle Conditions above Sector attributes), or on top.
+    """A pack's tiers: one with an existing id adds its sources (and a ``beyond-turn-limits`` mark) to that tier
+    (Badges rank with Items); a new one goes right above the tier its ``after`` names (Battle Conditions above
+    Sector attributes), or on top.
     A tier named by an ``after`` is placed before the tiers placed after it, wherever the file lists it. An
     ``after`` naming no tier, or closing a cycle, puts the tier on top (the load reports it: XREF006,
     TIER001)."""
@@ -219,7 +220,8 @@ def merge_tiers(tiers: tuple[schema.Tier, ...], extra: tuple[schema.Tier, ...]) 
         if same is not None:
             old = out[same]
             out[same] = attrs.evolve(old, sources=old.sources + tuple(s for s in tier.sources
-                                                                     if s not in old.sources))
+                                                                     if s not in old.sources),
+                                     beyond_turn_limits=old.beyond_turn_limits or tier.beyond_turn_limits)
             continue
         after = next((i for i, t in enumerate(out) if t.id == tier.after), None) if tier.after else None
         if after is None:

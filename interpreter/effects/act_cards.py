@@ -8,11 +8,11 @@ from ddaydice.dsl.words.actions_cards import FIND_UNASKED
 from ddaydice.interpreter.effects.context import ContextBase
 from ddaydice.interpreter.mechanisms import decks
 
-# ruling 2.5: the tiers of precedence whose grants (a Specialist recruited, an Award drawn) are outside the game
-# rules' limits per turn and do not count toward them: Awards (rulebook, AWARDS: "these never count toward the
-# 1-per-turn limit") and Sector attributes ("Sector instructions take precedence over the general rules of the
-# game"). The rules' own grants (a straight's Award), Specialists' and Items' (the Shoulder Patch) are held to them.
-BEYOND_TURN_LIMITS = frozenset({"awards", "sectors"})
+# ruling 1.6, 2.5: the kinds of source whose grants (a Specialist recruited, an Item found, an Award drawn) are
+# bonuses, outside the game rules' limits per turn whatever their tier: an RWB's (the Special Find is "in
+# addition to the dice", not the turn's find). The tiers outside them are data: a precedence tier's
+# ``beyond-turn-limits`` (rules/precedence.yaml: Awards, Sector attributes; Atlantikwall's Battle Conditions).
+BEYOND_TURN_LIMITS_KINDS = frozenset({"rwb"})
 
 
 @trait
@@ -37,8 +37,13 @@ class CardActions(ContextBase):
 
     def _within_turn_limits(self) -> bool:
         """Whether what this effect grants is held to the game rules' limits per turn, and counts toward them
-        (ruling 2.5, ``BEYOND_TURN_LIMITS``)."""
-        return self.source.tier not in BEYOND_TURN_LIMITS
+        (rulings 1.6, 2.5): read for a recruit, a find and an Award drawn alike. The rules' own grants (a straight's
+        Award), Specialists' and Items' (the Shoulder Patch) are held to them; a tier marked ``beyond-turn-limits``
+        (Awards, Sector attributes) and an RWB bonus are not."""
+        if self.source.kind in BEYOND_TURN_LIMITS_KINDS:
+            return False
+        tier = self.source.tier
+        return not any(t.beyond_turn_limits for t in self.game.content.precedence.tiers if t.id == tier)
 
     def _refused(self, what: str, limit: str) -> None:
         """Tell in the trace that a grant was refused by a limit of the game rules (what the Unit does not get)."""
