@@ -136,9 +136,10 @@ def compile_offer(p: Parts) -> Action:
 RECRUIT = ActionWord(
     name="recruit",
     signatures=("specialist 'free'?", "count 'specialist' 'free'?"),
-    summary=("Recruit a named Specialist or one of the player's choice; 'free' costs no Stars. An Award's or a "
-             "Sector's recruit is outside the 1-per-turn limit; any other (an Item's, a Specialist's, a rule's) is "
-             "refused once the Unit has recruited this turn, and counts toward the limit."),
+    summary=("Recruit a named Specialist or one of the player's choice; 'free' costs no Stars. An Award's, a "
+             "Sector's, a Battle Condition's (a tier 'beyond-turn-limits') or an RWB's recruit is outside the "
+             "1-per-turn limit; any other (an Item's, a Specialist's, a rule's) is refused once the Unit has "
+             "recruited this turn, and counts toward the limit."),
     example="on enter: recruit scout free",
     english="recruit {0}",
     compile=compile_recruit, render=say_recruit_or_find, touches=touches_recruit,
@@ -147,8 +148,11 @@ FIND = ActionWord(
     name="find",
     signatures=("item|vehicle 'free'?", "count 'item'|'vehicle'|'used-item' 'free'?"),
     summary=("Find a named Item or Vehicle, or Items or a Vehicle of the player's choice; 'free' costs no Item "
-             "Points and does not count toward the 1-per-turn limit. A Unit still holds at most 1 Vehicle. "
-             "'used-item': one of the player's own used Items, paying its cost again (the German's Ingenuity)."),
+             "Points. An Award's, a Sector's, a Battle Condition's (a tier 'beyond-turn-limits') or an RWB's find "
+             "(the Special Find) is outside the 1-Item-per-turn limit; any other (an Item's, a Vehicle's, a "
+             "Specialist's, a rule's), free or not, is refused once the Unit has made the turn's finds, and counts "
+             "toward the limit. A Unit still holds at most 1 Vehicle. 'used-item': one of the player's own used "
+             "Items, paying its cost again (the German's Ingenuity)."),
     example="use after final-tally: find 1 vehicle free",
     english="find {0}",
     before_after="Vehicle: none -> Jeep (chosen) after 'find 1 vehicle free'; Item Points unchanged.",

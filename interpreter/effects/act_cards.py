@@ -5,6 +5,7 @@ from __future__ import annotations
 from mypy_extensions import trait
 
 from ddaydice.dsl.words.actions_cards import FIND_UNASKED
+from ddaydice.interpreter.core.state import Unit
 from ddaydice.interpreter.effects.context import ContextBase
 from ddaydice.interpreter.mechanisms import decks
 
@@ -91,15 +92,30 @@ class CardActions(ContextBase):
             if g.tracing:
                 g.log("find", f"{u.name} cannot find anything here", u, self.source.owner, self.source.tier)
             return
+        if isinstance(what, str) and (what in u.items or u.vehicle == what):
+            return
+        # ruling 1.6, 2.5: an Award's, a Sector's, a Battle Condition's or an RWB's find is outside the
+        # 1-Item-per-turn limit; an Item's, a Vehicle's or a Specialist's counts toward it, and is held to it.
+        counted = self._within_turn_limits()
+        if counted and u.found >= (most := g.value("finds-per-turn", u)):
+            self._refused("finds no Item", f"{most} Item{'s' if most != 1 else ''} per turn")
+            return
+        if self._found(u, what, free, kind) and counted:
+            u.found += 1
+
+    def _found(self, u: Unit, what: str | int, free: bool, kind: str) -> bool:
+        """The find itself: the card named, or one the player chooses (of ``kind``), taken for its cost unless
+        free; whether the Unit took one."""
+        g = self.game
         if isinstance(what, int) and kind == "used-item":
             # One of the player's own used Items, back in hand for its cost (the German's Ingenuity).
             used = [c for c in dict.fromkeys(u.used_items) if free or g.value("item-cost", u, card=c) <= u.item_points]
             if not used:
-                return
+                return False
             i = g.ask_one(u, "find", f"{self.source.name}: find which used Item again?",
                           ["nothing"] + [g._name_of(c) for c in used], [None, *used])
             if i == 0:
-                return
+                return False
             card = used[i - 1]
             if not free:
                 u.item_points -= g.value("item-cost", u, card=card)
@@ -108,38 +124,38 @@ class CardActions(ContextBase):
             g._came_into_play(u, card)
             if g.tracing:
                 g.log("gain-card", f"{u.name} finds the used {g._name_of(card)} again", u, card)
-            return
+            return True
         if isinstance(what, int) and kind == "vehicle":
             if u.side:
-                return  # Vehicles are the Units'
+                return False  # Vehicles are the Units'
             vehicles = [c.id for c in g.content.cards_of("vehicle") if c.id not in g.state.abandoned
                         and not g._unavailable(c.id) and not any(o.vehicle == c.id for o in g.state.units)]
             if not vehicles:
-                return
+                return False
             i = g.ask_one(u, "find", f"{self.source.name}: take which Vehicle?", [g._name_of(v) for v in vehicles],
                           vehicles)
             g.gain_card(u, vehicles[i])
-            return
+            return True
         if isinstance(what, str):
-            if what in u.items or u.vehicle == what:
-                return
             if what in g.state.pool or what in g.state.placed or free:
                 g.gain_card(u, what)
-            return
+                return True
+            return False
         options = g.findable(u, free=True)
         if not free:
             options = [(c, g.value("item-cost", u, card=c)) for c, _ in options]
             options = [(c, cost) for c, cost in options if cost <= u.item_points]
         if not options:
-            return
+            return False
         labels = ["nothing"] + [g._name_of(c) for c, _ in options]
         i = g.ask_one(u, "find", f"{self.source.name}: find which Item?", labels, [None, *options])
         if i == 0:
-            return
+            return False
         card, _ = options[i - 1]
         if not free:
             u.item_points -= g.value("item-cost", u, card=card)
         g.gain_card(u, card)
+        return True
 
     def offer(self, card: str) -> None:
         g = self.game
