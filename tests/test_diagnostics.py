@@ -618,7 +618,7 @@ def test_map_sector_and_line_values(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     text = (MAP.replace("    def: [3]\n", "    def: []\n").replace(", cost: 2}", "}")
             .replace("  - id: s2\n", "  - id: s1\n", 1))
     result = validate(tmp_path, monkeypatch, {"maps/tiny.yaml": text})
-    bad(result, "maps/tiny.yaml:14:9: DUP001 duplicate sector id 's1' in map 'tiny'")
+    bad(result, "maps/tiny.yaml:14:9: DUP001 duplicate sector id 's1' in map 'tiny' (first defined at maps/tiny.yaml:8)")
     bad(result, "maps/tiny.yaml:17:10: MAP003 sector 's1' has no DEF value")
     bad(result, "maps/tiny.yaml:21:5: MAP002 an advance line needs its Courage 'cost'")
     assert result.output == snapshot
@@ -652,6 +652,33 @@ def test_random_table_with_five_results(tmp_path: Path, monkeypatch: pytest.Monk
     result = validate(tmp_path, monkeypatch, {"maps/tiny.yaml": text})
     bad(result, "maps/tiny.yaml:25:43: MAP004 table 'weather' has 5 results: it needs 6 (one per face of a d6)")
     bad(result, "maps/tiny.yaml:25:80: XREF003 table result 'sheltr' is not an attribute of the map")
+    assert result.output == snapshot
+
+
+def test_an_attribute_or_table_id_given_twice_is_a_duplicate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             snapshot: SnapshotAssertion) -> None:
+    """A map's attribute or table id given twice is DUP001 at the second, naming the first's line, as a Sector's
+    is: effects name them by id ('become', 'roll-attribute'), and the later would silently stand for the earlier."""
+    text = (MAP.replace('  - {id: shelter, name: Shelter, text: DEF -1 here., effect: "def -1"}\n',
+                        '  - {id: shelter, name: Shelter, text: DEF -1 here., effect: "def -1"}\n'
+                        '  - {id: shelter, name: Farmyard, text: DEF +1 here., effect: "def +1"}\n')
+            + "  - {id: weather, name: Storm, results: [shelter, shelter, shelter, shelter, shelter, shelter]}\n")
+    result = validate(tmp_path, monkeypatch, {"maps/tiny.yaml": text})
+    bad(result, "maps/tiny.yaml:24:10: DUP001 duplicate attribute id 'shelter' in map 'tiny' (first defined at "
+                "maps/tiny.yaml:23)")
+    bad(result, "maps/tiny.yaml:27:10: DUP001 duplicate table id 'weather' in map 'tiny' (first defined at "
+                "maps/tiny.yaml:26)")
+    assert result.output == snapshot
+
+
+def test_a_map_whose_fewest_players_exceed_its_most_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               snapshot: SnapshotAssertion) -> None:
+    """'players: [3, 1]' allows no number of players: the map could never be played (a scenario or a game refuses
+    every count), so it is an error at 'players:'."""
+    text = MAP.replace("note: a map made for tests\n", "note: a map made for tests\nplayers: [3, 1]\n")
+    result = validate(tmp_path, monkeypatch, {"maps/tiny.yaml": text})
+    bad(result, "maps/tiny.yaml:5:10: MAP007 map 'tiny' is for 3 to 1 players: no number of players can play it")
+    assert "hint: write the fewest players first: 'players: [1, 3]'" in result.output
     assert result.output == snapshot
 
 

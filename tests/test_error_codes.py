@@ -311,6 +311,9 @@ CASES: dict[str, Case] = {
                                                             "10, courage: 2, at-least: 3}").replace(
                        "note: a map made for tests\n", "note: a map made for tests\nplayers: [1, 2]\n")},
                    "maps/tiny.yaml:5:10", ("needs at least 3 Units", "allows 2 players"), "'at-least'"),
+    "MAP007": Case("MAP007", {"maps/tiny.yaml": MAP.replace("note: a map made for tests\n",
+                                                            "note: a map made for tests\nplayers: [3, 1]\n")},
+                   "maps/tiny.yaml:5:10", ("for 3 to 1 players",), "'players: [1, 3]'"),
     # ------------------------------------------------------------------ optional rules
     "OPT001": Case("OPT001", option("settings:\n  max-player: 2\n"), "rules/options/opt.yaml:6:3",
                    ("unknown setting 'max-player'",), "did you mean 'max-players'?"),

@@ -36,6 +36,7 @@ def load_map_file(b: Builder, doc: YamlDoc, pack: str | None) -> None:
 def check_map(b: Builder, bm: schema.BattleMap, doc: YamlDoc, vocab: Vocabulary) -> None:
     """A map's own consistency, in this order: its sectors, its lines, its starting sectors and Bunker, the
     cards it lists or places, its random tables. (Its effects are checked with all the others.)"""
+    check_map_ids(b, bm, doc)
     seen = check_map_sectors(b, bm, doc)
     check_map_lines(b, bm, doc, seen)
     check_map_start(b, bm, doc)
@@ -43,18 +44,29 @@ def check_map(b: Builder, bm: schema.BattleMap, doc: YamlDoc, vocab: Vocabulary)
     check_map_tables(b, bm, doc)
     check_map_variants(b, bm, doc, seen)
 
+# The lists of a map whose entries have ids (check_map_ids), by field: what one entry is called.
+MAP_LISTS = (("sectors", "sector"), ("attributes", "attribute"), ("tables", "table"), ("variants", "variant"))
+
+
+def check_map_ids(b: Builder, bm: schema.BattleMap, doc: YamlDoc) -> None:
+    """Ids given twice in one of a map's lists (its Sectors, attributes, tables, variants): DUP001 at the second,
+    naming the first's line. Effects name these by id, so the later would silently stand for the earlier."""
+    for field, noun in MAP_LISTS:
+        first: dict[str, int] = {}
+        for i, entry in enumerate(getattr(bm, field)):
+            line, col = position(doc.data, [field, i, "id"])
+            if entry.id not in first:
+                first[entry.id] = line
+                continue
+            b.diags.append(Diagnostic(
+                "DUP001", f"duplicate {noun} id '{entry.id}' in map '{bm.id}' (first defined at "
+                f"{doc.file}:{first[entry.id]})", doc.file, line, col, width=len(entry.id),
+                hint=f"give each {noun} of the map an id of its own"))
+
 def check_map_sectors(b: Builder, bm: schema.BattleMap, doc: YamlDoc) -> set[str]:
-    """Sector ids given twice, then each sector's DEF, Special Damage and starting Specialists; returns
-    the map's sector ids."""
+    """Each sector's DEF, Special Damage and starting Specialists; returns the map's sector ids."""
     data = doc.data
-    sector_ids = [s.id for s in bm.sectors]
-    seen: set[str] = set()
-    for i, sid in enumerate(sector_ids):
-        if sid in seen:
-            line, col = position(data, ["sectors", i, "id"])
-            b.diags.append(Diagnostic("DUP001", f"duplicate sector id '{sid}' in map '{bm.id}'",
-                                         doc.file, line, col))
-        seen.add(sid)
+    seen = {s.id for s in bm.sectors}
     for i, sec in enumerate(bm.sectors):
         if not sec.defense:
             line, col = position(data, ["sectors", i, "defense"])
@@ -104,7 +116,14 @@ def check_map_lines(b: Builder, bm: schema.BattleMap, doc: YamlDoc, seen: set[st
                     "drop the line's cost"))
 
 def check_map_start(b: Builder, bm: schema.BattleMap, doc: YamlDoc) -> None:
-    """Enough players for the Units its starting sectors need, a starting sector, and a Bunker."""
+    """A number of players that can play it, enough players for the Units its starting sectors need, a starting
+    sector, and a Bunker."""
+    fewest, most = bm.players
+    if fewest > most:
+        line, col = position(doc.data, ["players"])
+        b.diags.append(Diagnostic("MAP007", f"map '{bm.id}' is for {fewest} to {most} players: no number of "
+                                     "players can play it", doc.file, line, col,
+                                     hint=f"write the fewest players first: 'players: [{most}, {fewest}]'"))
     floor = sum(s.start.at_least for s in bm.sectors if s.start is not None)
     if floor > bm.players[1]:
         line, col = position(doc.data, ["players"]) if "players" in doc.data else (1, 1)
