@@ -328,7 +328,7 @@ def _duplicate_key(message: str) -> str:
 def position(node: Any, path: Sequence[str | int], *, key: bool = False) -> tuple[int, int]:
     """1-based line and column of the value (or key) at ``path`` below ``node``.
 
-    Walks as far as the path exists; a missing key points at its parent mapping.
+    Walks as far as the path exists; a missing key points at its parent mapping, a key with no value at the key.
     """
     line, col = 1, 1
     if isinstance(node, CommentedMap | CommentedSeq) and node.lc.line is not None:
@@ -341,7 +341,9 @@ def position(node: Any, path: Sequence[str | int], *, key: bool = False) -> tupl
             if k not in current:
                 return line, col
             try:
-                lc = current.lc.key(k) if (key and last) else current.lc.value(k)
+                # A key with no value ('effect:' and nothing after it) is told at the key: the place its parser
+                # gives the missing value is the next token's, often on the next line.
+                lc = current.lc.key(k) if (key and last) or current[k] is None else current.lc.value(k)
             except (KeyError, TypeError):
                 lc = current.lc.key(k)
             line, col = lc[0] + 1, lc[1] + 1

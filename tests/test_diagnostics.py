@@ -256,6 +256,26 @@ def test_wrong_types(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: 
     assert result.output == snapshot
 
 
+def test_a_key_with_no_value_is_told_at_the_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              snapshot: SnapshotAssertion) -> None:
+    """'effect:' with nothing after it is told on its own line, the caret under the key, not under the key of the
+    next line (where the YAML parser places the missing value)."""
+    text = textwrap.dedent("""\
+        kind: item
+        cards:
+          - id: empty-effect
+            name: Empty Effect
+            cost: 1
+            text: Its effect is left empty.
+            effect:
+            provenance: rulebook
+        """)
+    result = validate(tmp_path, monkeypatch, {"cards/new.yaml": text})
+    bad(result, "cards/new.yaml:7:5: SCHEMA004 'effect': expected text, found nothing (null)")
+    assert "        effect:\n        ^\n" in result.output
+    assert result.output == snapshot
+
+
 def test_a_misspelt_kind_is_one_error_and_its_cards_are_still_checked(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """'kind: specialists' (for 'specialist'): SCHEMA004 with its hint, and the cards read as the kind it stands for,
