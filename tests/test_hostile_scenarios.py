@@ -142,6 +142,9 @@ MISTAKES: dict[str, tuple[str, str, str]] = {
     "packs-parent": ("fallback: none", "fallback: none\npacks: [..]", "PACK013"),
     "packs-outside": ("fallback: none", "fallback: none\npacks: [../outside/evil]", "PACK013"),
     "packs-absolute": ("fallback: none", "fallback: none\npacks: [/etc]", "PACK013"),
+    # outside, and absent: the same answer as for a folder that is there (nothing is told of what lies outside)
+    "packs-outside-absent": ("fallback: none", "fallback: none\npacks: [../outside/nowhere]", "PACK013"),
+    "packs-absolute-absent": ("fallback: none", "fallback: none\npacks: [/nonexistent-dday-folder/x]", "PACK013"),
     "packs-unknown": ("fallback: none", "fallback: none\npacks: [nothere]", "PACK003"),
     "packs-empty": ("fallback: none", "fallback: none\npacks: ['']", "PACK003"),
     "packs-escape": ("fallback: none", 'fallback: none\npacks: ["\\e[31m"]', "YAML007"),

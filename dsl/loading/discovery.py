@@ -180,18 +180,23 @@ def pack_named_in_file(name: object, file: Path, relative_to: Path) -> tuple[str
                                     "elsewhere is named by its path (./my-pack)"))
     if any(unicodedata.category(c) in {"Cc", "Cf"} for c in name) or len(name) > 4 * MAX_ID_CHARS:
         return None, Diagnostic("PACK003", f"{shorten(repr(name))} is neither a pack id nor a path", shown, 1, 1)
-    folder = relative_to / name
     scope = Path.cwd().resolve()
+    outside = Diagnostic("PACK013", f"the pack path {shorten(repr(name))} leads outside the current folder",
+                         shown, 1, 1, hint="packs named in a file (a scenario, a replay, a set-up or a sweep file) "
+                         "are searched for inside the current folder only; run from a folder that holds the pack")
+    # Written outside ('/etc', '../..'): refused from the path alone, before anything there is looked at, so that
+    # the answer says nothing of what lies there (docs/security.md).
+    folder = relative_to.resolve() / name
+    written = Path(os.path.normpath(folder))
+    if written != scope and not written.is_relative_to(scope):
+        return None, outside
     try:
         real = Path(os.path.realpath(folder, strict=True))
     except OSError:
         return None, Diagnostic("PACK003", f"no pack folder at {shorten(repr(name))}", shown, 1, 1,
                                 hint="a path is relative to the file that names it")
-    if real != scope and not real.is_relative_to(scope):
-        return None, Diagnostic("PACK013", f"the pack path {shorten(repr(name))} leads outside the current folder",
-                                shown, 1, 1, hint="packs named in a file (a scenario, a replay, a set-up or a sweep "
-                                "file) are searched for inside "
-                                "the current folder only; run from a folder that holds the pack")
+    if real != scope and not real.is_relative_to(scope):  # written inside, but through a link leading out
+        return None, outside
     if not (real / "pack.yaml").is_file():
         return None, Diagnostic("PACK003", f"no pack folder at {shorten(repr(name))} (no pack.yaml there)", shown,
                                 1, 1)
