@@ -100,6 +100,27 @@ def test_validate_bundled_content_as_json_is_an_empty_list() -> None:
     assert [d for d in json.loads(result.output) if d["severity"] == "error"] == []
 
 
+@pytest.mark.parametrize(("args", "said"), [
+    (["validate", "no-such-pack-folder", "--format", "json"], "no such file or folder: no-such-pack-folder"),
+    (["validate", "--pack", "no-such-pack", "--format=json"], "Invalid value for '--pack': 'no-such-pack'"),
+    (["conflicts", "--format", "json", "no-such-pack-folder"], "no such file or folder: no-such-pack-folder"),
+])
+def test_a_usage_error_asked_for_json_prints_a_json_error(args: list[str], said: str) -> None:
+    """With --format json, a usage error (exit 2) prints a JSON object on standard output as well as its message on
+    standard error: a machine reading the output reads JSON whatever the exit status."""
+    result = CliRunner().invoke(main, args, prog_name="dday")
+    assert result.exit_code == 2, result.output
+    error = json.loads(result.stdout)
+    assert error["error"] == "usage" and error["exit_status"] == 2
+    assert error["message"].startswith(said), error
+    assert said in result.stderr
+
+
+def test_a_usage_error_in_text_prints_nothing_on_standard_output() -> None:
+    result = CliRunner().invoke(main, ["validate", "no-such-pack-folder", "--format", "text"], prog_name="dday")
+    assert result.exit_code == 2 and result.stdout == "", result.stdout
+
+
 def test_list_json_of_a_small_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = rules_only(tmp_path)
     (root / "cards").mkdir()

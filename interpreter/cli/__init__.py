@@ -27,6 +27,7 @@ Exit status: 0 when all is well, 1 when content has errors (or a scenario fails)
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
 from typing import Any
@@ -59,10 +60,14 @@ class Dday(SuggestingGroup):
     """The ``dday`` group: every command runs through :meth:`main`, which ends a failed write of the output in a
     one-line error, never a traceback."""
 
+    words: tuple[str, ...] = ()  # the command line's words (after 'dday'), as given to main
+
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command line. A write to standard output that fails (a full disk, a closed file) ends the
         command with one line on standard error and status 1; a pipe closed by its reader (``| head``) ends it
         quietly (click's own handling)."""
+        given = kwargs.get("args", args[0] if args else None)
+        self.words = tuple(str(w) for w in (sys.argv[1:] if given is None else given))
         try:
             return super().main(*args, **kwargs)
         except OSError as exc:
@@ -71,6 +76,23 @@ class Dday(SuggestingGroup):
             what = f"{exc.filename}: " if exc.filename else "cannot write the output: "
             echo(f"Error: {what}{exc.strerror or exc}", err=True)  # made printable, as every error
             sys.exit(1)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command. A usage error (exit status 2) of a command asked for ``--format json`` also prints a
+        JSON object on standard output, ``{"error": "usage", "message": ..., "exit_status": 2}``, so that a
+        machine reading the output always reads JSON; the message goes to standard error as for text."""
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            if asks_json(self.words):
+                click.echo(json.dumps({"error": "usage", "message": exc.format_message(),
+                                       "exit_status": exc.exit_code}, indent=2, ensure_ascii=False))
+            raise
+
+
+def asks_json(words: tuple[str, ...]) -> bool:
+    """Whether a command line asks for JSON output (``--format json`` or ``--format=json``)."""
+    return "--format=json" in words or any(a == "--format" and b == "json" for a, b in zip(words, words[1:]))
 
 
 @click.group(cls=Dday, context_settings={"help_option_names": ["-h", "--help"]})
