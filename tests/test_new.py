@@ -139,6 +139,21 @@ def test_a_scenario_file_named_to_validate_is_checked_not_passed_over(pack: Path
         assert [(d["code"], d["file"]) for d in json.loads(refused.output)] == [("LOAD007", str(other))]
 
 
+def test_a_pack_validated_has_its_scenarios_checked(pack: Path) -> None:
+    """``dday validate PACK`` checks the files of the pack's scenarios/ as ``dday validate PACK/scenarios/x.yaml``
+    does (not run): a scenario naming a card or a map that does not exist fails the validation, at its line."""
+    good = dday("validate", str(pack), "--no-cache")
+    assert good.exit_code == 0 and "1 scenario file(s)" in good.output, good.output
+    (pack / "scenarios" / "other.yaml").write_text(
+        "scenario: x\nmap: exercise-tigr\nunits: [{id: u1, sector: s1}]\n", encoding="utf-8")
+    wrong = dday("validate", str(pack), "--no-cache", "--format", "json")
+    assert wrong.exit_code == 1, wrong.output
+    errors = [(d["code"], Path(d["file"]).name, d["line"]) for d in json.loads(wrong.output)
+              if d["severity"] == "error"]
+    assert errors == [("SCEN001", "other.yaml", 2)], wrong.output
+    assert "exercise-tigr" in wrong.output
+
+
 @pytest.mark.parametrize("where", ["cards/items.yaml/sub", "cards/items.yaml/sub/deeper"])
 def test_a_pack_where_a_file_stands_on_its_way_is_a_usage_error(pack: Path, where: str) -> None:
     before = sorted(pack.rglob("*"))

@@ -126,13 +126,22 @@ def _check(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...]) -
     from ddaydice.dsl.diagnostics import sort_key
     from ddaydice.dsl.sandbox import recording
     from ddaydice.dsl.validate import validate as check
-    from ddaydice.interpreter.tools.scenario_check import check_unrun
+    from ddaydice.interpreter.tools.scenario_check import ContentCache, check_unrun
+    from ddaydice.interpreter.tools.scenario_folder import PACK_SCENARIOS, collect
 
     scenarios = [p for p in paths if _in_scenarios(p)]
+    cache: ContentCache = {}
     with recording() as looked:
         content, diags = check(paths, root=root, packs=packs, checked_elsewhere=scenarios)
         for file in scenarios:  # its own checks, as dday scenario run makes them before a run (it is not run)
-            diags = diags + check_unrun(file)
+            diags = diags + check_unrun(file, cache)
+        if not any(d.severity == "error" for d in diags):
+            # A pack folder's own scenarios (its scenarios/), checked the same way once its content has no error
+            # (before, each would only repeat the pack's errors).
+            found, refused = collect([p / PACK_SCENARIOS for p in paths if _pack_folder(p)])
+            found = [f for f in found if f not in scenarios]
+            diags = diags + refused + [d for file in found for d in check_unrun(file, cache)]
+            scenarios += found
     if any(d.severity == "error" for d in diags):
         content = None
     diags = sorted(diags, key=sort_key)
@@ -145,6 +154,13 @@ def _check(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...]) -
                          + (f", {len(scenarios)} scenario file(s)" if scenarios else ""))
         run["note"] = content.award_deck_note() or None
     return run
+
+
+def _pack_folder(path: Path) -> bool:
+    """Whether ``path`` is a pack folder (with a pack.yaml) that has a scenarios/ folder."""
+    from ddaydice.interpreter.tools.scenario_folder import PACK_SCENARIOS
+
+    return path.is_dir() and (path / "pack.yaml").is_file() and (path / PACK_SCENARIOS).is_dir()
 
 
 def _in_scenarios(path: Path) -> bool:
