@@ -48,6 +48,15 @@ class Diagnostic:
         return out
 
 
+UNCHECKED = "LOAD012"  # a name not checked, for a card file could not be read (loading/reading.py fold_unchecked)
+
+
+def unchecked_note(name: str, file: str, line: int, col: int) -> Diagnostic:
+    """That ``name`` was not checked against the cards, some of which could not be read (:data:`UNCHECKED`): a
+    note the loader folds into one warning."""
+    return Diagnostic(UNCHECKED, f"'{name}' was not checked", file, line, col, severity="warning", width=len(name))
+
+
 class DDayError(Exception):
     """The one root of every exception the project raises on purpose."""
 

@@ -39,7 +39,7 @@ from ddaydice.dsl.loading.discovery import (
 from ddaydice.dsl.loading.effects import check_effects, vocabulary
 from ddaydice.dsl.loading.maps import check_map, load_maps
 from ddaydice.dsl.loading.packs import check_requirements, load_bundled_packs, load_paths
-from ddaydice.dsl.loading.reading import Builder, display_path, read_source, real_keys
+from ddaydice.dsl.loading.reading import Builder, display_path, fold_unchecked, read_source, real_keys
 from ddaydice.dsl.loading.rules import load_rules
 from ddaydice.dsl.loading.xref import check_kinds_and_variants, pack_hint
 from ddaydice.dsl.places import bundled_root
@@ -75,7 +75,7 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
     effects: dict[str, EffectSource] = {}
     if vocab is not None:
         effects = _check_loaded(b, vocab)
-    b.diags = [pack_hint(b, d) for d in b.diags]
+    b.diags = [pack_hint(b, d) for d in fold_unchecked(b.diags, b.unread_cards)]
     errors = [d for d in b.diags if d.severity == "error"]
     if errors or vocab is None:
         return None, sorted(b.diags, key=sort_key)

@@ -46,6 +46,7 @@ class Vocabulary:
     kinds: frozenset[str] = frozenset()  # kinds of cards an expansion declares (rules/kinds.yaml)
     decks: frozenset[str] = frozenset()  # those of them whose cards form a deck
     tags: frozenset[str] = frozenset()  # the tags the loaded cards carry ('tags: [explosion]')
+    cards_unread: bool = False  # some card file could not be read: a name that may be its card is not checked
 
     def numbers(self) -> set[str]:
         return {q.id for q in self.queries.values() if q.kind == "number"}

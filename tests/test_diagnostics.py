@@ -702,6 +702,23 @@ def test_a_map_whose_fewest_players_exceed_its_most_is_refused(tmp_path: Path, m
     assert result.output == snapshot
 
 
+def test_the_cards_of_a_file_that_cannot_be_read_are_not_reported_missing(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch,
+                                                                          snapshot: SnapshotAssertion) -> None:
+    """A card file that cannot be read (here: not UTF-8) is told once, at its place; what names its cards elsewhere
+    (a map's list, an effect's 'offer') is not reported as naming cards that do not exist (XREF001, DSL102), for
+    they may well be there: one warning says which names were not checked, and why."""
+    stove = b"kind: item\ncards:\n  - id: field-stove\n    name: Field Stov\xe9\n"
+    text = MAP.replace("items: [bazooka]", "items: [bazooka, field-stove]").replace(
+        "    bunker: true\n", "    bunker: true\n    effect: |\n      on enter: offer field-stove\n")
+    result = validate(tmp_path, monkeypatch, {"cards/stove.yaml": stove, "maps/tiny.yaml": text})
+    bad(result, "cards/stove.yaml:4:21: YAML003 not UTF-8 text")
+    bad(result, "cards/stove.yaml:1:1: LOAD012 warning: 1 name(s) of cards were not checked ('field-stove'): the "
+                "cards of cards/stove.yaml could not be read")
+    assert "XREF001" not in result.output and "DSL102" not in result.output, result.output
+    assert result.output == snapshot
+
+
 def test_map_effect_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapshot: SnapshotAssertion) -> None:
     text = MAP.replace("    bunker: true\n", "    bunker: true\n    effect: |\n      on first-enter: roll-attribute "
                        "wether\n      use if turns-here >= 3: retreat s9\n")

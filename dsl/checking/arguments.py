@@ -10,12 +10,14 @@ from collections.abc import Iterable
 import attrs
 
 from ddaydice.dsl import ast, words
-from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
+from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, unchecked_note
 from ddaydice.dsl.vocab import Vocabulary
 
 FILTER_WORDS = frozenset({"locked", "unlocked", "real", "any-roll"})
 # parameter kinds whose arguments are names (of content or of the rules), not numbers
 NAME_KINDS = frozenset(words.PARAM_KINDS) - {"amount", "count", "change", "counter"}
+# The kinds of names that the cards define (names_of): left unchecked while a card file could not be read.
+CARD_NAME_KINDS = frozenset({"specialist", "item", "vehicle", "award", "card", "tag"})
 
 
 def _unknown_message(param: words.Param, name: str) -> str:
@@ -140,7 +142,16 @@ class ArgumentChecks:
                 return isinstance(arg, ast.Signed | ast.Assign) or (isinstance(arg, ast.Dice) and arg.sign != 0)
             case "word":
                 return isinstance(arg, ast.Word)
-        return isinstance(arg, ast.Word) and arg.name in self.names_of(kind)
+        return isinstance(arg, ast.Word) and (arg.name in self.names_of(kind) or self.unread_card(kind, arg))
+
+    def unread_card(self, kind: str, arg: ast.Word) -> bool:
+        """Whether ``arg``, a name the content does not define, may be a card (or a card's tag) of a card file that
+        could not be read: it is then taken as one, unchecked, and noted (loading/reading.py fold_unchecked)."""
+        if not self.v.cards_unread or kind not in CARD_NAME_KINDS or self.known_name(arg.name):
+            return False
+        pos = arg.pos
+        self.diags.append(unchecked_note(arg.name, pos.file, pos.line, pos.column))
+        return True
 
     def describe(self, arg: ast.Arg) -> str:
         match arg:

@@ -196,6 +196,8 @@ def check_map_tables(b: Builder, bm: schema.BattleMap, doc: YamlDoc) -> None:
 
 def ref(b: Builder, cid: str, kind: str | None, doc: YamlDoc, node: Any, path: list[str | int], what: str) -> None:
     line, col = position(node, path)
+    if cid not in b.cards and b.unchecked_card(cid, doc.file, line, col):
+        return
     if cid not in b.cards:
         pool = [c for c, (_, k, _, _) in b.cards.items() if kind is None or k == kind]
         noun = kind or "card"

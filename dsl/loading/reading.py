@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import attrs
 
 from ddaydice.dsl import schema
-from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
+from ddaydice.dsl.diagnostics import UNCHECKED, Diagnostic, did_you_mean, unchecked_note
 from ddaydice.dsl.limits import MAX_CONTENT_BYTES, MAX_FILE_BYTES
 from ddaydice.dsl.sandbox import inside, is_slug, listing, looked_at, shown_path, slug_for
 from ddaydice.dsl.yamlsrc import YamlDoc, empty_problem, position, read_yaml, salvage, shorten, structure
@@ -74,6 +74,10 @@ class Builder:
     pending_damage: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
     broken_cards: list[tuple[str, str, YamlDoc, Any]] = attrs.Factory(list)
     listed: dict[tuple[str, ...], tuple[str, int, int]] = attrs.Factory(dict)  # check_listed_ids
+    unlisted: list[Path] = attrs.Factory(list)  # folders whose entries were not listed (too many: PACK014)
+    # Card files (or folders of them) whose cards could not be read, each told why: a name that may be one of their
+    # cards is not reported missing (unchecked_card, fold_unchecked).
+    unread_cards: list[str] = attrs.Factory(list)
 
     # ------------------------------------------------------------ reading
     def allowed(self, path: Path, root: Path) -> bool:
@@ -107,6 +111,7 @@ class Builder:
         entries, problem = listing(folder)
         if problem is not None:
             self.diags.append(problem)
+            self.unlisted.append(folder)
         return [p for p in entries if not (p.is_symlink() and not self.allowed(p, root))]
 
     def read_record(self, path: Path, cls: type[T], place: str) -> tuple[YamlDoc, T] | None:
@@ -202,6 +207,15 @@ class Builder:
             self.owner_pack[key] = pack
         return True
 
+    def unchecked_card(self, cid: str, file: str, line: int, col: int) -> bool:
+        """Whether ``cid``, no card loaded, may be a card of a card file that could not be read: then it is not
+        reported missing (XREF001, DSL102), but noted (:data:`UNCHECKED`, folded into one warning by
+        :func:`fold_unchecked`)."""
+        if not self.unread_cards:
+            return False
+        self.diags.append(unchecked_note(cid, file, line, col))
+        return True
+
     def check_provenance(self, prov: str, note: str, doc: YamlDoc, node: Any, outer: Any = None) -> None:
         """PROV001 for a reconstruction without a note (its own, or that of ``outer``: a sector's map); not for one
         whose note is written but no text (left out of a record with problems, and told: SCHEMA004)."""
@@ -212,6 +226,21 @@ class Builder:
                                          doc.file, line, col, width=len(prov),
                                          hint="add 'note: ...' beside it: what no rulebook prints (a name, a cost, "
                                          "an effect)"))
+
+
+def fold_unchecked(diags: list[Diagnostic], unread: list[str]) -> list[Diagnostic]:
+    """The names not checked against the cards (:func:`unchecked_note`), told once: one warning at the first card
+    file that could not be read, naming those files and the names, in place of an XREF001 or DSL102 for each (a
+    card of those files would be reported missing, where it is only unread)."""
+    names = list(dict.fromkeys(d.message.split("'")[1] for d in diags if d.code == UNCHECKED))
+    kept = [d for d in diags if d.code != UNCHECKED]
+    if not names or not unread:
+        return kept
+    shown = ", ".join(f"'{n}'" for n in names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return [*kept, Diagnostic(
+        UNCHECKED, f"{len(names)} name(s) of cards were not checked ({shown}): the cards of "
+        f"{', '.join(unread)} could not be read", unread[0], 1, 1, severity="warning",
+        hint="fix the error told of that file: the next check tells any of these names that is no card")]
 
 
 def not_read(entry: Path, folder: Path) -> Diagnostic:

@@ -39,7 +39,7 @@ def check_kinds_and_variants(b: Builder) -> None:
                                          "which does not exist", file, line, col,
                                          hint=did_you_mean(side.option, b.options)))
         for spec in side.start.specialists:
-            if spec not in b.cards:
+            if spec not in b.cards and not b.unchecked_card(spec, file, line, col):
                 b.diags.append(Diagnostic("XREF001", f"side '{side.id}' starts with '{spec}', which is no "
                                              "card", file, line, col, hint=did_you_mean(spec, b.cards)))
     side_ids = {side.id for side, _, _ in b.pending_sides}
