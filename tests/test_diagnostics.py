@@ -638,7 +638,8 @@ def test_map_sector_and_line_values(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     text = (MAP.replace("    def: [3]\n", "    def: []\n").replace(", cost: 2}", "}")
             .replace("  - id: s2\n", "  - id: s1\n", 1))
     result = validate(tmp_path, monkeypatch, {"maps/tiny.yaml": text})
-    bad(result, "maps/tiny.yaml:14:9: DUP001 duplicate sector id 's1' in map 'tiny' (first defined at maps/tiny.yaml:8)")
+    bad(result, "maps/tiny.yaml:14:9: DUP001 duplicate sector id 's1' in map 'tiny' (first defined at "
+                "maps/tiny.yaml:8)")
     bad(result, "maps/tiny.yaml:17:10: MAP003 sector 's1' has no DEF value")
     bad(result, "maps/tiny.yaml:21:5: MAP002 an advance line needs its Courage 'cost'")
     assert result.output == snapshot

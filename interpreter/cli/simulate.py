@@ -28,7 +28,6 @@ from ddaydice.interpreter.cli.common import (
     write_plot,
 )
 from ddaydice.interpreter.cli.replay import check_capture, moment_option, write_position
-from ddaydice.interpreter.core.values import MAX_TURNS
 
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
@@ -165,6 +164,8 @@ def _echo_summary(spec: Spec, summary: dict[str, Any], jobs: int, sides: list[st
         echo(f"               (won by the Allied Units; the {', '.join(sides)}, policy "
                    f"{side_policy or policy}, won the others)")
     if summary["unfinished"]:
+        from ddaydice.interpreter.core.values import MAX_TURNS  # (the engine's modules: only when a command runs)
+
         echo(f"  unfinished   {summary['unfinished']} of the games lost had no result after {MAX_TURNS} turns (the "
              "engine's limit; the rulebook has none): their score is left out")
     echo(f"  turns        mean {summary['mean_turns']:.2f}, min {summary['turns_min']}, "
