@@ -27,6 +27,7 @@ Exit status: 0 when all is well, 1 when content has errors (or a scenario fails)
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import sys
@@ -92,7 +93,7 @@ class Dday(SuggestingGroup):
 
 def asks_json(words: tuple[str, ...]) -> bool:
     """Whether a command line asks for JSON output (``--format json`` or ``--format=json``)."""
-    return "--format=json" in words or any(a == "--format" and b == "json" for a, b in zip(words, words[1:]))
+    return "--format=json" in words or any(a == "--format" and b == "json" for a, b in itertools.pairwise(words))
 
 
 @click.group(cls=Dday, context_settings={"help_option_names": ["-h", "--help"]})
