@@ -57,6 +57,9 @@ class TriggerHook:
 
 @attr.s(auto_attribs=True, hash=True)
 class UseHook:
+    """A use. ``feasible``: whether it can act now (None: always); a use none of whose actions can act (each
+    an action its word's ``feasible`` rules out, as an OR's option: ruling 10.9) is not offered."""
+
     window: tuple[str, str] | None
     condition: Condition | None
     run: Action
@@ -65,6 +68,7 @@ class UseHook:
     pos: ast.Pos = attr.ib(eq=False)
     scope: str | None = None
     sacrifices_self: bool = False
+    feasible: Cond | None = None
 
 
 @attr.s(auto_attribs=True, hash=True)
@@ -315,6 +319,20 @@ class Compiler:
             return None
         return lambda ctx: all(c(ctx) for c in checks)
 
+    @classmethod
+    def can_act(cls, actions: tuple[ast.Action, ...]) -> Cond | None:
+        """Whether a use can act now: one of its actions at least (an OR: one of its options, as ``can_lose``
+        offers them; a chance always can). None: always."""
+        checks: list[list[Cond]] = []
+        for action in actions:
+            options = [cls.can_lose(o) for o in action.options]
+            if action.roll is not None or any(f is None for f in options):
+                return None
+            checks.append([f for f in options if f is not None])
+        if not checks:
+            return None
+        return lambda ctx: any(f(ctx) for opts in checks for f in opts)
+
     def action(self, action: ast.Action, renderer: Callable[[ast.Option], str]) -> Action:
         runs = [self.option(o) for o in action.options]
         if action.roll is not None:
@@ -394,5 +412,5 @@ class Compiler:
                                      for act in body.actions for o in act.options for p in o.parts())
                     uses.append(UseHook(window, self.condition(body.condition), self.actions(body.actions, renderer),
                                         compiled_limit(body.limit), text, body.pos, scope,
-                                        sacrifices))
+                                        sacrifices, self.can_act(body.actions)))
         return CompiledEffect(tuple(mods), tuple(triggers), tuple(uses), tuple(waiting))

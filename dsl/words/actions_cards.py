@@ -180,6 +180,13 @@ def compile_rwb(p: Parts) -> Action:
     return lambda ctx: ctx.gain_rwb(rwb)
 
 
+def can_gain_rwb(stmt: ast.Statement) -> Cond | None:
+    """Only a bonus whose own effect would act here: an RWB whose every 'on rwb' clause's condition fails (the
+    Battle Cry's 'if allowed battle-cry-here' in Crossfire) gives nothing (ruling 10.9)."""
+    rwb = first_word(stmt)
+    return lambda ctx: ctx.rwb_acts(rwb)
+
+
 def compile_absorb(p: Parts) -> Action:
     words = p.words
     return lambda ctx: ctx.absorb(words)
@@ -207,10 +214,12 @@ DRAW_AWARD = ActionWord(
 RWB = ActionWord(
     name="rwb",
     signatures=("rwb",),
-    summary="Gain an RWB bonus as if it had been rolled (its OR choice included).",
+    summary=("Gain an RWB bonus as if it had been rolled (its OR choice included). Where the bonus's own effect "
+             "would do nothing (its conditions fail: the Battle Cry in a Sector that says 'forbid "
+             "battle-cry-here'), the action cannot be chosen: a use with nothing else to do is not offered."),
     example="use: rwb battle-cry",
     english="gain a {0} RWB",
-    compile=compile_rwb, render=lambda r, w: f"gain a {r.name(w.word(0))} RWB",
+    compile=compile_rwb, render=lambda r, w: f"gain a {r.name(w.word(0))} RWB", feasible=can_gain_rwb,
     touches=lambda stmt: Touches(runs=f"rwb:{first_word(stmt)}"),  # the bonus's own effect, as if rolled
 )
 ABSORB = ActionWord(

@@ -228,7 +228,8 @@ def keeps_source(_stmt: ast.Statement) -> bool:
 class ActionWord(WordSpec):
     """Something that happens at once. ``compile``: the closure it runs; ``render``: its English; ``touches``:
     its conflict signature; ``check``: a check beyond its signatures; ``per``: whether 'per COUNTER' may multiply
-    it; ``feasible``: whether an OR may offer it ("you cannot choose to lose what you do not have");
+    it; ``feasible``: whether an OR may offer it ("you cannot choose to lose what you do not have"), and so
+    whether a use may be offered (one of its actions at least must be feasible: ruling 10.9);
     ``spends_source``: whether it loses the card that holds it ('sacrifice self'); ``replaces``: whether it
     replaces the pending event its clause hears (the event does not happen; the clause's other actions happen in
     its place): the engine runs such a clause only while there is something to replace, and the English says it

@@ -190,6 +190,16 @@ class CardActions(ContextBase):
         g.fire("rwb", u, only=g.rwb_sources[rwb])
         g.fire("rwb", u)
 
+    def rwb_acts(self, rwb: str) -> bool:
+        """Whether the bonus's own effect would act for this Unit where it stands: one of its 'on rwb' clauses has
+        no condition, or one that holds (ruling 10.9: otherwise 'rwb' cannot be chosen, nor a use that does only
+        that offered)."""
+        g = self.game
+        u = self._me()
+        src = g.rwb_sources[rwb]
+        return any(hook.condition is None or hook.condition.holds(g.context(u, u, src, u.sector or None))
+                   for hook in src.compiled.triggers if hook.event == "rwb")
+
     def die_instead(self) -> None:
         g = self.game
         u = self._me()

@@ -29,8 +29,11 @@ class Uses(GameAPI):
                 continue
             if card in unit.cards and decks.spent(self, unit, card):
                 continue  # a held card kept after use (an option's keep-used) serves once per turn
-            if hook.condition is not None and not hook.condition.holds(self.context(unit, unit, src, unit.sector)):
-                continue
+            if hook.condition is not None or hook.feasible is not None:
+                ctx = self.context(unit, unit, src, unit.sector)
+                if (hook.condition is not None and not hook.condition.holds(ctx)) \
+                        or (hook.feasible is not None and not hook.feasible(ctx)):
+                    continue  # ruling 10.9: a use with nothing it can do is not offered
             if hook.limit is not None and self._limit_used(unit, self._holder_of(unit, card), src.owner, i, hook.limit):
                 continue
             out.append((src, i, hook, card))
@@ -98,7 +101,8 @@ class Uses(GameAPI):
                 if card in unit.cards and decks.spent(self, unit, card):
                     continue
                 ctx = self.context(unit, unit, src, None)
-                if hook.condition is not None and not hook.condition.holds(ctx):
+                if (hook.condition is not None and not hook.condition.holds(ctx)) \
+                        or (hook.feasible is not None and not hook.feasible(ctx)):
                     continue
                 if hook.limit is not None and self._limit_used(unit, unit, src.owner, i, hook.limit):
                     continue

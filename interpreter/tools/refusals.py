@@ -108,8 +108,12 @@ def _refused_use(game: Game, unit: Unit, src: EffectSource, i: int, hook: UseHoo
     if card in unit.cards and decks.spent(game, unit, card):
         return Refusal("limit", f"the {name} was already used this turn")
     where = f" in {game.sectors[unit.sector].name}" if unit.sector in game.sectors else ""
-    if hook.condition is not None and not hook.condition.holds(game.context(unit, unit, src, unit.sector or None)):
+    ctx = game.context(unit, unit, src, unit.sector or None)
+    if hook.condition is not None and not hook.condition.holds(ctx):
         return Refusal("condition", f"the {name}'s condition is not met for {unit.name}{where}: {hook.text}")
+    if hook.feasible is not None and not hook.feasible(ctx):
+        return Refusal("condition", f"the {name} can do nothing for {unit.name}{where}, none of its actions can act "
+                                    f"there (ruling 10.9): {hook.text}")
     if hook.limit is not None and game._limit_used(unit, game._holder_of(unit, card), src.owner, i, hook.limit):
         return Refusal("limit", f"the {name} was already used ({limit_words(hook.limit)})")
     return Refusal("condition", f"the {name} cannot be used by {unit.name}{where}: {hook.text}")
