@@ -146,9 +146,9 @@ MOMENTS = (
     ),
 )
 
-USE_POINTS = ("after-final-tally", "purchase", "movement", "after-roll", "before-mgf", "after-mgf")
-"""The moments of the turn at which the engine offers uses (interpreter/phases/, ``use_point``), in the turn's order;
-a use without a window is offered at each of them."""
+USE_POINTS = ("after-final-tally", "purchase", "movement", "after-roll", "before-mgf", "after-mgf", "after-roll-other")
+"""The moments of the turn at which the engine offers uses (interpreter/phases/, ``use_point``), in the turn's order
+(the last, a roll outside Phase 4, may come in any phase); a use without a window is offered at each of them."""
 
 POINTS: dict[str, str] = {
     "after-first-roll": "in Phase 1, after the first roll",
@@ -157,6 +157,8 @@ POINTS: dict[str, str] = {
     "movement": "in Phase 4, before the Unit moves",
     "after-roll": "in Phase 4, after a roll whose result has not yet taken effect (a Landmine die, a Random "
                   "Attribute roll: rulings 10.1, 10.7)",
+    "after-roll-other": "outside Phase 4, after a roll whose result has not yet taken effect (a map's "
+                        "'roll-attribute' in another phase: ruling 10.10): the uses of any moment alone",
     "before-mgf": "in Phase 5, before the MGF roll",
     "after-mgf": "in Phase 5, after the MGF roll",
     "when-drawn": "right after the card is drawn, and only then",
@@ -181,5 +183,7 @@ WINDOWS: dict[tuple[str, str], tuple[str, ...]] = {
 there: the one list the checker (any other window is DSL121), the language server's completion, the reference and
 the engine (``core/values.py`` ``points_of``) read. Besides these, 'use when EVENT' of a pending event
 (``words.windows``) is offered as the event is about to happen ('when-EVENT', ``effects/events.py``). 'during
-roll' and 'during upkeep' are offered at the end of Phase 1 (Phase 2 offers no use), 'when drawn' right after the
-card is drawn (``mechanisms/decks.py``)."""
+roll' and 'during upkeep' are offered at the end of Phase 1 (Phase 2 has no moment of its own), 'when drawn'
+right after the card is drawn (``mechanisms/decks.py``). A roll about to take effect is offered at 'after-roll' in
+Phase 4 only, where 'during movement' reaches it; outside Phase 4 at 'after-roll-other', which no window names
+(ruling 10.10)."""

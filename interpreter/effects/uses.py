@@ -148,11 +148,12 @@ class Uses(GameAPI):
 
     def after_roll(self, unit: Unit, name: str, dice: list[int]) -> list[int]:
         """A roll whose result has not yet taken effect (a Landmine die, a Random Attribute roll): the Unit may first
-        use what it may use at any time (or during movement), and a card that changes any roll (the Binoculars:
-        'reface ... any-roll') may change its dice (rulings 10.1, 10.7). Returns the dice as they then stand."""
+        use what it may use at any time (or during movement, in Phase 4 alone: a map's roll in another phase is
+        offered at 'after-roll-other', ruling 10.10), and a card that changes any roll (the Binoculars: 'reface ...
+        any-roll') may change its dice (rulings 10.1, 10.7). Returns the dice as they then stand."""
         outer, self.open_roll = self.open_roll, OpenRoll(name, dice)
         try:
-            self.use_point(unit, "after-roll")
+            self.use_point(unit, "after-roll" if self.state.phase == "movement" else "after-roll-other")
         finally:
             self.open_roll = outer
         return dice

@@ -149,7 +149,11 @@ PHASE_POINTS = {
     "movement": ("movement",),
     "combat": ("before-mgf", "after-mgf"),
 }
-WITHIN_A_STEP = {"movement": ("after-roll",)}  # moments a phase offers only inside another step
+# Moments a phase offers only inside another step: a roll about to take effect, Phase 4's within a move; a roll a
+# map makes in another phase ('roll-attribute' at Upkeep, ruling 10.10) within that phase's step.
+_OTHER_ROLL = ("after-roll-other",)
+WITHIN_A_STEP = {"roll": _OTHER_ROLL, "upkeep": _OTHER_ROLL, "purchase": _OTHER_ROLL, "movement": ("after-roll",),
+                 "combat": _OTHER_ROLL}
 
 def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
     deciders = [Scripted(list(sc.answers.get(u.id, [])), ReferencePolicy() if sc.fallback == "reference" else None)
