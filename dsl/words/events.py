@@ -113,9 +113,11 @@ EVENTS = (
     ),
     _E(
         name="drawn",
-        summary=("A card was drawn from an expansion's deck: this card (for each Unit, when it comes into play for "
-                 "all), or any card for a rule's trigger (test which with 'drawn KIND'). 'use when drawn': a card's "
-                 "uses offered to each Unit right after it is drawn, and only then (losses that cancel it)."),
+        summary=("A card was drawn from an expansion's deck: this card, or any card for a rule's trigger (test which "
+                 "with 'drawn KIND'). A draw is heard once (ruling 14.3): for the Unit that drew the card, or, when "
+                 "the game draws it into play for every Unit, for the first Unit in tie order ('to all units' "
+                 "reaches every Unit). 'use when drawn': a card's uses offered to each Unit in tie order right after "
+                 "it is drawn, and only then, until one Unit uses one (losses that cancel it for everyone)."),
         example="on drawn if drawn badge: gain 1 courage to the german",
         phrase="when a card is drawn", until="until a card is next drawn", moment="it is drawn", own=True,
     ),

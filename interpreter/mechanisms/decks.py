@@ -137,7 +137,10 @@ def draw_for_turn(game: GameAPI, kind_id: str) -> None:
         put_in_play(game, card)
 
 
-def put_in_play(game: GameAPI, card: str) -> None:
+def put_in_play(game: GameAPI, card: str, drawer: Unit | None = None) -> None:
+    """A card comes into play for every Unit. Its draw is one event, heard once (ruling 14.3): 'on drawn' runs for
+    the Unit that drew it (``drawer``), or, for the game's own draw, the first Unit in tie order; its 'use when
+    drawn' is offered to the Units until one uses it (:func:`offer_when_drawn`)."""
     s = game.state
     s.in_play.append(card)
     game.sources_changed()
@@ -148,8 +151,10 @@ def put_in_play(game: GameAPI, card: str) -> None:
         kind = kind_of(game, card)
         game.log("draw", f"{kind.name if kind else 'card'} drawn: {game._name_of(card)}", None, card,
                  game.content.effects[card].tier if card in game.content.effects else "")
-    for unit in game.order():
-        _fire_drawn(game, unit, card)
+    units = game.order()
+    hearer = drawer if drawer is not None else units[0] if units else None
+    if hearer is not None:
+        _fire_drawn(game, hearer, card)
     offer_when_drawn(game, card)
 
 
@@ -160,32 +165,37 @@ def _leave_play(game: GameAPI, card: str, why: str) -> None:
 
 
 def offer_when_drawn(game: GameAPI, card: str) -> None:
-    """The card's 'use when drawn' clauses, offered to each Unit in tie order while the card is in play."""
+    """The card's 'use when drawn' clauses, offered to each Unit in tie order while the card is in play, until one
+    of them uses one: the moment is the draw's, and passes with that use (ruling 14.3: "any Unit may ... for
+    everyone" is one Unit's act, not one for each)."""
     src = game.content.effects.get(card)
     if src is None or not any(h.window == WHEN_DRAWN for h in src.compiled.uses):
         return
     for unit in game.acting():  # automated Units (solitaire Atlantikwall) use nothing
-        for _ in range(len(src.compiled.uses)):
-            if card not in game.state.in_play or unit.status != "active" or game.state.outcome is not None:
-                return
-            uses = []
-            for i, hook in enumerate(src.compiled.uses):
-                if hook.window != WHEN_DRAWN or hook.scope == "the-german":
-                    continue
-                if hook.condition is not None and not hook.condition.holds(game.context(unit, unit, src, unit.sector)):
-                    continue
-                if hook.limit is not None and game._limit_used(unit, unit, src.owner, i, hook.limit):
-                    continue
-                uses.append((i, hook))
-            if not uses:
-                break
-            labels = ["nothing"] + [f"{src.name}: {hook.text}" for _, hook in uses]
-            keys = [None] + [(src.owner, i) for i, _ in uses]
-            pick = game.ask_one(unit, "use", f"{unit.name}: use a card or rule now (drawn)?", labels, keys)
-            if pick == 0:
-                break
+        if card not in game.state.in_play or game.state.outcome is not None:
+            return
+        if unit.status != "active":
+            continue
+        uses = []
+        for i, hook in enumerate(src.compiled.uses):
+            if hook.window != WHEN_DRAWN or hook.scope == "the-german":
+                continue
+            ctx = game.context(unit, unit, src, unit.sector)
+            if (hook.condition is not None and not hook.condition.holds(ctx)) \
+                    or (hook.feasible is not None and not hook.feasible(ctx)):  # ruling 10.9
+                continue
+            if hook.limit is not None and game._limit_used(unit, unit, src.owner, i, hook.limit):
+                continue
+            uses.append((i, hook))
+        if not uses:
+            continue
+        labels = ["nothing"] + [f"{src.name}: {hook.text}" for _, hook in uses]
+        keys = [None] + [(src.owner, i) for i, _ in uses]
+        pick = game.ask_one(unit, "use", f"{unit.name}: use a card or rule now (drawn)?", labels, keys)
+        if pick != 0:
             i, hook = uses[pick - 1]
             game.perform_use(unit, src, i, hook, "")
+            return
 
 
 def _fire_drawn(game: GameAPI, unit: Unit, card: str) -> None:
@@ -225,7 +235,7 @@ def _receive(game: GameAPI, unit: Unit, kind_id: str, held_by: str, card: str) -
     unit.counters[_drew_key(game, kind_id)] = unit.counters.get(_drew_key(game, kind_id), 0) + 1
     unit.counters[f"drawn:{kind_id}"] = unit.counters.get(f"drawn:{kind_id}", 0) + 1
     if held_by == "game":
-        put_in_play(game, card)
+        put_in_play(game, card, unit)
         return False
     unit.cards.append(card)
     game._came_into_play(unit, card)
