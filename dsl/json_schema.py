@@ -26,7 +26,7 @@ from typing import Any, Literal
 import attrs
 
 from ddaydice.dsl import schema
-from ddaydice.dsl.limits import MAX_TABLE_NUMBER, IdRule, Range
+from ddaydice.dsl.limits import MAX_TABLE_NUMBER, IdRule, Range, RulingRule
 from ddaydice.dsl.sandbox import SLUG
 from ddaydice.dsl.yamlsrc import attr_to_key
 
@@ -57,6 +57,7 @@ KINDS: dict[str, tuple[type[Any], str]] = {
     "game": (schema.GameRules, "the game rules' effects: rules/game.yaml, PACK/rules/game.yaml"),
     "kinds": (schema.KindRules, "the kinds of cards a pack declares: PACK/rules/kinds.yaml"),
     "sides": (schema.SideRules, "the other sides than the Units (the German player): PACK/rules/sides.yaml"),
+    "rulings": (schema.RulingRules, "the rulings content may cite: rules/rulings.yaml, PACK/rules/rulings.yaml"),
 }
 
 
@@ -109,6 +110,9 @@ def _type(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
                 out.update(minimum=mark.low, maximum=mark.high)
             elif isinstance(mark, IdRule):
                 out.update(pattern=f"^{SLUG.pattern}$")
+            elif isinstance(mark, RulingRule):  # text, or a number as written (7.3)
+                out = {"anyOf": [{"type": "string", "pattern": f"^{RulingRule.PATTERN}$",
+                                  "maxLength": RulingRule.MAX_CHARS}, {"type": "number"}]}
             elif isinstance(mark, SchemaPart):
                 out = dict(mark.fragment)
         return out

@@ -115,3 +115,19 @@ class IdRule:
 
 
 ID = IdRule()
+
+
+class RulingRule:
+    """Marks a ruling's number, as ``Annotated[str, RULING]`` in dsl/schema.py ('7.3', '8.10'): numbers joined by
+    dots, or a pack's own words and numbers joined by dots or '-'. Written unquoted it is still read as written
+    (``rulings: [8.10]`` is '8.10', not the number 8.1: dsl/yamlsrc.py ``written_number``)."""
+
+    __slots__ = ()
+    PATTERN = r"[A-Za-z0-9]+([.-][A-Za-z0-9]+)*"
+    MAX_CHARS = 20
+
+    def __repr__(self) -> str:
+        return "RULING"
+
+
+RULING = RulingRule()

@@ -26,7 +26,8 @@ from ddaydice.dsl.limits import (
     MAX_FINGERPRINT_FILES,
 )
 from ddaydice.dsl.loading.cards import load_cards, pack_cards, read_card_file
-from ddaydice.dsl.loading.content import Content
+from ddaydice.dsl.loading.citations import check_citations
+from ddaydice.dsl.loading.content import Citation, Content
 from ddaydice.dsl.loading.discovery import (
     bundled_pack_ids,
     is_pack_path,
@@ -73,13 +74,15 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
     check_requirements(b, root)
     vocab = vocabulary(b)
     effects: dict[str, EffectSource] = {}
+    citations: dict[str, Citation] = {}
     if vocab is not None:
         effects = _check_loaded(b, vocab)
+        citations = check_citations(b)
     b.diags = [pack_hint(b, d) for d in fold_unchecked(b.diags, b.unread_cards)]
     errors = [d for d in b.diags if d.severity == "error"]
     if errors or vocab is None:
         return None, sorted(b.diags, key=sort_key)
-    return _content(b, root, vocab, effects), sorted(b.diags, key=sort_key)
+    return _content(b, root, vocab, effects, citations), sorted(b.diags, key=sort_key)
 
 
 def _check_loaded(b: Builder, vocab: Vocabulary) -> dict[str, EffectSource]:
@@ -96,7 +99,8 @@ def _check_loaded(b: Builder, vocab: Vocabulary) -> dict[str, EffectSource]:
     return effects
 
 
-def _content(b: Builder, root: Path, vocab: Vocabulary, effects: dict[str, EffectSource]) -> Content:
+def _content(b: Builder, root: Path, vocab: Vocabulary, effects: dict[str, EffectSource],
+             citations: dict[str, Citation]) -> Content:
     """The loaded content, once nothing is wrong with it (its warnings kept, sorted)."""
     return Content(
         root=str(root),
@@ -115,6 +119,7 @@ def _content(b: Builder, root: Path, vocab: Vocabulary, effects: dict[str, Effec
         owner_pack=dict(b.owner_pack),
         kinds=b.rules.get("kinds.yaml", schema.KindRules("rulebook")),
         sides=b.rules.get("sides.yaml", schema.SideRules("rulebook")),
+        citations=citations,
     )
 
 

@@ -22,6 +22,7 @@ from ddaydice.dsl.limits import (
     MAX_SECTOR_NUMBER,
     MAX_SMALL_COUNT,
     MAX_TABLE_NUMBER,
+    RULING,
     Range,
 )
 
@@ -43,6 +44,34 @@ Resource_ = Annotated[int, Range(0, MAX_RESOURCE)]
 Small = Annotated[int, Range(0, MAX_SMALL_COUNT)]
 TableNumber = Annotated[int, Range(0, MAX_TABLE_NUMBER)]
 Players = Annotated[int, Range(1, MAX_PLAYERS)]
+RulingNo = Annotated[str, RULING]
+
+
+@attrs.frozen
+class Cited:
+    """Where the rulebook writes what an entry says, for ``dday explain`` and ``dday card``: ``rulebook``, the place
+    (a section heading as printed, a page: "ITEMS, p. 7"), and ``rulings``, the numbers of the rulings that decide
+    how it reads or combines (docs/rulings.md, listed in rules/rulings.yaml; a pack's own in its
+    rules/rulings.yaml). Both optional; a ruling no rules/rulings.yaml lists is refused at its place (LOAD010).
+    Keyword-only, so that a record's own fields keep their order."""
+
+    rulebook: str = attrs.field(default="", kw_only=True)
+    rulings: tuple[RulingNo, ...] = attrs.field(default=(), kw_only=True)
+
+
+@attrs.frozen
+class RulingDef:
+    """A ruling on a question the rulebook leaves open (docs/rulings.md), by its number: what ``rulings:`` cites."""
+
+    id: RulingNo
+    title: str
+
+
+@attrs.frozen
+class RulingRules:
+    provenance: Provenance
+    rulings: tuple[RulingDef, ...] = ()
+    note: str = ""  # what is ours, for a reconstruction (PROV001 without it)
 
 
 @attrs.frozen
@@ -115,7 +144,7 @@ class PhaseRules:
 
 
 @attrs.frozen
-class QueryDef:
+class QueryDef(Cited):
     id: Id
     kind: Literal["number", "flag"]
     subject: Literal["unit", "sector", "card", "game"]
@@ -162,7 +191,7 @@ class RwbRules:
 
 
 @attrs.frozen
-class RuleDef:
+class RuleDef(Cited):
     id: Id
     name: str
     text: str
@@ -185,7 +214,7 @@ class GameRules:
 
 
 @attrs.frozen
-class OptionDef:
+class OptionDef(Cited):
     """An optional rule or mode (rules/options/): settings and effects, switched on by id."""
 
     id: Id
@@ -199,7 +228,7 @@ class OptionDef:
 
 
 @attrs.frozen
-class Card:
+class Card(Cited):
     id: Id
     name: str
     text: str
@@ -263,7 +292,7 @@ class Start:
 
 
 @attrs.frozen
-class Sector:
+class Sector(Cited):
     id: Id
     name: str
     row: Annotated[int, Range(1, MAX_ROWS)]
@@ -284,7 +313,7 @@ class Sector:
 
 
 @attrs.frozen
-class Attribute:
+class Attribute(Cited):
     """A named Sector attribute that effects can give a Sector later (random tables)."""
 
     id: Id

@@ -208,6 +208,8 @@ CASES: dict[str, Case] = {
                     "split the pack", setup=_content_beyond_the_limit),
     "LOAD006": Case("LOAD006", {}, "cards/pipe.yaml:1:1", ("not a regular file", "pipe"), "a file of text",
                     setup=_fifo("cards/pipe.yaml")),
+    "LOAD010": Case("LOAD010", {"cards/new.yaml": card(rulings="[8.10, 7.30]")}, "cards/new.yaml:8:21",
+                    ("no ruling '7.30'", "rules/rulings.yaml"), "did you mean '7.3'?"),
     # ------------------------------------------------------------------ the effect language: syntax
     "DSL001": Case("DSL001", effect("on advance: Gain 3 soldiers"), at(19), ("unexpected character 'G'",),
                    "lower case: 'gain'"),

@@ -29,6 +29,8 @@ CASES = [
     # a Battle Cry the Sector moved into rules out (Crossfire): the move is the plain one, at its Courage, the same
     # test legal_moves makes (before, the explanation read the Unit's Battle Cry alone: 'costs 0 Courage')
     ("crossfire-battle-cry.yaml", "may-enter for u1 in s11"),
+    # the citations of a Sector attribute (Sword Beach's Crossfire: its map's page, ruling 3.7) and of the query
+    ("crossfire-battle-cry.yaml", "battle-cry-here for u1 in s11"),
     # Playing with Fire's loss: the Soldiers the rule takes (a count of the language), then the casualties
     ("playing-with-fire.yaml", "tagged explosion above 2 for u1"),
     ("playing-with-fire.yaml", "casualties for u1 from 2"),

@@ -25,7 +25,8 @@ from ddaydice.interpreter.cli.schema import kinds
 REPO = Path(__file__).resolve().parent.parent
 KINDS = kinds()
 RULE_KINDS = {f"{kind}.yaml": kind for kind in KINDS if kind in {"dice", "resources", "precedence", "phases",
-                                                                 "queries", "rwb", "game", "kinds", "sides"}}
+                                                                 "queries", "rwb", "game", "kinds", "sides",
+                                                                 "rulings"}}
 FOLDERS = {"cards": "cards", "maps": "map", "scenarios": "scenario"}
 
 

@@ -24,6 +24,23 @@ def tier_of(precedence: schema.PrecedenceRules, kind: str) -> str:
 
 
 @attrs.frozen
+class Citation:
+    """An entry's place in the rulebook and the rulings (number, title) that decide how it reads (schema.Cited):
+    what ``dday explain`` prints under each step of a derivation, and ``dday card`` under a card."""
+
+    rulebook: str
+    rulings: tuple[tuple[str, str], ...]
+
+    def as_json(self) -> dict[str, object]:
+        return {"rulebook": self.rulebook or None, "rulings": [number for number, _ in self.rulings]}
+
+    def lines(self) -> list[str]:
+        """The citation as text: the rulebook's place, then each ruling with its title."""
+        out = [f"rulebook: {self.rulebook}"] if self.rulebook else []
+        return out + [f"ruling {number}: {title}" for number, title in self.rulings]
+
+
+@attrs.frozen
 class Content:
     root: str
     dice: schema.DiceRules
@@ -45,6 +62,9 @@ class Content:
     owner_pack: Mapping[str, str] = attrs.field(factory=dict)
     kinds: schema.KindRules = attrs.field(factory=lambda: schema.KindRules("rulebook"))
     sides: schema.SideRules = attrs.field(factory=lambda: schema.SideRules("rulebook"))
+    # Where the rulebook writes each entry's rule, by the owner of its effect (a card's id, 'map/sector',
+    # 'rule:ID', 'option:ID'), and 'query:ID' for a query's base (dsl/loading/citations.py)
+    citations: Mapping[str, Citation] = attrs.field(factory=dict)
 
     def side_def(self, side: str) -> schema.SideDef | None:
         """Another side than the Units (rules/sides.yaml): the German player of Atlantikwall."""

@@ -72,6 +72,7 @@ class Builder:
     pending_sides: list[tuple[schema.SideDef, YamlDoc, Any]] = attrs.Factory(list)
     pending_rules: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
     pending_damage: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
+    pending_queries: list[tuple[schema.QueryDef, YamlDoc, Any]] = attrs.Factory(list)  # their citations
     broken_cards: list[tuple[str, str, YamlDoc, Any]] = attrs.Factory(list)
     listed: dict[tuple[str, ...], tuple[str, int, int]] = attrs.Factory(dict)  # check_listed_ids
     unlisted: list[Path] = attrs.Factory(list)  # folders whose entries were not listed (too many: PACK014)

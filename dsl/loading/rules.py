@@ -25,9 +25,11 @@ RULE_FILES: dict[str, type[Any]] = {
     "game.yaml": schema.GameRules,
     "kinds.yaml": schema.KindRules,
     "sides.yaml": schema.SideRules,
+    "rulings.yaml": schema.RulingRules,
 }
-# Rules files a content tree may leave out (an expansion declares its kinds of cards and its sides there).
-OPTIONAL_RULE_FILES = frozenset({"kinds.yaml", "sides.yaml"})
+# Rules files a content tree may leave out (an expansion declares its kinds of cards, its sides and the rulings its
+# content cites there).
+OPTIONAL_RULE_FILES = frozenset({"kinds.yaml", "sides.yaml", "rulings.yaml"})
 
 
 def load_rules(b: Builder, rules_dir: Path, *, required: bool, pack: str | None, root: Path | None = None) -> None:
@@ -72,6 +74,9 @@ def load_rules(b: Builder, rules_dir: Path, *, required: bool, pack: str | None,
                 b.pending_rules.append((rule, doc, doc.data["rules"][i]))
             for i, rule in enumerate(obj.special_damage):
                 b.pending_damage.append((rule, doc, doc.data["special-damage"][i]))
+        if isinstance(obj, schema.QueryRules):
+            for i, query in enumerate(obj.queries):
+                b.pending_queries.append((query, doc, doc.data["queries"][i]))
     known = set(RULE_FILES) | {"options", "invariants.yaml"}  # invariants: read by interpreter/tools/invariants
     if rules_dir.is_dir():
         for extra in b.entries(rules_dir, root):
@@ -177,7 +182,7 @@ def load_option(b: Builder, doc: YamlDoc, pack: str | None) -> None:
 # The lists of records with ids in the rules files (check_listed_ids), by field: what one entry is called.
 _LISTED = {"faces": "face", "resources": "resource", "tiers": "tier", "phases": "phase", "queries": "query",
            "ignorables": "ignorable", "rwb": "RWB", "rules": "rule", "marker_faces": "marker face",
-           "special_damage": "Special Damage rule", "kinds": "kind of card", "sides": "side"}
+           "special_damage": "Special Damage rule", "kinds": "kind of card", "sides": "side", "rulings": "ruling"}
 _MERGED_BY_ID = frozenset({"tiers"})  # a pack's tier of an existing id adds to that tier (merge_tiers)
 _STANDS_IN = {"rwb": "option"}  # an RWB written for an optional rule stands in for the RWB of its id
 

@@ -343,11 +343,12 @@ def write_file(path: Path, text: str) -> None:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
-def derivation_text(d: Any, indent: str = "      ") -> list[str]:
-    """A query's derivation, one line per contribution (``dday scenario run`` on a failed check, ``dday explain``)."""
+def derivation_text(d: Any, indent: str = "      ", citations: Any = None) -> list[str]:
+    """A query's derivation, one line per contribution (``dday scenario run`` on a failed check, ``dday explain``),
+    with ``citations`` (Content.citations) the rulebook's places and the rulings under each."""
     from ddaydice.interpreter.tools.scenario_report import derivation_text as text
 
-    return text(d, indent)
+    return text(d, indent, citations)
 
 
 def provenance_warning(content: Content, map_id: str) -> str | None:

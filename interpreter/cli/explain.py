@@ -23,7 +23,8 @@ from ddaydice.interpreter.cli.common import (
 @click.argument("query", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def explain(file: Path, query: tuple[str, ...], fmt: str) -> None:
-    """Explain a query in a scenario's state (after its steps): every contribution, in order, and why.
+    """Explain a query in a scenario's state (after its steps): every contribution, in order, and why, each with
+    where the rulebook writes it and the rulings that decide it (their numbers in docs/rulings.md).
 
     QUERY reads: NAME for UNIT [in SECTOR] [of CARD] [from N], each clause once: 'in SECTOR' for a
     Sector other than the Unit's, 'of CARD' for a card's value (a cost: of a card of the kind
@@ -35,6 +36,7 @@ def explain(file: Path, query: tuple[str, ...], fmt: str) -> None:
 
     from ddaydice.dsl.diagnostics import DDayError
     from ddaydice.interpreter.tools import scenario as sc_mod
+    from ddaydice.interpreter.tools.scenario_report import cited_json
 
     input_file(file, "scenario")
     packs, problems = scenario_packs(file)  # the packs the scenario names, as `dday scenario run`
@@ -57,10 +59,10 @@ def explain(file: Path, query: tuple[str, ...], fmt: str) -> None:
     except (DDayError, KeyError, ValueError) as exc:
         raise click.UsageError(f"cannot evaluate {text[:100]!r}: {exc}") from exc
     if fmt == "json":
-        echo(json.dumps({"query": text, "value": value,
-                               "derivation": derivation.as_json() if derivation else None}, indent=2, default=str))
+        cited = cited_json(derivation, content.citations) if derivation else None
+        echo(json.dumps({"query": text, "value": value, "derivation": cited}, indent=2, default=str))
         return
     echo(f"{text} = {value}")
     if derivation is not None:
-        for line in derivation_text(derivation, indent="  "):
+        for line in derivation_text(derivation, indent="  ", citations=content.citations):
             echo(line)

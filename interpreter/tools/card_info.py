@@ -28,6 +28,7 @@ def card_info(content: Content, cid: str) -> dict[str, Any]:
     held = declared.held_as if declared is not None else kind  # Specialist (paid in Item Points or Stars)
     src = content.effects.get(cid)
     where = content.origins.get(f"card:{cid}")
+    cited = content.citations.get(cid)
     maps: list[dict[str, Any]] = []
     for mid in sorted(content.maps):
         bm = content.maps[mid]
@@ -54,6 +55,9 @@ def card_info(content: Content, cid: str) -> dict[str, Any]:
         "english": list(src.english) if src is not None else [],
         "provenance": card.provenance,
         "reconstructed": card.provenance == "reconstructed",
+        # where the rulebook writes it, and the rulings on it (numbers and titles: docs/rulings.md)
+        "rulebook": card.rulebook or None,
+        "rulings": [{"number": n, "title": t} for n, t in cited.rulings] if cited is not None else [],
         "note": card.note.strip(),
         "pack": content.owner_pack.get(f"card:{cid}"),
         "file": where[0] if where else None,
@@ -93,6 +97,10 @@ def render_card(info: dict[str, Any]) -> str:
     if info["reconstructed"]:
         prov = "reconstructed: the rulebook does not give this card whole; what is ours is said below"
     out += _field("provenance", prov)
+    if info["rulebook"]:
+        out += _field("rulebook", info["rulebook"])
+    for ruling in info["rulings"]:
+        out += _field("ruling", f"{ruling['number']}: {ruling['title']}")
     if info["note"]:
         out += _field("note", info["note"])
     out += _field("pack", f"{info['pack']} (expansion)" if info["pack"] else "the base game")

@@ -4,20 +4,28 @@ the derivation of each failed value), as JSON data, or as a JUnit XML report for
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import PurePath
 from typing import Any
 
 import attrs
 
 from ddaydice.dsl.diagnostics import Diagnostic, printable
+from ddaydice.dsl.loading.content import Citation
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Event
 from ddaydice.interpreter.tools.scenario import Check, Result
 
 
-def derivation_text(d: Derivation, indent: str = "      ") -> list[str]:
-    """A query's derivation, one line per contribution (``dday scenario run`` on a failed check, ``dday explain``)."""
+def derivation_text(d: Derivation, indent: str = "      ",
+                    citations: Mapping[str, Citation] | None = None) -> list[str]:
+    """A query's derivation, one line per contribution (``dday scenario run`` on a failed check, ``dday explain``);
+    with ``citations`` (Content.citations), under the base and under each step, where the rulebook writes it and
+    the rulings that decide it (:func:`cited`)."""
+    def cite(source: str, under: str) -> list[str]:
+        found = cited(citations, source)
+        return [f"{under}{line}" for line in found.lines()] if found is not None else []
+
     if d.steps and all(step.op == "check" for step in d.steps):
         lines = [f"{indent}{d.query} for {d.subject}: every check must pass"]
         for step in d.steps:
@@ -25,6 +33,7 @@ def derivation_text(d: Derivation, indent: str = "      ") -> list[str]:
         lines.append(f"{indent}  = {d.value}")
         return lines
     lines = [f"{indent}{d.query} for {d.subject or 'the game'}: base {d.base} ({d.base_source})"]
+    lines += cite(f"query:{d.query}", f"{indent}  ")
     width = max([15, *(len(step.tier) for step in d.steps)])
     for step in d.steps:
         val = "" if step.value is None else f" {step.value}"
@@ -34,10 +43,27 @@ def derivation_text(d: Derivation, indent: str = "      ") -> list[str]:
         elif step.reason:
             line += f"  [{step.reason}]"
         lines.append(line)
+        lines += cite(step.source, f"{indent}  {'':<{width}}   ")
     lines.append(f"{indent}  = {d.value}")
     for idle in d.not_applied:  # what reaches the subject and did nothing, and why
         lines.append(f"{indent}  not applied: {idle.source_name} ({idle.tier}): {idle.text}  [{idle.reason}]")
     return lines
+
+
+def cited(citations: Mapping[str, Citation] | None, source: str) -> Citation | None:
+    """Where the rulebook writes what a step's source (a card's id, 'map/sector', 'rule:ID'; 'query:ID' for a
+    query's base) says, and the rulings on it: None when it cites nothing (or no citations are given)."""
+    return citations.get(source) if citations is not None else None
+
+
+def cited_json(d: Derivation, citations: Mapping[str, Citation]) -> dict[str, Any]:
+    """A derivation as JSON with its citations: ``rulebook`` and ``rulings`` for the base (the query's entry) and on
+    every step (null and [] where nothing is cited)."""
+    none = Citation("", ())
+    out = d.as_json()
+    out.update((cited(citations, f"query:{d.query}") or none).as_json())
+    out["steps"] = [{**step.as_json(), **(cited(citations, step.source) or none).as_json()} for step in d.steps]
+    return out
 
 
 #: The warning on a scenario that checks nothing (tools/scenario_steps.py checks_nothing), in every report.
