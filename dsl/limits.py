@@ -8,6 +8,8 @@ silently.
 
 from __future__ import annotations
 
+import re
+
 # ---------------------------------------------------------------- files and folders
 # A content file (card file, map, rules file, pack.yaml) or a scenario file. The largest bundled file is about
 # 25 kB; ruamel's pure-Python reader parses YAML at some 30 kB per second on a busy 2-core machine, so this
@@ -128,6 +130,20 @@ class RulingRule:
 
     def __repr__(self) -> str:
         return "RULING"
+
+    @staticmethod
+    def written(value: object) -> str | None:
+        """A ruling's number as the file writes it, or None when it is none: text, or a number, whose width and
+        the place of its point ruamel keeps, so that 8.10 reads back as '8.10' (the number is 8.1)."""
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            return None
+        text = value if isinstance(value, str) else str(value)
+        width, point = getattr(value, "_width", None), getattr(value, "_prec", None)
+        if isinstance(value, float) and isinstance(width, int) and isinstance(point, int) and 0 <= point < width \
+                and not getattr(value, "_exp", None):
+            text = f"{value:.{width - point - 1}f}"
+        ok = len(text) <= RulingRule.MAX_CHARS and re.fullmatch(RulingRule.PATTERN, text)
+        return text if ok else None
 
 
 RULING = RulingRule()

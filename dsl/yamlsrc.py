@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import io
-import re
 import threading
 import types
 import typing
@@ -439,25 +438,6 @@ def _str(value: Any, _: Any) -> str:
     return str(value)
 
 
-def written_number(value: float) -> str:
-    """A number as the file writes it: ruamel keeps a float's width and the place of its point, so that '8.10'
-    reads back as 8.10 (the number is 8.1)."""
-    width, point = getattr(value, "_width", None), getattr(value, "_prec", None)
-    if isinstance(width, int) and isinstance(point, int) and 0 <= point < width and not getattr(value, "_exp", None):
-        return f"{float(value):.{width - point - 1}f}"
-    return repr(value)
-
-
-def _ruling(value: Any) -> str:
-    """A ruling's number (limits.RulingRule): text, or a number as written ('rulings: [7.3, 8.10]')."""
-    if isinstance(value, bool) or not isinstance(value, str | int | float):
-        raise TypeError(f"expected a ruling's number, found {_kind(value)}")
-    text = value if isinstance(value, str) else written_number(value) if isinstance(value, float) else str(value)
-    if len(text) > RulingRule.MAX_CHARS or not re.fullmatch(RulingRule.PATTERN, text):
-        raise ValueError(f"expected a ruling's number (such as 7.3), found {_kind(value)}")
-    return text
-
-
 def _float(value: Any, _: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise TypeError(f"expected a number, found {_kind(value)}")
@@ -508,7 +488,10 @@ def _strict_converter() -> cattrs.Converter:
     def _annotated(value: Any, tp: Any) -> Any:
         base, *marks = typing.get_args(tp)
         if any(isinstance(mark, RulingRule) for mark in marks):
-            return _ruling(value)
+            text = RulingRule.written(value)
+            if text is None:
+                raise ValueError(f"expected a ruling's number (such as 7.3), found {_kind(value)}")
+            return text
         out = conv.structure(value, base)
         for mark in marks:
             if isinstance(mark, Range) and not mark.low <= out <= mark.high:
