@@ -57,7 +57,9 @@ SWAP_SECTORS = ActionWord(
 BECOME = ActionWord(
     name="become",
     signatures=("attribute",),
-    summary="This Sector gains a named attribute of its map for the rest of the game.",
+    summary=("This Sector gains a named attribute of its map for the rest of the game. Gained as a Unit enters, "
+             "it acts on that entry: its 'on enter' (and, on the Sector's first entry, 'on first-enter') runs for "
+             "that Unit."),
     example="on first-enter: become shelter",
     english="this Sector becomes '{0}'",
     compile=compile_become, touches=lambda stmt: Touches(attributes=_one(stmt)),
@@ -68,7 +70,9 @@ ROLL_ATTRIBUTE = ActionWord(
     signatures=("table",),
     summary=("Roll 1d6 on one of the map's random attribute tables; this Sector keeps the result for the rest of "
              "the game. Before the attribute is taken, the Unit may play what it may play at any time: a card that "
-             "changes any roll ('reface ... any-roll', the Binoculars) may change the die."),
+             "changes any roll ('reface ... any-roll', the Binoculars) may change the die. Rolled as a Unit "
+             "enters, the attribute acts on that entry: its 'on enter' (and, on the Sector's first entry, "
+             "'on first-enter') runs for the Unit that rolled it."),
     example="on first-enter: roll-attribute sword-table-1",
     english="roll 1d6 on the {0} table",
     compile=compile_roll_attribute, touches=lambda stmt: Touches(tables=_one(stmt)),

@@ -89,10 +89,12 @@ class Events(GameAPI):
         return None
 
     def fire(self, event: str, unit: Unit, *, sector: str | None = None, only: EffectSource | None = None,
-             sector_only: bool = False) -> None:
+             sector_only: bool = False, owners: frozenset[str] | None = None) -> None:
         """Run the triggers for ``event`` that reach ``unit``, lowest tier first. A modifier ``unit`` granted
-        'until' this event ends first, as the event happens (a pending event's, once it is not replaced: ``would``)."""
-        if event in self.until_events and self.state.grants and not (
+        'until' this event ends first, as the event happens (a pending event's, once it is not replaced: ``would``).
+        ``owners``: only the triggers of these sources, which hear late an event that has happened (the attributes a
+        Sector gained as the Unit entered it): what lasts 'until' the event has already ended."""
+        if owners is None and event in self.until_events and self.state.grants and not (
                 self.pending and self.pending[-1].event == event and self.pending[-1].unit == unit.id):
             self._end_until(event, unit)
         if only is None and event not in self.live_events:
@@ -121,7 +123,8 @@ class Events(GameAPI):
         own = only is None and event in OWN_EVENTS  # a card hears its own arrival only ('on drawn': this card)
         for src, holder, played, i, hook in heard:
             if (only is None and not self._scoped(holder, hook.scope, unit, where, False)) \
-                    or (hook.scope == "the-german" and not unit.side) or (own and src.owner in self.content.cards):
+                    or (hook.scope == "the-german" and not unit.side) or (own and src.owner in self.content.cards) \
+                    or (owners is not None and src.owner not in owners):
                 continue
             hits.append((self._tier(src), (played, src.owner), src, holder, i, hook))
         if len(hits) > 1:

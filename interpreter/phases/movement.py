@@ -323,9 +323,22 @@ class MovementPhase(GameAPI):
         self.state.sectors[to].entered = True
         if self.option_rules.automated_units:
             return  # an automated Unit is not affected by Sector attributes
-        self.fire("enter", unit, sector=to, sector_only=True)
-        if first:
-            self.fire("first-enter", unit, sector=to, sector_only=True)
+        self.enter_sector(unit, to, first)
+
+    def enter_sector(self, unit: Unit, to: str, first: bool) -> None:
+        """The Sector's entry effects: 'on enter', then 'on first-enter' for the game's first Unit in it."""
+        for event in ("enter", "first-enter") if first else ("enter",):
+            self._hear_entry(event, unit, to, None)
+
+    def _hear_entry(self, event: str, unit: Unit, to: str, owners: frozenset[str] | None) -> None:
+        """The Sector's effects hear the entry ``event`` (``owners``: only these). An effect that came into play in
+        the Sector while they ran (an attribute rolled by 'roll-attribute') hears it next: it acts on the entry
+        that gave it, for the Unit that is entering (ruling 10.9)."""
+        present = {src.owner for src in self._sector_sources(to)}
+        self.fire(event, unit, sector=to, sector_only=True, owners=owners)
+        gained = frozenset(src.owner for src in self._sector_sources(to) if src.owner not in present)
+        if gained:
+            self._hear_entry(event, unit, to, gained)
 
     def _use_move_permissions(self, unit: Unit, move: Move, to: str) -> None:
         """The permissions a move acts on are used, as it is made (a limit on one counts it: ``flag``'s ``use``):
