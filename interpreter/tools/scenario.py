@@ -231,10 +231,13 @@ def _apply(setup: UnitSetup, unit: Unit, game: Game) -> None:
             unit.visited.append(unit.sector)
     unit.entered_turn = 0
     state = game.state
-    for card in game.held_cards(unit):
+    held = game.held_cards(unit)
+    for card in held:
         game._came_into_play(unit, card)
-        # A held card is where the game would have it: out of the Pool, the hand, the Award deck and every
-        # expansion's deck (one copy: a card a deck holds twice keeps the other).
+    # A held card, a dead Specialist and a used Item are where the game would have them: out of the Pool, the
+    # hand, the Award deck and every expansion's deck (one copy: a card a deck holds twice keeps the other), so
+    # that no Unit recruits the dead Specialist or finds the used Item again (001:215, 001:226).
+    for card in (*held, *unit.dead, *unit.used_items):
         for pile in (state.pool, state.hands.get(unit.id, []), state.award_deck, *state.decks.values()):
             if card in pile:
                 pile.remove(card)
