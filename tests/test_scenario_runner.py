@@ -273,6 +273,22 @@ def test_every_name_the_steps_give_is_checked_at_once(tmp_path: Path, monkeypatc
         assert f"hint: {hint}" in result.output, hint
 
 
+def test_a_draw_names_the_decks_that_decks_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`decks:`, `discards:` and `draw:` name the same decks (mechanisms/decks.deck_names): the base game's Award
+    deck with the packs' ones. `decks: {award: [...]}` was accepted while `draw: award` was 'no deck'; a name that
+    is no deck is the same error in each place, with the closest deck there is."""
+    result = run(tmp_path, monkeypatch, MISNAMED + "decks: {awrd: []}\ndiscards: {awrd: []}\n"
+                 "steps:\n  - {draw: awrd}\n  - {draw: award}\n")
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.output.splitlines() if "SCEN001" in line]
+    assert errors == [
+        "q.yaml:7:15: SCEN001 no deck 'awrd'",
+        "q.yaml:8:18: SCEN001 no deck 'awrd'",
+        "q.yaml:10:12: SCEN001 no deck 'awrd'",
+    ], result.output
+    assert result.output.count("hint: did you mean 'award'?") == 3, result.output
+
+
 def test_a_tally_holds_no_more_dice_than_a_player_rolls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The game has 6 dice (rules/dice.yaml: 2 of each of red, white, blue): a tally of 5000 red Skulls passed,
     one of 20 dice took part in Combat. It is an error at the first die too many, reported once."""

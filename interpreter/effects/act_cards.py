@@ -174,15 +174,9 @@ class CardActions(ContextBase):
         if not deck:
             self._refused("draws no Award", "the Award deck is empty")
             return
-        if how == "random":
-            card = deck.pop(0)
-        else:
-            i = g.ask_one(u, "choose", f"{self.source.name}: choose an Award", [g._name_of(a) for a in deck], deck,
-                          topic="award")
-            card = deck.pop(i)
-        if counted:
-            u.awards_drawn += 1
-        g.gain_card(u, card)
+        i = 0 if how == "random" else g.ask_one(u, "choose", f"{self.source.name}: choose an Award",
+                                                 [g._name_of(a) for a in deck], deck, topic="award")
+        decks.take_award(g, u, i, counted)
 
     def gain_rwb(self, rwb: str) -> None:
         g = self.game

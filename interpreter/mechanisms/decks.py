@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ddaydice.dsl.loader import Content
 from ddaydice.dsl.schema import KindDef
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.decisions import Decision
@@ -212,6 +213,25 @@ def _fire_drawn(game: GameAPI, unit: Unit, card: str) -> None:
 
 
 # ============================================================== held cards
+#: The base game's Award deck (``state.award_deck``), named as an expansion's deck is named by its kind.
+AWARD_DECK = "award"
+
+
+def deck_names(content: Content) -> list[str]:
+    """Every deck a game may hold, by name: the base game's Award deck, then each kind of card with a deck (the
+    one list a scenario's ``decks:``, ``discards:`` and ``draw:`` name)."""
+    return [AWARD_DECK, *(k.id for k in content.kinds.kinds if k.deck)]
+
+
+def take_award(game: GameAPI, unit: Unit, index: int, counted: bool) -> None:
+    """The Unit takes the Award at ``index`` of the Award deck (0: the top, a draw at random); ``counted``: it
+    counts toward the one Award a Unit may draw in a turn (ruling 2.1; not a grant beyond the limits, 2.5)."""
+    card = game.state.award_deck.pop(index)
+    if counted:
+        unit.awards_drawn += 1
+    game.gain_card(unit, card)
+
+
 def _drew_key(game: GameAPI, kind: str) -> str:
     return f"drew:{kind}@t{game.state.turn}"
 
@@ -243,7 +263,15 @@ def _receive(game: GameAPI, unit: Unit, kind_id: str, held_by: str, card: str) -
 
 
 def draw(game: GameAPI, unit: Unit, kind_id: str, count: int) -> None:
-    """A Unit draws cards of a deck (a Badge on a Battle Cry): it holds them, or they go into play."""
+    """A Unit draws cards of a deck (a Badge on a Battle Cry): it holds them, or they go into play. The base
+    game's Award deck: the top Award, as an effect's 'draw-award random', within the one Award a turn."""
+    if kind_id == AWARD_DECK:
+        for _ in range(count):
+            if not can_draw(game, unit, kind_id):
+                game.log("draw", f"{unit.name} may draw no more Awards now", unit)
+                return
+            take_award(game, unit, 0, True)
+        return
     kind = game.content.kind_def(kind_id)
     if kind is None or kind_id not in game.state.decks:
         return  # the deck is not in this game (its optional rule is off)

@@ -21,6 +21,7 @@ from ruamel.yaml import YAML
 from ddaydice.dsl.limits import MAX_DRAWS, MAX_SCENARIO_TURNS
 from ddaydice.interpreter.core.state import Die, Grant, Unit, new_rng
 from ddaydice.interpreter.core.values import PHASES, Paused
+from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.tools.scenario_file import dice_places, parse_die
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from ddaydice.interpreter.game import Game
     from ddaydice.interpreter.tools.scenario_file import ScenarioFile, UnitSetup
 
-AWARD = "award"  # the base game's Award deck in `decks:` and `discards:` (the state's award_deck, award_discard)
+AWARD = decks.AWARD_DECK  # the base game's Award deck in `decks:`, `discards:` (the state's award_deck, award_discard)
 
 
 def parse_moment(text: str) -> tuple[int, str]:

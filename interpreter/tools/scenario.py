@@ -379,17 +379,19 @@ def _use(game: Game, unit: Unit, card: str) -> Refusal | None:
 
 
 def _draw(game: Game, unit: Unit, deck: str) -> Refusal | None:
-    """``draw: KIND``: the draw of a deck: the game's turn draw (Battle Conditions), or the Unit's (a Badge)."""
+    """``draw: KIND``: the draw of a deck: the game's turn draw (Battle Conditions), or the Unit's (a Badge; the
+    base game's Award deck, its top Award as an effect's 'draw-award random')."""
     kind = game.content.kind_def(deck)
-    if kind is None or kind.id not in game.state.decks:
+    if deck != decks.AWARD_DECK and (kind is None or kind.id not in game.state.decks):
         return Refusal("no-deck", f"there is no deck '{deck}' in this game (is its optional rule on?)")
-    if kind.held_by == "game":
+    if kind is not None and kind.held_by == "game":
         decks.draw_for_turn(game, kind.id)
         return None
-    if not decks.can_draw(game, unit, kind.id):
-        return Refusal("limit", f"{unit.name} may not draw a {kind.name} now (its deck is empty, or the "
-                       "draws of a turn are made)")
-    decks.draw(game, unit, kind.id, 1)
+    if not decks.can_draw(game, unit, deck):
+        card = f"a {kind.name}" if kind is not None else "an Award"
+        return Refusal("limit", f"{unit.name} may not draw {card} now (its deck is empty, or the draws of a turn "
+                       "are made)")
+    decks.draw(game, unit, deck, 1)
     return None
 
 
@@ -521,6 +523,8 @@ def actual_value(game: Game, path: str) -> Any:
     if path == "piles":
         return s.piles
     if path.split()[0] in {"deck", "discard"} and len(path.split()) == 2:  # deck KIND, discard KIND
+        if path.split()[1] == decks.AWARD_DECK:  # the base game's Award deck, named as the packs' decks are
+            return s.award_deck if path.split()[0] == "deck" else s.award_discard
         return (s.decks if path.split()[0] == "deck" else s.discards).get(path.split()[1], [])
     if path in {"outcome", "reason", "turn", "phase", "pool", "award-deck", "conquered"}:
         return {"outcome": s.outcome, "reason": s.reason, "turn": s.turn, "phase": s.phase, "pool": s.pool,

@@ -27,6 +27,7 @@ from ddaydice.dsl.loader import Content
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, shorten, structure
 from ddaydice.interpreter.core.option_rules import OptionRules
 from ddaydice.interpreter.core.state import Die, GameState, Unit
+from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.mechanisms.options import reachable
 from ddaydice.interpreter.tools.scenario_names import Names, step_name_problems
 from ddaydice.interpreter.tools.scenario_steps import ANSWER_FORMS, answer_ok, check_step, step_schema
@@ -414,13 +415,14 @@ class _Validation:
                 kdef = content.kind_def(content.card_kinds.get(cid, ""))
                 if kdef is None or kdef.held_by != "unit":
                     err(["units", i, "cards", j], f"'{cid}' is no card a Unit holds from a deck (a Badge)")
+        names = decks.deck_names(content)
         for key, piles in (("decks", sc.decks), ("discards", sc.discards)):
             for raw, cards in piles.items():
-                if raw == "award":  # the base game's Award deck (checked with a position's keys)
+                if str(raw).replace("_", "-") not in names:
+                    err([key, raw], f"no deck '{raw}'", did_you_mean(str(raw), names))
                     continue
                 kdef = content.kind_def(str(raw).replace("_", "-"))
-                if kdef is None or not kdef.deck:
-                    err([key, raw], f"no deck '{raw}'", did_you_mean(str(raw), [k.id for k in content.kinds.kinds]))
+                if kdef is None:  # the base game's Award deck (its cards checked with a position's keys)
                     continue
                 for j, cid in enumerate(cards):
                     if content.card_kinds.get(cid) != kdef.id:

@@ -19,6 +19,7 @@ from ddaydice.dsl.diagnostics import did_you_mean
 from ddaydice.dsl.loader import Content
 from ddaydice.dsl.yamlsrc import shorten
 from ddaydice.interpreter.core.values import TRADE_RESOURCES
+from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.tools.scenario_steps import STEP_NAMES
 
 
@@ -71,8 +72,7 @@ NAME_KINDS: dict[str, NameKind] = {
                            lambda name, _: f"no specialist '{shorten(name)}'"),
     "findable": NameKind(lambda n: n.cards("item", "vehicle", held_as="item"),
                          lambda name, _: f"no item or vehicle '{shorten(name)}'"),
-    "deck": NameKind(lambda n: [k.id for k in n.content.kinds.kinds if k.deck],
-                     lambda name, _: f"no deck '{shorten(name)}'"),
+    "deck": NameKind(lambda n: decks.deck_names(n.content), lambda name, _: f"no deck '{shorten(name)}'"),
     "player": NameKind(lambda n: n.players, lambda name, _: f"no Unit '{shorten(name)}' in this scenario"),
     "tradeable": NameKind(lambda n: [*(r.replace("_", "-") for r in TRADE_RESOURCES), *TRADE_RESOURCES,
                                      *n.content.card_kinds],
