@@ -57,7 +57,7 @@ def test_the_rulings_listed_are_those_of_docs_rulings() -> None:
     its number and title, and no other."""
     data = YAML(typ="safe").load((REPO / "rules" / "rulings.yaml").read_text(encoding="utf-8"))
     listed = {entry["id"]: entry["title"] for entry in data["rulings"]}
-    assert listed == documented_rulings()
+    assert listed == documented_rulings(), "rules/rulings.yaml is stale: run scripts/regenerate"
     assert len(listed) == len(data["rulings"])
 
 

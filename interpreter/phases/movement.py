@@ -333,7 +333,7 @@ class MovementPhase(GameAPI):
     def _hear_entry(self, event: str, unit: Unit, to: str, owners: frozenset[str] | None) -> None:
         """The Sector's effects hear the entry ``event`` (``owners``: only these). An effect that came into play in
         the Sector while they ran (an attribute rolled by 'roll-attribute') hears it next: it acts on the entry
-        that gave it, for the Unit that is entering (ruling 10.9)."""
+        that gave it, for the Unit that is entering (ruling 10.11)."""
         present = {src.owner for src in self._sector_sources(to)}
         self.fire(event, unit, sector=to, sector_only=True, owners=owners)
         gained = frozenset(src.owner for src in self._sector_sources(to) if src.owner not in present)
