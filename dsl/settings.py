@@ -76,9 +76,6 @@ SETTINGS: tuple[SettingSpec, ...] = (
        "The same, for effects of one kind of source only (award, item, rwb, ...), overriding 'another-unit'.",
        "a list of 'KIND: other|self|nobody'"),
     # ---------------------------------------------------------- objectives
-    _S("objectives", "str", "objectives",
-       "every: every objective Bunker must be conquered, even by a lone Unit (by default a lone Unit on a map "
-       "with several objective Bunkers wins with one).", "every or default"),
     _S("automated-units", "bool", "set-up",
        "true: the Units are automated (solitaire Atlantikwall; interpreter/mechanisms/automaton.py): a random start "
        "in the first row, 2 turns in each Sector, lateral sweeps and Advances along the edges, no resources kept, no "
@@ -211,7 +208,7 @@ def _parse_text(key: str, text: str, names: Names) -> tuple[Parsed, str | None]:
         return None, f"'{key}' takes 'map', 'all' or 'N per player', not '{text}'"
     if key == "keep-used":
         return (tuple(words), None) if words else (None, f"'{key}' takes kinds of cards, not '{text}'")
-    choices = {"another-unit": RECIPIENTS, "objectives": ("every", "default"), "group-score": ("lowest", "total")}
+    choices = {"another-unit": RECIPIENTS, "group-score": ("lowest", "total")}
     allowed = choices.get(key, ())
     if text not in allowed:
         hint = did_you_mean(text, allowed)

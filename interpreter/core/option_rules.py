@@ -50,7 +50,6 @@ class OptionRules:
         self.regular: tuple[Any, ...] = tuple(s.get("regular-specialists", MAP))
         self.unique: tuple[Any, ...] = tuple(s.get("unique-specialists", MAP))
         self.special_items: tuple[Any, ...] = tuple(s.get("special-items", MAP))
-        self.every_objective = s.get("objectives") == "every"
         self.side_loses_at_zero = bool(s.get("side-loses-at-zero", False))
         self.trading_pool = int(s.get("trading-pool", 0))
         table = tuple(s.get("score", ()))

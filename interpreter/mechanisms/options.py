@@ -11,7 +11,6 @@ the options switched on into behaviour, and nothing here, or in the engine, know
 - **availability**: each Unit's hand of Regular Specialists, the Pool's Unique Specialists and
   Special Items: the map's lists, all of them, or drawn at random (:func:`set_up`, :func:`reachable`);
 - **recipients**: who "another Unit" is, for all effects or for one kind of source (:meth:`another_unit`);
-- **objectives**: whether a lone Unit must conquer every objective Bunker (:attr:`OptionRules.every_objective`);
 - **dice trading with a pool**: a Unit that may trade dice and has nobody to trade with trades with its
   own Trading Pool (:func:`pool_trade`);
 - **scoring**: a table of terms and points, counted at the end of every game (:func:`score`).

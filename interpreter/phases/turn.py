@@ -126,16 +126,19 @@ class Turn(GameAPI):
         if s.outcome is not None:
             return
         if not any(u.status == "active" for u in s.units):
-            if any(u.status == "safe" for u in s.units) and self._objectives_met():
+            if not any(u.status == "safe" for u in s.units):
+                self.end("lost", "no Unit reached the objective")
+                return
+            missed = self._objectives_missed()
+            if not missed:
                 self.end("won", "every surviving Unit is safe in a Bunker")
             else:
-                self.end("lost", "no Unit reached the objective")
+                self.end("lost", f"{' and '.join(missed)} {'was' if len(missed) == 1 else 'were'} never conquered")
 
-    def _objectives_met(self) -> bool:
-        bunkers = [s.id for s in self.map.sectors if s.bunker and s.objective]
-        return all(b in self.state.conquered for b in bunkers) or (
-            len(bunkers) > 1 and len(self.state.units) == 1 and bool(self.state.conquered)
-            and not self.option_rules.every_objective)
+    def _objectives_missed(self) -> list[str]:
+        """The names of the objective Bunkers nobody conquered (Gold Beach: "both Bunkers need to be conquered by
+        at least 1 Unit", whatever the number of players; docs/optional-rules.md ruling 6)."""
+        return [s.name for s in self.map.sectors if s.bunker and s.objective and s.id not in self.state.conquered]
 
     def end(self, outcome: str, reason: str) -> None:
         if self.state.outcome is None:
