@@ -23,7 +23,7 @@ class MovementPhase(GameAPI):
     """Phase 4, Movement: the legal moves, entering a Sector, Landmines."""
 
     def phase_movement(self) -> None:
-        for unit in self.order():
+        for unit in self._movement_order():
             if unit.status != "active" or self.state.outcome is not None:
                 continue
             if self.option_rules.automated_units:
@@ -37,6 +37,34 @@ class MovementPhase(GameAPI):
                     continue
             self.use_point(unit, "movement")
             self.move_phase_for(unit)
+
+    def _movement_order(self) -> list[Unit]:
+        """The order in which the Units move: the tie order (fewer Soldiers first), except that a Unit next to a
+        full Sector waits for the Units standing there to move (docs/rulings.md 3.8: "Any Unit present must
+        leave to allow another to move in"; the phases are simultaneous, and the tie order is for Units doing the
+        same thing). Those it waits for move first, in their own order; a circle of Units waiting for each other
+        moves in the tie order."""
+        pending = self.order()
+        if len(pending) < 2 or self.option_rules.automated_units:
+            return pending
+        out: list[Unit] = []
+        while pending:
+            unit = next((u for u in pending if not self._waits_for(u, pending)), pending[0])
+            pending.remove(unit)
+            out.append(unit)
+        return out
+
+    def _waits_for(self, unit: Unit, pending: list[Unit]) -> bool:
+        """Whether a Sector next to the Unit is full, with a Unit standing there that has yet to move."""
+        stands = {u.sector for u in pending if u is not unit}
+        lines = self.moves[unit.sector]
+        if stands.isdisjoint(line[0] for line in lines):
+            return False
+        here: dict[str, int] = {}
+        for u in self.state.active_units():
+            here[u.sector] = here.get(u.sector, 0) + 1
+        return any(to in stands and to not in unit.visited and here[to] >= self.value("capacity", unit, sector=to)
+                   for to, *_ in lines)
 
     def legal_moves(self, unit: Unit) -> list[Move]:
         s = self.state
