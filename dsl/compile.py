@@ -248,6 +248,10 @@ class Compiler:
         v = stmt.verb.name
         text = ast.statement_dsl(stmt)
         if v in self.numbers:
+            bound = words.ceiling(stmt.args)  # 'locked-dice at most 1': lowered to 1 if it is above
+            if bound is not None:
+                ceiling, dice = _value(bound)
+                return ModifierHook(v, words.AT_MOST, ceiling, (), condition, limit, text, stmt.pos, scope, dice)
             arg = stmt.args[0]
             value, dice = _value(arg)
             value = _per(stmt.per, value)

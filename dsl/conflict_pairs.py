@@ -26,7 +26,7 @@ from ddaydice.dsl.touches import (
     event_query,
 )
 
-REPLACING = frozenset({"set", "forbid", "allow"})
+REPLACING = frozenset({"set", words.AT_MOST, "forbid", "allow"})
 #: How the engine runs the effects of a pending event (interpreter/effects/events.py ``would``).
 RULE_REPLACE = ("an event about to happen: its triggers run lowest tier first (within a tier, when they came into "
                 "play), then the uses offered at it; the first that replaces it stops it, and what comes after "
@@ -53,6 +53,8 @@ class Pairs(Terms):
             return None  # they agree
         if ta.op == tb.op == "set" and ta.value is not None and ta.value == tb.value:
             return None  # the same value
+        if self.within(ta, tb) or self.within(tb, ta):
+            return None  # a set the ceiling already admits, or two ceilings: the lower holds in either order
         flags = ta.op in {"forbid", "allow"} and tb.op in {"forbid", "allow"}
         if ta.tier == tb.tier and ta.op in REPLACING and tb.op in REPLACING:
             kind: Kind = "same-tier"
@@ -61,6 +63,14 @@ class Pairs(Terms):
         else:
             kind = "value"
         return self.resolve(mv, kind, a, b, where)
+
+    @staticmethod
+    def within(t: Touch, ceiling: Touch) -> bool:
+        """Whether ``ceiling`` is a ceiling that never changes what ``t`` gives, in either order: a set at or
+        below it, or another ceiling (the lower of two holds whichever comes first)."""
+        if ceiling.op != words.AT_MOST or t.value is None or ceiling.value is None:
+            return False
+        return t.op == words.AT_MOST or (t.op == "set" and t.value[1] <= ceiling.value[0])
 
     def order(self, a: Placed, b: Placed) -> list[tuple[Placed, Placed]]:
         """The orders the engine can apply two touches in: lowest tier first; within a tier by when they

@@ -99,6 +99,10 @@ def does(t: Touch) -> str:
             if t.value is not None and t.value[0] > 0:
                 return f"raises it by {amount}"
             return f"changes it ({t.statement})"
+        case "at-most":
+            if t.value is not None:
+                return f"holds it to at most {range_text(t.value[0], t.value[1])}"
+            return f"holds it down ({t.statement})"
         case "forbid":
             return "forbids it"
         case "allow":

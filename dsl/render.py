@@ -113,6 +113,9 @@ class Renderer:
     def _say_query_change(self, w: Wording) -> str:
         """A query changed: 'DEF becomes 0', 'DEF -1 for every ...'; a bare word as itself."""
         a = w.args
+        bound = words.ceiling(a)
+        if bound is not None:  # 'locked-dice at most 1'
+            return f"{self.query(w.verb)} is at most {self.arg(bound)}"
         if a and isinstance(a[0], ast.Assign):
             against = words.guarded_set(a)
             if against is not None:  # 'mgf-dice = 0 against raising'

@@ -10,7 +10,7 @@ import attrs
 
 from ddaydice.dsl.effect_context import UNLIMITED
 from ddaydice.dsl.touches import Placed, Touch
-from ddaydice.dsl.words import RAISING
+from ddaydice.dsl.words import AT_MOST, RAISING
 
 __all__ = ["RAISING", "as_set", "assigns", "combine", "guards", "lowers", "raises"]
 
@@ -32,7 +32,7 @@ def lowers(t: Touch, base: int | None) -> bool:
     """Whether a change can lower the value it starts from (``base``)."""
     if t.op == "add":
         return t.value is None or t.value[0] < 0
-    if assigns(t):
+    if assigns(t) or t.op == AT_MOST:
         return t.value is None or base is None or t.value[0] < base
     return False
 
@@ -69,6 +69,12 @@ def combine(base: int | None, seq: Sequence[Touch], minimum: int | None) -> tupl
             return None, None, False
         if assigns(t):
             coef, low, high = 0, t.value[0], t.value[1]
+        elif t.op == AT_MOST:  # a ceiling: the value so far, lowered to the bound if it is above
+            if coef == 1:
+                if base is None:
+                    return None, None, False
+                coef, low, high = 0, low + base, high + base
+            low, high = min(low, t.value[0]), min(high, t.value[1])
         elif t.op == "add":
             low, high = min(low + t.value[0], UNLIMITED), min(high + t.value[1], UNLIMITED)
     if coef == 1:

@@ -184,6 +184,9 @@ class Extractor:
         change read here, a word's from its conflict signature."""
         v = stmt.verb.name
         if v in self.numbers and stmt.args:
+            bound = words.ceiling(stmt.args)  # 'locked-dice at most 1'
+            if bound is not None:
+                return v, words.AT_MOST, _value(bound) if isinstance(bound, ast.Number) else None, ()
             arg = stmt.args[0]
             if not isinstance(arg, ast.Assign | ast.Signed | ast.Dice):
                 return None

@@ -255,6 +255,30 @@ def test_a_change_from_a_higher_tier_applies_on_top_of_a_set(tree: Path) -> None
     assert (c.kind, c.value, c.winner) == ("value", "3", "b")
 
 
+def test_a_ceiling_against_a_set_above_it_and_not_one_below_it(tree: Path) -> None:
+    """'locked-dice at most 1' (a Specialist) lowers a Sector's 'locked-dice = 3' to 1 and is told as a pair; a
+    Sector's 'locked-dice = 0' already meets it in either order: no pair (ruling 7.1)."""
+    write_cards(tree, "specialist", {"alpha": "for all units: locked-dice at most 1"})
+    write_map(tree, specialists="[alpha]", s1="locked-dice = 0", s2="locked-dice = 3")
+    _, report = report_of(tree)
+    [c] = between(report, "test-map/s2", "alpha")
+    assert (c.kind, c.value, c.winner) == ("value", "1", "b")
+    assert "holds it to at most 1" in c.resolution
+    assert not between(report, "test-map/s1", "alpha")
+
+
+def test_the_engine_applies_a_ceiling_in_its_place_in_the_order() -> None:
+    """A ceiling lowers what comes before it to its bound and keeps a lower value; a higher tier's set after it
+    has the last word."""
+    def contribution(tier: int, op: str, value: int) -> Contribution:
+        return Contribution(f"s{tier}", f"s{tier}", tier, f"t{tier}", op, value, (0, f"s{tier}"))
+
+    assert combine(2, [contribution(1, "at-most", 1)])[0] == 1
+    assert combine(2, [contribution(0, "set", 0), contribution(1, "at-most", 1)])[0] == 0
+    assert combine(2, [contribution(0, "set", 3), contribution(1, "at-most", 1)])[0] == 1
+    assert combine(2, [contribution(1, "at-most", 1), contribution(2, "set", 3)])[0] == 3
+
+
 def test_a_cards_own_price_against_the_changes_of_its_cost(tree: Path) -> None:
     """A card's own price ('cost = 0 if ...') is a change of the query that prices a card of its kind, in the
     card's tier, read while it waits to be bought: before the cards in play of its tier. An Item's own price
@@ -586,8 +610,8 @@ def test_the_bundled_report_names_the_interactions_the_rulebook_talks_about() ->
     assert overruled("operation-deadstick", listed=True) == {"bangalore-torpedo", "bazooka", "gammon-bomb", "tank"}
     assert between(report, "operation-deadstick/attribute:crossfire", "dexedrine")
     assert between(report, "sword-beach/attribute:crossfire", "rwb:battle-cry")
-    [general] = between(report, "exercise-tiger/s7", "general")
-    assert general.value == "1"
+    # the General's "Lock only 1 die" is a ceiling (ruling 7.1): Sector 7's 0 already meets it, so no pair
+    assert not between(report, "exercise-tiger/s7", "general")
     # the Engineer and the Flame-Thrower act only in a Bunker: Sector 11 is not one
     owners = {m.owner for c in report.conflicts for side in (c.a, c.b) if side for m in side.members}
     assert "engineer" not in owners and "flame-thrower" not in owners
@@ -750,7 +774,7 @@ def test_cards_of_a_deck_drawn_one_a_turn_never_meet_unless_one_persists() -> No
     assert not [p for p in pairs if {"fog", "clear-skies"} <= p[0] | p[1] and ("fog" in p[0]) != ("fog" in p[1])]
 
 
-_OPS = st.sampled_from(["add", "set", "forbid", "allow", "protect"])
+_OPS = st.sampled_from(["add", "set", "at-most", "forbid", "allow", "protect"])
 
 
 @st.composite
@@ -763,7 +787,7 @@ def _contributions(draw: st.DrawFn) -> list[Contribution]:
         tier = draw(st.integers(0, 3))
         protects = tuple(draw(st.lists(st.sampled_from(["t0", "t1", "t2", "t3", "raising"]), max_size=2))) \
             if op == "protect" else ()
-        value = draw(st.integers(-4, 4)) if op in {"add", "set"} else None
+        value = draw(st.integers(-4, 4)) if op in {"add", "set", "at-most"} else None
         if op == "protect" and draw(st.booleans()):
             value = draw(st.integers(0, 4))
         out.append(Contribution(f"s{n}", f"name {n}", tier, f"t{tier}", op, value, (draw(st.integers(0, 2)), f"s{n}"),

@@ -24,6 +24,9 @@ CASES = [
     ("costs.yaml", "may-enter for u1 in s2"),
     ("general-vs-sector-7.yaml", "may-enter for u1 in s10"),
     ("general-vs-sector-7.yaml", "locked-and-rolled for u1"),
+    # the General's ceiling ('locked-dice at most 1'): the rules' 2 lowered to 1, a Climb's 0 kept
+    ("general-ceiling.yaml", "locked-dice for u1"),
+    ("general-ceiling.yaml", "locked-dice for u2"),
     # a Battle Cry requirement is a check of its own (a Unit with the Courage is still refused)
     ("merville-bunker-battle-cry.yaml", "may-enter for u1 in bunker"),
     # a Battle Cry the Sector moved into rules out (Crossfire): the move is the plain one, at its Courage, the same

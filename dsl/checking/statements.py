@@ -30,6 +30,9 @@ class StatementChecks(ArgumentChecks):
         if words.guarded_set(stmt.args) is not None:
             self.check_guarded_set(stmt)
             return stmt
+        if words.ceiling(stmt.args) is not None:
+            self.check_ceiling(stmt)
+            return stmt
         if self.change_then_more(stmt):
             # The change is right; what follows it is not understood (often a duration the language lacks).
             extra = stmt.args[1]
@@ -72,6 +75,19 @@ class StatementChecks(ArgumentChecks):
                 return
         if stmt.per is not None:
             self.check_per(stmt.per)
+
+    def check_ceiling(self, stmt: ast.Statement) -> None:
+        """A ceiling ('locked-dice at most 1'): 'at most', then a number, and nothing after it."""
+        q, bound = stmt.verb.name, words.ceiling(stmt.args)
+        if len(stmt.args) != 3 or not isinstance(bound, ast.Number):
+            where = stmt.args[3] if len(stmt.args) > 3 else bound if bound is not None else stmt.args[0]
+            found = self.describe(where) if len(stmt.args) != 2 else "nothing"
+            self.err("DSL104", f"{q}: 'at most' takes one number, found {found}", where.pos,
+                     f"for example '{q} at most 1' (the value is lowered to 1 if it is above)")
+            return
+        if stmt.per is not None:
+            self.err("DSL112", f"{q}: a ceiling is a number, it cannot be multiplied with 'per'", stmt.per.pos,
+                     f"write '{q} at most {bound.value}'")
 
     def change_then_more(self, stmt: ast.Statement) -> bool:
         """A value's change followed by more words than the language reads after it ('def -2 until-move')."""

@@ -24,6 +24,7 @@ from typing import TypeVar
 from ddaydice.dsl import ast
 from ddaydice.dsl.words import actions_board, actions_cards, actions_decks, actions_tally, events, modifiers, predicates
 from ddaydice.dsl.words.base import (
+    AT_MOST,
     PARAM_KINDS,
     RAISING,
     ActionWord,
@@ -37,15 +38,16 @@ from ddaydice.dsl.words.base import (
     Signature,
     TargetWord,
     WordSpec,
+    ceiling,
     guarded_set,
     parse_signature,
 )
 
 __all__ = [
-    "KEYWORDS", "PARAM_KINDS", "RAISING", "WORDS", "ActionWord", "CounterWord", "EventWord", "ModifierWord",
+    "AT_MOST", "KEYWORDS", "PARAM_KINDS", "RAISING", "WORDS", "ActionWord", "CounterWord", "EventWord", "ModifierWord",
     "MomentWord", "Param", "PredicateWord", "Role", "Signature", "TargetWord", "WordSpec", "action", "all_words",
-    "counter", "event", "guarded_set", "lookup", "modifier", "moment", "parse_signature", "predicate", "reading",
-    "register", "signatures", "target", "unregister", "window_points", "windows", "words",
+    "ceiling", "counter", "event", "guarded_set", "lookup", "modifier", "moment", "parse_signature", "predicate",
+    "reading", "register", "signatures", "target", "unregister", "window_points", "windows", "words",
 ]
 
 # The built-in words, in the reference's order.
@@ -87,6 +89,9 @@ KEYWORDS: dict[str, str] = {
     "above": "after 'per COUNTER', counts only what exceeds a limit: 'lose 1 soldiers per tagged explosion above 2' "
              "(4 cards: 2 Soldiers; 2 or fewer: none)",
     "= / + / -": "set or change a query: 'locked-dice = 1', 'def -2', 'def -1d6'",
+    "at most": "a ceiling on a query: 'locked-dice at most 1' lowers the value to 1 if it is above, and keeps a lower "
+               "one (a Sector's 0 stays 0), in its place in the order of precedence, as a set's; a higher tier's "
+               "set or change comes after it",
     "against": "after a set, what it overrides, as 'protect' says it: 'mgf-dice = 0 against raising' sets the value "
                "and no effect of any tier raises it while the set lasts (a silenced or prevented MGF); 'def = 0 "
                "against specialists' sets it and no Specialist lowers it",

@@ -56,6 +56,20 @@ def guarded_set(args: Sequence[ast.Arg]) -> tuple[str, ...] | None:
     return None
 
 
+#: The operation of a ceiling ('locked-dice at most 1': the value is lowered to 1 if it is above, else kept), in its
+#: place in the order of precedence (interpreter/core/precedence.py).
+AT_MOST = "at-most"
+
+
+def ceiling(args: Sequence[ast.Arg]) -> ast.Arg | None:
+    """The bound of a ceiling ('locked-dice at most 1': the argument after 'at most'), else None. Any statement
+    that begins 'at most' is one; the checker refuses a bound that is not a number."""
+    if len(args) >= 2 and isinstance(args[0], ast.Word) and args[0].name == "at" \
+            and isinstance(args[1], ast.Word) and args[1].name == "most":
+        return args[2] if len(args) > 2 else args[1]
+    return None
+
+
 def first_word(stmt: ast.Statement) -> str:
     """The statement's first word argument, or '' (a statement the checker refused may have none)."""
     found = words_of(stmt.args)

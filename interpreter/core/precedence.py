@@ -4,7 +4,9 @@ A query (a value or a permission) starts from the game rules' base value.
 Contributions are sorted by tier (lowest first, from rules/precedence.yaml),
 then by when their source came into play, then by source id. They apply in
 that order: additive changes accumulate; a set, forbid or allow replaces what
-came before, so the highest tier has the last word. An explicit override
+came before, so the highest tier has the last word; a ceiling (``locked-dice at
+most 1``) lowers what came before to its bound if it is above, and keeps a lower
+value (a Sector's 0 stays 0). An explicit override
 (``protect def against items-vehicles specialists``) overrules every
 contribution of the named tiers that would lower the value, whatever its rank;
 one against raising (``protect mgf-dice = 0 against raising``: a value
@@ -48,7 +50,7 @@ class Contribution:
         self.source_name: Final = source_name
         self.tier: Final = tier
         self.tier_name: Final = tier_name
-        self.op: Final = op  # add, set, forbid, allow, protect
+        self.op: Final = op  # add, set, at-most, forbid, allow, protect
         self.value: Final = value
         # (when its source came into play, then the source's id: kept as a tuple object, read without re-boxing)
         self.order: Final[tuple[object, ...]] = order
@@ -137,6 +139,8 @@ class Derivation:
 
 #: What a protection names, besides tiers: every contribution, of any tier, that would raise the value.
 RAISING: Final = "raising"
+#: A ceiling's operation ('locked-dice at most 1'; dsl/words/base.py ``AT_MOST``).
+AT_MOST: Final = "at-most"
 
 
 def _sets(op: str, value: int | None) -> bool:
@@ -147,7 +151,7 @@ def _sets(op: str, value: int | None) -> bool:
 def _lowers(op: str, value: int | None, current: int) -> bool:
     if op == "add":
         return value is not None and value < 0
-    if _sets(op, value):
+    if _sets(op, value) or op == AT_MOST:
         return value is not None and value < current
     return False
 
@@ -276,6 +280,8 @@ def combine(base: int, contributions: Sequence[Contribution], minimum: int | Non
             value = value + c.value
         elif _sets(c.op, c.value) and c.value is not None:
             value = c.value
+        elif c.op == AT_MOST and c.value is not None:
+            value = min(value, c.value)
         elif c.op == "forbid":
             value = False
         elif c.op == "allow":

@@ -7,6 +7,7 @@ from collections.abc import Collection, Iterator
 from typing import Any
 
 from ddaydice.dsl import ast as dsl_ast
+from ddaydice.dsl import words
 from ddaydice.interpreter.policies.heuristic.model import D6_MEAN
 
 
@@ -64,8 +65,9 @@ def amount_of(st: dsl_ast.Statement) -> float | None:
 
 
 def assigned(st: dsl_ast.Statement) -> bool:
-    """Does the statement set a value ('mgf-dice *= 0*') rather than change it?"""
-    return any(isinstance(a, dsl_ast.Assign) for a in st.args)
+    """Does the statement set a value ('mgf-dice *= 0*') rather than change it? A ceiling ('locked-dice at most 1')
+    is read as the set of its bound: what it gives where the rules' value stands above it."""
+    return any(isinstance(a, dsl_ast.Assign) for a in st.args) or words.ceiling(st.args) is not None
 
 
 def options_allow(cond: dsl_ast.Condition | None, options: Collection[str]) -> bool:
