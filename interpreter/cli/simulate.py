@@ -150,6 +150,7 @@ def other_sides(content: Content, spec: Spec) -> list[str]:
 
 def _echo_summary(spec: Spec, summary: dict[str, Any], jobs: int, sides: list[str]) -> None:
     """The summary of a run, for a person (``sides``: those that play against the Units)."""
+    from ddaydice.interpreter.core.values import MAX_TURNS
     from ddaydice.interpreter.tools.simulate import per_game_text
 
     map_id, variant, players, policy, seed = spec.map_id, spec.variant, spec.players, spec.policy, spec.seed
