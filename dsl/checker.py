@@ -71,6 +71,10 @@ class _Checker(StatementChecks, ConditionChecks):
         if opt.until is not None and words.lookup("event", opt.until.name) is None:
             self.unknown("event", opt.until, words.words("event"), code="DSL107")
         stmt = self.check_statement(opt.statement, in_actions=True, duration=opt.duration)
+        action = words.action(stmt.verb.name)
+        card = next((a for a in stmt.args[:1] if isinstance(a, ast.Word) and a.name == "self"), None)
+        if action is not None and card is not None:  # an action on the card itself ('sacrifice self')
+            self.check_reach(f"'{stmt.verb.name} self'", action.self_reaches, card.pos, "takes it")
         recipient = opt.recipient
         if recipient is not None:
             recipient = self.check_recipient(recipient, stmt)
@@ -119,6 +123,8 @@ class _Checker(StatementChecks, ConditionChecks):
                              "card may have hear its own coming: " + ", ".join(
                                  f"'on {e}'" for e, w in words.words("event").items()
                                  if isinstance(w, words.EventWord) and w.own))
+                else:
+                    self.check_reach(f"'on {body.event.name}'", spec.reaches, body.event.pos, "runs its triggers")
                 self.heard = body.event
                 try:
                     new: ast.Body = attrs.evolve(body, condition=self.check_condition(body.condition),
@@ -131,8 +137,9 @@ class _Checker(StatementChecks, ConditionChecks):
                     pool = set(words.words("event")) | set(words.words("moment")) | set(self.v.phases)
                     if moment not in pool:
                         self.unknown("moment", body.window.moment, pool, code="DSL108")
-                    else:
-                        self.check_window(body.window)
+                    elif self.check_window(body.window):
+                        self.check_reach(f"'use {body.window.kind} {moment}'", words.window_reaches(
+                            (body.window.kind, moment)), body.window.pos, "offers its uses")
                     if body.window.kind == "when" and words.event(moment) is not None:
                         self.heard = body.window.moment  # 'use when EVENT' answers the event
                 try:
@@ -146,17 +153,31 @@ class _Checker(StatementChecks, ConditionChecks):
                 elif (what := self.used_only()) is not None:
                     self.err("DSL116", f"{what} acts only when it is used; a standing change here would never "
                              "apply", body.pos, f"write 'use: {words_of(body.statement)} this turn'")
+                elif (change := words.modifier(body.statement.verb.name)) is not None:
+                    self.check_reach(f"'{body.statement.verb.name}'", change.reaches, body.statement.verb.pos,
+                                     "reads it")
                 stmt = self.check_statement(body.statement, in_actions=False, duration=None)
                 self.check_unused_limit(stmt, body.limit)
                 new = attrs.evolve(body, statement=stmt, condition=self.check_condition(body.condition))
         return attrs.evolve(clause, body=new)
 
-    def check_window(self, window: ast.Window) -> None:
+    def check_reach(self, said: str, reaches: frozenset[str], pos: ast.Pos, how: str) -> None:
+        """A word that can never act for this effect's owner (the word's record says which owners it reaches,
+        ``words.OWNERS``): an event heard only by the Sector entered, a window offered only for the card drawn, a
+        change read only from Sectors, an action on 'self' that only a Specialist can take. Such a clause would
+        validate and never act: DSL129."""
+        if reaches & self.ctx.owners:
+            return
+        whose = " or ".join(text for owner, text in words.OWNERS.items() if owner in reaches)
+        self.err("DSL129", f"{said} never acts on {self.ctx.label}: the engine {how} only for {whose}", pos,
+                 "write it where it acts, or leave it out: as it is, the clause would validate and never act")
+
+    def check_window(self, window: ast.Window) -> bool:
         """A use's window must be one the engine offers uses at (``words.windows``): a known word in another window
-        ('before advance') would make a card that validates and is never offered."""
+        ('before advance') would make a card that validates and is never offered. True when it is one."""
         offered = words.windows()
         if (window.kind, window.moment.name) in offered:
-            return
+            return True
         said = f"{window.kind} {window.moment.name}"
         phrases = [f"{kind} {moment}" for kind, moment in offered]
         same = [f"'{kind} {moment}'" for kind, moment in offered if moment == window.moment.name]
@@ -168,6 +189,7 @@ class _Checker(StatementChecks, ConditionChecks):
         listed = "uses are offered only " + ", ".join(phrases)
         self.err("DSL121", f"no use is ever offered '{said}': the turn has no such moment for a card's uses",
                  window.pos, f"{hint} ({listed})" if hint else listed)
+        return False
 
     def used_only(self) -> str | None:
         """The card's kind, for a message, when it acts only when used (an Item, an Award, an expansion's kind held

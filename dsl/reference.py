@@ -152,9 +152,10 @@ def example_of(spec: words.WordSpec, vocab: Vocabulary, renderer: Renderer) -> E
         if tree is None:
             problems += diags
             continue
-        # a card's clause about its own price is checked on a card that is bought; any other on a Sector
+        # a card's clause about its own price is checked on a card that is bought; any other on a Sector that any
+        # word reaches (an example shows a word's form, wherever it acts: 'sacrifice self', 'on found')
         context = Context("item", bought=True) if isinstance(spec, words.ModifierWord) and spec.waiting \
-            else Context("sector")
+            else Context("sector", owners=frozenset(words.OWNERS))
         checked, diags = check_effect(tree, map_vocab, context)
         if diags:
             problems += diags
@@ -190,6 +191,7 @@ def _word_section(spec: words.WordSpec, example: Example) -> list[str]:
         out += [("Forms: " if len(spec.signatures) > 1 else "Form: ") + " · ".join(_forms(spec)), ""]
     if spec.aliases:
         out += ["Also written: " + ", ".join(f"`{a}`" for a in spec.aliases), ""]
+    out += _reach(spec)
     label = "Example (made up from the form)" if example.made_up else "Example"
     out += [f"{label}:", "", "```", example.text, "```", "", f"Reads: {example.english}", ""]
     if spec.before_after:
@@ -255,12 +257,29 @@ def generate(content: Content | None = None) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def _owners(reaches: frozenset[str]) -> str:
+    return " or ".join(text for owner, text in words.OWNERS.items() if owner in reaches)
+
+
+def _reach(spec: words.WordSpec) -> list[str]:
+    """What the word acts for, when not every owner (its record's ``reaches``: anywhere else it is DSL129)."""
+    if isinstance(spec, words.EventWord | words.ModifierWord) and spec.reaches != words.EVERY_OWNER:
+        how = "Heard" if isinstance(spec, words.EventWord) else "Read"
+        return [f"{how} only on {_owners(spec.reaches)}; anywhere else it is `DSL129`.", ""]
+    if isinstance(spec, words.ActionWord) and spec.self_reaches != words.EVERY_OWNER:
+        return [f"With `self`: only on {_owners(spec.self_reaches)}; anywhere else it is `DSL129`.", ""]
+    return []
+
+
 def _windows_table() -> list[str]:
     """The windows a use may name, and where the turn offers each (``words.windows``, the list the engine reads)."""
     rows = []
     for (kind, moment), points in words.windows().items():
         where = "; ".join(dict.fromkeys(POINTS.get(p, "as the event is about to happen (the player may decline)")
                                         for p in points))
+        reaches = words.window_reaches((kind, moment))
+        if reaches != words.EVERY_OWNER:
+            where += f"; only on {_owners(reaches)}, anywhere else it is `DSL129`"
         rows.append((f"`{kind} {moment}`", where))
     return _table(["window", "offered"], rows)
 

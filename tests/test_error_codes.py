@@ -268,6 +268,8 @@ CASES: dict[str, Case] = {
                    "write 'forbid find' without 'once per ...'"),
     "DSL121": Case("DSL121", effect("use before advance: gain 1 soldiers"), at(11),
                    ("no use is ever offered 'before advance'",), "uses are offered only after final-tally"),
+    "DSL129": Case("DSL129", effect("on enter: gain 1 soldiers"), at(10),
+                   ("'on enter' never acts on a Specialist", "only for a Sector"), "write it where it acts"),
     # ------------------------------------------------------------------ what a card says of itself
     "PROV001": Case("PROV001", {"cards/new.yaml": card(provenance="reconstructed")}, "cards/new.yaml:7:17",
                     ("needs a 'note'",), "add 'note: ...'"),

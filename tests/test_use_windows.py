@@ -54,11 +54,13 @@ def test_every_window_the_checker_accepts_is_offered(tmp_path: Path, monkeypatch
     phase (checked against whole games by test_scenario_phases.py), right after a card is drawn, or as a pending
     event is about to happen."""
     offered = words.windows()
-    effect = "\n".join(f"use {kind} {moment}: gain 1 soldiers" for kind, moment in offered)
+    to_items = [w for w in offered if words.window_reaches(w) & {"card", "gained"}]  # 'when drawn': DSL129
+    assert set(offered) - set(to_items) == {("when", "drawn")}
+    effect = "\n".join(f"use {kind} {moment}: gain 1 soldiers" for kind, moment in to_items)
     result = validate(tmp_path, monkeypatch, {"cards/new.yaml": card(effect, kind="item", grade="regular")})
     assert result.exit_code == 0, result.output
     content, _ = load(tmp_path)
-    assert content is not None and len(content.effects["tester"].compiled.uses) == len(offered)
+    assert content is not None and len(content.effects["tester"].compiled.uses) == len(to_items)
     pending = {f"when-{e.name}" for e in words.words("event").values()
                if isinstance(e, words.EventWord) and e.pending}
     turn = {p for points in (*PHASE_POINTS.values(), *WITHIN_A_STEP.values()) for p in points}

@@ -154,7 +154,7 @@ def _the_condition_reads(example: Example, spec: words.PredicateWord, renderer: 
 def test_events_and_moments_say_themselves_in_english(renderer: Renderer) -> None:
     for name, spec in words.words("event").items():
         assert isinstance(spec, words.EventWord)
-        effect = _checked(f"on {name}: gain 1 star\nuse: def -1 until {name}")
+        effect = _checked(f"on {name}: gain 1 star\nuse: def -1 until {name}", owners=frozenset(words.OWNERS))
         lines = renderer.lines(effect)
         assert lines[0].startswith(spec.phrase[:1].upper() + spec.phrase[1:]), lines[0]
         assert spec.until in lines[1], lines[1]
@@ -165,11 +165,13 @@ def test_events_and_moments_say_themselves_in_english(renderer: Renderer) -> Non
         assert moment.phrase in renderer.lines(_checked(f"use {kind} {name}: gain 1 star"))[0]
 
 
-def _checked(text: str, vocab_content: Content | None = None) -> ast.Effect:
+def _checked(text: str, vocab_content: Content | None = None, owners: frozenset[str] | None = None) -> ast.Effect:
+    """The effect checked on a Specialist (or on an owner every word in ``owners`` reaches: 'on enter' too)."""
     vocab = vocab_content.vocab if vocab_content is not None else _vocab_with_def()
     tree, diags = parse_effect(text, SourceMap("<test>"))
     assert tree is not None, diags
-    checked, diags = check_effect(tree, vocab, Context("specialist"))
+    context = Context("specialist") if owners is None else Context("specialist", owners=owners)
+    checked, diags = check_effect(tree, vocab, context)
     assert not diags, [f"{d.code} {d.message}" for d in diags]
     return checked
 

@@ -38,6 +38,19 @@ class Context:
     bought: bool = False
     # A card of a kind drawn into play for every Unit (held by the game, never by a Unit).
     held_by_game: bool = False
+    # What the effect's owner is, as the words' records say what they reach (words.OWNERS: 'sector', 'rule',
+    # 'card', 'gained', 'drawn', 'specialist'); by default, from the kind (an expansion's kind: the loader says).
+    owners: frozenset[str] = attrs.field()
+    # The owner in a message ('a Specialist', 'a Badge'); by default, from the kind.
+    label: str = attrs.field()
+
+    @owners.default
+    def _owners(self) -> frozenset[str]:
+        return _OWNERS_OF.get(self.kind, frozenset({"card"}))
+
+    @label.default
+    def _label(self) -> str:
+        return _LABELS.get(self.kind, f"a card of kind '{self.kind}'")
 
     def where(self) -> str | None:
         """What holds no card, in words ('a Sector', 'a rule'), or None for a card a Unit (or player) holds."""
@@ -47,6 +60,11 @@ class Context:
 
 
 _NOT_CARDS = {"sector": "a Sector", "rule": "a rule", "option": "an optional rule", "rwb": "an RWB bonus"}
+_LABELS = {**_NOT_CARDS, "specialist": "a Specialist", "item": "an Item", "vehicle": "a Vehicle", "award": "an Award"}
+_GAINED = frozenset({"card", "gained"})
+_OWNERS_OF = {"sector": frozenset({"sector"}), "rule": frozenset({"rule"}), "option": frozenset({"rule"}),
+              "rwb": frozenset({"rule"}), "specialist": _GAINED | {"specialist"}, "item": _GAINED,
+              "vehicle": _GAINED, "award": _GAINED}
 
 
 class ArgumentChecks:

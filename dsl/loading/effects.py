@@ -73,10 +73,17 @@ def check_context(b: Builder, kind: str) -> Context:
     # Bought for a cost: the base game's Specialists, Items and Vehicles, and a kind held like them (another
     # side's Reserve); a clause may then speak of the card's own price while it waits ('cost = 0 if ...').
     bought = kind in {"specialist", "item", "vehicle"} or (kdef is not None and kdef.held_as is not None)
-    if kdef is not None and (kdef.held_as == "item" or (kdef.held_as is None and kdef.held_by == "unit")):
-        return Context(kind, kdef.name, bought=bought)
-    game_held = kdef is not None and kdef.held_by == "game" and kdef.held_as is None  # drawn into play for all
-    return Context(kind, bought=bought, held_by_game=game_held)
+    if kdef is None:
+        return Context(kind, bought=bought)
+    # What reaches it (words.OWNERS): a card a Unit gains like the base game's (another side's Reserve), one drawn
+    # from its kind's deck, one held as a Specialist.
+    owners = frozenset({"card"} | ({"gained"} if kdef.held_as else set()) | ({"drawn"} if kdef.deck else set())
+                       | ({"specialist"} if kdef.held_as == "specialist" else set()))
+    label = f"{'an' if kdef.name[:1] in 'AEIOU' else 'a'} {kdef.name}"
+    if kdef.held_as == "item" or (kdef.held_as is None and kdef.held_by == "unit"):
+        return Context(kind, kdef.name, bought=bought, owners=owners, label=label)
+    game_held = kdef.held_by == "game" and kdef.held_as is None  # drawn into play for all
+    return Context(kind, bought=bought, held_by_game=game_held, owners=owners, label=label)
 
 def effect(b: Builder, owner: str, kind: str, name: str, text: str, doc: YamlDoc, node: Any,
            vocab: Vocabulary, compiler: Compiler, renderer: Renderer, tier: str,

@@ -25,6 +25,8 @@ from ddaydice.dsl import ast
 from ddaydice.dsl.words import actions_board, actions_cards, actions_decks, actions_tally, events, modifiers, predicates
 from ddaydice.dsl.words.base import (
     AT_MOST,
+    EVERY_OWNER,
+    OWNERS,
     PARAM_KINDS,
     RAISING,
     ActionWord,
@@ -44,10 +46,11 @@ from ddaydice.dsl.words.base import (
 )
 
 __all__ = [
-    "AT_MOST", "KEYWORDS", "PARAM_KINDS", "RAISING", "WORDS", "ActionWord", "CounterWord", "EventWord", "ModifierWord",
-    "MomentWord", "Param", "PredicateWord", "Role", "Signature", "TargetWord", "WordSpec", "action", "all_words",
-    "ceiling", "counter", "event", "guarded_set", "lookup", "modifier", "moment", "parse_signature", "predicate",
-    "reading", "register", "signatures", "target", "unregister", "window_points", "windows", "words",
+    "AT_MOST", "EVERY_OWNER", "KEYWORDS", "OWNERS", "PARAM_KINDS", "RAISING", "WORDS", "ActionWord", "CounterWord",
+    "EventWord", "ModifierWord", "MomentWord", "Param", "PredicateWord", "Role", "Signature", "TargetWord", "WordSpec",
+    "action", "all_words", "ceiling", "counter", "event", "guarded_set", "lookup", "modifier", "moment",
+    "parse_signature", "predicate", "reading", "register", "signatures", "target", "unregister", "window_points",
+    "window_reaches", "windows", "words",
 ]
 
 # The built-in words, in the reference's order.
@@ -182,6 +185,15 @@ def window_points(window: tuple[str, str] | None) -> tuple[str, ...]:
     if found is None and window[0] == "when" and (spec := event(window[1])) is not None and spec.pending:
         return (f"when-{window[1]}",)
     return found or ()
+
+
+def window_reaches(window: tuple[str, str] | None) -> frozenset[str]:
+    """The owners (``OWNERS``) whose use with this window the engine offers at one moment of the turn at least
+    (``events.POINT_REACHES``); every owner for a window offered to all, and for none (DSL121 tells of that)."""
+    points = window_points(window)
+    if not points:
+        return EVERY_OWNER
+    return frozenset().union(*(events.POINT_REACHES.get(p, EVERY_OWNER) for p in points))
 
 
 def predicate(name: str) -> PredicateWord | None:

@@ -85,6 +85,7 @@ SACRIFICE = ActionWord(
     english="sacrifice {0}",
     compile=compile_sacrifice, render=say_sacrifice, touches=touches_nothing, feasible=can_sacrifice,
     spends_source=lambda stmt: words_of(stmt.args)[:1] == ("self",),
+    self_reaches=frozenset({"specialist"}),  # the card itself is lost as a Specialist (interpreter: lose_specialist)
 )
 
 

@@ -208,6 +208,23 @@ class Reads:
 READS_STATE = Reads()
 
 
+# ================================================================ what a word can reach
+#: The owners an effect may have, as the records of the words say which of them a word can act for (``reaches``):
+#: an event a trigger hears, a window a use is offered at, a standing change the engine reads, an action on the card
+#: itself. An effect's owner is one or more of them (dsl/checking/arguments.py, ``Context.owners``); a word whose
+#: ``reaches`` holds none of them would never act there, and the checker refuses it (DSL129).
+OWNERS: dict[str, str] = {
+    "sector": "a Sector (its own effect or an attribute)",
+    "rule": "a rule (the game's, a map's, an optional rule, an RWB bonus)",
+    "card": "a card",
+    "gained": "a card a Unit gains (recruited, found, an Award drawn)",
+    "drawn": "a card drawn from an expansion's deck (a Badge, a Battle Condition, a Decoration)",
+    "specialist": "a Specialist (or a card held as one)",
+}
+#: Every owner: what a word reaches unless its record says otherwise.
+EVERY_OWNER: frozenset[str] = frozenset({"sector", "rule", "card"})
+
+
 # ================================================================ the records
 @attrs.frozen(kw_only=True)
 class WordSpec:
@@ -248,7 +265,9 @@ class ActionWord(WordSpec):
     replaces the pending event its clause hears (the event does not happen; the clause's other actions happen in
     its place): the engine runs such a clause only while there is something to replace, and the English says it
     first ('instead of suffering the casualties, lose 2 Courage'); ``tally``: it changes the Final Tally (its
-    results, their dice or colours), so a trigger that runs it helps make the Final Tally (``EventWord.complete``)."""
+    results, their dice or colours), so a trigger that runs it helps make the Final Tally (``EventWord.complete``);
+    ``self_reaches``: the owners (:data:`OWNERS`) whose card 'self' names something this word acts on ('sacrifice
+    self': a Specialist; elsewhere it is DSL129)."""
 
     role: ClassVar[Role] = "action"
     compile: ActionCompiler
@@ -260,6 +279,7 @@ class ActionWord(WordSpec):
     spends_source: Callable[[ast.Statement], bool] = keeps_source
     replaces: bool = False
     tally: bool = False
+    self_reaches: frozenset[str] = EVERY_OWNER
 
 
 @attrs.frozen(kw_only=True)
@@ -269,7 +289,8 @@ class ModifierWord(WordSpec):
     ``touches``: its conflict signature; ``needs_duration``: whether it needs a duration inside actions;
     ``waiting``: the clause speaks of its own card while the card waits to be bought (in the Pool, a hand, a
     deck), never while it is held: the engine reads it for that card alone, the checker allows it on a card
-    that is bought (an Item too) and refuses it anywhere else."""
+    that is bought (an Item too) and refuses it anywhere else; ``reaches``: the owners (:data:`OWNERS`) whose
+    standing change the engine reads ('require': a Sector's; elsewhere it is DSL129)."""
 
     role: ClassVar[Role] = "modifier"
     compile: Callable[[ast.Statement], Change]
@@ -278,6 +299,7 @@ class ModifierWord(WordSpec):
     check: StatementCheck | None = None
     needs_duration: bool = True
     waiting: bool = False
+    reaches: frozenset[str] = EVERY_OWNER
 
 
 @attrs.frozen(kw_only=True)
@@ -289,7 +311,8 @@ class EventWord(WordSpec):
     its holder (found, drawn), heard as it comes: the one trigger a card that acts only when used (an Item, an Award,
     a kind held like an Item) may have; ``complete``: the engine's moment at which a trigger on this event that
     reads the Final Tally's results and changes none is heard instead, once the Final Tally is complete (ruling
-    1.9: such a trigger on 'final-tally' is heard in Phase 2, after Skulls cancel)."""
+    1.9: such a trigger on 'final-tally' is heard in Phase 2, after Skulls cancel); ``reaches``: the owners
+    (:data:`OWNERS`) whose triggers on it the engine runs ('enter': a Sector's; elsewhere it is DSL129)."""
 
     role: ClassVar[Role] = "event"
     phrase: str
@@ -299,6 +322,7 @@ class EventWord(WordSpec):
     replaced: str = ""
     own: bool = False
     complete: str = ""
+    reaches: frozenset[str] = EVERY_OWNER
 
 
 @attrs.frozen(kw_only=True)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from ddaydice.dsl.words.base import EventWord, MomentWord
 
+_SECTOR = frozenset({"sector"})
+
 _E = EventWord
 
 #: The engine's moment at which a 'final-tally' trigger that reads the Final Tally's results and changes none is
@@ -29,12 +31,14 @@ EVENTS = (
         name="enter",
         summary="A Unit entered this Sector (for Sector attributes: this one).",
         phrase="when a Unit moves into this Sector", until="until a Unit next moves into this Sector",
+        reaches=_SECTOR,  # heard by the Sector entered alone (interpreter/phases/movement.py)
     ),
     _E(
         name="first-enter",
         summary="The first Unit of the game entered this Sector.",
         phrase="when the first Unit of the game moves into this Sector",
         until="until the first Unit of the game moves into this Sector",
+        reaches=_SECTOR,
     ),
     _E(
         name="final-tally",
@@ -89,6 +93,7 @@ EVENTS = (
         name="found",
         summary="This card was just found.",
         phrase="when this card is found", until="until this card is next found", moment="it is found", own=True,
+        reaches=frozenset({"gained"}),  # heard by the card a Unit gains alone, as it comes
     ),
     _E(
         name="turn-start",
@@ -120,6 +125,7 @@ EVENTS = (
                  "it is drawn, and only then, until one Unit uses one (losses that cancel it for everyone)."),
         example="on drawn if drawn badge: gain 1 courage to the german",
         phrase="when a card is drawn", until="until a card is next drawn", moment="it is drawn", own=True,
+        reaches=frozenset({"drawn", "rule", "sector"}),  # the card drawn, and every effect that hears draws
     ),
 )
 
@@ -167,6 +173,13 @@ POINTS: dict[str, str] = {
 }
 """Each moment of the turn at which the engine offers uses, in English ('when-EVENT' of a pending event: as the
 event is about to happen)."""
+
+POINT_REACHES: dict[str, frozenset[str]] = {
+    "when-drawn": frozenset({"drawn"}),
+}
+"""The owners (``base.OWNERS``) whose uses the engine offers at a moment of the turn, where it offers them to some
+only (at any other moment, every card a Unit holds and every rule): 'when drawn' is offered for the card drawn
+alone (``mechanisms/decks.py``). A use whose window is offered to none of its owners is DSL129."""
 
 WINDOWS: dict[tuple[str, str], tuple[str, ...]] = {
     ("after", "final-tally"): ("after-final-tally",),

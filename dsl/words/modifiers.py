@@ -121,7 +121,7 @@ REQUIRE = ModifierWord(
     example="require sacrifice 1 specialist",
     english="requirement: {0}",
     compile=compile_require, touches=touched(compile_require, needs_word=False), render=say_requirement,
-    needs_duration=False,
+    needs_duration=False, reaches=frozenset({"sector"}),  # read from the Sector entered alone (Phase 4)
 )
 PROTECT = ModifierWord(
     name="protect",
