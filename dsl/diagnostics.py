@@ -134,9 +134,11 @@ def spelling(text: str) -> str:
 
 
 def forms(word: str) -> list[str]:
-    """The other forms of a word :func:`suggest` takes for it: its plural or singular ('ids', 'id'), and its stem
-    without '-ing' or '-ed' ('advancing', 'moved': 'advance', 'move'). Each is 2 letters or more."""
+    """The other forms of a word :func:`suggest` takes for it: its plural or singular ('ids', 'id'), its stem
+    without '-ing' or '-ed' ('advancing', 'moved': 'advance', 'move'), and its negation written with 'un'
+    ('not-available', 'non-available': 'unavailable'). Each is 2 letters or more."""
     out = [word + "s", word + "es"]
+    out += ["un" + word[len(no):] for no in ("not-", "non-", "no-") if word.startswith(no)]
     for ending in ("s", "es", "ing", "ed", "d"):
         stem = word.removesuffix(ending)
         if stem != word:

@@ -24,7 +24,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from ddaydice.dsl import ast, words
-from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
+from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, suggest
 from ddaydice.dsl.limits import MAX_EFFECT_CHARS, MAX_EFFECT_NESTING, MAX_EFFECT_NUMBER, MAX_REMEMBERED_EFFECTS
 
 
@@ -122,6 +122,9 @@ _TERMINAL_NAMES = {
     "CMP": "a comparison such as >=",
     "LPAR": "'('",
     "RPAR": "')'",
+    "RESULTS": "a chance's next outcome, its totals and ':' ('6:', '3-5:')",
+    "WS_INLINE": "a space",
+    "COMMENT": "a comment",
 }
 # The rules of the grammar made of keywords only, whose phrases a message shows whole ('all units', not 'all').
 _PHRASE_RULES = frozenset({"target", "limit", "duration"})
@@ -144,6 +147,8 @@ _FOLLOWS = {
     "per": "what is counted (skull, locked skull, rwbs, specialists, ...)",
     "above": "a number",
 }
+_ONE_ACTION_HINT = ("after a chance's ',' comes its next outcome, its totals and ':' ('6: gain 1 star') or 'else: "
+                    "...'; two actions in one outcome are joined with 'and' ('6: gain 1 star and gain 2 courage')")
 _COLON_HINT = ("a trigger ('on EVENT [if ...]: ...'), a use ('use [...]: ...') and a scope ('for TARGET: ...') "
                "put ':' before what they do")
 
@@ -291,14 +296,21 @@ def _bad_token(text: str, tok: Token, expected: set[str]) -> _Found:
                       f"to give it for a while, write it in a use or a trigger: 'use: {line.strip()}'",
                       width=len(value))
     hint = _expected_after(before, expected)
-    if tok.type == "WORD":  # a misspelt keyword of the grammar ('befor', 'unles'): say which one
-        expected_words = {name.lower() for name in expected if name.isalpha() and name.isupper()} - {"word", "number"}
-        close = did_you_mean(value, expected_words)
-        if close:
-            return _Found("DSL002", f"unexpected '{value}'", close)
-        if "COLON" in expected:
-            return _Found("DSL002", f"missing ':' before '{value}'", _COLON_HINT, at=at, width=len(value))
+    if "RESULTS" in expected and "WORD" not in expected and tok.type not in {"RESULTS", "NUMBER"}:
+        return _Found("DSL002", f"unexpected '{value}'", _ONE_ACTION_HINT)
+    close = _slip_of(value, expected)
+    if close is not None:
+        return _Found("DSL002", f"unexpected '{value}'", f"did you mean '{close}'?")
+    if tok.type == "WORD" and "COLON" in expected:
+        return _Found("DSL002", f"missing ':' before '{value}'", _COLON_HINT, at=at, width=len(value))
     return _Found("DSL002", f"unexpected '{value}'".replace("\n", "\\n"), hint)
+
+
+def _slip_of(value: str, expected: set[str]) -> str | None:
+    """The keyword the grammar expects that a word is a slip of: misspelt ('befor', 'trun'), or another keyword in
+    its place ('all unit': 'units'); None for none (or for a token that is no word)."""
+    keywords_ = {name.lower() for name in expected if name.isalpha() and name.isupper()} - {"word", "number"}
+    return suggest(value, keywords_) if value[:1].isalpha() else None
 
 
 def _friendly(err: UnexpectedInput, text: str) -> _Found:

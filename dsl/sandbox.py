@@ -94,6 +94,10 @@ def slug_problem(text: str) -> str:
         return "an id is not a path"
     if any(unicodedata.category(c) in {"Cc", "Cf", "Zl", "Zp"} for c in text):
         return "an id holds no control or direction characters"
+    foreign = next((c for c in text if not c.isascii() and c.isalnum()), None)
+    if foreign is not None:  # a letter that may look like one of a-z (a Cyrillic a, U+0430) and is not
+        return (f"an id is lower-case letters a-z and digits, in words joined by '-': '{foreign}' "
+                f"(U+{ord(foreign):04X} {unicodedata.name(foreign, 'a letter')}) is not one of them")
     return "an id is lower-case letters and digits, in words joined by '-'"
 
 
@@ -101,6 +105,9 @@ def slug_for(text: str) -> str | None:
     """The id ``text`` likely stands for, if it is none: ``Bad_Id`` for ``bad-id``, ``Café`` for ``cafe``, a path
     for the id of its last part (``../other``: ``other``). None when nothing of it makes an id."""
     last = re.split(r"[/\\]", text.rstrip("/\\"))[-1]
+    letters = "".join(c for c in unicodedata.normalize("NFKD", last) if not unicodedata.combining(c))
+    if any(not c.isascii() and c.isalnum() for c in letters):
+        return None  # a letter of another alphabet (a Cyrillic a): no id is made by dropping it
     plain = unicodedata.normalize("NFKD", last).encode("ascii", "ignore").decode("ascii")
     slug = re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
     return slug if slug != text and is_slug(slug) else None

@@ -841,7 +841,8 @@ def test_a_pack_is_told_every_entry_it_may_hold(tmp_path: Path, monkeypatch: pyt
     bad(result, "expansions/extra/Readme.md:1:1: PACK002 unexpected entry 'Readme.md' in a pack")
     assert "hint: did you mean 'README.md'?" in result.output
     bad(result, "expansions/extra/pack.yaml:7:12: PACK012")
-    assert "hint: did you mean 'other-pack'? (the id of a bundled pack" in result.output
+    assert "hint: a pack is named by its id, never by a path: write the id of a bundled pack" in result.output
+    assert "did you mean 'other-pack'" not in result.output  # (no pack is named after a path's last folder)
     assert result.output.count(": PACK0") == 3, result.output
 
 

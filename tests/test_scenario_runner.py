@@ -183,6 +183,7 @@ steps:
 @pytest.mark.parametrize(("refused", "message"), [
     ("maybe", "no refusal code 'maybe'"),
     ("conditon", "no refusal code 'conditon' (did you mean 'condition'?)"),
+    ("not-available", "no refusal code 'not-available' (did you mean 'unavailable'?)"),
     ("''", "'refused' is the reason expected"),
     ("[cost]", "'refused' is the reason expected"),
 ])

@@ -5,6 +5,7 @@ canonical spelling ('soldier' -> 'soldiers')."""
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable
 
 import attrs
@@ -13,6 +14,8 @@ from ddaydice.dsl import ast, words
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, unchecked_note
 from ddaydice.dsl.vocab import Vocabulary
 
+# A die roll written with dice that are not six-sided ('1d0', '2d8'): the number, then this word.
+_OTHER_DIE = re.compile(r"d[0-9]+")
 FILTER_WORDS = frozenset({"locked", "unlocked", "real", "any-roll"})
 # parameter kinds whose arguments are names (of content or of the rules), not numbers
 NAME_KINDS = frozenset(words.PARAM_KINDS) - {"amount", "count", "change", "counter"}
@@ -218,7 +221,14 @@ class ArgumentChecks:
                         [*(f"'{lit}'" for lit in param.literals),
                          *(words.PARAM_KINDS.get(k, k) for k in param.kinds)])
                     # a name the content does not define at all is unknown; a name of another kind is misplaced
-                    if isinstance(arg, ast.Word) and (hint is not None or (
+                    count = args[i - 1] if i > 0 else None
+                    if isinstance(arg, ast.Word) and isinstance(count, ast.Number) \
+                            and _OTHER_DIE.fullmatch(arg.name):  # '1d0', '2d8': dice of another number of sides
+                        roll = f"{count.value}{arg.name}"
+                        errors.append(("DSL102", attrs.evolve(count.pos, width=len(roll)),
+                                       f"'{roll}' is no die roll",
+                                       "the dice are six-sided: a roll is written 1d6, 2d6, ... (-1d6 in a change)"))
+                    elif isinstance(arg, ast.Word) and (hint is not None or (
                             any(k in NAME_KINDS for k in param.kinds) and not self.known_name(arg.name))):
                         if hint is None:
                             hint = "one of: " + ", ".join(sorted(pool)) if 0 < len(pool) <= 12 else expected

@@ -4,6 +4,7 @@ holds; and, once all is read, each pack's requirements (PACK004, PACK005) and th
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ddaydice.dsl import schema
@@ -73,8 +74,10 @@ _PACK_FOLDERS = ("rules", "cards", "maps", "scenarios", "schemas")
 
 def _id_of_a_pack(path: str) -> str:
     """PACK012's hint: the id a path in 'requires:' likely stands for."""
-    slug = slug_for(path)
     where = "the id of a bundled pack, or of a pack folder beside yours"
+    if re.search(r"[/\\]", path) or path.startswith("."):  # a path names no pack: its last part may be any folder
+        return f"a pack is named by its id, never by a path: write {where}"
+    slug = slug_for(path)
     return f"did you mean '{slug}'? ({where})" if slug else f"write {where}"
 
 

@@ -74,7 +74,9 @@ KEYWORDS: dict[str, str] = {
     "roll DICE (RESULTS: action, ..., else: action)": "a chance among actions: the dice are rolled (from the game's "
         "generator) and the first outcome whose results hold the total happens; 'else' is any other total, and "
         "with no outcome for the total nothing happens: 'use: roll 1d6 (5-6: gain 3 item-points, else: gain 1 "
-        "item-points)'; RESULTS is one total (6) or a range (2-4), lowest first, within the dice's totals",
+        "item-points)'; RESULTS is one total (6) or a range (2-4), lowest first, within the dice's totals; an "
+        "outcome is one action, or several joined with 'and' ('6: gain 1 star and gain 2 courage'): a ',' always "
+        "starts the next outcome",
     "once per turn / phase / game": "how often a clause may apply, counted on each Unit it serves (a card's use "
                                     "once per turn serves the Unit holding it once a turn; a Vehicle's 'for units "
                                     "here: ... once per phase' serves each Unit present once); a permission's "
