@@ -20,7 +20,7 @@ from ddaydice.dsl.schema import USED_ONLY_KINDS
 from ddaydice.dsl.vocab import Vocabulary
 
 # What the checker's parts define, still read from here (the loader, the reference, the TextMate grammars, the tests).
-__all__ = ["FILTER_WORDS", "MAX_CHANCE_DICE", "Context", "check_effect"]
+__all__ = ["FILTER_WORDS", "MAX_CHANCE_DICE", "Context", "check_effect", "check_names"]
 
 MAX_CHANCE_DICE = 6  # 'roll 6d6 (...)' at most: a chance is a few dice
 
@@ -264,3 +264,11 @@ def check_effect(effect: ast.Effect, vocab: Vocabulary, context: Context) -> tup
     checker = _Checker(vocab, context)
     checked = checker.check(effect)
     return checked, checker.diags
+
+
+def check_names(effect: ast.Effect, vocab: Vocabulary, context: Context) -> list[Diagnostic]:
+    """The names of an effect mended from a syntax error (``parser.mend_lines``) that are unknown: what the
+    modder wrote beside the error is checked too (every mistake at once), and nothing the mending may have made."""
+    checker = _Checker(vocab, context)
+    checker.check(effect)
+    return checker.names

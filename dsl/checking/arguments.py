@@ -77,11 +77,16 @@ class ArgumentChecks:
         self.v = vocab
         self.ctx = context
         self.diags: list[Diagnostic] = []
+        self.names: list[Diagnostic] = []  # those of them that say a name is unknown (a clause mended: check_names)
         self.heard: ast.Word | None = None  # the event the clause being checked answers ('on EVENT')
 
     # -------------------------------------------------------------- helpers
-    def err(self, code: str, message: str, pos: ast.Pos, hint: str | None = None) -> None:
-        self.diags.append(Diagnostic(code, message, pos.file, pos.line, pos.column, hint=hint, width=pos.width))
+    def err(self, code: str, message: str, pos: ast.Pos, hint: str | None = None, *, name: bool = False) -> None:
+        """Report a mistake (``name``: a name that is unknown, a check that holds of a word whatever its clause)."""
+        found = Diagnostic(code, message, pos.file, pos.line, pos.column, hint=hint, width=pos.width)
+        self.diags.append(found)
+        if name:
+            self.names.append(found)
 
     def optional_rules(self) -> frozenset[str]:
         return self.v.options
@@ -103,7 +108,7 @@ class ArgumentChecks:
         hint = did_you_mean(word.name, pool)
         if hint is None and pool and len(pool) <= 12:
             hint = "one of: " + ", ".join(sorted(pool))
-        self.err(code, f"unknown {what} '{word.name}'", word.pos, hint)
+        self.err(code, f"unknown {what} '{word.name}'", word.pos, hint, name=True)
 
     # ---------------------------------------------------------------- kinds
     def names_of(self, kind: str) -> set[str]:
@@ -278,7 +283,7 @@ class ArgumentChecks:
             if code == "DSL103":
                 forms = " | ".join(f"{verb.name} {s}".strip() for s in spec.signatures)
                 hint = hint or f"the form is: {forms}"
-            self.err(code, f"{verb.name}: {message}", where, hint)
+            self.err(code, f"{verb.name}: {message}", where, hint, name=code == "DSL102")
         return args
 
     def reordered(self, spec: words.WordSpec, args: tuple[ast.Arg, ...]) -> str | None:

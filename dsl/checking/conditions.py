@@ -52,7 +52,7 @@ class ConditionChecks(ArgumentChecks):
                 spec = words.lookup("predicate", expr.word.name)
                 if spec is None:
                     self.err("DSL109", f"unknown condition '{expr.word.name}'", expr.word.pos,
-                             self.condition_hint(expr.word.name))
+                             self.condition_hint(expr.word.name), name=True)
                     return expr
                 args = self.check_args(expr.word, spec, expr.args, expr.pos)
                 written = " ".join([expr.word.name, *(a.name if isinstance(a, ast.Word)

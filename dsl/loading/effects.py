@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from ddaydice.dsl import ast, schema
-from ddaydice.dsl.checker import Context, check_effect
+from ddaydice.dsl.checker import Context, check_effect, check_names
 from ddaydice.dsl.compile import CompiledEffect, Compiler, EffectSource
 from ddaydice.dsl.loading.content import tier_of
 from ddaydice.dsl.loading.reading import Builder
-from ddaydice.dsl.parser import parse_effect, parse_good_lines
+from ddaydice.dsl.parser import mend_lines, parse_effect, parse_good_lines
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.vocab import QueryInfo, Vocabulary
 from ddaydice.dsl.yamlsrc import YamlDoc, scalar_source
@@ -102,6 +102,9 @@ def effect(b: Builder, owner: str, kind: str, name: str, text: str, doc: YamlDoc
         rest = parse_good_lines(text, smap)  # the clauses that do parse are still checked: all errors at once
         if rest is not None:
             b.diags += check_effect(rest, vocab, check_context(b, kind))[1]
+        mended = mend_lines(text, smap)  # and the names written beside each syntax error
+        if mended is not None:
+            b.diags += [mended.place(d) for d in check_names(mended.effect, vocab, check_context(b, kind))]
         return None
     checked, diags = check_effect(tree, vocab, check_context(b, kind))
     b.diags += diags
