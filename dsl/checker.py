@@ -267,7 +267,7 @@ def check_effect(effect: ast.Effect, vocab: Vocabulary, context: Context) -> tup
 
 
 def check_names(effect: ast.Effect, vocab: Vocabulary, context: Context) -> list[Diagnostic]:
-    """The names of an effect mended from a syntax error (``parser.mend_lines``) that are unknown: what the
+    """The names of an effect mended from a syntax error (``mending.mend_lines``) that are unknown: what the
     modder wrote beside the error is checked too (every mistake at once), and nothing the mending may have made."""
     checker = _Checker(vocab, context)
     checker.check(effect)

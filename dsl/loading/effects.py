@@ -11,7 +11,8 @@ from ddaydice.dsl.checker import Context, check_effect, check_names
 from ddaydice.dsl.compile import CompiledEffect, Compiler, EffectSource
 from ddaydice.dsl.loading.content import tier_of
 from ddaydice.dsl.loading.reading import Builder
-from ddaydice.dsl.parser import mend_lines, parse_effect, parse_good_lines
+from ddaydice.dsl.mending import mend_lines, parse_good_lines
+from ddaydice.dsl.parser import parse_effect
 from ddaydice.dsl.render import Renderer
 from ddaydice.dsl.vocab import QueryInfo, Vocabulary
 from ddaydice.dsl.yamlsrc import YamlDoc, scalar_source
