@@ -81,3 +81,19 @@ def test_amounts_are_told_in_the_singular_and_by_their_names() -> None:
     text = text.replace("u1.soldiers: 8", "u1.stars: 1")
     collected = [line for line in details(trace_of(name, text)) if " collects " in line]
     assert collected and collected[0].startswith("Unit 1 collects 2 Soldiers, 1 Star, 1 Courage, "), collected
+
+
+def test_a_grant_that_gives_nothing_says_why() -> None:
+    """Juno Beach, Sector 4's free Minesweeper, dead already: the trace says he is not recruited and why (it told
+    the Sector's effect, then nothing)."""
+    events = trace_of("rulings/juno-sector-4-dead-minesweeper.yaml")
+    refused = [e.detail for e in events if e.kind == "refused"]
+    assert refused == ["Juno Beach, Sector 4: Unit 1 does not recruit the Minesweeper (refused: he is dead)"], refused
+
+
+def test_a_loss_paid_by_a_specialist_worth_more_tells_what_was_lost_for_what() -> None:
+    """The Paratrooper (counts as 6) lost for Sector 5's DEF 4: the trace names him and the 4 casualties he paid
+    ('Unit 1 loses 6' overstated the loss)."""
+    lines = details(trace_of("rules/casualties-paratrooper-six.yaml"))
+    assert "Unit 1 loses the Paratrooper (counts as 6) for 4 casualties (Combat in Sector 5)" in lines, lines
+    assert "Unit 2 loses 2 Soldiers (Combat in Sector 3)" in lines, lines

@@ -46,17 +46,21 @@ class CardActions(ContextBase):
         tier = self.source.tier
         return not any(t.beyond_turn_limits for t in self.game.content.precedence.tiers if t.id == tier)
 
-    def _refused(self, what: str, limit: str) -> None:
-        """Tell in the trace that a grant was refused by a limit of the game rules (what the Unit does not get)."""
+    def _refused(self, what: str, why: str) -> None:
+        """Tell in the trace that a grant (a recruit, a find, an Award drawn) gives nothing, and why: a limit of the
+        game rules, a Specialist dead, a card held already or not there, nothing left to take. Every grant of the
+        effect context that comes to nothing says so here."""
         if self.game.tracing:
             u = self._me()
-            self.game.log("refused", f"{self.source.name}: {u.name} {what} (refused: {limit})", u,
+            self.game.log("refused", f"{self.source.name}: {u.name} {what} (refused: {why})", u,
                           self.source.owner, self.source.tier)
 
     def recruit(self, what: str | int, free: bool) -> None:
         g = self.game
         u = self._me()
         if isinstance(what, str) and (what in u.specialists or what in u.dead):
+            self._refused(f"does not recruit the {g._name_of(what)}",
+                          "he is dead" if what in u.dead else f"{u.name} has him already")
             return
         # ruling 2.3, 2.5: an Award's or a Sector's recruit is outside the 1-Specialist-per-turn limit; an Item's
         # (the Shoulder Patch's) counts toward it.
@@ -74,6 +78,8 @@ class CardActions(ContextBase):
             c for c in g.state.hands.get(u.id, []) + [p for p in g.state.pool if g.kind_of[p] == kind]
             if c not in u.specialists and c not in u.dead]
         if not options:
+            self._refused("recruits no Specialist", "none is left to recruit" if free else
+                          "none is left that it can pay for")
             return
         i = g.ask_one(u, "recruit", f"{self.source.name}: recruit which Specialist?",
                       [g._name_of(c) for c in options], options)
@@ -89,10 +95,10 @@ class CardActions(ContextBase):
         # ruling: "Items can't be found here" stops every find in that Sector (a Special Find RWB's too),
         # except an Award's, which overrides everything (rulebook, RULE CONFLICTS).
         if g.content.card_kinds.get(self.source.owner) not in FIND_UNASKED and not g.flag("find", u, use=True):
-            if g.tracing:
-                g.log("find", f"{u.name} cannot find anything here", u, self.source.owner, self.source.tier)
+            self._refused("finds nothing", "nothing can be found here")
             return
         if isinstance(what, str) and (what in u.items or u.vehicle == what):
+            self._refused(f"does not find the {g._name_of(what)}", f"{u.name} has it already")
             return
         # ruling 1.6, 2.5: an Award's, a Sector's, a Battle Condition's or an RWB's find is outside the
         # 1-Item-per-turn limit; an Item's, a Vehicle's or a Specialist's counts toward it, and is held to it.
@@ -100,22 +106,28 @@ class CardActions(ContextBase):
         if counted and u.found >= (most := g.value("finds-per-turn", u)):
             self._refused("finds no Item", f"{most} Item{'s' if most != 1 else ''} per turn")
             return
-        if self._found(u, what, free, kind) and counted:
-            u.found += 1
+        why = self._found(u, what, free, kind)
+        if why is None:
+            if counted:
+                u.found += 1
+        elif why:
+            self._refused(f"does not find the {g._name_of(what)}" if isinstance(what, str) else
+                          f"finds no {'Vehicle' if kind == 'vehicle' else 'Item'}", why)
 
-    def _found(self, u: Unit, what: str | int, free: bool, kind: str) -> bool:
+    def _found(self, u: Unit, what: str | int, free: bool, kind: str) -> str | None:
         """The find itself: the card named, or one the player chooses (of ``kind``), taken for its cost unless
-        free; whether the Unit took one."""
+        free. None when the Unit took one; otherwise why not ("": the player chose nothing, as the trace tells)."""
+        pay = "" if free else " that it can pay for"
         g = self.game
         if isinstance(what, int) and kind == "used-item":
             # One of the player's own used Items, back in hand for its cost (the German's Ingenuity).
             used = [c for c in dict.fromkeys(u.used_items) if free or g.value("item-cost", u, card=c) <= u.item_points]
             if not used:
-                return False
+                return f"no used Item{pay}"
             i = g.ask_one(u, "find", f"{self.source.name}: find which used Item again?",
                           ["nothing"] + [g._name_of(c) for c in used], [None, *used])
             if i == 0:
-                return False
+                return ""
             card = used[i - 1]
             if not free:
                 u.item_points -= g.value("item-cost", u, card=card)
@@ -124,38 +136,38 @@ class CardActions(ContextBase):
             g._came_into_play(u, card)
             if g.tracing:
                 g.log("gain-card", f"{u.name} finds the used {g._name_of(card)} again", u, card)
-            return True
+            return None
         if isinstance(what, int) and kind == "vehicle":
             if u.side:
-                return False  # Vehicles are the Units'
+                return "Vehicles are the Units'"
             vehicles = [c.id for c in g.content.cards_of("vehicle") if c.id not in g.state.abandoned
                         and not g._unavailable(c.id) and not any(o.vehicle == c.id for o in g.state.units)]
             if not vehicles:
-                return False
+                return "no Vehicle is left"
             i = g.ask_one(u, "find", f"{self.source.name}: take which Vehicle?", [g._name_of(v) for v in vehicles],
                           vehicles)
             g.gain_card(u, vehicles[i])
-            return True
+            return None
         if isinstance(what, str):
             if what in g.state.pool or what in g.state.placed or free:
                 g.gain_card(u, what)
-                return True
-            return False
+                return None
+            return f"the {g._name_of(what)} is not there to find"
         options = g.findable(u, free=True)
         if not free:
             options = [(c, g.value("item-cost", u, card=c)) for c, _ in options]
             options = [(c, cost) for c, cost in options if cost <= u.item_points]
         if not options:
-            return False
+            return f"no Item is left{pay}"
         labels = ["nothing"] + [g._name_of(c) for c, _ in options]
         i = g.ask_one(u, "find", f"{self.source.name}: find which Item?", labels, [None, *options])
         if i == 0:
-            return False
+            return ""
         card, _ = options[i - 1]
         if not free:
             u.item_points -= g.value("item-cost", u, card=card)
         g.gain_card(u, card)
-        return True
+        return None
 
     def offer(self, card: str) -> None:
         g = self.game
@@ -213,7 +225,10 @@ class CardActions(ContextBase):
             g.pending[-1].replaced_by = self.source.name
 
     def draw(self, deck: str, count: int) -> None:
-        decks.draw(self.game, self._me(), deck, count)
+        why = decks.draw(self.game, self._me(), deck, count)
+        if why:
+            self._refused(f"draws no {decks.kind_name(self.game, deck)}" if count == 1 else "draws no more cards",
+                          why)
 
     def discard(self, what: str | int, recipient: str | None = None, kind: str = "item") -> None:
         if what == "self":

@@ -262,31 +262,35 @@ def _receive(game: GameAPI, unit: Unit, kind_id: str, held_by: str, card: str) -
     return True
 
 
-def draw(game: GameAPI, unit: Unit, kind_id: str, count: int) -> None:
+def draw(game: GameAPI, unit: Unit, kind_id: str, count: int) -> str:
     """A Unit draws cards of a deck (a Badge on a Battle Cry): it holds them, or they go into play. The base
-    game's Award deck: the top Award, as an effect's 'draw-award random', within the one Award a turn."""
+    game's Award deck: the top Award, as an effect's 'draw-award random', within the one Award a turn. Returns why
+    it drew fewer than ``count`` ("" when it drew them all), for the caller to tell."""
     if kind_id == AWARD_DECK:
         for _ in range(count):
             if not can_draw(game, unit, kind_id):
-                game.log("draw", f"{unit.name} may draw no more Awards now", unit)
-                return
+                return "the Award deck is empty" if not game.state.award_deck else "1 Award per turn"
             take_award(game, unit, 0, True)
-        return
+        return ""
     kind = game.content.kind_def(kind_id)
     if kind is None or kind_id not in game.state.decks:
-        return  # the deck is not in this game (its optional rule is off)
+        return f"there is no {kind_id} deck in this game"  # its optional rule is off
+    empty = f"the {kind.plural or kind.name} deck is empty"
     for _ in range(count):
         if not can_draw(game, unit, kind_id):
-            game.log("draw", f"{unit.name} may draw no more {kind.plural or kind.name} now", unit)
-            return
+            s = game.state
+            if not s.decks.get(kind_id) and not s.discards.get(kind_id):
+                return empty
+            return f"{kind.per_turn} {kind.name if kind.per_turn == 1 else kind.plural or kind.name} per turn"
         card = take_top(game, kind_id)
         if card is None:
-            return
+            return empty
         if _receive(game, unit, kind_id, kind.held_by, card) and game.tracing:
             game.log("draw", f"{unit.name} draws a {kind.name}: {game._name_of(card)}", unit, card,
                      game.content.effects[card].tier if card in game.content.effects else "")
         if kind.held_by != "game":
             _fire_drawn(game, unit, card)
+    return ""
 
 
 def _keeps_used(game: GameAPI, kind: str) -> bool:

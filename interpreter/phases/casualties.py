@@ -6,6 +6,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr, trait
 
+from ddaydice.dsl.words.english import amount_of
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import (
@@ -51,7 +52,8 @@ class Casualties(GameAPI):
         self.pending_casualties = outer
         if replaced:
             return 0  # 'instead': the casualties are not suffered
-        lost = 0
+        due, lost = remaining, 0
+        told: list[str] = []  # what the Unit lost, as the trace tells it
         while remaining > 0 and self.soldier_count(unit) > 0:
             keys: list[Any] = []
             if unit.soldiers > 0:
@@ -68,13 +70,15 @@ class Casualties(GameAPI):
                 unit.soldiers -= arg
                 remaining -= arg
                 lost += arg
+                told.append(amount_of(arg, "soldiers"))
             else:
                 v = self.value("soldier-value", unit, card=arg)
                 self.lose_specialist(unit, arg, forced=False, casualty=True)
                 remaining -= v
                 lost += v
+                told.append(f"the {self._name_of(arg)}" + (f" (counts as {v})" if v != 1 else ""))
         if self.tracing:
-            self.log("casualties", f"{unit.name} loses {lost} ({cause})", unit, lost=lost, cause=cause)
+            self.log("casualties", _losses_text(unit, told, lost, due, cause), unit, lost=lost, cause=cause)
         if unit.side:
             # Another side's player is not wiped out ("you do not lose the game!"), unless the game's rules
             # say so (solitaire Atlantikwall: options' setting side-loses-at-zero).
@@ -139,6 +143,16 @@ class Casualties(GameAPI):
             self.log("wiped-out", f"{unit.name} is {why}", unit)
         if not self._continue_after_loss():
             self.end("lost", f"{unit.name} is {why}")
+
+
+def _losses_text(unit: Unit, told: list[str], lost: int, due: int, cause: str) -> str:
+    """What a Unit lost to casualties, as the trace tells it: the Soldiers and the Specialists, and the casualties
+    they paid when that is fewer than they count for (a Specialist counting as 6 lost for 4: ruling 5.4)."""
+    what = " and ".join(told) if told else "nothing"
+    paid = min(lost, due)
+    if lost > due or (told and len(told) > 1):
+        what += f" for {paid} {'casualty' if paid == 1 else 'casualties'}"
+    return f"{unit.name} loses {what} ({cause})"
 
 
 # A casualty's question and its options in words, made only if somebody reads them: small native objects, where
