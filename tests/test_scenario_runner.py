@@ -516,6 +516,22 @@ def test_the_json_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapsh
     assert data == snapshot
 
 
+def test_a_trace_asked_for_is_told_when_the_run_stops_before_anything_happened(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--trace on a scenario stopped by its first question: the trace says nothing happened before the error (text)
+    and is an empty list (JSON), so that it is not taken for forgotten (it printed nothing, and the JSON had no
+    'trace')."""
+    text = ("scenario: no answer for the first move\nmap: exercise-tiger\nfallback: none\n"
+            "units:\n  - {id: u1, sector: s1, soldiers: 5, courage: 3}\nsteps:\n  - phase: movement\n"
+            "expect:\n  - u1.sector: s2\n")
+    result = run(tmp_path, monkeypatch, text, "--trace")
+    assert result.exit_code == 1, result.output
+    assert "    what happened: nothing before the error" in result.output.splitlines(), result.output
+    data = json.loads(run(tmp_path, monkeypatch, text, "--trace", "--format", "json").output)
+    assert data["scenarios"][0]["error"] and data["scenarios"][0]["trace"] == []
+    assert "what happened" not in run(tmp_path, monkeypatch, text).output  # only when asked
+
+
 def test_trace_shows_what_happened_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
     """--trace: each scenario's game trace after its checks, in order: the effects that acted (with their card and
     tier), the choices, an event replaced. Here the Hero acts before the Sergeant Major (he came into play first),

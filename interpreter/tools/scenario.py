@@ -128,6 +128,7 @@ class Result:
     ruling: str = ""
     error_where: tuple[str | int, ...] = ()  # the step (or expectation) the error stopped the scenario at
     trace: tuple[Event, ...] = ()  # what happened, when run traced (dday scenario run --trace)
+    traced: bool = False  # run traced: its trace is told, even empty (an error before anything happened)
     seconds: float = attrs.field(default=0.0, eq=False)  # how long it took to check and run (a JUnit report's time)
     checks_nothing: bool = False  # it passes whatever the rules do (tools/scenario_steps.py checks_nothing)
 

@@ -49,8 +49,8 @@ def check_file(file: Path, cache: ContentCache | None = None, *, text: str | Non
         return prepared
     sc, doc, content = prepared
     result, game = run(sc, content, str(file), doc=doc, trace=trace)
-    if trace and game is not None:
-        result = attrs.evolve(result, trace=tuple(game.state.log))
+    if trace:
+        result = attrs.evolve(result, trace=tuple(game.state.log) if game is not None else (), traced=True)
     return FileCheck(file, result, (), doc, content)
 
 

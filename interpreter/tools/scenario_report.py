@@ -97,6 +97,8 @@ def text_lines(results: Sequence[Result], verbose: bool) -> list[str]:
         if r.trace:
             lines.append("    what happened:")
             lines += [f"      {trace_line(e)}" for e in r.trace]
+        elif r.traced:  # asked for, and empty: said, so that the trace is not thought forgotten
+            lines.append("    what happened: nothing" + (" before the error" if r.error else ""))
     return lines
 
 
@@ -136,7 +138,8 @@ def json_data(results: Sequence[Result], unusable: Sequence[Unusable]) -> dict[s
         "scenarios": [{"file": r.file, "scenario": r.title, "passed": r.passed, "error": r.error,
                        "checks": [c.as_json() for c in r.checks],
                        **({"warning": CHECKS_NOTHING} if r.checks_nothing else {}),
-                       **({"trace": [trace_json(e) for e in r.trace]} if r.trace else {})} for r in results],
+                       **({"trace": [trace_json(e) for e in r.trace]} if r.trace or r.traced else {})}
+                      for r in results],
         "diagnostics": [d.as_json() for d in problems],
         "unusable_files": [u.file for u in unusable],
         "passed": sum(r.passed for r in results), "failed": sum(not r.passed for r in results),
