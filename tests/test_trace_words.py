@@ -97,3 +97,13 @@ def test_a_loss_paid_by_a_specialist_worth_more_tells_what_was_lost_for_what() -
     lines = details(trace_of("rules/casualties-paratrooper-six.yaml"))
     assert "Unit 1 loses the Paratrooper (counts as 6) for 4 casualties (Combat in Sector 5)" in lines, lines
     assert "Unit 2 loses 2 Soldiers (Combat in Sector 3)" in lines, lines
+
+
+def test_the_set_ups_lists_leave_out_the_cards_the_units_hold() -> None:
+    """Bazooka Joe's second level, the Decoy and the Medic held: the set-up's line shows neither in the Pool or the
+    hand (it listed the Pool and the hands before the scenario's Units took their cards)."""
+    line = next(e.detail for e in trace_of("options/bazooka-joe-2-pool-without-held-cards.yaml")
+                if e.detail.startswith("options' lists:"))
+    hand, pool = line.removeprefix("options' lists: hands u1: ").split("; Pool: ")
+    assert "decoy" not in pool.split(", ") and "grenadier" in pool.split(", "), line
+    assert "medic" not in hand.split(", ") and "corporal" in hand.split(", "), line

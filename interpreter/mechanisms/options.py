@@ -100,8 +100,21 @@ def _availability(game: GameAPI, state: GameState, rules: OptionRules) -> None:
             chosen = every
         keep = [p for p in state.pool if not (c.card_kinds[p] == kind and c.cards[p].grade == grade)]
         state.pool = keep + chosen
-    game.log("set-up", "options' lists: hands " + "; ".join(
-        f"{u}: {', '.join(h)}" for u, h in state.hands.items()) + "; Pool: " + ", ".join(state.pool), None)
+    game.log("set-up", _lists_text(state), None, lists=True)
+
+
+def _lists_text(state: GameState) -> str:
+    """The options' lists as the set-up's line of the trace tells them: each Unit's hand, then the Pool."""
+    return "options' lists: hands " + "; ".join(
+        f"{u}: {', '.join(h)}" for u, h in state.hands.items()) + "; Pool: " + ", ".join(state.pool)
+
+
+def retell_lists(state: GameState) -> None:
+    """The set-up's line of the options' lists told again once the Units hold cards set for them (a scenario's, out
+    of the hands and the Pool), so that it shows what the game starts with: no card a Unit holds."""
+    for e in state.log:
+        if e.kind == "set-up" and e.data.get("lists"):
+            e.detail = _lists_text(state)
 
 
 def reachable(rules: OptionRules, content: Content) -> set[str]:

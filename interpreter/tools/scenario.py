@@ -47,7 +47,7 @@ from ddaydice.interpreter.core.precedence import Derivation
 from ddaydice.interpreter.core.state import Event, Unit
 from ddaydice.interpreter.core.values import PHASES, TRADE_RESOURCES
 from ddaydice.interpreter.game import Game
-from ddaydice.interpreter.mechanisms import decks
+from ddaydice.interpreter.mechanisms import decks, options
 from ddaydice.interpreter.mechanisms.options import score
 from ddaydice.interpreter.policies.deciders import ReferencePolicy, Scripted
 from ddaydice.interpreter.tools import capture, counts
@@ -176,6 +176,7 @@ def build(sc: ScenarioFile, content: Content, *, trace: bool = False) -> Game:
         _apply(setup, unit, game)
     for setup in sc.sides:
         _apply(setup, state.unit(setup.id), game)
+    options.retell_lists(state)  # the set-up's lists without the cards the Units now hold
     colours = set(content.vocab.colours)
     faces = {f.id for f in content.dice.faces}
     per = content.dice.dice_per_colour
