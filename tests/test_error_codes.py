@@ -270,6 +270,8 @@ CASES: dict[str, Case] = {
                    ("no use is ever offered 'before advance'",), "uses are offered only after final-tally"),
     "DSL129": Case("DSL129", effect("on enter: gain 1 soldiers"), at(10),
                    ("'on enter' never acts on a Specialist", "only for a Sector"), "write it where it acts"),
+    "DSL132": Case("DSL132", effect("use: recruit 0 specialist free"), at(20),
+                   ("'recruit 0 specialist free' does nothing", "its amount is 0"), "an amount of 1 or more"),
     # ------------------------------------------------------------------ what a card says of itself
     "PROV001": Case("PROV001", {"cards/new.yaml": card(provenance="reconstructed")}, "cards/new.yaml:7:17",
                     ("needs a 'note'",), "add 'note: ...'"),
@@ -607,3 +609,18 @@ def test_every_form_of_an_effect_message_names_the_mistake(name: str, variant_ru
     for part in names:
         assert part in diag.message, (part, diag.text)
     assert (diag.hint is None) if hint is None else (diag.hint is not None and hint in diag.hint), diag.text
+
+
+def test_an_amount_of_0_is_a_warning_for_every_action_and_none_for_1(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """DSL132 at the 0 of 'gain 0 soldiers' as of 'find 0 item free' (both were accepted in silence), and nothing
+    for the same actions with 1."""
+    cases = (("use: gain 0 soldiers", 17), ("on enter: find 0 item free", 22))
+    for i, (text, col) in enumerate(cases):
+        for amount in ("0", "1"):
+            root = tmp_path / f"{i}-{amount}"
+            content_tree(root, effect(text.replace(" 0 ", f" {amount} ")))
+            monkeypatch.chdir(root)
+            result = CliRunner().invoke(main, ["validate", "--root", "."])
+            assert result.exit_code == 0, result.output
+            assert (f"{at(col)}: DSL132 warning: " in result.output) == (amount == "0"), result.output

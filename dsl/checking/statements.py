@@ -7,7 +7,7 @@ import attrs
 
 from ddaydice.dsl import ast, words
 from ddaydice.dsl.checking.arguments import ArgumentChecks
-from ddaydice.dsl.diagnostics import did_you_mean, suggest
+from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, suggest
 from ddaydice.dsl.parser import keywords
 
 DURATION_ENGLISH = {
@@ -172,6 +172,8 @@ class StatementChecks(ArgumentChecks):
         own_check = spec.check if isinstance(spec, words.ActionWord | words.ModifierWord) else None
         if own_check is not None:  # the word's own check, beyond its signatures
             own_check(self, checked)
+        if in_actions and isinstance(spec, words.ActionWord):
+            self.check_no_op_amount(checked)
         if stmt.per is not None:
             if not (isinstance(spec, words.ActionWord) and spec.per):
                 self.err("DSL112", f"'{name}' cannot be multiplied with 'per'", stmt.per.pos,
@@ -179,6 +181,16 @@ class StatementChecks(ArgumentChecks):
             else:
                 self.check_per(stmt.per)
         return checked
+
+    def check_no_op_amount(self, stmt: ast.Statement) -> None:
+        """An action's amount of 0 ('gain 0 soldiers', 'recruit 0 specialist free') does nothing: a warning at the
+        number, likely a number mistyped or left from an edit."""
+        for arg in stmt.args:
+            if isinstance(arg, ast.Number) and arg.value == 0:
+                self.diags.append(Diagnostic(
+                    "DSL132", f"'{words_of(stmt)}' does nothing: its amount is 0", arg.pos.file, arg.pos.line,
+                    arg.pos.column, hint="give an amount of 1 or more, or remove the action", width=arg.pos.width,
+                    severity="warning"))
 
 
 def _after_change_hint(stmt: ast.Statement, extra: ast.Arg, *, in_actions: bool) -> str:
