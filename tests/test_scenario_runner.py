@@ -22,6 +22,7 @@ from ddaydice.dsl.loader import load
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.tools.refusals import CODES, STEP_CODES
 from ddaydice.interpreter.tools.scenario import run as scenario_run
+from ddaydice.interpreter.tools.scenario_check import as_diagnostics, check_file
 from ddaydice.interpreter.tools.scenario_file import MATCHERS, ScenarioFile, load_scenario, validate
 from ddaydice.interpreter.tools.scenario_folder import collect
 
@@ -514,6 +515,30 @@ def test_the_json_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snapsh
     assert [(c["line"], c["column"]) for c in failed] == [(12, 14), (13, 23)]  # each expectation's value
     assert failed[1]["derivation"]["query"] == "def"
     assert data == snapshot
+
+
+FIXED_TALLY = (REPO / "tests/scenarios/runner/fixed-tally-then-phase-roll.yaml").read_text(encoding="utf-8")
+
+
+def test_a_fixed_tally_run_straight_into_upkeep_warns_of_the_phase_1_it_skips(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fixed tally followed straight by 'phase: upkeep' in Exercise Tiger's Sector 2: the Sector's Final Tally
+    bonus never comes, and SCEN008 at the step says so and to add 'phase: roll' (it passed in silence); with the
+    'phase: roll' step, or a scenario that starts at 'phase: upkeep', no warning."""
+    text = FIXED_TALLY.replace("  - {phase: roll}\n", "").replace("u1.courage: 1", "u1.courage: 0").replace(
+        "blue tool, courage]", "blue tool]")
+    result = run(tmp_path, monkeypatch, text)
+    assert result.exit_code == 0, result.output
+    assert ("    warning: q.yaml:15:5: SCEN008 phase upkeep runs before the Phase 1 of the fixed tally is completed: "
+            "the Final Tally's effects of Exercise Tiger, Sector 2 never come; add '- phase: roll' before this step "
+            "(docs/scenarios.md, tally)") in result.output.splitlines(), result.output
+    data = json.loads(run(tmp_path, monkeypatch, text, "--format", "json").output)
+    assert [w.split(": ", 1)[0] for w in data["scenarios"][0]["warnings"]] == ["q.yaml:15:5"]
+    checked = check_file(tmp_path / "q.yaml")
+    assert [(d.code, d.line, d.severity) for d in as_diagnostics(checked)] == [("SCEN008", 15, "warning")]
+    for quiet in (FIXED_TALLY, text.replace("\ntally:", "\nphase: upkeep\ntally:")):
+        result = run(tmp_path, monkeypatch, quiet)
+        assert result.exit_code == 0 and "SCEN008" not in result.output, result.output
 
 
 def test_a_trace_asked_for_is_told_when_the_run_stops_before_anything_happened(

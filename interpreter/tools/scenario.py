@@ -67,6 +67,7 @@ from ddaydice.interpreter.tools.scenario_file import (
     validate,
 )
 from ddaydice.interpreter.tools.scenario_steps import checks_nothing
+from ddaydice.interpreter.tools.scenario_tally import fixed_tally_step
 
 __all__ = ["MARKERS", "STATUSES", "Check", "Result", "ScenarioFile", "UnitSetup", "build", "evaluate_query",
            "load_scenario", "parse_query", "resolve_packs", "run", "run_step", "validate"]
@@ -120,6 +121,20 @@ class Check:
 
 
 @attrs.frozen
+class Warned:
+    """A warning of a scenario's run, at the step it is about: its code, its message, its place as text
+    ('file:line:col', or '') and as a path in the file."""
+
+    code: str
+    message: str
+    place: str
+    where: tuple[str | int, ...]
+
+    def __str__(self) -> str:
+        return f"{self.place + ': ' if self.place else ''}{self.code} {self.message}"
+
+
+@attrs.frozen
 class Result:
     file: str
     title: str
@@ -128,6 +143,7 @@ class Result:
     ruling: str = ""
     error_where: tuple[str | int, ...] = ()  # the step (or expectation) the error stopped the scenario at
     trace: tuple[Event, ...] = ()  # what happened, when run traced (dday scenario run --trace)
+    warnings: tuple[Warned, ...] = ()  # what the run may not mean (a Phase 1 skipped: SCEN008), at its step
     traced: bool = False  # run traced: its trace is told, even empty (an error before anything happened)
     seconds: float = attrs.field(default=0.0, eq=False)  # how long it took to check and run (a JUnit report's time)
     checks_nothing: bool = False  # it passes whatever the rules do (tools/scenario_steps.py checks_nothing)
@@ -298,16 +314,6 @@ class TurnCursor:
 ACTION_PHASES = {"recruit": "purchase", "find": "purchase", "trade": "purchase", "move": "movement"}
 ACTION_WORDS = {"recruit": "Specialists are recruited", "find": "Items and Vehicles are found",
                 "trade": "Units trade", "move": "Units move"}
-
-
-def keep_fixed_tallies(game: Game, sc: ScenarioFile) -> None:
-    """A `phase: roll` step in the turn whose Final Tallies `tally:` gives completes that Phase 1 with them: no die
-    is rolled or Locked (the tally is kept, as the Combat Photographer keeps one), then the Final Tally's effects
-    (`on final-tally`: a Sector's bonus results) and the uses after it come, as in any turn."""
-    for uid in sc.tally:
-        unit = game.state.unit(uid)
-        if unit.kept_tally is None:
-            unit.kept_tally = list(unit.tally)
 
 
 def run_step(game: Game, step: Any) -> Refusal | None:
@@ -580,6 +586,7 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
     except DDayError as exc:
         return Result(file, sc.scenario, (), f"set-up failed: {exc}", sc.ruling), None
     checks: list[Check] = []
+    warnings: list[Warned] = []
     where: list[str | int] = []
 
     def at(message: str) -> str:
@@ -608,10 +615,9 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
                                 f"{shorten(repr(step), 60)}: no step runs after the end (check it with `outcome:`)")
             script.begin(j, step)
             cursor.before(game, step)
-            if fixed_tally_turn is not None and isinstance(step, dict) and step.get("phase") == "roll":
-                if game.state.turn in (fixed_tally_turn, 0):
-                    keep_fixed_tallies(game, sc)
-                fixed_tally_turn = None
+            fixed_tally_turn, skipped = fixed_tally_step(game, sc, step, fixed_tally_turn, j == 0)
+            if skipped:
+                warnings.append(Warned("SCEN008", skipped, locate(where), tuple(where)))
             refusal = run_step(game, step)
             cursor.after(step)
             label = at(f"step {shorten(repr(step), 80)}")
@@ -642,7 +648,7 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
     except (KeyError, AttributeError, ValueError, TypeError, IndexError) as exc:
         return Result(file, sc.scenario, _placed(checks, doc), at(f"cannot evaluate: {shorten(str(exc), 120)}"),
                       sc.ruling, tuple(where)), game
-    return Result(file, sc.scenario, _placed(checks, doc), None, sc.ruling,
+    return Result(file, sc.scenario, _placed(checks, doc), None, sc.ruling, warnings=tuple(warnings),
                   checks_nothing=checks_nothing(sc.steps, sc.expect, sc.answers, sc.fallback)), game
 
 

@@ -109,6 +109,8 @@ def as_diagnostics(checked: FileCheck) -> list[Diagnostic]:
             line, col = position(doc.data, list(result.error_where))
             message = message.removeprefix(f"{doc.file}:{line}:{col}: ")
         out.append(_at(doc, result.error_where, str(checked.file), "SCEN004", "the scenario stopped: " + message))
+    out += [attrs.evolve(_at(doc, w.where, str(checked.file), w.code, w.message), severity="warning")
+            for w in result.warnings]
     if result.checks_nothing:  # a warning, as dday scenario run gives it: it passes whatever the rules do
         where: tuple[str | int, ...] = ("expect",) if doc is not None and isinstance(doc.data, dict) \
             and "expect" in doc.data else ()

@@ -91,6 +91,7 @@ def text_lines(results: Sequence[Result], verbose: bool) -> list[str]:
             lines.append(f"    error: {r.error}")
         if r.checks_nothing:
             lines.append(f"    warning: {CHECKS_NOTHING}")
+        lines += [f"    warning: {w}" for w in r.warnings]
         for c in r.checks:
             if verbose or not c.passed:
                 lines += check_lines(c)
@@ -138,6 +139,7 @@ def json_data(results: Sequence[Result], unusable: Sequence[Unusable]) -> dict[s
         "scenarios": [{"file": r.file, "scenario": r.title, "passed": r.passed, "error": r.error,
                        "checks": [c.as_json() for c in r.checks],
                        **({"warning": CHECKS_NOTHING} if r.checks_nothing else {}),
+                       **({"warnings": [str(w) for w in r.warnings]} if r.warnings else {}),
                        **({"trace": [trace_json(e) for e in r.trace]} if r.trace or r.traced else {})}
                       for r in results],
         "diagnostics": [d.as_json() for d in problems],
@@ -172,8 +174,9 @@ def junit_xml(results: Sequence[Result], unusable: Sequence[Unusable]) -> str:
             case.set("line", str(first.line))
         if r.error is not None:
             ET.SubElement(case, "error", message=r.error, type="error").text = r.error
-        if r.checks_nothing:  # JUnit has no warning: the test case's standard error says it
-            ET.SubElement(case, "system-err").text = f"warning: {CHECKS_NOTHING}"
+        warned = ([CHECKS_NOTHING] if r.checks_nothing else []) + [str(w) for w in r.warnings]
+        if warned:  # JUnit has no warning: the test case's standard error says it
+            ET.SubElement(case, "system-err").text = "\n".join(f"warning: {w}" for w in warned)
         for c in r.checks:
             if not c.passed:
                 failure = ET.SubElement(case, "failure", message=f"{c.label}: expected {c.expected!r}, got "
