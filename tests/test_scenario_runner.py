@@ -536,6 +536,10 @@ def test_a_fixed_tally_run_straight_into_upkeep_warns_of_the_phase_1_it_skips(
     assert [w.split(": ", 1)[0] for w in data["scenarios"][0]["warnings"]] == ["q.yaml:15:5"]
     checked = check_file(tmp_path / "q.yaml")
     assert [(d.code, d.line, d.severity) for d in as_diagnostics(checked)] == [("SCEN008", 15, "warning")]
+    combat = text.replace("  - {phase: upkeep}\n", "  - {phase: upkeep}\n  - {phase: combat}\n")
+    stopped = run(tmp_path, monkeypatch, combat)
+    assert "error: q.yaml:16:5: the script has no answer left" in stopped.output, stopped.output
+    assert "    warning: q.yaml:15:5: SCEN008 " in stopped.output, stopped.output  # told when the run stops too
     for quiet in (FIXED_TALLY, text.replace("\ntally:", "\nphase: upkeep\ntally:")):
         result = run(tmp_path, monkeypatch, quiet)
         assert result.exit_code == 0 and "SCEN008" not in result.output, result.output

@@ -644,10 +644,11 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
                                     message=left[1], where=tuple(where)))
         check_expectations(game, sc, checks, where)
     except DDayError as exc:
-        return Result(file, sc.scenario, _placed(checks, doc), at(str(exc)), sc.ruling, tuple(where)), game
+        return Result(file, sc.scenario, _placed(checks, doc), at(str(exc)), sc.ruling, tuple(where),
+                      warnings=tuple(warnings)), game
     except (KeyError, AttributeError, ValueError, TypeError, IndexError) as exc:
         return Result(file, sc.scenario, _placed(checks, doc), at(f"cannot evaluate: {shorten(str(exc), 120)}"),
-                      sc.ruling, tuple(where)), game
+                      sc.ruling, tuple(where), warnings=tuple(warnings)), game
     return Result(file, sc.scenario, _placed(checks, doc), None, sc.ruling, warnings=tuple(warnings),
                   checks_nothing=checks_nothing(sc.steps, sc.expect, sc.answers, sc.fallback)), game
 
