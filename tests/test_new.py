@@ -316,3 +316,36 @@ def test_a_scenario_for_a_map_or_card_that_is_none_is_refused(pack: Path) -> Non
     assert other.exit_code == 0, other.output  # (another map: no variant unless one is given)
     written = (pack / "scenarios" / "mess-tin.yaml").read_text(encoding="utf-8")
     assert "map: omaha-beach\n" in written and "variant:" not in written
+
+
+def test_a_card_of_every_kind_the_packs_content_declares_is_made(tmp_path: Path) -> None:
+    """In a pack that requires Atlantikwall, a Badge, a Battle Condition, a Decoration and a German Specialist are
+    made (each kind was refused: only specialist, item, vehicle and award were taken), each in its kind's file with
+    the fields of its kind (a cost for a card bought, none for a card drawn), and the pack validates; a second card
+    goes into the same file. Without the requirement, a Badge is refused with the expansion that declares it."""
+    folder = tmp_path / "field-orders"
+    assert dday("new", "pack", str(folder)).exit_code == 0
+    manifest = folder / "pack.yaml"
+    plain = manifest.read_text(encoding="utf-8")
+    refused = dday("new", "card", "badge", "lucky-badge", "--pack", str(folder))
+    assert refused.exit_code == 2 and "add 'requires: [atlantikwall]'" in refused.output, refused.output
+    manifest.write_text(plain.replace("requires: []", "requires: [atlantikwall]"), encoding="utf-8")
+    made = {"badge": "lucky-badge", "battle-condition": "fog-bank", "decoration": "iron-medal",
+            "german-specialist": "gefreiter-x"}
+    for kind, cid in made.items():
+        result = dday("new", "card", kind, cid, "--pack", str(folder))
+        assert result.exit_code == 0, result.output
+    assert dday("new", "card", "badge", "second-badge", "--pack", str(folder)).exit_code == 0
+    cards = {path.name: YAML(typ="safe").load(path) for path in (folder / "cards").glob("*.yaml")}
+    assert {name: (data["kind"], [c["id"] for c in data["cards"]]) for name, data in cards.items()} == {
+        "badges.yaml": ("badge", ["lucky-badge", "second-badge"]),
+        "battle-conditions.yaml": ("battle-condition", ["fog-bank"]),
+        "decorations.yaml": ("decoration", ["iron-medal"]),
+        "german-specialists.yaml": ("german-specialist", ["gefreiter-x"])}
+    assert cards["german-specialists.yaml"]["cards"][0]["cost"] == 2
+    assert "cost" not in cards["badges.yaml"]["cards"][0] and "grade" not in cards["badges.yaml"]["cards"][0]
+    result = dday("validate", str(folder), "--format", "json")
+    assert result.exit_code == 0 and not [d for d in json.loads(result.output) if d["severity"] == "error"], \
+        result.output
+    unknown = dday("new", "card", "badg", "x", "--pack", str(folder))
+    assert unknown.exit_code == 2 and "did you mean 'badge'?" in unknown.output, unknown.output

@@ -74,9 +74,10 @@ def add_card(b: Builder, card: schema.Card, kind: str, doc: YamlDoc, node: Any, 
         line, col = position(node, ["id"], key=True)
         b.diags.append(Diagnostic("SCHEMA003", f"missing required key 'cost' for {an(kind)}", doc.file, line, col))
 
-def card_envelope(b: Builder, doc: YamlDoc) -> tuple[schema.CardFile, list[Any]] | None:
+def card_envelope(b: Builder, doc: YamlDoc, declared: tuple[str, ...] = ()) -> tuple[schema.CardFile, list[Any]] | None:
     """A card file's envelope (its ``kind``, and ``cards`` a list), checked before each card on its own, so that
-    one broken card hides no other; None, with its diagnostics, when it is not well-formed."""
+    one broken card hides no other; None, with its diagnostics, when it is not well-formed. ``declared``: kinds
+    known beside those of the rules read so far (a required expansion's, for a file read alone)."""
     data = doc.data
     envelope = data.copy() if isinstance(data, dict) else data  # a CommentedMap copy keeps the positions
     if isinstance(envelope, dict):
@@ -84,7 +85,7 @@ def card_envelope(b: Builder, doc: YamlDoc) -> tuple[schema.CardFile, list[Any]]
     cf = b.take_file(doc, envelope, schema.CardFile, Path(doc.file).stem)
     if cf is None:
         return None
-    kinds = known_kinds(b)
+    kinds = known_kinds(b) + [k for k in declared if k not in known_kinds(b)]
     if cf.kind not in kinds:
         line, col = position(data, ["kind"])
         owner = bundled_kind_owner(b, cf.kind)
@@ -161,7 +162,8 @@ def _card_stand_ins(node: Any) -> dict[str, Any]:
 
 
 def read_card_file(path: Path, pack_dir: Path, kind: str) -> tuple[YamlDoc | None, list[Diagnostic]]:
-    """A pack's card file of ``kind`` (a kind of the base game), read as the loader reads it, before a card is added
+    """A pack's card file of ``kind`` (the base game's, or one the content the pack loads with declares), read as
+    the loader reads it, before a card is added
     to it (``dday new card``): the document when it is well-formed, and what ``dday validate`` would say of its
     place and envelope (a link out of the pack, a file that cannot be read as YAML, ``kind`` and ``cards`` of the
     wrong shape), or that it holds another kind of card. Its cards themselves are not checked here."""
@@ -179,7 +181,7 @@ def read_card_file(path: Path, pack_dir: Path, kind: str) -> tuple[YamlDoc | Non
                                   hint=f"this file holds {shorten(given)} cards: add a card of that kind to it, or "
                                   f"give the {kind} cards a file of their own"))
         return None, b.diags
-    return (doc if card_envelope(b, doc) is not None else None), b.diags
+    return (doc if card_envelope(b, doc, (kind,)) is not None else None), b.diags
 
 
 def pack_cards(pack_dir: Path) -> dict[str, tuple[str, str, int, int]]:

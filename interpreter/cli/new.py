@@ -20,6 +20,7 @@ from ddaydice.interpreter.cli.common import SuggestingGroup, echo, write_file
 
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
+    from ddaydice.dsl.schema import KindDef
     from ddaydice.dsl.yamlsrc import YamlDoc
 
 CARD_KINDS = {"specialist": "specialists", "item": "items", "vehicle": "vehicles", "award": "awards"}
@@ -27,6 +28,11 @@ GRADES = {"specialist": "regular", "item": "regular", "vehicle": None, "award": 
 COST = {"specialist": 2, "item": 2, "vehicle": 4, "award": None}
 EFFECTS = {"specialist": "on upkeep: gain 1 soldiers", "item": "use: gain 1 courage",
            "vehicle": "def -1", "award": "use: gain 2 courage"}
+# A kind an expansion declares (rules/kinds.yaml), by how its cards are held: like a Specialist or an Item (bought:
+# a cost), held by a Unit and used like an Item (a Badge, a Decoration), or in play for every Unit (a Battle
+# Condition): its placeholder effect and cost.
+DECLARED = {"specialist": ("on upkeep: gain 1 soldiers", 2), "item": ("use: gain 1 courage", 2),
+            "unit": ("use: gain 1 courage", None), "game": ("def -1", None)}
 def _slug(text: str, what: str) -> str:
     """``text`` as an id (the loader's: dsl/sandbox.py's is_slug, slug_for), or a usage error."""
     from ddaydice.dsl.sandbox import is_slug, slug_for
@@ -153,13 +159,55 @@ def _taken(cid: str, kind: str, path: Path, pack: Path, requires: list[str]) -> 
         + f": nothing was written. A card of your own needs an id of its own{replace}")
 
 
-def _card_fields(kind: str, cid: str) -> list[tuple[str, str | int]]:
-    """The new card's fields, in order: placeholders for the modder to replace (the effect: one line)."""
+def _card_fields(kind: str, cid: str, declared: KindDef | None) -> list[tuple[str, str | int]]:
+    """The new card's fields, in order: placeholders for the modder to replace (the effect: one line). A kind an
+    expansion declares (``declared``) has no grade, and a cost only when its cards are bought (held as Specialists
+    or Items)."""
+    if declared is not None:
+        effect, cost = DECLARED[declared.held_as or declared.held_by]
+        grade = None
+    else:
+        effect, cost, grade = EFFECTS[kind], COST[kind], GRADES[kind]
     return [("id", cid), ("name", _title(cid)), ("text", "The card's text, as printed."),
             ("provenance", "reconstructed"), ("note", "Invented for this pack; not a card of D-Day Dice."),
-            *((("grade", GRADES[kind]),) if GRADES[kind] else ()),
-            *((("cost", COST[kind]),) if COST[kind] else ()),
-            ("effect", EFFECTS[kind] + "\n")]
+            *((("grade", grade),) if grade else ()),
+            *((("cost", cost),) if cost else ()),
+            ("effect", effect + "\n")]
+
+
+def _kinds(pack: Path, requires: list[str]) -> dict[str, KindDef | None]:
+    """The kinds of card the pack may hold, each with its declaration: the base game's (None), and those the content
+    it loads with declares (rules/kinds.yaml of the bundled packs it requires, and its own when it loads)."""
+    from ddaydice.dsl.loader import bundled_pack_ids, load_cached
+    from ddaydice.dsl.places import absolute
+
+    out: dict[str, KindDef | None] = dict.fromkeys(CARD_KINDS)
+    content, _ = load_cached(packs=[str(absolute(pack))])
+    if content is None:  # a pack being written: the kinds of the bundled packs it requires
+        content, _ = load_cached(packs=[r for r in requires if r in bundled_pack_ids()])
+    for declared in content.kinds.kinds if content is not None else ():
+        out.setdefault(declared.id, declared)
+    return out
+
+
+def _kind_file(kind: str, declared: KindDef | None) -> str:
+    """The name of the pack's file of ``kind`` cards (cards/NAME.yaml): the kind's plural, as an id."""
+    if declared is None:
+        return CARD_KINDS[kind]
+    return "-".join((declared.plural or f"{declared.name}s").lower().split())
+
+
+def _unknown_kind(kind: str, kinds: list[str]) -> NoReturn:
+    """A kind the pack's content does not declare: the likely one, or the bundled expansion that declares it."""
+    from ddaydice.dsl.diagnostics import did_you_mean
+    from ddaydice.dsl.loader import bundled_pack_ids, load_cached
+
+    owner = next((p for p in sorted(bundled_pack_ids()) if (c := load_cached(packs=[p])[0]) is not None
+                  and c.kind_def(kind) is not None), None)
+    hint = (f"the kind '{kind}' is declared by the expansion '{owner}': add 'requires: [{owner}]' to the pack's "
+            "pack.yaml" if owner else did_you_mean(kind, kinds) or "")
+    raise click.BadParameter(f"no kind of card '{kind}' in the pack's content (kinds: {', '.join(kinds)})"
+                             + (f"; {hint}" if hint else ""), param_hint="KIND")
 
 
 def _entry(fields: list[tuple[str, str | int]], dash: int, key: int) -> str:
@@ -279,12 +327,14 @@ def new_pack(folder: Path, name: str | None) -> None:
 
 
 @new.command("card")
-@click.argument("kind", type=click.Choice(sorted(CARD_KINDS)))
+@click.argument("kind", metavar="KIND")
 @click.argument("card_id", metavar="ID")
 @click.option("--pack", "pack", type=click.Path(path_type=Path, file_okay=False), default=Path(),
               show_default=True, help="The pack folder (with pack.yaml).")
 def new_card(kind: str, card_id: str, pack: Path) -> None:
-    """A card of KIND (specialist, item, vehicle, award), added to the pack's cards/KINDS.yaml.
+    """A card of KIND (specialist, item, vehicle, award, or a kind the pack's content declares: an expansion's the
+    pack requires, such as Atlantikwall's badge, battle-condition or decoration), added to the pack's
+    cards/KINDS.yaml.
 
     The file is read first as `dday validate` reads it: one that is no card file of KIND inside the pack is
     refused with its problems, and so is an id another card has (the pack's, the base game's or a required
@@ -294,9 +344,12 @@ def new_card(kind: str, card_id: str, pack: Path) -> None:
     from ddaydice.dsl.sandbox import inside
 
     _pid, requires = _manifest(pack)
+    kinds = _kinds(pack, requires)
+    if kind not in kinds:
+        _unknown_kind(kind, list(kinds))
     cid = _slug(card_id, "ID")
-    path = pack / "cards" / f"{CARD_KINDS[kind]}.yaml"
-    fields = _card_fields(kind, cid)
+    path = pack / "cards" / f"{_kind_file(kind, kinds[kind])}.yaml"
+    fields = _card_fields(kind, cid, kinds[kind])
     if not path.exists() and not path.is_symlink():
         _real, problem = inside(path.parent, pack)
         if problem is not None:
