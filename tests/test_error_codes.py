@@ -616,7 +616,7 @@ def test_an_amount_of_0_is_a_warning_for_every_action_and_none_for_1(tmp_path: P
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """DSL132 at the 0 of 'gain 0 soldiers' as of 'find 0 item free' (both were accepted in silence), and nothing
     for the same actions with 1."""
-    cases = (("use: gain 0 soldiers", 17), ("on enter: find 0 item free", 22))
+    cases = (("use: gain 0 soldiers", 17), ("on combat: find 0 item free", 23))
     for i, (text, col) in enumerate(cases):
         for amount in ("0", "1"):
             root = tmp_path / f"{i}-{amount}"
