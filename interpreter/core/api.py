@@ -356,6 +356,9 @@ class GameAPI:
     def phase_upkeep(self) -> None: ...
 
     @abc.abstractmethod
+    def skulls_cancel(self, unit: Unit, *, use: bool = False) -> bool: ...
+
+    @abc.abstractmethod
     def _cancel(self, unit: Unit, exclude: list[Die]) -> None: ...
 
     @abc.abstractmethod

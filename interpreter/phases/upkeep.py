@@ -112,14 +112,23 @@ class UpkeepPhase(GameAPI):
         self.fire("rwb", unit, only=src)
         self.fire("rwb", unit)
 
-    def _cancel(self, unit: Unit, exclude: list[Die]) -> None:
+    def skulls_cancel(self, unit: Unit, *, use: bool = False) -> bool:
+        """Whether the Skulls of the Unit's Final Tally cancel other results: not in a variant that ignores Skulls
+        or keeps no Skull face, nor for a Unit allowed to ignore them ('ignore skulls', the permission
+        ignore-skulls; ``use``: its Skulls are about to cancel, and a limited permission is used)."""
         if "skulls" in self.ignore or (self.keep_faces is not None and "skull" not in self.keep_faces):
-            return
+            return False
+        return not self.flag("ignore-skulls", unit, use=use)
+
+    def _cancel(self, unit: Unit, exclude: list[Die]) -> None:
         # ruling 1.8: the dice of the Skulls' RWB by identity, not by value (a blue Skull traded in equals the
         # blue Skull of the RWB, and was taken for it)
         gift = {id(d) for d in exclude}
         skulls = [d for d in unit.tally if d.face == "skull" and id(d) not in gift]
         n = len(skulls) - self.value("skulls-ignored", unit)
+        if n <= 0 or all(d.face == "skull" or d.cancelled for d in unit.tally) \
+                or not self.skulls_cancel(unit, use=True):
+            return  # no Skull would cancel anything; a Unit that ignores them uses its permission when one would
         for _ in range(max(n, 0)):
             targets = [d for d in unit.tally if d.face != "skull" and not d.cancelled]
             if not targets:

@@ -225,12 +225,11 @@ def _purchases(game: GameAPI, watch: Watch, phase: str) -> list[str]:
 
 
 def _skulls(game: GameAPI, watch: Watch, phase: str) -> list[str]:
-    if "skulls" in game.ignore or (game.keep_faces is not None and "skull" not in game.keep_faces):
-        return []
-    out = []
+    out: list[str] = []
     for u in (game.side_players() if game.state.sides else []) + game.acting():
-        if watch.before.status.get(u.id) != "active":
-            continue
+        if watch.before.status.get(u.id) != "active" or not game.skulls_cancel(u) \
+                or game.used_up("ignore-skulls", u):
+            continue  # (a limited 'ignore skulls' used this phase reads as used up once used)
         # The Final Tally the Skulls act on: the dice it held as Phase 2 began (a result an RWB adds afterwards,
         # a Skull chosen with Leadership, comes after the Skulls have cancelled).
         began = watch.before.tally.get(u.id, frozenset())

@@ -86,7 +86,7 @@ def _dice_context(mem: Memory, game: GameView, unit: Unit, tv: TurnView, rolling
         star=star_value(mem, game, unit),
         tool=tool_value(game),
         bonus_tools=bonus_tools,
-        skull_free=game.value("skulls-ignored", unit) + (0 if "skulls" not in game.ignore else 99),
+        skull_free=game.value("skulls-ignored", unit) + (0 if game.skulls_cancel(unit) else 99),
         climb=climb,
         rwb={"two-soldiers": 6.0, "one-soldier": 8.0 if solo else 6.5, "courage": cry,
              "star": 2.5, "tool": 2.0, "skull": 14 * tool_value(game) + 1.0},
