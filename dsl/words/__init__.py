@@ -79,7 +79,9 @@ KEYWORDS: dict[str, str] = {
         "starts the next outcome",
     "once per turn / phase / game": "how often a clause may apply, counted on each Unit it serves (a card's use "
                                     "once per turn serves the Unit holding it once a turn; a Vehicle's 'for units "
-                                    "here: ... once per phase' serves each Unit present once); a permission's "
+                                    "here: ... once per phase' serves each Unit present once), except a "
+                                    "Sector's 'once per game', which is the Sector's: its clause acts once in the "
+                                    "game, whichever Unit triggers it; a permission's "
                                     "('allow find once per game') is used each time the turn acts on it (a Unit "
                                     "finds, trades, moves, ...), not when it is only read; on 'forbid', 'require' "
                                     "or 'protect', never used, it is DSL122",

@@ -265,11 +265,22 @@ class Sources(GameAPI):
         """How many more times a limited hook may serve in its period (its count kept at ``counter``, ``key``). A
         limit counted on the Unit served: once. One counted on the card: once for each copy of the card its holder
         holds (a Regular Specialist traded to a Unit that has its own), the count being the copies that have
-        served: each copy has its own 'once per turn', whichever the Unit uses first (ruling 4.3)."""
+        served: each copy has its own 'once per turn', whichever the Unit uses first (ruling 4.3). A Sector's
+        'once per game': once in the game, the counts of every Unit (ruling 14.4)."""
+        if limit == "game" and self._sector_effect(owner):
+            # ruling 14.4: a Sector's 'once per game' is the Sector's: once in the game, whichever Unit uses it
+            # (each Unit that did keeps its count under the same key)
+            s = self.state
+            return 1 - sum(u.counters.get(key, 0) for u in (*s.units, *s.sides) if u.counters)
         used = counter.counters.get(key, 0) if counter.counters else 0
         if holder is not None and limit.startswith(ON_CARD):
             return self.held_cards(holder).count(owner) - used
         return 1 - used
+
+    def _sector_effect(self, owner: str) -> bool:
+        """Whether an effect is a Sector's (printed on it, or an attribute of the map)."""
+        src = self.effect_of.get(owner)
+        return src is not None and src.kind == "sector"
 
     def _limit_used(self, unit: Unit, holder: Unit, owner: str, index: int, limit: str) -> bool:
         """Whether a use's limit is used up for the Unit (counted where :meth:`_limit_count` says)."""
