@@ -228,8 +228,21 @@ class _Checker(StatementChecks, ConditionChecks):
         """A permission's limit counts the times the engine acts on it (a Unit finds, trades, Advances...: the
         permission is used); a limit on what is never acted on (a forbidden permission, a Sector's requirement, a
         protection) would never be used up."""
+        if limit is None:
+            return
+        info = self.v.queries.get(stmt.verb.name)
+        if info is not None and info.kind == "number" and not info.used:
+            # A standing change of a number is asked whenever the value is needed (a Combat, a move, a price, a
+            # rule reading it) and is used by nothing; only a number the turn uses up counts a limit (ruling 14.5).
+            said = words_of(stmt)
+            self.err("DSL133", f"'{said} once per {limit.period}': {info.name or info.id} is asked whenever it is "
+                     "needed and never used up, so the limit would never be counted", limit.pos,
+                     f"for a change the player makes once per {limit.period}, write a use: 'use once per "
+                     f"{limit.period}: {said} this {'phase' if limit.period == 'phase' else 'turn'}'; for a standing "
+                     f"change, '{said}' without 'once per ...'")
+            return
         spec = words.modifier(stmt.verb.name)
-        if limit is None or spec is None:
+        if spec is None:
             return
         op = spec.compile(stmt).op
         if op in _NEVER_USED:

@@ -152,6 +152,10 @@ class QueryDef(Cited):
     base: int | bool | str = "computed"
     minimum: int | None = None
     name: str = ""
+    # A number the turn uses up, and when (casualties: each loss); a limited change of it ('casualties -1 once
+    # per phase') is counted at each use. A number only asked (DEF, a cost) has none: a limit on a change of it
+    # is refused (DSL133).
+    used: str = ""
 
 
 @attrs.frozen

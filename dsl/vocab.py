@@ -24,6 +24,7 @@ class QueryInfo:
     subject: str
     text: str
     name: str = ""
+    used: str = ""  # a number the turn uses up: when (rules/queries.yaml 'used'); "" for one only asked
 
 
 @attrs.frozen

@@ -45,7 +45,7 @@ def vocabulary(b: Builder) -> Vocabulary | None:
             base = 10**9
         else:
             base = q.base if not isinstance(q.base, str) else None
-        queries[q.id] = QueryInfo(q.id, q.kind, base, q.minimum, q.subject, q.text, q.name)
+        queries[q.id] = QueryInfo(q.id, q.kind, base, q.minimum, q.subject, q.text, q.name, q.used)
     for ig in qr.ignorables:
         queries[f"ignore-{ig.id}"] = QueryInfo(f"ignore-{ig.id}", "flag", False, None, "unit", ig.text)
     return Vocabulary(

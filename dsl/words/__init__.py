@@ -84,7 +84,9 @@ KEYWORDS: dict[str, str] = {
                                     "game, whichever Unit triggers it; a permission's "
                                     "('allow find once per game') is used each time the turn acts on it (a Unit "
                                     "finds, trades, moves, ...), not when it is only read; on 'forbid', 'require' "
-                                    "or 'protect', never used, it is DSL122",
+                                    "or 'protect', never used, it is DSL122; a number's change counts it only on "
+                                    "a number the turn uses up ('casualties -1 once per phase': the first loss of "
+                                    "the phase), and on one only asked ('def -1 once per turn') it is DSL133",
     "once per turn / phase / game per card": "the limit counted on the card itself, whoever holds it: the card serves "
         "once in the period among every Unit, and its count goes with it when it changes hands ('allow "
         "trade-specialist once per turn per card': the Messenger is traded once a turn, and the Unit he was "
