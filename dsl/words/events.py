@@ -97,12 +97,15 @@ EVENTS = (
     ),
     _E(
         name="turn-start",
-        summary="A new turn begins.",
+        summary=("A new turn begins, before the turn's draws (Battle Conditions). One moment for the game (ruling "
+                 "14.3): each player hears it for himself, but a card in play for every Unit hears it once, for the "
+                 "first Unit in tie order ('to all units' reaches every Unit; 'for the german:' the German)."),
         phrase="at the start of each turn", until="until the next turn begins",
     ),
     _E(
         name="game-start",
-        summary="The game begins (after set-up).",
+        summary=("The game begins (after set-up). One moment for the game, heard as 'turn-start' is (ruling 14.3): "
+                 "by each player for himself, by a card in play for every Unit once."),
         phrase="at the start of the game", until="until the game begins",
     ),
     _E(
@@ -122,7 +125,10 @@ EVENTS = (
                  "with 'drawn KIND'). A draw is heard once (ruling 14.3): for the Unit that drew the card, or, when "
                  "the game draws it into play for every Unit, for the first Unit in tie order ('to all units' "
                  "reaches every Unit). 'use when drawn': a card's uses offered to each Unit in tie order right after "
-                 "it is drawn, and only then, until one Unit uses one (losses that cancel it for everyone)."),
+                 "it is drawn, and only then, until one Unit uses one (losses that cancel it for everyone); a card "
+                 "drawn into a Unit's hand offers its 'use when drawn' to that Unit right after its draw. The German "
+                 "hears the "
+                 "draw of a card in play for every Unit in what it writes for him ('for the german: on drawn: ...')."),
         example="on drawn if drawn badge: gain 1 courage to the german",
         phrase="when a card is drawn", until="until a card is next drawn", moment="it is drawn", own=True,
         reaches=frozenset({"drawn", "rule", "sector"}),  # the card drawn, and every effect that hears draws

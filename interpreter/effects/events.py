@@ -88,12 +88,25 @@ class Events(GameAPI):
             return False
         return None
 
+    def fire_moment(self, event: str) -> None:
+        """An event that is one moment for the game, not each Unit's own (the game's start, a turn's start): each
+        player hears it for his side's rules, the game's rules and the cards he holds, each for himself; a card in
+        play for every Unit hears it once (ruling 14.3): for the first Unit in tie order, and for another side's
+        player in what is written for him (``heard_once``)."""
+        units = self.order()
+        for player in self.side_players():
+            self.fire(event, player, heard_once=True)
+        for i, unit in enumerate(units):
+            self.fire(event, unit, heard_once=i > 0)
+
     def fire(self, event: str, unit: Unit, *, sector: str | None = None, only: EffectSource | None = None,
-             sector_only: bool = False, owners: frozenset[str] | None = None) -> None:
+             sector_only: bool = False, owners: frozenset[str] | None = None, heard_once: bool = False) -> None:
         """Run the triggers for ``event`` that reach ``unit``, lowest tier first. A modifier ``unit`` granted
         'until' this event ends first, as the event happens (a pending event's, once it is not replaced: ``would``).
         ``owners``: only the triggers of these sources, which hear late an event that has happened (the attributes a
-        Sector gained as the Unit entered it): what lasts 'until' the event has already ended."""
+        Sector gained as the Unit entered it): what lasts 'until' the event has already ended. ``heard_once``: the
+        event is one for the game and a Unit has heard it already, so the cards in play for every Unit are not heard
+        again, but for what they write for another side's player, heard by him (ruling 14.3)."""
         if owners is None and event in self.until_events and self.state.grants and not (
                 self.pending and self.pending[-1].event == event and self.pending[-1].unit == unit.id):
             self._end_until(event, unit)
@@ -121,10 +134,12 @@ class Events(GameAPI):
                 heard += ip.held_triggers.get(event, EMPTY)
         hits: list[tuple[int, tuple[int, str], EffectSource, Unit | None, int, TriggerHook]] = []
         own = only is None and event in OWN_EVENTS  # a card hears its own arrival only ('on drawn': this card)
+        in_play = self.state.in_play if heard_once else ()
         for src, holder, played, i, hook in heard:
             if (only is None and not self._scoped(holder, hook.scope, unit, where, False)) \
                     or (hook.scope == "the-german" and not unit.side) or (own and src.owner in self.content.cards) \
-                    or (owners is not None and src.owner not in owners):
+                    or (owners is not None and src.owner not in owners) \
+                    or (heard_once and src.owner in in_play and not (unit.side and hook.scope == "the-german")):
                 continue
             hits.append((self._tier(src), (played, src.owner), src, holder, i, hook))
         if len(hits) > 1:

@@ -13,6 +13,7 @@ a module by its id. The general mechanisms:
   card with the tag is drawn, and applies after the cards drawn with it (:func:`draw_for_turn`);
 - **'use when drawn'**: a card's uses with the window 'when drawn' are offered to each Unit, in tie order,
   right after it is drawn, and only then (the losses that cancel a Battle Condition) (:func:`offer_when_drawn`);
+  a card drawn into a Unit's hand offers them to that Unit (:func:`draw`);
 - **held cards** (``held-by: unit``): a drawn card goes to the Unit that drew it, is used like an Item and
   then discarded, or kept with an option's ``keep-used`` setting (then usable once per turn); at most
   ``per-turn`` are drawn by one Unit in one turn; ``tradeable`` cards are traded like Items (:func:`draw`,
@@ -140,8 +141,9 @@ def draw_for_turn(game: GameAPI, kind_id: str) -> None:
 
 def put_in_play(game: GameAPI, card: str, drawer: Unit | None = None) -> None:
     """A card comes into play for every Unit. Its draw is one event, heard once (ruling 14.3): 'on drawn' runs for
-    the Unit that drew it (``drawer``), or, for the game's own draw, the first Unit in tie order; its 'use when
-    drawn' is offered to the Units until one uses it (:func:`offer_when_drawn`)."""
+    the Unit that drew it (``drawer``), or, for the game's own draw, the first Unit in tie order, and for each
+    player of another side in what it writes for him ('for the german: on drawn: ...') and in his side's rules;
+    its 'use when drawn' is offered to the Units until one uses it (:func:`offer_when_drawn`)."""
     s = game.state
     s.in_play.append(card)
     game.sources_changed()
@@ -156,6 +158,9 @@ def put_in_play(game: GameAPI, card: str, drawer: Unit | None = None) -> None:
     hearer = drawer if drawer is not None else units[0] if units else None
     if hearer is not None:
         _fire_drawn(game, hearer, card)
+    for player in game.side_players():  # "when a card affects the German player, it says so" (Atlantikwall)
+        if player is not hearer:
+            _fire_drawn(game, player, card, heard_once=True)
     offer_when_drawn(game, card)
 
 
@@ -175,39 +180,60 @@ def offer_when_drawn(game: GameAPI, card: str) -> None:
     for unit in game.acting():  # automated Units (solitaire Atlantikwall) use nothing
         if card not in game.state.in_play or game.state.outcome is not None:
             return
-        if unit.status != "active":
-            continue
-        uses = []
-        for i, hook in enumerate(src.compiled.uses):
-            if hook.window != WHEN_DRAWN or hook.scope == "the-german":
-                continue
-            ctx = game.context(unit, unit, src, unit.sector)
-            if (hook.condition is not None and not hook.condition.holds(ctx)) \
-                    or (hook.feasible is not None and not hook.feasible(ctx)):  # ruling 10.9
-                continue
-            if hook.limit is not None and game._limit_used(unit, unit, src.owner, i, hook.limit):
-                continue
-            uses.append((i, hook))
-        if not uses:
-            continue
-        labels = ["nothing"] + [f"{src.name}: {hook.text}" for _, hook in uses]
-        keys = [None] + [(src.owner, i) for i, _ in uses]
-        pick = game.ask_one(unit, "use", f"{unit.name}: use a card or rule now (drawn)?", labels, keys)
-        if pick != 0:
-            i, hook = uses[pick - 1]
-            game.perform_use(unit, src, i, hook, "")
+        if _offer_drawn(game, unit, src):
             return
 
 
-def _fire_drawn(game: GameAPI, unit: Unit, card: str) -> None:
-    """'on drawn': the card's own triggers, then every other effect that hears draws ('if drawn KIND')."""
+def _offer_drawn(game: GameAPI, unit: Unit, src: EffectSource) -> bool:
+    """The 'use when drawn' clauses of a card just drawn, offered to one Unit (the player's choice: 'nothing');
+    True if it used one."""
+    if unit.status != "active":
+        return False
+    uses = []
+    for i, hook in enumerate(src.compiled.uses):
+        if hook.window != WHEN_DRAWN or hook.scope == "the-german":
+            continue
+        ctx = game.context(unit, unit, src, unit.sector)
+        if (hook.condition is not None and not hook.condition.holds(ctx)) \
+                or (hook.feasible is not None and not hook.feasible(ctx)):  # ruling 10.9
+            continue
+        if hook.limit is not None and game._limit_used(unit, unit, src.owner, i, hook.limit):
+            continue
+        uses.append((i, hook))
+    if not uses:
+        return False
+    labels = ["nothing"] + [f"{src.name}: {hook.text}" for _, hook in uses]
+    keys = [None] + [(src.owner, i) for i, _ in uses]
+    pick = game.ask_one(unit, "use", f"{unit.name}: use a card or rule now (drawn)?", labels, keys)
+    if pick == 0:
+        return False
+    i, hook = uses[pick - 1]
+    game.perform_use(unit, src, i, hook, "")
+    return True
+
+
+def _drawn_into_hand(game: GameAPI, unit: Unit, card: str) -> None:
+    """A card the Unit drew into its hand: its draw heard ('on drawn', for the Unit), then its 'use when drawn'
+    offered to the Unit alone, right after the draw and only then (ruling 14.3), while it still holds the card and
+    is not automated (solitaire Atlantikwall: it uses nothing)."""
+    _fire_drawn(game, unit, card)
+    src = game.content.effects.get(card)
+    if src is None or not any(h.window == WHEN_DRAWN for h in src.compiled.uses):
+        return
+    if card in unit.cards and game.state.outcome is None and unit in game.acting():
+        _offer_drawn(game, unit, src)
+
+
+def _fire_drawn(game: GameAPI, unit: Unit, card: str, heard_once: bool = False) -> None:
+    """'on drawn': the card's own triggers, then every other effect that hears draws ('if drawn KIND');
+    ``heard_once``: a card in play for every Unit that a Unit has heard already (ruling 14.3)."""
     before = game.drawing
     game.drawing = card
     try:
         src = game.content.effects.get(card)
         if src is not None and any(t.event == "drawn" for t in src.compiled.triggers):
-            game.fire("drawn", unit, only=src)
-        game.fire("drawn", unit)
+            game.fire("drawn", unit, only=src, heard_once=heard_once)
+        game.fire("drawn", unit, heard_once=heard_once)
     finally:
         game.drawing = before
 
@@ -289,7 +315,7 @@ def draw(game: GameAPI, unit: Unit, kind_id: str, count: int) -> str:
             game.log("draw", f"{unit.name} draws a {kind.name}: {game._name_of(card)}", unit, card,
                      game.content.effects[card].tier if card in game.content.effects else "")
         if kind.held_by != "game":
-            _fire_drawn(game, unit, card)
+            _drawn_into_hand(game, unit, card)
     return ""
 
 
@@ -431,7 +457,7 @@ def pick(game: GameAPI, unit: Unit, kind_id: str, count: int, source: EffectSour
         if _receive(game, unit, kind_id, kind.held_by, card) and game.tracing:
             game.log("draw", f"{unit.name} takes a {kind.name} of his choice: {game._name_of(card)}", unit, card)
         if kind.held_by != "game":
-            _fire_drawn(game, unit, card)
+            _drawn_into_hand(game, unit, card)
 
 
 # ================================================================== piles

@@ -46,8 +46,7 @@ class Turn(GameAPI):
             self.choose_starts()
             for w in self.watchers:
                 w.starts_chosen(self)
-            for u in self.side_players() + self.order():
-                self.fire("game-start", u)
+            self.fire_moment("game-start")
         self.begin_turn()
         pause = self.pause_after
         for phase in PHASES:
@@ -61,7 +60,9 @@ class Turn(GameAPI):
             raise Paused
 
     def begin_turn(self) -> None:
-        """A new turn: its number, the limits of a turn made afresh, an expansion's start-of-turn draws."""
+        """A new turn: its number, the limits of a turn made afresh, its start heard ('on turn-start'; what lasts
+        'until turn-start' ends), then an expansion's start-of-turn draws: the cards in play since the last turn's
+        draw hear the start, the cards drawn for the new turn come after it."""
         s = self.state
         s.turn += 1
         s.shortfall = 0
@@ -69,8 +70,9 @@ class Turn(GameAPI):
             u.recruited = 0
             u.found = 0
             u.awards_drawn = 0
+        s.phase = "turn-start"
+        self.fire_moment("turn-start")
         if s.decks:
-            s.phase = "turn-start"
             decks.start_of_turn(self)  # an expansion's cards drawn before the first phase (Battle Conditions)
 
     def run_phase(self, phase: str) -> None:
