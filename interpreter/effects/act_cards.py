@@ -55,6 +55,24 @@ class CardActions(ContextBase):
             self.game.log("refused", f"{self.source.name}: {u.name} {what} (refused: {why})", u,
                           self.source.owner, self.source.tier)
 
+    def _taken(self, u: Unit, card: str) -> str | None:
+        """Why a card a grant names is not there to give, when it lies in neither the Pool nor a Sector: another
+        player holds it (a Regular Specialist excepted: each player has his own), it is dead, used or abandoned
+        (ruling 2.7). None: it is in no one's hands (a map's Special Item out of the box), and a grant gives it."""
+        g = self.game
+        spec = g.content.cards.get(card)
+        own_copy = g.kind_of.get(card) == "specialist" and spec is not None and spec.grade == "regular"
+        for o in g.players():
+            if o is not u and not own_copy and card in g.held_cards(o):
+                return f"{o.name} has {'him' if g.kind_of.get(card) == 'specialist' else 'it'}"
+            if card in o.dead and not own_copy:
+                return "he is dead"
+            if card in o.used_items:
+                return "it has been used"
+        if card in g.state.abandoned:
+            return "it was abandoned"
+        return None
+
     def recruit(self, what: str | int, free: bool) -> None:
         g = self.game
         u = self._me()
@@ -69,6 +87,9 @@ class CardActions(ContextBase):
             self._refused("recruits no Specialist", f"{most} Specialist{'s' if most != 1 else ''} per turn")
             return
         if isinstance(what, str):
+            if what not in g.state.pool and (why := self._taken(u, what)) is not None:
+                self._refused(f"does not recruit the {g._name_of(what)}", why)
+                return
             g.gain_card(u, what)
             if counted:
                 u.recruited += 1
@@ -149,10 +170,16 @@ class CardActions(ContextBase):
             g.gain_card(u, vehicles[i])
             return None
         if isinstance(what, str):
-            if what in g.state.pool or what in g.state.placed or free:
+            if what in g.state.pool or what in g.state.placed:
                 g.gain_card(u, what)
                 return None
-            return f"the {g._name_of(what)} is not there to find"
+            if not free:
+                return f"the {g._name_of(what)} is not there to find"
+            why = self._taken(u, what)
+            if why is not None:
+                return why
+            g.gain_card(u, what)
+            return None
         options = g.findable(u, free=True)
         if not free:
             options = [(c, g.value("item-cost", u, card=c)) for c, _ in options]
