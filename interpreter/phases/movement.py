@@ -282,16 +282,15 @@ class MovementPhase(GameAPI):
         if not moves:
             if must:
                 self.wipe_out(unit, "wiped out (it must move and cannot)")
-            elif "stay" in self.live_queries:
-                self.flag("stay", unit, use=True)  # the Unit stays: the permission is used
+            else:
+                self.flag("stay", unit, use=True)  # the Unit stays: the permission is used (a limit on it counts)
             return
         pick = self.ask_keys(
             unit, "move", lambda: f"{unit.name} in {self.sectors[unit.sector].name}{' (must move)' if must else ''}: "
             "move?", moves, self.describe_move)
         move = moves[pick]
         if move.kind == "stay":
-            if "stay" in self.live_queries:
-                self.flag("stay", unit, use=True)
+            self.flag("stay", unit, use=True)
             return
         self.do_move(unit, move)
 
