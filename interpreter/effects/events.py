@@ -24,6 +24,13 @@ def _always() -> bool:
     return True
 
 
+def _for_each_player(scope: str | None, unit: Unit) -> bool:
+    """Whether a clause of a card in play for every Unit is heard again by ``unit`` at a moment heard once (a draw,
+    a turn's or the game's start): a clause written for every player ('for all players') is heard by each player,
+    another side's included (ruling 14.7), and one written for the German by him (ruling 14.3)."""
+    return scope == "all-players" or (scope == "the-german" and bool(unit.side))
+
+
 _WHEN: dict[str, str] = {}  # each pending event's moment of 'use when EVENT', worded once
 
 
@@ -92,7 +99,8 @@ class Events(GameAPI):
         """An event that is one moment for the game, not each Unit's own (the game's start, a turn's start): each
         player hears it for his side's rules, the game's rules and the cards he holds, each for himself; a card in
         play for every Unit hears it once (ruling 14.3): for the first Unit in tie order, and for another side's
-        player in what is written for him (``heard_once``)."""
+        player in what is written for him; what it writes for every player ('for all players'), each player hears
+        once (ruling 14.7; ``heard_once``)."""
         units = self.order()
         for player in self.side_players():
             self.fire(event, player, heard_once=True)
@@ -106,7 +114,8 @@ class Events(GameAPI):
         ``owners``: only the triggers of these sources, which hear late an event that has happened (the attributes a
         Sector gained as the Unit entered it): what lasts 'until' the event has already ended. ``heard_once``: the
         event is one for the game and a Unit has heard it already, so the cards in play for every Unit are not heard
-        again, but for what they write for another side's player, heard by him (ruling 14.3)."""
+        again, but for what they write for another side's player, heard by him (ruling 14.3), and for every player,
+        heard by each (ruling 14.7)."""
         if owners is None and event in self.until_events and self.state.grants and not (
                 self.pending and self.pending[-1].event == event and self.pending[-1].unit == unit.id):
             self._end_until(event, unit)
@@ -139,7 +148,7 @@ class Events(GameAPI):
             if (only is None and not self._scoped(holder, hook.scope, unit, where, False)) \
                     or (hook.scope == "the-german" and not unit.side) or (own and src.owner in self.content.cards) \
                     or (owners is not None and src.owner not in owners) \
-                    or (heard_once and src.owner in in_play and not (unit.side and hook.scope == "the-german")):
+                    or (heard_once and src.owner in in_play and not _for_each_player(hook.scope, unit)):
                 continue
             hits.append((self._tier(src), (played, src.owner), src, holder, i, hook))
         if len(hits) > 1:

@@ -143,6 +143,7 @@ def put_in_play(game: GameAPI, card: str, drawer: Unit | None = None) -> None:
     """A card comes into play for every Unit. Its draw is one event, heard once (ruling 14.3): 'on drawn' runs for
     the Unit that drew it (``drawer``), or, for the game's own draw, the first Unit in tie order, and for each
     player of another side in what it writes for him ('for the german: on drawn: ...') and in his side's rules;
+    what it writes for every player ('for all players: on drawn: ...') each Unit and player hears (ruling 14.7);
     its 'use when drawn' is offered to the Units until one uses it (:func:`offer_when_drawn`)."""
     s = game.state
     s.in_play.append(card)
@@ -161,6 +162,11 @@ def put_in_play(game: GameAPI, card: str, drawer: Unit | None = None) -> None:
     for player in game.side_players():  # "when a card affects the German player, it says so" (Atlantikwall)
         if player is not hearer:
             _fire_drawn(game, player, card, heard_once=True)
+    src = game.content.effects.get(card)
+    if src is not None and any(t.event == "drawn" and t.scope == "all-players" for t in src.compiled.triggers):
+        for unit in units:  # ruling 14.7: what the card writes for every player, each Unit hears too, once
+            if unit is not hearer:
+                game.fire("drawn", unit, only=src, heard_once=True)
     offer_when_drawn(game, card)
 
 
