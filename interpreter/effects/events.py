@@ -167,7 +167,7 @@ class Events(GameAPI):
             if hook.condition is not None and not hook.condition.holds(ctx):
                 continue
             if hook.limit is not None:
-                counter, key = self._limit_count(unit, holder, src.owner, "trigger", i, hook.limit)
+                counter, key = self._limit_count(unit, holder, src.owner, "trigger", i, hook.limit, where)
                 if counter is not None:
                     if self._limit_left(counter, key, holder, src.owner, hook.limit) <= 0:
                         continue

@@ -122,7 +122,8 @@ class Queries(GameAPI):
                 # Counted on the Unit that benefits, so that a Vehicle's "for units here ... once per phase"
                 # (Ambulance) serves each Unit present; 'per card': on the Unit holding the card (_limit_count),
                 # once for each copy it holds (each copy is a candidate of its own: ``taken`` counts them).
-                counter, key = self._limit_count(unit or owner, owner, src.owner, "modifier", i, hook.limit)
+                counter, key = self._limit_count(unit or owner, owner, src.owner, "modifier", i, hook.limit,
+                                                  sector)
                 if counter is not None:
                     if taken is None:
                         taken = {}

@@ -250,12 +250,16 @@ class Sources(GameAPI):
         return f"{ON_CARD if on_card else ''}{owner}#{hook[0]}{index}@{when}"
 
     def _limit_count(self, served: Unit | None, holder: Unit | None, owner: str, hook: HookKind, index: int,
-                     limit: str) -> tuple[Unit | None, str]:
+                     limit: str, sector: str | None = None) -> tuple[Unit | None, str]:
         """Where the count of a limited hook is kept: the Unit whose counters hold it, and its key. A limit is
         counted on the Unit the hook serves (``served``: a Vehicle's 'for units here ... once per phase' serves
         each Unit present once); one counted on the card ('once per turn per card') on the Unit that holds the card
         (``holder``), and its count goes with the card when it changes hands (:meth:`hand_over`), so that the card
-        serves once, whoever holds it."""
+        serves once, whoever holds it. A Sector's limit is the Sector's (``sector``: where the hook stands; ruling
+        14.6): its key names the Sector, so that an attribute that stands in two Sectors has a count in each, and
+        :meth:`_limit_left` adds up the Units' counts under it."""
+        if sector and self._sector_effect(owner):
+            owner = f"{owner}@{sector}"
         key = self._limit_key(owner, hook, index, limit)
         if holder is not None and limit.startswith(ON_CARD):
             return holder, key
@@ -266,10 +270,10 @@ class Sources(GameAPI):
         limit counted on the Unit served: once. One counted on the card: once for each copy of the card its holder
         holds (a Regular Specialist traded to a Unit that has its own), the count being the copies that have
         served: each copy has its own 'once per turn', whichever the Unit uses first (ruling 4.3). A Sector's
-        'once per game': once in the game, the counts of every Unit (ruling 14.4)."""
-        if limit == "game" and self._sector_effect(owner):
-            # ruling 14.4: a Sector's 'once per game' is the Sector's: once in the game, whichever Unit uses it
-            # (each Unit that did keeps its count under the same key)
+        limit, for every period: once in the period in that Sector, the counts of every Unit (rulings 14.4, 14.6)."""
+        if self._sector_effect(owner):
+            # rulings 14.4, 14.6: a Sector's 'once per game' ('per turn', 'per phase') is the Sector's: once in
+            # the period, whichever Unit uses it (each Unit that did keeps its count under the same key)
             s = self.state
             return 1 - sum(u.counters.get(key, 0) for u in (*s.units, *s.sides) if u.counters)
         used = counter.counters.get(key, 0) if counter.counters else 0
@@ -283,8 +287,9 @@ class Sources(GameAPI):
         return src is not None and src.kind == "sector"
 
     def _limit_used(self, unit: Unit, holder: Unit, owner: str, index: int, limit: str) -> bool:
-        """Whether a use's limit is used up for the Unit (counted where :meth:`_limit_count` says)."""
-        counter, key = self._limit_count(unit, holder, owner, "use", index, limit)
+        """Whether a use's limit is used up for the Unit (counted where :meth:`_limit_count` says; a Sector's use
+        is the Sector's where the Unit stands)."""
+        counter, key = self._limit_count(unit, holder, owner, "use", index, limit, unit.sector)
         return counter is not None and self._limit_left(counter, key, holder, owner, limit) <= 0
 
     def hand_over(self, giver: Unit, taker: Unit, card: str) -> None:

@@ -162,7 +162,8 @@ class Uses(GameAPI):
         used = USED + src.owner  # the times this card's uses were played this game ('times-used')
         unit.counters[used] = unit.counters.get(used, 0) + 1
         if hook.limit is not None:
-            counter, key = self._limit_count(unit, self._holder_of(unit, card), src.owner, "use", index, hook.limit)
+            counter, key = self._limit_count(unit, self._holder_of(unit, card), src.owner, "use", index, hook.limit,
+                                             unit.sector)
             if counter is not None:
                 counter.counters[key] = counter.counters.get(key, 0) + 1
         kind = self.kind_of.get(src.owner, "")
