@@ -166,8 +166,8 @@ class Pairs(Terms):
     def asked(self, mv: MapView, a: Placed, b: Placed, where: frozenset[str]) -> Conflict:
         """A forbidden permission against an action that asks it ('forbid reroll-skull' against a card's re-roll):
         the action does not change the permission, it asks it where the Unit stands, so the forbid decides,
-        whatever the action's rank (it names what it forbids, ruling 7.2), unless the engine makes that action
-        without asking (the kinds of card the action's word names, such as an Award's find: ruling 10.3). A card
+        whatever the action's rank (it names what it forbids, ruling 7.2), unless the action's effect asks no
+        permission (a tier marked 'asks-no-permission', Awards: rulings 7.5, 10.3). A card
         that allows the permission is a pair of its own (a forbid against an allow, ranked by tier)."""
         forbid, action = (a, b) if a.touch.op == "forbid" else (b, a)
         sa, sb = self.side(a, mv), self.side(b, mv)
@@ -179,7 +179,8 @@ class Pairs(Terms):
         kind = self.content.card_kinds.get(doer.owner, doer.kind)
         disagree = (f"{self.qphrase(q)}: {sf.name} forbids it; {sc.name}'s '{t.statement}' asks it "
                     f"({self.query_text(q)})")
-        if kind in t.args:
+        if any(tier.asks_no_permission for tier in self.content.precedence.tiers if tier.id == doer.tier):
+            # ruling 7.5: a tier marked 'asks-no-permission' (Awards) asks nothing (rules/precedence.yaml)
             label = KIND_LABELS.get(kind, kind)
             resolution = (f"{sc.name} wins: the engine makes the {label}'s '{t.statement}' without asking {qn}, "
                           f"so {sf.name}'s forbid does not stop it ({self.tier_name(t.tier)} override "

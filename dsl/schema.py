@@ -114,13 +114,16 @@ class Tier:
     rank with Items); a new tier goes on top, or right above the tier named by ``after`` (Battle Conditions
     sit between Sector attributes and Specialists). ``beyond-turn-limits``: what its effects grant (a Specialist
     recruited, an Item found, an Award drawn) is outside the game rules' limits per turn and does not count toward
-    them (ruling 2.5: Awards, Sector attributes, Battle Conditions)."""
+    them (ruling 2.5: Awards, Sector attributes, Battle Conditions). ``asks-no-permission``: its effects' actions
+    ask no permission (a find, a re-roll of a Skull), so no forbid stops them (ruling 7.5: Awards "override
+    everything else")."""
 
     id: Id
     name: str
     sources: tuple[str, ...]
     after: str | None = None
     beyond_turn_limits: bool = False
+    asks_no_permission: bool = False
 
 
 @attrs.frozen

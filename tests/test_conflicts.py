@@ -198,7 +198,8 @@ def test_a_find_against_no_finding_here(tree: Path) -> None:
 
 def test_a_forbid_against_the_actions_that_ask_it(tree: Path) -> None:
     """A card's re-roll asks the permission to re-roll a Skull where the Unit stands: 'forbid reroll-skull' wins
-    whatever the card's rank (ruling 7.4), and a card that allows it is a pair of its own, by tier."""
+    whatever the card's rank (ruling 7.4), but for an Award's, which asks no permission (ruling 7.5: Awards
+    override everything); a card that allows it is a pair of its own, by tier."""
     write_cards(tree, "specialist", {"corporal": "use once per turn after final-tally: reroll 1 die unlocked"})
     write_cards(tree, "vehicle", {"jeep": "for units here: use once per turn after final-tally: reroll 1 die"})
     write_cards(tree, "award", {"medal": "use after final-tally: reroll 2 die",
@@ -206,12 +207,16 @@ def test_a_forbid_against_the_actions_that_ask_it(tree: Path) -> None:
                                 "motor-pool": "use after final-tally: find 1 vehicle free"})
     write_map(tree, specialists="[corporal]", s2="forbid reroll-skull")
     _, report = report_of(tree)
-    for card, tier in [("corporal", "Specialists"), ("jeep", "Items & Vehicles"), ("medal", "Awards")]:
+    for card, tier in [("corporal", "Specialists"), ("jeep", "Items & Vehicles")]:
         [c] = between(report, "test-map/s2", card)
         assert (c.kind, winner(c), c.value, c.sectors) == ("permission", "test-map/s2", "not allowed",
                                                            ("Sector 2",)), card
         assert f"although {tier} rank above Sector attributes" in c.resolution
         assert c.outcomes and c.outcomes[0].flag is False
+    [medal] = between(report, "test-map/s2", "medal")  # ruling 7.5: the engine re-rolls the Skull (the scenario
+    # rulings/award-re-rolls-a-skull-anywhere.yaml)
+    assert (medal.kind, winner(medal), medal.value) == ("permission", "medal", None)
+    assert "without asking re-rolling Skulls" in medal.resolution
     [allowed] = between(report, "test-map/s2", "charm")
     assert (allowed.kind, winner(allowed), allowed.value) == ("permission", "charm", "allowed")
     assert not between(report, "charm", "medal")  # an allow agrees with what asks it

@@ -226,7 +226,8 @@ def merge_tiers(tiers: tuple[schema.Tier, ...], extra: tuple[schema.Tier, ...]) 
             old = out[same]
             out[same] = attrs.evolve(old, sources=old.sources + tuple(s for s in tier.sources
                                                                      if s not in old.sources),
-                                     beyond_turn_limits=old.beyond_turn_limits or tier.beyond_turn_limits)
+                                     beyond_turn_limits=old.beyond_turn_limits or tier.beyond_turn_limits,
+                                     asks_no_permission=old.asks_no_permission or tier.asks_no_permission)
             continue
         after = next((i for i, t in enumerate(out) if t.id == tier.after), None) if tier.after else None
         if after is None:

@@ -3,8 +3,6 @@ instead (a pending event replaced). Each record names its parts (see :mod:`ddayd
 
 from __future__ import annotations
 
-from typing import Final
-
 from ddaydice.dsl import ast
 from ddaydice.dsl.effect_context import Action, Cond
 from ddaydice.dsl.words.base import (
@@ -118,15 +116,11 @@ def touches_recruit(stmt: ast.Statement) -> Touches:
     return Touches(change=acts(stmt), cards=named(stmt))
 
 
-#: The kinds of card whose find the engine makes without asking the permission 'find' (ruling 10.3: "Items can't be
-#: found here" stops every find but an Award's; Awards override everything): interpreter/effects/act_cards.py.
-FIND_UNASKED: Final = frozenset({"award"})
-
-
 def touches_find(stmt: ast.Statement) -> Touches:
-    """A find asks the permission 'find', but of the kinds of :data:`FIND_UNASKED`."""
+    """A find asks the permission 'find' (but for a tier marked 'asks-no-permission', Awards: rulings 10.3, 7.5;
+    the conflict finder reads the tier, as interpreter/effects/context.py ``_permitted`` does)."""
     chosen = ("vehicle",) if "vehicle" in words_of(stmt.args) else ()
-    return Touches(change=Change("find", "asks", tuple(sorted(FIND_UNASKED))), cards=named(stmt), chosen=chosen)
+    return Touches(change=Change("find", "asks"), cards=named(stmt), chosen=chosen)
 
 
 def compile_offer(p: Parts) -> Action:

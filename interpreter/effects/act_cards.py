@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from mypy_extensions import trait
 
-from ddaydice.dsl.words.actions_cards import FIND_UNASKED
 from ddaydice.interpreter.core.state import Unit
 from ddaydice.interpreter.effects.context import ContextBase
 from ddaydice.interpreter.mechanisms import decks
@@ -113,9 +112,9 @@ class CardActions(ContextBase):
     def find(self, what: str | int, free: bool, kind: str = "item") -> None:
         g = self.game
         u = self._me()
-        # ruling: "Items can't be found here" stops every find in that Sector (a Special Find RWB's too),
-        # except an Award's, which overrides everything (rulebook, RULE CONFLICTS).
-        if g.content.card_kinds.get(self.source.owner) not in FIND_UNASKED and not g.flag("find", u, use=True):
+        # rulings 10.3, 7.5: "Items can't be found here" stops every find in that Sector (a Special Find RWB's
+        # too), except an Award's, which asks no permission (rulebook, RULE CONFLICTS: Awards override everything).
+        if not self._permitted("find", use=True):
             self._refused("finds nothing", "nothing can be found here")
             return
         if isinstance(what, str) and (what in u.items or u.vehicle == what):

@@ -81,7 +81,7 @@ class DiceActions(ContextBase):
     def reroll(self, count: int | None, filters: tuple[str, ...]) -> None:
         g = self.game
         u = self._me()
-        skulls_ok = g.flag(REROLL_SKULL, u)
+        skulls_ok = self._permitted(REROLL_SKULL)  # rulings 7.4, 7.5
         cands = [d for d in self._dice(filters) if skulls_ok or d.face != "skull"]
         skull = False  # a Skull re-rolled: the re-roll uses the permission (a limit on it counts it)
         faces = [f.id for f in g.content.dice.faces]
@@ -96,7 +96,7 @@ class DiceActions(ContextBase):
                 g.log("reroll", f"{u.name} re-rolls {d.colour} {old} -> {d.face}", u, self.source.owner,
                       self.source.tier)
             if skull:
-                g.flag(REROLL_SKULL, u, use=True)
+                self._permitted(REROLL_SKULL, use=True)
             return
         for _ in range(count):
             if not cands:
@@ -112,7 +112,7 @@ class DiceActions(ContextBase):
                 g.log("reroll", f"{u.name} re-rolls {d.colour} {old} -> {d.face}", u, self.source.owner,
                       self.source.tier)
         if skull:
-            g.flag(REROLL_SKULL, u, use=True)
+            self._permitted(REROLL_SKULL, use=True)
 
     def reface(self, count: int | None, filters: tuple[str, ...], same: bool, face: str | None = None) -> None:
         """Change the result of dice of the Final Tally (``filters``; 'any-roll': MGF and Landmine dice too) to

@@ -33,6 +33,17 @@ class ContextBase:
         assert self.unit is not None
         return self.unit
 
+    def _permitted(self, permission: str, use: bool = False) -> bool:
+        """Whether this effect's action may do what asks ``permission`` (a find asks 'find', a re-roll of a Skull
+        'reroll-skull') for its Unit where it stands (ruling 7.4: a forbid of it stops the action, whatever the
+        action's rank). An effect of a tier marked ``asks-no-permission`` (rules/precedence.yaml: Awards, which
+        "override everything else") asks nothing and acts (ruling 7.5); ``use``: the turn acts on the permission,
+        which a limited one counts (ruling 14.2)."""
+        tier = self.source.tier
+        if any(t.asks_no_permission for t in self.game.content.precedence.tiers if t.id == tier):
+            return True
+        return self.game.flag(permission, self._me(), use=use)
+
     def _recipients(self, recipient: str | None) -> list[Unit]:
         g = self.game
         me = self._me()
