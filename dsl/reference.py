@@ -341,11 +341,13 @@ def _rules_sections(content: Content) -> list[str]:
         "",
         "What a tier marked *beyond the turn's limits* (`beyond-turn-limits: true`) grants, a Specialist recruited,",
         "an Item found or an Award drawn, is outside the game rules' limits per turn and counts toward none; so is an",
-        "RWB bonus's, whatever its tier (docs/rulings.md 1.6, 2.5).",
+        "RWB bonus's, whatever its tier (docs/rulings.md 1.6, 2.5). A tier marked `asks-no-permission` acts where a",
+        "`forbid` of a lower tier would stop another's find or re-roll: its actions ask no permission (ruling 7.5).",
         "",
-        *_table(["tier", "name", "sources", "limits per turn"],
+        *_table(["tier", "name", "sources", "limits per turn", "permissions"],
                 [(f"`{t.id}`", t.name, ", ".join(t.sources), "beyond the turn's limits" if t.beyond_turn_limits
-                  else "held to them") for t in content.precedence.tiers]),
+                  else "held to them", "asks none" if t.asks_no_permission else "asked")
+                 for t in content.precedence.tiers]),
         "### Phases",
         "",
         "The turn, in order (`rules/phases.yaml`); a phase id also names a moment (`use during purchase: ...`).",

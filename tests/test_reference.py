@@ -46,6 +46,15 @@ def test_committed_reference_is_current(content: Content) -> None:
         "run `.venv/bin/python scripts/gen_dsl_reference.py` (or scripts/regenerate) and commit the page")
 
 
+def test_the_tiers_table_says_which_tiers_ask_no_permission(content: Content) -> None:
+    """A modder reads in the reference which tier's finds and re-rolls no 'forbid' stops (ruling 7.5)."""
+    page = generate(content)
+    for tier in content.precedence.tiers:
+        row = next(line for line in page.splitlines() if line.startswith(f"| `{tier.id}` |"))
+        assert row.endswith("| asks none |" if tier.asks_no_permission else "| asked |"), row
+    assert any(tier.asks_no_permission for tier in content.precedence.tiers)
+
+
 def test_reference_lists_every_word_and_rules_name(content: Content) -> None:
     page = generate(content)
     for spec in words.WORDS:
