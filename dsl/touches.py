@@ -196,9 +196,19 @@ class Extractor:
                 return v, "protect", value, against
             return v, "set" if isinstance(arg, ast.Assign) else "add", value, ()
         change = reach(stmt).change
-        if change is None:
+        if change is None or not self.may_ask(stmt, change):
             return None
         return change.query, change.op, None, tuple(str(a) for a in change.args)
+
+    def may_ask(self, stmt: ast.Statement, change: Change) -> bool:
+        """Whether an action that asks a permission of dice of some faces ('reroll-skull': of a Skull) may meet
+        such a die: not when its face filter names only other faces ('reroll 1 die courage')."""
+        if not change.faces:
+            return True
+        vocab = self.content.vocab
+        named = {vocab.face_aliases.get(a.name, a.name) for a in stmt.args if isinstance(a, ast.Word)}
+        named &= vocab.faces
+        return not named or bool(named & set(change.faces))
 
     def touches(self, src: EffectSource, *, shown: EffectSource | None = None, shown_clause: int = 0,
                 outer: frozenset[Lit] = frozenset(), depth: int = 0, shown_stmt: str = "") -> list[Touch]:

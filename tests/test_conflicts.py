@@ -225,6 +225,23 @@ def test_a_forbid_against_the_actions_that_ask_it(tree: Path) -> None:
         " ".join(shown.output.split())
 
 
+def test_a_re_roll_of_other_faces_does_not_ask_the_skulls_permission(tree: Path) -> None:
+    """A re-roll whose face filter names only other faces ('reroll 1 die courage') never meets a Skull, so it
+    does not ask 'reroll-skull' and 'forbid reroll-skull' is no pair with it; a filter that names Skulls among
+    others, or only colours, still is."""
+    write_cards(tree, "specialist", {"corporal": "use once per turn after final-tally: reroll 1 die courage"})
+    write_cards(tree, "award", {"medal": "use after final-tally: reroll 2 die star tool",
+                                "charm": "use after final-tally: reroll 1 die courage skull",
+                                "ribbon": "use after final-tally: reroll 1 die red"})
+    write_map(tree, specialists="[corporal]", s2="forbid reroll-skull")
+    _, report = report_of(tree)
+    assert not between(report, "test-map/s2", "corporal")
+    assert not between(report, "test-map/s2", "medal")
+    for card in ("charm", "ribbon"):
+        [c] = between(report, "test-map/s2", card)
+        assert (c.kind, winner(c), c.value) == ("permission", "test-map/s2", "not allowed"), card
+
+
 def test_the_bundled_skulls_that_cannot_be_re_rolled_against_the_cards_that_re_roll() -> None:
     """Utah Beach Sector 6 and the Minefield ('Skulls can't be re-rolled here') against the Corporal, the Jeep and
     the Expert Marksman Badge: the Sector wins, as the engine plays it (rulings/skull-not-re-rolled-by-a-card.yaml).

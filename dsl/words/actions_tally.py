@@ -126,8 +126,9 @@ REROLL_SKULL: Final = "reroll-skull"
 
 
 def touches_reroll(_stmt: ast.Statement) -> Touches:
-    """A re-roll asks the permission to re-roll a Skull (the conflict finder pairs it with what forbids it)."""
-    return Touches(change=Change(REROLL_SKULL, "asks"))
+    """A re-roll asks the permission to re-roll a Skull (the conflict finder pairs it with what forbids it), unless
+    its face filter names only other faces."""
+    return Touches(change=Change(REROLL_SKULL, "asks", faces=("skull",)))
 
 
 def compile_reroll(p: Parts) -> Action:

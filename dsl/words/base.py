@@ -159,11 +159,14 @@ class Change:
     """A change to a query or permission: the query, how (add, set, forbid, allow, require, protect; 'act': an
     action the engine makes without asking a permission, such as a recruit; 'asks': an action the engine makes
     only where the permission holds, such as a re-roll of a Skull, its arguments the kinds of card whose action
-    the engine does not ask it for), and the arguments it reads."""
+    the engine does not ask it for), and the arguments it reads. ``faces``: for 'asks', the faces of the dice the
+    permission is asked for (a re-roll asks 'reroll-skull' of a Skull only): an action whose face filter names
+    only other faces ('reroll 1 die courage') never asks it."""
 
     query: str
     op: str
     args: tuple[str | int, ...] = ()
+    faces: tuple[str, ...] = ()
 
 
 @attrs.frozen
