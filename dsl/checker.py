@@ -122,7 +122,7 @@ class _Checker(StatementChecks, ConditionChecks):
                              "write 'use: ...' (played once, when the player chooses); the only triggers such a "
                              "card may have hear its own coming: " + ", ".join(
                                  f"'on {e}'" for e, w in words.words("event").items()
-                                 if isinstance(w, words.EventWord) and w.own))
+                                 if isinstance(w, words.EventWord) and w.own and w.reaches & self.ctx.owners))
                 else:
                     self.check_reach(f"'on {body.event.name}'", spec.reaches, body.event.pos, "runs its triggers")
                 self.heard = body.event

@@ -30,7 +30,8 @@ def test_a_trigger_on_an_item_or_an_award_is_an_error(tmp_path: Path, monkeypatc
     event = effect.splitlines()[-1].split()[1].rstrip(":")
     assert (f"cards/new.yaml:{line}:10: DSL116 {name} acts only when it is used; a trigger here would act each time "
             f"'{event}' happens while the card is merely held") in result.output
-    assert HINT in result.output and "'on found', 'on drawn'" in result.output, result.output
+    assert HINT in result.output and "may have hear its own coming: 'on found'\n" in result.output, result.output
+    assert "'on drawn'" not in result.output, result.output  # an Item or an Award is found, never drawn
 
 
 def test_a_trigger_on_its_own_coming_is_allowed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -42,11 +43,13 @@ def test_a_trigger_on_its_own_coming_is_allowed(tmp_path: Path, monkeypatch: pyt
     assert "DSL116" not in result.output, result.output
 
 
-@pytest.mark.parametrize(("kind", "name"), [("badge", "Badge"), ("german-item", "German Item")])
+@pytest.mark.parametrize(("kind", "name", "own"), [("badge", "Badge", "drawn"),
+                                                   ("german-item", "German Item", "found")])
 def test_a_trigger_on_a_card_used_like_an_item_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                           kind: str, name: str) -> None:
+                                                           kind: str, name: str, own: str) -> None:
     """Atlantikwall's kinds held like an Item (rules/kinds.yaml) are refused the same trigger; a Decoration's
-    'on drawn' is not (the bundled black Decorations load)."""
+    'on drawn' is not (the bundled black Decorations load). The hint names the one event of its own coming the
+    kind hears: a Badge is drawn from its deck, a German Item found in the German Reserve."""
     monkeypatch.chdir(tmp_path)
     pack = tmp_path / "mypack"
     (pack / "cards").mkdir(parents=True)
@@ -62,3 +65,4 @@ def test_a_trigger_on_a_card_used_like_an_item_is_an_error(tmp_path: Path, monke
     assert (f"x.yaml:8:10: DSL116 a {name} (used like an Item) acts only when it is used; a trigger here would act "
             "each time 'combat' happens") in result.output
     assert result.output.count("DSL116") == 1, result.output
+    assert f"may have hear its own coming: 'on {own}'\n" in result.output, result.output
