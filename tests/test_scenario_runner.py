@@ -524,7 +524,8 @@ def test_a_fixed_tally_run_straight_into_upkeep_warns_of_the_phase_1_it_skips(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A fixed tally followed straight by 'phase: upkeep' in Exercise Tiger's Sector 2: the Sector's Final Tally
     bonus never comes, and SCEN008 at the step says so and to add 'phase: roll' (it passed in silence); with the
-    'phase: roll' step, or a scenario that starts at 'phase: upkeep', no warning."""
+    'phase: roll' step, or a scenario that starts at 'phase: upkeep' (or an 'at:' step past Phase 1), no warning.
+    Every step is looked at: a phase run after a step that runs none ('at: roll') is warned as the first is."""
     text = FIXED_TALLY.replace("  - {phase: roll}\n", "").replace("u1.courage: 1", "u1.courage: 0").replace(
         "blue tool, courage]", "blue tool]")
     result = run(tmp_path, monkeypatch, text)
@@ -540,7 +541,11 @@ def test_a_fixed_tally_run_straight_into_upkeep_warns_of_the_phase_1_it_skips(
     stopped = run(tmp_path, monkeypatch, combat)
     assert "error: q.yaml:16:5: the script has no answer left" in stopped.output, stopped.output
     assert "    warning: q.yaml:15:5: SCEN008 " in stopped.output, stopped.output  # told when the run stops too
-    for quiet in (FIXED_TALLY, text.replace("\ntally:", "\nphase: upkeep\ntally:")):
+    later = text.replace("  - {phase: upkeep}\n", "  - {at: roll}\n  - {phase: upkeep}\n")
+    result = run(tmp_path, monkeypatch, later)  # not the first step: warned all the same, at its own line
+    assert "    warning: q.yaml:16:5: SCEN008 phase upkeep runs before the Phase 1" in result.output, result.output
+    for quiet in (FIXED_TALLY, text.replace("\ntally:", "\nphase: upkeep\ntally:"),
+                  text.replace("  - {phase: upkeep}\n", "  - {at: upkeep}\n  - {phase: upkeep}\n")):
         result = run(tmp_path, monkeypatch, quiet)
         assert result.exit_code == 0 and "SCEN008" not in result.output, result.output
 

@@ -615,7 +615,7 @@ def run(sc: ScenarioFile, content: Content, file: str = "", *, trace: bool = Fal
                                 f"{shorten(repr(step), 60)}: no step runs after the end (check it with `outcome:`)")
             script.begin(j, step)
             cursor.before(game, step)
-            fixed_tally_turn, skipped = fixed_tally_step(game, sc, step, fixed_tally_turn, j == 0)
+            fixed_tally_turn, skipped = fixed_tally_step(game, sc, step, fixed_tally_turn)
             if skipped:
                 warnings.append(Warned("SCEN008", skipped, locate(where), tuple(where)))
             refusal = run_step(game, step)

@@ -20,22 +20,26 @@ def keep_fixed_tallies(game: Game, sc: ScenarioFile) -> None:
             unit.kept_tally = list(unit.tally)
 
 
-def fixed_tally_step(game: Game, sc: ScenarioFile, step: Any, turn: int | None, first: bool
-                     ) -> tuple[int | None, str]:
+def fixed_tally_step(game: Game, sc: ScenarioFile, step: Any, turn: int | None) -> tuple[int | None, str]:
     """A step in the turn whose Final Tallies `tally:` gives (``turn``; None once it is past): a `phase: roll`
-    completes that Phase 1 with them (:func:`keep_fixed_tallies`); a later phase run straight away (the ``first``
-    step) leaves it incomplete, and when that skips a Final Tally's effect (a Sector's 'on final-tally', a held
-    card's), the warning SCEN008 says so and to add `phase: roll` first. Returns the turn still awaiting its
-    Phase 1, and the warning."""
-    if turn is None or not isinstance(step, dict) or step.get("phase") not in PHASES:
+    completes that Phase 1 with them (:func:`keep_fixed_tallies`); a later phase run before it, whichever step of
+    the scenario that is (the steps before it being uses, trades or anything that runs no phase), leaves it
+    incomplete, and when that skips a Final Tally's effect (a Sector's 'on final-tally', a held card's), the
+    warning SCEN008 says so and to add `phase: roll` first. A scenario that says it starts later (`phase: upkeep`,
+    or an `at:` step past Phase 1) is not warned. Returns the turn still awaiting its Phase 1, and the warning."""
+    if turn is None or not isinstance(step, dict):
+        return turn, ""
+    if step.get("at") in PHASES and step["at"] != "roll":
+        return None, ""  # the scenario says it stands later in the turn
+    if step.get("phase") not in PHASES:
         return turn, ""
     if game.state.turn not in (turn, 0):
         return None, ""
     if step["phase"] == "roll":
         keep_fixed_tallies(game, sc)
         return None, ""
-    if not first or sc.phase not in (None, "roll") or sc.phase_done:
-        return None, ""  # a step came first (a use after the Final Tally); the scenario starts after Phase 1
+    if sc.phase not in (None, "roll") or sc.phase_done:
+        return None, ""  # the scenario starts after Phase 1
     ip = game.in_play()
     skipped: dict[str, None] = {}
     for uid in sc.tally:
