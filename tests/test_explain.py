@@ -42,6 +42,8 @@ CASES = [
     ("engineer-not-in-a-bunker.yaml", "def for u1"),
     # a card's limit used up: the permission it gives is not given, and the explanation says why
     ("messenger-traded.yaml", "trade-specialist for u2 of messenger"),
+    # a full Sector: the Unit standing there moves first in Phase 4 (ruling 3.8), and the explanation says so
+    ("omaha-full-sector.yaml", "may-enter for u2 in s8"),
 ]
 
 

@@ -201,9 +201,10 @@ class MovementPhase(GameAPI):
             enter, derivation = self.query("enter", unit, sector=to, explain=True)
             check("the Sector lets it in", bool(enter), "nothing forbids entering", "; ".join(
                 f"{s.source_name}: {s.text}" for s in (derivation.steps if derivation else ())) or "forbidden")
-            here = sum(1 for u in self.state.active_units() if u.sector == to)
+            standing = [u for u in self.state.active_units() if u.sector == to]
             room = self.value("capacity", unit, sector=to)
-            check("room", here < room, "there is room", f"at most {room} Unit(s) may stand there")
+            check("room", len(standing) < room, "there is room", f"at most {room} Unit(s) may stand there"
+                  + self._leaves_first(standing))
             reqs = self._requirements(to)
             has_cry = self.flag("battle-cry", unit)
             cry = self._cry_into(unit, to, self._battle_cry(unit))
@@ -228,6 +229,16 @@ class MovementPhase(GameAPI):
                       f"{unit.courage}", f"the Advance costs {need} Courage; the Unit has only {unit.courage}")
         final = any(m.to == to for m in self.legal_moves(unit))
         return final, Derivation("may-enter", f"{unit.name}, {to_name}", True, "game rules", tuple(steps), final)
+
+    def _leaves_first(self, standing: list[Unit]) -> str:
+        """What a full Sector's Units yet to move do in Phase 4 (ruling 3.8): they move, or stay, before a Unit
+        that could enter, so the Sector may have room when they leave."""
+        waiting = [u.name for u in standing if u.moved_turn != self.state.turn]
+        if not waiting:
+            return ""
+        return (f", and {' and '.join(waiting)} {'stands' if len(waiting) == 1 else 'stand'} there; in the Movement "
+                "phase a Unit standing in a full Sector moves, or stays, first (ruling 3.8): if it leaves, there is "
+                "room")
 
     def _no_cry(self, unit: Unit, to: str) -> str:
         """What forbids the Unit's Battle Cry where it stands or where it would go: the effects that say so."""
