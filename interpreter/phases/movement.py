@@ -204,7 +204,7 @@ class MovementPhase(GameAPI):
             standing = [u for u in self.state.active_units() if u.sector == to]
             room = self.value("capacity", unit, sector=to)
             check("room", len(standing) < room, "there is room", f"at most {room} Unit(s) may stand there"
-                  + self._leaves_first(standing))
+                  + leaves_first(standing, self.state.turn))
             reqs = self._requirements(to)
             has_cry = self.flag("battle-cry", unit)
             cry = self._cry_into(unit, to, self._battle_cry(unit))
@@ -229,16 +229,6 @@ class MovementPhase(GameAPI):
                       f"{unit.courage}", f"the Advance costs {need} Courage; the Unit has only {unit.courage}")
         final = any(m.to == to for m in self.legal_moves(unit))
         return final, Derivation("may-enter", f"{unit.name}, {to_name}", True, "game rules", tuple(steps), final)
-
-    def _leaves_first(self, standing: list[Unit]) -> str:
-        """What a full Sector's Units yet to move do in Phase 4 (ruling 3.8): they move, or stay, before a Unit
-        that could enter, so the Sector may have room when they leave."""
-        waiting = [u.name for u in standing if u.moved_turn != self.state.turn]
-        if not waiting:
-            return ""
-        return (f", and {' and '.join(waiting)} {'stands' if len(waiting) == 1 else 'stand'} there; in the Movement "
-                "phase a Unit standing in a full Sector moves, or stays, first (ruling 3.8): if it leaves, there is "
-                "room")
 
     def _no_cry(self, unit: Unit, to: str) -> str:
         """What forbids the Unit's Battle Cry where it stands or where it would go: the effects that say so."""
@@ -422,3 +412,13 @@ class MovementPhase(GameAPI):
         roll = self.after_roll(unit, "Landmine", dice)[0]
         self.suffer(unit, roll, "Landmines")
         self.fire("landmine", unit)  # 'on landmine': the Unit crossed Landmines (after their losses)
+
+
+def leaves_first(standing: list[Unit], turn: int) -> str:
+    """What a full Sector's Units yet to move do in Phase 4 (ruling 3.8): they move, or stay, before a Unit that
+    could enter, so the Sector may have room when they leave."""
+    waiting = [u.name for u in standing if u.moved_turn != turn]
+    if not waiting:
+        return ""
+    return (f", and {' and '.join(waiting)} {'stands' if len(waiting) == 1 else 'stand'} there; in the Movement "
+            "phase a Unit standing in a full Sector moves, or stays, first (ruling 3.8): if it leaves, there is room")
