@@ -389,6 +389,8 @@ ELSEWHERE = {
     "SCEN004": "tests/test_lsp.py",
     "SCEN005": "tests/test_lsp.py",
     "SCEN008": "tests/test_scenario_runner.py",
+    "SCEN009": "tests/test_scenario_runner.py",
+    "SCEN010": "tests/test_scenario_runner.py",
     "SETUP001": "tests/test_compare.py",
 }
 _HEAD = re.compile(r"^(?P<place>\S+:\d+:\d+): (?P<code>[A-Z]+\d{3}) (?P<warning>warning: )?(?P<message>.*)$")

@@ -872,3 +872,50 @@ def test_a_tally_check_writes_an_effects_coloured_result_virtual_as_tally_does(
     result = run(tmp_path, monkeypatch, base + "  - u1.tally: [red star, white star, red skull]\n")
     assert result.exit_code == 1, result.output
     assert "got ['red star', 'white star', 'virtual red skull']" in result.output
+
+
+PLACED = """\
+scenario: the Tank waits in Juno's Sector 5
+map: juno-beach
+fallback: none
+phase: purchase
+units:
+  - {id: u1, sector: s5, soldiers: 10, item-points: 25, visited: [s1, s3, s5]}
+placed: {PLACED}
+steps:
+  - {find: tank}
+expect:
+  - u1.vehicle: tank
+"""
+
+
+@pytest.mark.parametrize(("placed", "code", "col", "message", "hint"), [
+    # Sector 5 offers the Tank ('on enter: offer tank'): written lying there, it was never offered, and the find
+    # was refused as if the rules refused it
+    ("{tank: s5}", "SCEN009", 16, "'s5': the Tank is offered by a Sector's effect, not placed by the map; as "
+     "written it lies there and is never offered to be found", "write 'tank: \"offer:s5\"'"),
+    ("{tank: \"offer:s5\", flame-thrower: s12}", "SCEN009", 43,
+     "'s12': the map places the Flame-Thrower in Sector 13, not in Sector 12", "write 'flame-thrower: s13'"),
+    # the map places the Flame-Thrower in Sector 13 (its effect takes it): written offered, it could be bought
+    ("{tank: \"offer:s5\", flame-thrower: \"offer:s13\"}", "SCEN010", 43,
+     "'offer:s13': no effect of Sector 13 offers the Flame-Thrower; as written it waits there to be bought in the "
+     "Purchase phase, as in no game",
+     "the map places the Flame-Thrower in Sector 13, where the effect that names it takes it: write "
+     "'flame-thrower: s13'"),
+    ("{tank: \"offer:s4\"}", "SCEN010", 16, "'offer:s4': no effect of Sector 4 offers the Tank",
+     "a Sector that offers it: write 'tank: \"offer:s5\"'"),
+])
+def test_a_placed_card_in_the_form_the_map_does_not_mean_is_an_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, placed: str, code: str, col: int, message: str,
+        hint: str) -> None:
+    """`placed:` writes a card lying in a Sector (`s13`, as the map's `placed:` sets it aside) or a Sector's offer
+    (`"offer:s5"`, what 'on enter: offer tank' leaves): each form is read as what it says, so the other form for
+    such a card set up a game the file did not mean, in silence. It is an error at the entry, with the form the
+    map means; the forms the map means run (tests/scenarios/runner/placed-unit-and-the-sector-offer.yaml)."""
+    result = run(tmp_path, monkeypatch, PLACED.replace("{PLACED}", placed))
+    assert result.exit_code == 2, result.output
+    assert f"q.yaml:7:{col}: {code} {message}" in result.output, result.output
+    assert f"    hint: {hint}" in result.output.splitlines(), result.output
+    assert result.output.count("SCEN0") == 1, result.output
+    good = run(tmp_path, monkeypatch, PLACED.replace("{PLACED}", "{tank: \"offer:s5\", flame-thrower: s13}"))
+    assert good.exit_code == 0, good.output

@@ -30,6 +30,7 @@ from ddaydice.interpreter.core.state import Die, GameState, Unit
 from ddaydice.interpreter.mechanisms import decks
 from ddaydice.interpreter.mechanisms.options import reachable
 from ddaydice.interpreter.tools.scenario_names import Names, step_name_problems
+from ddaydice.interpreter.tools.scenario_placed import placed_problems
 from ddaydice.interpreter.tools.scenario_steps import ANSWER_FORMS, answer_ok, check_step, step_schema
 from ddaydice.interpreter.tools.setups import map_hint
 
@@ -245,9 +246,9 @@ class _Validation:
         self.out: list[Diagnostic] = []
         self.rules: OptionRules | None = None  # the optional rules' settings, once they are known to build
 
-    def err(self, path: list[str | int], message: str, hint: str | None = None) -> None:
+    def err(self, path: list[str | int], message: str, hint: str | None = None, code: str = "SCEN001") -> None:
         line, col = position(self.doc.data, path)
-        self.out.append(Diagnostic("SCEN001", message, self.doc.file, line, col, hint=hint))
+        self.out.append(Diagnostic(code, message, self.doc.file, line, col, hint=hint))
 
     def err_in_key(self, path: list[str | int], part: tuple[int, int], message: str, hint: str | None) -> None:
         """A problem of a part of the key at ``path`` (its offset in the key and its width): the caret under it."""
@@ -520,6 +521,8 @@ class _Validation:
         for cid, where in (sc.placed or {}).items():
             card(["placed", cid], cid)
             sector(["placed", cid], where.split(":", 1)[-1])
+        for cid, code, message, hint in placed_problems(content, sc.map, sc.placed or {}):
+            err(["placed", cid], message, hint, code)
         for j, cid in enumerate(sc.abandoned):
             card(["abandoned", j], cid, {"vehicle"})
         for sid in sc.sectors:
