@@ -69,6 +69,9 @@ class UseHook:
     scope: str | None = None
     sacrifices_self: bool = False
     feasible: Cond | None = None
+    # the parts of its actions that can be ruled out (their DSL, whether it is a price, the test): what a refusal
+    # names when the use can do nothing (ruling 10.9)
+    checked: tuple[tuple[str, bool, Cond], ...] = ()
 
 
 @attr.s(auto_attribs=True, hash=True)
@@ -308,20 +311,31 @@ class Compiler:
         return run_parts
 
     @staticmethod
-    def can_lose(opt: ast.Option) -> Cond | None:
-        """Whether an option of an OR may be chosen: "you cannot choose to lose what you do not have"
-        (a card of one's own to sacrifice or discard, named or of one's choice: each word's ``feasible``)."""
-        checks: list[Cond] = []
+    def checked_parts(opt: ast.Option) -> list[tuple[ast.Option, bool, Cond]]:
+        """The parts of an option (its actions joined with 'and') whose word can rule them out (its ``feasible``),
+        with whether that is a price (``pays``), and the test."""
+        out: list[tuple[ast.Option, bool, Cond]] = []
         for o in opt.parts():
             spec = words.action(o.statement.verb.name)
-            if o.recipient is not None or spec is None:
-                continue
-            check = spec.feasible(o.statement)
-            if check is not None:
-                checks.append(check)
-        if not checks:
-            return None
-        return lambda ctx: all(c(ctx) for c in checks)
+            check = spec.feasible(o.statement) if o.recipient is None and spec is not None else None
+            if spec is not None and check is not None:
+                out.append((o, spec.pays, check))
+        return out
+
+    @classmethod
+    def can_lose(cls, opt: ast.Option) -> Cond | None:
+        """Whether an option of an OR may be chosen: "you cannot choose to lose what you do not have" (a card of
+        one's own to sacrifice or discard, named or of one's choice: a price, each word's ``feasible``), and one
+        of its parts at least can act (ruling 10.9: 'rwb battle-cry and gain 1 courage' in Crossfire still gains
+        the Courage). None: always."""
+        checked = cls.checked_parts(opt)
+        prices = [c for _, pays, c in checked if pays]
+        acts = [c for _, pays, c in checked if not pays]
+        if prices or len(checked) == len(opt.parts()):
+            if not prices:
+                return lambda ctx: any(c(ctx) for c in acts)
+            return lambda ctx: all(c(ctx) for c in prices)  # a price paid is an action that acts
+        return None  # a part that can always act
 
     @classmethod
     def can_act(cls, actions: tuple[ast.Action, ...]) -> Cond | None:
@@ -416,5 +430,8 @@ class Compiler:
                                      for act in body.actions for o in act.options for p in o.parts())
                     uses.append(UseHook(window, self.condition(body.condition), self.actions(body.actions, renderer),
                                         compiled_limit(body.limit), text, body.pos, scope,
-                                        sacrifices, self.can_act(body.actions)))
+                                        sacrifices, self.can_act(body.actions), tuple(
+                                            (ast.statement_dsl(o.statement), pays, check)
+                                            for act in body.actions for opt in act.options
+                                            for o, pays, check in self.checked_parts(opt))))
         return CompiledEffect(tuple(mods), tuple(triggers), tuple(uses), tuple(waiting))

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
 from ddaydice.dsl.loader import load
+from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.core.state import Event
 from ddaydice.interpreter.tools.scenario import run as scenario_run
 from ddaydice.interpreter.tools.scenario_file import load_scenario
@@ -107,3 +111,16 @@ def test_the_set_ups_lists_leave_out_the_cards_the_units_hold() -> None:
     hand, pool = line.removeprefix("options' lists: hands u1: ").split("; Pool: ")
     assert "decoy" not in pool.split(", ") and "grenadier" in pool.split(", "), line
     assert "medic" not in hand.split(", ") and "corporal" in hand.split(", "), line
+
+
+def test_a_part_of_an_option_that_does_nothing_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The invented Field Horn's 'rwb battle-cry and gain 1 courage', chosen in Crossfire (ruling 10.9): the trace
+    says the Battle Cry did nothing and the condition that ruled it out, before the Courage it gave."""
+    monkeypatch.chdir(SCENARIOS.parent.parent)
+    result = CliRunner().invoke(main, ["scenario", "run", "--trace",
+                                       "tests/scenarios/local-pack/field-horn-in-crossfire.yaml"])
+    assert result.exit_code == 0, result.output
+    lines = [line.split(": ", 1)[1] for line in result.output.splitlines() if line.startswith("      turn 1 ")]
+    assert lines[2:] == ["Field Horn: the Battle Cry does nothing for Unit 1 here (it acts only if a Battle Cry RWB "
+                         "here is allowed)  [field-horn, items-vehicles]",
+                         "Unit 1 gains 1 Courage  [field-horn, items-vehicles]"], lines

@@ -81,7 +81,7 @@ SACRIFICE = ActionWord(
              "the player does not have cannot be chosen."),
     example="use: sacrifice self, allow stay this turn",
     english="sacrifice {0}",
-    compile=compile_sacrifice, render=say_sacrifice, touches=touches_nothing, feasible=can_sacrifice,
+    compile=compile_sacrifice, render=say_sacrifice, touches=touches_nothing, feasible=can_sacrifice, pays=True,
     spends_source=lambda stmt: words_of(stmt.args)[:1] == ("self",),
     self_reaches=frozenset({"specialist"}),  # the card itself is lost as a Specialist (interpreter: lose_specialist)
 )

@@ -105,7 +105,7 @@ DISCARD = ActionWord(
              "card the player does not have cannot be chosen."),
     example="use when drawn if holds item >= 1: discard 1 item, discard self",
     english="discard {0}",
-    compile=compile_discard, render=say_discard, touches=touches_nothing, feasible=can_discard,
+    compile=compile_discard, render=say_discard, touches=touches_nothing, feasible=can_discard, pays=True,
 )
 PICK = ActionWord(
     name="pick",

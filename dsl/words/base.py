@@ -263,7 +263,10 @@ class ActionWord(WordSpec):
     """Something that happens at once. ``compile``: the closure it runs; ``render``: its English; ``touches``:
     its conflict signature; ``check``: a check beyond its signatures; ``per``: whether 'per COUNTER' may multiply
     it; ``feasible``: whether an OR may offer it ("you cannot choose to lose what you do not have"), and so
-    whether a use may be offered (one of its actions at least must be feasible: ruling 10.9);
+    whether a use may be offered (one of its actions at least must be feasible: ruling 10.9); ``pays``: its
+    ``feasible`` is a price, a card to lose ('sacrifice', 'discard'): an option joined with 'and' that has such a
+    part is chosen only if every price is paid, while any other part that cannot act ('rwb battle-cry' where the
+    bonus does nothing) leaves the option to its parts that can (ruling 10.9);
     ``spends_source``: whether it loses the card that holds it ('sacrifice self'); ``replaces``: whether it
     replaces the pending event its clause hears (the event does not happen; the clause's other actions happen in
     its place): the engine runs such a clause only while there is something to replace, and the English says it
@@ -279,6 +282,7 @@ class ActionWord(WordSpec):
     check: StatementCheck | None = None
     per: bool = False
     feasible: Callable[[ast.Statement], Cond | None] = can_always
+    pays: bool = False
     spends_source: Callable[[ast.Statement], bool] = keeps_source
     replaces: bool = False
     tally: bool = False

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from mypy_extensions import trait
 
+from ddaydice.dsl import ast
+from ddaydice.dsl.render import Renderer
 from ddaydice.interpreter.core.state import Unit
 from ddaydice.interpreter.effects.context import ContextBase
 from ddaydice.interpreter.mechanisms import decks
@@ -219,6 +221,13 @@ class CardActions(ContextBase):
     def gain_rwb(self, rwb: str) -> None:
         g = self.game
         u = self._me()
+        if g.tracing and not self.rwb_acts(rwb):  # ruling 10.9: an option chosen for its other parts
+            src = g.rwb_sources[rwb]
+            said = Renderer({}, {q.id: q.name for q in g.content.vocab.queries.values() if q.name})
+            why = " or".join(said.condition(c.body.condition) for c in src.tree.clauses
+                             if isinstance(c.body, ast.Trigger) and c.body.event.name == "rwb")
+            g.log("no-rwb", f"{self.source.name}: the {src.name} does nothing for {u.name} here (it acts only"
+                  f"{why})", u, self.source.owner, self.source.tier)
         g.fire("rwb", u, only=g.rwb_sources[rwb])
         g.fire("rwb", u)
 
