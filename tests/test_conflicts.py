@@ -230,10 +230,11 @@ def test_a_re_roll_of_other_faces_does_not_ask_the_skulls_permission(tree: Path)
     does not ask 'reroll-skull' and 'forbid reroll-skull' is no pair with it; a filter that names Skulls among
     others, or only colours, still is."""
     write_cards(tree, "specialist", {"corporal": "use once per turn after final-tally: reroll 1 die courage"})
-    write_cards(tree, "award", {"medal": "use after final-tally: reroll 2 die star tool",
-                                "charm": "use after final-tally: reroll 1 die courage skull",
-                                "ribbon": "use after final-tally: reroll 1 die red"})
-    write_map(tree, specialists="[corporal]", s2="forbid reroll-skull")
+    # (Items: an Award's re-roll asks no permission at all, ruling 7.5)
+    write_cards(tree, "item", {"medal": "use after final-tally: reroll 2 die star tool",
+                               "charm": "use after final-tally: reroll 1 die courage skull",
+                               "ribbon": "use after final-tally: reroll 1 die red"})
+    write_map(tree, specialists="[corporal]", items="[medal, charm, ribbon]", s2="forbid reroll-skull")
     _, report = report_of(tree)
     assert not between(report, "test-map/s2", "corporal")
     assert not between(report, "test-map/s2", "medal")
