@@ -120,17 +120,22 @@ class UpkeepPhase(GameAPI):
             return False
         return not self.flag("ignore-skulls", unit, use=use)
 
+    @staticmethod
+    def cancellable(d: Die) -> bool:
+        """Whether a Skull may cancel this result: a die (ruling 1.10: '1 other die'; a result an effect added,
+        coloured or not, is on no die), not a Skull, not cancelled already."""
+        return d.real and d.face != "skull" and not d.cancelled
+
     def _cancel(self, unit: Unit, exclude: list[Die]) -> None:
         # ruling 1.8: the dice of the Skulls' RWB by identity, not by value (a blue Skull traded in equals the
         # blue Skull of the RWB, and was taken for it)
         gift = {id(d) for d in exclude}
         skulls = [d for d in unit.tally if d.face == "skull" and id(d) not in gift]
         n = len(skulls) - self.value("skulls-ignored", unit)
-        if n <= 0 or all(d.face == "skull" or d.cancelled for d in unit.tally) \
-                or not self.skulls_cancel(unit, use=True):
+        if n <= 0 or not any(self.cancellable(d) for d in unit.tally) or not self.skulls_cancel(unit, use=True):
             return  # no Skull would cancel anything; a Unit that ignores them uses its permission when one would
         for _ in range(max(n, 0)):
-            targets = [d for d in unit.tally if d.face != "skull" and not d.cancelled]
+            targets = [d for d in unit.tally if self.cancellable(d)]
             if not targets:
                 return
             i = self.ask_keys(unit, "cancel", f"{unit.name}: a Skull cancels which result?",

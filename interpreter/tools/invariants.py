@@ -240,9 +240,9 @@ def _skulls(game: GameAPI, watch: Watch, phase: str) -> list[str]:
         # Man's Gift, grants +3 for its own three once scored).
         skulls = sum(1 for d in tally if d.face == "skull")
         active = max(skulls - game.value("skulls-ignored", u), 0)
-        others = sum(1 for d in tally if d.face != "skull")
+        others = sum(1 for d in tally if d.face != "skull" and d.real)  # ruling 1.10: a Skull cancels a die
         cancelled = sum(1 for d in tally if d.face != "skull" and d.cancelled)
-        if cancelled != min(active, others):
+        if cancelled != min(active, others) or any(d.cancelled and not d.real for d in tally):
             out.append(f"{u.name}: {active} Skull(s) that cancel, {others} other result(s), but {cancelled} "
                        f"cancelled (Final Tally: {', '.join(d.face for d in tally)})")
     return out
