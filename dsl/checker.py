@@ -125,6 +125,13 @@ class _Checker(StatementChecks, ConditionChecks):
                                  if isinstance(w, words.EventWord) and w.own and w.reaches & self.ctx.owners))
                 else:
                     self.check_reach(f"'on {body.event.name}'", spec.reaches, body.event.pos, "runs its triggers")
+                    if spec.complete and words.tally_use(body.condition, body.actions) == (True, True):
+                        self.err("DSL134", f"'on {body.event.name}' cannot both read the Final Tally's results and "
+                                 "change them: what it read would depend on which other effects had changed it "
+                                 "first (ruling 1.11)", body.event.pos,
+                                 "read the complete Final Tally with a trigger that changes something else ('gain', "
+                                 "'lose'), change it without reading it, or let the player choose the moment: "
+                                 f"'use after final-tally if ...: ...'")
                 self.heard = body.event
                 try:
                     new: ast.Body = attrs.evolve(body, condition=self.check_condition(body.condition),

@@ -275,6 +275,9 @@ CASES: dict[str, Case] = {
                    ("'on enter' never acts on a Specialist", "only for a Sector"), "write it where it acts"),
     "DSL132": Case("DSL132", effect("use: recruit 0 specialist free"), at(20),
                    ("'recruit 0 specialist free' does nothing", "its amount is 0"), "an amount of 1 or more"),
+    "DSL134": Case("DSL134", effect("on final-tally if count tool >= 2: add 1 tool"), at(10),
+                   ("'on final-tally' cannot both read the Final Tally's results and change them",),
+                   "'use after final-tally if ...: ...'"),
     # ------------------------------------------------------------------ what a card says of itself
     "PROV001": Case("PROV001", {"cards/new.yaml": card(provenance="reconstructed")}, "cards/new.yaml:7:17",
                     ("needs a 'note'",), "add 'note: ...'"),

@@ -318,11 +318,13 @@ def test_a_word_is_registered_once() -> None:
     ("on final-tally if same-face >= 4: add 1 star", "final-tally"),
     ("on final-tally: gain 3 soldiers per locked skull", "final-tally"),
     ("on final-tally: gain 1 star", "final-tally"),
-    ("on upkeep if same-face >= 4: gain 5 soldiers", "upkeep"),
+    ("on upkeep if same-face >= 4: gain 5 soldiers", TALLY_READ),  # ruling 1.11
+    ("on upkeep: gain 2 soldiers", "upkeep"),
+    ("on upkeep: add 1 tool", "upkeep"),
 ])
 def test_a_trigger_that_reads_the_final_tally_is_heard_once_it_is_complete(text: str, heard: str) -> None:
-    """Ruling 1.9: a 'final-tally' trigger that reads the Final Tally's results and changes none is heard at the
-    complete Final Tally (Phase 2, after Skulls cancel), whoever wrote it; one that adds or removes results helps
+    """Rulings 1.9, 1.11: a 'final-tally' or 'upkeep' trigger that reads the Final Tally's results and changes none is
+    heard at the complete Final Tally (Phase 2, after Skulls cancel), whoever wrote it; one that adds or removes results helps
     make the Final Tally and is heard at the end of Phase 1, as is one that reads none of its results."""
     tree, diags = parse_effect(text, SourceMap("<test>"))
     assert tree is not None, diags

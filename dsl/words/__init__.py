@@ -236,20 +236,28 @@ def _reads_tally(expr: ast.CondExpr) -> bool:
             return any(_reads_tally(e) for e in expr.operands)
 
 
+def tally_use(condition: ast.Condition | None, actions: tuple[ast.Action, ...]) -> tuple[bool, bool]:
+    """Whether a clause reads the Final Tally's results (a condition on them, 'per FACE', 'per locked FACE') and
+    whether it changes them (an action whose record says so: 'add', 'reroll', 'reface', ...)."""
+    parts = [p.statement for act in actions for o in act.options for p in o.parts()]
+    changes = any((a := action(s.verb.name)) is not None and a.tally for s in parts)
+    reads = condition is not None and _reads_tally(condition.expr)
+    reads = reads or any(s.per is not None and ((c := counter(s.per.words[0].name)) is None or c.tally)
+                         for s in parts)
+    return reads, changes
+
+
 def heard_at(name: str, condition: ast.Condition | None, actions: tuple[ast.Action, ...]) -> str:
     """The moment at which the engine runs a trigger on the event ``name``: the event itself, or, for a trigger that
     reads the Final Tally's results (a condition on them, or 'per FACE') and changes none, the moment the event's
     record names for a complete Final Tally (ruling 1.9: 'on final-tally if same-face >= 4' is read once the
-    results of Specialists and Items are added and Skulls have cancelled)."""
+    results of Specialists and Items are added and Skulls have cancelled; ruling 1.11: 'on upkeep' too). A trigger
+    that both reads and changes them is refused by the checker (DSL134)."""
     spec = event(name)
     if spec is None or not spec.complete:
         return name
-    parts = [p.statement for act in actions for o in act.options for p in o.parts()]
-    if any((a := action(s.verb.name)) is not None and a.tally for s in parts):
-        return name  # it helps make the Final Tally: heard with the others that do
-    reads = condition is not None and _reads_tally(condition.expr)
-    reads = reads or any(s.per is not None and counter(s.per.words[0].name) is None for s in parts)
-    return spec.complete if reads else name
+    reads, changes = tally_use(condition, actions)
+    return spec.complete if reads and not changes else name
 
 
 def reading(names: str) -> str | None:

@@ -362,12 +362,14 @@ class PredicateWord(WordSpec):
 class CounterWord(WordSpec):
     """What 'per' multiplies by (the context counts it by name). ``render``: 'for every ...' in English, given
     the counter's words; ``singular``: another name 'per' accepts for it ('per rwb'); ``check``: the form of a
-    counter that names what it counts ('per locked skull'; without it, 'per' takes the counter's name alone)."""
+    counter that names what it counts ('per locked skull'; without it, 'per' takes the counter's name alone);
+    ``tally``: it counts dice of the Final Tally, so a trigger that multiplies by it reads the Final Tally."""
 
     role: ClassVar[Role] = "counter"
     render: Callable[[Speaker, tuple[str, ...]], str]
     singular: str = ""  # also counted under this name ('per rwb')
     check: Callable[[Checking, ast.Per], None] | None = None
+    tally: bool = False  # it counts dice of the Final Tally ('per locked skull'), read once it is complete (1.12)
 
 
 @attrs.frozen(kw_only=True)

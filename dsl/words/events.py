@@ -12,8 +12,8 @@ _SECTOR = frozenset({"sector"})
 
 _E = EventWord
 
-#: The engine's moment at which a 'final-tally' trigger that reads the Final Tally's results and changes none is
-#: heard: Phase 2, once Skulls have cancelled (ruling 1.9). Not an event a modder writes.
+#: The engine's moment at which a 'final-tally' or 'upkeep' trigger that reads the Final Tally's results and changes
+#: none is heard: Phase 2, once Skulls have cancelled (rulings 1.9, 1.11). Not an event a modder writes.
 TALLY_READ = "final-tally-read"
 
 EVENTS = (
@@ -44,7 +44,8 @@ EVENTS = (
         name="final-tally",
         summary=("This Unit's Final Tally is complete (end of Phase 1). A trigger that reads its results and changes "
                  "none ('if same-face >= 4', 'per star') is heard once the Final Tally is complete in Phase 2: the "
-                 "results of Sectors, Specialists and Items added, each die a Skull cancelled left out (ruling 1.9)."),
+                 "results of Sectors, Specialists and Items added, each die a Skull cancelled left out (ruling 1.9). One "
+                 "that both reads and changes them is refused (DSL134, ruling 1.11)."),
         phrase="when the Final Tally is complete", until="until this Unit's next Final Tally is complete",
         moment="the Final Tally", complete=TALLY_READ,
     ),
@@ -60,8 +61,10 @@ EVENTS = (
     ),
     _E(
         name="upkeep",
-        summary="Phase 2 begins for this Unit.",
-        phrase="at each Upkeep", until="until this Unit's next Upkeep",
+        summary=("Phase 2 begins for this Unit. A trigger that reads the Final Tally's results and changes none "
+                 "('if count courage >= 2', 'per star') is heard once the Skulls have cancelled, with the "
+                 "'final-tally' triggers that read it (ruling 1.11)."),
+        phrase="at each Upkeep", until="until this Unit's next Upkeep", complete=TALLY_READ,
     ),
     _E(
         name="movement",
