@@ -316,7 +316,7 @@ def test_a_word_is_registered_once() -> None:
     ("on final-tally: add 1 tool", "final-tally"),
     ("on final-tally: remove 3 star", "final-tally"),
     ("on final-tally if same-face >= 4: add 1 star", "final-tally"),
-    ("on final-tally: gain 3 soldiers per locked skull", "final-tally"),
+    ("on final-tally: gain 3 soldiers per locked skull", TALLY_READ),  # ruling 1.12
     ("on final-tally: gain 1 star", "final-tally"),
     ("on upkeep if same-face >= 4: gain 5 soldiers", TALLY_READ),  # ruling 1.11
     ("on upkeep: gain 2 soldiers", "upkeep"),

@@ -233,9 +233,10 @@ COUNTERS = (
     CounterWord(
         name="locked",
         signatures=("face",),
-        summary="Locked dice showing this face.",
+        summary="Locked dice of the Final Tally still showing this face, counted once it is complete (ruling 1.12).",
         example="gain 3 soldiers per locked skull",
         render=lambda r, names: f" for every Locked {r.name(names[1])}", check=check_locked,
+        tally=True,  # the Locked dice of the Final Tally still showing the face (ruling 1.12)
     ),
     CounterWord(
         name="rwbs",

@@ -112,8 +112,9 @@ class RollPhase(GameAPI):
         b = self.ask_one(other, "dice-trade", f"{other.name}: give which die to {unit.name}?",
                          [f"{d.colour} {d.face}" for d in theirs])
         da, db = mine[a], theirs[b]
-        unit.tally[unit.tally.index(da)] = db
-        other.tally[other.tally.index(db)] = da
+        # ruling 1.12: a Lock is the roller's; a die changes hands unlocked, as every die taken from another does
+        unit.tally[unit.tally.index(da)] = attrs.evolve(db, locked=False)
+        other.tally[other.tally.index(db)] = attrs.evolve(da, locked=False)
         self.flag("dice-trade", unit, use=True)  # the trade uses the permission (a limit on it counts it)
         unit.counters[f"dicetrade@{self.state.turn}"] = 1
         other.counters[f"dicetrade@{self.state.turn}"] = 1
