@@ -131,7 +131,7 @@ class _Checker(StatementChecks, ConditionChecks):
                                  "first (ruling 1.11)", body.event.pos,
                                  "read the complete Final Tally with a trigger that changes something else ('gain', "
                                  "'lose'), change it without reading it, or let the player choose the moment: "
-                                 f"'use after final-tally if ...: ...'")
+                                 "'use after final-tally if ...: ...'")
                 self.heard = body.event
                 try:
                     new: ast.Body = attrs.evolve(body, condition=self.check_condition(body.condition),

@@ -323,9 +323,10 @@ def test_a_word_is_registered_once() -> None:
     ("on upkeep: add 1 tool", "upkeep"),
 ])
 def test_a_trigger_that_reads_the_final_tally_is_heard_once_it_is_complete(text: str, heard: str) -> None:
-    """Rulings 1.9, 1.11: a 'final-tally' or 'upkeep' trigger that reads the Final Tally's results and changes none is
-    heard at the complete Final Tally (Phase 2, after Skulls cancel), whoever wrote it; one that adds or removes results helps
-    make the Final Tally and is heard at the end of Phase 1, as is one that reads none of its results."""
+    """Rulings 1.9, 1.11, 1.12: a 'final-tally' or 'upkeep' trigger that reads the Final Tally's results (or its
+    Locked dice) and changes none is heard at the complete Final Tally (Phase 2, after Skulls cancel), whoever wrote
+    it; one that adds or removes results helps make the Final Tally and is heard at its event, as is one that reads
+    none of its results."""
     tree, diags = parse_effect(text, SourceMap("<test>"))
     assert tree is not None, diags
     (clause,) = tree.clauses

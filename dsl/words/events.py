@@ -44,8 +44,8 @@ EVENTS = (
         name="final-tally",
         summary=("This Unit's Final Tally is complete (end of Phase 1). A trigger that reads its results and changes "
                  "none ('if same-face >= 4', 'per star') is heard once the Final Tally is complete in Phase 2: the "
-                 "results of Sectors, Specialists and Items added, each die a Skull cancelled left out (ruling 1.9). One "
-                 "that both reads and changes them is refused (DSL134, ruling 1.11)."),
+                 "results of Sectors, Specialists and Items added, each die a Skull cancelled left out (ruling "
+                 "1.9). One that both reads and changes them is refused (DSL134, ruling 1.11)."),
         phrase="when the Final Tally is complete", until="until this Unit's next Final Tally is complete",
         moment="the Final Tally", complete=TALLY_READ,
     ),
