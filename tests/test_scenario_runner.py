@@ -617,7 +617,7 @@ def test_the_example_pack_folder_runs_clean(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.chdir(REPO)
     result = CliRunner().invoke(main, ["scenario", "run", "docs/example-pack"])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[-1] == "25 passed, 0 failed"
+    assert result.output.splitlines()[-1] == "24 passed, 0 failed"
 
 
 # ------------------------------------------------------------------ docs/scenarios.md
