@@ -192,8 +192,12 @@ class RwbDef:
 
 @attrs.frozen
 class RwbRules:
+    """The RWB bonuses. ``beyond-turn-limits``: what a bonus grants (the Special Find's Item) is outside the game
+    rules' limits per turn, whatever its tier (ruling 1.6); a pack's rwb.yaml that says so marks them too."""
+
     provenance: Provenance
     rwb: tuple[RwbDef, ...]
+    beyond_turn_limits: bool = False
     note: str = ""  # what is ours, for a reconstruction (PROV001 without it)
 
 
@@ -481,6 +485,9 @@ class KindDef:
     # Cards of this kind are held and counted like Specialists or like Items (another side's Specialists
     # and Items: recruited or found from the Pool by that side's players only).
     held_as: Literal["specialist", "item"] | None = None
+    # What the kind's cards grant (a Specialist recruited, an Item found, an Award drawn) is outside the game
+    # rules' limits per turn and does not count toward them, whatever their tier (ruling 2.5, as an RWB's).
+    beyond_turn_limits: bool = False
     side: str | None = None  # the side whose players alone recruit, find or draw these cards
 
 

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from ddaydice.dsl.loader import load
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.core.state import Event
+from ddaydice.interpreter.tools.scenario import resolve_packs
 from ddaydice.interpreter.tools.scenario import run as scenario_run
 from ddaydice.interpreter.tools.scenario_file import load_scenario
 
@@ -19,10 +20,13 @@ SCENARIOS = Path(__file__).parent / "scenarios"
 
 
 def trace_of(name: str, text: str | None = None) -> list[Event]:
-    """The trace of a scenario of tests/scenarios (run as written, which must pass), or of ``text`` given for it."""
-    content, diags = load()
-    assert content is not None, diags
+    """The trace of a scenario of tests/scenarios (run as written, which must pass), or of ``text`` given for it,
+    with the packs it names."""
     path = SCENARIOS / name
+    packs, problems = resolve_packs(path, text)
+    assert not problems, problems
+    content, diags = load(packs=packs)
+    assert content is not None, diags
     loaded, problems = load_scenario(path, content, text)
     assert loaded is not None, problems
     result, game = scenario_run(loaded[0], content, str(path), trace=True, doc=loaded[1])
@@ -124,3 +128,10 @@ def test_a_part_of_an_option_that_does_nothing_says_so(monkeypatch: pytest.Monke
     assert lines[2:] == ["Field Horn: the Battle Cry does nothing for Unit 1 here (it acts only if a Battle Cry RWB "
                          "here is allowed)  [field-horn, items-vehicles]",
                          "Unit 1 gains 1 Courage  [field-horn, items-vehicles]"], lines
+
+
+def test_a_find_of_a_vehicle_refused_by_the_limit_says_vehicle() -> None:
+    """An Item's find of a Vehicle after the turn's find: the refusal names what it looked for, a Vehicle (it said
+    'finds no Item')."""
+    lines = details(trace_of("local-pack/item-vehicle-find-limit.yaml"))
+    assert "Motor Pool Chit: Unit 1 finds no Vehicle (refused: 1 Item per turn)" in lines

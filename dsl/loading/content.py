@@ -84,6 +84,19 @@ class Content:
     def tier_of(self, kind: str) -> str:
         return tier_of(self.precedence, kind)
 
+    def beyond_turn_limits(self, kind: str, tier: str) -> bool:
+        """Whether what a source of this kind, ranking in this tier, grants (a Specialist recruited, an Item found,
+        an Award drawn) is outside the game rules' limits per turn and does not count toward them (rulings 1.6,
+        2.5): its tier is marked ``beyond-turn-limits`` (rules/precedence.yaml: Awards, Sector attributes; a pack's
+        Battle Conditions), or its kind is, whatever its tier (rules/rwb.yaml: the RWB bonuses; a kind of card a
+        pack declares in rules/kinds.yaml)."""
+        if kind == "rwb" and self.rwb.beyond_turn_limits:
+            return True
+        declared = self.kind_def(kind)
+        if declared is not None and declared.beyond_turn_limits:
+            return True
+        return any(t.beyond_turn_limits for t in self.precedence.tiers if t.id == tier)
+
     def cards_of(self, kind: str) -> list[schema.Card]:
         return [c for cid, c in self.cards.items() if self.card_kinds[cid] == kind]
 

@@ -195,7 +195,8 @@ def _listed_hint(noun: str, what: str, file: str, *, same_file: bool) -> str:
 
 
 def merge_rules(base: Any, extra: Any) -> Any:
-    """A pack's rules file extends the base one: its lists are appended; precedence tiers merge by id."""
+    """A pack's rules file extends the base one: its lists are appended, its marks added; precedence tiers merge by
+    id."""
     if isinstance(base, schema.PrecedenceRules) and isinstance(extra, schema.PrecedenceRules):
         return attrs.evolve(base, tiers=merge_tiers(base.tiers, extra.tiers))
     changes: dict[str, Any] = {}
@@ -204,6 +205,8 @@ def merge_rules(base: Any, extra: Any) -> Any:
         new = getattr(extra, field.name)
         if isinstance(old, tuple) and isinstance(new, tuple):
             changes[field.name] = old + new
+        elif isinstance(old, bool) and isinstance(new, bool):
+            changes[field.name] = old or new  # a mark (rwb.yaml's beyond-turn-limits) a pack adds, never removes
     return attrs.evolve(base, **changes)
 
 

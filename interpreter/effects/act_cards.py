@@ -10,12 +10,6 @@ from ddaydice.interpreter.core.state import Unit
 from ddaydice.interpreter.effects.context import ContextBase
 from ddaydice.interpreter.mechanisms import decks
 
-# ruling 1.6, 2.5: the kinds of source whose grants (a Specialist recruited, an Item found, an Award drawn) are
-# bonuses, outside the game rules' limits per turn whatever their tier: an RWB's (the Special Find is "in
-# addition to the dice", not the turn's find). The tiers outside them are data: a precedence tier's
-# ``beyond-turn-limits`` (rules/precedence.yaml: Awards, Sector attributes; Atlantikwall's Battle Conditions).
-BEYOND_TURN_LIMITS_KINDS = frozenset({"rwb"})
-
 
 @trait
 class CardActions(ContextBase):
@@ -40,12 +34,9 @@ class CardActions(ContextBase):
     def _within_turn_limits(self) -> bool:
         """Whether what this effect grants is held to the game rules' limits per turn, and counts toward them
         (rulings 1.6, 2.5): read for a recruit, a find and an Award drawn alike. The rules' own grants (a straight's
-        Award), Specialists' and Items' (the Shoulder Patch) are held to them; a tier marked ``beyond-turn-limits``
-        (Awards, Sector attributes) and an RWB bonus are not."""
-        if self.source.kind in BEYOND_TURN_LIMITS_KINDS:
-            return False
-        tier = self.source.tier
-        return not any(t.beyond_turn_limits for t in self.game.content.precedence.tiers if t.id == tier)
+        Award), Specialists' and Items' (the Shoulder Patch) are held to them; what the rules' data marks
+        ``beyond-turn-limits`` is not: a tier (Awards, Sector attributes) or a kind of source (the RWB bonuses)."""
+        return not self.game.content.beyond_turn_limits(self.source.kind, self.source.tier)
 
     def _refused(self, what: str, why: str) -> None:
         """Tell in the trace that a grant (a recruit, a find, an Award drawn) gives nothing, and why: a limit of the
@@ -126,15 +117,20 @@ class CardActions(ContextBase):
         # 1-Item-per-turn limit; an Item's, a Vehicle's or a Specialist's counts toward it, and is held to it.
         counted = self._within_turn_limits()
         if counted and u.found >= (most := g.value("finds-per-turn", u)):
-            self._refused("finds no Item", f"{most} Item{'s' if most != 1 else ''} per turn")
+            self._refused(self._not_found(what, kind), f"{most} Item{'s' if most != 1 else ''} per turn")
             return
         why = self._found(u, what, free, kind)
         if why is None:
             if counted:
                 u.found += 1
         elif why:
-            self._refused(f"does not find the {g._name_of(what)}" if isinstance(what, str) else
-                          f"finds no {'Vehicle' if kind == 'vehicle' else 'Item'}", why)
+            self._refused(self._not_found(what, kind), why)
+
+    def _not_found(self, what: str | int, kind: str) -> str:
+        """What the trace says a find that gives nothing did not find: the card it names, or the kind of card."""
+        if isinstance(what, str):
+            return f"does not find the {self.game._name_of(what)}"
+        return f"finds no {'Vehicle' if kind == 'vehicle' else 'Item'}"
 
     def _found(self, u: Unit, what: str | int, free: bool, kind: str) -> str | None:
         """The find itself: the card named, or one the player chooses (of ``kind``), taken for its cost unless
