@@ -32,10 +32,11 @@ def content(*packs: str) -> Content:
     return loaded
 
 
-def fresh(map_id: str = "exercise-tiger", **kw: object) -> tuple[inv.CheckedGame, inv.Watch, Unit]:
+def fresh(map_id: str = "exercise-tiger", variant: str | None = "advanced-training",
+          **kw: object) -> tuple[inv.CheckedGame, inv.Watch, Unit]:
     """A checked game at its first turn's start, its Unit on its starting Sector."""
     watch = inv.Watch()
-    game = inv.CheckedGame(content(), map_id, players=1, seed=3, variant="advanced-training",
+    game = inv.CheckedGame(content(), map_id, players=1, seed=3, variant=variant,
                            deciders=[make_policy("reference")], watch=watch, **kw)
     game.choose_starts()
     game.state.turn = 1
@@ -79,8 +80,27 @@ def test_purchases_per_turn_fires_on_the_count_and_on_the_cards_taken() -> None:
     hand = game.state.hands[u.id]
     u.specialists += hand[:2]  # two Specialists out of the hand in one Phase 3, the count left at 1
     assert fires("purchases-per-turn", game, watch, "purchase") == [
-        "Unit 1 took 2 Specialists in Phase 3 (limit 1, Awards used 0)"]
+        "Unit 1 took 2 Specialists in Phase 3 within the turn's limits (limit 1)"]
     assert fires("purchases-per-turn", game, watch, "movement") == []  # the cards taken: Phase 3 only
+
+
+def test_purchases_per_turn_leaves_out_a_find_beyond_the_turns_limits() -> None:
+    """Phase 3's find, then a Sector attribute's find in the same phase (Juno Beach 13's Flame-Thrower): the
+    Sector's is beyond the turn's limits (rules/precedence.yaml, ruling 2.6), so the invariant, reading the same
+    data as the engine, reports nothing (it counted every card but an Award's, and reported 2 Items)."""
+    game, watch, u = fresh("juno-beach", None)
+    watch.begin(game)
+    game.state.phase = "purchase"
+    bought = next(c for c in game.state.pool if game.kind_of[c] == "item")
+    game.gain_card(u, bought)  # the turn's find
+    u.found = 1
+    sector = game.content.effects["juno-beach/s13"]
+    game.context(u, u, sector, u.sector).find("flame-thrower", True)
+    assert "flame-thrower" in u.items and u.found == 1
+    assert fires("purchases-per-turn", game, watch, "purchase") == []
+    u.items.append(next(c for c in game.state.pool if game.kind_of[c] == "item" and c != bought))
+    assert fires("purchases-per-turn", game, watch, "purchase") == [
+        "Unit 1 took 2 Items in Phase 3 within the turn's limits (limit 1)"]
 
 
 def test_skull_cancels_a_result_fires() -> None:

@@ -63,10 +63,10 @@ class Watcher(Protocol):
     """What a tool sees of a game at its moments: ``dday simulate --check-invariants`` checks the rules after each
     phase (tools/invariants.py), ``dday compare`` gives the forced cards once the starts are chosen
     (tools/forced.py), tests/test_index.py checks each read of the index of the effects in play. A game calls each
-    of its watchers' methods at that moment (``suffering``, ``moving`` and ``at_point`` before the engine acts); a
-    game with no watcher calls nothing. A watcher extends core/watching.py's ``Watching`` (every moment doing
-    nothing) and writes the moments it needs. Tools extend a game this way, never by overriding its methods, which a
-    compiled engine (compiled.txt) would not call."""
+    of its watchers' methods at that moment (``suffering``, ``moving``, ``at_point`` and ``granted`` before the
+    engine acts); a game with no watcher calls nothing. A watcher extends core/watching.py's ``Watching`` (every
+    moment doing nothing) and writes the moments it needs. Tools extend a game this way, never by overriding its
+    methods, which a compiled engine (compiled.txt) would not call."""
 
     def starts_chosen(self, game: GameAPI) -> None: ...
 
@@ -81,6 +81,8 @@ class Watcher(Protocol):
     def moving(self, game: GameAPI, unit: Unit, move: Move) -> None: ...
 
     def suffering(self, game: GameAPI, unit: Unit, amount: int, cause: str) -> None: ...
+
+    def granted(self, game: GameAPI, unit: Unit, card: str, source: EffectSource) -> None: ...
 
     def index_read(self, game: GameAPI, index: InPlay) -> None: ...
 

@@ -4,6 +4,7 @@ compiled.txt): a compiled class's methods accept no instance of a subclass writt
 
 from __future__ import annotations
 
+from ddaydice.dsl.compile import EffectSource
 from ddaydice.interpreter.core.api import GameAPI
 from ddaydice.interpreter.core.inplay import InPlay
 from ddaydice.interpreter.core.state import Unit
@@ -33,6 +34,9 @@ class Watching:
 
     def suffering(self, game: GameAPI, unit: Unit, amount: int, cause: str) -> None:
         """The Unit is about to suffer a loss, before any protection."""
+
+    def granted(self, game: GameAPI, unit: Unit, card: str, source: EffectSource) -> None:
+        """An effect's grant (a recruit, a find) is about to give the Unit a card: ``source`` is the effect's."""
 
     def index_read(self, game: GameAPI, index: InPlay) -> None:
         """The index of the effects in play is read (``game.in_play()``), at each read: the index the turn is about

@@ -47,6 +47,15 @@ class CardActions(ContextBase):
             self.game.log("refused", f"{self.source.name}: {u.name} {what} (refused: {why})", u,
                           self.source.owner, self.source.tier)
 
+    def _give(self, u: Unit, card: str) -> None:
+        """The Unit gains a card this effect grants (a recruit, a find): the game's watchers hear the grant and its
+        source first (the invariant of purchases tells a grant beyond the turn's limits from one within them)."""
+        g = self.game
+        if g.watchers:
+            for w in g.watchers:
+                w.granted(g, u, card, self.source)
+        g.gain_card(u, card)
+
     def _taken(self, u: Unit, card: str) -> str | None:
         """Why a card a grant names is not there to give, when it lies in neither the Pool nor a Sector: another
         player holds it (a Regular Specialist excepted: each player has his own), it is dead, used or abandoned
@@ -82,7 +91,7 @@ class CardActions(ContextBase):
             if what not in g.state.pool and (why := self._taken(u, what)) is not None:
                 self._refused(f"does not recruit the {g._name_of(what)}", why)
                 return
-            g.gain_card(u, what)
+            self._give(u, what)
             if counted:
                 u.recruited += 1
             return
@@ -98,7 +107,7 @@ class CardActions(ContextBase):
                       [g._name_of(c) for c in options], options)
         if not free:
             u.stars -= g.value("specialist-cost", u, card=options[i])
-        g.gain_card(u, options[i])
+        self._give(u, options[i])
         if counted:
             u.recruited += 1
 
@@ -164,18 +173,18 @@ class CardActions(ContextBase):
                 return "no Vehicle is left"
             i = g.ask_one(u, "find", f"{self.source.name}: take which Vehicle?", [g._name_of(v) for v in vehicles],
                           vehicles)
-            g.gain_card(u, vehicles[i])
+            self._give(u, vehicles[i])
             return None
         if isinstance(what, str):
             if what in g.state.pool or what in g.state.placed:
-                g.gain_card(u, what)
+                self._give(u, what)
                 return None
             if not free:
                 return f"the {g._name_of(what)} is not there to find"
             why = self._taken(u, what)
             if why is not None:
                 return why
-            g.gain_card(u, what)
+            self._give(u, what)
             return None
         options = g.findable(u, free=True)
         if not free:
@@ -190,7 +199,7 @@ class CardActions(ContextBase):
         card, _ = options[i - 1]
         if not free:
             u.item_points -= g.value("item-cost", u, card=card)
-        g.gain_card(u, card)
+        self._give(u, card)
         return None
 
     def offer(self, card: str) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from ddaydice.dsl.compile import EffectSource
 from ddaydice.dsl.diagnostics import RuleError
 from ddaydice.dsl.places import bundled_root
 from ddaydice.dsl.yamlsrc import read_yaml, structure
@@ -81,7 +82,6 @@ class Snapshot:
     sector: dict[str, str] = attrs.Factory(dict)
     status: dict[str, str] = attrs.Factory(dict)
     cards: dict[str, frozenset[str]] = attrs.Factory(dict)  # Specialists (dead ones too), Items, Vehicle, Awards
-    used_awards: dict[str, int] = attrs.Factory(dict)
     tally: dict[str, frozenset[int]] = attrs.Factory(dict)  # the Final Tally's dice (by identity)
     offered: frozenset[str] = frozenset()  # cards in the Pool, a hand or placed in a Sector
 
@@ -97,6 +97,9 @@ class Watch(Watching):
     # during the phase (read then: what a card grants for the phase is gone once it ends)
     charged: list[tuple[str, int, int, int]] = attrs.Factory(list)
     moves: list[tuple[str, str, str, bool]] = attrs.Factory(list)  # (Unit, from, to, visited before) in the phase
+    # (Unit, card) for each card an effect granted during the phase beyond the turn's limits, by the rules' data
+    # (a tier or a kind of source marked beyond-turn-limits: an Award's, a Sector's, a Battle Condition's, an RWB's)
+    beyond: set[tuple[str, str]] = attrs.Factory(set)
     rolled: dict[str, int] = attrs.Factory(dict)  # MGF dice the Unit's Sector should have rolled, read as they were
     violations: list[Violation] = attrs.Factory(list)
 
@@ -105,6 +108,7 @@ class Watch(Watching):
         self.charged = []
         self.moves = []
         self.rolled = {}
+        self.beyond = set()
 
     # ------------------------------------------------------------------ the game's moments (a Watcher)
     def phase_begins(self, game: GameAPI, phase: str) -> None:
@@ -125,6 +129,10 @@ class Watch(Watching):
     def moving(self, game: GameAPI, unit: Unit, move: Move) -> None:
         if move.to is not None:
             self.moves.append((unit.id, unit.sector, move.to, move.to in unit.visited))
+
+    def granted(self, game: GameAPI, unit: Unit, card: str, source: EffectSource) -> None:
+        if game.content.beyond_turn_limits(source.kind, source.tier):
+            self.beyond.add((unit.id, card))
 
     def suffering(self, game: GameAPI, unit: Unit, amount: int, cause: str) -> None:
         if game.state.phase == "combat" and not unit.side:
@@ -154,7 +162,6 @@ def snapshot(game: GameAPI) -> Snapshot:
         snap.sector[u.id] = u.sector
         snap.status[u.id] = u.status
         snap.cards[u.id] = frozenset(_cards(u))
-        snap.used_awards[u.id] = len(u.used_awards)
         snap.tally[u.id] = frozenset(id(d) for d in u.tally)
     snap.offered = frozenset(s.pool) | {c for h in s.hands.values() for c in h} | frozenset(s.placed)
     return snap
@@ -208,19 +215,20 @@ def _purchases(game: GameAPI, watch: Watch, phase: str) -> list[str]:
         if phase != "purchase":
             continue
         # Independently of the engine's counts: the cards that came to the Unit from the Pool, a hand or a
-        # Sector during Phase 3 (a trade between Units brings none of these), less what its Awards gave.
+        # Sector during Phase 3 (a trade between Units brings none of these), less those an effect granted beyond
+        # the turn's limits (an Award's, a Sector attribute's, a Battle Condition's: the rules' data, as the
+        # engine reads it).
         new = frozenset(_cards(u)) - watch.before.cards.get(u.id, frozenset())
-        taken = [c for c in new if c in watch.before.offered]
-        awards = len(u.used_awards) - watch.before.used_awards.get(u.id, 0)
+        taken = [c for c in new if c in watch.before.offered and (u.id, c) not in watch.beyond]
         kinds = game.content.card_kinds
         roles = {c: ("specialist" if kinds.get(c) == "specialist" or game._role.get(kinds.get(c, "")) == "specialist"
                      else "item") for c in taken}
         specs = sum(1 for c in taken if roles[c] == "specialist")
         items = len(taken) - specs
-        if specs > recruits + awards:
-            out.append(f"{u.name} took {specs} Specialists in Phase 3 (limit {recruits}, Awards used {awards})")
-        if items > finds + awards:
-            out.append(f"{u.name} took {items} Items in Phase 3 (limit {finds}, Awards used {awards})")
+        if specs > recruits:
+            out.append(f"{u.name} took {specs} Specialists in Phase 3 within the turn's limits (limit {recruits})")
+        if items > finds:
+            out.append(f"{u.name} took {items} Items in Phase 3 within the turn's limits (limit {finds})")
     return out
 
 
