@@ -56,10 +56,26 @@ class CardActions(ContextBase):
                 w.granted(g, u, card, self.source)
         g.gain_card(u, card)
 
+    def _give_named(self, u: Unit, card: str) -> str | None:
+        """A grant that names its card takes that card from where it lies (ruling 2.7): the Pool or a Sector; its
+        deck, out of which it goes (no later draw gives it again); or the box, when it is in no one's hands (a map's
+        Special Item). None when the Unit took it; otherwise why it is not there to give."""
+        g = self.game
+        if card not in g.state.pool and card not in g.state.placed:
+            why = self._taken(u, card)
+            if why is not None:
+                return why
+            deck = decks.waiting(g, card)
+            if deck is not None:
+                deck.remove(card)
+        self._give(u, card)
+        return None
+
     def _taken(self, u: Unit, card: str) -> str | None:
         """Why a card a grant names is not there to give, when it lies in neither the Pool nor a Sector: another
-        player holds it (a Regular Specialist excepted: each player has his own), it is dead, used or abandoned
-        (ruling 2.7). None: it is in no one's hands (a map's Special Item out of the box), and a grant gives it."""
+        player holds it (a Regular Specialist excepted: each player has his own), it is dead, used, discarded or
+        abandoned (ruling 2.7). None: it is in no one's hands (in its deck, or a map's Special Item out of the box),
+        and a grant gives it."""
         g = self.game
         spec = g.content.cards.get(card)
         own_copy = g.kind_of.get(card) == "specialist" and spec is not None and spec.grade == "regular"
@@ -68,10 +84,12 @@ class CardActions(ContextBase):
                 return f"{o.name} has {'him' if g.kind_of.get(card) == 'specialist' else 'it'}"
             if card in o.dead and not own_copy:
                 return "he is dead"
-            if card in o.used_items:
+            if card in o.used_items or card in o.used_awards:
                 return "it has been used"
         if card in g.state.abandoned:
             return "it was abandoned"
+        if decks.discarded(g, card):
+            return "it has been discarded"
         return None
 
     def recruit(self, what: str | int, free: bool) -> None:
@@ -88,10 +106,9 @@ class CardActions(ContextBase):
             self._refused("recruits no Specialist", f"{most} Specialist{'s' if most != 1 else ''} per turn")
             return
         if isinstance(what, str):
-            if what not in g.state.pool and (why := self._taken(u, what)) is not None:
+            if (why := self._give_named(u, what)) is not None:
                 self._refused(f"does not recruit the {g._name_of(what)}", why)
                 return
-            self._give(u, what)
             if counted:
                 u.recruited += 1
             return
@@ -119,7 +136,7 @@ class CardActions(ContextBase):
         if not self._permitted("find", use=True):
             self._refused("finds nothing", "nothing can be found here")
             return
-        if isinstance(what, str) and (what in u.items or u.vehicle == what):
+        if isinstance(what, str) and what in g.held_cards(u):
             self._refused(f"does not find the {g._name_of(what)}", f"{u.name} has it already")
             return
         # ruling 1.6, 2.5: an Award's, a Sector's, a Battle Condition's or an RWB's find is outside the
@@ -176,16 +193,9 @@ class CardActions(ContextBase):
             self._give(u, vehicles[i])
             return None
         if isinstance(what, str):
-            if what in g.state.pool or what in g.state.placed:
-                self._give(u, what)
-                return None
-            if not free:
+            if not free and what not in g.state.pool and what not in g.state.placed:
                 return f"the {g._name_of(what)} is not there to find"
-            why = self._taken(u, what)
-            if why is not None:
-                return why
-            self._give(u, what)
-            return None
+            return self._give_named(u, what)
         options = g.findable(u, free=True)
         if not free:
             options = [(c, g.value("item-cost", u, card=c)) for c, _ in options]

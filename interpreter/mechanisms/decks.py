@@ -255,6 +255,18 @@ def deck_names(content: Content) -> list[str]:
     return [AWARD_DECK, *(k.id for k in content.kinds.kinds if k.deck)]
 
 
+def waiting(game: GameAPI, card: str) -> list[str] | None:
+    """The deck a card waits in to be drawn, the base game's Award deck or its kind's, if it is there."""
+    s = game.state
+    deck = s.award_deck if game.kind_of.get(card) == "award" else s.decks.get(game.kind_of.get(card, ""), [])
+    return deck if card in deck else None
+
+
+def discarded(game: GameAPI, card: str) -> bool:
+    """Whether a card lies in its kind's discard pile (played and put away, as a used Item is)."""
+    return card in game.state.discards.get(game.kind_of.get(card, ""), [])
+
+
 def take_award(game: GameAPI, unit: Unit, index: int, counted: bool) -> None:
     """The Unit takes the Award at ``index`` of the Award deck (0: the top, a draw at random); ``counted``: it
     counts toward the one Award a Unit may draw in a turn (ruling 2.1; not a grant beyond the limits, 2.5)."""
