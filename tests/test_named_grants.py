@@ -1,7 +1,7 @@
 """Ruling 2.7 (docs/rulings.md): a grant that names its card takes that card from where it lies and never gives a
-second one. No word of the effect language names an Award or a card of a deck today (``find`` names an Item or a
-Vehicle, ``recruit`` a Specialist), so these tests call the effect's grant as the engine runs it, with a card of a
-deck named, as a grant that could name one would."""
+second one. These tests call a find's grant as the engine runs it, naming a card of a deck (an Award, a Badge),
+which the one rule of named grants (CardActions._give_named) serves for every grant that names a card;
+local-pack/named-award-out-of-the-deck.yaml names an Award in the effect language ('draw-award victoria-cross')."""
 
 from __future__ import annotations
 

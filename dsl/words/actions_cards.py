@@ -196,15 +196,29 @@ def compile_die_instead(_p: Parts) -> Action:
     return lambda ctx: ctx.die_instead()
 
 
+def touches_draw_award(stmt: ast.Statement) -> Touches:
+    """A named Award is a card the action brings into play; 'random' and 'choice' name none."""
+    return Touches(cards=tuple(c for c in named(stmt) if c not in _AWARD_DRAWS))
+
+
+def say_draw_award(r: Speaker, w: Wording) -> str:
+    how = w.word(0)
+    if how == "random":
+        return "draw 1 Award at random"
+    return "choose 1 Award" if how == "choice" else f"draw the {r.name(how)} from the Award deck"
+
+
+_AWARD_DRAWS = frozenset({"random", "choice"})
 DRAW_AWARD = ActionWord(
     name="draw-award",
-    signatures=("'random'|'choice'",),
-    summary=("Draw an Award card, at random or of the player's choice; at most one per turn, except an Award's or "
-             "a Sector's draw, which is outside that limit and does not count toward it."),
+    signatures=("'random'|'choice'", "award"),
+    summary=("Draw an Award card, at random, of the player's choice, or the one named, from the Award deck (a named "
+             "Award is taken out of it; one another player holds, or used, is not given: ruling 2.7); at most one "
+             "per turn, except an Award's or a Sector's draw, which is outside that limit and does not count toward "
+             "it."),
     example="use: draw-award random",
     english="draw an Award {0}",
-    compile=compile_draw_award, touches=touches_nothing,
-    render=lambda _r, w: "draw 1 Award at random" if w.word(0) == "random" else "choose 1 Award",
+    compile=compile_draw_award, touches=touches_draw_award, render=say_draw_award,
 )
 RWB = ActionWord(
     name="rwb",

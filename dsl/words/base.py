@@ -392,6 +392,7 @@ PARAM_KINDS: dict[str, str] = {
     "specialist": "a Specialist id (medic, corporal, ...)",
     "item": "an Item id (bazooka, ...)",
     "vehicle": "a Vehicle id (tank, ...)",
+    "award": "an Award id (victoria-cross, ...)",
     "card": "any card id",
     "rwb": "an RWB bonus id (leadership, battle-cry, ...)",
     "query": "a query id (def, advance-cost, locked-dice, ...; rules/queries.yaml)",

@@ -226,6 +226,13 @@ class CardActions(ContextBase):
         if counted and u.awards_drawn:
             self._refused("draws no Award", "1 Award per turn")
             return
+        if how not in ("random", "choice"):  # an Award named, taken from where it lies (ruling 2.7)
+            why = f"{u.name} has it already" if how in u.awards else self._give_named(u, how)
+            if why is not None:
+                self._refused(f"does not draw the {g._name_of(how)}", why)
+            elif counted:
+                u.awards_drawn += 1
+            return
         if not deck:
             self._refused("draws no Award", "the Award deck is empty")
             return
