@@ -57,11 +57,11 @@ class CardActions(ContextBase):
         g.gain_card(u, card)
 
     def _give_named(self, u: Unit, card: str) -> str | None:
-        """A grant that names its card takes that card from where it lies (ruling 2.7): the Pool or a Sector; its
-        deck, out of which it goes (no later draw gives it again); or the box, when it is in no one's hands (a map's
+        """A grant that names its card takes that card from where it lies (ruling 2.7): the Pool; a Sector or its
+        deck, out of which it goes (no later draw gives it again), or the box, when it is in no one's hands (a map's
         Special Item). None when the Unit took it; otherwise why it is not there to give."""
         g = self.game
-        if card not in g.state.pool and card not in g.state.placed:
+        if card not in g.state.pool:
             why = self._taken(u, card)
             if why is not None:
                 return why
