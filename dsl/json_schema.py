@@ -26,7 +26,7 @@ from typing import Any, Literal
 import attrs
 
 from ddaydice.dsl import schema
-from ddaydice.dsl.limits import MAX_TABLE_NUMBER, IdRule, Range, RulingRule
+from ddaydice.dsl.limits import MAX_TABLE_NUMBER, IdRule, Range, RulingRefRule, RulingRule
 from ddaydice.dsl.sandbox import SLUG
 from ddaydice.dsl.yamlsrc import attr_to_key
 
@@ -113,6 +113,14 @@ def _type(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
             elif isinstance(mark, RulingRule):  # text, or a number as written (7.3)
                 out = {"anyOf": [{"type": "string", "pattern": f"^{RulingRule.PATTERN}$",
                                   "maxLength": RulingRule.MAX_CHARS}, {"type": "number"}]}
+            elif isinstance(mark, RulingRefRule):  # a number, or {ruling: NUMBER, query: ID or [IDS]}
+                number = {"anyOf": [{"type": "string", "pattern": f"^{RulingRule.PATTERN}$",
+                                     "maxLength": RulingRule.MAX_CHARS}, {"type": "number"}]}
+                query = {"type": "string", "pattern": f"^{SLUG.pattern}$"}
+                out = {"anyOf": [number, {
+                    "type": "object", "properties": {"ruling": number, "query": {
+                        "anyOf": [query, {"type": "array", "items": query}]}},
+                    "required": ["ruling"], "additionalProperties": False}]}
             elif isinstance(mark, SchemaPart):
                 out = dict(mark.fragment)
         return out

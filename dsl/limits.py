@@ -147,3 +147,19 @@ class RulingRule:
 
 
 RULING = RulingRule()
+
+
+class RulingRefRule:
+    """Marks an entry of ``rulings:``, as ``Annotated[RulingRef, RULING_REF]`` in dsl/schema.py: a ruling's number
+    (read as written, :meth:`RulingRule.written`), or a mapping ``{ruling: NUMBER, query: ID or [IDS]}``. The
+    number is kept as written even when it is none (a space in it, a list): the load reports every such entry at
+    its place (LOAD013) beside the numbers it does not list (LOAD010), rather than stop at the first."""
+
+    __slots__ = ()
+    KEYS = ("ruling", "query")
+
+    def __repr__(self) -> str:
+        return "RULING_REF"
+
+
+RULING_REF = RulingRefRule()

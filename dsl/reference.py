@@ -304,6 +304,11 @@ def _rules_sections(content: Content) -> list[str]:
         "`def -1d6`, `capacity = 1`. `base` is the rules' own value (`computed`: derived from the board or a card);",
         "`minimum` is the clamp applied after every change.",
         "",
+        "A card's ruling about one of these values (or permissions) alone names it: `rulings: [{ruling: \"7.3\",",
+        "query: mgf-dice}]` (`query:` one id or a list); `dday explain` shows the ruling under that query's steps",
+        "only, where a plain number (`rulings: [\"7.3\"]`) shows under all that the card does. A query no",
+        "`rules/queries.yaml` lists there, or a ruling's number that is none, is `LOAD013`.",
+        "",
         *_table(["value", "what it is", "of", "base", "minimum"],
                 [(f"`{q.id}`", q.text, q.subject, base(q.base), "" if q.minimum is None else q.minimum)
                  for q in numbers]),

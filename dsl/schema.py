@@ -23,6 +23,7 @@ from ddaydice.dsl.limits import (
     MAX_SMALL_COUNT,
     MAX_TABLE_NUMBER,
     RULING,
+    RULING_REF,
     Range,
 )
 
@@ -48,6 +49,18 @@ RulingNo = Annotated[str, RULING]
 
 
 @attrs.frozen
+class RulingRef:
+    """One entry of ``rulings:``: a ruling's number as the file writes it (``"7.3"``, or unquoted ``7.3``), or a
+    mapping that says which queries it is about (``{ruling: "7.3", query: mgf-dice}``; ``query:`` one id or a
+    list), so that ``dday explain`` shows it only under the steps of those queries (none: under every step of the
+    entry). Read by dsl/yamlsrc.py ``_ruling_ref``, checked at load (a number that is none, or a query no
+    rules/queries.yaml lists: LOAD013; a number no rules/rulings.yaml lists: LOAD010)."""
+
+    ruling: str
+    query: tuple[str, ...] = ()
+
+
+@attrs.frozen
 class Cited:
     """Where the rulebook writes what an entry says, for ``dday explain`` and ``dday card``: ``rulebook``, the place
     (a section heading as printed, a page: "ITEMS, p. 7"), and ``rulings``, the numbers of the rulings that decide
@@ -56,7 +69,7 @@ class Cited:
     Keyword-only, so that a record's own fields keep their order."""
 
     rulebook: str = attrs.field(default="", kw_only=True)
-    rulings: tuple[RulingNo, ...] = attrs.field(default=(), kw_only=True)
+    rulings: tuple[Annotated[RulingRef, RULING_REF], ...] = attrs.field(default=(), kw_only=True)
 
 
 @attrs.frozen
@@ -127,14 +140,20 @@ class Tier:
 
 
 @attrs.frozen
-class PrecedenceRules:
+class PrecedenceRules(Cited):
+    """The order of precedence; its ``rulebook:`` and ``rulings:`` are what ``dday explain`` cites under a step
+    another effect overrules."""
+
     provenance: Provenance
     tiers: tuple[Tier, ...]
     note: str = ""  # what is ours, for a reconstruction (PROV001 without it)
 
 
 @attrs.frozen
-class Phase:
+class Phase(Cited):
+    """A phase of the turn; its ``rulebook:`` and ``rulings:`` are what ``dday explain`` cites under the checks
+    the engine makes in it (the movement's, behind ``may-enter``)."""
+
     id: Id
     name: str
 

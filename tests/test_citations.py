@@ -140,7 +140,7 @@ def test_explain_cites_the_base_and_every_step() -> None:
     assert (data["rulebook"], data["rulings"]) == ("DEFENSE (DEF), p. 10", ["5.1", "5.2"])
     assert [(s["source"], s["rulebook"], s["rulings"]) for s in data["steps"]] == [
         ("engineer", "SPECIALISTS, p. 6", ["5.1", "8.5"]), ("bazooka", "ITEMS, p. 7", []),
-        ("flame-thrower", "ITEMS, p. 7", ["8.15"]), ("rules", None, [])]
+        ("flame-thrower", "ITEMS, p. 7", ["8.15"]), ("rules", "DEFENSE (DEF), p. 10", [])]
 
 
 def test_card_shows_its_citations() -> None:
@@ -149,3 +149,63 @@ def test_card_shows_its_citations() -> None:
     data = json.loads(result.output)
     assert data["rulebook"] == "SPECIALISTS, p. 6"
     assert [r["number"] for r in data["rulings"]] == ["5.1", "7.3", "8.6"]
+
+
+def test_a_ruling_about_a_query_is_cited_under_that_query_alone(tmp_path: Path) -> None:
+    """``{ruling: N, query: ID}`` (or a list of ids) cites a ruling about one query of what the entry does: under
+    a step of another query it is left out; a plain number is about all of it. `dday card` says which."""
+    rulings = '[{ruling: "7.3", query: mgf-dice}, "5.1", {ruling: 8.10, query: [def, mgf-dice]}]'
+    content, diags = load(content_tree(tmp_path, {"cards/new.yaml": card(rulings=rulings)}))
+    assert content is not None, diags
+    cited = content.citations["tester"]
+    assert [n for n, _ in cited.rulings] == ["7.3", "5.1", "8.10"]
+    assert [n for n, _ in cited.about("mgf-dice").rulings] == ["7.3", "5.1", "8.10"]
+    assert [n for n, _ in cited.about("def").rulings] == ["5.1", "8.10"]
+    assert [n for n, _ in cited.about("tagged").rulings] == ["5.1"]
+    data = json.loads(CliRunner().invoke(main, ["card", "grenade", "--format", "json"]).output)
+    assert [(r["number"], r["queries"]) for r in data["rulings"]] == [("5.1", ["mgf-dice"]), ("7.3", ["mgf-dice"])]
+    text = CliRunner().invoke(main, ["card", "grenade"]).output
+    assert "ruling      7.3: A silenced or prevented MGF is raised by nothing (about mgf-dice)" in text
+
+
+def test_a_count_of_explosion_symbols_cites_no_ruling_on_mgf() -> None:
+    """The Grenade's rulings are about the MGF it prevents: a count of the Explosion symbols held shows its
+    rulebook place, not them."""
+    args = ["explain", str(EXPLAIN / "playing-with-fire.yaml"), "tagged", "explosion", "above", "2", "for", "u1"]
+    lines = CliRunner().invoke(main, args).output.splitlines()
+    grenade = lines.index("    item            Grenade (Unit 1): add 1: 0 -> 1")
+    assert lines[grenade + 1].strip() == "rulebook: ITEMS, p. 7"
+    assert not any("7.3" in line for line in lines)
+
+
+def test_the_clamp_the_overrule_and_the_movement_checks_cite_the_rules() -> None:
+    """The clamp cites where the query's minimum is written; a step overruled, the rulebook's RULE CONFLICTS AND
+    TIES (rules/precedence.yaml); the checks behind may-enter, the movement phase (rules/phases.yaml)."""
+    clamp = CliRunner().invoke(main, ["explain", str(EXPLAIN / "bazooka-engineer-clamp.yaml"), "def", "for", "u1"])
+    lines = clamp.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if "clamp 0" in line)
+    assert lines[at + 1].strip() == "rulebook: DEFENSE (DEF), p. 10"
+    args = ["explain", str(EXPLAIN / "merville-11-protect.yaml"), "def", "for", "u1", "--format", "json"]
+    steps = json.loads(CliRunner().invoke(main, args).output)["derivation"]["steps"]
+    assert [s["precedence"] for s in steps] == [None, {"rulebook": "RULE CONFLICTS AND TIES", "rulings": ["7.2"]}]
+    args = ["explain", str(EXPLAIN / "costs.yaml"), "may-enter", "for", "u1", "in", "s2"]
+    lines = CliRunner().invoke(main, args).output.splitlines()
+    assert lines[2:4] == ["    rulebook: Phase 4 ★ MOVING, p. 9", "    ruling 3.3: One move per turn"]
+    data = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).output)["derivation"]
+    assert (data["rulebook"], data["rulings"]) == ("Phase 4 ★ MOVING, p. 9", ["3.3", "3.4", "3.5"])
+
+
+def test_every_bad_entry_of_a_rulings_list_is_told_at_once(tmp_path: Path) -> None:
+    """A number that is none (a space in it, a list, nothing) or a query no rules/queries.yaml lists: LOAD013 at
+    its place, beside the LOAD010 of a number no rules/rulings.yaml lists; one does not hide the others."""
+    rulings = '["7 3", "99.1", [1], {ruling: "7.3", query: mgf-dise}, {ruling: "x y"}]'
+    root = content_tree(tmp_path, {"cards/new.yaml": card(rulings=rulings)})
+    content, diags = load(root)
+    assert content is None
+    assert [(d.code, d.line, d.column, d.message) for d in diags] == [
+        ("LOAD013", 8, 15, "'7 3' is no ruling's number"),
+        ("LOAD010", 8, 22, "no ruling '99.1': rules/rulings.yaml lists no ruling of this number"),
+        ("LOAD013", 8, 30, "no ruling's number here: a number (7.3), or {ruling: 7.3, query: def}"),
+        ("LOAD013", 8, 58, "no query 'mgf-dise': a ruling is about a query of rules/queries.yaml"),
+        ("LOAD013", 8, 78, "'x y' is no ruling's number")]
+    assert diags[3].hint == "did you mean 'mgf-dice'?"

@@ -210,6 +210,8 @@ CASES: dict[str, Case] = {
                     setup=_fifo("cards/pipe.yaml")),
     "LOAD010": Case("LOAD010", {"cards/new.yaml": card(rulings="[8.10, 7.30]")}, "cards/new.yaml:8:21",
                     ("no ruling '7.30'", "rules/rulings.yaml"), "did you mean '7.3'?"),
+    "LOAD013": Case("LOAD013", {"cards/new.yaml": card(rulings='["7.3", "7 3"]')}, "cards/new.yaml:8:22",
+                    ("'7 3'", "no ruling's number"), "numbers joined by dots"),
     # ------------------------------------------------------------------ the effect language: syntax
     "DSL001": Case("DSL001", effect("on advance: Gain 3 soldiers"), at(19), ("unexpected character 'G'",),
                    "lower case: 'gain'"),

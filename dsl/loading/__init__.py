@@ -10,5 +10,5 @@ before it:
     packs.py      a pack folder (its manifest), the files and folders given to check, 'requires:' (PACK00x)
     effects.py    the vocabulary, and every effect parsed, checked, rendered and compiled
     xref.py       what names what across files, once all is read (XREF, OPT, the optional rules' settings)
-    citations.py  the rulebook places and rulings entries cite, checked once all is read (LOAD010)
+    citations.py  the rulebook places and rulings entries cite, checked once all is read (LOAD010, LOAD013)
 """

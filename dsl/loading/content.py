@@ -30,6 +30,21 @@ class Citation:
 
     rulebook: str
     rulings: tuple[tuple[str, str], ...]
+    #: The queries each ruling is about (``{ruling: N, query: ...}``), in the order of ``rulings``; () for a ruling
+    #: about all that the entry does. Empty: every ruling is.
+    queries: tuple[tuple[str, ...], ...] = ()
+
+    def about(self, query: str) -> Citation:
+        """The citation under a step of ``query``: the rulebook's place, and the rulings about that query or about
+        all that the entry does."""
+        scopes = self.queries or ((),) * len(self.rulings)
+        kept = [(ruling, scope) for ruling, scope in zip(self.rulings, scopes, strict=True)
+                if not scope or query in scope]
+        return Citation(self.rulebook, tuple(r for r, _ in kept), tuple(s for _, s in kept))
+
+    def scope(self, i: int) -> tuple[str, ...]:
+        """The queries the ``i``-th ruling is about; () for all."""
+        return self.queries[i] if self.queries else ()
 
     def as_json(self) -> dict[str, object]:
         return {"rulebook": self.rulebook or None, "rulings": [number for number, _ in self.rulings]}

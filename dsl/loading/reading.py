@@ -73,6 +73,8 @@ class Builder:
     pending_rules: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
     pending_damage: list[tuple[schema.RuleDef, YamlDoc, Any]] = attrs.Factory(list)
     pending_queries: list[tuple[schema.QueryDef, YamlDoc, Any]] = attrs.Factory(list)  # their citations
+    # what else of the rules files cites the rulebook, by owner: the order of precedence, the phases
+    pending_cited: list[tuple[str, schema.Cited, YamlDoc, Any]] = attrs.Factory(list)
     broken_cards: list[tuple[str, str, YamlDoc, Any]] = attrs.Factory(list)
     listed: dict[tuple[str, ...], tuple[str, int, int]] = attrs.Factory(dict)  # check_listed_ids
     unlisted: list[Path] = attrs.Factory(list)  # folders whose entries were not listed (too many: PACK014)

@@ -55,6 +55,10 @@ def load_rules(b: Builder, rules_dir: Path, *, required: bool, pack: str | None,
         check_listed_ids(b, name, obj, doc)
         if isinstance(obj, schema.PrecedenceRules):
             check_tiers(b, obj, doc, b.rules.get(name))
+            b.pending_cited.append(("precedence", obj, doc, doc.data))
+        if isinstance(obj, schema.PhaseRules):
+            b.pending_cited += [(f"phase:{phase.id}", phase, doc, doc.data["phases"][i])
+                                for i, phase in enumerate(obj.phases)]
         if name in b.rules and pack is not None:
             b.rules[name] = merge_rules(b.rules[name], obj)
         else:

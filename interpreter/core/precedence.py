@@ -118,6 +118,9 @@ class Derivation:
     value: int
     clamp: int | None = None
     not_applied: tuple[NotApplied, ...] = ()
+    #: The entry whose citation (Content.citations) the base's is, when it is not the query's ('query:ID'): the
+    #: movement's checks behind ``may-enter`` cite their phase ('phase:movement').
+    cites: str = ""
 
     def as_flag(self) -> Derivation:
         """The derivation of a permission: its values as bools (what the rules and the effects' words say)."""

@@ -228,7 +228,8 @@ class MovementPhase(GameAPI):
                 check("Courage", unit.courage >= need, f"the Advance costs {need} Courage; the Unit has "
                       f"{unit.courage}", f"the Advance costs {need} Courage; the Unit has only {unit.courage}")
         final = any(m.to == to for m in self.legal_moves(unit))
-        return final, Derivation("may-enter", f"{unit.name}, {to_name}", True, "game rules", tuple(steps), final)
+        return final, Derivation("may-enter", f"{unit.name}, {to_name}", True, "game rules", tuple(steps), final,
+                                 cites="phase:movement")
 
     def _no_cry(self, unit: Unit, to: str) -> str:
         """What forbids the Unit's Battle Cry where it stands or where it would go: the effects that say so."""

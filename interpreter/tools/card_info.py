@@ -57,7 +57,9 @@ def card_info(content: Content, cid: str) -> dict[str, Any]:
         "reconstructed": card.provenance == "reconstructed",
         # where the rulebook writes it, and the rulings on it (numbers and titles: docs/rulings.md)
         "rulebook": card.rulebook or None,
-        "rulings": [{"number": n, "title": t} for n, t in cited.rulings] if cited is not None else [],
+        # (each with the queries it is about, ``{ruling: N, query: ...}``; [] for all that the card does)
+        "rulings": [{"number": n, "title": t, "queries": list(cited.scope(i))}
+                    for i, (n, t) in enumerate(cited.rulings)] if cited is not None else [],
         "note": card.note.strip(),
         "pack": content.owner_pack.get(f"card:{cid}"),
         "file": where[0] if where else None,
@@ -100,7 +102,8 @@ def render_card(info: dict[str, Any]) -> str:
     if info["rulebook"]:
         out += _field("rulebook", info["rulebook"])
     for ruling in info["rulings"]:
-        out += _field("ruling", f"{ruling['number']}: {ruling['title']}")
+        about = f" (about {', '.join(ruling['queries'])})" if ruling["queries"] else ""
+        out += _field("ruling", f"{ruling['number']}: {ruling['title']}{about}")
     if info["note"]:
         out += _field("note", info["note"])
     out += _field("pack", f"{info['pack']} (expansion)" if info["pack"] else "the base game")

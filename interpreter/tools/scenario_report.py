@@ -12,7 +12,7 @@ import attrs
 
 from ddaydice.dsl.diagnostics import Diagnostic, printable
 from ddaydice.dsl.loading.content import Citation
-from ddaydice.interpreter.core.precedence import Derivation
+from ddaydice.interpreter.core.precedence import Derivation, Step
 from ddaydice.interpreter.core.state import Event
 from ddaydice.interpreter.tools.scenario import Check, Result
 
@@ -21,19 +21,19 @@ def derivation_text(d: Derivation, indent: str = "      ",
                     citations: Mapping[str, Citation] | None = None) -> list[str]:
     """A query's derivation, one line per contribution (``dday scenario run`` on a failed check, ``dday explain``);
     with ``citations`` (Content.citations), under the base and under each step, where the rulebook writes it and
-    the rulings that decide it (:func:`cited`)."""
-    def cite(source: str, under: str) -> list[str]:
-        found = cited(citations, source)
+    the rulings that decide it (:func:`base_cited`, :func:`step_cited`)."""
+    def cite(found: Citation | None, under: str) -> list[str]:
         return [f"{under}{line}" for line in found.lines()] if found is not None else []
 
+    base = base_cited(citations, d) if citations is not None else None
     if d.steps and all(step.op == "check" for step in d.steps):
-        lines = [f"{indent}{d.query} for {d.subject}: every check must pass"]
+        lines = [f"{indent}{d.query} for {d.subject}: every check must pass", *cite(base, f"{indent}  ")]
         for step in d.steps:
             lines.append(f"{indent}  {'yes' if step.after else 'NO '}  {step.source_name}: {step.text}")
         lines.append(f"{indent}  = {d.value}")
         return lines
     lines = [f"{indent}{d.query} for {d.subject or 'the game'}: base {d.base} ({d.base_source})"]
-    lines += cite(f"query:{d.query}", f"{indent}  ")
+    lines += cite(base, f"{indent}  ")
     width = max([15, *(len(step.tier) for step in d.steps)])
     for step in d.steps:
         val = "" if step.value is None else f" {step.value}"
@@ -43,26 +43,49 @@ def derivation_text(d: Derivation, indent: str = "      ",
         elif step.reason:
             line += f"  [{step.reason}]"
         lines.append(line)
-        lines += cite(step.source, f"{indent}  {'':<{width}}   ")
+        if citations is not None:
+            under = f"{indent}  {'':<{width}}   "
+            lines += cite(step_cited(citations, d, step), under)
+            if step.overruled_by:
+                lines += cite(citations.get(PRECEDENCE), under)
     lines.append(f"{indent}  = {d.value}")
     for idle in d.not_applied:  # what reaches the subject and did nothing, and why
         lines.append(f"{indent}  not applied: {idle.source_name} ({idle.tier}): {idle.text}  [{idle.reason}]")
     return lines
 
 
-def cited(citations: Mapping[str, Citation] | None, source: str) -> Citation | None:
-    """Where the rulebook writes what a step's source (a card's id, 'map/sector', 'rule:ID'; 'query:ID' for a
-    query's base) says, and the rulings on it: None when it cites nothing (or no citations are given)."""
-    return citations.get(source) if citations is not None else None
+#: The owner of the order of precedence's citation (rules/precedence.yaml): cited under a step overruled.
+PRECEDENCE = "precedence"
+
+
+def base_cited(citations: Mapping[str, Citation], d: Derivation) -> Citation | None:
+    """Where the rulebook writes a derivation's base and the rulings on it: the entry it names (``cites``: the
+    movement's checks cite their phase), else its query's entry in rules/queries.yaml."""
+    return citations.get(d.cites or f"query:{d.query}")
+
+
+def step_cited(citations: Mapping[str, Citation], d: Derivation, step: Step) -> Citation | None:
+    """Where the rulebook writes what a step's source (a card's id, 'map/sector', 'rule:ID') says, and the rulings
+    on it that are about the derivation's query (a ruling that names other queries is left out); the rules' clamp:
+    the rulebook's place of the query's entry, which gives the minimum (its rulings are the base's). None when it
+    cites nothing."""
+    if step.op == "clamp":
+        base = base_cited(citations, d)
+        return Citation(base.rulebook, ()) if base is not None and base.rulebook else None
+    found = citations.get(step.source)
+    return found.about(d.query) if found is not None else None
 
 
 def cited_json(d: Derivation, citations: Mapping[str, Citation]) -> dict[str, Any]:
     """A derivation as JSON with its citations: ``rulebook`` and ``rulings`` for the base (the query's entry) and on
-    every step (null and [] where nothing is cited)."""
+    every step (null and [] where nothing is cited); a step overruled: ``precedence``, the order of precedence's
+    (null on every other step)."""
     none = Citation("", ())
     out = d.as_json()
-    out.update((cited(citations, f"query:{d.query}") or none).as_json())
-    out["steps"] = [{**step.as_json(), **(cited(citations, step.source) or none).as_json()} for step in d.steps]
+    out.update((base_cited(citations, d) or none).as_json())
+    precedence = (citations.get(PRECEDENCE) or none).as_json()
+    out["steps"] = [{**step.as_json(), **(step_cited(citations, d, step) or none).as_json(),
+                     "precedence": precedence if step.overruled_by else None} for step in d.steps]
     return out
 
 
