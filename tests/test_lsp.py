@@ -240,6 +240,21 @@ def test_hover_on_a_card_id_and_on_a_word(session: Session, workdir: Path) -> No
     assert session.ask(session.client.text_document_hover_async, doc, line, col) is None
 
 
+def test_hover_on_a_card_shows_its_rulebook_and_rulings(session: Session, workdir: Path) -> None:
+    """A card's hover cites it as `dday card` does: where the rulebook writes it, and each ruling on it (with the
+    query it is about)."""
+    scenario = workdir / "field-kitchen" / "scenarios" / "hover-citations.yaml"  # unsaved: never on disk
+    text = (workdir / "field-kitchen" / "scenarios" / "cook.yaml").read_text().replace(
+        "specialists: [cook]}", "specialists: [cook], items: [grenade]}", 1)
+    doc = session.open(scenario, text)
+    line, col = position_of(text, "items: [grenade]", 9)
+    shown = session.ask(session.client.text_document_hover_async, doc, line, col)
+    assert shown is not None and isinstance(shown.contents, types.MarkupContent)
+    assert "(`grenade`): Item" in shown.contents.value
+    assert ("**rulebook** ITEMS, p. 7  \n**ruling** 5.1: DEF and MGF belong to the Sector (about mgf-dice)  \n"
+            "**ruling** 7.3: A silenced or prevented MGF is raised by nothing (about mgf-dice)") in shown.contents.value
+
+
 def test_completion_in_an_effect_and_of_card_ids(session: Session, workdir: Path) -> None:
     items = workdir / "field-kitchen" / "cards" / "items.yaml"
     text = items.read_text()

@@ -84,6 +84,16 @@ def _field(label: str, text: str) -> list[str]:
     return out
 
 
+def citation_lines(info: dict[str, Any]) -> list[tuple[str, str]]:
+    """Where the rulebook writes the card and the rulings on it, as (label, text): what ``dday card`` prints and
+    the editor's hover shows; a ruling about some queries only says which."""
+    out = [("rulebook", info["rulebook"])] if info["rulebook"] else []
+    for ruling in info["rulings"]:
+        about = f" (about {', '.join(ruling['queries'])})" if ruling["queries"] else ""
+        out.append(("ruling", f"{ruling['number']}: {ruling['title']}{about}"))
+    return out
+
+
 def render_card(info: dict[str, Any]) -> str:
     kind = info["kind_name"]
     out = [f"{info['name']} ({info['id']})" + ("  [RECONSTRUCTED: not an official card]"
@@ -99,11 +109,8 @@ def render_card(info: dict[str, Any]) -> str:
     if info["reconstructed"]:
         prov = "reconstructed: the rulebook does not give this card whole; what is ours is said below"
     out += _field("provenance", prov)
-    if info["rulebook"]:
-        out += _field("rulebook", info["rulebook"])
-    for ruling in info["rulings"]:
-        about = f" (about {', '.join(ruling['queries'])})" if ruling["queries"] else ""
-        out += _field("ruling", f"{ruling['number']}: {ruling['title']}{about}")
+    for label, said in citation_lines(info):
+        out += _field(label, said)
     if info["note"]:
         out += _field("note", info["note"])
     out += _field("pack", f"{info['pack']} (expansion)" if info["pack"] else "the base game")

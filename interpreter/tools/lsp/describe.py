@@ -2,8 +2,8 @@
 
 A card id, anywhere it stands as a value (a card's own ``id:``, a map's list, a scenario's ``specialists:``) or in
 an effect, shows the card as ``dday card`` describes it (:mod:`ddaydice.interpreter.tools.card_info`): its kind,
-cost, text, effect and the effect's English, provenance and where it comes into play; definition goes to its
-``id:``. An optional rule or a map id does the same. A word of an effect shows its entry of the language's
+cost, text, effect and the effect's English, provenance, where the rulebook writes it and the rulings on it, and
+where it comes into play; definition goes to its ``id:``. An optional rule or a map id does the same. A word of an effect shows its entry of the language's
 reference (:func:`ddaydice.dsl.reference.entry`, the page docs/dsl-reference.md is made of); a Sector id in a
 map's effects, the Sector.
 """
@@ -21,7 +21,7 @@ import attrs
 from ddaydice.dsl import words
 from ddaydice.dsl.loader import Content
 from ddaydice.dsl.reference import entry
-from ddaydice.interpreter.tools.card_info import card_info
+from ddaydice.interpreter.tools.card_info import card_info, citation_lines
 from ddaydice.interpreter.tools.lsp.text import Token, in_effect, is_key, is_value, phrase_at, token_at
 
 # the names of several words (targets: 'all units', 'the german'), longest first
@@ -137,6 +137,7 @@ def card_markdown(info: dict[str, Any]) -> str:
         parts.append("In English:\n\n" + "\n".join(f"- {line}" for line in info["english"]))
     source = f"provenance: {info['provenance']}" + (f": {info['note']}" if info["note"] else "")
     parts.append(source + "  \n" + (f"pack: {info['pack']}" if info["pack"] else "the base game"))
+    parts.append("  \n".join(f"**{label}** {said}" for label, said in citation_lines(info)))
     parts.append(_availability(info))
     return "\n\n".join(p for p in parts if p)
 
