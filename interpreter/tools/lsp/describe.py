@@ -3,9 +3,9 @@
 A card id, anywhere it stands as a value (a card's own ``id:``, a map's list, a scenario's ``specialists:``) or in
 an effect, shows the card as ``dday card`` describes it (:mod:`ddaydice.interpreter.tools.card_info`): its kind,
 cost, text, effect and the effect's English, provenance, where the rulebook writes it and the rulings on it, and
-where it comes into play; definition goes to its ``id:``. An optional rule or a map id does the same. A word of an effect shows its entry of the language's
-reference (:func:`ddaydice.dsl.reference.entry`, the page docs/dsl-reference.md is made of); a Sector id in a
-map's effects, the Sector.
+where it comes into play; definition goes to its ``id:``. An optional rule or a map id does the same. A word of an
+effect shows its entry of the language's reference (:func:`ddaydice.dsl.reference.entry`, the page
+docs/dsl-reference.md is made of); a Sector id in a map's effects, the Sector.
 """
 
 from __future__ import annotations
