@@ -52,6 +52,59 @@ def named_in_rulings(ids: list[str], names: dict[str, str]) -> dict[str, set[str
     return out
 
 
+def sectors_named_in_rulings(maps: dict[str, list[tuple[str, str]]]) -> dict[str, set[str]]:
+    """The Sectors each ruling of docs/rulings.md names in its 'Where' and 'Tested by' lines, by number, as
+    'map/sector': a 'Sector N' (or 'Sectors N and M') in the parenthesis after a file, of that file's map (a map
+    file's own, a scenario's ``map:``). ``maps``: each map's Sectors, (id, name)."""
+    scenarios = {path.name: path for path in (REPO / "tests" / "scenarios").rglob("*.yaml")}
+    out: dict[str, set[str]] = {}
+    text = RULINGS_MD.read_text(encoding="utf-8")
+    for part in re.split(r"^#{3,4} (?=\d+(?:\.\d+)+ )", text, flags=re.M)[1:]:
+        section = re.split(r"^## ", part, flags=re.M)[0]
+        number = section.split(" ", 1)[0]
+        said = " ".join(re.findall(r"\*\*(?:Where|Tested by):\*\*(.*?)(?=^- \*\*|^\s*$|^#|\Z)", section,
+                                   flags=re.M | re.S))
+        for path, paren in re.findall(r"`([^`\s]+?\.yaml)` \(([^)]*)\)", said):
+            numbers = re.findall(r"\bSector (\d+)", paren) + [n for listed in re.findall(
+                r"\bSectors (\d+(?:(?:,\s+|\s+and\s+|\s+or\s+)\d+)*)", paren) for n in re.findall(r"\d+", listed)]
+            name = path.rsplit("/", 1)[-1]
+            if not numbers or (not path.startswith("maps/") and name not in scenarios):
+                continue
+            mid = name.removesuffix(".yaml") if path.startswith("maps/") else \
+                YAML(typ="safe").load(scenarios[name].read_text(encoding="utf-8"))["map"]
+            out.setdefault(number, set()).update(f"{mid}/{sid}" for sid, sname in maps[mid]
+                                                 if sname in {f"Sector {n}" for n in numbers})
+    return out
+
+
+def test_every_sector_a_ruling_names_cites_it() -> None:
+    """A Sector that a ruling's 'Where' or 'Tested by' names ('`rules/ties-fewer-soldiers-first.yaml` (Gold Beach,
+    Sector 8's Award)': the scenario's map) carries the ruling's number in its ``rulings:``."""
+    content, diags = load(packs="all")
+    assert content is not None, diags
+    named = sectors_named_in_rulings({mid: [(s.id, s.name) for s in bm.sectors] for mid, bm in content.maps.items()})
+    assert len(named) >= 4, named  # the parsing finds what the rulings name
+    missing = sorted((number, owner) for number, owners in named.items() for owner in owners
+                     if number not in dict(getattr(content.citations.get(owner), "rulings", ())))
+    assert not missing, missing
+
+
+def test_every_optional_rule_of_docs_optional_rules_cites_the_rulebook() -> None:
+    """Each optional rule docs/optional-rules.md rules on from the rulebook's lines ('### Solitaire (lines
+    364-374)') is an option of rules/options/ (by its name) whose ``rulebook:`` cites the rulebook's heading."""
+    content, diags = load(packs="all")
+    assert content is not None, diags
+    text = (REPO / "docs" / "optional-rules.md").read_text(encoding="utf-8")
+    sections = re.findall(r"^### (.+?) \(lines? [\d-]+\)$", text, flags=re.M)
+    assert len(sections) >= 8, sections
+    by_name = {opt.name.lower(): oid for oid, opt in content.options.items()}
+    for section in sections:
+        oid = by_name.get(section.lower())
+        assert oid is not None, f"no optional rule named {section!r}"
+        cited = content.citations.get(f"option:{oid}")
+        assert cited is not None and section.upper() in cited.rulebook.upper(), (oid, cited)
+
+
 def test_the_rulings_listed_are_those_of_docs_rulings() -> None:
     """rules/rulings.yaml (what the package ships: docs/ is not in it) lists every ruling of docs/rulings.md, by
     its number and title, and no other."""
