@@ -9,6 +9,7 @@ silently.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 # ---------------------------------------------------------------- files and folders
 # A content file (card file, map, rules file, pack.yaml) or a scenario file. The largest bundled file is about
@@ -160,6 +161,34 @@ class RulingRefRule:
 
     def __repr__(self) -> str:
         return "RULING_REF"
+
+    @staticmethod
+    def text(value: object) -> str:
+        """A ruling's number as the file writes it; what is none kept as text all the same (checked at load:
+        LOAD013), and '' for what is no scalar (a list, nothing)."""
+        written = RulingRule.written(value)
+        if written is not None:
+            return written
+        if isinstance(value, str):
+            return value
+        return str(value) if isinstance(value, int | float) and not isinstance(value, bool) else ""
+
+    @staticmethod
+    def structure(value: object, ref: Any) -> Any:
+        """An entry of ``rulings:`` as a ``ref`` (schema.RulingRef): a number, or ``{ruling: N, query: ID or
+        [IDS]}``; a mapping of other keys, or without its number, is refused (the schema's error)."""
+        if not isinstance(value, dict):
+            return ref(RulingRefRule.text(value))
+        extra = sorted(str(k)[:40] for k in value if k not in RulingRefRule.KEYS)
+        if extra:
+            raise ValueError(f"unknown key '{extra[0]}' in a ruling: write {{ruling: 7.3, query: def}}")
+        if "ruling" not in value:
+            raise ValueError("a ruling's mapping names its number: {ruling: 7.3, query: def}")
+        query = value.get("query", ())
+        queries = [query] if isinstance(query, str) else query
+        if not isinstance(queries, list | tuple) or not all(isinstance(q, str) for q in queries):
+            raise TypeError("'query' of a ruling: expected a query's id or a list of them")
+        return ref(RulingRefRule.text(value["ruling"]), tuple(queries))
 
 
 RULING_REF = RulingRefRule()

@@ -53,7 +53,7 @@ class RulingRef:
     """One entry of ``rulings:``: a ruling's number as the file writes it (``"7.3"``, or unquoted ``7.3``), or a
     mapping that says which queries it is about (``{ruling: "7.3", query: mgf-dice}``; ``query:`` one id or a
     list), so that ``dday explain`` shows it only under the steps of those queries (none: under every step of the
-    entry). Read by dsl/yamlsrc.py ``_ruling_ref``, checked at load (a number that is none, or a query no
+    entry). Read by dsl/limits.py ``RulingRefRule.structure``, checked at load (a number that is none, or a query no
     rules/queries.yaml lists: LOAD013; a number no rules/rulings.yaml lists: LOAD010)."""
 
     ruling: str

@@ -489,7 +489,7 @@ def _strict_converter() -> cattrs.Converter:
     def _annotated(value: Any, tp: Any) -> Any:
         base, *marks = typing.get_args(tp)
         if any(isinstance(mark, RulingRefRule) for mark in marks):
-            return _ruling_ref(value, base)
+            return RulingRefRule.structure(value, base)
         if any(isinstance(mark, RulingRule) for mark in marks):
             text = RulingRule.written(value)
             if text is None:
@@ -526,34 +526,6 @@ def _strict_converter() -> cattrs.Converter:
     conv.register_structure_hook_func(lambda t: t == _SCALAR_UNION, _scalar_union)
     conv.register_structure_hook_func(lambda t: t == _SETTINGS_TYPE, _settings)
     return conv
-
-
-def _ruling_text(value: Any) -> str:
-    """A ruling's number as the file writes it; what is none kept as text all the same (checked at load: LOAD013),
-    and '' for what is no scalar (a list, nothing)."""
-    written = RulingRule.written(value)
-    if written is not None:
-        return written
-    if isinstance(value, str):
-        return value
-    return str(value) if isinstance(value, int | float) and not isinstance(value, bool) else ""
-
-
-def _ruling_ref(value: Any, ref: Any) -> Any:
-    """An entry of ``rulings:`` (dsl/limits.py ``RulingRefRule``): a number, or ``{ruling: N, query: ID or
-    [IDS]}``."""
-    if not isinstance(value, dict):
-        return ref(_ruling_text(value))
-    extra = sorted(str(k) for k in value if k not in RulingRefRule.KEYS)
-    if extra:
-        raise ValueError(f"unknown key '{shorten(extra[0])}' in a ruling: write {{ruling: 7.3, query: def}}")
-    if "ruling" not in value:
-        raise ValueError("a ruling's mapping names its number: {ruling: 7.3, query: def}")
-    query = value.get("query", ())
-    queries = [query] if isinstance(query, str) else query
-    if not isinstance(queries, list | tuple) or not all(isinstance(q, str) for q in queries):
-        raise TypeError(f"'query' of a ruling: expected a query's id or a list of them, found {_kind(query)}")
-    return ref(_ruling_text(value["ruling"]), tuple(queries))
 
 
 def _kind(value: Any) -> str:
