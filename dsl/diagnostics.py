@@ -21,6 +21,11 @@ import attrs
 Severity = Literal["error", "warning"]
 
 
+def _as_names(names: Iterable[str]) -> tuple[str, ...]:
+    """:attr:`Diagnostic.names` as a tuple (a diagnostic remembered as plain data gives a list back)."""
+    return tuple(names)
+
+
 @attrs.frozen
 class Diagnostic:
     """One problem found in content, at a place in a file (1-based line and column)."""
@@ -33,6 +38,10 @@ class Diagnostic:
     severity: Severity = "error"
     hint: str | None = None
     width: int = 1
+    # The names the problem is about, as data, so that no program reads them out of the message (LOAD012: the
+    # names not checked), and what they name ('cards', 'optional rules', 'maps').
+    names: tuple[str, ...] = attrs.field(default=(), converter=_as_names)
+    names_of: str = ""
 
     def as_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -45,16 +54,22 @@ class Diagnostic:
         }
         if self.hint:
             out["hint"] = self.hint
+        if self.names:
+            out["names"] = list(self.names)
+            out["names_of"] = self.names_of
         return out
 
 
-UNCHECKED = "LOAD012"  # a name not checked, for a card file could not be read (loading/reading.py fold_unchecked)
+# A name not checked, for a file of cards, of an optional rule or of a map could not be read (loading/reading.py
+# fold_unchecked).
+UNCHECKED = "LOAD012"
 
 
-def unchecked_note(name: str, file: str, line: int, col: int) -> Diagnostic:
-    """That ``name`` was not checked against the cards, some of which could not be read (:data:`UNCHECKED`): a
-    note the loader folds into one warning."""
-    return Diagnostic(UNCHECKED, f"'{name}' was not checked", file, line, col, severity="warning", width=len(name))
+def unchecked_note(name: str, file: str, line: int, col: int, of: str = "cards") -> Diagnostic:
+    """That ``name`` was not checked against ``of`` (the cards, the optional rules, the maps), some of which could
+    not be read (:data:`UNCHECKED`): a note the loader folds into one warning, the name carried as data."""
+    return Diagnostic(UNCHECKED, f"'{name}' was not checked", file, line, col, severity="warning", width=len(name),
+                      names=(name,), names_of=of)
 
 
 class DDayError(Exception):

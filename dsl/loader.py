@@ -78,7 +78,7 @@ def load(root: Path | None = None, *, packs: Iterable[str] | str = (), extra: It
     if vocab is not None:
         effects = _check_loaded(b, vocab)
         citations = check_citations(b)
-    b.diags = [pack_hint(b, d) for d in fold_unchecked(b.diags, b.unread_cards)]
+    b.diags = [pack_hint(b, d) for d in fold_unchecked(b.diags, b.unread)]
     errors = [d for d in b.diags if d.severity == "error"]
     if errors or vocab is None:
         return None, sorted(b.diags, key=sort_key)
@@ -94,7 +94,8 @@ def _check_loaded(b: Builder, vocab: Vocabulary) -> dict[str, EffectSource]:
     game_rules: schema.GameRules | None = b.rules.get("game.yaml")
     names = Names(vocab.resources, tuple(f.id for f in game_rules.marker_faces) if game_rules else ())
     b.diags += check_options(b.options, names, [(cid, card.unavailable_in, doc, node) for cid, (card, _, doc, node)
-                                                in b.cards.items() if card.unavailable_in])
+                                                in b.cards.items() if card.unavailable_in],
+                            lambda oid, file, line, col: b.unchecked(oid, file, line, col, "optional rules"))
     check_kinds_and_variants(b)
     return effects
 

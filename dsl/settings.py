@@ -14,7 +14,7 @@ plain tuples the interpreter reads.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
 
 import attrs
@@ -253,8 +253,14 @@ def _parse_entry(key: str, text: str, names: Names) -> tuple[Parsed, str | None]
 
 
 def check_options(options: Mapping[str, tuple[Any, YamlDoc, Any]], names: Names,
-                  card_unavailable: Iterable[tuple[str, tuple[str, ...], YamlDoc, Any]]) -> list[Diagnostic]:
-    """Every option's settings and requirements, and every card's ``unavailable-in``, against the registry."""
+                  card_unavailable: Iterable[tuple[str, tuple[str, ...], YamlDoc, Any]],
+                  unchecked: Callable[[str, str, int, int], bool] | None = None) -> list[Diagnostic]:
+    """Every option's settings and requirements, and every card's ``unavailable-in``, against the registry; a
+    name no option has is not reported when ``unchecked(name, file, line, col)`` says it may be one of a file that
+    could not be read (loading/reading.py Builder.unchecked)."""
+    def missing(oid: str, file: str, line: int, col: int) -> bool:
+        return oid not in options and not (unchecked is not None and unchecked(oid, file, line, col))
+
     out: list[Diagnostic] = []
     resources = sorted(set(names.resources.values()))
     for oid, (opt, doc, node) in options.items():
@@ -274,18 +280,17 @@ def check_options(options: Mapping[str, tuple[Any, YamlDoc, Any]], names: Names,
                 out.append(Diagnostic("OPT001", problem, doc.file, line, col,
                                       hint=hint or "see docs/optional-rules.md for every setting"))
         for j, req in enumerate(opt.requires):
-            if req not in options:
-                line, col = position(node, ["requires", j])
+            line, col = position(node, ["requires", j])
+            if missing(req, doc.file, line, col):
                 out.append(Diagnostic("OPT002", f"option '{oid}' requires '{req}', which does not exist",
                                       doc.file, line, col, hint=did_you_mean(req, options)))
             elif req == oid:
-                line, col = position(node, ["requires", j])
                 out.append(Diagnostic("OPT002", f"option '{oid}' requires itself", doc.file, line, col))
     if options:
         for cid, unavailable, doc, node in card_unavailable:
             for j, oid in enumerate(unavailable):
-                if oid not in options:
-                    line, col = position(node, ["unavailable_in", j])
+                line, col = position(node, ["unavailable_in", j])
+                if missing(oid, doc.file, line, col):
                     out.append(Diagnostic("OPT003", f"card '{cid}' is unavailable in '{oid}', which is no "
                                           "optional rule", doc.file, line, col, severity="warning",
                                           hint=did_you_mean(oid, options)))

@@ -1023,3 +1023,32 @@ def test_a_line_break_editors_do_not_count_is_refused_where_editors_see_it(char:
     assert editor_lines("a\rb\r\nc\x0cd\n") == ["a", "b", "c\x0cd"]
     doc, diags = read_yaml("cards.yaml", "kind: item\rcards: []\r  \x00")
     assert [(d.code, d.line, d.column) for d in diags] == [("YAML003", 3, 3)]
+
+
+def test_the_names_of_an_optional_rule_file_that_cannot_be_read_are_not_reported_missing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pack's optional rule file that cannot be read (broken YAML; a list where a mapping goes) is told at its
+    place, and the cards that are 'only-in' or 'unavailable-in' the rule it may declare, or an option that
+    requires it, are not reported as naming a rule that does not exist (OPT002, OPT003): one warning says which
+    names were not checked, and why. The names are carried as data, so a name the message quotes ("brewer's")
+    is kept whole."""
+    stout = card(kind="item", **{"only-in": "[brewing]", "unavailable-in": "[\"brewer's\"]"})
+    tea = "id: tea\nname: Tea\ntext: t\nprovenance: rulebook\nrequires: [brewing]\n"
+    files = {"extra/pack.yaml": PACK.replace("id: extra", "id: extra\nadds: [items, optional-rules]"),
+             "extra/cards/items.yaml": stout, "extra/rules/options/tea.yaml": tea,
+             "extra/rules/options/brewing.yaml": "id: brewing\nname: [Brewing\n"}
+    content_tree(tmp_path, files)
+    result = dday(monkeypatch, tmp_path, "validate", "--root", ".", "extra", "--format", "json")
+    assert result.exit_code == 1, result.output
+    found = json.loads(result.output)
+    assert [d["code"] for d in found] == ["LOAD012", "YAML001"], result.output
+    assert found[0]["file"] == "extra/rules/options/brewing.yaml"
+    assert found[0]["names"] == ["brewing", "brewer's"] and found[0]["names_of"] == "optional rules"
+    assert found[0]["message"] == ("2 name(s) of optional rules were not checked ('brewing', 'brewer's'): the "
+                                   "optional rules of extra/rules/options/brewing.yaml could not be read")
+    (tmp_path / "extra/rules/options/brewing.yaml").write_text("- id: brewing\n", encoding="utf-8")
+    result = dday(monkeypatch, tmp_path, "validate", "--root", ".", "extra", "--no-cache")
+    bad(result, "extra/rules/options/brewing.yaml:1:1: SCHEMA001 expected a mapping, found a list")
+    bad(result, "extra/rules/options/brewing.yaml:1:1: LOAD012 warning: 2 name(s) of optional rules were not "
+                "checked")
+    assert "OPT002" not in result.output and "OPT003" not in result.output, result.output

@@ -10,7 +10,7 @@ from typing import Any
 from ddaydice.dsl import schema
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean, suggest
 from ddaydice.dsl.loading.discovery import pack_dirs
-from ddaydice.dsl.loading.reading import Builder, an, display_path
+from ddaydice.dsl.loading.reading import Builder, an
 from ddaydice.dsl.places import bundled_root
 from ddaydice.dsl.sandbox import inside, is_slug, looked_at, shown_path, slug_for
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, salvaged, shorten
@@ -18,20 +18,18 @@ from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, salvaged, shorten
 
 def load_cards(b: Builder, cards_dir: Path, pack: str | None, root: Path | None = None) -> None:
     for path in b.yaml_files(cards_dir, root or cards_dir):
-        doc = b.read(path)
+        doc = b.read_declaring(path, "cards")
         if doc is not None:
             load_card_file(b, doc, pack)
-        elif display_path(path) not in b.docs:  # not read (its bytes, its size): an empty file holds no card
-            b.unread_cards.append(display_path(path))
     if cards_dir in b.unlisted:
-        b.unread_cards.append(shown_path(cards_dir))
+        b.not_read("cards", shown_path(cards_dir))
 
 def load_card_file(b: Builder, doc: YamlDoc, pack: str | None) -> None:
     """A card file, of a folder cards/ or given on its own, once read (:meth:`Builder.read`): its envelope, then
     each card."""
     found = card_envelope(b, doc)
     if found is None:
-        b.unread_cards.append(doc.file)  # its cards are not known
+        b.not_read("cards", doc.file)  # its cards are not known
         return
     cf, nodes = found
     for i, node in enumerate(nodes):

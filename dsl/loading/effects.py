@@ -59,7 +59,7 @@ def vocabulary(b: Builder) -> Vocabulary | None:
         phases=tuple(p.id for p in phases.phases),
         cards={cid: kind for cid, (_, kind, _, _) in b.cards.items()},
         tags=frozenset(t for card, _, _, _ in b.cards.values() for t in card.tags),
-        cards_unread=bool(b.unread_cards),
+        cards_unread=bool(b.unread.get("cards")),
         options=frozenset(b.options),
         kinds=frozenset(k.id for k in kinds.kinds) if kinds else frozenset(),
         decks=frozenset(k.id for k in kinds.kinds if k.deck) if kinds else frozenset(),

@@ -10,21 +10,25 @@ from typing import Any
 from ddaydice.dsl import schema
 from ddaydice.dsl.diagnostics import Diagnostic, did_you_mean
 from ddaydice.dsl.loading.reading import Builder, an
+from ddaydice.dsl.sandbox import shown_path
 from ddaydice.dsl.vocab import Vocabulary
 from ddaydice.dsl.yamlsrc import YamlDoc, position
 
 
 def load_maps(b: Builder, maps_dir: Path, pack: str | None, root: Path | None = None) -> None:
     for path in b.yaml_files(maps_dir, root or maps_dir):
-        doc = b.read(path)
+        doc = b.read_declaring(path, "maps")
         if doc is not None:
             load_map_file(b, doc, pack)
+    if maps_dir in b.unlisted:
+        b.not_read("maps", shown_path(maps_dir))
 
 def load_map_file(b: Builder, doc: YamlDoc, pack: str | None) -> None:
     """A map file, of a folder maps/ or given on its own, once read (:meth:`Builder.read`): registered under its
     id, its provenance and its Sectors' checked (a Sector without a note of its own has its map's)."""
     bm = b.take_file(doc, doc.data, schema.BattleMap, Path(doc.file).stem)
     if bm is None:
+        b.not_read("maps", doc.file)  # the map it declares is not known
         return
     if b.claim(f"map:{bm.id}", bm.id, doc, doc.data, pack, "map"):
         b.maps[bm.id] = (bm, doc)
@@ -196,7 +200,7 @@ def check_map_tables(b: Builder, bm: schema.BattleMap, doc: YamlDoc) -> None:
 
 def ref(b: Builder, cid: str, kind: str | None, doc: YamlDoc, node: Any, path: list[str | int], what: str) -> None:
     line, col = position(node, path)
-    if cid not in b.cards and b.unchecked_card(cid, doc.file, line, col):
+    if cid not in b.cards and b.unchecked(cid, doc.file, line, col):
         return
     if cid not in b.cards:
         pool = [c for c, (_, k, _, _) in b.cards.items() if kind is None or k == kind]

@@ -78,9 +78,9 @@ class Builder:
     broken_cards: list[tuple[str, str, YamlDoc, Any]] = attrs.Factory(list)
     listed: dict[tuple[str, ...], tuple[str, int, int]] = attrs.Factory(dict)  # check_listed_ids
     unlisted: list[Path] = attrs.Factory(list)  # folders whose entries were not listed (too many: PACK014)
-    # Card files (or folders of them) whose cards could not be read, each told why: a name that may be one of their
-    # cards is not reported missing (unchecked_card, fold_unchecked).
-    unread_cards: list[str] = attrs.Factory(list)
+    # Files (or folders of them) that could not be read, each told why, by what they declare ('cards', 'optional
+    # rules', 'maps'): a name that may be one of theirs is not reported missing (unchecked, fold_unchecked).
+    unread: dict[str, list[str]] = attrs.Factory(dict)
 
     # ------------------------------------------------------------ reading
     def allowed(self, path: Path, root: Path) -> bool:
@@ -125,6 +125,14 @@ class Builder:
             return None
         obj = self.take_file(doc, doc.data, cls, place)
         return None if obj is None else (doc, obj)
+
+    def read_declaring(self, path: Path, of: str) -> YamlDoc | None:
+        """:meth:`read` for a file that declares ``of`` ('cards', 'optional rules', 'maps'): one that cannot be read
+        is noted (:meth:`not_read`; not an empty one, which declares nothing)."""
+        doc = self.read(path)
+        if doc is None and display_path(path) not in self.docs:  # not read (its bytes, its size)
+            self.not_read(of, display_path(path))
+        return doc
 
     def read(self, path: Path) -> YamlDoc | None:
         if self.too_much(path):
@@ -210,13 +218,18 @@ class Builder:
             self.owner_pack[key] = pack
         return True
 
-    def unchecked_card(self, cid: str, file: str, line: int, col: int) -> bool:
-        """Whether ``cid``, no card loaded, may be a card of a card file that could not be read: then it is not
-        reported missing (XREF001, DSL102), but noted (:data:`UNCHECKED`, folded into one warning by
-        :func:`fold_unchecked`)."""
-        if not self.unread_cards:
+    def not_read(self, of: str, file: str) -> None:
+        """``file`` (or folder), which declares ``of`` ('cards', 'optional rules', 'maps'), could not be read: what
+        names one of those is no longer reported missing (:meth:`unchecked`)."""
+        self.unread.setdefault(of, []).append(file)
+
+    def unchecked(self, name: str, file: str, line: int, col: int, of: str = "cards") -> bool:
+        """Whether ``name``, which none of ``of`` loaded has ('cards', 'optional rules'), may be one of a file that
+        could not be read: then it is not reported missing (XREF001, DSL102, OPT002, OPT003), but noted
+        (:data:`UNCHECKED`, folded into one warning by :func:`fold_unchecked`)."""
+        if not self.unread.get(of):
             return False
-        self.diags.append(unchecked_note(cid, file, line, col))
+        self.diags.append(unchecked_note(name, file, line, col, of))
         return True
 
     def check_provenance(self, prov: str, note: str, doc: YamlDoc, node: Any, outer: Any = None) -> None:
@@ -231,19 +244,23 @@ class Builder:
                                          "an effect)"))
 
 
-def fold_unchecked(diags: list[Diagnostic], unread: list[str]) -> list[Diagnostic]:
-    """The names not checked against the cards (:func:`unchecked_note`), told once: one warning at the first card
-    file that could not be read, naming those files and the names, in place of an XREF001 or DSL102 for each (a
-    card of those files would be reported missing, where it is only unread)."""
-    names = list(dict.fromkeys(d.message.split("'")[1] for d in diags if d.code == UNCHECKED))
+def fold_unchecked(diags: list[Diagnostic], unread: Mapping[str, list[str]]) -> list[Diagnostic]:
+    """The names not checked (:func:`unchecked_note`), told once for each kind of name (cards, optional rules,
+    maps): one warning at the first file of that kind that could not be read, naming those files and the names
+    (carried as data: :attr:`Diagnostic.names`), in place of an XREF001, DSL102, OPT002 or OPT003 for each (one of
+    those files may declare it, where it is only unread)."""
     kept = [d for d in diags if d.code != UNCHECKED]
-    if not names or not unread:
-        return kept
-    shown = ", ".join(f"'{n}'" for n in names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-    return [*kept, Diagnostic(
-        UNCHECKED, f"{len(names)} name(s) of cards were not checked ({shown}): the cards of "
-        f"{', '.join(unread)} could not be read", unread[0], 1, 1, severity="warning",
-        hint="fix the error told of that file: the next check tells any of these names that is no card")]
+    for of, files in unread.items():
+        names = list(dict.fromkeys(n for d in diags if d.code == UNCHECKED and d.names_of == of for n in d.names))
+        if not names or not files:
+            continue
+        shown = ", ".join(f"'{n}'" for n in names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        kept.append(Diagnostic(
+            UNCHECKED, f"{len(names)} name(s) of {of} were not checked ({shown}): the {of} of "
+            f"{', '.join(files)} could not be read", files[0], 1, 1, severity="warning",
+            hint=f"fix the error told of that file: the next check tells any of these names that is no {of[:-1]}",
+            names=names, names_of=of))
+    return kept
 
 
 def not_read(entry: Path, folder: Path) -> Diagnostic:

@@ -89,9 +89,11 @@ def load_rules(b: Builder, rules_dir: Path, *, required: bool, pack: str | None,
                     "LOAD002", f"unexpected rules file '{shorten(extra.name)}'", shown_path(extra), 1, 1,
                     hint=did_you_mean(extra.name, RULE_FILES) or "rules files: " + ", ".join(RULE_FILES)))
     for path in b.yaml_files(rules_dir / "options", root):
-        doc = b.read(path)
+        doc = b.read_declaring(path, "optional rules")
         if doc is not None:
             load_option(b, doc, pack)
+    if rules_dir / "options" in b.unlisted:
+        b.not_read("optional rules", shown_path(rules_dir / "options"))
 
 def check_listed_ids(b: Builder, name: str, obj: Any, doc: YamlDoc) -> None:
     """Ids given twice in the lists of a rules file (resources, faces, phases, queries, kinds...): DUP001 at
@@ -177,6 +179,7 @@ def load_option(b: Builder, doc: YamlDoc, pack: str | None) -> None:
     """An optional rule's file, of a folder rules/options/ or given on its own, once read (:meth:`Builder.read`)."""
     opt = b.take_file(doc, doc.data, schema.OptionDef, Path(doc.file).stem)
     if opt is None:
+        b.not_read("optional rules", doc.file)  # the rule it declares is not known
         return
     if b.claim(f"option:{opt.id}", opt.id, doc, doc.data, pack, "optional rule"):
         b.options[opt.id] = (opt, doc, doc.data)

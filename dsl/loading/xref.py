@@ -28,18 +28,20 @@ def check_kinds_and_variants(b: Builder) -> None:
                 width=len(kind.id), hint=f"a pack declares only kinds of its own; its cards of the base kind go "
                 f"in a card file of 'kind: {kind.id}'"))
         for opt in [kind.option, *(p.option for p in kind.persist)]:
-            if opt is not None and opt not in b.options and opt not in pending:
+            if opt is not None and opt not in b.options and opt not in pending and not b.unchecked(
+                    opt, file, line, col, "optional rules"):
                 b.diags.append(Diagnostic("OPT002", f"kind '{kind.id}' names the optional rule '{opt}', "
                                              "which does not exist", file, line, col,
                                              hint=did_you_mean(opt, b.options)))
     for side, _doc, _node in b.pending_sides:
         file, line, col = b.origins[f"side:{side.id}"]
-        if side.option not in b.options and side.option not in pending:
+        if side.option not in b.options and side.option not in pending and not b.unchecked(
+                side.option, file, line, col, "optional rules"):
             b.diags.append(Diagnostic("OPT002", f"side '{side.id}' names the optional rule '{side.option}', "
                                          "which does not exist", file, line, col,
                                          hint=did_you_mean(side.option, b.options)))
         for spec in side.start.specialists:
-            if spec not in b.cards and not b.unchecked_card(spec, file, line, col):
+            if spec not in b.cards and not b.unchecked(spec, file, line, col):
                 b.diags.append(Diagnostic("XREF001", f"side '{side.id}' starts with '{spec}', which is no "
                                              "card", file, line, col, hint=did_you_mean(spec, b.cards)))
     side_ids = {side.id for side, _, _ in b.pending_sides}
@@ -55,15 +57,17 @@ def check_kinds_and_variants(b: Builder) -> None:
             b.diags.append(Diagnostic("XREF005", f"RWB '{rwb.id}' names the side '{rwb.side}', which is "
                                          "not declared (rules/sides.yaml)", doc.file, line, col,
                                          hint=did_you_mean(rwb.side, side_ids) or _sides_hint(side_ids)))
-        if rwb.option is not None and rwb.option not in b.options:
-            line, col = position(node, ["option"])
+        line, col = position(node, ["option"])
+        if rwb.option is not None and rwb.option not in b.options and not b.unchecked(
+                rwb.option, doc.file, line, col, "optional rules"):
             b.diags.append(Diagnostic("OPT002", f"RWB '{rwb.id}' is written for the optional rule "
                                          f"'{rwb.option}', which does not exist", doc.file, line, col,
                                          hint=did_you_mean(rwb.option, b.options)))
     for cid, (card, _, doc, node) in b.cards.items():
         for j, oid in enumerate(card.only_in):
-            if oid not in b.options and oid not in pending:
-                line, col = position(node, ["only_in", j])
+            line, col = position(node, ["only_in", j])
+            if oid not in b.options and oid not in pending and not b.unchecked(oid, doc.file, line, col,
+                                                                               "optional rules"):
                 b.diags.append(Diagnostic("OPT003", f"card '{cid}' is only in '{oid}', which is no optional "
                                              "rule (nor one a pack lists as pending): it would be in no game",
                                              doc.file, line, col, hint=did_you_mean(oid, b.options)))
