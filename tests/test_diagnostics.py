@@ -1052,3 +1052,20 @@ def test_the_names_of_an_optional_rule_file_that_cannot_be_read_are_not_reported
     bad(result, "extra/rules/options/brewing.yaml:1:1: LOAD012 warning: 2 name(s) of optional rules were not "
                 "checked")
     assert "OPT002" not in result.output and "OPT003" not in result.output, result.output
+
+
+def test_a_packs_scenarios_are_said_unchecked_while_its_content_has_errors(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scenarios of a pack whose content has errors cannot be checked against it: their YAML is checked all
+    the same (a syntax error is told at its place), and one warning (PACK015) says how many were not checked
+    further, and why, where before they were passed over in silence."""
+    files = {"extra/pack.yaml": PACK, "extra/cards/items.yaml": card(kind="item", cost="three"),
+             "extra/scenarios/broken.yaml": "scenario: x\nmap: [tiny\n",
+             "extra/scenarios/fine.yaml": "scenario: y\nmap: tiny\n"}
+    content_tree(tmp_path, files)
+    result = dday(monkeypatch, tmp_path, "validate", "--root", ".", "extra", "--no-cache")
+    bad(result, "extra/cards/items.yaml:5:11: SCHEMA004")
+    bad(result, "extra/scenarios/broken.yaml:2:11: YAML001 YAML syntax error")
+    bad(result, "extra/scenarios:1:1: PACK015 warning: 2 scenario file(s) of scenarios/ were not checked against the "
+                "content (only their YAML): the pack's content has errors")
+    assert "hint: fix the errors above: the next check checks the scenarios too" in result.output

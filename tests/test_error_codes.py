@@ -369,6 +369,11 @@ CASES: dict[str, Case] = {
     "PACK014": Case("PACK014", pack_tree({}), "expansions/extra/cards:1:1", (f"more than {MAX_FOLDER_ENTRIES}",),
                     f"at most {MAX_FOLDER_ENTRIES} entries", setup=_many("expansions/extra/cards",
                                                                          MAX_FOLDER_ENTRIES + 1)),
+    "PACK015": Case("PACK015", {"mine/pack.yaml": PACK.replace("extra", "mine"), "mine/cards/x.yaml": card(cost="x"),
+                                "mine/scenarios/q.yaml": "scenario: q\n"}, "mine/scenarios:1:1",
+                    ("1 scenario file(s)", "were not checked", "the pack's content has errors"),
+                    "the next check checks the scenarios too", args=("validate", "--root", ".", "mine"),
+                    also=("SCHEMA004",)),
     # ------------------------------------------------------------------ a card that no game brings in
     "AVAIL001": Case("AVAIL001", {"mine/new.yaml": card(grade="regular")}, "mine/new.yaml:3:9",
                      ("Tester ('tester')", "is in no game"), "only-in: [OPTION]",

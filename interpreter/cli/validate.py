@@ -142,6 +142,8 @@ def _check(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...]) -
             found = [f for f in found if f not in scenarios]
             diags = diags + refused + [d for file in found for d in check_unrun(file, cache)]
             scenarios += found
+        else:
+            diags = diags + _scenarios_unchecked([p for p in paths if _pack_folder(p)], scenarios)
     if any(d.severity == "error" for d in diags):
         content = None
     diags = sorted(diags, key=sort_key)
@@ -154,6 +156,29 @@ def _check(root: Path | None, paths: tuple[Path, ...], packs: tuple[str, ...]) -
                          + (f", {len(scenarios)} scenario file(s)" if scenarios else ""))
         run["note"] = content.award_deck_note() or None
     return run
+
+
+def _scenarios_unchecked(packs: list[Path], named: list[Path]) -> list[Diagnostic]:
+    """The scenarios of pack folders whose content has errors, which cannot be checked against it (each check
+    would only repeat the pack's errors): the YAML of each is checked, and one warning (PACK015) for each folder
+    says how many were not checked further, and why."""
+    from ddaydice.dsl.diagnostics import Diagnostic
+    from ddaydice.dsl.sandbox import shown_path
+    from ddaydice.dsl.yamlsrc import read_yaml
+    from ddaydice.interpreter.tools.scenario_folder import PACK_SCENARIOS, collect
+
+    out: list[Diagnostic] = []
+    for pack in packs:
+        found, refused = collect([pack / PACK_SCENARIOS])
+        found = [f for f in found if f not in named]
+        if not found:
+            continue
+        out += refused + [d for file in found for d in read_yaml(str(file))[1]]
+        out.append(Diagnostic(
+            "PACK015", f"{len(found)} scenario file(s) of {PACK_SCENARIOS}/ were not checked against the content "
+            "(only their YAML): the pack's content has errors", shown_path(pack / PACK_SCENARIOS), 1, 1,
+            severity="warning", hint="fix the errors above: the next check checks the scenarios too"))
+    return out
 
 
 def _pack_folder(path: Path) -> bool:
