@@ -132,7 +132,7 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     from ddaydice.interpreter.core.option_rules import OptionRules
     from ddaydice.interpreter.policies.registry import make_policy
     from ddaydice.interpreter.tools.play import Human, fit
-    from ddaydice.interpreter.tools.setups import SetupEntry
+    from ddaydice.interpreter.tools.setups import SetupEntry, unwinnable
 
     if save_path is not None:  # before the game starts: a game is never played only to be lost
         problem = write_problem(save_path)
@@ -169,6 +169,9 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     try:
         say(f"{content.maps[map_id].name}{' - ' + variant if variant else ''}: {players} Unit(s), seed {seed}")
         _echo_reconstructions(content, table.game, map_id, say)
+        hopeless = unwinnable(table.game)
+        if hopeless is not None:
+            say(f"warning: {hopeless}")
         _run(table, human, trace, say, automatic=human not in table.game.deciders)
         _echo_end(content, table.game, say)
     except (EOFError, click.Abort):  # abandoned at the prompt (Ctrl-D, quit, Ctrl-C): the game so far is saved

@@ -69,7 +69,7 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
              to_scenario: Path | None) -> None:
     """Play many games with a policy and report win rate, turns, deaths and use of cards."""
     from ddaydice.interpreter.tools import simulate as sim
-    from ddaydice.interpreter.tools.setups import SetupEntry
+    from ddaydice.interpreter.tools.setups import SetupEntry, unwinnable
 
     check_capture(until, to_scenario)
     if to_scenario is not None and game_index is None:
@@ -93,6 +93,9 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
     warn = provenance_warning(content, map_id)
     if warn and fmt == "text":
         echo(warn, err=True)
+    hopeless = unwinnable(sim.game_of(content, spec, first)[0])  # (the map's end, which no game of these can meet)
+    if hopeless is not None and fmt == "text":
+        echo(f"warning: {hopeless}", err=True)
     sides = other_sides(content, spec)
     if side_policy is not None and not sides:  # an option that does nothing here is told, as --jobs capped is
         echo(f"note: --side-policy {side_policy} is not used: no other side plays against the Units in this "
@@ -107,6 +110,7 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
         with click.progressbar(length=games, label=f"simulating {map_id}", file=sys.stderr) as bar:
             records, seconds = sim.run(content, spec, games, jobs=jobs, progress=bar.update, first=first)
     summary = sim.summarise(spec, records, seconds, jobs)
+    summary["warnings"] = [hopeless] if hopeless is not None else []
     if fmt == "json":
         echo(json.dumps(summary, indent=2))
     else:

@@ -196,3 +196,22 @@ def content_for(packs: tuple[str, ...]) -> Content | None:
     """The content with these packs (loaded once per process)."""
     content, _ = load_cached(packs=list(packs))
     return content
+
+
+def unwinnable(game: Game) -> str | None:
+    """Why a game just set up cannot be won as it starts, from the map's declared end: it needs each of its
+    objective Bunkers conquered, a Unit that conquers one leaves play (unless something in play lets it remain in
+    play, asked of each Unit at each of those Bunkers), so fewer Units than objective Bunkers can never conquer
+    them all (Gold Beach with one player and no solitaire option: docs/optional-rules.md ruling 6). None when it
+    can be won, or when no Unit plays."""
+    objectives = [sec for sec in game.map.sectors if sec.bunker and sec.objective]
+    units = game.state.units
+    if not units or len(units) >= len(objectives):
+        return None
+    if any(game.flag("remain-in-play", unit, sector=sec.id) for unit in units for sec in objectives):
+        return None
+    names = ", ".join(sec.name for sec in objectives)
+    said = next((f" ({sec.name}: {sec.text.strip()})" for sec in objectives if sec.text.strip()), "")
+    return (f"{game.map.name} cannot be won by {len(units)} Unit(s): each of its {len(objectives)} "
+            f"objective Bunkers ({names}) must be conquered, and a Unit leaves play in the first it conquers, "
+            f"nothing in play letting it remain{said}")
