@@ -501,6 +501,7 @@ def test_a_wrong_key_in_a_file_hides_no_check_of_the_rest(tmp_path: Path, monkey
         ["field-kitchen/rules/kinds.yaml:2:1:", "SCHEMA002"],
         ["field-kitchen/rules/options/hot-meals.yaml:4:1:", "SCHEMA002"],
         ["field-kitchen/rules/options/hot-meals.yaml:15:3:", "DSL101"],
+        ["field-kitchen/scenarios:1:1:", "PACK015"],  # (its scenarios: only their YAML, while these errors stand)
     ], result.output
 
 

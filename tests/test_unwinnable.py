@@ -38,7 +38,7 @@ def test_no_warning_where_the_map_can_be_won(args: tuple[str, ...]) -> None:
     one objective Bunker (Omaha Beach) is won by one Unit."""
     map_id = "omaha-beach" if args == ("--players", "1") else "gold-beach"
     summary = json.loads(dday("simulate", map_id, *args, "--games", "1", "--format", "json"))
-    assert summary["warnings"] == []
+    assert "warnings" not in summary
     assert "cannot be won" not in dday("simulate", map_id, *args, "--games", "1", "--quiet")
 
 

@@ -69,7 +69,7 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
              to_scenario: Path | None) -> None:
     """Play many games with a policy and report win rate, turns, deaths and use of cards."""
     from ddaydice.interpreter.tools import simulate as sim
-    from ddaydice.interpreter.tools.setups import SetupEntry, unwinnable
+    from ddaydice.interpreter.tools.setups import SetupEntry, unwinnable_setup
 
     check_capture(until, to_scenario)
     if to_scenario is not None and game_index is None:
@@ -93,7 +93,8 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
     warn = provenance_warning(content, map_id)
     if warn and fmt == "text":
         echo(warn, err=True)
-    hopeless = unwinnable(sim.game_of(content, spec, first)[0])  # (the map's end, which no game of these can meet)
+    # The map's declared end, which no game of this set-up can meet (Gold Beach, one Unit, no solitaire option).
+    hopeless = unwinnable_setup(content, map_id, players=players, variant=variant, options=options)
     if hopeless is not None and fmt == "text":
         echo(f"warning: {hopeless}", err=True)
     sides = other_sides(content, spec)
@@ -110,7 +111,8 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
         with click.progressbar(length=games, label=f"simulating {map_id}", file=sys.stderr) as bar:
             records, seconds = sim.run(content, spec, games, jobs=jobs, progress=bar.update, first=first)
     summary = sim.summarise(spec, records, seconds, jobs)
-    summary["warnings"] = [hopeless] if hopeless is not None else []
+    if hopeless is not None:  # (a list, for any warning a later check may add)
+        summary["warnings"] = [hopeless]
     if fmt == "json":
         echo(json.dumps(summary, indent=2))
     else:

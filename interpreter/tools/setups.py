@@ -215,3 +215,10 @@ def unwinnable(game: Game) -> str | None:
     return (f"{game.map.name} cannot be won by {len(units)} Unit(s): each of its {len(objectives)} "
             f"objective Bunkers ({names}) must be conquered, and a Unit leaves play in the first it conquers, "
             f"nothing in play letting it remain{said}")
+
+
+def unwinnable_setup(content: Content, map_id: str, *, players: int, variant: str | None,
+                     options: Sequence[str]) -> str | None:
+    """:func:`unwinnable` for a set-up not yet played (``dday simulate``: a game of its own, set up and asked)."""
+    deciders = [make_policy("random", k) for k in range(players + 1)]  # (the Units', and another side's player)
+    return unwinnable(Game(content, map_id, players=players, variant=variant, options=options, deciders=deciders))
