@@ -334,9 +334,27 @@ def test_the_summary_keeps_its_columns_when_a_set_up_is_long(tmp_path: Path) -> 
              "casualties": "60", "victory_points": "120"}] * 2
     cell = sweep.summary(sf, rows)[0]
     long = {**cell, "cell": 1, "packs": ["/tmp/a/rather/long/path/to/a/pack/of/ours"], "give": ["medic", "angel"]}
-    table = sweep.summary_table([cell, long])
+    table = sweep.summary_table([cell, long])[:3]  # (the rows; the pack's path is told under them)
     assert len({len(line) for line in table}) == 1
     assert len({line.index("%") for line in table[1:]}) == 1
+
+
+def test_the_summary_gives_each_column_its_header_and_a_packs_path_once(tmp_path: Path, snapshot: object) -> None:
+    """The mean turns of every game and the turns to win (won games) sat under one header ("turns to win" over two
+    numbers, read as the first), and a pack's absolute path was repeated in every row: each column has its own
+    header, and a pack named by its path is named by its folder in the rows, its path given once under them."""
+    grid = tmp_path / "grid.yaml"
+    grid.write_text("maps: [omaha-beach]\npolicies: [casual, expert]\ngames: 2\nchunk: 2\n")
+    sf, diags = sweep.read_file(grid)
+    assert sf is not None, diags
+    rows = [{"cell": str(cell), "won": won, "turns": turns, "soldiers_left": "5", "specialists_left": "1",
+             "casualties": "60", "victory_points": "120"}
+            for cell in (0, 1) for won, turns in (("1", "12"), ("0", "16"))]
+    cells = [{**c, "packs": ["/home/someone/designs/balance-lab"]} for c in sweep.summary(sf, rows)]
+    table = sweep.summary_table(cells)
+    assert table[0].split()[-4:] == ["turns", "turns-to-win", "Soldiers", "VP"]
+    assert table[1].split()[-4:] == ["14.00", "12.00", "5.00", "120.00"]
+    assert "\n".join(table) == snapshot
 
 
 def test_a_sweep_files_pack_path_is_read_from_the_files_folder(tmp_path: Path,

@@ -30,6 +30,7 @@ import attrs
 
 from ddaydice.dsl.diagnostics import Diagnostic
 from ddaydice.dsl.limits import MAX_GAMES
+from ddaydice.dsl.sandbox import is_slug
 from ddaydice.dsl.yamlsrc import position, read_yaml, salvage, structure
 from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced
@@ -436,26 +437,38 @@ def summary(sf: SweepFile, rows: Sequence[dict[str, str]]) -> list[dict[str, Any
 
 def summary_table(cells: Sequence[dict[str, Any]]) -> list[str]:
     """The summary for a person: a row a cell, its win rate with the 95% interval that says whether two cells'
-    rates differ by more than their games can tell, and the means of the turns, the turns to win (won games), the
-    Soldiers left and the VP. The set-up's column is as wide as its longest (a pack's path, cards given), so the
-    numbers stay in their columns."""
+    rates differ by more than their games can tell, and the means of the turns (every game), the turns to win (won
+    games), the Soldiers left and the VP, each under its own header. A pack named by its path is named in the rows
+    by its folder's name, and the path is given once under the table. The set-up's column is as wide as its longest
+    (cards given), so the numbers stay in their columns."""
+    short = _short_packs([p for c in cells for p in c["packs"]])
     setups = []
     for c in cells:
         setup = c["map"] + (f"/{c['variant']}" if c["variant"] else "") + f" {c['players']}p {c['policy']}"
         for key in ("options", "packs", "give"):
             if c[key]:
-                setup += f" {key} {'+'.join(c[key])}"
+                names = [short.get(v, v) for v in c[key]] if key == "packs" else c[key]
+                setup += f" {key} {'+'.join(names)}"
         setups.append(setup)
     width = max(60, *(len(s) + 1 for s in setups)) if setups else 60
     lines = [f"  {'cell':>4}  {'set-up':<{width}}{'games':>6}{'won':>8}{'95% interval':>18}{'turns':>7}"
-             f"{'to win':>7}{'Soldiers':>9}{'VP':>8}"]
+             f"{'turns-to-win':>14}{'Soldiers':>10}{'VP':>8}"]
     for c, setup in zip(cells, setups, strict=True):
         lo, hi = c["win_rate_ci95"]
         interval = f"{lo:.1%} to {hi:.1%}" if c["games"] else "-"
         lines.append(f"  {c['cell']:>4}  {setup:<{width}}{c['games']:>6}{c['win_rate']:>8.1%}{interval:>18}"
-                     f"{_num(c['mean_turns'])}{_num(c['mean_turns_to_win'])}{_num(c['mean_soldiers_left'], 9)}"
-                     f"{_num(c['mean_victory_points'], 8)}")
+                     f"{_num(c['mean_turns'])}{_num(c['mean_turns_to_win'], 14)}"
+                     f"{_num(c['mean_soldiers_left'], 10)}{_num(c['mean_victory_points'], 8)}")
+    lines += [f"  (pack {name}: {path})" for path, name in short.items()]
     return lines
+
+
+def _short_packs(packs: Sequence[str]) -> dict[str, str]:
+    """Each pack named by its path, and the short name the summary's rows give it: its folder's name (the path
+    itself when two packs' folders share a name). A bundled pack is named by its id already."""
+    paths = list(dict.fromkeys(p for p in packs if not is_slug(p)))
+    names = [Path(p).name for p in paths]
+    return {p: n for p, n in zip(paths, names, strict=True) if n and names.count(n) == 1}
 
 
 def _num(value: float | None, width: int = 7) -> str:
