@@ -651,3 +651,43 @@ def test_impact_to_the_pool_says_how_often_the_specialist_was_recruited() -> Non
     assert row == {"setup": f"with {medic}", "card": medic, "games": 12, "games_taken": taken}
     given = _json("impact", medic, "--map", "omaha-beach", "--policy", "casual", "--games", "4", "--measure", "won")
     assert given["results"][0]["cards_taken"] == []  # given to each Unit: nothing to take
+
+
+# ------------------------------------------------------------------ what the differences mean
+def _comparison(outcomes: dict[str, str]) -> Any:
+    """A comparison of made-up games: each set-up's name and its games' outcomes ('W' won, 'L' lost; 10 turns)."""
+    from ddaydice.interpreter.tools.compare import Comparison, Setup
+    from ddaydice.interpreter.tools.simulate import GameRecord
+
+    spec = Spec("omaha-beach", None, 1, "reference", 0)
+    records = tuple(tuple(GameRecord(i, "won" if o == "W" else "lost", 10, "", (), (), (), ()) for i, o in
+                          enumerate(games)) for games in outcomes.values())
+    return Comparison(tuple(Setup(name, spec) for name in outcomes), records, 1, "games", tuple(MEASURES), 0)
+
+
+def test_a_win_rate_differences_interval_stays_within_the_possible() -> None:
+    """25% against 100% in 4 games: the t interval ran to +154.6%, and a difference of two win rates is never
+    beyond ±100%. The interval is clipped to what is possible; the p-value, and what is significant, stay."""
+    from ddaydice.interpreter.tools.compare import table
+
+    c = _comparison({"without": "LLLW", "with": "WWWW"})
+    (won,) = c.differences("won")
+    assert won.diff == 0.75 and won.hi == 1.0
+    assert won.lo == pytest.approx(0.75 - t_ppf(0.975, 3) * 0.25)
+    unclipped = paired([0, 0, 0, 1], [1, 1, 1, 1])
+    assert unclipped.hi > 1.5 and (unclipped.p, unclipped.significant) == (won.p, won.significant)
+    assert paired([1, 1, 1, 1], [0, 0, 0, 1], bounds=(0.0, 1.0)).lo == -1.0
+    row = next(x for x in table(c) if x.startswith("  won "))
+    assert "+75.0% [-4.6%, +100.0%]" in row
+
+
+def test_the_turns_to_win_pairs_are_told_in_the_tables_order() -> None:
+    """The note under a table of three set-ups gave the seeds won under both sorted ("35, 54"), not in the table's
+    order, and two equal counts as one: each set-up's count is named, in the table's order."""
+    from ddaydice.interpreter.tools.compare import table
+
+    c = _comparison({"none": "WWWWWWLL", "ranger": "WWWWWWWW", "dud": "WWWLLLLL", "other": "WWWLLLLW"})
+    note = next(x for x in table(c) if "won under both" in x)
+    assert note.endswith("won under both: ranger 6, dud 3, other 3)")
+    two = _comparison({"none": "WWWWWWLL", "ranger": "WWWWWWWW"})
+    assert next(x for x in table(two) if "won under both" in x).endswith("won under both: 6)")

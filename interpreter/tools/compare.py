@@ -191,7 +191,7 @@ class Comparison:
     def differences(self, name: str) -> list[Paired]:
         """Each set-up after the first minus the first, for one measure."""
         base = ms.values(self.records[0], name)
-        return [paired(base, ms.values(r, name)) for r in self.records[1:]]
+        return [paired(base, ms.values(r, name), bounds=ms.bounds(name)) for r in self.records[1:]]
 
     def report(self) -> tuple[dict[str, list[Paired]], list[dict[str, float]]]:
         """Every measure's differences (each set-up after the first minus the first), and per difference each
@@ -391,10 +391,12 @@ def table(c: Comparison) -> list[str]:
         p_holm = adjusted[k][name]
         mark = "yes" if p_holm < 0.05 else "no"
         lines.append(f"  {label:<18}{cells}  {diff:<{dwidth}}{_p(d.p):>7}{_p(p_holm):>8}  {mark}")
-    pairs = {d.n for d in every.get("turns_to_win", ())}
+    pairs = [d.n for d in every.get("turns_to_win", ())]
     if pairs:
+        won = (str(pairs[0]) if len(pairs) == 1
+               else ", ".join(f"{s.name} {n}" for s, n in zip(c.setups[1:], pairs, strict=True)))
         lines.append(f"  (turns to win: the means are over each set-up's won games, the difference over the seeds "
-                     f"won under both: {', '.join(map(str, sorted(pairs)))})")
+                     f"won under both: {won})")
     tested = c.tested(every)
     if len(tested) > 1:
         lines.append(f"  (significant: Holm's p below 0.05, the p-values corrected for the {_family(tested)}, "

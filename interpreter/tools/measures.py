@@ -90,6 +90,12 @@ MEASURES: dict[str, tuple[str, Callable[[GameRecord], int | None]]] = {
 PERCENT: frozenset[str] = frozenset({"won"})
 
 
+def bounds(name: str) -> tuple[float, float] | None:
+    """The range every value of a measure lies in, where it has one that bounds a difference: a share of the games
+    (PERCENT) lies in 0 to 1, so a difference of two lies in -100% to +100% (stats.paired clips its interval)."""
+    return (0.0, 1.0) if name in PERCENT else None
+
+
 def measure_name(text: str) -> str:
     """A measure's name as the CLI accepts it (``turns-to-win`` or ``turns_to_win``)."""
     return text.strip().lower().replace("-", "_")

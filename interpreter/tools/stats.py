@@ -149,10 +149,14 @@ class Paired:
                 "ci95": [self.lo, self.hi], "p": self.p, "significant": self.significant}
 
 
-def paired(a: Sequence[float | None], b: Sequence[float | None], level: float = 0.95) -> Paired:
+def paired(a: Sequence[float | None], b: Sequence[float | None], level: float = 0.95,
+           bounds: tuple[float, float] | None = None) -> Paired:
     """The paired t interval of ``b - a`` over the pairs where both values exist (a measure such as turns to win
     exists only in won games). Fewer than 2 pairs: an infinite interval, not significant. All differences equal:
-    the interval is that single value, significant when it is not 0."""
+    the interval is that single value, significant when it is not 0. ``bounds``: the range every value lies in (a
+    win rate's 0 and 1); the interval is clipped to the differences possible, ``lo - hi`` to ``hi - lo`` (a
+    difference of two win rates is never beyond ±100%, which the t interval runs past on a few games). The clip
+    keeps 0 where it was, so the p-value and what is significant do not change."""
     pairs = [(x, y) for x, y in zip(a, b, strict=True) if x is not None and y is not None]
     n = len(pairs)
     mean_a = math.fsum(x for x, _ in pairs) / n if n else 0.0
@@ -166,7 +170,10 @@ def paired(a: Sequence[float | None], b: Sequence[float | None], level: float = 
     se = sd / math.sqrt(n)
     half = t_ppf(0.5 + level / 2, n - 1) * se
     p = 2.0 * (1.0 - t_cdf(abs(d) / se, n - 1))
-    return Paired(n, mean_a, mean_b, d, d - half, d + half, max(0.0, min(1.0, p)), not d - half <= 0.0 <= d + half)
+    lo, hi = d - half, d + half
+    if bounds is not None:
+        lo, hi = max(lo, bounds[0] - bounds[1]), min(hi, bounds[1] - bounds[0])
+    return Paired(n, mean_a, mean_b, d, lo, hi, max(0.0, min(1.0, p)), not lo <= 0.0 <= hi)
 
 
 def holm(ps: Sequence[float]) -> list[float]:
