@@ -691,3 +691,42 @@ def test_the_turns_to_win_pairs_are_told_in_the_tables_order() -> None:
     assert note.endswith("won under both: ranger 6, dud 3, other 3)")
     two = _comparison({"none": "WWWWWWLL", "ranger": "WWWWWWWW"})
     assert next(x for x in table(two) if "won under both" in x).endswith("won under both: 6)")
+
+
+def test_a_set_ups_own_card_list_replaces_bases() -> None:
+    """The docs say a set-up's own keys win over base's; base's card lists were added to the set-up's, so a set-up
+    could not clear them: 'absent: []' held out base's cards all the same. A set-up's list replaces base's."""
+    from ddaydice.interpreter.tools.setups import SetupEntry, merge
+
+    base = SetupEntry(map="omaha-beach", give=("flak-vest",), absent=("medic",))
+    assert tuple(merge(base, SetupEntry(name="own", absent=())).absent or ()) == ()
+    assert merge(base, SetupEntry(name="own", absent=("tank",))).absent == ("tank",)
+    inherited = merge(base, SetupEntry(name="inherits"))
+    assert (inherited.give, inherited.absent) == (("flak-vest",), ("medic",))
+
+
+def test_a_set_up_file_clears_bases_card_list(tmp_path: Path) -> None:
+    setups = tmp_path / "clear.yaml"
+    setups.write_text("base: {map: exercise-tiger, variant: practice-run, policy: casual, absent: [medic]}\n"
+                      "games: 2\nbatch: 2\nsetups:\n  - {name: base-absent}\n  - {name: own-empty, absent: []}\n")
+    data = _json("compare", str(setups), "--measure", "won")
+    first, second = (s["description"] for s in data["setups"])
+    assert first.endswith("; medic absent") and "absent" not in second
+
+
+def test_a_card_both_given_and_absent_is_an_error_at_its_place(tmp_path: Path, snapshot: object) -> None:
+    """A set-up that gave a card and held it out too was played as if it only gave it, its description saying
+    both: it is an error (SETUP002) at the card given, with the line, a caret and a hint, whether the two lists are
+    the set-up's own or one comes from base; on the command line, a usage error."""
+    setups = tmp_path / "both.yaml"
+    setups.write_text("base: {map: exercise-tiger, variant: practice-run, policy: casual, absent: [medic]}\n"
+                      "setups:\n  - {name: a}\n  - {name: b, give: [medic]}\n"
+                      "  - {name: c, pool: [flak-vest], absent: [flak-vest]}\n")
+    result = _cli("compare", str(setups))
+    assert result.exit_code == 1
+    assert result.output.replace(str(tmp_path), "TMP") == snapshot
+    assert [line.split(" ")[:2] for line in result.output.splitlines() if "SETUP" in line] == [
+        [f"{setups}:4:22:", "SETUP002"], [f"{setups}:5:22:", "SETUP002"]]
+    line = _cli("compare", "-s", "map=omaha-beach give=medic absent=medic", "-s", "map=omaha-beach")
+    assert line.exit_code == 2
+    assert "--setup 1: give: 'medic' is both given to each Unit and absent" in line.output

@@ -402,6 +402,7 @@ ELSEWHERE = {
     "SCEN009": "tests/test_scenario_runner.py",
     "SCEN010": "tests/test_scenario_runner.py",
     "SETUP001": "tests/test_compare.py",
+    "SETUP002": "tests/test_compare.py",
 }
 _HEAD = re.compile(r"^(?P<place>\S+:\d+:\d+): (?P<code>[A-Z]+\d{3}) (?P<warning>warning: )?(?P<message>.*)$")
 

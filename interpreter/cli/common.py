@@ -50,7 +50,7 @@ def check_setup(entry: SetupEntry, content: Content) -> None:
     problems = check(entry, lambda _packs: content)
     if problems:
         raise click.UsageError(problems_text([(SETUP_OPTIONS.get(key, key), message, hint)
-                                              for key, message, hint, _ in problems]))
+                                              for key, message, hint, *_ in problems]))
 
 
 #: The formats ``--plot`` writes, named by the file's suffix (matplotlib's Agg, SVG and PDF backends).

@@ -84,7 +84,7 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
             continue
         merged = merge(base, entry)
         problems += [(f"--setup {k}: {key.replace('_', '-')}", message, hint)
-                     for key, message, hint, _ in check(merged, content_for)]
+                     for key, message, hint, *_ in check(merged, content_for)]
         entries.append(merged)
     if problems:
         raise click.UsageError(problems_text(problems))

@@ -68,7 +68,7 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
         with_ = SetupEntry(name=f"with {card}", give=(card,) if where == "give" else (),
                            pool=(card,) if where == "pool" else (), **common)
         for entry in (without, with_):
-            for key, message, hint, _ in check(entry, content_for):
+            for key, message, hint, *_ in check(entry, content_for):
                 problems[(_OPTION.get(key, key), message, hint)] = None
         pairs.append((policy, without, with_))
     if problems:

@@ -122,7 +122,7 @@ def _setup_problems(pack: Path, requires: list[str], map_id: str,
         packs = tuple(r for r in requires if r in bundled_pack_ids())
     where = {"map": "--map", "variant": "--variant"}
     return [(where.get(key, key), message, hint)
-            for key, message, hint, _ in check(SetupEntry(map=map_id, variant=variant, packs=packs), content_for)]
+            for key, message, hint, *_ in check(SetupEntry(map=map_id, variant=variant, packs=packs), content_for)]
 
 
 def _a(kind: str) -> str:

@@ -81,8 +81,7 @@ def _origin(base: SetupEntry, entry: SetupEntry, index: int, key: str, item: str
 
 
 def to_setup(entry: SetupEntry, index: int, seed: int) -> Setup:
-    forced = tuple(Forced(card, where) for where in ("absent", "give", "pool")
-                   for card in getattr(entry, where))
+    forced = tuple(Forced(card, where) for where in ("absent", "give", "pool") for card in entry.cards(where))
     assert entry.map is not None
     spec = Spec(entry.map, entry.variant, entry.players or 1, entry.policy or "reference", seed,
                 tuple(entry.options or ()), tuple(entry.packs or ()), entry.side_policy, forced)
@@ -143,18 +142,18 @@ def check_entries(doc: YamlDoc, base: SetupEntry, setups: Sequence[SetupEntry], 
         diags.append(Diagnostic(CODE, f"a comparison needs 2 set-ups or more, not {len(setups)}", doc.file, line,
                                 col))
     # A problem written once in 'base' is every set-up's: told once, naming the set-ups it reaches.
-    found: dict[tuple[int, int, str, str | None], list[int]] = {}
+    found: dict[tuple[int, int, str, str | None, str], list[int]] = {}
     for i, raw in enumerate(setups):
         entry = merge(base, raw)
         entries.append(entry)
-        for key, message, hint, item in check(entry, content_for):
+        for key, message, hint, item, code in check(entry, content_for):
             if key == "packs" and packs_told:
                 continue
             line, col = position(doc.data, _origin(base, raw, i, key, item))
-            found.setdefault((line, col, message, hint), []).append(i + 1)
-    for (line, col, message, hint), which in found.items():
+            found.setdefault((line, col, message, hint, code), []).append(i + 1)
+    for (line, col, message, hint, code), which in found.items():
         where = f"set-up {which[0]}" if len(which) == 1 else f"set-ups {', '.join(map(str, which))}"
-        diags.append(Diagnostic(CODE, f"{where}: {message}", doc.file, line, col, hint=hint))
+        diags.append(Diagnostic(code, f"{where}: {message}", doc.file, line, col, hint=hint))
     names = [e.name for e in entries if e.name]
     for i, raw in enumerate(setups):
         if raw.name and names.count(raw.name) > 1 and names.index(raw.name) != i:

@@ -33,9 +33,14 @@ class SetupEntry:
     side_policy: str | None = None
     options: tuple[str, ...] | None = None
     packs: tuple[str, ...] | None = None
-    give: tuple[str, ...] = ()  # cards given to each Unit at the start
-    pool: tuple[str, ...] = ()  # cards put into the Pool (an Award, a deck's card: on top of its deck)
-    absent: tuple[str, ...] = ()  # cards taken out of the game
+    give: tuple[str, ...] | None = None  # cards given to each Unit at the start
+    pool: tuple[str, ...] | None = None  # cards put into the Pool (an Award, a deck's card: on top of its deck)
+    absent: tuple[str, ...] | None = None  # cards taken out of the game
+
+    def cards(self, where: str) -> tuple[str, ...]:
+        """The cards forced ``where`` (give, pool, absent): none when the key is not written."""
+        written: tuple[str, ...] | None = getattr(self, where)
+        return written or ()
 
 
 _FIELDS = tuple(a.name for a in attrs.fields(SetupEntry))
@@ -70,25 +75,26 @@ def parse_description(text: str) -> tuple[SetupEntry | None, list[str]]:
 
 
 def merge(base: SetupEntry, entry: SetupEntry) -> SetupEntry:
-    """A set-up's keys, its base's where it gives none (cards forced by both are added)."""
+    """A set-up's keys, its base's where it gives none: a key the set-up writes replaces base's, a list as a whole
+    (``absent: []`` in a set-up holds out none of the cards base holds out)."""
     out: dict[str, Any] = {}
     for name in _FIELDS:
         mine, theirs = getattr(entry, name), getattr(base, name)
-        if name in {"give", "pool", "absent"}:
-            out[name] = tuple(dict.fromkeys((*theirs, *mine)))
-        else:
-            out[name] = mine if mine is not None else theirs
+        out[name] = mine if mine is not None else theirs
     return SetupEntry(**out)
 
 
-#: A problem of a set-up: the key it is about (a SetupEntry field), the message, a hint (or None) and the value of a
-#: list that is wrong (a card, an option; None for the key as a whole).
-Problem = tuple[str, str, str | None, str | None]
+CODE = "SETUP001"  # a set-up that cannot be played (docs/simulation.md)
+BOTH = "SETUP002"  # a card a set-up both forces in (give, pool) and holds out (absent)
+
+#: A problem of a set-up: the key it is about (a SetupEntry field), the message, a hint (or None), the value of a
+#: list that is wrong (a card, an option; None for the key as a whole) and its code (CODE, BOTH).
+Problem = tuple[str, str, str | None, str | None, str]
 ContentFor = Callable[[tuple[str, ...]], Content | None]
 
 
 def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
-    """Every problem of a merged set-up at once: (key, message, hint, item), one per value that is wrong (each card of a
+    """Every problem of a merged set-up at once: (key, message, hint, item, code), one per value that is wrong (each card of a
     list its own). Only what needs a known map waits for one: the variant, and the players and options played
     together (checked by setting the game up, when nothing else is wrong)."""
     packs = tuple(entry.packs or ())
@@ -97,9 +103,10 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
     if content is None:  # what needs no content is still checked; the names wait for the packs
         loading, hint = pack_problem(packs)
         out.append(("packs", f"the packs {', '.join(packs)} do not load: {loading}; the map, options and cards are "
-                             "checked once they do", hint, None))
+                             "checked once they do", hint, None, CODE))
     if entry.players is not None and (units := units_problem(entry.players)) is not None:
-        out.append(("players", units, None, None))  # (whatever the map: a map's own range is checked below)
+        out.append(("players", units, None, None, CODE))  # (whatever the map: a map's own range is checked below)
+    out += both_ways(entry)
     for key in ("policy", "side_policy"):
         value = getattr(entry, key)
         if value is None:
@@ -107,35 +114,49 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
         try:
             check_policy(value)
         except ValueError as exc:
-            out.append((key, str(exc), did_you_mean(value, POLICIES), None))
+            out.append((key, str(exc), did_you_mean(value, POLICIES), None, CODE))
     if content is None:
         return out
     bm = None
     if entry.map is None:
-        out.append(("map", "no map: every set-up needs one (here or in 'base')", None, None))
+        out.append(("map", "no map: every set-up needs one (here or in 'base')", None, None, CODE))
     else:
         bm = content.maps.get(entry.map)
         if bm is None:
             out.append(("map", f"no map '{entry.map}' (there are: {', '.join(sorted(content.maps))})",
-                        map_hint(content, entry.map, packs), None))
+                        map_hint(content, entry.map, packs), None, CODE))
         elif entry.variant is not None and (wrong := bm.variant_problem(entry.variant)) is not None:
-            out.append(("variant", *wrong, None))
+            out.append(("variant", *wrong, None, CODE))
     for opt in entry.options or ():
         if opt not in content.options:
             out.append(("options", f"no optional rule '{opt}' (there are: {', '.join(sorted(content.options))})",
-                        in_a_pack("option", opt, packs) or did_you_mean(opt, content.options), opt))
+                        in_a_pack("option", opt, packs) or did_you_mean(opt, content.options), opt, CODE))
     for key in ("give", "pool", "absent"):
-        for card in getattr(entry, key):
+        for card in entry.cards(key):
             why = problem(content, card, key)
             if why is not None:
                 hint = in_a_pack("card", card, packs) if card not in content.card_kinds else None
-                out.append((key, why, hint or did_you_mean(card, content.card_kinds), card))
+                out.append((key, why, hint or did_you_mean(card, content.card_kinds), card, CODE))
     if not out and bm is not None:
         try:  # the set-up as a game: players, options played together
             Game(content, bm.id, players=entry.players or 1, seed=0, variant=entry.variant,
                  options=entry.options or (), deciders=make_policy(entry.policy or "reference"))
         except DDayError as exc:
-            out.append(("players" if "player" in str(exc) else "options", str(exc), None, None))
+            out.append(("players" if "player" in str(exc) else "options", str(exc), None, None, CODE))
+    return out
+
+
+def both_ways(entry: SetupEntry) -> list[Problem]:
+    """A card the merged set-up forces in (given, put into the Pool) and holds out (absent) at once: the set-up
+    contradicts itself (it played as if the card were only forced in). Told at the card forced in."""
+    out: list[Problem] = []
+    absent = set(entry.cards("absent"))
+    for key, words in (("give", "given to each Unit"), ("pool", "put into the Pool")):
+        for card in entry.cards(key):
+            if card in absent:
+                out.append((key, f"'{card}' is both {words} and absent",
+                            "keep the card in one list; a set-up's own give, pool or absent replaces base's "
+                            "('absent: []' holds out nothing)", card, BOTH))
     return out
 
 

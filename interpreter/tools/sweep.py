@@ -144,7 +144,7 @@ def read_file(path: Path) -> tuple[SweepFile | None, list[Diagnostic]]:
         s = cell.spec
         entry = SetupEntry(map=s.map_id, variant=s.variant, players=s.players, policy=s.policy, options=s.options,
                            packs=s.packs, give=cell.give)
-        for key, message, hint, item in check(entry, content_for):
+        for key, message, hint, item, _ in check(entry, content_for):
             if key == "packs" and told_packs:
                 continue
             where = _where(sf, cell, key, item)
