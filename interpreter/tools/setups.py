@@ -94,9 +94,9 @@ ContentFor = Callable[[tuple[str, ...]], Content | None]
 
 
 def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
-    """Every problem of a merged set-up at once: (key, message, hint, item, code), one per value that is wrong (each card of a
-    list its own). Only what needs a known map waits for one: the variant, and the players and options played
-    together (checked by setting the game up, when nothing else is wrong)."""
+    """Every problem of a merged set-up at once: (key, message, hint, item, code), one per value that is wrong (each
+    card of a list its own). Only what needs a known map waits for one: the variant, and the players and options
+    played together (checked by setting the game up, when nothing else is wrong)."""
     packs = tuple(entry.packs or ())
     content = content_for(packs)
     out: list[Problem] = []
