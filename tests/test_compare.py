@@ -730,3 +730,52 @@ def test_a_card_both_given_and_absent_is_an_error_at_its_place(tmp_path: Path, s
     line = _cli("compare", "-s", "map=omaha-beach give=medic absent=medic", "-s", "map=omaha-beach")
     assert line.exit_code == 2
     assert "--setup 1: give: 'medic' is both given to each Unit and absent" in line.output
+
+
+def _two_card_pack(root: Path) -> Path:
+    """A designer's pack of two Specialists: the Angel and the Imp."""
+    return make_pack(root, "designs", {"specialists.yaml": "kind: specialist\ncards:\n"
+                                       + card("angel", "casualties -3 once per phase", name="Angel", cost=4)
+                                       + card("imp", "casualties -1 once per phase", name="Imp", cost=3)})
+
+
+def test_impact_says_what_else_the_pack_brings_and_holds_it_out_on_request(tmp_path: Path) -> None:
+    """'without angel' was the game with the pack's other cards, dealt as the game's own, and nothing said so: the
+    table says which cards the packs bring into both set-ups, and --absent CARD or --alone holds them out."""
+    pack = str(_two_card_pack(tmp_path))
+    args = ["impact", "angel", "--map", "exercise-tiger", "--variant", "practice-run", "--pack", pack, "--games", "4",
+            "--measure", "won"]
+    text = _cli(*args, "-q")
+    assert text.exit_code == 0, text.output
+    assert ("  (Both set-ups: the games may deal the packs' other cards as the game's own: imp; --absent CARD or "
+            "--alone holds them out)") in text.output.splitlines()
+    plain = _json(*args)["results"][0]["setups"]
+    assert [s["pack_cards"] for s in plain] == [["imp"], ["imp"]]
+    for held in (["--alone"], ["--absent", "imp"]):
+        setups = _json(*args, *held)["results"][0]["setups"]
+        assert [s["pack_cards"] for s in setups] == [[], []]
+        assert setups[0]["description"].endswith("; angel, imp absent")
+        assert setups[1]["description"].endswith("angel given to each Unit; imp absent")
+        assert "the games may deal" not in _cli(*args, *held, "-q").output
+    bad = _cli(*args, "--absent", "imq")
+    assert bad.exit_code == 2 and "Error: --absent: no card 'imq'" in bad.output
+
+
+def test_impact_sums_up_the_win_rate_by_policy_and_plays_each_policy_once() -> None:
+    """Asked 'which skill level notices the card', impact printed a table a policy and no line that put them side
+    by side, each corrected on its own without saying so, and a policy given twice was played twice: a line a
+    policy gives the win rate's difference, the note says what the corrections cover, and each policy is played
+    once."""
+    medic = _the_medic(_content())
+    args = ["impact", medic, "--map", "exercise-tiger", "--variant", "practice-run", "--policy", "reference",
+            "--policy", "random", "--policy", "reference", "--games", "6", "--measure", "won", "--measure", "turns"]
+    data = _json(*args)
+    assert [r["policy"] for r in data["results"]] == ["reference", "random"]
+    text = _cli(*args, "-q").output.splitlines()
+    start = text.index(f"{medic}, won by policy:")
+    rows = text[start + 2:start + 4]
+    for row, result in zip(rows, data["results"], strict=True):
+        won = result["measures"]["won"]
+        d = won["differences"][0]
+        assert row.split()[:4] == [result["policy"], *(f"{m:.1%}" for m in won["means"]), f"{d['difference']:+.1%}"]
+    assert "corrected over its own table's measures only, not over the 2 policies' tables" in text[start + 4]

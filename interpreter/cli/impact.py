@@ -32,6 +32,10 @@ _OPTION = {**SETUP_OPTIONS, "map": "--map", "give": "CARD", "pool": "CARD", "abs
 @click.option("--to", "where", type=click.Choice(["give", "pool"]), default="give", show_default=True,
               help="give: the card is given to each Unit at the start; pool: it is put into the Pool (an Award, a "
                    "deck's card: on top of its deck). Against: the card out of the game.")
+@click.option("--absent", "absent", multiple=True, metavar="CARD",
+              help="Another card held out of the games of both set-ups (repeatable).")
+@click.option("--alone", is_flag=True,
+              help="Hold out of both set-ups every other card the packs (--pack) add: CARD against the game alone.")
 @click.option("--games", type=click.IntRange(min=2), default=1000, show_default=True,
               help="The most games per set-up.")
 @click.option("--batch", type=click.IntRange(min=2), default=200, show_default=True,
@@ -49,27 +53,31 @@ _OPTION = {**SETUP_OPTIONS, "map": "--map", "give": "CARD", "pool": "CARD", "abs
 @plot_option("Draw each measure's difference (with - without) per policy")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def impact(card: str, map_id: str, variant: str | None, players: int, policies: tuple[str, ...],
-           options: tuple[str, ...], packs: tuple[str, ...], where: str, games: int, batch: int,
+           options: tuple[str, ...], packs: tuple[str, ...], where: str, absent: tuple[str, ...], alone: bool,
+           games: int, batch: int,
            precisions: tuple[str, ...], measure_names: tuple[str, ...], seed: int, jobs: int, fmt: str,
            plot_path: Path | None, quiet: bool) -> None:
     """What CARD does to the game: the card forced into play at the start against the same seeds without it,
-    for each --policy, each measure's difference with a paired 95% interval."""
+    for each --policy, each measure's difference with a paired 95% interval. The cards a --pack adds come into
+    play in both set-ups as the game deals them, unless held out (--absent, --alone)."""
     from ddaydice.interpreter.tools import compare as cmp
-    from ddaydice.interpreter.tools.setups import SetupEntry, check, content_for, problems_text
+    from ddaydice.interpreter.tools.setups import SetupEntry, check, content_for, pack_cards, problems_text
 
     measures = parse_measures(measure_names)
     precision = parse_precision(precisions, measures)
     pairs = []
     problems: dict[tuple[str, str, str | None], None] = {}  # every problem, once (both set-ups share most)
-    for policy in policies or ("reference",):
+    held = tuple(dict.fromkeys((*absent, *(c for c in pack_cards(packs) if alone and c != card))))
+    for policy in dict.fromkeys(policies or ("reference",)):  # (a policy given twice is played once)
         common: dict[str, Any] = {"map": map_id, "variant": variant, "players": players, "policy": policy,
                                   "options": options, "packs": packs}
-        without = SetupEntry(name=f"without {card}", absent=(card,), **common)
+        without = SetupEntry(name=f"without {card}", absent=tuple(dict.fromkeys((card, *held))), **common)
         with_ = SetupEntry(name=f"with {card}", give=(card,) if where == "give" else (),
-                           pool=(card,) if where == "pool" else (), **common)
+                           pool=(card,) if where == "pool" else (), absent=held, **common)
         for entry in (without, with_):
-            for key, message, hint, *_ in check(entry, content_for):
-                problems[(_OPTION.get(key, key), message, hint)] = None
+            for key, message, hint, item, _ in check(entry, content_for):
+                named = "--absent" if key == "absent" and item != card else _OPTION.get(key, key)
+                problems[(named, message, hint)] = None
         pairs.append((policy, without, with_))
     if problems:
         raise click.UsageError(problems_text(list(problems)))
@@ -93,8 +101,10 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
                 echo("")
             echo(f"{card} ({'given to each Unit' if where == 'give' else 'in the Pool'}) on {map_id}"
                        + (f"/{variant}" if variant else "") + f", policy {policy}:")
-            for line in cmp.table(result):
+            for line in cmp.table(result, hold_out="--absent CARD or --alone holds them out"):
                 echo(line)
+        for line in cmp.across_policies(card, results, measures):
+            echo(line)
     if plot_path is not None:  # after the results: a plot that fails after all loses none of them
         from ddaydice.interpreter.tools.plots import compare_plot
 

@@ -26,7 +26,15 @@ from ddaydice.interpreter.tools import measures as ms
 from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced
 from ddaydice.interpreter.tools.outcome import FOUND_ROLES
-from ddaydice.interpreter.tools.setups import ContentFor, SetupEntry, check, content_for, merge, packs_in_file
+from ddaydice.interpreter.tools.setups import (
+    ContentFor,
+    SetupEntry,
+    check,
+    content_for,
+    merge,
+    pack_cards,
+    packs_in_file,
+)
 from ddaydice.interpreter.tools.simulate import GameRecord, Spec, per_game_text, play_one, worker_pool
 from ddaydice.interpreter.tools.stats import Paired, holm, paired
 
@@ -66,6 +74,11 @@ class Setup:
             if cards:
                 parts.append(f"{', '.join(cards)} {words}")
         return "; ".join(parts)
+
+    def pack_cards(self) -> tuple[str, ...]:
+        """The cards its packs add that it neither forces in nor holds out: dealt as the game deals its cards."""
+        forced = {f.card for f in self.spec.forced}
+        return tuple(c for c in pack_cards(self.spec.packs) if c not in forced)
 
 
 # ------------------------------------------------------------ reading set-up files
@@ -314,7 +327,8 @@ def parse_precision(values: Sequence[str]) -> tuple[dict[str, float], str | None
 # ------------------------------------------------------------ reporting
 def as_json(c: Comparison) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "setups": [{"name": s.name, "description": s.describe()} for s in c.setups],
+        "setups": [{"name": s.name, "description": s.describe(), "pack_cards": list(s.pack_cards())}
+                   for s in c.setups],
         "seed": c.seed, "games": c.games, "batches": c.batches, "stopped": c.stopped,
         "interval": "paired Student t, 95%", "measures": {},
     }
@@ -362,9 +376,11 @@ def _difference(c: Comparison, name: str, k: int, d: Paired) -> str:
     return f"{c.setups[k + 1].name} - {c.setups[0].name}: {diff}" if len(c.setups) > 2 else diff
 
 
-def table(c: Comparison) -> list[str]:
+def table(c: Comparison, hold_out: str = "absent: [CARD] holds one out") -> list[str]:
     """The comparison as a table a designer reads at a glance: each measure's means, each set-up's difference
-    from the first with its paired 95% interval, the p-value, and whether it is significant."""
+    from the first with its paired 95% interval, the p-value, and whether it is significant; under it, the cards
+    the set-ups' packs bring into their games besides those they force (``hold_out``: how the command holds one
+    out)."""
     lines = [f"{c.games} games on the same seeds (run seed {c.seed}), {c.batches} batch(es); "
              + ("stopped: every interval narrower than the precision" if c.stopped == "precision"
                 else "all the games asked for were played")]
@@ -405,6 +421,47 @@ def table(c: Comparison) -> list[str]:
         lines += uses.lines()
     for taken in cards_taken(c):
         lines.append(taken.line())
+    return lines + brought(c, hold_out)
+
+
+def brought(c: Comparison, hold_out: str) -> list[str]:
+    """A note for each list of cards that set-ups' packs bring into their games besides the cards they force: they
+    are in play (as the game deals its cards) on both sides of a difference, so "without a card" is not the game
+    without the packs."""
+    by: dict[tuple[str, ...], list[str]] = {}
+    for s in c.setups:
+        if cards := s.pack_cards():
+            by.setdefault(cards, []).append(s.name)
+    out = []
+    for cards, names in by.items():
+        who = ("every set-up" if len(names) == len(c.setups) > 2 else "both set-ups" if len(names) == len(c.setups)
+               else ", ".join(names))
+        who = who[0].upper() + who[1:] if who in ("every set-up", "both set-ups") else who
+        out.append(f"  ({who}: the games may deal the packs' other cards as the game's own: {', '.join(cards)}; "
+                   f"{hold_out})")
+    return out
+
+
+def across_policies(card: str, results: Sequence[tuple[str, Comparison]], measures: Sequence[str]) -> list[str]:
+    """``dday impact`` with several policies: the card's effect on the win rate (else the first measure) a line a
+    policy, which skill of player notices it, and what the tables' corrections cover (each its own measures)."""
+    if len(results) < 2:
+        return []
+    name = "won" if "won" in measures else measures[0]
+    width = max(8, *(len(p) for p, _ in results))
+    lines = ["", f"{card}, {ms.MEASURES[name][0]} by policy:",
+             f"  {'policy':<{width}}{'without':>9}{'with':>9}  {'difference':<28}{'Holm p':>8}  significant"]
+    for policy, c in results:
+        (d,), adjusted = c.differences(name), c.report()[1][0][name]
+        means = "".join(f"{_fmt(name, m):>9}" for m in c.means(name))
+        if d.n < 2:
+            lines.append(f"  {policy:<{width}}{means}  {f'too few pairs ({d.n})':<28}{'-':>8}  -")
+            continue
+        diff = f"{_fmt(name, d.diff, True)} [{_fmt(name, d.lo, True)}, {_fmt(name, d.hi, True)}]"
+        lines.append(f"  {policy:<{width}}{means}  {diff:<28}{_p(adjusted):>8}  {'yes' if adjusted < 0.05 else 'no'}")
+    lines.append(f"  (each policy's Holm p is corrected over its own table's measures only, not over the "
+                 f"{len(results)} policies' tables read together: reading them all, more than 5% of the time one "
+                 "of them reads a difference where there is none)")
     return lines
 
 

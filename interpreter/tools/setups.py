@@ -213,6 +213,16 @@ def packs_in_file(packs: Sequence[str], file: Path) -> tuple[tuple[str, ...], li
     return tuple(out), problems
 
 
+def pack_cards(packs: tuple[str, ...]) -> tuple[str, ...]:
+    """The cards these packs add to the game (none of the game's own, nor a card of the other side's): they come into
+    play as the game deals its cards in every set-up that loads the packs, unless held out (``absent``)."""
+    content, plain = content_for(packs), content_for(())
+    if not packs or content is None or plain is None:
+        return ()
+    return tuple(sorted(c for c in content.card_kinds if c not in plain.card_kinds and problem(content, c, "absent")
+                        is None))
+
+
 def content_for(packs: tuple[str, ...]) -> Content | None:
     """The content with these packs (loaded once per process)."""
     content, _ = load_cached(packs=list(packs))
