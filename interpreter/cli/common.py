@@ -9,22 +9,103 @@ Command modules import this module; it imports no command module and not the ``c
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ddaydice.dsl.limits import MAX_SEED
+from ddaydice.dsl.limits import MAX_GAMES, MAX_SEED
 
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
     from ddaydice.dsl.loader import Content
     from ddaydice.interpreter.tools.setups import SetupEntry
 
-#: A game's seed on the command line (``--seed`` of play and simulate): the range a replay accepts (tools/play.py),
-#: so that every game played can be replayed; beyond it, a usage error.
-SEED = click.IntRange(-MAX_SEED, MAX_SEED, min_open=True, max_open=True)
+class SeedNumber(click.ParamType[int]):
+    """A seed on the command line (``--seed`` of play, simulate, compare and impact): a whole number strictly between
+    -2**64 and 2**64, the range a replay accepts (tools/play.py), so that every game played can be replayed; beyond
+    it, a usage error saying the range readably."""
+
+    name = "integer"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "SEED"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip())
+            except ValueError:
+                self.fail(f"'{value}' is not a whole number", param, ctx)
+        if not -MAX_SEED < number < MAX_SEED:
+            self.fail(f"{value}: a seed is a whole number with |seed| < 2**64", param, ctx)
+        return number
+
+
+SEED = SeedNumber()
+
+
+def seed_option(default: int | None = 0, help_text: str = "The run's seed; game i is seeded from it and i."
+                ) -> Callable[[F], F]:
+    """``--seed SEED`` of every command that plays games: one range (SeedNumber), so that a run of any of them can
+    be played again by another (dday simulate --game I)."""
+    return click.option("--seed", type=SEED, default=default, show_default=default is not None,
+                        help=f"{help_text} A whole number, |SEED| < 2**64.")
+
+
+def games_option(default: int | None, least: int = 1, help_text: str = "Games to play") -> Callable[[F], F]:
+    """``--games N`` of every command that plays games: at least ``least`` (a paired comparison needs 2), at most
+    MAX_GAMES (docs/security.md), the same bound for every command; beyond it, a usage error."""
+    return click.option("--games", type=click.IntRange(least, MAX_GAMES), default=default,
+                        show_default=default is not None, help=f"{help_text} (at most {MAX_GAMES}).")
+
+
+def jobs_option() -> Callable[[F], F]:
+    """``--jobs N`` of every command that plays games (capped by :func:`capped_jobs`, with a note)."""
+    return click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+                        help="Worker processes (results are identical whatever this is); at most the machine's CPUs "
+                             "and the number of games.")
+
+
+def capped_jobs(jobs: int, games: int) -> int:
+    """The worker processes a run of ``games`` games (per set-up) starts for ``--jobs`` (tools/simulate.py
+    ``workers``: never more than the machine's CPUs nor the games), a note on stderr when that is fewer than asked."""
+    import os
+
+    from ddaydice.interpreter.tools.simulate import workers
+
+    capped = workers(jobs, games)
+    if capped < jobs:
+        echo(f"note: --jobs {jobs} capped to {capped} (at most the {os.cpu_count() or 1} CPU(s) of this "
+             f"machine and the {games} game(s))", err=True)
+    return capped
+
+
+def policy_option(*names: str, help_text: str, checked: bool = True, **kwargs: Any) -> Callable[[F], F]:
+    """``--policy`` (or ``--side-policy``) of every command that plays games, its help listing the policies: a
+    PolicyName, checked before any game with a "did you mean" for a misspelt one (policies/names.py
+    ``policy_problem``); not ``checked`` here when the command checks it with the rest of its set-up, to tell every
+    problem at once (dday impact), with the same message and hint."""
+    kind = PolicyName()
+    return click.option(*names, type=kind if checked else str, metavar=kind.get_metavar(click.Option(["--x"])),
+                        help=help_text, **kwargs)
+
+
+@contextmanager
+def progress(length: int, label: str, shown: bool) -> Iterator[Callable[[int], None] | None]:
+    """The progress of a run on stderr (dday simulate, compare, impact alike): click's bar, which is a single line
+    with the label when stderr is not a terminal; nothing when not ``shown`` (--quiet, --format json). Yields the
+    function the run calls with each number of games done (None when nothing is shown); the bar ends full."""
+    if not shown:
+        yield None
+        return
+    with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
+        yield bar.update
+        bar.update(length - bar.pos)
 
 
 def echo(text: object = "", *, err: bool = False, nl: bool = True) -> None:
@@ -115,12 +196,13 @@ class PolicyName(click.ParamType[str]):
         return "[" + "|".join((*POLICIES, f"{SKILL_PREFIX}S")) + "]"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        from ddaydice.interpreter.policies.names import check_policy
+        from ddaydice.interpreter.policies.names import policy_problem
 
-        try:
-            return check_policy(str(value))
-        except ValueError as exc:
-            self.fail(str(exc), param, ctx)
+        wrong = policy_problem(str(value))
+        if wrong is not None:
+            message, hint = wrong
+            self.fail(message + (f" ({hint})" if hint else ""), param, ctx)
+        return str(value)
 
 
 class PackName(click.ParamType[str]):

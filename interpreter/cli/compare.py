@@ -10,10 +10,25 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from ddaydice.interpreter.cli.common import echo, echo_diagnostics, plot_option, write_plot
+from ddaydice.interpreter.cli.common import (
+    capped_jobs,
+    echo,
+    echo_diagnostics,
+    games_option,
+    jobs_option,
+    pack_option,
+    plot_option,
+    progress,
+    seed_option,
+    write_plot,
+)
+
+if TYPE_CHECKING:
+    from ddaydice.interpreter.tools.setups import SetupEntry
 
 SETUP_HELP = ("A set-up as key=value words (lists comma-separated): name, map, variant, players, policy, "
               "side-policy, options, packs, give (cards given to each Unit at the start), pool (cards put into the "
@@ -24,8 +39,7 @@ SETUP_HELP = ("A set-up as key=value words (lists comma-separated): name, map, v
 @click.command()
 @click.argument("file", required=False, type=click.Path(path_type=Path, exists=True, dir_okay=False))
 @click.option("--setup", "-s", "descriptions", multiple=True, metavar="DESCRIPTION", help=SETUP_HELP)
-@click.option("--games", type=click.IntRange(min=2), default=None,
-              help="The most games per set-up (default: the file's 'games', else 1000).")
+@games_option(None, least=2, help_text="The most games per set-up (default: the file's 'games', else 1000)")
 @click.option("--batch", type=click.IntRange(min=2), default=None,
               help="Games per set-up between two looks at the intervals (default: the file's, else 200).")
 @click.option("--precision", "precisions", multiple=True, metavar="[MEASURE=]WIDTH",
@@ -35,17 +49,16 @@ SETUP_HELP = ("A set-up as key=value words (lists comma-separated): name, map, v
 @click.option("--measure", "measure_names", multiple=True, metavar="MEASURE",
               help="A measure to report (repeatable; default all): won, turns, turns-to-win, soldiers-left, "
                    "specialists-left, casualties, victory-points.")
-@click.option("--seed", type=int, default=None, help="The run's seed (default: the file's, else 0); game i of "
-              "every set-up is seeded from it and i.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes (results are identical whatever this is).")
+@seed_option(None, "The run's seed (default: the file's, else 0); game i of every set-up is seeded from it and i.")
+@jobs_option()
+@pack_option("An expansion to load in every --setup, as its 'packs' (added to its own; a FILE names its own)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="A table, or JSON (a set-up file's errors too).")
 @plot_option("Draw each measure's differences and intervals")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None, batch: int | None,
-            precisions: tuple[str, ...], measure_names: tuple[str, ...], seed: int | None, jobs: int, fmt: str,
-            plot_path: Path | None, quiet: bool) -> None:
+            precisions: tuple[str, ...], measure_names: tuple[str, ...], seed: int | None, jobs: int,
+            packs: tuple[str, ...], fmt: str, plot_path: Path | None, quiet: bool) -> None:
     """Play two or more set-ups on the same seeds and report each measure's difference from the first set-up,
     with a paired 95% interval (Student's t) and whether it is significant (Holm's correction over every
     difference of the table).
@@ -82,7 +95,15 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
         if entry is None:
             problems += [(f"--setup {k}", why, None) for why in whys]
             continue
+        entry, wrong = command_line_packs(entry)
+        if wrong:
+            problems += [(f"--setup {k}: packs", why, None) for why in wrong]
+            continue
         merged = merge(base, entry)
+        if packs:  # --pack: every --setup's, after its own (a path read from the current folder, as packs= is)
+            import attrs
+
+            merged = attrs.evolve(merged, packs=tuple(dict.fromkeys((*(merged.packs or ()), *packs))))
         problems += [(f"--setup {k}: {key.replace('_', '-')}", message, hint)
                      for key, message, hint, *_ in check(merged, content_for)]
         entries.append(merged)
@@ -99,13 +120,9 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
     size = batch or (cf.batch if cf and cf.batch else 200)
     measures = parse_measures(measure_names)
     precision = parse_precision(precisions, measures)
-    if quiet or fmt == "json":
-        result = cmp.run(setups, total, batch=size, precision=precision, measures=measures, jobs=jobs)
-    else:
-        with click.progressbar(length=total * len(setups), label="comparing", file=sys.stderr) as bar:
-            result = cmp.run(setups, total, batch=size, precision=precision, measures=measures, jobs=jobs,
-                             progress=bar.update)
-            bar.update(total * len(setups) - bar.pos)
+    jobs = capped_jobs(jobs, total)
+    with progress(total * len(setups), "comparing", not quiet and fmt == "text") as bar:
+        result = cmp.run(setups, total, batch=size, precision=precision, measures=measures, jobs=jobs, progress=bar)
     if fmt == "json":
         echo(json.dumps(cmp.as_json(result), indent=2))
     else:
@@ -113,6 +130,27 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
             echo(line)
     if plot_path is not None:  # after the results: a plot that fails after all loses none of them
         write_plot(lambda: cmp.plot(result, plot_path), plot_path)
+
+
+def command_line_packs(entry: SetupEntry) -> tuple[SetupEntry, list[str]]:
+    """A --setup's packs as --pack takes them (dsl/loader.py ``pack_argument``: a bundled pack's id, or a pack
+    folder by its path from the current folder), and why each that names no pack does not (a path that does not
+    exist is told so, as for --pack)."""
+    import attrs
+
+    from ddaydice.dsl.loader import pack_argument
+
+    if not entry.packs:
+        return entry, []
+    found: list[str] = []
+    wrong: list[str] = []
+    for name in entry.packs:
+        pack, why = pack_argument(name)
+        if pack is None:
+            wrong.append(why or name)
+        else:
+            found.append(pack)
+    return attrs.evolve(entry, packs=tuple(dict.fromkeys(found))), wrong
 
 
 def parse_measures(names: tuple[str, ...]) -> tuple[str, ...]:

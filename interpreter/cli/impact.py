@@ -7,13 +7,25 @@ each Unit (``--to give``) or put into the Pool (``--to pool``).
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from ddaydice.interpreter.cli.common import SETUP_OPTIONS, echo, option_option, pack_option, plot_option, write_plot
+from ddaydice.interpreter.cli.common import (
+    SETUP_OPTIONS,
+    capped_jobs,
+    echo,
+    games_option,
+    jobs_option,
+    option_option,
+    pack_option,
+    plot_option,
+    policy_option,
+    progress,
+    seed_option,
+    write_plot,
+)
 from ddaydice.interpreter.cli.compare import parse_measures, parse_precision
 
 #: The option that sets each key of a set-up, as a problem names it (the map is an option here; the cards, CARD).
@@ -25,8 +37,9 @@ _OPTION = {**SETUP_OPTIONS, "map": "--map", "give": "CARD", "pool": "CARD", "abs
 @click.option("--map", "map_id", required=True, help="The map to play.")
 @click.option("--variant", help="A variant of the map.")
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True, help="Units in each game.")
-@click.option("--policy", "policies", multiple=True, metavar="POLICY",
-              help="A policy to play the games (repeatable; one comparison each). Default: reference.")
+@policy_option("--policy", "policies", multiple=True, checked=False,
+               help_text="A policy to play the games (repeatable; one comparison each; skill:S a graded player "
+                         "of skill S). Default: reference.")
 @option_option()
 @pack_option()
 @click.option("--to", "where", type=click.Choice(["give", "pool"]), default="give", show_default=True,
@@ -36,8 +49,7 @@ _OPTION = {**SETUP_OPTIONS, "map": "--map", "give": "CARD", "pool": "CARD", "abs
               help="Another card held out of the games of both set-ups (repeatable).")
 @click.option("--alone", is_flag=True,
               help="Hold out of both set-ups every other card the packs (--pack) add: CARD against the game alone.")
-@click.option("--games", type=click.IntRange(min=2), default=1000, show_default=True,
-              help="The most games per set-up.")
+@games_option(1000, least=2, help_text="The most games per set-up")
 @click.option("--batch", type=click.IntRange(min=2), default=200, show_default=True,
               help="Games per set-up between two looks at the intervals.")
 @click.option("--precision", "precisions", multiple=True, metavar="[MEASURE=]WIDTH",
@@ -45,9 +57,8 @@ _OPTION = {**SETUP_OPTIONS, "map": "--map", "give": "CARD", "pool": "CARD", "abs
                    "repeatable). Default: play all --games.")
 @click.option("--measure", "measure_names", multiple=True, metavar="MEASURE",
               help="A measure to report (repeatable; default all; see dday compare --help).")
-@click.option("--seed", type=int, default=0, show_default=True, help="The run's seed.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes (results are identical whatever this is).")
+@seed_option()
+@jobs_option()
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="A table per policy, or JSON.")
 @plot_option("Draw each measure's difference (with - without) per policy")
@@ -81,16 +92,13 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
         pairs.append((policy, without, with_))
     if problems:
         raise click.UsageError(problems_text(list(problems)))
+    jobs = capped_jobs(jobs, games)
     results = []
     for policy, without, with_ in pairs:
         setups = [cmp.to_setup(e, i, seed) for i, e in enumerate((without, with_))]
-        if quiet or fmt == "json":
-            result = cmp.run(setups, games, batch=batch, precision=precision, measures=measures, jobs=jobs)
-        else:
-            with click.progressbar(length=games * 2, label=f"{card}, policy {policy}", file=sys.stderr) as bar:
-                result = cmp.run(setups, games, batch=batch, precision=precision, measures=measures, jobs=jobs,
-                                 progress=bar.update)
-                bar.update(games * 2 - bar.pos)
+        with progress(games * 2, f"{card}, policy {policy}", not quiet and fmt == "text") as bar:
+            result = cmp.run(setups, games, batch=batch, precision=precision, measures=measures, jobs=jobs,
+                             progress=bar)
         results.append((policy, result))
     if fmt == "json":
         echo(json.dumps({"card": card, "to": where, "map": map_id, "variant": variant,

@@ -7,24 +7,26 @@ progress and prints the summary.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from ddaydice.dsl.limits import MAX_GAMES
 from ddaydice.interpreter.cli.common import (
-    SEED,
-    PolicyName,
+    capped_jobs,
     check_setup,
     echo,
+    games_option,
+    jobs_option,
     load_or_exit,
     option_option,
     pack_option,
     plot_option,
+    policy_option,
+    progress,
     provenance_warning,
+    seed_option,
     write_plot,
 )
 from ddaydice.interpreter.cli.replay import check_capture, moment_option, write_position
@@ -37,21 +39,20 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("map_id", metavar="MAP")
 @click.option("--variant", help="A variant of the map (exercise-tiger: practice-run, basic-training, ...).")
-@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True)
-@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=1000, show_default=True,
-              help=f"Games to play (at most {MAX_GAMES}).")
-@click.option("--policy", type=PolicyName(), default="reference", show_default=True,
-              help="Who plays: random, reference, heuristic, or a player of graded skill (novice, casual, expert, "
-                   "or skill:S, the expert slipping on a share 1 - S of his decisions; docs/simulation.md).")
-@click.option("--side-policy", type=PolicyName(), default=None,
-              help="The policy of another side's player (Atlantikwall's German); default: --policy.")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="The run's seed; game i is seeded from it and i.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes (results are identical whatever this is); at most the machine's CPUs and the "
-                   "number of games.")
+@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True, help="Units in each game.")
+@games_option(1000)
+@policy_option("--policy", default="reference", show_default=True,
+               help_text="Who plays: random, reference, heuristic, or a player of graded skill (novice, casual, "
+                         "expert, or skill:S, the expert slipping on a share 1 - S of his decisions; "
+                         "docs/simulation.md).")
+@policy_option("--side-policy", default=None,
+               help_text="The policy of another side's player (Atlantikwall's German); default: --policy.")
+@seed_option()
+@jobs_option()
 @option_option()
 @pack_option()
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="A summary, or JSON.")
 @plot_option("Draw the turns played and each measure's histogram")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--check-invariants", is_flag=True,
@@ -75,11 +76,7 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
     if to_scenario is not None and game_index is None:
         raise click.UsageError("--to-scenario captures one game: name it with --game I")
 
-    capped = sim.workers(jobs, games)
-    if capped < jobs:
-        echo(f"note: --jobs {jobs} capped to {capped} (at most the {os.cpu_count() or 1} CPU(s) of this "
-                   f"machine and the {games} game(s))", err=True)
-        jobs = capped
+    jobs = capped_jobs(jobs, games)
     content = load_or_exit(packs=list(packs), fmt=fmt)
     spec = sim.Spec(map_id, variant, players, policy, seed, tuple(options), tuple(packs), side_policy,
                     check_invariants=check_invariants)
@@ -105,11 +102,8 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
     if until is not None and to_scenario is not None and game_index is not None:
         _capture(content, spec, game_index, until, to_scenario)
         return
-    if quiet or fmt == "json":
-        records, seconds = sim.run(content, spec, games, jobs=jobs, first=first)
-    else:
-        with click.progressbar(length=games, label=f"simulating {map_id}", file=sys.stderr) as bar:
-            records, seconds = sim.run(content, spec, games, jobs=jobs, progress=bar.update, first=first)
+    with progress(games, f"simulating {map_id}", not quiet and fmt == "text") as bar:
+        records, seconds = sim.run(content, spec, games, jobs=jobs, progress=bar, first=first)
     summary = sim.summarise(spec, records, seconds, jobs)
     if hopeless is not None:  # (a list, for any warning a later check may add)
         summary["warnings"] = [hopeless]

@@ -35,3 +35,15 @@ def check_policy(name: str) -> str:
     if name in POLICIES or parse_skill(name) is not None:
         return name
     raise ValueError(f"no policy '{name}' (policies: {', '.join(POLICIES)}, or {SKILL_PREFIX}S with S from 0 to 1)")
+
+
+def policy_problem(name: str) -> tuple[str, str | None] | None:
+    """Why ``name`` names no policy and its hint (the nearest name: "did you mean 'casual'?"), or None: the one check
+    of a policy's name, for every command and set-up that takes one."""
+    from ddaydice.dsl.diagnostics import did_you_mean  # (this module stays light: the command line's help reads it)
+
+    try:
+        check_policy(name)
+    except ValueError as exc:
+        return str(exc), did_you_mean(name, POLICIES)
+    return None

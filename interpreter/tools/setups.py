@@ -16,7 +16,7 @@ from ddaydice.dsl.loader import Content, load_cached, pack_named_in_file
 from ddaydice.dsl.sandbox import is_slug
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.game.setup import units_problem
-from ddaydice.interpreter.policies.names import POLICIES, check_policy
+from ddaydice.interpreter.policies.names import policy_problem
 from ddaydice.interpreter.policies.registry import make_policy
 from ddaydice.interpreter.tools.forced import problem
 
@@ -111,10 +111,8 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
         value = getattr(entry, key)
         if value is None:
             continue
-        try:
-            check_policy(value)
-        except ValueError as exc:
-            out.append((key, str(exc), did_you_mean(value, POLICIES), None, CODE))
+        if (wrong := policy_problem(value)) is not None:
+            out.append((key, *wrong, None, CODE))
     if content is None:
         return out
     bm = None
