@@ -84,3 +84,18 @@ def test_a_setups_pack_path_that_does_not_exist_is_said_so(tmp_path: Path, monke
     assert "no expansion named" not in result.output
     flag = _cli("compare", "-s", "map=exercise-tiger", "-s", "map=exercise-tiger", "--pack", "./nowhere")
     assert "'./nowhere' does not exist (taken as a pack folder's path)" in flag.output
+
+
+def test_simulate_names_the_packs_in_its_header(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                snapshot: object) -> None:
+    """Two runs with and without a pack printed the same header: the packs are named, by short names (a pack
+    folder by its name, not its path)."""
+    make_pack(tmp_path, "designs", {"specialists.yaml": "kind: specialist\ncards:\n"
+                                    + card("angel", "casualties -3 once per phase", name="Angel", cost=4)})
+    monkeypatch.chdir(tmp_path)
+    headers = []
+    for packs in ([], ["--pack", str(tmp_path / "designs")], ["--pack", "./designs", "--pack", "atlantikwall"]):
+        result = _cli("simulate", "exercise-tiger", "--variant", "practice-run", "--games", "2", "-q", *packs)
+        assert result.exit_code == 0, result.output
+        headers.append(result.stdout.splitlines()[0])
+    assert headers == snapshot

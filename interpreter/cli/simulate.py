@@ -148,6 +148,12 @@ def other_sides(content: Content, spec: Spec) -> list[str]:
     return [d.name for d in content.sides.sides if d.option in game.options]
 
 
+def pack_names(packs: tuple[str, ...]) -> list[str]:
+    """The packs of a run by short names, for a header a person reads: a bundled pack by its id, a pack folder by
+    its folder's name (a pack's folder is named by its id), never a long path."""
+    return [Path(p).name if "/" in p or p.startswith(".") else p for p in packs]
+
+
 def _echo_summary(spec: Spec, summary: dict[str, Any], jobs: int, sides: list[str]) -> None:
     """The summary of a run, for a person (``sides``: those that play against the Units)."""
     from ddaydice.interpreter.core.values import MAX_TURNS
@@ -158,7 +164,7 @@ def _echo_summary(spec: Spec, summary: dict[str, Any], jobs: int, sides: list[st
     lo, hi = summary["win_rate_ci95"]
     title = map_id + (f" ({variant})" if variant else "")
     echo(f"{title}, {players} player(s), policy {policy}, seed {seed}, options: "
-               f"{', '.join(options) or 'none'}")
+         f"{', '.join(options) or 'none'}" + (f", packs: {', '.join(pack_names(spec.packs))}" if spec.packs else ""))
     echo(f"  games        {summary['games']}")
     echo(f"  won          {summary['wins']} = {summary['win_rate']:.1%}  (95% CI {lo:.1%} to {hi:.1%})")
     if sides:  # another side plays against the Units: the games the Units did not win are his
