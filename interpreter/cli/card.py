@@ -30,7 +30,10 @@ def card(card_id: str, fmt: str, root: Path | None, packs: tuple[str, ...]) -> N
     content = load_content(root, ("all", *packs), (), fmt)
     if card_id not in content.cards:
         hint = did_you_mean(card_id, content.cards) or "see 'dday list' for every card"
-        raise click.UsageError(f"no card '{card_id}'; {hint}")
+        # Every bundled pack is loaded: a card that is none of theirs may be in a pack folder of one's own.
+        elsewhere = "a card of a pack folder of yours is shown with --pack PATH" if not packs else (
+            f"it is in none of the packs loaded ({', '.join(packs)})")
+        raise click.UsageError(f"no card '{card_id}'; {hint}; {elsewhere}")
     info = card_info(content, card_id)
     if fmt == "json":
         echo(json.dumps(info, indent=2, ensure_ascii=False))
