@@ -10,6 +10,7 @@ other card has.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -20,6 +21,7 @@ from ddaydice.interpreter.cli.common import SuggestingGroup, echo, write_file
 
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
+    from ddaydice.dsl.loader import Content
     from ddaydice.dsl.schema import KindDef
     from ddaydice.dsl.yamlsrc import YamlDoc
 
@@ -395,18 +397,84 @@ def new_scenario(card_id: str, pack: Path, map_id: str, variant: str | None) -> 
     problems = [*([card_problem] if card_problem else []), *_setup_problems(pack, requires, map_id, variant)]
     if problems:
         raise click.UsageError(problems_text(problems) + "\nnothing was written")
-    _write_new(path, _schema_line(path, pack, "scenario") + (
-        f'scenario: "{_title(cid)}: what it does (one sentence)"\n'
-        f"map: {map_id}\n"
-        + (f"variant: {variant}\n" if variant else "") +
-        f"packs: [{pid}]\n"
-        "fallback: none\n"
-        "ruling: |\n"
-        "  The card's text, and how you read it where it could be read two ways.\n"
-        "units:\n"
-        f"  - {{id: u1, sector: s1, soldiers: 4, courage: 1{held}}}\n"
-        "steps:\n"
-        f"  - {{use: {cid}}}   # or a phase: '- phase: combat'\n"
-        "expect:\n"
-        '  - u1.courage: "fill in"   # what the card must leave: this check fails until you write it\n'))
+    stub = _Stub(cid, map_id, variant, pid, held)
+    _write_new(path, _schema_line(path, pack, "scenario") + _runnable(stub, pack, path).text())
     echo(f"next: dday scenario run {path}", err=True)
+
+
+def _bringers(content: Content, cid: str) -> list[str]:
+    """The optional rules to try for a card the map does not offer: those it says it comes with ('only-in') first,
+    then those that make the most Specialists available and the fewest other cards (an option that cannot be built
+    alone is left out)."""
+    from ddaydice.dsl.diagnostics import RuleError
+    from ddaydice.interpreter.core.option_rules import OptionRules
+    from ddaydice.interpreter.mechanisms.options import reachable
+
+    def reach(option: str) -> tuple[int, int]:  # (Specialists made available, - every card made available)
+        try:
+            cards = reachable(OptionRules.build(content, (option,)), content)
+        except RuleError:
+            return -1, 0
+        return sum(content.card_kinds.get(c) == "specialist" for c in cards), -len(cards)
+
+    only_in = content.cards[cid].only_in
+    reaches = {o: reach(o) for o in content.options}
+    ranked = sorted(content.options, key=lambda o: (o not in only_in, [-n for n in reaches[o]], o))
+    return [o for o in ranked if o in only_in or reaches[o][0] >= 0]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Stub:
+    """A new scenario's text: the card held by Unit 1 on the map, one step and the check to fill in."""
+
+    cid: str
+    map_id: str
+    variant: str | None
+    pid: str
+    held: str
+    options: tuple[str, ...] = ()
+    uses: bool = True  # the card has a use: the step uses it (else a phase is played)
+
+    def text(self) -> str:
+        steps = f"steps:\n  - {{use: {self.cid}}}   # or a phase: '- phase: combat'\n" if self.uses else \
+            "steps: []   # none: the check reads the position set up (or play one: '- phase: combat')\n"
+        return (f'scenario: "{_title(self.cid)}: what it does (one sentence)"\n'
+                f"map: {self.map_id}\n"
+                + (f"variant: {self.variant}\n" if self.variant else "")
+                + (f"options: [{', '.join(self.options)}]\n" if self.options else "") +
+                f"packs: [{self.pid}]\n"
+                "fallback: none\n"
+                "ruling: |\n"
+                "  The card's text, and how you read it where it could be read two ways.\n"
+                "units:\n"
+                f"  - {{id: u1, sector: s1, soldiers: 4, courage: 1{self.held}}}\n"
+                + steps +
+                "expect:\n"
+                '  - u1.courage: "fill in"   # what the card must leave: this check fails until you write it\n')
+
+
+def _runnable(stub: _Stub, pack: Path, path: Path) -> _Stub:
+    """The stub as a scenario that runs and fails only its own check (docs/modding.md): a step that uses the card
+    only when it has a use, and, for a card the map does not offer (a new Specialist is on no map), the first
+    optional rule that brings it, found by checking the stub as ``dday scenario run`` does. A pack that does not
+    load yet keeps the plain stub (``dday validate`` says why)."""
+    from ddaydice.dsl.places import absolute
+    from ddaydice.interpreter.tools.scenario_file import load_scenario
+    from ddaydice.interpreter.tools.setups import content_for
+
+    content = content_for((str(absolute(pack)),))
+    if content is None or stub.cid not in content.effects:
+        return stub
+    stub = dataclasses.replace(stub, uses=bool(content.effects[stub.cid].compiled.uses))
+
+    def problems(candidate: _Stub) -> list[str]:
+        _, diags = load_scenario(path, content, text=candidate.text())
+        return [d.message for d in diags if d.severity == "error"]
+
+    if not problems(stub):
+        return stub
+    for option in _bringers(content, stub.cid):
+        tried = dataclasses.replace(stub, options=(option,))
+        if not problems(tried):
+            return tried
+    return stub
