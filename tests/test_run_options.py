@@ -99,3 +99,16 @@ def test_simulate_names_the_packs_in_its_header(tmp_path: Path, monkeypatch: pyt
         assert result.exit_code == 0, result.output
         headers.append(result.stdout.splitlines()[0])
     assert headers == snapshot
+
+
+def test_the_notes_under_a_comparison_fit_the_terminal() -> None:
+    """compare's and impact's notes were single lines of up to 253 columns (the Holm note under every table): they
+    are wrapped to the terminal's width, as dday play's lines are; the table's rows stay whole."""
+    for args in (COMMANDS["compare"], COMMANDS["impact"]):
+        result = CliRunner().invoke(main, [*args, "--games", "4", "-q"], env={"COLUMNS": "80"})
+        assert result.exit_code == 0, result.output
+        notes = [line for line in result.stdout.splitlines() if "  " not in line.strip()]
+        assert any("Holm's p below 0.05" in line for line in notes)
+        assert max(len(line) for line in notes) <= 80, notes
+        rows = [line for line in result.stdout.splitlines() if line.strip().startswith(("measure", "won "))]
+        assert len(rows) == 2 and all(len(row) > 80 for row in rows)

@@ -117,6 +117,29 @@ def echo(text: object = "", *, err: bool = False, nl: bool = True) -> None:
     click.echo(printable(str(text)), err=err, nl=nl)
 
 
+def terminal_width() -> int | None:
+    """The width printed lines are fitted to (tools/play.py ``fit``: dday play's lines, the notes under dday compare's
+    and dday impact's tables): the terminal's (``COLUMNS`` when it is set, as shutil reads it), or None when standard
+    output is no terminal and ``COLUMNS`` is not set (a pipe, a log, a test: the lines stay whole)."""
+    import os
+    import shutil
+
+    if "COLUMNS" not in os.environ and not sys.stdout.isatty():
+        return None
+    return shutil.get_terminal_size().columns
+
+
+def echo_report(lines: Iterable[str]) -> None:
+    """A report's lines (dday compare, dday impact): a table's rows (columns set apart by runs of spaces) whole, so
+    that its columns stay aligned; every other line, a note or a set-up's description, fitted to the terminal's
+    width (:func:`terminal_width`), continued under its text."""
+    from ddaydice.interpreter.tools.play import fit
+
+    width = terminal_width()
+    for line in lines:
+        echo(line if "  " in line.strip() else fit(line, width))
+
+
 #: The argument or option that sets each key of a set-up (tools/setups.py), as a problem of ``dday simulate``'s or
 #: ``dday play``'s set-up names it; ``dday impact`` names some otherwise.
 SETUP_OPTIONS = {"map": "MAP", "variant": "--variant", "players": "--players", "policy": "--policy",

@@ -18,6 +18,7 @@ from ddaydice.interpreter.cli.common import (
     capped_jobs,
     echo,
     echo_diagnostics,
+    echo_report,
     games_option,
     jobs_option,
     pack_option,
@@ -126,8 +127,7 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
     if fmt == "json":
         echo(json.dumps(cmp.as_json(result), indent=2))
     else:
-        for line in cmp.table(result):
-            echo(line)
+        echo_report(cmp.table(result))
     if plot_path is not None:  # after the results: a plot that fails after all loses none of them
         write_plot(lambda: cmp.plot(result, plot_path), plot_path)
 

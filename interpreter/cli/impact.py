@@ -16,6 +16,7 @@ from ddaydice.interpreter.cli.common import (
     SETUP_OPTIONS,
     capped_jobs,
     echo,
+    echo_report,
     games_option,
     jobs_option,
     option_option,
@@ -109,10 +110,8 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
                 echo("")
             echo(f"{card} ({'given to each Unit' if where == 'give' else 'in the Pool'}) on {map_id}"
                        + (f"/{variant}" if variant else "") + f", policy {policy}:")
-            for line in cmp.table(result, hold_out="--absent CARD or --alone holds them out"):
-                echo(line)
-        for line in cmp.across_policies(card, results, measures):
-            echo(line)
+            echo_report(cmp.table(result, hold_out="--absent CARD or --alone holds them out"))
+        echo_report(cmp.across_policies(card, results, measures))
     if plot_path is not None:  # after the results: a plot that fails after all loses none of them
         from ddaydice.interpreter.tools.plots import compare_plot
 

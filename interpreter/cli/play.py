@@ -7,8 +7,6 @@ sets the game up, says what in it is our reconstruction, runs it and reports the
 from __future__ import annotations
 
 import contextlib
-import os
-import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +22,7 @@ from ddaydice.interpreter.cli.common import (
     option_option,
     pack_option,
     provenance_warning,
+    terminal_width,
 )
 
 if TYPE_CHECKING:
@@ -35,15 +34,6 @@ if TYPE_CHECKING:
 
 
 Say = Callable[[str], None]
-
-
-def terminal_width() -> int | None:
-    """The width the player's lines are fitted to (tools/play.py ``fit``): the terminal's (``COLUMNS`` when it is
-    set, as shutil reads it), or None when standard output is no terminal and ``COLUMNS`` is not set (a pipe, a
-    log, a test: the lines stay whole)."""
-    if "COLUMNS" not in os.environ and not sys.stdout.isatty():
-        return None
-    return shutil.get_terminal_size().columns
 
 
 def _sayer(width: int | None) -> Say:
