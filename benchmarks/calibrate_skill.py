@@ -2,7 +2,8 @@
 
     python benchmarks/calibrate_skill.py [--games N] [--jobs J] [--levels novice,casual,expert] [--maps a,b]
 
-Each cell plays N games of the map (its smallest number of players, every Unit played by the same level) on the
+Each cell plays N games of the map (the smallest number of players that can win it as listed, every Unit played
+by the same level: Gold Beach needs two without the solitaire option) on the
 same seeds (game i of every cell is seeded from the run's seed and i), so the levels are compared on the same
 dice as far as their games agree. Prints a Markdown table (the one in docs/simulation.md) and, with --json, the
 figures. A map's difficulty shows as the level at which its win rate rises.
@@ -14,8 +15,9 @@ import argparse
 import json
 import time
 
-from ddaydice.dsl.loader import load
+from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.policies.names import check_policy
+from ddaydice.interpreter.tools.setups import unwinnable_setup
 from ddaydice.interpreter.tools.simulate import Spec, run, wilson
 
 
@@ -35,7 +37,7 @@ def main() -> None:
     rows: dict[str, dict[str, tuple[int, int, float]]] = {}
     started = time.perf_counter()
     for map_id in maps:
-        players = min(content.maps[map_id].players)
+        players = least_players(content, map_id)
         rows[map_id] = {}
         for level in levels:
             records, _ = run(content, Spec(map_id, None, players, level, args.seed), args.games, jobs=args.jobs)
@@ -55,8 +57,16 @@ def main() -> None:
             w, n, _ = row[level]
             lo, hi = wilson(w, n)
             cells.append(f"{w / n:.0%} ({lo:.0%}–{hi:.0%})")
-        print(f"| {map_id} ({min(content.maps[map_id].players)}) | " + " | ".join(cells) + " |")
+        print(f"| {map_id} ({least_players(content, map_id)}) | " + " | ".join(cells) + " |")
     print(f"\n{args.games} games per cell, seed {args.seed}, {time.perf_counter() - started:.0f} s")
+
+
+def least_players(content: Content, map_id: str) -> int:
+    """The smallest number of players that can win the map as listed (no option): Gold Beach's two Bunkers need two
+    Units without the solitaire option (docs/optional-rules.md, ruling 6), which dday simulate warns of."""
+    least, most = min(content.maps[map_id].players), max(content.maps[map_id].players)
+    return next((p for p in range(least, most + 1)
+                 if unwinnable_setup(content, map_id, players=p, variant=None, options=()) is None), least)
 
 
 if __name__ == "__main__":
