@@ -1,7 +1,11 @@
 """The ceiling study (docs/simulation.md): per map and policy, the win rate, the Soldiers gained and lost per turn,
-and where the losses happen (Combat, the Move phase's Landmines, other phases), 1 player, no option.
+and where the losses happen (Combat, the Move phase's Landmines, other phases), no option.
 
-    python benchmarks/ceiling.py [--games 200] [--heuristic-games 40] [--players 1] [--json ceiling.json]
+    python benchmarks/ceiling.py [--games 200] [--heuristic-games 40] [--players 1] [--maps a,b] [--json ceiling.json]
+
+Each map is played with --players, raised to the smallest number that can win it as listed (as
+calibrate_skill.py does: Operation Deadstick's least is 2, and Gold Beach's two Bunkers need two Units without the
+solitaire option).
 
 Each map is played as listed and as each variant that prints its Sectors otherwise (the Rising DEF variants).
 
@@ -18,6 +22,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+from calibrate_skill import least_players
 
 from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.core.state import Unit
@@ -88,15 +94,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--heuristic-games", type=int, default=40)
     parser.add_argument("--players", type=int, default=1)
+    parser.add_argument("--maps", default="", help="comma-separated map ids (default: every bundled map)")
     parser.add_argument("--json", dest="json_path")
     args = parser.parse_args()
     content, _ = load(packs=["atlantikwall"])
     assert content is not None
     out: dict[str, Any] = {}
     for map_id in sorted(content.maps):
+        if args.maps and map_id not in args.maps.split(","):
+            continue
         bm = content.maps[map_id]
-        low, high = bm.players
-        players = min(max(args.players, low), high)
+        players = min(max(args.players, least_players(content, map_id)), max(bm.players))
         # The map as listed (on Exercise Tiger: Advanced Training's lists and rules, the full game) and each
         # variant that prints its Sectors otherwise (the labelled Rising DEF variants); not the trainings that
         # ignore part of the rules.
