@@ -920,3 +920,39 @@ def test_a_placed_card_in_the_form_the_map_does_not_mean_is_an_error(
     assert result.output.count("SCEN0") == 1, result.output
     good = run(tmp_path, monkeypatch, PLACED.replace("{PLACED}", "{tank: \"offer:s5\", flame-thrower: s13}"))
     assert good.exit_code == 0, good.output
+
+
+# The position keys whose examples name a map's Sectors (or Bunkers).
+SECTOR_KEYS = ("placed", "conquered", "entered", "bunker-specialists", "conquests")
+
+
+def docs_sector_examples(text: str) -> list[tuple[str, str]]:
+    """Each inline example of docs/scenarios.md that sets a position key naming Sectors (`placed: {...}`), with
+    the map the page says it is on (its name just after the example: "on Operation Deadstick"), Exercise Tiger
+    when it names none."""
+    content, _ = load()
+    assert content is not None
+    names = {bm.name: map_id for map_id, bm in content.maps.items()}
+    found = []
+    keys = "|".join(SECTOR_KEYS)
+    for m in re.finditer(rf"`((?:{keys}): [\[{{][^`]*)`", text):
+        after = text[m.end():m.end() + 40]
+        found.append((m.group(1), next((mid for name, mid in names.items() if name in after), "exercise-tiger")))
+    return found
+
+
+def test_the_docs_examples_of_a_position_name_sectors_of_their_map(tmp_path: Path) -> None:
+    """Every inline example of docs/scenarios.md that names a Sector or a Bunker is set up on the map the page
+    puts it on, without an error (`placed: {medal-case: m-s6}` on Operation Deadstick, where s6 is no Sector)."""
+    content, _ = load()
+    assert content is not None
+    examples = docs_sector_examples(DOCS.read_text(encoding="utf-8"))
+    assert len(examples) >= 6, examples
+    for example, map_id in examples:
+        bm = content.maps[map_id]
+        units = "".join(f"  - {{id: u{k + 1}, sector: {bm.sectors[0].id}}}\n" for k in range(min(bm.players)))
+        path = tmp_path / "example.yaml"
+        text = f"scenario: an example of the docs\nmap: {map_id}\nunits:\n{units}{example}\n"
+        path.write_text(text, encoding="utf-8")
+        loaded, diags = load_scenario(path, content)
+        assert loaded is not None and not diags, (example, map_id, [str(d) for d in diags])
