@@ -256,6 +256,21 @@ def test_hover_on_a_card_shows_its_rulebook_and_rulings(session: Session, workdi
             "**ruling** 7.3: A silenced or prevented MGF is raised by nothing (about mgf-dice)") in shown.contents.value
 
 
+def test_hover_on_a_sector_shows_its_rulebook_and_rulings(session: Session) -> None:
+    """A Sector's hover in its map file (its own id) cites it as a card's does: where the rulebook writes it, and
+    each ruling on it."""
+    tiger = Path(__file__).resolve().parents[1] / "maps" / "exercise-tiger.yaml"
+    text = tiger.read_text()
+    doc = session.open(tiger, text)
+    line, col = position_of(text, "- id: s7", len("- id: "))
+    shown = session.ask(session.client.text_document_hover_async, doc, line, col)
+    assert shown is not None and isinstance(shown.contents, types.MarkupContent)
+    assert "**Sector 7** (`s7`): Sector of Exercise Tiger" in shown.contents.value
+    assert ("**rulebook** Battle Map N-01 : EXERCISE TIGER  \n**ruling** 7.1: The General's \"only 1 die\" is a "
+            "ceiling: \"No dice are Locked here\" stays 0") in shown.contents.value
+    session.client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(doc)))
+
+
 def test_completion_in_an_effect_and_of_card_ids(session: Session, workdir: Path) -> None:
     items = workdir / "field-kitchen" / "cards" / "items.yaml"
     text = items.read_text()

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
+    from ddaydice.dsl.loading.content import Citation
 
 WIDTH = 100
 COST_UNITS = {"specialist": "Stars", "item": "Item Points", "vehicle": "Item Points"}
@@ -55,11 +56,7 @@ def card_info(content: Content, cid: str) -> dict[str, Any]:
         "english": list(src.english) if src is not None else [],
         "provenance": card.provenance,
         "reconstructed": card.provenance == "reconstructed",
-        # where the rulebook writes it, and the rulings on it (numbers and titles: docs/rulings.md)
-        "rulebook": card.rulebook or None,
-        # (each with the queries it is about, ``{ruling: N, query: ...}``; [] for all that the card does)
-        "rulings": [{"number": n, "title": t, "queries": list(cited.scope(i))}
-                    for i, (n, t) in enumerate(cited.rulings)] if cited is not None else [],
+        **citation_info(cited),
         "note": card.note.strip(),
         "pack": content.owner_pack.get(f"card:{cid}"),
         "file": where[0] if where else None,
@@ -84,9 +81,21 @@ def _field(label: str, text: str) -> list[str]:
     return out
 
 
+def citation_info(cited: Citation | None) -> dict[str, Any]:
+    """Where the rulebook writes an entry (a card, a Sector, a Sector attribute) and the rulings on it (numbers and
+    titles: docs/rulings.md), each with the queries it is about (``{ruling: N, query: ...}``; [] for all that the
+    entry does), as plain data: ``rulebook`` and ``rulings`` of ``dday card``'s JSON."""
+    if cited is None:
+        return {"rulebook": None, "rulings": []}
+    return {"rulebook": cited.rulebook or None,
+            "rulings": [{"number": n, "title": t, "queries": list(cited.scope(i))}
+                        for i, (n, t) in enumerate(cited.rulings)]}
+
+
 def citation_lines(info: dict[str, Any]) -> list[tuple[str, str]]:
-    """Where the rulebook writes the card and the rulings on it, as (label, text): what ``dday card`` prints and
-    the editor's hover shows; a ruling about some queries only says which."""
+    """Where the rulebook writes the entry and the rulings on it (``info``: :func:`citation_info`'s keys), as
+    (label, text): what ``dday card`` prints and the editor's hover shows, for a card or a Sector; a ruling about
+    some queries only says which."""
     out = [("rulebook", info["rulebook"])] if info["rulebook"] else []
     for ruling in info["rulings"]:
         about = f" (about {', '.join(ruling['queries'])})" if ruling["queries"] else ""

@@ -5,7 +5,8 @@ an effect, shows the card as ``dday card`` describes it (:mod:`ddaydice.interpre
 cost, text, effect and the effect's English, provenance, where the rulebook writes it and the rulings on it, and
 where it comes into play; definition goes to its ``id:``. An optional rule or a map id does the same. A word of an
 effect shows its entry of the language's reference (:func:`ddaydice.dsl.reference.entry`, the page
-docs/dsl-reference.md is made of); a Sector id in a map's effects, the Sector.
+docs/dsl-reference.md is made of); a Sector id (or a Sector attribute's) in a map file, its own ``id:`` or in the
+map's effects, the Sector, with where the rulebook writes it and the rulings on it as a card shows them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import attrs
 from ddaydice.dsl import words
 from ddaydice.dsl.loader import Content
 from ddaydice.dsl.reference import entry
-from ddaydice.interpreter.tools.card_info import card_info, citation_lines
+from ddaydice.interpreter.tools.card_info import card_info, citation_info, citation_lines
 from ddaydice.interpreter.tools.lsp.text import Token, in_effect, is_key, is_value, phrase_at, token_at
 
 # the names of several words (targets: 'all units', 'the german'), longest first
@@ -69,17 +70,18 @@ def hover(contents: Sequence[Content], path: Path, lines: Sequence[str], line: i
     if tok is None or not contents:
         return None
     effect = in_effect(lines, line, char)
-    if effect or is_value(lines, tok) or is_key(lines, tok):
+    value = is_value(lines, tok)
+    if effect or value or is_key(lines, tok):
         text = describe_id(contents, tok.text)
         if text is not None:
             return Found(text, tok)
-    if not effect:
-        return None
-    mid = map_of(contents[0], path)
+    mid = map_of(contents[0], path) if effect or value else None
     if mid is not None:
         text = describe_sector(contents[0], mid, tok.text)
         if text is not None:
             return Found(text, tok)
+    if not effect:
+        return None
     name = phrase_at(lines, tok, PHRASES) or tok.text
     text = entry(name, contents[0])
     return Found(text, tok) if text is not None else None
@@ -114,13 +116,15 @@ def describe_sector(content: Content, mid: str, ident: str) -> str | None:
             defense = "/".join(str(d) for d in sec.defense)
             head = (f"**{sec.name}** (`{sec.id}`): Sector of {bm.name}, row {sec.row}, DEF {defense}"
                     + (f", MGF {sec.mgf}" if sec.mgf else "") + (", Bunker" if sec.bunker else ""))
-            return "\n\n".join(part for part in (head, sec.text.strip(), english) if part)
+            cited = citation_markdown(citation_info(content.citations.get(f"{mid}/{sec.id}")))
+            return "\n\n".join(part for part in (head, sec.text.strip(), english, cited) if part)
     for attr in bm.attributes:
         if attr.id == ident:
             src = content.effects.get(f"{mid}/attribute:{attr.id}")
             english = "\n".join(f"- {line}" for line in (src.english if src else ()))
-            return "\n\n".join(part for part in (f"**{attr.name}** (`{attr.id}`): attribute of {bm.name}", english)
-                               if part)
+            cited = citation_markdown(citation_info(content.citations.get(f"{mid}/attribute:{attr.id}")))
+            return "\n\n".join(part for part in (f"**{attr.name}** (`{attr.id}`): attribute of {bm.name}", english,
+                                                   cited) if part)
     return None
 
 
@@ -137,9 +141,15 @@ def card_markdown(info: dict[str, Any]) -> str:
         parts.append("In English:\n\n" + "\n".join(f"- {line}" for line in info["english"]))
     source = f"provenance: {info['provenance']}" + (f": {info['note']}" if info["note"] else "")
     parts.append(source + "  \n" + (f"pack: {info['pack']}" if info["pack"] else "the base game"))
-    parts.append("  \n".join(f"**{label}** {said}" for label, said in citation_lines(info)))
+    parts.append(citation_markdown(info))
     parts.append(_availability(info))
     return "\n\n".join(p for p in parts if p)
+
+
+def citation_markdown(info: dict[str, Any]) -> str:
+    """Where the rulebook writes an entry and the rulings on it (:func:`citation_lines`), as a hover's lines: a
+    card's and a Sector's alike; "" for an entry that cites nothing."""
+    return "  \n".join(f"**{label}** {said}" for label, said in citation_lines(info))
 
 
 def _availability(info: dict[str, Any]) -> str:
