@@ -27,6 +27,7 @@ from ddaydice.dsl.effect_context import (
     EffectContext,
     ModifierHook,
     Value,
+    Why,
     compiled_limit,
     limit_words,
 )
@@ -69,9 +70,9 @@ class UseHook:
     scope: str | None = None
     sacrifices_self: bool = False
     feasible: Cond | None = None
-    # the parts of its actions that can be ruled out (their DSL, whether it is a price, the test): what a refusal
-    # names when the use can do nothing (ruling 10.9)
-    checked: tuple[tuple[str, bool, Cond], ...] = ()
+    # the parts of its actions that can be ruled out (their DSL, whether it is a price, the test, what the part
+    # needs to act in English): what a refusal names when the use can do nothing (ruling 10.9)
+    checked: tuple[tuple[str, bool, Cond, Why | None], ...] = ()
 
 
 @attr.s(auto_attribs=True, hash=True)
@@ -431,7 +432,13 @@ class Compiler:
                     uses.append(UseHook(window, self.condition(body.condition), self.actions(body.actions, renderer),
                                         compiled_limit(body.limit), text, body.pos, scope,
                                         sacrifices, self.can_act(body.actions), tuple(
-                                            (ast.statement_dsl(o.statement), pays, check)
+                                            (ast.statement_dsl(o.statement), pays, check, _needs(o.statement))
                                             for act in body.actions for opt in act.options
                                             for o, pays, check in self.checked_parts(opt))))
         return CompiledEffect(tuple(mods), tuple(triggers), tuple(uses), tuple(waiting))
+
+
+def _needs(stmt: ast.Statement) -> Why | None:
+    """What the action needs to act, in English (its word's ``needs``), for a refusal that names it."""
+    spec = words.action(stmt.verb.name)
+    return spec.needs(stmt) if spec is not None else None

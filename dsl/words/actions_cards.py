@@ -4,7 +4,7 @@ instead (a pending event replaced). Each record names its parts (see :mod:`ddayd
 from __future__ import annotations
 
 from ddaydice.dsl import ast
-from ddaydice.dsl.effect_context import Action, Cond
+from ddaydice.dsl.effect_context import Action, Cond, Why
 from ddaydice.dsl.words.base import (
     ActionWord,
     Change,
@@ -182,6 +182,13 @@ def can_gain_rwb(stmt: ast.Statement) -> Cond | None:
     return lambda ctx: ctx.rwb_acts(rwb)
 
 
+def rwb_needs(stmt: ast.Statement) -> Why | None:
+    """When the bonus's own effect acts (its 'on rwb' clauses' conditions, in English): what the trace and a
+    refusal say of an 'rwb' that would do nothing (ruling 10.9)."""
+    rwb = first_word(stmt)
+    return lambda ctx: ctx.rwb_acts_only(rwb)
+
+
 def compile_absorb(p: Parts) -> Action:
     words = p.words
     return lambda ctx: ctx.absorb(words)
@@ -229,6 +236,7 @@ RWB = ActionWord(
     example="use: rwb battle-cry",
     english="gain a {0} RWB",
     compile=compile_rwb, render=lambda r, w: f"gain a {r.name(w.word(0))} RWB", feasible=can_gain_rwb,
+    needs=rwb_needs,
     touches=lambda stmt: Touches(runs=f"rwb:{first_word(stmt)}"),  # the bonus's own effect, as if rolled
 )
 ABSORB = ActionWord(

@@ -30,7 +30,7 @@ import attrs
 
 from ddaydice.dsl import ast
 from ddaydice.dsl.asking import ask
-from ddaydice.dsl.effect_context import Action, Cond, EffectContext, Value
+from ddaydice.dsl.effect_context import Action, Cond, EffectContext, Value, Why
 
 Role = Literal["action", "modifier", "event", "moment", "predicate", "counter", "target", "keyword"]
 
@@ -249,6 +249,10 @@ StatementRenderer = Callable[[Speaker, Wording], str]
 StatementCheck = Callable[[Checking, ast.Statement], None]
 
 
+def says_nothing(_stmt: ast.Statement) -> Why | None:
+    return None
+
+
 def can_always(_stmt: ast.Statement) -> Cond | None:
     """An action that can always be chosen in an OR."""
     return None
@@ -266,7 +270,8 @@ class ActionWord(WordSpec):
     whether a use may be offered (one of its actions at least must be feasible: ruling 10.9); ``pays``: its
     ``feasible`` is a price, a card to lose ('sacrifice', 'discard'): an option joined with 'and' that has such a
     part is chosen only if every price is paid, while any other part that cannot act ('rwb battle-cry' where the
-    bonus does nothing) leaves the option to its parts that can (ruling 10.9);
+    bonus does nothing) leaves the option to its parts that can (ruling 10.9); ``needs``: what it needs to act, in
+    English, when its ``feasible`` fails (the trace and the refusal both say it: ruling 10.9);
     ``spends_source``: whether it loses the card that holds it ('sacrifice self'); ``replaces``: whether it
     replaces the pending event its clause hears (the event does not happen; the clause's other actions happen in
     its place): the engine runs such a clause only while there is something to replace, and the English says it
@@ -282,6 +287,7 @@ class ActionWord(WordSpec):
     check: StatementCheck | None = None
     per: bool = False
     feasible: Callable[[ast.Statement], Cond | None] = can_always
+    needs: Callable[[ast.Statement], Why | None] = says_nothing
     pays: bool = False
     spends_source: Callable[[ast.Statement], bool] = keeps_source
     replaces: bool = False

@@ -244,14 +244,18 @@ class CardActions(ContextBase):
         g = self.game
         u = self._me()
         if g.tracing and not self.rwb_acts(rwb):  # ruling 10.9: an option chosen for its other parts
-            src = g.rwb_sources[rwb]
-            said = Renderer({}, {q.id: q.name for q in g.content.vocab.queries.values() if q.name})
-            why = " or".join(said.condition(c.body.condition) for c in src.tree.clauses
-                             if isinstance(c.body, ast.Trigger) and c.body.event.name == "rwb")
-            g.log("no-rwb", f"{self.source.name}: the {src.name} does nothing for {u.name} here (it acts only"
-                  f"{why})", u, self.source.owner, self.source.tier)
+            g.log("no-rwb", f"{self.source.name}: the {g.rwb_sources[rwb].name} does nothing for {u.name} here (it "
+                  f"acts only{self.rwb_acts_only(rwb)})", u, self.source.owner, self.source.tier)
         g.fire("rwb", u, only=g.rwb_sources[rwb])
         g.fire("rwb", u)
+
+    def rwb_acts_only(self, rwb: str) -> str:
+        """When the bonus's own effect acts, in English: its 'on rwb' clauses' conditions (' if a Battle Cry RWB
+        here is allowed'), what the trace and a refusal say of an 'rwb' that would do nothing (ruling 10.9)."""
+        src = self.game.rwb_sources[rwb]
+        said = Renderer({}, {q.id: q.name for q in self.game.content.vocab.queries.values() if q.name})
+        return " or".join(said.condition(c.body.condition) for c in src.tree.clauses
+                          if isinstance(c.body, ast.Trigger) and c.body.event.name == "rwb")
 
     def rwb_acts(self, rwb: str) -> bool:
         """Whether the bonus's own effect would act for this Unit where it stands: one of its 'on rwb' clauses has

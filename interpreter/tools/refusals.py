@@ -113,8 +113,9 @@ def _refused_use(game: Game, unit: Unit, src: EffectSource, i: int, hook: UseHoo
         return Refusal("condition", f"the {name}'s condition is not met for {unit.name}{where}: {hook.text}")
     if hook.feasible is not None and not hook.feasible(ctx):
         failed = "; ".join(f"'{text}' " + ("cannot be paid (no such card to lose)" if pays else
-                                            "would do nothing here") for text, pays, check in hook.checked
-                           if not check(ctx))
+                                            "would do nothing here" + (f" (it acts only{needs(ctx)})" if needs
+                                                                       else ""))
+                           for text, pays, check, needs in hook.checked if not check(ctx))
         return Refusal("condition", f"the {name} can do nothing for {unit.name}{where}, none of its actions can act "
                                     f"there (ruling 10.9): {failed or hook.text}")
     if hook.limit is not None and game._limit_used(unit, game._holder_of(unit, card), src.owner, i, hook.limit):
