@@ -602,7 +602,7 @@ def test_a_folder_with_a_local_pack_runs_its_scenarios_only(monkeypatch: pytest.
     monkeypatch.chdir(REPO)
     result = CliRunner().invoke(main, ["scenario", "run", str(LOCAL_PACK.relative_to(REPO))])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[-1] == "35 passed, 0 failed"
+    assert result.output.splitlines()[-1] == "36 passed, 0 failed"
     assert "unusable" not in result.output and "canteen-pack/pack.yaml" not in result.output \
         and "sandbags-pack/pack.yaml" not in result.output and "runner-pack/pack.yaml" not in result.output \
         and "orders-pack/pack.yaml" not in result.output and "ration-pack/pack.yaml" not in result.output \

@@ -130,8 +130,9 @@ EVENTS = (
                  "reaches every Unit). 'use when drawn': a card's uses offered to each Unit in tie order right after "
                  "it is drawn, and only then, until one Unit uses one (losses that cancel it for everyone); a card "
                  "drawn into a Unit's hand offers its 'use when drawn' to that Unit right after its draw. The German "
-                 "hears the "
-                 "draw of a card in play for every Unit in what it writes for him ('for the german: on drawn: ...')."),
+                 "hears a "
+                 "draw in what is written for him ('for the german: on drawn: ...'), and each player, every Unit and "
+                 "the German, in what any effect writes for every player ('for all players: on drawn', ruling 14.8)."),
         example="on drawn if drawn badge: gain 1 courage to the german",
         phrase="when a card is drawn", until="until a card is next drawn", moment="it is drawn", own=True,
         reaches=frozenset({"drawn", "rule", "sector"}),  # the card drawn, and every effect that hears draws

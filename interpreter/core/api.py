@@ -298,7 +298,8 @@ class GameAPI:
 
     @abc.abstractmethod
     def fire(self, event: str, unit: Unit, *, sector: str | None = None, only: EffectSource | None = None,
-             sector_only: bool = False, owners: frozenset[str] | None = None, heard_once: bool = False) -> None: ...
+             sector_only: bool = False, owners: frozenset[str] | None = None, heard_once: bool = False,
+             rules_heard: bool = False) -> None: ...
 
     @abc.abstractmethod
     def fire_moment(self, event: str) -> None: ...

@@ -108,14 +108,16 @@ class Events(GameAPI):
             self.fire(event, unit, heard_once=i > 0)
 
     def fire(self, event: str, unit: Unit, *, sector: str | None = None, only: EffectSource | None = None,
-             sector_only: bool = False, owners: frozenset[str] | None = None, heard_once: bool = False) -> None:
+             sector_only: bool = False, owners: frozenset[str] | None = None, heard_once: bool = False,
+             rules_heard: bool = False) -> None:
         """Run the triggers for ``event`` that reach ``unit``, lowest tier first. A modifier ``unit`` granted
         'until' this event ends first, as the event happens (a pending event's, once it is not replaced: ``would``).
         ``owners``: only the triggers of these sources, which hear late an event that has happened (the attributes a
         Sector gained as the Unit entered it): what lasts 'until' the event has already ended. ``heard_once``: the
         event is one for the game and a Unit has heard it already, so the cards in play for every Unit are not heard
         again, but for what they write for another side's player, heard by him (ruling 14.3), and for every player,
-        heard by each (ruling 14.7)."""
+        heard by each (ruling 14.7). ``rules_heard``: a draw another Unit heard reaches ``unit`` in what is written
+        for every player alone (ruling 14.8)."""
         if owners is None and event in self.until_events and self.state.grants and not (
                 self.pending and self.pending[-1].event == event and self.pending[-1].unit == unit.id):
             self._end_until(event, unit)
@@ -133,7 +135,8 @@ class Events(GameAPI):
             # others that are written for him or for every player.
             heard = [(src, unit, 0, i, hook) for src in self.side_sources.get(unit.side, ())
                      for i, hook in enumerate(src.compiled.triggers) if hook.at == event]
-            heard += ip.drawn_triggers.get(event, EMPTY)
+            heard += [t for t in ip.head_triggers.get(event, EMPTY)  # drawn cards; rules for every player
+                      if t[4].scope == "all-players" or t[0].owner in self.state.in_play]
             heard += ip.held_triggers.get(event, EMPTY)
         else:
             heard = [] if sector_only else list(ip.head_triggers.get(event, EMPTY))  # the rules, drawn cards
@@ -141,9 +144,11 @@ class Events(GameAPI):
                 heard += ip.sector_triggers[where].get(event, EMPTY)  # an automated Unit: no Sector attribute
             if not sector_only:
                 heard += ip.held_triggers.get(event, EMPTY)
+        if rules_heard and not unit.side:
+            heard = [t for t in heard if t[4].scope == "all-players"]
         hits: list[tuple[int, tuple[int, str], EffectSource, Unit | None, int, TriggerHook]] = []
         own = only is None and event in OWN_EVENTS  # a card hears its own arrival only ('on drawn': this card)
-        in_play = self.state.in_play if heard_once else ()
+        in_play = () if not heard_once else (only.owner,) if only is not None else self.state.in_play
         for src, holder, played, i, hook in heard:
             if (only is None and not self._scoped(holder, hook.scope, unit, where, False)) \
                     or (hook.scope == "the-german" and not unit.side) or (own and src.owner in self.content.cards) \

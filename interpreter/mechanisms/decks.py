@@ -156,18 +156,24 @@ def put_in_play(game: GameAPI, card: str, drawer: Unit | None = None) -> None:
         game.log("draw", f"{kind.name if kind else 'card'} drawn: {game._name_of(card)}", None, card,
                  game.content.effects[card].tier if card in game.content.effects else "")
     units = game.order()
-    hearer = drawer if drawer is not None else units[0] if units else None
+    _hear_draw(game, card, drawer if drawer is not None else units[0] if units else None)
+    offer_when_drawn(game, card)
+
+
+def _hear_draw(game: GameAPI, card: str, hearer: Unit | None) -> None:
+    """Every draw is one moment for the game, heard once (rulings 14.3, 14.7, 14.8): ``hearer`` (the Unit that drew
+    the card, or the first Unit in tie order for the game's draw) hears it in the drawn card's own clauses, the
+    rules and its Sector; each player of another side in what is written for him and in his side's rules ("when a
+    card affects the German player, it says so", Atlantikwall); each other Unit in what is written for every
+    player ('for all players: on drawn'), whichever card or rule writes it."""
     if hearer is not None:
         _fire_drawn(game, hearer, card)
-    for player in game.side_players():  # "when a card affects the German player, it says so" (Atlantikwall)
+    for player in game.side_players():
         if player is not hearer:
             _fire_drawn(game, player, card, heard_once=True)
-    src = game.content.effects.get(card)
-    if src is not None and any(t.event == "drawn" and t.scope == "all-players" for t in src.compiled.triggers):
-        for unit in units:  # ruling 14.7: what the card writes for every player, each Unit hears too, once
-            if unit is not hearer:
-                game.fire("drawn", unit, only=src, heard_once=True)
-    offer_when_drawn(game, card)
+    for unit in game.order():
+        if unit is not hearer:
+            _fire_drawn(game, unit, card, heard_once=True)
 
 
 def _leave_play(game: GameAPI, card: str, why: str) -> None:
@@ -222,7 +228,7 @@ def _drawn_into_hand(game: GameAPI, unit: Unit, card: str) -> None:
     """A card the Unit drew into its hand: its draw heard ('on drawn', for the Unit), then its 'use when drawn'
     offered to the Unit alone, right after the draw and only then (ruling 14.3), while it still holds the card and
     is not automated (solitaire Atlantikwall: it uses nothing)."""
-    _fire_drawn(game, unit, card)
+    _hear_draw(game, card, unit)
     src = game.content.effects.get(card)
     if src is None or not any(h.window == WHEN_DRAWN for h in src.compiled.uses):
         return
@@ -232,14 +238,16 @@ def _drawn_into_hand(game: GameAPI, unit: Unit, card: str) -> None:
 
 def _fire_drawn(game: GameAPI, unit: Unit, card: str, heard_once: bool = False) -> None:
     """'on drawn': the card's own triggers, then every other effect that hears draws ('if drawn KIND');
-    ``heard_once``: a card in play for every Unit that a Unit has heard already (ruling 14.3)."""
+    ``heard_once``: a draw another player has heard already (rulings 14.3, 14.8): a Unit hears in it only what is
+    written for every player."""
     before = game.drawing
     game.drawing = card
     try:
         src = game.content.effects.get(card)
+        rules_heard = heard_once and not unit.side
         if src is not None and any(t.event == "drawn" for t in src.compiled.triggers):
-            game.fire("drawn", unit, only=src, heard_once=heard_once)
-        game.fire("drawn", unit, heard_once=heard_once)
+            game.fire("drawn", unit, only=src, heard_once=heard_once, rules_heard=rules_heard)
+        game.fire("drawn", unit, heard_once=heard_once, rules_heard=rules_heard)
     finally:
         game.drawing = before
 
