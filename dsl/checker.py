@@ -132,6 +132,8 @@ class _Checker(StatementChecks, ConditionChecks):
                                  "read the complete Final Tally with a trigger that changes something else ('gain', "
                                  "'lose'), change it without reading it, or let the player choose the moment: "
                                  "'use after final-tally if ...: ...'")
+                if spec is not None and spec.own and body.condition is not None and not body.condition.negated:
+                    self.check_own_arrival(body.event.name, body.condition.expr)
                 self.heard = body.event
                 try:
                     new: ast.Body = attrs.evolve(body, condition=self.check_condition(body.condition),
@@ -167,6 +169,20 @@ class _Checker(StatementChecks, ConditionChecks):
                 self.check_unused_limit(stmt, body.limit)
                 new = attrs.evolve(body, statement=stmt, condition=self.check_condition(body.condition))
         return attrs.evolve(clause, body=new)
+
+    def check_own_arrival(self, event: str, expr: ast.CondExpr) -> None:
+        """A card's trigger on an event of its own arrival ('on drawn') hears that card's arrival only (ruling 14.8:
+        a rule or a Sector hears every draw), so a condition that the card arriving is of another kind ('on drawn if
+        drawn battle-condition' on a Badge) is never true: DSL139, at the condition that can never hold."""
+        if self.ctx.owners & {"rule", "sector"}:
+            return
+        wrong = _never_arriving(expr, event, self.ctx.kind)
+        if wrong is not None:
+            kind = wrong.args[0].name if wrong.args and isinstance(wrong.args[0], ast.Word) else "?"
+            self.err("DSL139", f"'{wrong.word.name} {kind}' is never true here: {self.ctx.label}'s 'on {event}' is "
+                     f"heard only when this card itself is {event}, and it is a card of kind '{self.ctx.kind}'",
+                     wrong.pos, f"to act whenever a {kind} is {event}, write the clause in a rule or an optional "
+                     f"rule (rules/options/*.yaml); on this card, 'on {event}' alone acts when this card is {event}")
 
     def check_reach(self, said: str, reaches: frozenset[str], pos: ast.Pos, how: str) -> None:
         """A word that can never act for this effect's owner (the word's record says which owners it reaches,
@@ -292,3 +308,18 @@ def check_names(effect: ast.Effect, vocab: Vocabulary, context: Context) -> list
     checker = _Checker(vocab, context)
     checker.check(effect)
     return checker.names
+
+
+def _never_arriving(expr: ast.CondExpr, event: str, kind: str) -> ast.Predicate | None:
+    """The predicate that makes ``expr`` never true in a card's trigger on its own arrival: '{event} KIND' of
+    another kind than the card's, required by the whole condition (alone, in an 'and', or in every branch of an
+    'or'); None when the condition can hold."""
+    match expr:
+        case ast.Predicate(word=word, args=(ast.Word(name=named), *_)) if word.name == event and named != kind:
+            return expr
+        case ast.AllOf(operands=operands):
+            return next((p for o in operands if (p := _never_arriving(o, event, kind)) is not None), None)
+        case ast.AnyOf(operands=operands):
+            found = [_never_arriving(o, event, kind) for o in operands]
+            return found[0] if all(p is not None for p in found) else None
+    return None

@@ -386,6 +386,7 @@ CASES: dict[str, Case] = {
 
 # The codes of the interpreter's own inputs (not content), and the tests that give each from a bad input.
 ELSEWHERE = {
+    "DSL139": "tests/test_own_arrival.py",
     "REPLAY001": "tests/test_hostile_replays_cli.py",
     "REPLAY002": "tests/test_hostile_replays_cli.py",
     "REPLAY003": "tests/test_hostile_replays_cli.py",
