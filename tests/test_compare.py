@@ -779,3 +779,26 @@ def test_impact_sums_up_the_win_rate_by_policy_and_plays_each_policy_once() -> N
         d = won["differences"][0]
         assert row.split()[:4] == [result["policy"], *(f"{m:.1%}" for m in won["means"]), f"{d['difference']:+.1%}"]
     assert "corrected over its own table's measures only, not over the 2 policies' tables" in text[start + 4]
+
+
+def test_a_set_up_files_games_and_seed_are_held_to_the_command_lines_range(tmp_path: Path) -> None:
+    """'games' and 'seed' of a set-up file had no range check where --games and --seed have one (2 to MAX_GAMES,
+    |seed| < 2**64): each beyond it is an error at its place (SETUP005, SETUP006), with a caret and a hint, told
+    with the file's other problems and before any game is played."""
+    f = tmp_path / "far.yaml"
+    f.write_text("base: {map: exercise-tiger, variant: practice-run}\ngames: 1000001\nseed: 18446744073709551616\n"
+                 "setups:\n  - {name: a}\n  - {name: b, give: [medik]}\n")
+    result = _cli("compare", str(f))
+    assert result.exit_code == 1
+    heads = [line.split(" ")[:2] for line in result.output.splitlines() if "SETUP" in line]
+    assert heads == [[f"{f}:2:8:", "SETUP005"], [f"{f}:3:7:", "SETUP006"], [f"{f}:6:22:", "SETUP001"]]
+    assert "'games' is 1000001: a comparison plays 2 to 1000000 games per set-up" in result.output
+    assert "'seed' is 18446744073709551616: a seed is a whole number with |seed| < 2**64" in result.output
+    assert "^" in result.output and "hint" in result.output
+    js = _cli("compare", str(f), "--format", "json")
+    assert [d["code"] for d in json.loads(js.output)] == ["SETUP005", "SETUP006", "SETUP001"]
+    f.write_text("base: {map: exercise-tiger, variant: practice-run}\ngames: 1\nseed: -18446744073709551616\n"
+                 "setups:\n  - {name: a}\n  - {name: b}\n")
+    low = _cli("compare", str(f))
+    assert low.exit_code == 1
+    assert [line.split(" ")[1] for line in low.output.splitlines() if "SETUP" in line] == ["SETUP005", "SETUP006"]

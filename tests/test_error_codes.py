@@ -404,6 +404,8 @@ ELSEWHERE = {
     "SCEN010": "tests/test_scenario_runner.py",
     "SETUP001": "tests/test_compare.py",
     "SETUP002": "tests/test_compare.py",
+    "SETUP005": "tests/test_compare.py",
+    "SETUP006": "tests/test_compare.py",
 }
 _HEAD = re.compile(r"^(?P<place>\S+:\d+:\d+): (?P<code>[A-Z]+\d{3}) (?P<warning>warning: )?(?P<message>.*)$")
 

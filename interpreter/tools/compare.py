@@ -20,6 +20,7 @@ from typing import Any
 import attrs
 
 from ddaydice.dsl.diagnostics import Diagnostic
+from ddaydice.dsl.limits import MAX_GAMES, MAX_SEED
 from ddaydice.dsl.yamlsrc import YamlDoc, position, read_yaml, salvage, structure
 from ddaydice.interpreter.tools import interrupts
 from ddaydice.interpreter.tools import measures as ms
@@ -40,6 +41,8 @@ from ddaydice.interpreter.tools.stats import Paired, holm, paired
 
 DEFAULT_MEASURES = tuple(ms.MEASURES)
 CODE = "SETUP001"  # a set-up file or description that cannot be played (docs/simulation.md)
+GAMES = "SETUP005"  # a set-up file's 'games' beyond what --games takes
+SEED = "SETUP006"  # a set-up file's 'seed' beyond what --seed takes
 
 
 @attrs.frozen
@@ -115,13 +118,31 @@ def read_file(path: Path, content_for: ContentFor) -> tuple[tuple[CompareFile, l
             told = {(d.line, d.column) for d in diags}
             rest, more = packs_of_file(doc, path, rest)
             _, checked = check_entries(doc, rest.base, rest.setups, content_for, bool(more))
+            checked += run_keys(doc, rest)
             diags = sorted([*diags, *(d for d in [*more, *checked] if (d.line, d.column) not in told)],
                            key=lambda d: (d.line, d.column))
         return None, diags
     cf, diags = packs_of_file(doc, path, cf)
     entries, more = check_entries(doc, cf.base, cf.setups, content_for, bool(diags))
-    diags = sorted([*diags, *more], key=lambda d: (d.line, d.column))
+    diags = sorted([*diags, *more, *run_keys(doc, cf)], key=lambda d: (d.line, d.column))
     return ((cf, entries), diags) if not diags else (None, diags)
+
+
+def run_keys(doc: YamlDoc, cf: CompareFile) -> list[Diagnostic]:
+    """The file's 'games' and 'seed' in the ranges dday compare's --games and --seed take (dsl/limits.py, as
+    cli/common.py's options): 2 to MAX_GAMES games, |seed| < MAX_SEED; each one beyond them at its line."""
+    out: list[Diagnostic] = []
+    if cf.games is not None and not 2 <= cf.games <= MAX_GAMES:
+        line, col = position(doc.data, ["games"])
+        out.append(Diagnostic(GAMES, f"'games' is {cf.games}: a comparison plays 2 to {MAX_GAMES} games per set-up",
+                              doc.file, line, col,
+                              hint=f"write a number from 2 to {MAX_GAMES}, as --games takes it (docs/security.md)"))
+    if cf.seed is not None and not -MAX_SEED < cf.seed < MAX_SEED:
+        line, col = position(doc.data, ["seed"])
+        out.append(Diagnostic(SEED, f"'seed' is {cf.seed}: a seed is a whole number with |seed| < 2**64", doc.file,
+                              line, col, hint="the range --seed takes, so that every game played can be replayed "
+                                              "(dday simulate --game I)"))
+    return out
 
 
 def packs_of_file(doc: YamlDoc, path: Path, cf: CompareFile) -> tuple[CompareFile, list[Diagnostic]]:
