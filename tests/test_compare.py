@@ -802,3 +802,20 @@ def test_a_set_up_files_games_and_seed_are_held_to_the_command_lines_range(tmp_p
     low = _cli("compare", str(f))
     assert low.exit_code == 1
     assert [line.split(" ")[1] for line in low.output.splitlines() if "SETUP" in line] == ["SETUP005", "SETUP006"]
+
+
+def test_impact_alone_without_a_pack_and_the_card_measured_held_out_are_told_by_their_option() -> None:
+    """--alone without --pack did nothing and said nothing, and --absent naming the card measured was told as the
+    card's own problem ('CARD: ... is both given to each Unit and absent'): each is a usage error naming its
+    option, told together with the others."""
+    args = ["impact", "medic", "--map", "exercise-tiger", "--variant", "practice-run", "--games", "2", "-q"]
+    alone = _cli(*args, "--alone")
+    assert alone.exit_code == 2
+    assert "--alone: holds out the other cards the packs add, and no --pack is given" in alone.output
+    assert "add --pack PACK" in alone.output
+    both = _cli(*args, "--absent", "medic", "--absent", "flak-vst", "--alone")
+    assert both.exit_code == 2
+    lines = [x.removeprefix("Error: ").split(":")[0] for x in both.output.splitlines()
+             if x.startswith(("Error: ", "--", "CARD"))]
+    assert sorted(lines) == ["--absent", "--absent medic", "--alone"]
+    assert "'medic' is the card measured" in both.output and "is both given" not in both.output

@@ -79,7 +79,14 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
     precision = parse_precision(precisions, measures)
     pairs = []
     problems: dict[tuple[str, str, str | None], None] = {}  # every problem, once (both set-ups share most)
-    held = tuple(dict.fromkeys((*absent, *(c for c in pack_cards(packs) if alone and c != card))))
+    if card in absent:  # (the card measured is absent from one set-up already, and forced into the other)
+        problems[(f"--absent {card}", f"'{card}' is the card measured: it is absent from the set-up without it "
+                  "already, and given or put into the Pool in the other", "drop this --absent")] = None
+    if alone and not packs:
+        problems[("--alone", "holds out the other cards the packs add, and no --pack is given: it would do nothing",
+                  "add --pack PACK (the pack whose other cards to hold out), or drop --alone")] = None
+    held = tuple(dict.fromkeys((*(c for c in absent if c != card), *(c for c in pack_cards(packs)
+                                                                      if alone and c != card))))
     for policy in dict.fromkeys(policies or ("reference",)):  # (a policy given twice is played once)
         common: dict[str, Any] = {"map": map_id, "variant": variant, "players": players, "policy": policy,
                                   "options": options, "packs": packs}
