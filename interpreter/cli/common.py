@@ -21,6 +21,7 @@ from ddaydice.dsl.limits import MAX_GAMES, MAX_SEED
 if TYPE_CHECKING:
     from ddaydice.dsl.diagnostics import Diagnostic
     from ddaydice.dsl.loader import Content
+    from ddaydice.interpreter.tools.forced import Forced
     from ddaydice.interpreter.tools.setups import SetupEntry
 
 class SeedNumber(click.ParamType[int]):
@@ -143,7 +144,30 @@ def echo_report(lines: Iterable[str]) -> None:
 #: The argument or option that sets each key of a set-up (tools/setups.py), as a problem of ``dday simulate``'s or
 #: ``dday play``'s set-up names it; ``dday impact`` names some otherwise.
 SETUP_OPTIONS = {"map": "MAP", "variant": "--variant", "players": "--players", "policy": "--policy",
-                 "side_policy": "--side-policy", "options": "--option", "packs": "--pack"}
+                 "side_policy": "--side-policy", "options": "--option", "packs": "--pack", "give": "--give",
+                 "pool": "--pool"}
+
+
+def forced_options() -> Callable[[F], F]:
+    """``--give CARD`` and ``--pool CARD`` (repeatable, each card once) of dday play and dday simulate: cards forced
+    into the game at the start as a set-up's ``give`` and ``pool`` (tools/forced.py, as dday compare and dday
+    impact force them), checked with the rest of the set-up (an unknown card: "did you mean")."""
+    def decorate(f: F) -> F:
+        for name, what in (("--pool", "put into the Pool at the start (an Award, a deck's card: on top of its deck)"),
+                           ("--give", "given to each Unit at the start")):
+            f = click.option(name, name.lstrip("-"), multiple=True, metavar="CARD",
+                             callback=lambda _ctx, _param, value: _each_once(value),
+                             help=f"A card {what}, as a set-up's '{name.lstrip('-')}' (dday compare); "
+                                  "repeatable.")(f)
+        return f
+    return decorate
+
+
+def forced_cards(give: Sequence[str], pool: Sequence[str]) -> tuple[Forced, ...]:
+    """The cards --give and --pool force into the game (tools/forced.py ``Forced``), given first."""
+    from ddaydice.interpreter.tools.forced import Forced
+
+    return (*(Forced(c, "give") for c in give), *(Forced(c, "pool") for c in pool))
 
 
 def check_setup(entry: SetupEntry, content: Content) -> None:

@@ -18,6 +18,8 @@ from ddaydice.interpreter.cli.common import (
     SEED,
     check_setup,
     echo,
+    forced_cards,
+    forced_options,
     load_or_exit,
     option_option,
     pack_option,
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from ddaydice.dsl.loader import Content
     from ddaydice.interpreter.core.api import Decider
     from ddaydice.interpreter.game import Game
+    from ddaydice.interpreter.tools.forced import Forced
     from ddaydice.interpreter.tools.invariants import Violation, Watch
     from ddaydice.interpreter.tools.play import Human
 
@@ -97,6 +100,7 @@ def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = N
 @click.option("--seed", type=SEED, default=None, help="The game's seed (random if not given; printed).")
 @option_option()
 @pack_option()
+@forced_options()
 @click.option("--auto", "auto", multiple=True,
               help="Let a policy play: 'heuristic' (every player) or 'u2=reference' (one Unit) or "
                    "'german=heuristic' (Atlantikwall's German player). Repeatable; a player named (u2=...) plays "
@@ -108,8 +112,8 @@ def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = N
 @click.option("--check-invariants", is_flag=True,
               help="Check the rulebook's guarantees (rules/invariants.yaml) after every phase; exit 1 on a violation.")
 def play(map_id: str, variant: str | None, players: int, seed: int | None, options: tuple[str, ...],
-         packs: tuple[str, ...], auto: tuple[str, ...], save_path: Path | None, trace: bool,
-         check_invariants: bool) -> None:
+         packs: tuple[str, ...], give: tuple[str, ...], pool: tuple[str, ...], auto: tuple[str, ...],
+         save_path: Path | None, trace: bool, check_invariants: bool) -> None:
     """Play a game at the terminal, deciding every choice (or let policies play some Units).
 
     At a prompt: an option's number (several, separated by spaces, where several are picked) or its name; '?' or
@@ -118,22 +122,19 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     import random as _random
 
     from ddaydice.dsl.diagnostics import DDayError
-    from ddaydice.dsl.writing import write_problem
     from ddaydice.interpreter.core.option_rules import OptionRules
     from ddaydice.interpreter.policies.registry import make_policy
     from ddaydice.interpreter.tools.play import Human, fit
-    from ddaydice.interpreter.tools.setups import SetupEntry, unwinnable
+    from ddaydice.interpreter.tools.setups import SetupEntry, unwinnable_setup
 
-    if save_path is not None:  # before the game starts: a game is never played only to be lost
-        problem = write_problem(save_path)
-        if problem is not None:
-            raise click.UsageError(f"--save {save_path}: {problem}")
+    _check_save(save_path, give or pool)
     content = load_or_exit(packs=list(packs))
     if seed is None:
         seed = _random.SystemRandom().randrange(10**9)
     # Every problem of the set-up at once (map, variant, options, players), as dday simulate tells them.
-    check_setup(SetupEntry(map=map_id, variant=variant, players=players, options=tuple(options), packs=tuple(packs)),
-                content)
+    check_setup(SetupEntry(map=map_id, variant=variant, players=players, options=tuple(options), packs=tuple(packs),
+                           give=give, pool=pool), content)
+    forced = forced_cards(give, pool)
     try:
         rules = OptionRules.build(content, options)
     except DDayError as exc:
@@ -150,16 +151,19 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
                                                   prompt_suffix=""),
                   say=say, width=width)
     try:
-        table = Table(content, map_id, players=players, seed=seed, variant=variant, options=options, trace=trace,
+        table = Table(content, map_id, players=players, seed=seed, variant=variant, options=options, forced=forced,
+                      trace=trace,
                       deciders=lambda: [make_policy(autos[i], seed + i) if i in autos else human
                                         for i in range(1, players + 1 + len(sides))],
                       report=say if check_invariants else None)
     except DDayError as exc:
         raise click.UsageError(str(exc)) from exc
     try:
-        say(f"{content.maps[map_id].name}{' - ' + variant if variant else ''}: {players} Unit(s), seed {seed}")
+        say(f"{content.maps[map_id].name}{' - ' + variant if variant else ''}: {players} Unit(s), seed {seed}"
+            + "".join(f", {words}: {', '.join(cards)}" for words, cards in (("given to each Unit", give),
+                                                                             ("in the Pool", pool)) if cards))
         _echo_reconstructions(content, table.game, map_id, say)
-        hopeless = unwinnable(table.game)
+        hopeless = unwinnable_setup(content, map_id, players=players, variant=variant, options=options, forced=forced)
         if hopeless is not None:
             say(f"warning: {hopeless}")
         _run(table, human, trace, say, automatic=human not in table.game.deciders)
@@ -180,10 +184,26 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
         again = " ".join(["dday play", map_id, *(["--variant", variant] if variant else []), "--players", str(players),
                           "--seed", str(seed), *(x for p in packs for x in ("--pack", p)),
                           *(x for o in options for x in ("--option", o)), *(x for a in auto for x in ("--auto", a)),
+                          *(x for f in forced for x in (f"--{f.where}", f.card)),
                           "--check-invariants"])
         say(f"{len(watch.violations)} invariant violation(s); replay: {again}"
                    + ("" if save_path else " (with the same choices: add --save FILE, then dday replay FILE)"))
         sys.exit(1)
+
+
+def _check_save(save_path: Path | None, forced: tuple[str, ...]) -> None:
+    """``--save FILE``, before the game starts (a game is never played only to be lost): a file that can be written,
+    and a game that its replay can play again (a saved game names its packs and options, not cards forced in)."""
+    from ddaydice.dsl.writing import write_problem
+
+    if save_path is None:
+        return
+    if forced:
+        raise click.UsageError(f"--save {save_path}: a saved game does not keep the cards --give and --pool force "
+                               "in, so dday replay could not play it again; drop --save, or the cards")
+    problem = write_problem(save_path)
+    if problem is not None:
+        raise click.UsageError(f"--save {save_path}: {problem}")
 
 
 def _echo_reconstructions(content: Content, game: Game, map_id: str, say: Say) -> None:
@@ -232,10 +252,12 @@ class Table:
 
     def __init__(self, content: Content, map_id: str, *, players: int, seed: int, variant: str | None,
                  options: tuple[str, ...], trace: bool, deciders: Callable[[], list[Decider]],
-                 report: Say | None) -> None:
+                 report: Say | None, forced: tuple[Forced, ...] = ()) -> None:
         self.content = content
         self.map_id = map_id
         self.setup: dict[str, Any] = {"players": players, "seed": seed, "variant": variant, "options": options}
+        if forced:  # cards given or put into the Pool at the start (--give, --pool: tools/forced.py)
+            self.setup["forced"] = forced
         self.trace = trace
         self.deciders = deciders
         self.report = report
@@ -248,14 +270,15 @@ class Table:
         self.game = self._set_up()
 
     def _set_up(self) -> Game:
-        from ddaydice.interpreter.game import Game
-        from ddaydice.interpreter.tools.invariants import CheckedGame, Watch
+        from ddaydice.interpreter.tools.invariants import Watch
+        from ddaydice.interpreter.tools.simulate import game_class
 
+        kind = game_class("forced" in self.setup, self.report is not None)
         if self.report is None:
-            return Game(self.content, self.map_id, deciders=self.deciders(), trace=self.trace, **self.setup)
+            return kind(self.content, self.map_id, deciders=self.deciders(), trace=self.trace, **self.setup)
         self.watch = Watch(report=self._violation)
-        return CheckedGame(self.content, self.map_id, deciders=self.deciders(), trace=self.trace, watch=self.watch,
-                           **self.setup)
+        return kind(self.content, self.map_id, deciders=self.deciders(), trace=self.trace, watch=self.watch,
+                    **self.setup)
 
     def _violation(self, violation: Violation) -> None:
         """Tell a violation, unless a game set up again by an undo already told it."""
@@ -267,14 +290,14 @@ class Table:
     def so_far(self) -> Game:
         """The game as it is saved: the game itself when it has ended, else replayed from its seed to where its
         choices end (tools/play.py ``play_out``), as ``dday replay`` will stand."""
-        from ddaydice.interpreter.game import Game
         from ddaydice.interpreter.policies.deciders import Scripted
         from ddaydice.interpreter.tools.play import UpToTheEnd, play_out
+        from ddaydice.interpreter.tools.simulate import game_class
 
         if self.game.state.outcome is not None:
             return self.game
-        game = Game(self.content, self.map_id, deciders=Scripted(list(self.game.state.choices), UpToTheEnd()),
-                    **self.setup)
+        game = game_class("forced" in self.setup, False)(
+            self.content, self.map_id, deciders=Scripted(list(self.game.state.choices), UpToTheEnd()), **self.setup)
         play_out(game)
         return game
 

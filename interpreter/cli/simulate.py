@@ -17,6 +17,8 @@ from ddaydice.interpreter.cli.common import (
     capped_jobs,
     check_setup,
     echo,
+    forced_cards,
+    forced_options,
     games_option,
     jobs_option,
     load_or_exit,
@@ -51,6 +53,7 @@ if TYPE_CHECKING:
 @jobs_option()
 @option_option()
 @pack_option()
+@forced_options()
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="A summary, or JSON.")
 @plot_option("Draw the turns played and each measure's histogram")
@@ -65,12 +68,13 @@ if TYPE_CHECKING:
 @click.option("--to-scenario", type=click.Path(dir_okay=False, path_type=Path),
               help="With --game and --until: write the position then as a scenario file (docs/scenarios.md).")
 def simulate(map_id: str, variant: str | None, players: int, games: int, policy: str, side_policy: str | None,
-             seed: int, jobs: int, options: tuple[str, ...], packs: tuple[str, ...], fmt: str, plot_path: Path | None,
+             seed: int, jobs: int, options: tuple[str, ...], packs: tuple[str, ...], give: tuple[str, ...],
+             pool: tuple[str, ...], fmt: str, plot_path: Path | None,
              quiet: bool, check_invariants: bool, game_index: int | None, until: tuple[int, str] | None,
              to_scenario: Path | None) -> None:
     """Play many games with a policy and report win rate, turns, deaths and use of cards."""
     from ddaydice.interpreter.tools import simulate as sim
-    from ddaydice.interpreter.tools.setups import SetupEntry, unwinnable_setup
+    from ddaydice.interpreter.tools.setups import SetupEntry
 
     check_capture(until, to_scenario)
     if to_scenario is not None and game_index is None:
@@ -79,19 +83,20 @@ def simulate(map_id: str, variant: str | None, players: int, games: int, policy:
     jobs = capped_jobs(jobs, games)
     content = load_or_exit(packs=list(packs), fmt=fmt)
     spec = sim.Spec(map_id, variant, players, policy, seed, tuple(options), tuple(packs), side_policy,
-                    check_invariants=check_invariants)
+                    forced_cards(give, pool), check_invariants=check_invariants)
     first = game_index or 0
     if game_index is not None:
         games = 1
-    # Fail fast, before any worker starts, on every problem of the set-up at once (map, variant, options, players),
-    # as dday compare and dday sweep check theirs.
+    # Fail fast, before any worker starts, on every problem of the set-up at once (map, variant, options, players,
+    # cards given), as dday compare and dday sweep check theirs.
     check_setup(SetupEntry(map=map_id, variant=variant, players=players, policy=policy, side_policy=side_policy,
-                           options=tuple(options), packs=tuple(packs)), content)
+                           options=tuple(options), packs=tuple(packs), give=give, pool=pool), content)
     warn = provenance_warning(content, map_id)
     if warn and fmt == "text":
         echo(warn, err=True)
-    # The map's declared end, which no game of this set-up can meet (Gold Beach, one Unit, no solitaire option).
-    hopeless = unwinnable_setup(content, map_id, players=players, variant=variant, options=options)
+    # The map's declared end, which no game of this set-up can meet (Gold Beach, one Unit, no solitaire option),
+    # the cards forced in given.
+    hopeless = sim.unwinnable_spec(content, spec)
     if hopeless is not None and fmt == "text":
         echo(f"warning: {hopeless}", err=True)
     sides = other_sides(content, spec)
@@ -154,6 +159,16 @@ def pack_names(packs: tuple[str, ...]) -> list[str]:
     return [Path(p).name if "/" in p or p.startswith(".") else p for p in packs]
 
 
+def forced_text(spec: Spec) -> str:
+    """The cards a run forces in (--give, --pool), for its header: ", given to each Unit: medic" (none: "")."""
+    out = ""
+    for where, words in (("give", "given to each Unit"), ("pool", "in the Pool")):
+        cards = [f.card for f in spec.forced if f.where == where]
+        if cards:
+            out += f", {words}: {', '.join(cards)}"
+    return out
+
+
 def _echo_summary(spec: Spec, summary: dict[str, Any], jobs: int, sides: list[str]) -> None:
     """The summary of a run, for a person (``sides``: those that play against the Units)."""
     from ddaydice.interpreter.core.values import MAX_TURNS
@@ -164,7 +179,8 @@ def _echo_summary(spec: Spec, summary: dict[str, Any], jobs: int, sides: list[st
     lo, hi = summary["win_rate_ci95"]
     title = map_id + (f" ({variant})" if variant else "")
     echo(f"{title}, {players} player(s), policy {policy}, seed {seed}, options: "
-         f"{', '.join(options) or 'none'}" + (f", packs: {', '.join(pack_names(spec.packs))}" if spec.packs else ""))
+         f"{', '.join(options) or 'none'}" + (f", packs: {', '.join(pack_names(spec.packs))}" if spec.packs else "")
+         + forced_text(spec))
     echo(f"  games        {summary['games']}")
     echo(f"  won          {summary['wins']} = {summary['win_rate']:.1%}  (95% CI {lo:.1%} to {hi:.1%})")
     if sides:  # another side plays against the Units: the games the Units did not win are his

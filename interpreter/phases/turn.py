@@ -40,12 +40,17 @@ class Turn(GameAPI):
         for w in self.watchers:
             w.game_ends(self)
 
+    def set_out(self) -> None:
+        """The start of the first turn, before the 'game-start' triggers: the starting Sectors chosen, and the
+        watchers told (cards forced into the game are given then: tools/forced.py)."""
+        self.choose_starts()
+        for w in self.watchers:
+            w.starts_chosen(self)
+
     def run_turn(self) -> None:
         s = self.state
         if s.turn == 0:
-            self.choose_starts()
-            for w in self.watchers:
-                w.starts_chosen(self)
+            self.set_out()
             self.fire_moment("game-start")
         self.begin_turn()
         pause = self.pause_after

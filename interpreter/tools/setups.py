@@ -18,7 +18,7 @@ from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.game.setup import units_problem
 from ddaydice.interpreter.policies.names import policy_problem
 from ddaydice.interpreter.policies.registry import make_policy
-from ddaydice.interpreter.tools.forced import problem
+from ddaydice.interpreter.tools.forced import Forced, ForcedGame, problem
 
 
 @attrs.frozen
@@ -247,7 +247,12 @@ def unwinnable(game: Game) -> str | None:
 
 
 def unwinnable_setup(content: Content, map_id: str, *, players: int, variant: str | None,
-                     options: Sequence[str]) -> str | None:
-    """:func:`unwinnable` for a set-up not yet played (``dday simulate``: a game of its own, set up and asked)."""
+                     options: Sequence[str], forced: Sequence[Forced] = ()) -> str | None:
+    """:func:`unwinnable` for a set-up not yet played (``dday simulate``, ``dday play``, ``dday compare``, ``dday
+    impact``, ``dday sweep``): a game of its own, set up and set out (its starting Sectors chosen, the cards the
+    set-up forces given, so that a card given that lets a Unit remain in play is asked too), then asked."""
     deciders = [make_policy("random", k) for k in range(players + 1)]  # (the Units', and another side's player)
-    return unwinnable(Game(content, map_id, players=players, variant=variant, options=options, deciders=deciders))
+    kw: dict[str, Any] = {"players": players, "variant": variant, "options": options, "deciders": deciders}
+    game = ForcedGame(content, map_id, forced=forced, **kw) if forced else Game(content, map_id, **kw)
+    game.set_out()
+    return unwinnable(game)

@@ -33,6 +33,7 @@ from ddaydice.interpreter.tools import interrupts, measures, outcome
 from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced, ForcedGame
 from ddaydice.interpreter.tools.invariants import CheckedGame, Watch
+from ddaydice.interpreter.tools.setups import unwinnable_setup
 
 
 @attrs.frozen
@@ -47,6 +48,13 @@ class Spec:
     side_policy: str | None = None  # the policy of another side's player (the German); None: ``policy``
     forced: tuple[Forced, ...] = ()  # cards given, put into the Pool or made absent at the start (tools/forced.py)
     check_invariants: bool = False  # rules/invariants.yaml checked after every phase (tools/invariants.py)
+
+
+def unwinnable_spec(content: Content, spec: Spec) -> str | None:
+    """Why no game of a run's set-up can be won (tools/setups.py ``unwinnable_setup``, its forced cards given), or
+    None."""
+    return unwinnable_setup(content, spec.map_id, players=spec.players, variant=spec.variant, options=spec.options,
+                            forced=spec.forced)
 
 
 class GameRecord(NamedTuple):
@@ -82,7 +90,7 @@ class _CheckedForcedGame(CheckedGame, ForcedGame):
     """A game with cards forced in or out whose every phase is checked (both tools' hooks, cooperatively)."""
 
 
-def _game_class(forced: bool, checked: bool) -> type[Game]:
+def game_class(forced: bool, checked: bool) -> Callable[..., Game]:
     """The class of a game of a run: cards forced at the start (tools/forced.py), invariants checked after every
     phase (tools/invariants.py), both, or neither (the engine's Game itself)."""
     if forced and checked:
@@ -119,7 +127,7 @@ def game_of(content: Content, spec: Spec, index: int) -> tuple[Game, Watch | Non
         kw["forced"] = spec.forced
     if watch is not None:
         kw["watch"] = watch
-    return _game_class(bool(spec.forced), watch is not None)(content, spec.map_id, **kw), watch
+    return game_class(bool(spec.forced), watch is not None)(content, spec.map_id, **kw), watch
 
 
 def play_one(content: Content, spec: Spec, index: int) -> GameRecord:
@@ -212,6 +220,8 @@ def replay_command(spec: Spec, index: int) -> str:
         parts += ["--pack", pack]
     for option in spec.options:
         parts += ["--option", option]
+    for f in spec.forced:
+        parts += [f"--{f.where}", f.card]
     parts += ["--seed", str(spec.seed), "--game", str(index), "--check-invariants"]
     return " ".join(parts)
 
@@ -282,6 +292,10 @@ def summarise(spec: Spec, records: Sequence[GameRecord], seconds: float, jobs: i
         "seconds": seconds,
         "games_per_s": n / seconds if seconds > 0 else 0.0,
     }
+    for where in ("give", "pool"):  # the cards forced in (--give, --pool), when there are any
+        cards = [f.card for f in spec.forced if f.where == where]
+        if cards:
+            out[where] = cards
     # A game stopped at the engine's turn limit has no result (the rulebook has no limit): it is counted lost, and
     # told apart here; the score (counted when a game ends, by victory or defeat) leaves it out.
     cut = [r for r in records if at_turn_limit(r.reason)]
