@@ -1,6 +1,6 @@
 """dday play and dday simulate force cards into the game at the start (--give CARD, --pool CARD), as dday compare's
 set-ups and dday impact do (tools/forced.py); the warning that a set-up cannot be won (tools/setups.py
-``unwinnable_setup``) is asked with the cards forced in."""
+``unwinnable_setup``) is asked with the cards forced in, and given by dday compare, impact and sweep too."""
 
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from pack_kit import card, make_pack
 
 from ddaydice.dsl.loader import load_cached
 from ddaydice.interpreter.cli import main
+from ddaydice.interpreter.tools import sweep
 from ddaydice.interpreter.tools.forced import Forced
 from ddaydice.interpreter.tools.simulate import Spec, play_one, replay_command
 
@@ -92,3 +94,43 @@ def test_the_warning_asks_the_game_with_the_cards_given(tmp_path: Path) -> None:
     assert GOLD_ALONE not in _ok("simulate", *args, "--give", "stayer", "--games", "1", "-q")
     assert GOLD_ALONE not in _ok("play", *args, "--give", "stayer", "--auto", "reference", "--seed", "1")
 
+
+def test_compare_and_impact_warn_of_a_set_up_that_cannot_be_won(tmp_path: Path) -> None:
+    """dday compare and dday impact said nothing of a set-up no game of which can be won (dday simulate warns): they
+    warn before the table, and list it in the JSON ('warnings'), asking each set-up with its cards given."""
+    pack = str(_stayer(tmp_path))
+    args = ["compare", "-s", "name=alone map=gold-beach players=1", "-s", "name=stays map=gold-beach players=1 "
+            "give=stayer", "-s", "name=pair map=gold-beach players=2", "--pack", pack, "--games", "2",
+            "--measure", "won"]
+    text = _ok(*args, "-q")
+    warned = [line for line in text.splitlines() if line.startswith("warning: ")]
+    assert len(warned) == 1 and warned[0].startswith(f"warning: set-up alone: {GOLD_ALONE}: "), warned
+    assert text.index("warning: ") < text.index("games on the same seeds")
+    data = json.loads(_ok(*args, "--format", "json"))
+    assert len(data["warnings"]) == 1 and data["warnings"][0].startswith(f"set-up alone: {GOLD_ALONE}")
+    impact = ["impact", "stayer", "--map", "gold-beach", "--players", "1", "--pack", pack, "--games", "2",
+              "--measure", "won", "--policy", "reference", "--policy", "random"]
+    said = json.loads(_ok(*impact, "--format", "json"))["warnings"]
+    assert len(said) == 1 and said[0].startswith(f"set-up without stayer: {GOLD_ALONE}"), said
+    assert f"warning: set-up without stayer: {GOLD_ALONE}" in _ok(*impact, "-q")
+    fine = json.loads(_ok("impact", "medic", "--map", "gold-beach", "--players", "2", "--games", "2",
+                          "--measure", "won", "--format", "json"))
+    assert "warnings" not in fine
+
+
+def test_sweep_warns_of_a_cell_that_cannot_be_won(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """dday sweep said nothing of a cell no game of which can be won: it warns at the start, naming the cells, each
+    asked with its cards given."""
+    monkeypatch.chdir(tmp_path)  # (a sweep file's pack path is read inside the current folder)
+    _stayer(tmp_path)
+    grid = tmp_path / "grid.yaml"
+    grid.write_text("maps: [gold-beach]\nplayers: [1, 2]\npacks: [[./stayers]]\ngive: [[], [stayer]]\n"
+                    "policies: [reference]\ngames: 2\nchunk: 2\n")
+    sf, diags = sweep.read_file(grid)
+    assert sf is not None, diags
+    said = sweep.unwinnable_cells(sf)
+    assert len(said) == 1 and said[0].startswith(f"cell 0: {GOLD_ALONE}"), said
+    out = tmp_path / "nowhere" / "grid.csv"  # (refused before any game: the warning is told first)
+    result = _cli("sweep", str(grid), "-o", str(out))
+    assert result.exit_code == 2
+    assert f"warning: cell 0: {GOLD_ALONE}" in result.output

@@ -77,6 +77,7 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
         parse_description,
         problems_text,
     )
+    from ddaydice.interpreter.tools.simulate import unwinnable_warnings
 
     base = SetupEntry()
     raw: list[SetupEntry] = []
@@ -117,6 +118,10 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
         raise click.UsageError("two set-ups have the same name")
     run_seed = seed if seed is not None else (cf.seed if cf and cf.seed is not None else 0)
     setups = [cmp.to_setup(e, i, run_seed) for i, e in enumerate(entries)]
+    warnings = unwinnable_warnings([(s.name, s.spec) for s in setups], content_for)
+    if fmt == "text":
+        for warning in warnings:
+            echo(f"warning: {warning}", err=True)
     total = games or (cf.games if cf and cf.games else 1000)
     size = batch or (cf.batch if cf and cf.batch else 200)
     measures = parse_measures(measure_names)
@@ -125,7 +130,7 @@ def compare(file: Path | None, descriptions: tuple[str, ...], games: int | None,
     with progress(total * len(setups), "comparing", not quiet and fmt == "text") as bar:
         result = cmp.run(setups, total, batch=size, precision=precision, measures=measures, jobs=jobs, progress=bar)
     if fmt == "json":
-        echo(json.dumps(cmp.as_json(result), indent=2))
+        echo(json.dumps({**cmp.as_json(result), **({"warnings": warnings} if warnings else {})}, indent=2))
     else:
         echo_report(cmp.table(result))
     if plot_path is not None:  # after the results: a plot that fails after all loses none of them

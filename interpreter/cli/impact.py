@@ -74,6 +74,7 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
     play in both set-ups as the game deals them, unless held out (--absent, --alone)."""
     from ddaydice.interpreter.tools import compare as cmp
     from ddaydice.interpreter.tools.setups import SetupEntry, check, content_for, pack_cards, problems_text
+    from ddaydice.interpreter.tools.simulate import unwinnable_warnings
 
     measures = parse_measures(measure_names)
     precision = parse_precision(precisions, measures)
@@ -101,16 +102,21 @@ def impact(card: str, map_id: str, variant: str | None, players: int, policies: 
     if problems:
         raise click.UsageError(problems_text(list(problems)))
     jobs = capped_jobs(jobs, games)
+    played = [[cmp.to_setup(e, i, seed) for i, e in enumerate((without, with_))] for _, without, with_ in pairs]
+    warnings = unwinnable_warnings([(s.name, s.spec) for setups in played for s in setups], content_for)
+    if fmt == "text":
+        for warning in warnings:
+            echo(f"warning: {warning}", err=True)
     results = []
-    for policy, without, with_ in pairs:
-        setups = [cmp.to_setup(e, i, seed) for i, e in enumerate((without, with_))]
+    for (policy, _, _), setups in zip(pairs, played, strict=True):
         with progress(games * 2, f"{card}, policy {policy}", not quiet and fmt == "text") as bar:
             result = cmp.run(setups, games, batch=batch, precision=precision, measures=measures, jobs=jobs,
                              progress=bar)
         results.append((policy, result))
     if fmt == "json":
         echo(json.dumps({"card": card, "to": where, "map": map_id, "variant": variant,
-                               "results": [{"policy": p, **cmp.as_json(c)} for p, c in results]}, indent=2))
+                         "results": [{"policy": p, **cmp.as_json(c)} for p, c in results],
+                         **({"warnings": warnings} if warnings else {})}, indent=2))
     else:
         for k, (policy, result) in enumerate(results):
             if k:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from ddaydice.interpreter.cli.common import echo_diagnostics
+from ddaydice.interpreter.cli.common import echo, echo_diagnostics
 
 
 @click.command()
@@ -45,6 +45,10 @@ def sweep(file: Path, out: Path | None, scheduler: str | None, workers: int, fmt
         echo_diagnostics(diags, fmt, 50)
         sys.exit(1)
     out = out or file.with_suffix(".csv")
+    warnings = sw.unwinnable_cells(sf)
+    if fmt == "text":
+        for warning in warnings:
+            echo(f"warning: {warning}", err=True)
     from ddaydice.dsl.writing import write_problem
 
     problem = write_problem(out)  # before the cluster starts: a sweep is never played only to be lost
@@ -77,8 +81,8 @@ def sweep(file: Path, out: Path | None, scheduler: str | None, workers: int, fmt
     cells = sw.summary(sf, result.rows)
     if fmt == "json":
         click.echo(json.dumps({"file": str(out), "cells": cells, "chunks": result.chunks,
-                               "chunks_played": result.chunks_played, "games_played": result.games_played},
-                              indent=2))
+                               "chunks_played": result.chunks_played, "games_played": result.games_played,
+                               **({"warnings": warnings} if warnings else {})}, indent=2))
         return
     click.echo(f"{result.games_played} games played in {result.seconds:.1f} s on {result.workers} worker(s); "
                f"results in {out}")

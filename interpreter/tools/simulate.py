@@ -57,6 +57,19 @@ def unwinnable_spec(content: Content, spec: Spec) -> str | None:
                             forced=spec.forced)
 
 
+def unwinnable_warnings(named: Sequence[tuple[str, Spec]], content_for: Callable[[tuple[str, ...]], Content | None],
+                        what: str = "set-up") -> list[str]:
+    """The warning of :func:`unwinnable_spec` for several set-ups (dday compare's and dday impact's set-ups, dday
+    sweep's cells: ``what``), each text once with the set-ups it is about: ``"set-ups A, B: text"``."""
+    found: dict[str, dict[str, None]] = {}
+    for name, spec in named:
+        content = content_for(spec.packs)
+        text = unwinnable_spec(content, spec) if content is not None else None
+        if text is not None:
+            found.setdefault(text, {})[name] = None
+    return [f"{what}{'s' if len(names) > 1 else ''} {', '.join(names)}: {text}" for text, names in found.items()]
+
+
 class GameRecord(NamedTuple):
     """A game's outcome as a run keeps it (small: a run of a million games keeps a million). A named tuple rather
     than an attrs class: one is made per game, and attrs's frozen ``__init__`` (a Python call per field) cost a

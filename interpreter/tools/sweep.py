@@ -35,7 +35,7 @@ from ddaydice.dsl.yamlsrc import position, read_yaml, salvage, structure
 from ddaydice.interpreter.tools.collector import many_games
 from ddaydice.interpreter.tools.forced import Forced
 from ddaydice.interpreter.tools.setups import SetupEntry, check, content_for, packs_in_file
-from ddaydice.interpreter.tools.simulate import Spec, game_seed, play_one, wilson
+from ddaydice.interpreter.tools.simulate import Spec, game_seed, play_one, unwinnable_warnings, wilson
 
 if TYPE_CHECKING:
     from dask.distributed import LocalCluster
@@ -91,6 +91,12 @@ def grid(sf: SweepFile) -> list[Cell]:
                             tuple(Forced(c, "give") for c in give))
                 cells.append(Cell(len(cells), spec, tuple(give)))
     return cells
+
+
+def unwinnable_cells(sf: SweepFile) -> list[str]:
+    """The warning that a cell's map cannot be won by its Units (tools/setups.py ``unwinnable_setup``, its cards
+    given), each text once with the cells it is about: ``"cells 0, 2: text"``."""
+    return unwinnable_warnings([(str(c.index), c.spec) for c in grid(sf)], content_for, "cell")
 
 
 def read_file(path: Path) -> tuple[SweepFile | None, list[Diagnostic]]:
