@@ -111,9 +111,12 @@ def _parse_auto(auto: tuple[str, ...], players: int, sides: list[str] | None = N
 @click.option("--trace/--no-trace", default=False, help="Print every event of the game as it happens.")
 @click.option("--check-invariants", is_flag=True,
               help="Check the rulebook's guarantees (rules/invariants.yaml) after every phase; exit 1 on a violation.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="When policies play every player: no line per turn (each player's Sector and Soldiers), only "
+                   "the result.")
 def play(map_id: str, variant: str | None, players: int, seed: int | None, options: tuple[str, ...],
          packs: tuple[str, ...], give: tuple[str, ...], pool: tuple[str, ...], auto: tuple[str, ...],
-         save_path: Path | None, trace: bool, check_invariants: bool) -> None:
+         save_path: Path | None, trace: bool, check_invariants: bool, quiet: bool) -> None:
     """Play a game at the terminal, deciding every choice (or let policies play some Units).
 
     At a prompt: an option's number (several, separated by spaces, where several are picked) or its name; '?' or
@@ -149,10 +152,10 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
     say = _sayer(width)
     human = Human(ask=lambda prompt: click.prompt(fit(printable(prompt), width), default="", show_default=False,
                                                   prompt_suffix=""),
-                  say=say, width=width)
+                  say=say, width=width, tell_events=not trace)
     try:
         table = Table(content, map_id, players=players, seed=seed, variant=variant, options=options, forced=forced,
-                      trace=trace,
+                      trace=True,
                       deciders=lambda: [make_policy(autos[i], seed + i) if i in autos else human
                                         for i in range(1, players + 1 + len(sides))],
                       report=say if check_invariants else None)
@@ -166,7 +169,8 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
         hopeless = unwinnable_setup(content, map_id, players=players, variant=variant, options=options, forced=forced)
         if hopeless is not None:
             say(f"warning: {hopeless}")
-        _run(table, human, trace, say, automatic=human not in table.game.deciders)
+        _echo_sides(table.game, say)
+        _run(table, human, trace, say, automatic=human not in table.game.deciders, quiet=quiet)
         _echo_end(content, table.game, say)
     except (EOFError, click.Abort):  # abandoned at the prompt (Ctrl-D, quit, Ctrl-C): the game so far is saved
         with contextlib.suppress(OSError):
@@ -244,11 +248,20 @@ def _echo_reconstructions(content: Content, game: Game, map_id: str, say: Say) -
                        f"(not printed in the rulebook): " + ", ".join(ours))
 
 
+def _echo_sides(game: Game, say: Say) -> None:
+    """Another side's rules in short (the German's), when the game starts."""
+    from ddaydice.interpreter.tools.play_show import side_lines
+
+    for line in side_lines(game):
+        say(line)
+
+
 class Table:
     """The game at the table and how it is set up: again from its seed when the player takes back a decision (an
     undo replays it, the policies made anew so that they decide as they did), or to where its choices end (a game
     saved unfinished stands there, as its replay will). ``report``: where invariant violations are told, once each
-    (--check-invariants; None: not checked)."""
+    (--check-invariants; None: not checked). ``trace``: the game's events recorded (``dday play`` always records
+    them: the player is told some of them, ``--trace`` prints them all)."""
 
     def __init__(self, content: Content, map_id: str, *, players: int, seed: int, variant: str | None,
                  options: tuple[str, ...], trace: bool, deciders: Callable[[], list[Decider]],
@@ -318,15 +331,18 @@ def _save(table: Table, path: Path | None, packs: tuple[str, ...], say: Say | No
         say(f"{so_far}saved to {path} (replay it with: dday replay {path})")
 
 
-def _run(table: Table, human: Human, trace: bool, say: Say, *, automatic: bool = False) -> None:
+def _run(table: Table, human: Human, trace: bool, say: Say, *, automatic: bool = False,
+         quiet: bool = False) -> None:
     """Play the game to its end (lost after 60 turns). An ``undo`` at the prompt sets it up again (Table.again),
     the human player's answers but the last replayed, his question asked again; the trace goes on where it was
     (what an undo changed in a turn already traced is traced again). When every player is automatic (``--auto``),
     a Ctrl-C is taken at the end of a turn, never inside the (compiled) engine (tools/interrupts.py); with a player
-    at the prompt, at once."""
+    at the prompt, at once. After each turn: the trace (``trace``), else what the game did unasked since the last
+    question (Human.tell), or, when every player is automatic, the turn's line (unless ``quiet``)."""
     from ddaydice.dsl.diagnostics import DDayError
     from ddaydice.interpreter.tools import interrupts
     from ddaydice.interpreter.tools.play import Undo
+    from ddaydice.interpreter.tools.play_show import turn_line
 
     shown: list[str] = []
     try:
@@ -343,6 +359,11 @@ def _run(table: Table, human: Human, trace: bool, say: Say, *, automatic: bool =
                     continue
                 if trace:
                     shown = _trace(game, shown, say)
+                elif automatic:
+                    if not quiet:
+                        say(turn_line(game))
+                else:
+                    human.tell(game)
                 interrupts.check()
             table.game.finish()  # (as Game.run ends a game: the invariants checked at its end)
     except DDayError as exc:

@@ -27,6 +27,7 @@ from ddaydice.dsl.writing import write_atomically
 from ddaydice.dsl.yamlsrc import shorten
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
+from ddaydice.interpreter.tools.play_show import news, side_at_zero
 
 FACE_SYMBOL = {"skull": "Skull", "star": "Star", "one-soldier": "1 Soldier", "two-soldiers": "2 Soldiers",
                "courage": "Courage", "tool": "Tool"}
@@ -176,6 +177,9 @@ def unit_line(game: GameView, uid: str, viewer: str | None = None) -> str:
     parts += [f"{kind}: " + ", ".join(names) for kind, names in held.items()]
     if u.side and game.state.turn == 0:  # his start is given when the game starts ('on game-start')
         parts.append("his starting forces come when the game starts")
+    at_zero = side_at_zero(game, uid)
+    if at_zero:
+        parts.append(at_zero)
     return "; ".join(parts)
 
 
@@ -278,6 +282,9 @@ class Human:
     last_in_play: tuple[int, tuple[str, ...]] = (-1, ())
     answers: list[tuple[int, ...]] = attrs.field(factory=list)
     replaying: list[tuple[int, ...]] = attrs.field(factory=list)
+    tell_events: bool = True  # tell what the game did unasked (play_show.news); False: the trace tells it all
+    told: int = 0  # the game's events told so far
+    resync: bool = False  # after an undo: the events up to the question asked again were told already
 
     def undone(self) -> None:
         """Take back the last answer: the game set up again replays the others (``decide`` gives them unasked),
@@ -287,12 +294,22 @@ class Human:
         self.answers = []
         self.last_turn = -1
         self.last_in_play = (-1, ())
+        self.told, self.resync = 0, True  # (the game set up again logs its events anew)
+
+    def tell(self, game: GameView) -> None:
+        """Tell what the game did unasked since the last time (play_show.news); nothing while an undo replays
+        the game, which did it all before."""
+        lines, self.told = news(game, self.told)
+        if self.tell_events and not self.replaying and not self.resync:
+            for line in lines:
+                self.say(line)
 
     def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
         if self.replaying:
             picks = self.replaying.pop(0)
         else:
             self._show(game, decision)
+            self.resync = False
             picks = self._answer(decision)
         self.answers.append(picks)
         return picks
@@ -336,6 +353,7 @@ class Human:
             self.last_in_play = (s.turn, tuple(s.in_play))
             for line in in_play_lines(game):
                 self.say(line)
+        self.tell(game)
         for other in s.sides:  # another side's player (the German): his forces, his Decorations secret
             if other.id != decision.unit:
                 self.say("  " + unit_line(game, other.id, decision.unit))
