@@ -180,8 +180,8 @@ def test_play_fits_its_lines_to_the_terminals_width() -> None:
     assert max(len(line) for line in narrow.output.splitlines()) <= 60, narrow.output
     assert narrow.output.split() == whole.output.split()  # the same words: only where lines break differs
     assert "  (DEF in brackets: [black shield] = can't stay here; MGF n = n Machine Gun Fire dice; <U1> = Units; " \
-           "* safe, x wiped out)\n" in whole.output  # a log keeps today's lines
-    assert "  row 4 (3 Courage to Advance here):\n    Sector 7(8) MGF1   Sector 8(7) MGF1\n" in narrow.output
+           "* safe, x wiped out; ! = told below)\n" in whole.output  # a log keeps today's lines
+    assert "  row 4 (3 Courage to Advance here):\n    Sector 7(8) MGF1!   Sector 8(7) MGF1!\n" in narrow.output
 
 
 def test_a_board_row_too_wide_lists_its_sectors_under_its_label() -> None:

@@ -14,7 +14,7 @@ from ddaydice.dsl.loader import Content, load
 from ddaydice.interpreter.cli import main
 from ddaydice.interpreter.game import Game
 from ddaydice.interpreter.policies.registry import make_policy
-from ddaydice.interpreter.tools.play import unit_line
+from ddaydice.interpreter.tools.play import board, unit_line
 
 
 class Player:
@@ -108,3 +108,19 @@ def test_the_german_players_rules_are_told_when_the_game_starts(monkeypatch: pyt
                     "--auto", "heuristic", "--seed", "4", "-q")
     assert "German player: Rolls red, white and black dice; starts with 4 Soldiers" in output
     assert "loses Soldiers in Combat from the highest DEF the Allies occupy." in output
+
+
+def test_the_board_marks_the_sectors_with_attributes_and_tells_them_and_the_landmines() -> None:
+    """Omaha Beach: Sector 5's Special Damage, Sectors 6, 7 and 8's attributes, the Landmines between Sectors
+    (what only the rendered map showed); an attribute a Sector gains in the game is told too."""
+    content, _ = load()
+    assert content is not None
+    game = Game(content, "omaha-beach", seed=11, deciders=make_policy("reference"))
+    shown = board(game).splitlines()
+    assert "  row 3 (2 Courage to Advance here): Sector 4[6]   Sector 5(5) MGF1!   Sector 6(6)!" in shown
+    assert "  ! Sector 5: an MGF 6: Special Damage: -1 Specialist" in shown
+    assert "  ! Sector 8: The number of Units allowed here becomes 1." in shown
+    assert "  Landmines between Sector 2 and Sector 3, Sector 4 and Sector 7, Sector 6 and Sector 8" in shown
+    assert "Sector 2(4)   Sector 3(5)" in board(game)  # nothing to tell: no mark
+    game.state.sectors["s3"].attributes.append("smoke")
+    assert "  ! Sector 3: 'smoke'" in board(game).splitlines()

@@ -27,7 +27,7 @@ from ddaydice.dsl.writing import write_atomically
 from ddaydice.dsl.yamlsrc import shorten
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
-from ddaydice.interpreter.tools.play_show import news, side_at_zero
+from ddaydice.interpreter.tools.play_show import MARK, board_legend, news, side_at_zero
 
 FACE_SYMBOL = {"skull": "Skull", "star": "Star", "one-soldier": "1 Soldier", "two-soldiers": "2 Soldiers",
                "courage": "Courage", "tool": "Tool"}
@@ -115,6 +115,7 @@ def board(game: GameView, width: int | None = None) -> str:
     indented under it; the legend is wrapped as prose."""
     rows: dict[int, list[str]] = {}
     where: dict[str, list[str]] = {}
+    marked, legend = board_legend(game, lambda sector: sector_notes(game, sector))
     for u in game.state.units:
         mark = u.id.upper() + ("*" if u.status == "safe" else "x" if u.status == "dead" else "")
         where.setdefault(u.sector, []).append(mark)
@@ -123,7 +124,8 @@ def board(game: GameView, width: int | None = None) -> str:
         shield = f"[{defense}]" if sec.black else f"({defense})"
         mgf = f" MGF{sec.mgf}" if sec.mgf else ""
         units = (" <" + ",".join(where[sec.id]) + ">") if sec.id in where else ""
-        rows.setdefault(sec.row, []).append(f"{sec.name}{shield}{mgf}{units}")
+        mark = MARK if sec.id in marked else ""
+        rows.setdefault(sec.row, []).append(f"{sec.name}{shield}{mgf}{mark}{units}")
     # The Courage printed on the line below each row (what an Advance into the row costs).
     costs: dict[int, set[int]] = {}
     for line in game.map.lines:
@@ -141,7 +143,8 @@ def board(game: GameView, width: int | None = None) -> str:
         else:
             lines += [fit(label, width), *_packed(rows[row], max(width, MIN_WIDTH), "    ")]
     lines.append(fit("  (DEF in brackets: [black shield] = can't stay here; MGF n = n Machine Gun Fire dice; "
-                     "<U1> = Units; * safe, x wiped out)", width))
+                     "<U1> = Units; * safe, x wiped out" + (f"; {MARK} = told below" if marked else "") + ")", width))
+    lines += [fit(line, width) for line in legend]
     return "\n".join(lines)
 
 

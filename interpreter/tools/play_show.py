@@ -9,7 +9,7 @@ Landmines, Barriers and Sector attributes, marked on it and told under it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.state import Event
@@ -71,3 +71,37 @@ def side_lines(game: GameView) -> list[str]:
     """Another side's rules in short (rules/sides.yaml ``text``), told when the game starts."""
     return [f"{d.name}: {' '.join(d.text.split())}" for d in game.side_defs.values()
             if any(p.side == d.id for p in game.state.sides)]
+
+
+#: The mark after a Sector on the board that has something told under it (``board_legend``).
+MARK = "!"
+
+
+def board_legend(game: GameView, notes_of: Callable[[str], str]) -> tuple[set[str], list[str]]:
+    """What the board tells under its rows, and the Sectors marked for it: the Sectors with an attribute (its
+    English, ``notes_of``; one an effect gave it in the game, by name) or a Special Damage on an MGF 6, one line
+    each; the lines with Landmines, and those with a Barrier, one line each (the map as printed; a variant or an
+    option that ignores them: not told)."""
+    marked: set[str] = set()
+    lines: list[str] = []
+    special_on = "special-damage" not in game.ignore and "mgf" not in game.ignore
+    for sec in sorted(game.map.sectors, key=lambda s: (game._number(s.id), s.id)):
+        told = [notes_of(sec.id)] + [f"'{a}'" for a in game.state.sectors[sec.id].attributes]
+        special = sec.special_damage or game.map.special_damage
+        src = game.content.effects.get(f"special-damage:{special}") if special and special != "none" else None
+        if src is not None and sec.mgf and special_on:
+            told.append(f"an MGF 6: {src.name}")
+        told = [t for t in told if t]
+        if told:
+            marked.add(sec.id)
+            lines.append(f"  {MARK} {sec.name}: " + "; ".join(told))
+    for word, on in (("Landmines", "landmines" not in game.ignore), ("Barrier", True)):
+        pairs = [f"{_names(game, line.from_)} and {_names(game, line.to)}" for line in game.map.lines
+                 if on and (line.landmines if word == "Landmines" else line.barrier)]
+        if pairs:
+            lines.append(f"  {word} between " + ", ".join(pairs))
+    return marked, lines
+
+
+def _names(game: GameView, ids: Sequence[str]) -> str:
+    return "/".join(game.sectors[i].name for i in ids)
