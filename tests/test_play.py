@@ -165,10 +165,11 @@ def test_play_and_simulate_take_the_seeds_a_replay_takes(tmp_path: Path) -> None
 
 
 # ------------------------------------------------------------------ at a narrow terminal
-# Two Units in Omaha Beach, a player answering '1 2' (taken where two are asked) or else '1': three turns, long
-# lines of every sort (the notes, the board's rows and legend, the players' lines, the dice, the refusals).
+# Two Units in Omaha Beach, a player answering '1 2' (taken where two are asked), else '3' (die 3 re-rolled, or an
+# option 3), else the first of 1, 2, 4, 5, 6 that is an option (a die a Skull cancels): three turns, long lines of
+# every sort (the notes, the board's rows and legend, the players' lines, the dice, the refusals).
 NARROW_GAME = ["play", "omaha-beach", "--seed", "4", "--players", "2"]
-NARROW_INPUT = "1 2\n1\n" * 400
+NARROW_INPUT = "1 2\n3\n1\n2\n4\n5\n6\n" * 150
 
 
 def test_play_fits_its_lines_to_the_terminals_width() -> None:
@@ -271,15 +272,16 @@ def test_help_at_the_prompt_tells_the_options_how_to_answer_and_the_commands(sna
     helps = "\n".join(said).split("\nhelp: ")[1:]  # the two helps (each up to its last command, quit)
     assert "\n".join("help: " + text.split("\n  'xyz'")[0] for text in helps) == snapshot
     assert "  'xyz' is no option here: type an option's number (1..3) or its name, or ? for help" in said
-    assert "  'adv' begins the names of options 2, 3: type more of it, or a number" in said
+    assert "  'adv' names options 2 (advance to Sector 2), 3 (advance to Sector 3): type more of it, or a number" \
+        in said
 
 
 UNDO_GAME = ["play", "exercise-tiger", "--variant", "practice-run", "--seed", "1"]
-# Its first turn's questions: lock exactly 2 dice, re-roll 0 to 4 (twice), move (1 stay, 2 or 3 advance), take the
-# losses of the combat (1 or 2; '1 2' refused there); then turn 2's. After them, '1 2' is taken where two are asked,
-# else refused and '1' taken.
-TURN_1 = ["1 2", "1", "1 2", "1", "1 2", "1"]
-REST = ["1 2", "1"] * 200
+# Its first turn's questions: lock exactly 2 dice (1 and 2), re-roll 0 to 4 of dice 3 to 6 (twice), move (1 stay, 2
+# or 3 advance); the combat's losses are Soldiers only (not asked); then turn 2's. After them, '1 2' is taken where
+# two are asked (the Lock), else '3' (die 3 re-rolled, or option 3), else the first of 1, 2, 4, 5, 6 offered.
+TURN_1 = ["1 2", "3", "3 4", "1"]
+REST = ["1 2", "3", "1", "2", "4", "5", "6"] * 100
 
 
 def saved_game(tmp_path: Path, name: str, game: list[str], answers: list[str]) -> tuple[str, str]:
@@ -296,15 +298,14 @@ def test_undo_takes_back_the_last_decision_and_the_game_goes_on_as_if_it_never_w
     with them alone. With a policy playing another Unit (u2, random and seeded), its decisions are the same again."""
     direct, _ = saved_game(tmp_path, "direct.json", UNDO_GAME, TURN_1 + REST)
     undone, said = saved_game(tmp_path, "undone.json", UNDO_GAME,
-                              ["1 2", "2", "undo", "1", "1 2", "3", "undo", "undo", "1 2", "1", "1 2", "2", "undo",
-                               "1", *REST])
+                              ["1 2", "4", "undo", "3", "3 4", "3", "undo", "undo", "3 4", "2", "undo", "1", *REST])
     assert undone == direct
     assert said.count("undo: your last decision is taken back") == 4
     assert said.index("=== Turn 2 ===") < said.rindex("undo: your last decision")  # (the last one from turn 2)
     two = [*UNDO_GAME, "--players", "2", "--auto", "u2=random"]
-    first = ["1 2", "1", "1 2", "1 2", "1", "1"]  # (its first turn's questions: the Units' rolls, purchase, move)
+    first = ["1 2", "3", "3 4", "1 2", "1", "1"]  # (its first turn's questions: the Units' rolls, purchase, move)
     direct, _ = saved_game(tmp_path, "two.json", two, first + REST)
-    undone, _ = saved_game(tmp_path, "two-undone.json", two, [*first, "undo", "undo", "undo", *first[-3:], *REST])
+    undone, _ = saved_game(tmp_path, "two-undone.json", two, [*first, "undo", "undo", "undo", *first[2:], *REST])
     assert undone == direct
 
 
@@ -312,7 +313,7 @@ def test_undo_before_any_decision_is_refused_and_quit_saves_the_game_so_far(tmp_
     """'undo' at the first question has nothing to take back (one line, the question again); 'quit' abandons the
     game (exit 1) and, with --save, the game so far is saved, replayed by dday replay to where its choices end."""
     save = tmp_path / "quit.json"
-    result = CliRunner().invoke(main, [*UNDO_GAME, "--save", str(save)], input="undo\n1 2\n1\nquit\n")
+    result = CliRunner().invoke(main, [*UNDO_GAME, "--save", str(save)], input="undo\n1 2\n3\nquit\n")
     assert result.exit_code == 1, result.output
     assert "  nothing to undo: this is your first decision\n" in result.output
     assert result.output.endswith(f"game abandoned\nthe game so far (unfinished) saved to {save} (replay it with: "
@@ -341,7 +342,7 @@ def test_a_closed_output_saves_the_game_so_far_and_ends_quietly(tmp_path: Path) 
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     try:
         seen = b""
-        for asked, answer in ((1, b"1 2\n"), (2, b"1\n")):
+        for asked, answer in ((1, b"1 2\n"), (2, b"3\n")):
             while seen.count(b"your choice") < asked:
                 chunk = os.read(proc.stdout.fileno(), 65536)
                 assert chunk, seen.decode(errors="replace")

@@ -119,9 +119,9 @@ def play(map_id: str, variant: str | None, players: int, seed: int | None, optio
          save_path: Path | None, trace: bool, check_invariants: bool, quiet: bool) -> None:
     """Play a game at the terminal, deciding every choice (or let policies play some Units).
 
-    At a prompt: an option's number (several, separated by spaces, where several are picked) or its name; '?' or
-    'help' for help; 'undo' to take back your last decision (the game is replayed from its seed); 'quit' to
-    abandon the game."""
+    At a prompt: an option's number (several, separated by spaces, where several are picked) or its name (or a
+    word of it: a card's name, a die's face); '?' or 'help' for help, '? NAME' for a card's text; 'undo' to take
+    back your last decision (the game is replayed from its seed); 'quit' to abandon the game."""
     import random as _random
 
     from ddaydice.dsl.diagnostics import DDayError

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,15 @@ from ddaydice.dsl.writing import write_atomically
 from ddaydice.dsl.yamlsrc import shorten
 from ddaydice.interpreter.core.api import GameView
 from ddaydice.interpreter.core.decisions import Decision
+from ddaydice.interpreter.tools.play_ask import (
+    answer_hint,
+    card_texts,
+    how_many,
+    numbers_text,
+    option_numbers,
+    read_answer,
+    unasked,
+)
 from ddaydice.interpreter.tools.play_show import MARK, board_legend, news, side_at_zero
 
 FACE_SYMBOL = {"skull": "Skull", "star": "Star", "one-soldier": "1 Soldier", "two-soldiers": "2 Soldiers",
@@ -215,62 +224,27 @@ class Quit(EOFError):
     """The player abandons the game (``quit`` at a prompt), as a Ctrl-D (end of input) does."""
 
 
-def _how_many(decision: Decision) -> str:
-    """How many options an answer picks when it picks several: 'exactly 2', '0 to 4; empty for none'."""
-    need = (f"exactly {decision.min_picks}" if decision.min_picks == decision.max_picks
-            else f"{decision.min_picks} to {decision.max_picks}")
-    return need + ("; empty for none" if decision.min_picks == 0 else "")
-
-
-def answer_hint(decision: Decision) -> str:
-    """What the answer is, in words, as the prompt says it: 'a number', 'numbers separated by spaces (exactly 2)'."""
-    return "a number" if decision.max_picks == 1 else f"numbers separated by spaces ({_how_many(decision)})"
-
-
-def help_lines(decision: Decision) -> list[str]:
-    """The help a player gets at a prompt (``?`` or ``help``): the options, how to answer, the commands."""
-    name = "its name (or the start of it, when no other option's name starts so)"
-    n = len(decision.options)
+def help_lines(decision: Decision, numbers: Sequence[int] | None = None, cards: Sequence[str] = ()) -> list[str]:
+    """The help a player gets at a prompt (``?`` or ``help``): the options (``numbers``: as shown; 1..n when None),
+    the texts of the cards they offer (``cards``: play_ask.card_texts), how to answer, the commands."""
+    name = ("the option as written, the start of it, or a word of it no other option has (a card's name or id, "
+            "a die's face)")
+    shown = list(numbers) if numbers is not None else list(range(1, len(decision.options) + 1))
+    among = numbers_text(shown)
     return [
         f"help: {decision.prompt}",
-        *(f"  {i + 1}. {label}" for i, label in enumerate(decision.options)),
-        f"Answer with one option: its number (1..{n}), or {name}." if decision.max_picks == 1 else
-        f"Answer with options ({_how_many(decision)}): their numbers (1..{n}) separated by spaces; one option by "
-        f"{name}.",
+        *(f"  {shown[i]}. {label}" for i, label in enumerate(decision.options)),
+        *(["The cards offered:", *cards] if cards else []),
+        f"Answer with one option: its number ({among}), or its name: {name}." if decision.max_picks == 1 else
+        f"Answer with options ({how_many(decision)}): their numbers ({among}) separated by spaces, or their "
+        f"names separated by commas (an option's name: {name}).",
         "Commands:",
         "  ? or help  this help",
+        "  ? NAME     the text of the card an option offers (by its number or name)",
         "  undo       take back your last decision: the game is replayed from its seed with your choices but the "
         "last, and you are asked that question again (the dice and the policies decide as before)",
         "  quit       abandon the game (as Ctrl-D does); with --save, the game so far is saved",
     ]
-
-
-def read_answer(raw: str, decision: Decision) -> tuple[int, ...] | str:
-    """The options a player's answer picks (numbers, or one option's name or the start of it), or what is wrong
-    with it, in one line."""
-    options = decision.options
-    hint = answer_hint(decision)
-    words = raw.replace(",", " ").split()
-    if words and not all(w.isdigit() for w in words):
-        text = raw.strip().lower()
-        exact = [i for i, label in enumerate(options) if label.lower() == text]
-        begun = [i for i, label in enumerate(options) if label.lower().startswith(text)]
-        found = exact or (begun if len({options[i].lower() for i in begun}) == 1 else [])
-        if not found:
-            said = shorten(raw.strip())
-            return (f"  '{said}' begins the names of options {', '.join(str(i + 1) for i in begun)}: type more of "
-                    "it, or a number" if begun else
-                    f"  '{said}' is no option here: type an option's number (1..{len(options)}) or its name, or ? "
-                    "for help")
-        picks: tuple[int, ...] = (found[0],)
-    else:
-        picks = tuple(int(w) - 1 for w in words)
-    if decision.max_picks == 1 and len(picks) != 1:
-        return "  please type one option number (or ? for help)"
-    bad = [p + 1 for p in picks if not 0 <= p < len(options)]
-    if bad or len(set(picks)) != len(picks) or not decision.min_picks <= len(picks) <= decision.max_picks:
-        return f"  not a legal answer: choose {hint} among 1..{len(options)}"
-    return picks
 
 
 @attrs.define
@@ -308,21 +282,35 @@ class Human:
                 self.say(line)
 
     def decide(self, game: GameView, decision: Decision) -> tuple[int, ...]:
+        given = unasked(decision)
+        if given is not None:  # nothing to choose (casualties with only Soldiers): told, not asked, not undone
+            if not self.replaying:
+                self.say(f"{decision.prompt}: {decision.options[given[0]]} (only Soldiers to lose: nothing to "
+                         "choose)")
+            return given
         if self.replaying:
             picks = self.replaying.pop(0)
         else:
             self._show(game, decision)
             self.resync = False
-            picks = self._answer(decision)
+            picks = self._answer(game, decision)
         self.answers.append(picks)
         return picks
 
-    def _answer(self, decision: Decision) -> tuple[int, ...]:
+    def _answer(self, game: GameView, decision: Decision) -> tuple[int, ...]:
+        numbers = option_numbers(game, decision)
         while True:
             raw = self.ask(f"your choice ({answer_hint(decision)}): ").strip()
             command = raw.lower()
             if command in {"?", "help"}:
-                for line in help_lines(decision):
+                for line in help_lines(decision, numbers, card_texts(game, decision, "")):
+                    self.say(line)
+                continue
+            if command.startswith("? "):
+                name = raw[2:].strip()
+                if name.isdigit() and int(name) in numbers:  # an option by its number
+                    name = decision.options[numbers.index(int(name))]
+                for line in card_texts(game, decision, name) or ["  no card is offered there"]:
                     self.say(line)
                 continue
             if command == "undo":
@@ -332,7 +320,7 @@ class Human:
                 continue
             if command == "quit":
                 raise Quit
-            picks = read_answer(raw, decision)
+            picks = read_answer(raw, decision, numbers)
             if isinstance(picks, str):
                 self.say(picks)
                 continue
@@ -365,8 +353,9 @@ class Human:
         if tally:
             self.say("  " + tally)
         self.say(decision.prompt)
+        numbers = option_numbers(game, decision)
         for i, label in enumerate(decision.options):
-            self.say(f"  {i + 1}. {label}")
+            self.say(f"  {numbers[i]}. {label}")
             target = getattr(decision.keys[i], "to", None) if i < len(decision.keys) else None
             if decision.kind == "move" and isinstance(target, str):
                 notes = sector_notes(game, target)
