@@ -5,6 +5,7 @@ Landmines and Sector attributes."""
 from __future__ import annotations
 
 import functools
+import re
 
 import click
 import pytest
@@ -33,7 +34,12 @@ class Player:
             return "quit"
         if "exactly 2" in prompt:
             return "1 2"
-        return "" if "empty for none" in prompt else "2" if self.n % 2 else "1"
+        if "empty for none" in prompt:
+            return ""
+        if (among := re.search(r"among ([\d, ]+)", prompt)) is not None:  # the dice keep their numbers
+            numbers = among.group(1).replace(",", " ").split()
+            return numbers[min(len(numbers) - 1, self.n % 2)]
+        return "2" if self.n % 2 else "1"
 
 
 def played(monkeypatch: pytest.MonkeyPatch, player: Player, *args: str) -> str:

@@ -285,6 +285,7 @@ class Human:
         given = unasked(decision)
         if given is not None:  # nothing to choose (casualties with only Soldiers): told, not asked, not undone
             if not self.replaying:
+                self.tell(game)  # (what came before it first: the DEF and MGF charged)
                 self.say(f"{decision.prompt}: {decision.options[given[0]]} (only Soldiers to lose: nothing to "
                          "choose)")
             return given
@@ -300,7 +301,7 @@ class Human:
     def _answer(self, game: GameView, decision: Decision) -> tuple[int, ...]:
         numbers = option_numbers(game, decision)
         while True:
-            raw = self.ask(f"your choice ({answer_hint(decision)}): ").strip()
+            raw = self.ask(f"your choice ({answer_hint(decision, numbers)}): ").strip()
             command = raw.lower()
             if command in {"?", "help"}:
                 for line in help_lines(decision, numbers, card_texts(game, decision, "")):

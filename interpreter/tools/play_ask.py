@@ -138,9 +138,13 @@ def how_many(decision: Decision) -> str:
     return need + ("; empty for none" if decision.min_picks == 0 else "")
 
 
-def answer_hint(decision: Decision) -> str:
-    """What the answer is, in words, as the prompt says it: 'a number', 'numbers separated by spaces (exactly 2)'."""
-    return "a number" if decision.max_picks == 1 else f"numbers separated by spaces ({how_many(decision)})"
+def answer_hint(decision: Decision, numbers: Sequence[int] | None = None) -> str:
+    """What the answer is, in words, as the prompt says it: 'a number', 'numbers separated by spaces (exactly 2)';
+    with the ``numbers`` shown when they are not 1..n (the dice keep their numbers: 'a number among 5, 6')."""
+    among = "" if numbers is None or list(numbers) == list(range(1, len(numbers) + 1)) \
+        else f" among {numbers_text(numbers)}"
+    return f"a number{among}" if decision.max_picks == 1 \
+        else f"numbers{among} separated by spaces ({how_many(decision)})"
 
 
 def offered_cards(game: GameView, decision: Decision, picked: Sequence[int] | None = None) -> list[str]:
