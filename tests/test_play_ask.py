@@ -90,8 +90,8 @@ def test_casualties_with_only_soldiers_to_lose_are_taken_without_asking(tmp_path
     result = CliRunner().invoke(main, [*GAME, "--save", str(save)], input="1 2\n3\n3 4\n1\nquit\n")
     assert result.exit_code == 1, result.output
     assert ("  · Unit 1 suffers DEF 2 + MGF 0\nUnit 1 must lose 2 more (Combat in Sector 1): lose 2 Soldiers (only "
-            "Soldiers to lose: nothing to choose)\n  · Unit 1 loses 2 Soldiers (Combat in Sector 1)\n\n=== Turn 2 ===") \
-        in result.output, result.output
+            "Soldiers to lose: nothing to choose)\n  · Unit 1 loses 2 Soldiers (Combat in Sector 1)\n\n"
+            "=== Turn 2 ===") in result.output, result.output
     assert json.loads(save.read_text(encoding="utf-8"))["choices"] == [[0, 1], [0], [0, 1], [0], [0]]
     replay = CliRunner().invoke(main, ["replay", str(save)])
     assert replay.exit_code == 0 and "position there identical" in replay.output, replay.output
