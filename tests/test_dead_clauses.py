@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from pack_kit import one_card_pack
 from test_diagnostics import MAP, card, validate
 
 from ddaydice.interpreter.cli import main
@@ -61,14 +62,7 @@ def test_where_each_clause_acts_it_is_allowed(tmp_path: Path, monkeypatch: pytes
 
 
 def _pack(tmp_path: Path, kind: str, effect: str) -> str:
-    pack = tmp_path / "mypack"
-    (pack / "cards").mkdir(parents=True)
-    (pack / "pack.yaml").write_text(
-        "id: mypack\nname: My pack\nversion: '1'\ntext: A test pack.\nprovenance: reconstructed\n"
-        "note: invented for a test\nrequires: [atlantikwall]\n", encoding="utf-8")
-    (pack / "cards" / "x.yaml").write_text(
-        f"kind: {kind}\ncards:\n  - id: lucky-pin\n    name: Lucky Pin\n    cost: 2\n    text: x\n"
-        f"    effect: |\n      {effect}\n    provenance: reconstructed\n    note: test\n", encoding="utf-8")
+    pack = one_card_pack(tmp_path, kind, effect)
     return CliRunner().invoke(main, ["validate", "--no-cache", str(pack)]).output
 
 

@@ -9,20 +9,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from pack_kit import one_card_pack
 
 from ddaydice.interpreter.cli import main
 
 
 def validate_badge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, effect: str, kind: str = "badge") -> Result:
     monkeypatch.chdir(tmp_path)
-    pack = tmp_path / "mypack"
-    (pack / "cards").mkdir(parents=True)
-    (pack / "pack.yaml").write_text(
-        "id: mypack\nname: My pack\nversion: '1'\ntext: A test pack.\nprovenance: reconstructed\n"
-        "note: invented for a test\nrequires: [atlantikwall]\n", encoding="utf-8")
-    (pack / "cards" / "x.yaml").write_text(
-        f"kind: {kind}\ncards:\n  - id: lucky-pin\n    name: Lucky Pin\n    cost: 2\n    text: x\n"
-        f"    effect: |\n      {effect}\n    provenance: reconstructed\n    note: test\n", encoding="utf-8")
+    one_card_pack(tmp_path, kind, effect)
     return CliRunner().invoke(main, ["validate", "mypack"])
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from pack_kit import one_card_pack
 from test_diagnostics import card, validate
 
 from ddaydice.interpreter.cli import main
@@ -51,15 +52,7 @@ def test_a_trigger_on_a_card_used_like_an_item_is_an_error(tmp_path: Path, monke
     'on drawn' is not (the bundled black Decorations load). The hint names the one event of its own coming the
     kind hears: a Badge is drawn from its deck, a German Item found in the German Reserve."""
     monkeypatch.chdir(tmp_path)
-    pack = tmp_path / "mypack"
-    (pack / "cards").mkdir(parents=True)
-    (pack / "pack.yaml").write_text(
-        "id: mypack\nname: My pack\nversion: '1'\ntext: A test pack.\nprovenance: reconstructed\n"
-        "note: invented for a test\nrequires: [atlantikwall]\n", encoding="utf-8")
-    (pack / "cards" / "x.yaml").write_text(
-        f"kind: {kind}\ncards:\n  - id: lucky-pin\n    name: Lucky Pin\n    cost: 2\n    text: x\n"
-        "    effect: |\n      on combat: gain 1 courage\n    provenance: reconstructed\n    note: test\n",
-        encoding="utf-8")
+    one_card_pack(tmp_path, kind, "on combat: gain 1 courage")
     result = CliRunner().invoke(main, ["validate", "mypack"])
     assert result.exit_code == 1, result.output
     assert (f"x.yaml:8:10: DSL116 a {name} (used like an Item) acts only when it is used; a trigger here would act "
