@@ -62,6 +62,19 @@ def test_an_unknown_card_to_give_is_a_usage_error_with_a_suggestion() -> None:
         assert "--pool: no card 'flak-vst' (did you mean 'flak-vest'?)" in bad.output
 
 
+def test_a_card_both_given_and_put_into_the_pool_is_a_usage_error() -> None:
+    """A card given to each Unit and put into the Pool at once: the set-up contradicts itself (the games played it
+    as given only, and said nothing), in dday simulate as in a comparison's set-up."""
+    for command in (("simulate", *TIGER, "--games", "1", "-q"), ("play", *TIGER, "--auto", "reference")):
+        bad = _cli(*command, "--give", "medic", "--pool", "medic")
+        assert bad.exit_code == 2, bad.output
+        assert "--pool: 'medic' is both given to each Unit and put into the Pool" in bad.output, bad.output
+    bad = _cli("compare", "-s", "name=a map=omaha-beach give=medic pool=medic", "-s", "name=b map=omaha-beach",
+               "--games", "4")
+    assert bad.exit_code == 2, bad.output
+    assert "--setup 1: pool: 'medic' is both given to each Unit and put into the Pool" in bad.output, bad.output
+
+
 def test_the_replay_command_carries_the_cards_given_and_plays_the_same_game() -> None:
     content, _ = load_cached()
     assert content is not None

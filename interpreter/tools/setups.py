@@ -145,16 +145,20 @@ def check(entry: SetupEntry, content_for: ContentFor) -> list[Problem]:
 
 
 def both_ways(entry: SetupEntry) -> list[Problem]:
-    """A card the merged set-up forces in (given, put into the Pool) and holds out (absent) at once: the set-up
-    contradicts itself (it played as if the card were only forced in). Told at the card forced in."""
+    """A card the merged set-up forces in (given, put into the Pool) and holds out (absent) at once, or gives to
+    each Unit and puts into the Pool at once: the set-up contradicts itself (it played as if the card were in one
+    list only). Told at the card forced in (put into the Pool, for the second)."""
     out: list[Problem] = []
     absent = set(entry.cards("absent"))
+    given = set(entry.cards("give"))
+    hint = "keep the card in one list; a set-up's own give, pool or absent replaces base's ('absent: []' holds out " \
+           "nothing)"
     for key, words in (("give", "given to each Unit"), ("pool", "put into the Pool")):
         for card in entry.cards(key):
             if card in absent:
-                out.append((key, f"'{card}' is both {words} and absent",
-                            "keep the card in one list; a set-up's own give, pool or absent replaces base's "
-                            "('absent: []' holds out nothing)", card, BOTH))
+                out.append((key, f"'{card}' is both {words} and absent", hint, card, BOTH))
+            elif key == "pool" and card in given:
+                out.append((key, f"'{card}' is both given to each Unit and put into the Pool", hint, card, BOTH))
     return out
 
 
