@@ -179,7 +179,7 @@ class Pairs(Terms):
         kind = self.content.card_kinds.get(doer.owner, doer.kind)
         disagree = (f"{self.qphrase(q)}: {sf.name} forbids it; {sc.name}'s '{t.statement}' asks it "
                     f"({self.query_text(q)})")
-        if any(tier.asks_no_permission for tier in self.content.precedence.tiers if tier.id == doer.tier):
+        if self.content.asks_no_permission(doer.tier):
             # ruling 7.5: a tier marked 'asks-no-permission' (Awards) asks nothing (rules/precedence.yaml)
             label = KIND_LABELS.get(kind, kind)
             resolution = (f"{sc.name} wins: the engine makes the {label}'s '{t.statement}' without asking {qn}, "

@@ -112,6 +112,12 @@ class Content:
             return True
         return any(t.beyond_turn_limits for t in self.precedence.tiers if t.id == tier)
 
+    def asks_no_permission(self, tier: str) -> bool:
+        """Whether the actions of effects ranking in this tier go without asking the permission they would ask (a
+        find 'find', a re-roll of a Skull 'reroll-skull'): the tier is marked ``asks-no-permission`` in
+        rules/precedence.yaml (Awards: ruling 7.5). The engine and ``dday conflicts`` read it alike."""
+        return any(t.asks_no_permission for t in self.precedence.tiers if t.id == tier)
+
     def cards_of(self, kind: str) -> list[schema.Card]:
         return [c for cid, c in self.cards.items() if self.card_kinds[cid] == kind]
 

@@ -39,8 +39,7 @@ class ContextBase:
         action's rank). An effect of a tier marked ``asks-no-permission`` (rules/precedence.yaml: Awards, which
         "override everything else") asks nothing and acts (ruling 7.5); ``use``: the turn acts on the permission,
         which a limited one counts (ruling 14.2)."""
-        tier = self.source.tier
-        if any(t.asks_no_permission for t in self.game.content.precedence.tiers if t.id == tier):
+        if self.game.content.asks_no_permission(self.source.tier):
             return True
         return self.game.flag(permission, self._me(), use=use)
 
